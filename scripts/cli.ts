@@ -1,0 +1,36 @@
+/** Small helpers the command-line scripts share: argument errors, a progress bar, file reading. */
+import { readFileSync } from 'node:fs';
+
+export class UsageError extends Error {}
+
+export function readJsonFile(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** A one-line progress bar on stderr (only on a terminal, and only for large jobs). */
+export function progressBar(label: string, minimumTotal = 2_000): (done: number, total: number) => void {
+  let last = -1;
+  return (done, total) => {
+    if (total < minimumTotal || !process.stderr.isTTY) return;
+    const percent = Math.floor((done / total) * 100);
+    if (percent === last) return;
+    last = percent;
+    const width = 30;
+    const filled = Math.round((percent / 100) * width);
+    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${percent}% ${done}/${total}`);
+    if (done >= total) process.stderr.write('\n');
+  };
+}
+
+/** Run a CLI main: usage errors exit 2 with their message, anything else exits 1. */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${message}\n`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  });
+}

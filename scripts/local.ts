@@ -1,0 +1,68 @@
+/**
+ * `npm start [-- --port N] [--data FILE] [--accounts FILE] [--auth-cache-ttl SECONDS]`
+ * The whole API on this machine (CONTRACT §9): embedded DynamoDB, the sample dataset (generated
+ * for the current hour) or FILE, the demo accounts or FILE, and the local gateway on 127.0.0.1.
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startLocalStack } from '../shared/local/stack';
+import { publicRoutes } from '../shared/local/public-routes';
+import { DataFileError } from '../shared/schemas/dataset';
+import { progressBar, readJsonFile, runMain, UsageError } from './cli';
+import { generateDataset, SAMPLE } from './sample-data/generate';
+
+const DEMO_ACCOUNTS = join(__dirname, '..', 'data', 'demo-accounts.json');
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: process.env.PORT ?? '3000' },
+      data: { type: 'string' },
+      accounts: { type: 'string', default: DEMO_ACCOUNTS },
+      'auth-cache-ttl': { type: 'string', default: '0' },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got ${values.port}`);
+  const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+  const dataset = values.data ? readJsonFile(values.data) : generateDataset({ ...SAMPLE, now: hour });
+
+  let stack;
+  try {
+    stack = await startLocalStack({
+      port,
+      dataset,
+      accounts: readJsonFile(values.accounts!),
+      authCacheTtlMs: Number(values['auth-cache-ttl']) * 1000,
+      publicRoutes: publicRoutes(),
+      onImportProgress: progressBar('importing'),
+    });
+  } catch (error) {
+    if (error instanceof DataFileError) throw new UsageError(`the data file was refused:\n${error.errors.join('\n')}`);
+    throw error;
+  }
+
+  const premium = stack.accounts?.users.find((u) => u.premium && u.keys.some((k) => !k.revoked));
+  const key = premium?.keys.find((k) => !k.revoked)?.key;
+  const lines = [
+    `Market data API listening on ${stack.url}/api/v1 (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    `  data: ${values.data ?? 'generated sample'} (${Object.entries(stack.imported?.counts ?? {}).map(([f, n]) => `${f} ${n}`).join(', ')})`,
+    `  embedded DynamoDB: ${stack.endpoint} table ${stack.tableName} (for npm run import / npm run keys --endpoint)`,
+    `  API description: ${stack.url}/openapi.json, docs: ${stack.url}/docs`,
+  ];
+  if (key) {
+    lines.push(`  demo key (user ${premium!.id}): ${key}`);
+    lines.push(`  try: curl -s -H "Authorization: Bearer ${key}" "${stack.url}/api/v1/currencies?limit=3"`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  const stop = async () => {
+    await stack.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+runMain(main);

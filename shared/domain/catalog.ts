@@ -1,0 +1,55 @@
+/**
+ * Platforms and currencies: lists in their one ordering, details by slug, former slugs redirected.
+ * Hidden and delisted records were never written to the snapshot, so they are simply absent.
+ */
+import { NotFoundError } from '../errors';
+import { CATALOG_INDEX, catalogKey, viewPartition, type CatalogFamily } from '../keys';
+import type { ListQuery } from '../schemas/query';
+import type { Stores } from '../stores';
+import { pagination, type Pagination } from '../http';
+import { offersOfAsset } from './offers';
+
+export interface Page {
+  docs: string[];
+  page: Pagination;
+}
+
+/** A detail lookup: the document, a redirect for a former slug, or `undefined` when absent. */
+export type Lookup = { doc: string } | { redirectTo: string } | undefined;
+
+export async function listCatalog({ snapshot, views }: Stores, family: CatalogFamily, query: ListQuery): Promise<Page> {
+  const partition = viewPartition(await snapshot.version(), family);
+  const [total, items] = await Promise.all([
+    views.size(partition),
+    views.range(partition, CATALOG_INDEX, query.offset, query.offset + query.limit),
+  ]);
+  const docs = items.map((item) => item.doc as string);
+  return { docs, page: pagination(total, query.offset, query.limit, docs.length) };
+}
+
+const NOT_FOUND = { exchanges: 'exchange', wallets: 'wallet', protocols: 'protocol', currencies: 'currency' } as const;
+
+function lookupOf(item: Record<string, unknown> | undefined): Lookup {
+  if (!item) return undefined;
+  return typeof item.redirectTo === 'string' ? { redirectTo: item.redirectTo } : { doc: item.doc as string };
+}
+
+/** The document of a lookup, or 404 (checked after the redirect and the query, CONTRACT §1). */
+export function foundDoc(lookup: Lookup, family: CatalogFamily): string {
+  if (!lookup || !('doc' in lookup)) throw new NotFoundError(`No such ${NOT_FOUND[family]}.`);
+  return lookup.doc;
+}
+
+export async function getCatalogRecord({ snapshot, views }: Stores, family: CatalogFamily, slug: string): Promise<Lookup> {
+  return lookupOf(await views.getItem(catalogKey(await snapshot.version(), family, slug)));
+}
+
+/** A currency with every published offer of its asset, each family in its default order. */
+export async function getCurrencyDetail(stores: Stores, slug: string): Promise<Lookup> {
+  const version = await stores.snapshot.version();
+  const [item, offers] = await Promise.all([stores.views.getItem(catalogKey(version, 'currencies', slug)), offersOfAsset(stores, version, slug)]);
+  const lookup = lookupOf(item);
+  if (!lookup || 'redirectTo' in lookup) return lookup;
+  const arrays = `"earn_offers":[${offers.earn.join(',')}],"borrow_offers":[${offers.borrow.join(',')}],"collateral_offers":[${offers.collateral.join(',')}]`;
+  return { doc: `${lookup.doc.slice(0, -1)},${arrays}}` };
+}

@@ -1,0 +1,110 @@
+/**
+ * Offer lists, details and the offers of one asset. A list reads one view: the family's, or the
+ * view of its most selective filter. Without other filters a page is a position range on the sort
+ * mode's index (cost independent of offset); `min_apy` with an APY sort becomes a position bound
+ * found on the APY value index. Anything else (two filters, or `min_apy` with a non-APY sort)
+ * reads the chosen view whole with a filter expression: cost grows with that view's size, not
+ * with the offset (docs/data-model.md).
+ */
+import { decimalSortKey } from '../decimal';
+import { NotFoundError } from '../errors';
+import { pagination } from '../http';
+import {
+  APY_VALUE_ATTRIBUTE,
+  offerKey,
+  positionAttribute,
+  SORT_INDEX,
+  viewPartition,
+  type OfferFamily,
+  type ViewDimension,
+  type ViewFilter,
+} from '../keys';
+import type { OfferQuery } from '../schemas/query';
+import type { ItemFilter, StoredItem } from '../repositories/view-store';
+import type { Stores } from '../stores';
+import { DEFAULT_SORT, effectiveSort } from './orderings';
+import type { Page } from './catalog';
+
+/** Filter dimensions from the most to the least selective; the first one present picks the view. */
+const SELECTIVITY: ViewDimension[] = ['platform', 'asset', 'platform_type'];
+const FILTER_ATTRIBUTE: Record<ViewDimension, string> = { platform: 'fPlatform', asset: 'fAsset', platform_type: 'fType' };
+
+const docsOf = (items: StoredItem[]) => items.map((item) => item.doc as string);
+
+function filtersOf(query: OfferQuery): ViewFilter[] {
+  return SELECTIVITY.filter((d) => query[d] !== undefined).map((dimension) => ({ dimension, value: query[dimension] as string }));
+}
+
+function filterExpression(rest: ViewFilter[], minApyKey: string | undefined): ItemFilter | undefined {
+  const clauses: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  rest.forEach((filter, i) => {
+    clauses.push(`#f${i} = :f${i}`);
+    names[`#f${i}`] = FILTER_ATTRIBUTE[filter.dimension];
+    values[`:f${i}`] = filter.value;
+  });
+  if (minApyKey !== undefined) {
+    clauses.push('#apy >= :minApy');
+    names['#apy'] = APY_VALUE_ATTRIBUTE;
+    values[':minApy'] = minApyKey;
+  }
+  return clauses.length > 0 ? { expression: clauses.join(' AND '), names, values } : undefined;
+}
+
+export async function listOffers({ snapshot, views }: Stores, family: OfferFamily, query: OfferQuery): Promise<Page> {
+  const version = await snapshot.version();
+  const sort = effectiveSort(family, query.sort);
+  const index = SORT_INDEX[sort];
+  const [base, ...rest] = filtersOf(query);
+  const partition = viewPartition(version, family, base);
+  const minApyKey = query.min_apy === undefined ? undefined : decimalSortKey(query.min_apy);
+  const { offset, limit } = query;
+  const page = (docs: string[], total: number): Page => ({ docs, page: pagination(total, offset, limit, docs.length) });
+
+  if (rest.length === 0 && minApyKey === undefined) {
+    const [total, items] = await Promise.all([views.size(partition), views.range(partition, index, offset, offset + limit)]);
+    return page(docsOf(items), total);
+  }
+  if (rest.length === 0 && (sort === 'apy_desc' || sort === 'apy_asc')) {
+    // Offers with apy >= min_apy are the first k positions of apy_desc and the last k of apy_asc;
+    // the first of them in APY value order carries its apy_asc position, n - k.
+    const ascending = positionAttribute(SORT_INDEX.apy_asc);
+    if (sort === 'apy_desc') {
+      const [n, first, items] = await Promise.all([
+        views.size(partition),
+        views.firstWithApyAtLeast(partition, minApyKey!),
+        views.range(partition, index, offset, offset + limit),
+      ]);
+      const k = first ? n - Number(first[ascending]) : 0;
+      return page(docsOf(items.filter((item) => Number(item[positionAttribute(index)]) < k)), k);
+    }
+    const [n, first] = await Promise.all([views.size(partition), views.firstWithApyAtLeast(partition, minApyKey!)]);
+    if (!first) return page([], 0);
+    const start = Number(first[ascending]);
+    return page(docsOf(await views.range(partition, index, start + offset, Math.min(n, start + offset + limit))), n - start);
+  }
+
+  // Combined filters: the most selective view, whole, narrowed by a filter expression.
+  const matches = await views.all(partition, index, filterExpression(rest, minApyKey));
+  return page(docsOf(matches.slice(offset, offset + limit)), matches.length);
+}
+
+export async function getOffer({ snapshot, views }: Stores, family: OfferFamily, id: number): Promise<string> {
+  const item = await views.getItem(offerKey(await snapshot.version(), family, id));
+  if (!item) throw new NotFoundError(`No such ${family} offer.`);
+  return item.doc as string;
+}
+
+/** Whether a published offer exists (history of an unknown offer is 404). */
+export async function offerExists({ views }: Stores, version: string, family: OfferFamily, id: number): Promise<boolean> {
+  return (await views.getItem(offerKey(version, family, id))) !== undefined;
+}
+
+/** The published offers whose asset is `slug`, each family in its default order. */
+export async function offersOfAsset({ views }: Stores, version: string, slug: string): Promise<Record<OfferFamily, string[]>> {
+  const read = (family: OfferFamily) =>
+    views.all(viewPartition(version, family, { dimension: 'asset', value: slug }), SORT_INDEX[DEFAULT_SORT[family]]).then(docsOf);
+  const [earn, borrow, collateral] = await Promise.all([read('earn'), read('borrow'), read('collateral')]);
+  return { earn, borrow, collateral };
+}

@@ -1,0 +1,103 @@
+/**
+ * Typed errors of the API (specification part 7, CONTRACT §2). Domain code throws them; the
+ * error middleware alone turns them into the envelope.
+ */
+export type ErrorCode =
+  | 'invalid_api_key'
+  | 'subscription_required'
+  | 'not_found'
+  | 'rate_limit_exceeded'
+  | 'monthly_quota_exceeded'
+  | 'validation_error'
+  | 'service_unavailable'
+  | 'internal_error';
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  invalid_api_key: 401,
+  subscription_required: 403,
+  not_found: 404,
+  rate_limit_exceeded: 429,
+  monthly_quota_exceeded: 429,
+  validation_error: 400,
+  service_unavailable: 503,
+  internal_error: 500,
+};
+
+export interface ErrorEnvelope {
+  error: { code: ErrorCode; message: string; details: Record<string, unknown> | null };
+}
+
+export class ApiError extends Error {
+  readonly statusCode: number;
+  /** Read by @middy/http-error-handler: these messages are safe to show. */
+  readonly expose = true;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.statusCode = STATUS_OF[code];
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return { error: { code: this.code, message: this.message, details: this.details } };
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message = 'The requested resource does not exist.') {
+    super('not_found', message);
+  }
+}
+
+export class ValidationError extends ApiError {
+  constructor(readonly messages: string[]) {
+    super('validation_error', 'The request parameters are invalid.', { message: messages });
+  }
+}
+
+export class InvalidApiKeyError extends ApiError {
+  constructor() {
+    super('invalid_api_key', 'The Bearer API key is missing, invalid or revoked.');
+  }
+}
+
+export class SubscriptionRequiredError extends ApiError {
+  constructor() {
+    super('subscription_required', 'The API key owner has no active premium subscription.');
+  }
+}
+
+export class ServiceUnavailableError extends ApiError {
+  constructor(retryAfterSeconds: number, readonly dependencyError?: unknown) {
+    super(
+      'service_unavailable',
+      'A required internal dependency is unavailable. Retry later.',
+      null,
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+}
+
+export class InternalError extends ApiError {
+  constructor() {
+    super('internal_error', 'An unexpected error occurred.');
+  }
+}
+
+/** SDK errors that mean "the dependency failed", as opposed to a bug of ours. */
+export function isDependencyFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const meta = (error as { $metadata?: unknown; $fault?: string }).$metadata;
+  if (meta !== undefined) return true; // every AWS SDK service error carries $metadata
+  const name = error.name;
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  return (
+    /Timeout|Abort|Network|Socket|Throttl|ECONN|EPIPE|ENOTFOUND|EAI_AGAIN|ETIMEDOUT/i.test(name) ||
+    /ECONN|EPIPE|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET/.test(code)
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * What API Gateway itself answers (gateway responses): the error envelope for failures that
+ * happen before a family function runs. The CDK stack configures them from this table and the
+ * local gateway answers from it, so the two give the same answers.
+ */
+import type { ErrorCode } from './errors';
+
+export type GatewayResponseType =
+  | 'UNAUTHORIZED'
+  | 'ACCESS_DENIED'
+  | 'MISSING_AUTHENTICATION_TOKEN'
+  | 'AUTHORIZER_FAILURE'
+  | 'AUTHORIZER_CONFIGURATION_ERROR'
+  | 'THROTTLED'
+  | 'INTEGRATION_TIMEOUT'
+  | 'DEFAULT_4XX'
+  | 'DEFAULT_5XX';
+
+export interface GatewayResponseSpec {
+  statusCode: number;
+  code: ErrorCode;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+export const GATEWAY_RESPONSES: Record<GatewayResponseType, GatewayResponseSpec> = {
+  UNAUTHORIZED: { statusCode: 401, code: 'invalid_api_key', message: 'The Bearer API key is missing, invalid or revoked.' },
+  ACCESS_DENIED: { statusCode: 403, code: 'subscription_required', message: 'The API key owner has no active premium subscription.' },
+  // API Gateway answers unknown routes and methods with this type.
+  MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, code: 'not_found', message: 'No such route.' },
+  AUTHORIZER_FAILURE: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
+  AUTHORIZER_CONFIGURATION_ERROR: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
+  THROTTLED: { statusCode: 429, code: 'rate_limit_exceeded', message: 'Too many requests.', headers: { 'Retry-After': '1' } },
+  INTEGRATION_TIMEOUT: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
+  DEFAULT_4XX: { statusCode: 400, code: 'validation_error', message: 'The request is invalid.' },
+  DEFAULT_5XX: { statusCode: 500, code: 'internal_error', message: 'An unexpected error occurred.' },
+};
+
+/** The envelope body of a gateway response. */
+export const gatewayResponseBody = (spec: GatewayResponseSpec) =>
+  JSON.stringify({ error: { code: spec.code, message: spec.message, details: null } });

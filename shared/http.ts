@@ -1,0 +1,46 @@
+/**
+ * The request and response shapes the family functions work with: API Gateway REST proxy events
+ * in, proxy results out. Bodies are assembled from pre-rendered JSON documents.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+
+export type ApiEvent = APIGatewayProxyEvent;
+export type ApiResult = APIGatewayProxyResult;
+
+export const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' } as const;
+
+/** Query parameters with every value a parameter was given (repeats are a validation error). */
+export function queryValues(event: ApiEvent): Record<string, string[]> {
+  const multi = event.multiValueQueryStringParameters;
+  if (multi) return Object.fromEntries(Object.entries(multi).map(([k, v]) => [k, v ?? []]));
+  const single = event.queryStringParameters ?? {};
+  return Object.fromEntries(Object.entries(single).map(([k, v]) => [k, v === undefined ? [] : [v]]));
+}
+
+export const jsonResult = (body: string, statusCode = 200): ApiResult => ({ statusCode, headers: { ...JSON_HEADERS }, body });
+
+export interface Pagination {
+  total: number;
+  offset: number;
+  limit: number;
+  has_more: boolean;
+}
+
+export function pagination(total: number, offset: number, limit: number, returned: number): Pagination {
+  return { total, offset, limit, has_more: offset + returned < total };
+}
+
+/** `{ data, pagination }` from documents that are already JSON. */
+export const listBody = (docs: string[], page: Pagination) => `{"data":[${docs.join(',')}],"pagination":${JSON.stringify(page)}}`;
+
+/** A permanent redirect to the same path with the current slug, query string kept. */
+export function redirectResult(event: ApiEvent, currentSlug: string): ApiResult {
+  const path = (event.requestContext?.path ?? event.path).replace(/[^/]+\/?$/, (last) =>
+    encodeURIComponent(currentSlug) + (last.endsWith('/') ? '/' : ''),
+  );
+  const multi = event.multiValueQueryStringParameters ?? {};
+  const query = Object.entries(multi)
+    .flatMap(([k, values]) => (values ?? []).map((value) => `${encodeURIComponent(k)}=${encodeURIComponent(value)}`))
+    .join('&');
+  return { statusCode: 301, headers: { Location: query ? `${path}?${query}` : path }, body: '' };
+}

@@ -1,0 +1,149 @@
+/**
+ * Every PK/SK/GSI value of the single table is built here, and nowhere else. The layout and the
+ * access patterns it serves are documented in docs/data-model.md.
+ *
+ * Served data lives in immutable snapshots: every item of a snapshot has the `V#<version>#` prefix
+ * on its partition keys, and the pointer item names the version being served, so an import
+ * publishes by flipping one item.
+ */
+
+export const SEP = '#';
+
+/** Partition-key prefixes that IAM policies condition on (dynamodb:LeadingKeys). */
+export const KEY_PREFIX = 'KEY#';
+export const USER_PREFIX = 'USER#';
+export const QUOTA_PREFIX = 'QUOTA#';
+export const SNAPSHOT_PREFIX = 'V#';
+
+export type PlatformFamily = 'exchanges' | 'wallets' | 'protocols';
+export type CatalogFamily = PlatformFamily | 'currencies';
+export type OfferFamily = 'earn' | 'borrow' | 'collateral';
+export type HistoryFamily = 'earn' | 'borrow';
+export type ListFamily = CatalogFamily | OfferFamily;
+
+/** Filter dimensions that have their own list views (one copy of an offer per dimension). */
+export type ViewDimension = 'platform_type' | 'platform' | 'asset';
+
+export interface Key {
+  PK: string;
+  SK: string;
+}
+
+const ITEM = 'ITEM';
+const META = 'META';
+
+// ---- snapshot pointer -------------------------------------------------------------------------
+
+export const pointerKey = (): Key => ({ PK: 'SNAPSHOT', SK: 'CURRENT' });
+
+const v = (version: string) => `${SNAPSHOT_PREFIX}${version}${SEP}`;
+
+/** The version a snapshot partition key belongs to, or undefined for items outside snapshots. */
+export function versionOfPartition(pk: string): string | undefined {
+  if (!pk.startsWith(SNAPSHOT_PREFIX)) return undefined;
+  const end = pk.indexOf(SEP, SNAPSHOT_PREFIX.length);
+  return end < 0 ? undefined : pk.slice(SNAPSHOT_PREFIX.length, end);
+}
+
+// ---- records (platforms, currencies, offers) -------------------------------------------------
+
+/** A platform or currency by slug; a former slug has an alias item under the same key shape. */
+export const catalogKey = (version: string, family: CatalogFamily, slug: string): Key => ({
+  PK: `${v(version)}${family.toUpperCase()}${SEP}${slug}`,
+  SK: ITEM,
+});
+
+/** An offer by id; its list-view copies share the partition (see offerViewKey). */
+export const offerKey = (version: string, family: OfferFamily, id: number): Key => ({
+  PK: `${v(version)}${family.toUpperCase()}${SEP}${id}`,
+  SK: ITEM,
+});
+
+/** The copy of an offer that places it in one filtered list view. */
+export const offerViewKey = (version: string, family: OfferFamily, id: number, dimension: ViewDimension): Key => ({
+  PK: offerKey(version, family, id).PK,
+  SK: `VIEW${SEP}${dimension}`,
+});
+
+// ---- list views -------------------------------------------------------------------------------
+
+export interface ViewFilter {
+  dimension: ViewDimension;
+  value: string;
+}
+
+/** The GSI partition of one list view: a family, optionally narrowed by one filter value. */
+export function viewPartition(version: string, family: ListFamily, filter?: ViewFilter): string {
+  const base = `${v(version)}LIST${SEP}${family}`;
+  return filter ? `${base}${SEP}${filter.dimension}${SEP}${filter.value}` : base;
+}
+
+/** The aggregate item of a list view: its exact size. */
+export const viewMetaKey = (partition: string): Key => ({ PK: partition, SK: META });
+
+// ---- history ----------------------------------------------------------------------------------
+
+export type SeriesResolution = 'RAW' | '4H' | '1D' | '1W';
+
+export const historyPartition = (version: string, family: HistoryFamily, id: number): string =>
+  `${v(version)}HIST${SEP}${family.toUpperCase()}${SEP}${id}`;
+
+/** A chunk of one series: `RAW#2024-05-01#000`, `4H#2024-05`, `1D#2024`, `1W#2024`. */
+export const historyChunkSortKey = (resolution: SeriesResolution, chunk: string): string =>
+  `${resolution}${SEP}${chunk}`;
+
+// ---- source records (for carrying families over to the next import) --------------------------
+
+export const sourceKey = (version: string, family: string, chunk: number): Key => ({
+  PK: `${v(version)}SOURCE${SEP}${family}`,
+  SK: String(chunk).padStart(6, '0'),
+});
+
+export const sourcePartition = (version: string, family: string): string => sourceKey(version, family, 0).PK;
+
+// ---- keys, users, quotas ----------------------------------------------------------------------
+
+/** An API key, addressed by the hash of its secret (the secret itself is never stored). */
+export const apiKeyKey = (hash: string): Key => ({ PK: `${KEY_PREFIX}${hash}`, SK: 'KEY' });
+
+export const userKey = (userId: string): Key => ({ PK: `${USER_PREFIX}${userId}`, SK: 'USER' });
+
+/** The reference from a user to one of their keys (for listing and revoking by key id). */
+export const userKeyRefKey = (userId: string, keyId: string): Key => ({
+  PK: `${USER_PREFIX}${userId}`,
+  SK: `KEY${SEP}${keyId}`,
+});
+
+export const USER_KEY_REF_PREFIX = `KEY${SEP}`;
+
+export type QuotaWindow = 'MIN' | 'MON';
+
+/** A per-key counter for one window (`202611221043` minute or `202611` month). */
+export const quotaKey = (keyId: string, window: QuotaWindow, windowId: string): Key => ({
+  PK: `${QUOTA_PREFIX}${keyId}${SEP}${window}${SEP}${windowId}`,
+  SK: 'COUNT',
+});
+
+// ---- which index orders which list --------------------------------------------------------------
+
+export type PositionIndex = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4';
+
+/** The position index of each offer sort mode; platform and currency lists use GSI1. */
+export const SORT_INDEX = {
+  apy_desc: 'GSI1',
+  apy_asc: 'GSI2',
+  tvl_desc: 'GSI3',
+  updated_desc: 'GSI4',
+} as const satisfies Record<string, PositionIndex>;
+
+export const CATALOG_INDEX: PositionIndex = 'GSI1';
+
+/** The index that orders offers by their APY value (min_apy bounds). */
+export const APY_VALUE_INDEX = 'GSI5';
+
+export const positionAttribute = (index: PositionIndex) => `${index}SK`;
+export const APY_VALUE_ATTRIBUTE = 'GSI5SK';
+export const VIEW_ATTRIBUTE = 'GSIPK';
+
+/** The GSI5 sort key: the APY's order-preserving key, then the id as a tie-break. */
+export const apyValueKey = (apyKey: string, id: number) => `${apyKey}${SEP}${String(id).padStart(16, '0')}`;

@@ -1,0 +1,188 @@
+/**
+ * The local gateway: an HTTP server that does what API Gateway does in front of the functions.
+ * It matches the same route table, answers unknown routes 404 before anything else, runs the same
+ * TOKEN authorizer (with an optional result cache, like API Gateway's), turns the request into a
+ * REST proxy event and serves it through the same family handler, gzip-compressing large bodies.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseType } from '../gateway-responses';
+import type { ApiEvent, ApiResult } from '../http';
+import { matchRoute, type FunctionName } from '../routes';
+
+export type FamilyHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+export type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+export interface GatewayOptions {
+  handlers: Record<FunctionName, FamilyHandler>;
+  authorizer: Authorizer;
+  /** Authorizer result cache, keyed by token, like API Gateway's (0: no cache). */
+  authCacheTtlMs?: number;
+  /** Bodies of at least this many bytes are gzip-compressed for clients that accept it. */
+  minimumCompressionSize?: number;
+  stage?: string;
+  /** Extra routes served without a key (e.g. the API description). */
+  publicRoutes?: Record<string, (req: IncomingMessage) => { status: number; headers: Record<string, string>; body: string | Buffer }>;
+  /** Invoked for each request that reached a family function. */
+  onInvoke?: (fn: FunctionName, event: ApiEvent, result: ApiResult) => void;
+}
+
+const API_ID = 'local';
+const ACCOUNT = '000000000000';
+const REGION = 'local';
+
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Headers': 'Authorization,Content-Type',
+  'Access-Control-Allow-Methods': 'GET,OPTIONS',
+  'Access-Control-Expose-Headers':
+    'X-Request-Id,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,X-Quota-Limit,X-Quota-Remaining,X-Quota-Reset,Retry-After,Location',
+};
+
+type AuthOutcome = { context: Record<string, unknown>; principalId: string } | { refused: GatewayResponseType };
+
+function lambdaContext(fn: string, requestId: string): Context {
+  const deadline = Date.now() + 10_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: fn,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${fn}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${fn}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** Whether an IAM policy from the authorizer allows invoking `methodArn` (wildcards as IAM). */
+export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  const matches = (pattern: string) =>
+    new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(methodArn);
+  let allowed = false;
+  for (const statement of result.policyDocument.Statement as { Effect: string; Resource?: string | string[] }[]) {
+    const resources = ([] as string[]).concat(statement.Resource ?? []);
+    if (!resources.some(matches)) continue;
+    if (statement.Effect === 'Deny') return false;
+    if (statement.Effect === 'Allow') allowed = true;
+  }
+  return allowed;
+}
+
+export function createGateway(options: GatewayOptions): Server {
+  const stage = options.stage ?? 'local';
+  const cacheTtl = options.authCacheTtlMs ?? 0;
+  const minimumCompressionSize = options.minimumCompressionSize ?? 1024;
+  const authCache = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
+
+  async function authorize(token: string | undefined, methodArn: string): Promise<AuthOutcome> {
+    if (!token) return { refused: 'UNAUTHORIZED' };
+    let result = cacheTtl > 0 ? authCache.get(token) : undefined;
+    if (!result || result.until <= Date.now()) {
+      try {
+        const fresh = await options.authorizer({ type: 'TOKEN', authorizationToken: token, methodArn });
+        result = { result: fresh, until: Date.now() + cacheTtl };
+        if (cacheTtl > 0) authCache.set(token, result);
+      } catch (error) {
+        return { refused: (error as Error)?.message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE' };
+      }
+    }
+    if (!policyAllows(result.result, methodArn)) return { refused: 'ACCESS_DENIED' };
+    return { context: { ...(result.result.context ?? {}), principalId: result.result.principalId }, principalId: result.result.principalId };
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
+    let payload = typeof body === 'string' ? Buffer.from(body) : body;
+    const out: Record<string, string> = { ...CORS_HEADERS, ...headers };
+    if (payload.length >= minimumCompressionSize && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      payload = gzipSync(payload);
+      out['Content-Encoding'] = 'gzip';
+      out.Vary = 'Accept-Encoding';
+    }
+    out['Content-Length'] = String(payload.length);
+    res.writeHead(status, out);
+    res.end(req.method === 'HEAD' ? undefined : payload);
+  }
+
+  function sendGatewayResponse(req: IncomingMessage, res: ServerResponse, type: GatewayResponseType, requestId: string) {
+    const spec = GATEWAY_RESPONSES[type];
+    send(req, res, spec.statusCode, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...spec.headers }, gatewayResponseBody(spec));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+
+    const publicRoute = options.publicRoutes?.[url.pathname];
+    if (publicRoute && method === 'GET') {
+      const out = publicRoute(req);
+      return send(req, res, out.status, { 'X-Request-Id': requestId, ...out.headers }, out.body);
+    }
+    if (method === 'OPTIONS' && matchRoute('GET', url.pathname)) {
+      return send(req, res, 204, { 'X-Request-Id': requestId }, '');
+    }
+    const match = matchRoute(method, url.pathname);
+    if (!match) return sendGatewayResponse(req, res, 'MISSING_AUTHENTICATION_TOKEN', requestId);
+
+    const methodArn = `arn:aws:execute-api:${REGION}:${ACCOUNT}:${API_ID}/${stage}/${method}${url.pathname}`;
+    const token = req.headers.authorization;
+    const auth = await authorize(typeof token === 'string' ? token : undefined, methodArn);
+    if ('refused' in auth) return sendGatewayResponse(req, res, auth.refused, requestId);
+
+    const multiValueQueryStringParameters: Record<string, string[]> = {};
+    for (const [key, value] of url.searchParams) (multiValueQueryStringParameters[key] ??= []).push(value);
+    const hasQuery = Object.keys(multiValueQueryStringParameters).length > 0;
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
+    const event: ApiEvent = {
+      resource: match.route.path,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+      queryStringParameters: hasQuery
+        ? Object.fromEntries(Object.entries(multiValueQueryStringParameters).map(([k, v]) => [k, v[v.length - 1]]))
+        : null,
+      multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
+      pathParameters: Object.keys(match.pathParameters).length > 0 ? match.pathParameters : null,
+      stageVariables: null,
+      body: null,
+      isBase64Encoded: false,
+      requestContext: {
+        accountId: ACCOUNT,
+        apiId: API_ID,
+        authorizer: auth.context,
+        protocol: 'HTTP/1.1',
+        httpMethod: method,
+        identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: String(req.headers['user-agent'] ?? '') } as ApiEvent['requestContext']['identity'],
+        path: url.pathname,
+        stage,
+        requestId,
+        requestTimeEpoch: Date.now(),
+        resourceId: match.route.operationId,
+        resourcePath: match.route.path,
+      },
+    };
+    try {
+      const result = await options.handlers[match.route.fn](event, lambdaContext(match.route.fn, requestId));
+      options.onInvoke?.(match.route.fn, event, result);
+      const outHeaders = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
+      send(req, res, result.statusCode, outHeaders, result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+    } catch {
+      // A function that throws past its middleware is an API Gateway 502/5xx.
+      sendGatewayResponse(req, res, 'DEFAULT_5XX', requestId);
+    }
+  }
+
+  return createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendGatewayResponse(req, res, 'DEFAULT_5XX', randomUUID());
+    });
+  });
+}

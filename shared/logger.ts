@@ -1,0 +1,41 @@
+/**
+ * A small structured logger: one JSON line per entry, with the request id and key id attached by
+ * the middleware. It never prints a key or an Authorization header: `redact` drops them.
+ */
+type Level = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const SECRET_FIELDS = /^(authorization|authorizationtoken|key|apikey|api_key|token|secret)$/i;
+
+export type LogSink = (line: string) => void;
+
+let sink: LogSink = (line) => process.stdout.write(`${line}\n`);
+let context: Record<string, unknown> = {};
+
+export const setLogSink = (next: LogSink) => {
+  sink = next;
+};
+export const setLogContext = (next: Record<string, unknown>) => {
+  context = next;
+};
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 5 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.test(k) ? '[redacted]' : redact(v, depth + 1)]),
+  );
+}
+
+function write(level: Level, message: string, fields?: Record<string, unknown>) {
+  const threshold = ORDER[(process.env.LOG_LEVEL?.toLowerCase() as Level) ?? 'info'] ?? ORDER.info;
+  if (ORDER[level] < threshold) return;
+  sink(JSON.stringify({ level, time: new Date().toISOString(), message, ...context, ...(redact(fields ?? {}) as object) }));
+}
+
+export const logger = {
+  debug: (message: string, fields?: Record<string, unknown>) => write('debug', message, fields),
+  info: (message: string, fields?: Record<string, unknown>) => write('info', message, fields),
+  warn: (message: string, fields?: Record<string, unknown>) => write('warn', message, fields),
+  error: (message: string, fields?: Record<string, unknown>) => write('error', message, fields),
+};

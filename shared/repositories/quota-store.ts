@@ -1,0 +1,80 @@
+/**
+ * Per-key usage counters: one item per key and fixed UTC window (minute, calendar month),
+ * incremented by a conditional atomic ADD that refuses to go past the limit, so no concurrency can
+ * push a key over its budget. Items expire through TTL after their window.
+ */
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { quotaKey, type QuotaWindow } from '../keys';
+import { TTL_ATTRIBUTE } from '../table';
+
+export interface WindowSpec {
+  window: QuotaWindow;
+  /** `202611221043` or `202611`. */
+  id: string;
+  /** Unix second at which the next window starts. */
+  resetAt: number;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+export function minuteWindow(now: Date): WindowSpec {
+  const id = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}`;
+  return { window: 'MIN', id, resetAt: Math.floor(now.getTime() / 60_000) * 60 + 60 };
+}
+
+export function monthWindow(now: Date): WindowSpec {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return { window: 'MON', id: `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}`, resetAt: next / 1000 };
+}
+
+/** How long a counter item outlives its window before TTL removes it. */
+const GRACE_SECONDS = { MIN: 3_600, MON: 7 * 86_400 } as const;
+
+export type CounterResult = { taken: true; count: number } | { taken: false };
+
+export class QuotaStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** Take one unit of the window's budget, or report that it is spent. Other failures throw. */
+  async take(keyId: string, spec: WindowSpec, limit: number): Promise<CounterResult> {
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: quotaKey(keyId, spec.window, spec.id),
+          UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
+          ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+          ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': spec.resetAt + GRACE_SECONDS[spec.window] },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return { taken: true, count: Number(out.Attributes?.count) };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException') {
+        return { taken: false };
+      }
+      throw error;
+    }
+  }
+
+  /** Give back a unit taken by a request that another budget refused. */
+  async giveBack(keyId: string, spec: WindowSpec): Promise<number> {
+    const out = await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: quotaKey(keyId, spec.window, spec.id),
+        UpdateExpression: 'ADD #count :minus',
+        ConditionExpression: 'attribute_exists(#count)',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minus': -1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.count);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Reads of snapshot items: records by key, list views by position range on their index, view
+ * sizes, and the APY bound of a view. Handlers never build a command; this is the only module that
+ * queries the served snapshot.
+ */
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { APY_VALUE_ATTRIBUTE, APY_VALUE_INDEX, positionAttribute, VIEW_ATTRIBUTE, viewMetaKey, type Key, type PositionIndex } from '../keys';
+
+export type StoredItem = Record<string, unknown>;
+
+/** A filter applied to the items of a view (combined filters). */
+export interface ItemFilter {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** Positions read by one query of a whole-view read (about 0.5 MB of offers). */
+export const VIEW_CHUNK = 500;
+
+export class ViewStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async getItem(key: Key): Promise<StoredItem | undefined> {
+    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: key }));
+    return out.Item;
+  }
+
+  /** The exact size of a view (its aggregate item), 0 when the view has no members. */
+  async size(partition: string): Promise<number> {
+    const item = await this.getItem(viewMetaKey(partition));
+    return item ? Number(item.n) : 0;
+  }
+
+  /** The items at positions [from, to) of a view in the order of `index`, in that order. */
+  async range(partition: string, index: PositionIndex, from: number, to: number, filter?: ItemFilter): Promise<StoredItem[]> {
+    if (to <= from) return [];
+    const attribute = positionAttribute(index);
+    const items: StoredItem[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: index,
+          KeyConditionExpression: '#view = :view AND #pos BETWEEN :from AND :to',
+          FilterExpression: filter?.expression,
+          ExpressionAttributeNames: { '#view': VIEW_ATTRIBUTE, '#pos': attribute, ...filter?.names },
+          ExpressionAttributeValues: { ':view': partition, ':from': from, ':to': to - 1, ...filter?.values },
+          ExclusiveStartKey,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  }
+
+  /**
+   * Every item of a view in index order, optionally filtered. The first chunk is read together
+   * with the view's size; the rest, if any, in parallel: two round trips at most.
+   */
+  async all(partition: string, index: PositionIndex, filter?: ItemFilter): Promise<StoredItem[]> {
+    const [n, first] = await Promise.all([this.size(partition), this.range(partition, index, 0, VIEW_CHUNK, filter)]);
+    if (n <= VIEW_CHUNK) return first;
+    const starts: number[] = [];
+    for (let start = VIEW_CHUNK; start < n; start += VIEW_CHUNK) starts.push(start);
+    const rest = await Promise.all(starts.map((start) => this.range(partition, index, start, Math.min(n, start + VIEW_CHUNK), filter)));
+    return first.concat(...rest);
+  }
+
+  /** The first item of a view in APY order whose APY key is at least `apyKey`, if any. */
+  async firstWithApyAtLeast(partition: string, apyKey: string): Promise<StoredItem | undefined> {
+    const out = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: APY_VALUE_INDEX,
+        KeyConditionExpression: '#view = :view AND #apy >= :apy',
+        ExpressionAttributeNames: { '#view': VIEW_ATTRIBUTE, '#apy': APY_VALUE_ATTRIBUTE },
+        ExpressionAttributeValues: { ':view': partition, ':apy': apyKey },
+        Limit: 1,
+      }),
+    );
+    return out.Items?.[0];
+  }
+
+  /** Every item of a partition whose sort key is in [from, to] (history chunks). */
+  async partitionRange(pk: string, from: string, to: string): Promise<StoredItem[]> {
+    const items: StoredItem[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
+          ExclusiveStartKey,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  }
+}

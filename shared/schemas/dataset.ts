@@ -1,0 +1,161 @@
+/**
+ * The data files of CONTRACT §8: a dataset (records = API fields + publication flags) and an
+ * accounts file. `parseDataset` / `parseAccounts` validate a whole file and name every error by its
+ * place (`earn_offers[3].apy: …`); nothing is written unless the whole file is valid.
+ */
+import * as z from 'zod/mini';
+import {
+  borrowOfferFields,
+  collateralOfferFields,
+  currencyFields,
+  decimal,
+  earnOfferFields,
+  exchangeFields,
+  protocolFields,
+  timestamp,
+  walletFields,
+} from './resources';
+
+const published = z._default(z.boolean(), true);
+const listedFlags = {
+  published,
+  delisted: z._default(z.boolean(), false),
+  previous_slugs: z._default(z.array(z.string().check(z.minLength(1, { error: 'must not be empty' }))), []),
+};
+
+/** Platform records may omit `type` (it is the family's); when present it must match. */
+const platformRecord = <F extends { type: z.ZodMiniType }>(fields: F) =>
+  z.strictObject({ ...fields, type: z.optional(fields.type), ...listedFlags });
+
+export const ExchangeRecord = platformRecord(exchangeFields);
+export const WalletRecord = platformRecord(walletFields);
+export const ProtocolRecord = platformRecord(protocolFields);
+export const CurrencyRecord = z.strictObject({ ...currencyFields, ...listedFlags });
+export const EarnOfferRecord = z.strictObject({ ...earnOfferFields, published });
+export const BorrowOfferRecord = z.strictObject({ ...borrowOfferFields, published });
+export const CollateralOfferRecord = z.strictObject({ ...collateralOfferFields, published });
+
+const offerRef = z.int().check(z.minimum(0, { error: 'must not be negative' }));
+
+export const EarnHistoryRecord = z.strictObject({
+  offer_id: offerRef,
+  points: z.array(
+    z.strictObject({
+      timestamp: timestamp(),
+      apy: decimal(),
+      // The contract gives earn points a nullable tvl; a point without one reads as null.
+      tvl: z.optional(z.nullable(decimal())),
+    }),
+  ),
+});
+
+export const BorrowHistoryRecord = z.strictObject({
+  offer_id: offerRef,
+  points: z.array(z.strictObject({ timestamp: timestamp(), apy: decimal() })),
+});
+
+export const Dataset = z.strictObject({
+  exchanges: z.optional(z.array(ExchangeRecord)),
+  wallets: z.optional(z.array(WalletRecord)),
+  protocols: z.optional(z.array(ProtocolRecord)),
+  currencies: z.optional(z.array(CurrencyRecord)),
+  earn_offers: z.optional(z.array(EarnOfferRecord)),
+  borrow_offers: z.optional(z.array(BorrowOfferRecord)),
+  collateral_offers: z.optional(z.array(CollateralOfferRecord)),
+  earn_history: z.optional(z.array(EarnHistoryRecord)),
+  borrow_history: z.optional(z.array(BorrowHistoryRecord)),
+});
+
+export type ExchangeRecord = z.output<typeof ExchangeRecord>;
+export type WalletRecord = z.output<typeof WalletRecord>;
+export type ProtocolRecord = z.output<typeof ProtocolRecord>;
+export type PlatformRecord = ExchangeRecord | WalletRecord | ProtocolRecord;
+export type CurrencyRecord = z.output<typeof CurrencyRecord>;
+export type EarnOfferRecord = z.output<typeof EarnOfferRecord>;
+export type BorrowOfferRecord = z.output<typeof BorrowOfferRecord>;
+export type CollateralOfferRecord = z.output<typeof CollateralOfferRecord>;
+export type EarnHistoryRecord = z.output<typeof EarnHistoryRecord>;
+export type BorrowHistoryRecord = z.output<typeof BorrowHistoryRecord>;
+export type Dataset = z.output<typeof Dataset>;
+export type DatasetFamily = keyof Dataset;
+export const DATASET_FAMILIES = Object.keys(Dataset.def.shape) as DatasetFamily[];
+
+// ---- accounts ----------------------------------------------------------------------------------
+
+/** CONTRACT §7: keys are 32–128 characters of [A-Za-z0-9_-]. */
+export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
+
+const positiveInt = () => z.int().check(z.positive({ error: 'must be a positive integer' }));
+
+export const AccountsFile = z.strictObject({
+  users: z.array(
+    z.strictObject({
+      id: z.string().check(z.minLength(1, { error: 'must not be empty' })),
+      premium: z.boolean(),
+      premium_until: z.optional(z.nullable(timestamp())),
+      keys: z.array(
+        z.strictObject({
+          key: z.string().check(
+            z.regex(API_KEY_PATTERN, { error: 'must be 32 to 128 characters of A-Z, a-z, 0-9, _ and -' }),
+          ),
+          revoked: z.optional(z.boolean()),
+          per_minute: z.optional(positiveInt()),
+          per_month: z.optional(positiveInt()),
+        }),
+      ),
+    }),
+  ),
+});
+export type AccountsFile = z.output<typeof AccountsFile>;
+
+// ---- errors by place ---------------------------------------------------------------------------
+
+export class DataFileError extends Error {
+  constructor(readonly errors: string[]) {
+    super(`${errors.length} error(s) in the data file:\n${errors.slice(0, 50).join('\n')}`);
+    this.name = 'DataFileError';
+  }
+}
+
+export function placeOf(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
+    .join('');
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${issue.expected}`;
+    case 'unrecognized_keys':
+      return `unknown field(s): ${issue.keys.join(', ')}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'too_small':
+      return issue.message !== 'Invalid input' ? issue.message : `must be at least ${String(issue.minimum)}`;
+    case 'invalid_union':
+      return 'has an invalid value';
+    default:
+      return issue.message && issue.message !== 'Invalid input' ? issue.message : `is invalid (${issue.code})`;
+  }
+}
+
+/** Flatten a zod error into `place: message` lines, unknown keys named one by one. */
+export function issuesByPlace(error: z.core.$ZodError): string[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => `${placeOf([...issue.path, key]) || key}: unknown field`);
+    }
+    return [`${placeOf(issue.path) || '(file)'}: ${describeIssue(issue)}`];
+  });
+}
+
+function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
+  const result = z.safeParse(schema, input, { reportInput: true });
+  if (!result.success) throw new DataFileError(issuesByPlace(result.error));
+  return result.data;
+}
+
+/** Validate the shape of a dataset file (cross-record rules are checked by the import). */
+export const parseDataset = (input: unknown): Dataset => parseWith(Dataset, input);
+export const parseAccounts = (input: unknown): AccountsFile => parseWith(AccountsFile, input);

@@ -1,0 +1,181 @@
+/**
+ * The API resources of specification part 2, one zod schema each. They validate the dataset
+ * import, drive the OpenAPI document and give the types. zod/mini keeps the Lambda bundles small.
+ */
+import * as z from 'zod/mini';
+import { DECIMAL_PATTERN } from '../decimal';
+
+/** ISO 8601 in UTC; the API renders every timestamp as `toISOString()` (milliseconds, `Z`). */
+export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]00:?00)$/;
+
+export const decimal = () =>
+  z.string().check(z.regex(DECIMAL_PATTERN, { error: 'must be a decimal string such as "4.25" (no exponent)' }));
+
+export const timestamp = () =>
+  z.string().check(
+    z.regex(TIMESTAMP_PATTERN, { error: 'must be an ISO 8601 UTC timestamp such as "2026-01-31T12:00:00.000Z"' }),
+    z.refine((value) => !Number.isNaN(Date.parse(value)), { error: 'must be a valid date' }),
+  );
+
+const text = () => z.string().check(z.minLength(1, { error: 'must not be empty' }));
+const slug = () => text();
+
+export const PLATFORM_TYPES = ['exchange', 'wallet', 'protocol'] as const;
+export type PlatformType = (typeof PLATFORM_TYPES)[number];
+
+export const PlatformRef = z.strictObject({ type: z.enum(PLATFORM_TYPES), slug: slug(), name: text() });
+export const AssetRef = z.strictObject({ slug: slug(), symbol: z.string(), name: z.string() });
+
+export const CurrencyStats = z.strictObject({
+  rank_by_market_cap: z.nullable(z.int()),
+  circulating_supply: z.nullable(z.number()),
+  total_supply: z.nullable(z.number()),
+  max_supply: z.nullable(z.number()),
+  usd_price: z.nullable(decimal()),
+  usd_volume_24h: z.nullable(decimal()),
+  usd_market_cap: z.nullable(decimal()),
+  usd_percent_change_24h: z.nullable(z.number()),
+  usd_market_cap_dominance: z.nullable(z.number()),
+});
+
+export const currencyFields = {
+  slug: slug(),
+  name: text(),
+  symbol: z.string(),
+  category: z.string(),
+  sign: z.nullable(z.string()),
+  logo64: z.nullable(z.string()),
+  stats: CurrencyStats,
+  updated_at: timestamp(),
+};
+export const Currency = z.strictObject(currencyFields);
+
+/**
+ * The specification defines platforms only by sample payloads and states no nullability; the
+ * schemas require every field and accept `null` for any of them (docs/adr/0002).
+ */
+export const ExchangeStats = z.strictObject({
+  num_coins: z.nullable(z.int()),
+  num_markets: z.nullable(z.int()),
+  weekly_visits: z.nullable(z.int()),
+  daily_spot_volume: z.nullable(z.number()),
+  is_centralized: z.nullable(z.boolean()),
+});
+
+export const WalletStats = z.strictObject({
+  wallet_type: z.nullable(z.string()),
+  num_coins: z.nullable(z.int()),
+  anonymity_rating: z.nullable(z.number()),
+  ease_of_use_rating: z.nullable(z.number()),
+  security_rating: z.nullable(z.number()),
+  platforms: z.nullable(z.array(z.string())),
+  additional_services: z.nullable(z.array(z.string())),
+});
+
+export const ProtocolStats = z.strictObject({
+  category: z.nullable(z.string()),
+  tvl: z.nullable(decimal()),
+});
+
+const platformFields = <T extends PlatformType, S extends z.ZodMiniType>(type: T, stats: S) => ({
+  type: z.literal(type),
+  slug: slug(),
+  name: text(),
+  url: z.nullable(z.string()),
+  logo64: z.nullable(z.string()),
+  stats,
+  updated_at: timestamp(),
+});
+
+export const exchangeFields = platformFields('exchange', ExchangeStats);
+export const walletFields = platformFields('wallet', WalletStats);
+export const protocolFields = platformFields('protocol', ProtocolStats);
+export const Exchange = z.strictObject(exchangeFields);
+export const Wallet = z.strictObject(walletFields);
+export const Protocol = z.strictObject(protocolFields);
+
+const offerId = () => z.int().check(z.minimum(0, { error: 'must not be negative' }));
+
+export const earnOfferFields = {
+  id: offerId(),
+  compositeKey: z.string(),
+  platform: z.nullable(PlatformRef),
+  chain: z.nullable(AssetRef),
+  asset: z.nullable(AssetRef),
+  reward_assets: z.array(AssetRef),
+  product_type: z.string(),
+  product_name: z.string(),
+  duration_days: z.nullable(z.int()),
+  apy: decimal(),
+  estimated_apy: decimal(),
+  estimated_apy_updated_at: timestamp(),
+  tvl: z.nullable(decimal()),
+  min_amount: z.nullable(decimal()),
+  max_amount: z.nullable(decimal()),
+  available: z.boolean(),
+  available_updated_at: timestamp(),
+  link: z.string(),
+  updated_at: timestamp(),
+};
+export const EarnOffer = z.strictObject(earnOfferFields);
+
+export const borrowOfferFields = {
+  id: offerId(),
+  compositeKey: z.string(),
+  platform: z.nullable(PlatformRef),
+  chain: z.nullable(AssetRef),
+  asset: AssetRef,
+  platform_type: z.string(),
+  term_days: z.nullable(z.int()),
+  borrow_apy: z.nullable(decimal()),
+  supply_apy: z.nullable(decimal()),
+  net_borrow_apy: decimal(),
+  real_net_borrow_apy: decimal(),
+  total_supply_usd: z.nullable(decimal()),
+  total_borrow_usd: z.nullable(decimal()),
+  available_liquidity_usd: z.nullable(decimal()),
+  is_active: z.boolean(),
+  link: z.string(),
+  synced_at: timestamp(),
+  updated_at: timestamp(),
+};
+export const BorrowOffer = z.strictObject(borrowOfferFields);
+
+export const collateralOfferFields = {
+  id: offerId(),
+  compositeKey: z.string(),
+  platform: z.nullable(PlatformRef),
+  chain: z.nullable(AssetRef),
+  asset: AssetRef,
+  platform_type: z.string(),
+  term_days: z.nullable(z.int()),
+  initial_ltv: decimal(),
+  margin_call_ltv: z.nullable(decimal()),
+  liquidation_ltv: z.nullable(decimal()),
+  is_active: z.boolean(),
+  link: z.string(),
+  synced_at: timestamp(),
+  updated_at: timestamp(),
+};
+export const CollateralOffer = z.strictObject(collateralOfferFields);
+
+export type PlatformRef = z.infer<typeof PlatformRef>;
+export type AssetRef = z.infer<typeof AssetRef>;
+export type Currency = z.infer<typeof Currency>;
+export type Exchange = z.infer<typeof Exchange>;
+export type Wallet = z.infer<typeof Wallet>;
+export type Protocol = z.infer<typeof Protocol>;
+export type Platform = Exchange | Wallet | Protocol;
+export type EarnOffer = z.infer<typeof EarnOffer>;
+export type BorrowOffer = z.infer<typeof BorrowOffer>;
+export type CollateralOffer = z.infer<typeof CollateralOffer>;
+export type Offer = EarnOffer | BorrowOffer | CollateralOffer;
+
+/** Every timestamp field of each resource, rendered as `toISOString()` on output. */
+export const TIMESTAMP_FIELDS = {
+  platform: ['updated_at'],
+  currency: ['updated_at'],
+  earn: ['estimated_apy_updated_at', 'available_updated_at', 'updated_at'],
+  borrow: ['synced_at', 'updated_at'],
+  collateral: ['synced_at', 'updated_at'],
+} as const;

@@ -1,0 +1,63 @@
+/**
+ * The single table's physical definition, read by the CDK stack and by the local stack (which
+ * creates the same table in dynalite), so the two can never disagree. What lives in it and why is
+ * in docs/data-model.md; the values of the keys come from shared/keys.ts.
+ */
+export type KeyType = 'S' | 'N';
+
+export interface IndexDefinition {
+  indexName: string;
+  partitionKey: { name: string; type: KeyType };
+  sortKey: { name: string; type: KeyType };
+}
+
+export const TABLE_PARTITION_KEY = { name: 'PK', type: 'S' } as const;
+export const TABLE_SORT_KEY = { name: 'SK', type: 'S' } as const;
+export const TTL_ATTRIBUTE = 'expiresAt';
+
+/**
+ * GSI1..GSI4 order list views by a dense position (0..n-1) written at import, so that `offset`
+ * is a key condition and a page costs the same at any depth. GSI5 orders offers by an
+ * order-preserving string encoding of their APY, to turn `min_apy` into a position bound.
+ */
+export const INDEXES: readonly IndexDefinition[] = [
+  { indexName: 'GSI1', partitionKey: { name: 'GSIPK', type: 'S' }, sortKey: { name: 'GSI1SK', type: 'N' } },
+  { indexName: 'GSI2', partitionKey: { name: 'GSIPK', type: 'S' }, sortKey: { name: 'GSI2SK', type: 'N' } },
+  { indexName: 'GSI3', partitionKey: { name: 'GSIPK', type: 'S' }, sortKey: { name: 'GSI3SK', type: 'N' } },
+  { indexName: 'GSI4', partitionKey: { name: 'GSIPK', type: 'S' }, sortKey: { name: 'GSI4SK', type: 'N' } },
+  { indexName: 'GSI5', partitionKey: { name: 'GSIPK', type: 'S' }, sortKey: { name: 'GSI5SK', type: 'S' } },
+];
+
+/** Every key attribute with its type, as CreateTable's AttributeDefinitions wants them. */
+export function attributeDefinitions(): { AttributeName: string; AttributeType: KeyType }[] {
+  const all = new Map<string, KeyType>([
+    [TABLE_PARTITION_KEY.name, TABLE_PARTITION_KEY.type],
+    [TABLE_SORT_KEY.name, TABLE_SORT_KEY.type],
+  ]);
+  for (const index of INDEXES) {
+    all.set(index.partitionKey.name, index.partitionKey.type);
+    all.set(index.sortKey.name, index.sortKey.type);
+  }
+  return [...all].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
+}
+
+/** The CreateTable input for the local stack and tests (on-demand, all GSIs projecting ALL). */
+export function createTableInput(tableName: string) {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: attributeDefinitions(),
+    KeySchema: [
+      { AttributeName: TABLE_PARTITION_KEY.name, KeyType: 'HASH' as const },
+      { AttributeName: TABLE_SORT_KEY.name, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: INDEXES.map((index) => ({
+      IndexName: index.indexName,
+      KeySchema: [
+        { AttributeName: index.partitionKey.name, KeyType: 'HASH' as const },
+        { AttributeName: index.sortKey.name, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}
