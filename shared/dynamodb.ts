@@ -9,6 +9,16 @@ import { config } from './config';
 
 export const CLIENT_TIMEOUTS = { connectionTimeoutMs: 1_000, requestTimeoutMs: 2_000, maxAttempts: 3 } as const;
 
+/**
+ * Timeouts are overridable for the local stack, whose embedded DynamoDB shares the process (and
+ * its event loop) with a gateway serving many requests at once; a Lambda serves one.
+ */
+const requestTimeoutMs = () => Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS) || CLIENT_TIMEOUTS.requestTimeoutMs;
+const connectionTimeoutMs = () => Number(process.env.DYNAMODB_CONNECTION_TIMEOUT_MS) || CLIENT_TIMEOUTS.connectionTimeoutMs;
+
+/** The timeouts the local stack and integration tests use with the embedded DynamoDB. */
+export const EMBEDDED_TIMEOUT_ENV = { DYNAMODB_REQUEST_TIMEOUT_MS: '20000', DYNAMODB_CONNECTION_TIMEOUT_MS: '10000' } as const;
+
 export interface ClientOptions {
   endpoint?: string;
   region?: string;
@@ -21,8 +31,8 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
     region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
     maxAttempts: options.maxAttempts ?? CLIENT_TIMEOUTS.maxAttempts,
     requestHandler: {
-      connectionTimeout: CLIENT_TIMEOUTS.connectionTimeoutMs,
-      requestTimeout: options.requestTimeoutMs ?? CLIENT_TIMEOUTS.requestTimeoutMs,
+      connectionTimeout: connectionTimeoutMs(),
+      requestTimeout: options.requestTimeoutMs ?? requestTimeoutMs(),
     },
   };
   if (options.endpoint) {
@@ -36,6 +46,7 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
 }
 
 let shared: DynamoDBDocumentClient | undefined;
+let counters: DynamoDBDocumentClient | undefined;
 
 /** The process-wide client, built from the runtime configuration on first use. */
 export function documentClient(): DynamoDBDocumentClient {
@@ -43,7 +54,18 @@ export function documentClient(): DynamoDBDocumentClient {
   return shared;
 }
 
-/** Replace the process-wide client (tests, the local stack). */
+/**
+ * The client for counter updates: no SDK retries, because a timed-out ADD may have been applied
+ * and retrying it would charge the request twice. The quota store retries throttling itself.
+ */
+export function counterClient(): DynamoDBDocumentClient {
+  counters ??= createDocumentClient({ endpoint: config().dynamodbEndpoint, maxAttempts: 1 });
+  return counters;
+}
+
+/** Replace the process-wide client (tests, the local stack); the counter client is rebuilt. */
 export function setDocumentClient(client: DynamoDBDocumentClient | undefined): void {
   shared = client;
+  counters?.destroy();
+  counters = undefined;
 }

@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { config, ENV } from '../config';
-import { createDocumentClient, setDocumentClient } from '../dynamodb';
+import { createDocumentClient, EMBEDDED_TIMEOUT_ENV, setDocumentClient } from '../dynamodb';
 import { importDataset, type ImportResult } from '../import/importer';
 import { KeyStore } from '../repositories/key-store';
 import { parseAccounts, type AccountsFile } from '../schemas/dataset';
@@ -44,7 +44,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const dynamo: EmbeddedDynamo = await startEmbeddedDynamo();
   await ensureTable(dynamo.endpoint, tableName);
 
-  Object.assign(process.env, { [ENV.tableName]: tableName, [ENV.dynamodbEndpoint]: dynamo.endpoint, ...options.env });
+  Object.assign(process.env, { [ENV.tableName]: tableName, [ENV.dynamodbEndpoint]: dynamo.endpoint, ...EMBEDDED_TIMEOUT_ENV, ...options.env });
   resetRuntime();
   const client = createDocumentClient({ endpoint: dynamo.endpoint });
   setDocumentClient(client);

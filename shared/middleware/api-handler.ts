@@ -5,7 +5,7 @@
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import { config } from '../config';
-import { documentClient } from '../dynamodb';
+import { counterClient } from '../dynamodb';
 import { NotFoundError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http';
 import { QuotaStore } from '../repositories/quota-store';
@@ -21,7 +21,7 @@ export interface ApiHandlerOptions {
 }
 
 let quotaStore: QuotaStore | undefined;
-const defaultQuotaStore = () => (quotaStore ??= new QuotaStore(documentClient(), config().tableName));
+const defaultQuotaStore = () => (quotaStore ??= new QuotaStore(counterClient(), config().tableName));
 
 /** Forget module-level stores (tests and the local stack swap the client). */
 export const resetApiHandlerState = () => {

@@ -33,6 +33,21 @@ const GRACE_SECONDS = { MIN: 3_600, MON: 7 * 86_400 } as const;
 
 export type CounterResult = { taken: true; count: number } | { taken: false };
 
+/** Errors DynamoDB returns before applying a write: retrying them cannot charge twice. */
+const NOT_APPLIED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+const RETRIES = [20, 60];
+
+async function retryNotApplied<T>(send: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (attempt >= RETRIES.length || !NOT_APPLIED.has((error as Error).name)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRIES[attempt]));
+    }
+  }
+}
+
 export class QuotaStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -42,17 +57,16 @@ export class QuotaStore {
   /** Take one unit of the window's budget, or report that it is spent. Other failures throw. */
   async take(keyId: string, spec: WindowSpec, limit: number): Promise<CounterResult> {
     try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: quotaKey(keyId, spec.window, spec.id),
-          UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
-          ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-          ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': spec.resetAt + GRACE_SECONDS[spec.window] },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      );
+      const update = new UpdateCommand({
+        TableName: this.tableName,
+        Key: quotaKey(keyId, spec.window, spec.id),
+        UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+        ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': spec.resetAt + GRACE_SECONDS[spec.window] },
+        ReturnValues: 'UPDATED_NEW',
+      });
+      const out = await retryNotApplied(() => this.client.send(update));
       return { taken: true, count: Number(out.Attributes?.count) };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException') {
@@ -64,7 +78,7 @@ export class QuotaStore {
 
   /** Give back a unit taken by a request that another budget refused. */
   async giveBack(keyId: string, spec: WindowSpec): Promise<number> {
-    const out = await this.client.send(
+    const out = await retryNotApplied(() => this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: quotaKey(keyId, spec.window, spec.id),
@@ -74,7 +88,7 @@ export class QuotaStore {
         ExpressionAttributeValues: { ':minus': -1 },
         ReturnValues: 'UPDATED_NEW',
       }),
-    );
+    ));
     return Number(out.Attributes?.count);
   }
 }

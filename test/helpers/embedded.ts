@@ -4,7 +4,7 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ENV } from '../../shared/config';
-import { createDocumentClient, setDocumentClient } from '../../shared/dynamodb';
+import { createDocumentClient, EMBEDDED_TIMEOUT_ENV, setDocumentClient } from '../../shared/dynamodb';
 import type { ApiEvent } from '../../shared/http';
 import { ensureTable, startEmbeddedDynamo } from '../../shared/local/embedded-dynamodb';
 import { resetRuntime } from '../../shared/local/reset';
@@ -21,7 +21,7 @@ export async function startTestTable(env: Record<string, string> = {}): Promise<
   const dynamo = await startEmbeddedDynamo();
   const tableName = 'market-data-test';
   await ensureTable(dynamo.endpoint, tableName);
-  Object.assign(process.env, { [ENV.tableName]: tableName, [ENV.dynamodbEndpoint]: dynamo.endpoint, [ENV.snapshotCacheMs]: '0', ...env });
+  Object.assign(process.env, { [ENV.tableName]: tableName, [ENV.dynamodbEndpoint]: dynamo.endpoint, [ENV.snapshotCacheMs]: '0', ...EMBEDDED_TIMEOUT_ENV, ...env });
   resetRuntime();
   const client = createDocumentClient({ endpoint: dynamo.endpoint });
   setDocumentClient(client);

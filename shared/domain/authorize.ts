@@ -1,0 +1,67 @@
+/**
+ * The Bearer key check of CONTRACT §7. An Authorization value that is not `Bearer <key>` with a
+ * key in the key format is refused before any read; an unknown or revoked key is 401; a key whose
+ * user has no active premium subscription is 403.
+ *
+ * Parsing follows RFC 9110 credentials (`scheme 1*SP token`): the scheme word in any case, one or
+ * more spaces before the token, surrounding whitespace ignored, nothing after the token.
+ */
+import { InvalidApiKeyError, SubscriptionRequiredError } from '../errors';
+import { API_KEY_FORMAT, type KeyLimits, type KeyLookup, type UserItem } from '../repositories/key-store';
+
+export interface Authorization extends KeyLimits {
+  keyId: string;
+}
+
+export type KeyRefusal = 'malformed' | 'unknown' | 'revoked';
+export type SubscriptionRefusal = 'no_user' | 'not_premium' | 'expired';
+
+/** A 401 with the reason, for the authorizer's log line (the client sees only the envelope). */
+export class KeyRejectedError extends InvalidApiKeyError {
+  constructor(readonly reason: KeyRefusal) {
+    super();
+  }
+}
+
+/** A 403 with the key it concerns and the reason, for the authorizer's policy and log line. */
+export class SubscriptionInactiveError extends SubscriptionRequiredError {
+  constructor(
+    readonly keyId: string,
+    readonly reason: SubscriptionRefusal,
+  ) {
+    super();
+  }
+}
+
+const BEARER = /^bearer +(\S+)$/i;
+
+/** The key of an Authorization value, or undefined when the value is not a well-formed Bearer key. */
+export function bearerKey(authorization: string | undefined): string | undefined {
+  const token = BEARER.exec(authorization?.trim() ?? '')?.[1];
+  return token !== undefined && API_KEY_FORMAT.test(token) ? token : undefined;
+}
+
+/** Why a user's subscription is not active at `now`, or undefined when it is. */
+export function subscriptionRefusal(user: UserItem | undefined, now: Date): SubscriptionRefusal | undefined {
+  if (!user) return 'no_user';
+  if (!user.premium) return 'not_premium';
+  if (user.premiumUntil === null) return undefined;
+  // The subscription ends at `premiumUntil`; an unreadable date fails closed.
+  const until = Date.parse(user.premiumUntil);
+  return Number.isNaN(until) || until <= now.getTime() ? 'expired' : undefined;
+}
+
+export async function authorizeToken(store: KeyLookup, authorization: string | undefined, now: Date): Promise<Authorization> {
+  const secret = bearerKey(authorization);
+  if (secret === undefined) throw new KeyRejectedError('malformed');
+  const key = await store.findByKey(secret);
+  if (!key) throw new KeyRejectedError('unknown');
+  if (key.revoked) throw new KeyRejectedError('revoked');
+  const refusal = subscriptionRefusal(await store.getUser(key.userId), now);
+  if (refusal) throw new SubscriptionInactiveError(key.keyId, refusal);
+  return {
+    keyId: key.keyId,
+    ...(key.perMinute !== undefined ? { perMinute: key.perMinute } : {}),
+    ...(key.perMonth !== undefined ? { perMonth: key.perMonth } : {}),
+  };
+}

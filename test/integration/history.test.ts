@@ -1,0 +1,119 @@
+/**
+ * History windows, intervals and last-value buckets (CONTRACT §5) through the real handler on the
+ * embedded DynamoDB with an injected clock, against an oracle over the raw fixture points.
+ */
+import { importDataset } from '../../shared/import/importer';
+import { apiHandler } from '../../shared/middleware/api-handler';
+import { API_PREFIX } from '../../shared/routes';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
+import { invoke } from '../helpers/client';
+import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+
+let table: TestTable;
+let handlerAt: (now: Date) => ReturnType<typeof apiHandler>;
+const data = fixtureDataset();
+
+beforeAll(async () => {
+  table = await startTestTable();
+  await importDataset(data, { client: table.client, tableName: table.tableName });
+  const history = await import('../../functions/history/handler');
+  handlerAt = (now) =>
+    apiHandler({
+      [`${API_PREFIX}/earn/{id}/history`]: history.offerHistory('earn', () => now),
+      [`${API_PREFIX}/borrow/{id}/history`]: history.offerHistory('borrow', () => now),
+      [`${API_PREFIX}/collateral/{id}/history`]: history.collateralHistory,
+    });
+});
+afterAll(() => table.close());
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const SPEC: Record<string, [string, number | null]> = {
+  '24h': ['1h', DAY],
+  '1w': ['1h', 7 * DAY],
+  '1m': ['4h', 30 * DAY],
+  '3m': ['1d', 90 * DAY],
+  '1y': ['1d', 365 * DAY],
+  all: ['1w', null],
+};
+
+function bucketOf(interval: string, ms: number): number {
+  if (interval === '1h') return Math.floor(ms / HOUR) * HOUR;
+  if (interval === '4h') return Math.floor(ms / (4 * HOUR)) * 4 * HOUR;
+  if (interval === '1d') return Math.floor(ms / DAY) * DAY;
+  const d = new Date(Math.floor(ms / DAY) * DAY);
+  return d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY; // back to Monday
+}
+
+function oracle(points: { timestamp: string; apy: string; tvl?: string | null }[], period: string, now: Date, earn: boolean) {
+  const [interval, windowMs] = SPEC[period];
+  const to = now.getTime();
+  const from = windowMs === null ? -Infinity : to - windowMs;
+  const buckets = new Map<number, Record<string, unknown>>();
+  for (const p of [...points].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp))) {
+    const ms = Date.parse(p.timestamp);
+    if (ms < from || ms > to) continue;
+    const start = bucketOf(interval, ms);
+    buckets.set(start, earn ? { timestamp: new Date(start).toISOString(), apy: p.apy, tvl: p.tvl ?? null } : { timestamp: new Date(start).toISOString(), apy: p.apy });
+  }
+  const list = [...buckets.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+  const fromIso = windowMs === null ? (list.length ? (list[0].timestamp as string) : now.toISOString()) : new Date(from).toISOString();
+  return { period, interval, from: fromIso, to: now.toISOString(), point_count: list.length, data: list };
+}
+
+const earnPoints = data.earn_history[0].points;
+const borrowPoints = data.borrow_history[0].points;
+
+describe.each(Object.keys(SPEC))('period=%s', (period) => {
+  it.each([
+    ['earn', earnPoints],
+    ['borrow', borrowPoints],
+  ] as const)('%s history matches the oracle', async (family, points) => {
+    const res = await invoke(handlerAt(NOW), apiEvent(`/api/v1/${family}/1/history?period=${period}`));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(oracle(points, period, NOW, family === 'earn'));
+  });
+});
+
+describe('history rules', () => {
+  it('defaults to period=1m with 4h buckets', async () => {
+    const res = await invoke(handlerAt(NOW), apiEvent('/api/v1/earn/1/history'));
+    expect(res.body).toMatchObject({ period: '1m', interval: '4h' });
+    expect(res.body.point_count).toBe(oracle(earnPoints, '1m', NOW, true).point_count);
+  });
+
+  it('excludes an observation after the request time from the bucket that contains it', async () => {
+    // NOW is 10:30; the fixture has a point at 11:00 with apy 99, inside the 08:00-12:00 bucket.
+    const res = await invoke(handlerAt(NOW), apiEvent('/api/v1/earn/1/history?period=1m'));
+    const last = res.body.data[res.body.data.length - 1];
+    expect(last.timestamp).toBe('2026-11-20T08:00:00.000Z');
+    expect(last.apy).not.toBe('99');
+    expect(last.apy).toBe(earnPoints.find((p) => p.timestamp === '2026-11-20T09:00:00.000Z')!.apy);
+  });
+
+  it('includes that observation once the request time passes it', async () => {
+    const later = new Date('2026-11-20T11:30:00.000Z');
+    const res = await invoke(handlerAt(later), apiEvent('/api/v1/earn/1/history?period=24h'));
+    expect(res.body.data[res.body.data.length - 1]).toEqual({ timestamp: '2026-11-20T11:00:00.000Z', apy: '99', tvl: null });
+  });
+
+  it('answers point_count 0 for an offer without history, and for period=all from = to', async () => {
+    const res = await invoke(handlerAt(NOW), apiEvent('/api/v1/earn/2/history?period=all'));
+    expect(res.body).toEqual({ period: 'all', interval: '1w', from: NOW.toISOString(), to: NOW.toISOString(), point_count: 0, data: [] });
+  });
+
+  it.each([
+    ['/api/v1/earn/8/history', 404, 'not_found'],
+    ['/api/v1/borrow/77/history', 404, 'not_found'],
+    ['/api/v1/earn/x/history', 400, 'validation_error'],
+    ['/api/v1/earn/1/history?period=2d', 400, 'validation_error'],
+    ['/api/v1/earn/1/history?period=1m&period=1y', 400, 'validation_error'],
+    ['/api/v1/earn/1/history?limit=5', 400, 'validation_error'],
+    ['/api/v1/collateral/1/history', 404, 'not_found'],
+    ['/api/v1/collateral/abc/history?period=zzz', 404, 'not_found'],
+  ])('%s answers %i %s', async (path, status, code) => {
+    const res = await invoke(handlerAt(NOW), apiEvent(path));
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+  });
+});

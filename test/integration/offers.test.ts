@@ -1,0 +1,228 @@
+/**
+ * Offer lists, details and currency detail arrays through the real handlers on the embedded
+ * DynamoDB, compared with an oracle that filters and sorts the fixture in memory (CONTRACT §3–4).
+ */
+import { importDataset } from '../../shared/import/importer';
+import { fixtureDataset } from '../fixtures/dataset';
+import { invoke } from '../helpers/client';
+import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+
+type Offer = Record<string, any> & { id: number };
+type Family = 'earn' | 'borrow' | 'collateral';
+
+let table: TestTable;
+let offers: typeof import('../../functions/offers/handler');
+let currencies: typeof import('../../functions/currencies/handler');
+const data = fixtureDataset();
+
+beforeAll(async () => {
+  table = await startTestTable();
+  await importDataset(data, { client: table.client, tableName: table.tableName });
+  offers = await import('../../functions/offers/handler');
+  currencies = await import('../../functions/currencies/handler');
+});
+afterAll(() => table.close());
+
+// ---- the oracle -----------------------------------------------------------------------------
+
+/** Exact decimal comparison by scaling both to a common number of fraction digits (BigInt). */
+function cmpDecimal(a: string, b: string): number {
+  const [ai, af = ''] = a.split('.');
+  const [bi, bf = ''] = b.split('.');
+  const scale = Math.max(af.length, bf.length);
+  const big = (i: string, f: string) => BigInt(i.replace('-', '') + f.padEnd(scale, '0')) * (i.startsWith('-') ? -1n : 1n);
+  const x = big(ai, af);
+  const y = big(bi, bf);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+const exposedPlatforms = new Map<string, { type: string; slug: string; name: string }>();
+for (const [family, type] of [['exchanges', 'exchange'], ['wallets', 'wallet'], ['protocols', 'protocol']] as const) {
+  for (const p of data[family] as any[]) {
+    const exposed = p.published !== false && p.delisted !== true;
+    for (const slug of [...(p.previous_slugs ?? []), p.slug]) {
+      exposedPlatforms.set(`${type}:${slug}`, exposed ? { type, slug: p.slug, name: p.name } : (null as any));
+    }
+  }
+}
+const resolvedPlatform = (o: Offer) => (o.platform ? exposedPlatforms.get(`${o.platform.type}:${o.platform.slug}`) ?? null : null);
+
+const FIELDS: Record<Family, { apy?: string; tvl?: string }> = {
+  earn: { apy: 'apy', tvl: 'tvl' },
+  borrow: { apy: 'net_borrow_apy', tvl: 'total_supply_usd' },
+  collateral: {},
+};
+const DEFAULT: Record<Family, string> = { earn: 'apy_desc', borrow: 'apy_asc', collateral: 'updated_desc' };
+
+function oracle(family: Family, q: Record<string, string>): { ids: number[]; total: number } {
+  const all = (data[`${family}_offers` as const] as Offer[]).filter((o) => o.published !== false);
+  let rows = all.filter((o) => {
+    const platform = resolvedPlatform(o);
+    if (q.platform_type && platform?.type !== q.platform_type) return false;
+    if (q.platform && platform?.slug !== q.platform) return false;
+    if (q.asset && o.asset?.slug !== q.asset) return false;
+    if (q.min_apy && cmpDecimal(o[FIELDS[family].apy!], q.min_apy) < 0) return false;
+    return true;
+  });
+  const sort = family === 'collateral' ? 'updated_desc' : (q.sort ?? DEFAULT[family]);
+  const key = (o: Offer): string | number | null =>
+    sort === 'updated_desc' ? Date.parse(o.updated_at) : o[sort === 'tvl_desc' ? FIELDS[family].tvl! : FIELDS[family].apy!];
+  const desc = sort !== 'apy_asc';
+  rows = [...rows].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka === null || kb === null) {
+      if (ka !== kb) return ka === null ? 1 : -1;
+      return a.id - b.id;
+    }
+    const c = typeof ka === 'number' ? ka - (kb as number) : cmpDecimal(ka, kb as string);
+    return c !== 0 ? (desc ? -c : c) : a.id - b.id;
+  });
+  const offset = Number(q.offset ?? 0);
+  const limit = Number(q.limit ?? 50);
+  return { ids: rows.slice(offset, offset + limit).map((o) => o.id), total: rows.length };
+}
+
+// ---- list behaviour -----------------------------------------------------------------------------
+
+const QUERIES: Record<string, string>[] = [
+  {},
+  { sort: 'apy_desc' },
+  { sort: 'apy_asc' },
+  { sort: 'tvl_desc' },
+  { sort: 'updated_desc' },
+  { limit: '2' },
+  { limit: '2', offset: '2' },
+  { limit: '3', offset: '100' },
+  { platform_type: 'exchange' },
+  { platform_type: 'protocol' },
+  { platform_type: 'wallet' },
+  { platform: 'binance' },
+  { platform: 'bybit' },
+  { platform: 'bybit-old' },
+  { platform: 'hidden-ex' },
+  { asset: 'bitcoin' },
+  { asset: 'ethereum', sort: 'updated_desc' },
+  { min_apy: '5' },
+  { min_apy: '5.5', sort: 'apy_asc' },
+  { min_apy: '5.50000000000000000000000001', sort: 'apy_asc' },
+  { min_apy: '0' },
+  { min_apy: '1000' },
+  { min_apy: '3', sort: 'tvl_desc' },
+  { min_apy: '3', sort: 'updated_desc', limit: '2', offset: '1' },
+  { min_apy: '5', asset: 'bitcoin' },
+  { min_apy: '2', asset: 'bitcoin', sort: 'apy_asc', limit: '1', offset: '1' },
+  { asset: 'bitcoin', platform_type: 'exchange' },
+  { asset: 'bitcoin', platform: 'binance', sort: 'tvl_desc' },
+  { asset: 'bitcoin', platform: 'binance', platform_type: 'exchange', min_apy: '5', limit: '1', offset: '1' },
+  { asset: 'nothing-here' },
+];
+
+describe.each(['earn', 'borrow', 'collateral'] as const)('GET /api/v1/%s', (family) => {
+  const applicable = QUERIES.filter((q) => family !== 'collateral' || q.min_apy === undefined);
+
+  it.each(applicable.map((q) => [new URLSearchParams(q).toString() || '(no query)', q] as const))(
+    'matches the oracle for %s',
+    async (_, q) => {
+      const query = new URLSearchParams(q).toString();
+      const res = await invoke(offers.handler, apiEvent(`/api/v1/${family}${query ? `?${query}` : ''}`));
+      const expected = oracle(family, q);
+
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((o: Offer) => o.id)).toEqual(expected.ids);
+      expect(res.body.pagination).toEqual({
+        total: expected.total,
+        offset: Number(q.offset ?? 0),
+        limit: Number(q.limit ?? 50),
+        has_more: Number(q.offset ?? 0) + expected.ids.length < expected.total,
+      });
+    },
+  );
+
+  it('pages cover the whole list exactly once', async () => {
+    const seen: number[] = [];
+    for (let offset = 0; ; offset += 2) {
+      const res = await invoke(offers.handler, apiEvent(`/api/v1/${family}?limit=2&offset=${offset}`));
+      seen.push(...res.body.data.map((o: Offer) => o.id));
+      if (!res.body.pagination.has_more) break;
+    }
+    expect(seen).toEqual(oracle(family, { limit: '200' }).ids);
+  });
+});
+
+describe('offer documents', () => {
+  it('returns decimals byte for byte and renders the resolved platform', async () => {
+    const res = await invoke(offers.handler, apiEvent('/api/v1/earn/4'));
+    expect(res.status).toBe(200);
+    expect(res.raw).toContain('"apy":"0.000000000000000000000000000000000000001"');
+    expect(res.body.available).toBe(false);
+
+    const renamed = await invoke(offers.handler, apiEvent('/api/v1/earn/6'));
+    expect(renamed.body.platform).toEqual({ type: 'exchange', slug: 'bybit', name: 'Bybit' });
+  });
+
+  it('shows platform null for an offer of a hidden or delisted platform', async () => {
+    const hidden = await invoke(offers.handler, apiEvent('/api/v1/earn/5'));
+    const delisted = await invoke(offers.handler, apiEvent('/api/v1/borrow/5'));
+    expect(hidden.body.platform).toBeNull();
+    expect(delisted.body.platform).toBeNull();
+  });
+
+  it('lists inactive offers and answers them in detail', async () => {
+    const list = await invoke(offers.handler, apiEvent('/api/v1/collateral'));
+    const detail = await invoke(offers.handler, apiEvent('/api/v1/collateral/2'));
+    expect(list.body.data.map((o: Offer) => o.id)).toContain(2);
+    expect(detail.body.is_active).toBe(false);
+  });
+
+  it.each([
+    ['/api/v1/earn/8', 404, 'not_found'],
+    ['/api/v1/earn/999', 404, 'not_found'],
+    ['/api/v1/collateral/4', 404, 'not_found'],
+    ['/api/v1/earn/abc', 400, 'validation_error'],
+    ['/api/v1/borrow/-1', 400, 'validation_error'],
+    ['/api/v1/borrow/1e2', 400, 'validation_error'],
+    ['/api/v1/borrow/9007199254740992', 400, 'validation_error'],
+    ['/api/v1/earn/1?x=1', 400, 'validation_error'],
+  ])('%s answers %i %s', async (path, status, code) => {
+    const res = await invoke(offers.handler, apiEvent(path));
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+  });
+
+  it('names the parameter of every violated rule', async () => {
+    const res = await invoke(offers.handler, apiEvent('/api/v1/collateral?min_apy=1&limit=0&sort=best&platform_type=bank&offset=-1&asset='));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.message).toEqual(
+      expect.arrayContaining([
+        'property min_apy should not exist',
+        'limit must not be less than 1',
+        expect.stringMatching(/^sort must be one of/),
+        expect.stringMatching(/^platform_type must be one of/),
+        'offset must not be less than 0',
+        'asset must not be empty',
+      ]),
+    );
+  });
+
+  it.each(['.5', '+1', '1e2', '-0', 'abc', ''])('refuses min_apy=%j', async (value) => {
+    const res = await invoke(offers.handler, apiEvent(`/api/v1/earn?min_apy=${encodeURIComponent(value)}`));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.message.join(' ')).toContain('min_apy');
+  });
+});
+
+describe('currency detail', () => {
+  it('embeds every published offer of the asset, each family in its default order', async () => {
+    const res = await invoke(currencies.handler, apiEvent('/api/v1/currencies/bitcoin'));
+    expect(res.status).toBe(200);
+    expect(res.body.earn_offers.map((o: Offer) => o.id)).toEqual(oracle('earn', { asset: 'bitcoin', limit: '200' }).ids);
+    expect(res.body.borrow_offers.map((o: Offer) => o.id)).toEqual(oracle('borrow', { asset: 'bitcoin', limit: '200' }).ids);
+    expect(res.body.collateral_offers.map((o: Offer) => o.id)).toEqual(oracle('collateral', { asset: 'bitcoin', limit: '200' }).ids);
+  });
+
+  it('has empty arrays for a currency without offers', async () => {
+    const res = await invoke(currencies.handler, apiEvent('/api/v1/currencies/no-rank'));
+    expect(res.body).toMatchObject({ slug: 'no-rank', earn_offers: [], borrow_offers: [], collateral_offers: [] });
+  });
+});

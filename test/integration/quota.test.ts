@@ -1,0 +1,136 @@
+/**
+ * Per-key budgets on the embedded DynamoDB (specification part 8, CONTRACT §6): exact under
+ * concurrency, fixed UTC windows with an injected clock, a 429 costs no monthly budget, and the
+ * usage headers and refusal details.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { importDataset } from '../../shared/import/importer';
+import { quotaKey } from '../../shared/keys';
+import { apiHandler } from '../../shared/middleware/api-handler';
+import { fixtureDataset } from '../fixtures/dataset';
+import { invoke } from '../helpers/client';
+import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+
+let table: TestTable;
+let routes: typeof import('../../functions/platforms/handler').routes;
+
+beforeAll(async () => {
+  table = await startTestTable();
+  await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
+  routes = (await import('../../functions/platforms/handler')).routes;
+});
+afterAll(() => table.close());
+
+const at = (iso: string) => {
+  const clock = { now: new Date(iso) };
+  return { clock, handler: apiHandler(routes, { quota: { now: () => clock.now } }) };
+};
+
+async function counter(keyId: string, window: 'MIN' | 'MON', id: string): Promise<number | undefined> {
+  const out = await table.client.send(new GetCommand({ TableName: table.tableName, Key: quotaKey(keyId, window, id) }));
+  return out.Item?.count as number | undefined;
+}
+
+it('lets exactly 25 of 100 concurrent requests through on a key limited to 25 per minute', async () => {
+  const { handler } = at('2026-11-20T10:00:10.000Z');
+  const event = () => apiEvent('/api/v1/exchanges?limit=1', { keyId: 'k-concurrent', perMinute: 25, perMonth: 1000 });
+
+  const results = await Promise.all(Array.from({ length: 100 }, () => invoke(handler, event())));
+
+  const statuses = results.map((r) => r.status);
+  expect(statuses.filter((s) => s === 200)).toHaveLength(25);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(75);
+  expect(await counter('k-concurrent', 'MIN', '202611201000')).toBe(25);
+  // Refused requests gave their monthly unit back.
+  expect(await counter('k-concurrent', 'MON', '202611')).toBe(25);
+});
+
+it('refuses with rate_limit_exceeded, its details, Retry-After and usage headers', async () => {
+  const { handler } = at('2026-11-20T10:05:50.250Z');
+  const event = () => apiEvent('/api/v1/wallets', { keyId: 'k-refused', perMinute: 2, perMonth: 10 });
+  await invoke(handler, event());
+  const second = await invoke(handler, event());
+  const third = await invoke(handler, event());
+
+  expect(second.status).toBe(200);
+  expect(second.headers).toMatchObject({
+    'x-ratelimit-limit': '2',
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': String(Date.parse('2026-11-20T10:06:00.000Z') / 1000),
+    'x-quota-limit': '10',
+    'x-quota-remaining': '8',
+    'x-quota-reset': String(Date.parse('2026-12-01T00:00:00.000Z') / 1000),
+  });
+  expect(third.status).toBe(429);
+  expect(third.body.error).toEqual({
+    code: 'rate_limit_exceeded',
+    message: expect.any(String),
+    details: { reset_at: '2026-11-20T10:06:00.000Z', limit: 2 },
+  });
+  expect(third.headers['retry-after']).toBe('10');
+  expect(third.headers).toMatchObject({ 'x-ratelimit-remaining': '0', 'x-quota-remaining': '8' });
+});
+
+it('starts a new budget in the next UTC minute', async () => {
+  const { clock, handler } = at('2026-11-20T10:07:59.900Z');
+  const event = () => apiEvent('/api/v1/wallets', { keyId: 'k-rollover', perMinute: 1, perMonth: 100 });
+  expect((await invoke(handler, event())).status).toBe(200);
+  expect((await invoke(handler, event())).status).toBe(429);
+
+  clock.now = new Date('2026-11-20T10:08:00.000Z');
+  const next = await invoke(handler, event());
+  expect(next.status).toBe(200);
+  expect(next.headers['x-ratelimit-remaining']).toBe('0');
+  expect(next.headers['x-quota-remaining']).toBe('98');
+});
+
+it('refuses with monthly_quota_exceeded until the 1st of the next month, keeping the minute unit', async () => {
+  const { clock, handler } = at('2026-11-30T23:58:00.000Z');
+  const event = () => apiEvent('/api/v1/exchanges', { keyId: 'k-month', perMinute: 100, perMonth: 2 });
+  await invoke(handler, event());
+  await invoke(handler, event());
+  const refused = await invoke(handler, event());
+
+  expect(refused.status).toBe(429);
+  expect(refused.body.error).toEqual({
+    code: 'monthly_quota_exceeded',
+    message: expect.any(String),
+    details: { reset_at: '2026-12-01T00:00:00.000Z', limit: 2 },
+  });
+  expect(refused.headers['retry-after']).toBe('120');
+  expect(refused.headers).toMatchObject({ 'x-quota-remaining': '0', 'x-ratelimit-remaining': '97' });
+  expect(await counter('k-month', 'MIN', '202611302358')).toBe(3);
+
+  clock.now = new Date('2026-12-01T00:00:00.000Z');
+  const december = await invoke(handler, event());
+  expect(december.status).toBe(200);
+  expect(december.headers['x-quota-remaining']).toBe('1');
+});
+
+it('gives rate_limit_exceeded when both budgets are spent', async () => {
+  const { handler } = at('2026-11-20T11:00:00.000Z');
+  const event = () => apiEvent('/api/v1/exchanges', { keyId: 'k-both', perMinute: 1, perMonth: 1 });
+  await invoke(handler, event());
+  const refused = await invoke(handler, event());
+  expect(refused.body.error.code).toBe('rate_limit_exceeded');
+  expect(refused.headers).toMatchObject({ 'x-ratelimit-remaining': '0', 'x-quota-remaining': '0' });
+});
+
+it('charges 301, 400 and 404 answers like any other', async () => {
+  const { handler } = at('2026-11-20T12:00:00.000Z');
+  const event = (path: string) => apiEvent(path, { keyId: 'k-charged', perMinute: 10, perMonth: 10 });
+  const answers = [
+    await invoke(handler, event('/api/v1/exchanges/bybit-old')),
+    await invoke(handler, event('/api/v1/exchanges?limit=0')),
+    await invoke(handler, event('/api/v1/exchanges/nope')),
+  ];
+  expect(answers.map((a) => a.status)).toEqual([301, 400, 404]);
+  expect(answers.map((a) => a.headers['x-ratelimit-remaining'])).toEqual(['9', '8', '7']);
+  expect(await counter('k-charged', 'MON', '202611')).toBe(3);
+});
+
+it('uses the configured defaults for a key without its own limits', async () => {
+  const { handler } = at('2026-11-20T13:00:00.000Z');
+  const res = await invoke(handler, apiEvent('/api/v1/exchanges', { keyId: 'k-default' }));
+  expect(res.headers).toMatchObject({ 'x-ratelimit-limit': '60', 'x-quota-limit': '100000', 'x-ratelimit-remaining': '59' });
+});

@@ -1,0 +1,158 @@
+import { createHash, createHmac } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { apiKeyKey, userKey, userKeyRefKey } from '../../../shared/keys';
+import {
+  AccountsConflictError,
+  accountItems,
+  API_KEY_FORMAT,
+  generateSecret,
+  hashKey,
+  KeyExistsError,
+  keyIdForHash,
+  KeyStore,
+} from '../../../shared/repositories/key-store';
+import { API_KEY_PATTERN, parseAccounts } from '../../../shared/schemas/dataset';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' }));
+const KEY = 'test_0123456789abcdefghijklmnopqrstuvwxyzABCD';
+const NOW = new Date('2026-06-15T12:00:00.000Z');
+
+beforeEach(() => {
+  ddb.reset();
+});
+
+describe('key hashing', () => {
+  it('is HMAC-SHA256 with the pepper when there is one', () => {
+    expect(hashKey(KEY, 'pepper')).toBe(createHmac('sha256', 'pepper').update(KEY).digest('hex'));
+  });
+
+  it('is plain SHA-256 without a pepper', () => {
+    expect(hashKey(KEY, '')).toBe(createHash('sha256').update(KEY).digest('hex'));
+  });
+
+  it('derives the key id from the hash: stable, short, and not the hash', () => {
+    const hash = hashKey(KEY, '');
+
+    expect(keyIdForHash(hash)).toBe(keyIdForHash(hash));
+    expect(keyIdForHash(hash)).toMatch(/^k_[0-9a-f]{16}$/);
+    expect(hash).not.toContain(keyIdForHash(hash).slice(2));
+  });
+});
+
+describe('key format', () => {
+  it('is the accounts schema rule, repeated without zod for the authorizer bundle', () => {
+    expect(API_KEY_FORMAT.source).toBe(API_KEY_PATTERN.source);
+    expect(API_KEY_FORMAT.flags).toBe(API_KEY_PATTERN.flags);
+  });
+
+  it('generates keys in the format, with 256 random bits each', () => {
+    const secrets = Array.from({ length: 50 }, generateSecret);
+
+    for (const secret of secrets) expect(secret).toMatch(API_KEY_PATTERN);
+    expect(new Set(secrets).size).toBe(50);
+    expect(Buffer.from(secrets[0].slice('mdk_'.length), 'base64url')).toHaveLength(32);
+  });
+});
+
+describe('KeyStore.createKey', () => {
+  it('stores the hash and a user reference, never the secret', async () => {
+    ddb.on(PutCommand).resolves({});
+    const store = new KeyStore(client, 't', 'pepper', () => NOW);
+
+    const { secret, keyId } = await store.createKey('u1', { perMinute: 10 });
+
+    const hash = hashKey(secret, 'pepper');
+    const puts = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
+    expect(puts).toEqual([
+      {
+        TableName: 't',
+        Item: { ...apiKeyKey(hash), keyId, userId: 'u1', revoked: false, createdAt: NOW.toISOString(), perMinute: 10 },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+      { TableName: 't', Item: { ...userKeyRefKey('u1', keyId), keyId, hash, createdAt: NOW.toISOString() } },
+    ]);
+    expect(JSON.stringify(puts)).not.toContain(secret);
+  });
+
+  it('refuses a given secret outside the key format', async () => {
+    const store = new KeyStore(client, 't');
+
+    await expect(store.createKey('u1', {}, 'short')).rejects.toThrow(RangeError);
+
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('refuses a secret that is already stored', async () => {
+    ddb.on(PutCommand).rejects(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' }));
+    const store = new KeyStore(client, 't');
+
+    await expect(store.createKey('u1', {}, KEY)).rejects.toThrow(KeyExistsError);
+  });
+});
+
+describe('KeyStore reads', () => {
+  it('finds a key by the hash of its secret and reports its limits', async () => {
+    ddb.on(GetCommand, { Key: apiKeyKey(hashKey(KEY, 'p')) }).resolves({
+      Item: { ...apiKeyKey(hashKey(KEY, 'p')), keyId: 'k_1', userId: 'u1', revoked: false, createdAt: 'c', perMonth: 7 },
+    });
+    const store = new KeyStore(client, 't', 'p');
+
+    const key = await store.findByKey(KEY);
+
+    expect(key).toEqual({ keyId: 'k_1', userId: 'u1', revoked: false, createdAt: 'c', perMonth: 7 });
+  });
+
+  it('reads a user, with a missing premiumUntil as null', async () => {
+    ddb.on(GetCommand, { Key: userKey('u1') }).resolves({ Item: { ...userKey('u1'), userId: 'u1', premium: true } });
+    const store = new KeyStore(client, 't');
+
+    expect(await store.getUser('u1')).toEqual({ userId: 'u1', premium: true, premiumUntil: null });
+  });
+});
+
+describe('accountItems (the load of an accounts file)', () => {
+  const file = parseAccounts({
+    users: [
+      { id: 'a', premium: true, premium_until: null, keys: [{ key: KEY, per_minute: 5 }] },
+      { id: 'b', premium: false, keys: [] },
+    ],
+  });
+
+  it('writes one user item per user, and per key its item and its reference', () => {
+    const items = accountItems(file, '', NOW.toISOString());
+
+    const hash = hashKey(KEY, '');
+    const keyId = keyIdForHash(hash);
+    expect(items).toEqual([
+      { ...userKey('a'), userId: 'a', premium: true, premiumUntil: null },
+      { ...apiKeyKey(hash), keyId, userId: 'a', revoked: false, createdAt: NOW.toISOString(), perMinute: 5 },
+      { ...userKeyRefKey('a', keyId), keyId, hash, createdAt: NOW.toISOString() },
+      { ...userKey('b'), userId: 'b', premium: false, premiumUntil: null },
+    ]);
+  });
+
+  it('refuses a file that names a user twice or a key twice, by place', () => {
+    const twice = parseAccounts({
+      users: [
+        { id: 'a', premium: true, keys: [{ key: KEY }] },
+        { id: 'a', premium: true, keys: [] },
+        { id: 'c', premium: true, keys: [{ key: KEY }] },
+      ],
+    });
+
+    const error = (() => {
+      try {
+        accountItems(twice, '', NOW.toISOString());
+      } catch (e) {
+        return e;
+      }
+    })() as AccountsConflictError;
+
+    expect(error).toBeInstanceOf(AccountsConflictError);
+    expect(error.errors).toEqual(['users[1].id: duplicate of users[0].id', 'users[2].keys[0].key: duplicate of users[0].keys[0].key']);
+    expect(error.message).not.toContain(KEY);
+  });
+});
