@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '../shared/dynamodb';
 import { importDataset } from '../shared/import/importer';
-import { KeyStore } from '../shared/repositories/key-store';
+import { AccountsConflictError, KeyStore } from '../shared/repositories/key-store';
 import { DataFileError, parseAccounts } from '../shared/schemas/dataset';
 import { progressBar, readJsonFile, runMain, UsageError } from './cli';
 
@@ -46,7 +46,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       process.stdout.write(`loaded ${accounts.users.length} user(s)\n`);
     }
   } catch (error) {
-    if (error instanceof DataFileError) throw new UsageError(`refused, nothing written:\n${error.errors.join('\n')}`);
+    if (error instanceof DataFileError || error instanceof AccountsConflictError) {
+      throw new UsageError(`refused, nothing written:\n${error.errors.join('\n')}`);
+    }
     throw error;
   } finally {
     client.destroy();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLocalStack } from '../shared/local/stack';
 import { publicRoutes } from '../shared/local/public-routes';
+import { AccountsConflictError } from '../shared/repositories/key-store';
 import { DataFileError } from '../shared/schemas/dataset';
 import { progressBar, readJsonFile, runMain, UsageError } from './cli';
 import { generateDataset, SAMPLE } from './sample-data/generate';
@@ -39,7 +40,9 @@ async function main(): Promise<void> {
       onImportProgress: progressBar('importing'),
     });
   } catch (error) {
-    if (error instanceof DataFileError) throw new UsageError(`the data file was refused:\n${error.errors.join('\n')}`);
+    if (error instanceof DataFileError || error instanceof AccountsConflictError) {
+      throw new UsageError(`a data file was refused:\n${error.errors.join('\n')}`);
+    }
     throw error;
   }
 

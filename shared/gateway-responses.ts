@@ -21,6 +21,7 @@ export interface GatewayResponseSpec {
   code: ErrorCode;
   message: string;
   headers?: Record<string, string>;
+  details?: Record<string, unknown>;
 }
 
 export const GATEWAY_RESPONSES: Record<GatewayResponseType, GatewayResponseSpec> = {
@@ -32,10 +33,16 @@ export const GATEWAY_RESPONSES: Record<GatewayResponseType, GatewayResponseSpec>
   AUTHORIZER_CONFIGURATION_ERROR: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
   THROTTLED: { statusCode: 429, code: 'rate_limit_exceeded', message: 'Too many requests.', headers: { 'Retry-After': '1' } },
   INTEGRATION_TIMEOUT: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
-  DEFAULT_4XX: { statusCode: 400, code: 'validation_error', message: 'The request is invalid.' },
+  // validation_error always lists its violated rules (specification part 7, rule 2).
+  DEFAULT_4XX: {
+    statusCode: 400,
+    code: 'validation_error',
+    message: 'The request is invalid.',
+    details: { message: ['the request was rejected by the gateway before reaching the API'] },
+  },
   DEFAULT_5XX: { statusCode: 500, code: 'internal_error', message: 'An unexpected error occurred.' },
 };
 
 /** The envelope body of a gateway response. */
 export const gatewayResponseBody = (spec: GatewayResponseSpec) =>
-  JSON.stringify({ error: { code: spec.code, message: spec.message, details: null } });
+  JSON.stringify({ error: { code: spec.code, message: spec.message, details: spec.details ?? null } });

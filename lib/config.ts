@@ -1,0 +1,185 @@
+/**
+ * Per-stage configuration of the stack, read from CDK context: the stage name from `-c stage=NAME`
+ * (default `dev`) and that stage's block from `context.stages.NAME` in cdk.json. A block overrides
+ * the defaults below key by key; an unknown key or an out-of-range value stops the synth, so a
+ * typo in cdk.json never deploys silently. docs/deploy.md has the table of keys and defaults.
+ */
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IConstruct } from 'constructs';
+import { z } from 'zod';
+import { DEFAULTS } from '../shared/config';
+import { FUNCTION_NAMES } from '../shared/routes';
+
+/** The four family functions and the authorizer: everything with a memory size. */
+export const LAMBDA_NAMES = [...FUNCTION_NAMES, 'authorizer'] as const;
+export type LambdaName = (typeof LAMBDA_NAMES)[number];
+
+export const DEFAULT_STAGE = 'dev';
+
+/** The stage whose data is kept when the stack goes away. */
+const PROTECTED_STAGES = new Set(['prod']);
+
+const RETENTION_VALUES = new Set<number>(Object.values(RetentionDays).filter((v) => typeof v === 'number'));
+
+const positiveInt = z.int().min(1);
+
+const memorySizes = z
+  .object(Object.fromEntries(LAMBDA_NAMES.map((name) => [name, z.int().min(128).max(10_240).optional()])))
+  .strict();
+
+const customDomain = z
+  .object({
+    domainName: z.string().min(1),
+    /** An ACM certificate in the stack's region (regional endpoint). */
+    certificateArn: z.string().startsWith('arn:'),
+    /** When given, an alias A record is created in this zone. */
+    hostedZone: z.object({ id: z.string().min(1), name: z.string().min(1) }).strict().optional(),
+  })
+  .strict();
+
+const waf = z
+  .object({
+    enabled: z.boolean().optional(),
+    /** Requests one client IP may make in any 5 minutes before WAF blocks it. */
+    ratePerIpPer5Minutes: z.int().min(10).max(2_000_000_000).optional(),
+  })
+  .strict();
+
+const throttle = z.object({ rateLimit: positiveInt.optional(), burstLimit: positiveInt.optional() }).strict();
+
+/** What a `stages.<name>` block in cdk.json may hold; every key is optional. */
+const stageBlock = z
+  .object({
+    account: z.string().regex(/^\d{12}$/).optional(),
+    region: z.string().min(1).optional(),
+    ratePerMinute: positiveInt.optional(),
+    quotaPerMonth: positiveInt.optional(),
+    authorizerCacheTtlSeconds: z.int().min(0).max(3600).optional(),
+    logRetentionDays: z
+      .int()
+      .refine((days) => RETENTION_VALUES.has(days), 'must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, …)')
+      .optional(),
+    removalPolicy: z.enum(['retain', 'destroy']).optional(),
+    deletionProtection: z.boolean().optional(),
+    memorySizes: memorySizes.optional(),
+    tracing: z.boolean().optional(),
+    sourceMaps: z.boolean().optional(),
+    throttle: throttle.optional(),
+    apiGatewayLogsRole: z.boolean().optional(),
+    customDomain: customDomain.optional(),
+    waf: waf.optional(),
+    alarmEmail: z.email().optional(),
+    alarmTopicArn: z.string().startsWith('arn:').optional(),
+    keyPepperParameter: z.string().regex(/^\/?[\w.\-/]+$/).optional(),
+    snapshotCacheMs: z.int().min(0).optional(),
+  })
+  .strict();
+
+export type StageBlock = z.infer<typeof stageBlock>;
+
+export interface StageConfig {
+  /** Stage name: in the stack name (`MarketData-<stage>`), the API stage and resource names. */
+  stage: string;
+  /** Deployment target; both unset means an environment-agnostic stack. */
+  account: string | undefined;
+  region: string | undefined;
+  /** Default per-minute budget of a key without its own (default 60). */
+  ratePerMinute: number;
+  /** Default monthly budget of a key without its own (default 100,000). */
+  quotaPerMonth: number;
+  /** How long API Gateway caches an authorizer decision per key (default 300; 0 disables). */
+  authorizerCacheTtlSeconds: number;
+  /** Retention of every log group of the stack (default 30). */
+  logRetentionDays: RetentionDays;
+  /** `retain` for prod, `destroy` elsewhere; applies to the table and the log groups. */
+  removalPolicy: 'retain' | 'destroy';
+  /** DynamoDB deletion protection: on for prod, off elsewhere. */
+  deletionProtection: boolean;
+  /** Memory in MB per function. */
+  memorySizes: Record<LambdaName, number>;
+  /** X-Ray on the API stage and the functions (default off). */
+  tracing: boolean;
+  /** Ship source maps and run with --enable-source-maps (default off). */
+  sourceMaps: boolean;
+  /** Stage-wide API Gateway throttle, a ceiling above the per-key budgets. */
+  throttle: { rateLimit: number; burstLimit: number };
+  /**
+   * Create the account-wide role API Gateway needs to write logs (default on). Turn it off when
+   * the account's API Gateway settings are managed elsewhere.
+   */
+  apiGatewayLogsRole: boolean;
+  customDomain: z.infer<typeof customDomain> | undefined;
+  /** A regional WAFv2 web ACL on the stage: per-IP rate rule and AWS common rules (default off). */
+  waf: { enabled: boolean; ratePerIpPer5Minutes: number };
+  /** Alarm notifications: a topic is created for the e-mail, or an existing topic is used. */
+  alarmEmail: string | undefined;
+  alarmTopicArn: string | undefined;
+  /** SSM String parameter holding the key-hash pepper, resolved at deploy time (default none). */
+  keyPepperParameter: string | undefined;
+  /** How long a function trusts its cached snapshot pointer (default 5000). */
+  snapshotCacheMs: number;
+}
+
+const DEFAULT_MEMORY: Record<LambdaName, number> = {
+  platforms: 512,
+  currencies: 512,
+  offers: 512,
+  history: 1024,
+  authorizer: 256,
+};
+
+/** The configuration of `stage` with `block` applied over the documented defaults. */
+export function resolveStageConfig(stage: string, block: unknown = {}): StageConfig {
+  if (!/^[a-z][a-z0-9-]{0,20}$/.test(stage)) {
+    throw new Error(`config: stage "${stage}" must be lowercase letters, digits and dashes, starting with a letter`);
+  }
+  const parsed = stageBlock.safeParse(block ?? {});
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${['stages', stage, ...issue.path].join('.')}: ${issue.message}`);
+    throw new Error(`config: invalid stage block\n  ${problems.join('\n  ')}`);
+  }
+  const b = parsed.data;
+  const isProtected = PROTECTED_STAGES.has(stage);
+  return {
+    stage,
+    account: b.account,
+    region: b.region,
+    ratePerMinute: b.ratePerMinute ?? DEFAULTS.ratePerMinute,
+    quotaPerMonth: b.quotaPerMonth ?? DEFAULTS.quotaPerMonth,
+    authorizerCacheTtlSeconds: b.authorizerCacheTtlSeconds ?? 300,
+    logRetentionDays: (b.logRetentionDays ?? RetentionDays.ONE_MONTH) as RetentionDays,
+    removalPolicy: b.removalPolicy ?? (isProtected ? 'retain' : 'destroy'),
+    deletionProtection: b.deletionProtection ?? isProtected,
+    memorySizes: { ...DEFAULT_MEMORY, ...definedOnly(b.memorySizes ?? {}) },
+    tracing: b.tracing ?? false,
+    sourceMaps: b.sourceMaps ?? false,
+    throttle: { rateLimit: b.throttle?.rateLimit ?? 500, burstLimit: b.throttle?.burstLimit ?? 1000 },
+    apiGatewayLogsRole: b.apiGatewayLogsRole ?? true,
+    customDomain: b.customDomain,
+    waf: { enabled: b.waf?.enabled ?? false, ratePerIpPer5Minutes: b.waf?.ratePerIpPer5Minutes ?? 3000 },
+    alarmEmail: b.alarmEmail,
+    alarmTopicArn: b.alarmTopicArn,
+    keyPepperParameter: b.keyPepperParameter,
+    snapshotCacheMs: b.snapshotCacheMs ?? DEFAULTS.snapshotCacheMs,
+  };
+}
+
+/** The configuration selected by the context of `scope` (`-c stage=…`, `stages` in cdk.json). */
+export function loadStageConfig(scope: IConstruct): StageConfig {
+  const stage = String(scope.node.tryGetContext('stage') ?? DEFAULT_STAGE);
+  const stages: unknown = scope.node.tryGetContext('stages') ?? {};
+  if (typeof stages !== 'object' || stages === null || Array.isArray(stages)) {
+    throw new Error('config: context "stages" must be an object of stage blocks');
+  }
+  return resolveStageConfig(stage, (stages as Record<string, unknown>)[stage]);
+}
+
+/** Context flags arrive as strings from `-c key=value` and as booleans from cdk.json. */
+export function contextFlag(scope: IConstruct, key: string): boolean {
+  const value: unknown = scope.node.tryGetContext(key);
+  return value === true || value === 'true';
+}
+
+function definedOnly<T extends object>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

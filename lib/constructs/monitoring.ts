@@ -1,0 +1,210 @@
+/**
+ * Alarms and the dashboard. Alarms notify an SNS topic when one is configured. The dashboard
+ * shows the API (traffic, latency, errors), each function, the table, and the functions' own
+ * EMF metrics in the MarketDataApi namespace, one line per route.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as cw from 'aws-cdk-lib/aws-cloudwatch';
+import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+import type { Route } from '../../shared/routes';
+
+/** Namespace and dimension of the metrics the functions emit as EMF. */
+export const APP_METRICS_NAMESPACE = 'MarketDataApi';
+export const APP_METRICS = ['Requests', 'Latency', 'ConsumedReadCapacity', 'QuotaRefusals'] as const;
+export const ROUTE_DIMENSION = 'Route';
+
+/** Thresholds of the alarms, documented in docs/deploy.md. */
+export const ALARM_THRESHOLDS = {
+  /** Percent of requests answered 5xx over 5 minutes, when there were at least 10. */
+  apiServerErrorPercent: 5,
+  /** API p99 latency in ms, over three consecutive 5-minute periods. */
+  apiLatencyP99Ms: 2000,
+} as const;
+
+/** Table operations the alarms watch: the functions' reads and quota writes, the scripts' writes. */
+const TABLE_OPERATIONS = [
+  dynamodb.Operation.GET_ITEM,
+  dynamodb.Operation.BATCH_GET_ITEM,
+  dynamodb.Operation.QUERY,
+  dynamodb.Operation.UPDATE_ITEM,
+  dynamodb.Operation.PUT_ITEM,
+  dynamodb.Operation.DELETE_ITEM,
+  dynamodb.Operation.BATCH_WRITE_ITEM,
+  dynamodb.Operation.TRANSACT_WRITE_ITEMS,
+];
+
+export interface MonitoringProps {
+  stageName: string;
+  apiStage: apigw.Stage;
+  /** Every function by name; `authorizer` among them. */
+  functions: Record<string, lambda.IFunction>;
+  authorizerName: string;
+  table: dynamodb.ITableV2;
+  routes: readonly Route[];
+  topic: sns.ITopic | undefined;
+}
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+export class Monitoring extends Construct {
+  readonly alarms: cw.Alarm[] = [];
+  readonly dashboard: cw.Dashboard;
+  private readonly prefix: string;
+  private readonly topic: sns.ITopic | undefined;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    this.prefix = `MarketData-${props.stageName}`;
+    this.topic = props.topic;
+
+    this.addApiAlarms(props.apiStage);
+    this.addFunctionAlarms(props.functions, props.authorizerName);
+    this.addTableAlarms(props.table);
+
+    this.dashboard = new cw.Dashboard(this, 'Dashboard', {
+      dashboardName: this.prefix,
+      defaultInterval: Duration.hours(6),
+    });
+    this.addDashboardWidgets(props);
+  }
+
+  private addApiAlarms(stage: apigw.Stage): void {
+    const serverErrorRate = new cw.MathExpression({
+      label: 'API 5xx %',
+      expression: 'IF(requests >= 10, 100 * errors / requests, 0)',
+      usingMetrics: {
+        errors: stage.metricServerError({ statistic: cw.Stats.SUM, period: FIVE_MINUTES }),
+        requests: stage.metricCount({ statistic: cw.Stats.SUM, period: FIVE_MINUTES }),
+      },
+      period: FIVE_MINUTES,
+    });
+    this.alarm('Api5xxRate', serverErrorRate, {
+      threshold: ALARM_THRESHOLDS.apiServerErrorPercent,
+      evaluationPeriods: 1,
+      description: `More than ${ALARM_THRESHOLDS.apiServerErrorPercent}% of API requests answered 5xx in 5 minutes.`,
+    });
+    this.alarm('ApiLatencyP99', stage.metricLatency({ statistic: cw.Stats.p(99), period: FIVE_MINUTES }), {
+      threshold: ALARM_THRESHOLDS.apiLatencyP99Ms,
+      evaluationPeriods: 3,
+      description: `API p99 latency above ${ALARM_THRESHOLDS.apiLatencyP99Ms} ms for 15 minutes.`,
+    });
+  }
+
+  private addFunctionAlarms(functions: Record<string, lambda.IFunction>, authorizerName: string): void {
+    for (const [name, fn] of Object.entries(functions)) {
+      const title = pascal(name);
+      const why =
+        name === authorizerName
+          ? 'Authorizer errors answer 503 to every uncached request.'
+          : 'Unhandled errors or timeouts in a serving function.';
+      this.alarm(`${title}Errors`, fn.metricErrors({ statistic: cw.Stats.SUM, period: FIVE_MINUTES }), {
+        threshold: 1,
+        evaluationPeriods: 1,
+        description: `${name}: Lambda errors. ${why}`,
+      });
+      this.alarm(`${title}Throttles`, fn.metricThrottles({ statistic: cw.Stats.SUM, period: FIVE_MINUTES }), {
+        threshold: 1,
+        evaluationPeriods: 1,
+        description: `${name}: Lambda throttles (account or reserved concurrency exhausted).`,
+      });
+    }
+  }
+
+  private addTableAlarms(table: dynamodb.ITableV2): void {
+    this.alarm('TableThrottles', table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }), {
+      threshold: 1,
+      evaluationPeriods: 1,
+      description: 'DynamoDB throttled requests (hot partition or on-demand limits).',
+    });
+    this.alarm('TableSystemErrors', table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }), {
+      threshold: 1,
+      evaluationPeriods: 1,
+      description: 'DynamoDB system errors (the API answers 503 while they last).',
+    });
+  }
+
+  private alarm(
+    id: string,
+    metric: cw.IMetric,
+    options: { threshold: number; evaluationPeriods: number; description: string },
+  ): void {
+    const alarm = new cw.Alarm(this, id, {
+      alarmName: `${this.prefix}-${id}`,
+      alarmDescription: options.description,
+      metric,
+      threshold: options.threshold,
+      evaluationPeriods: options.evaluationPeriods,
+      comparisonOperator: cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cw.TreatMissingData.NOT_BREACHING,
+    });
+    if (this.topic) {
+      alarm.addAlarmAction(new cwActions.SnsAction(this.topic));
+      alarm.addOkAction(new cwActions.SnsAction(this.topic));
+    }
+    this.alarms.push(alarm);
+  }
+
+  private addDashboardWidgets(props: MonitoringProps): void {
+    const stage = props.apiStage;
+    const fns = Object.entries(props.functions);
+    const sum = { statistic: cw.Stats.SUM, period: FIVE_MINUTES };
+    const graph = (title: string, left: cw.IMetric[], width = 6) => new cw.GraphWidget({ title, left, width, height: 6 });
+
+    this.dashboard.addWidgets(
+      new cw.TextWidget({
+        markdown: `# Market data API — ${props.stageName}\nAPI traffic and errors, functions, table, and per-route metrics (${APP_METRICS_NAMESPACE}). See docs/deploy.md.`,
+        width: 24,
+        height: 2,
+      }),
+    );
+    this.dashboard.addWidgets(
+      graph('API requests', [stage.metricCount({ ...sum, label: 'requests' })]),
+      graph('API latency (ms)', [
+        stage.metricLatency({ statistic: cw.Stats.p(50), period: FIVE_MINUTES, label: 'p50' }),
+        stage.metricLatency({ statistic: cw.Stats.p(99), period: FIVE_MINUTES, label: 'p99' }),
+        stage.metricIntegrationLatency({ statistic: cw.Stats.p(99), period: FIVE_MINUTES, label: 'integration p99' }),
+      ]),
+      graph('API 4xx', [stage.metricClientError({ ...sum, label: '4xx' })]),
+      graph('API 5xx', [stage.metricServerError({ ...sum, label: '5xx' })]),
+    );
+    this.dashboard.addWidgets(
+      graph('Function duration p99 (ms)', fns.map(([name, fn]) => fn.metricDuration({ statistic: cw.Stats.p(99), period: FIVE_MINUTES, label: name })), 8),
+      graph('Function errors', fns.map(([name, fn]) => fn.metricErrors({ ...sum, label: name })), 8),
+      graph('Function throttles', fns.map(([name, fn]) => fn.metricThrottles({ ...sum, label: name })), 8),
+    );
+    this.dashboard.addWidgets(
+      graph('Table consumed capacity', [
+        props.table.metricConsumedReadCapacityUnits({ ...sum, label: 'read units' }),
+        props.table.metricConsumedWriteCapacityUnits({ ...sum, label: 'write units' }),
+      ], 8),
+      graph('Table throttled requests', [props.table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES })], 8),
+      graph('Table system errors', [props.table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES })], 8),
+    );
+    const perRoute = (metricName: (typeof APP_METRICS)[number], statistic: string) =>
+      props.routes.map(
+        (route) =>
+          new cw.Metric({
+            namespace: APP_METRICS_NAMESPACE,
+            metricName,
+            dimensionsMap: { [ROUTE_DIMENSION]: route.operationId },
+            statistic,
+            period: FIVE_MINUTES,
+            label: route.operationId,
+          }),
+      );
+    this.dashboard.addWidgets(
+      graph('Requests by route', perRoute('Requests', cw.Stats.SUM)),
+      graph('Latency p99 by route (ms)', perRoute('Latency', cw.Stats.p(99))),
+      graph('Read capacity by route', perRoute('ConsumedReadCapacity', cw.Stats.SUM)),
+      graph('Quota refusals by route', perRoute('QuotaRefusals', cw.Stats.SUM)),
+    );
+    this.dashboard.addWidgets(new cw.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }));
+  }
+}
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);

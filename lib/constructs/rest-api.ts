@@ -1,0 +1,191 @@
+/**
+ * The regional REST API: one resource and method per entry of the route table (shared/routes.ts),
+ * each a Lambda proxy to its family function behind the TOKEN authorizer; JSON access logs; and
+ * gateway responses that render API Gateway's own refusals in the service's error envelope.
+ */
+import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as route53 from 'aws-cdk-lib/aws-route53';
+import * as targets from 'aws-cdk-lib/aws-route53-targets';
+import { Construct } from 'constructs';
+import type { StageConfig } from '../config';
+import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseSpec } from '../../shared/gateway-responses';
+import type { FunctionName, Route } from '../../shared/routes';
+
+export interface MarketDataApiProps {
+  routes: readonly Route[];
+  functions: Record<FunctionName, lambda.IFunction>;
+  authorizer: lambda.IFunction;
+  config: Pick<
+    StageConfig,
+    | 'stage'
+    | 'authorizerCacheTtlSeconds'
+    | 'tracing'
+    | 'throttle'
+    | 'apiGatewayLogsRole'
+    | 'customDomain'
+    | 'logRetentionDays'
+  >;
+  removalPolicy: RemovalPolicy;
+}
+
+/**
+ * Gateway responses only the deployed API can give (the local gateway has no WAF and no resource
+ * lookup of its own); everything else comes from shared/gateway-responses.ts, the table the
+ * local gateway answers from.
+ */
+export const DEPLOYED_ONLY_RESPONSES: Record<string, GatewayResponseSpec> = {
+  RESOURCE_NOT_FOUND: GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN,
+  // WAF blocks are mostly the per-IP rate rule: tell clients to back off for a window.
+  WAF_FILTERED: {
+    statusCode: 429,
+    code: 'rate_limit_exceeded',
+    message: 'Too many requests from this address.',
+    headers: { 'Retry-After': '60' },
+  },
+};
+
+/** The access log line: one JSON object per request. */
+export const ACCESS_LOG_FIELDS: Record<string, string> = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTimeEpoch',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  resourcePath: '$context.resourcePath',
+  status: '$context.status',
+  latencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  responseLength: '$context.responseLength',
+  keyId: '$context.authorizer.keyId',
+  errorType: '$context.error.responseType',
+  authorizerError: '$context.authorizer.error',
+};
+
+export class MarketDataApi extends Construct {
+  readonly api: apigw.RestApi;
+  readonly accessLogs: logs.LogGroup;
+  readonly domainName: apigw.DomainName | undefined;
+
+  constructor(scope: Construct, id: string, props: MarketDataApiProps) {
+    super(scope, id);
+    const { config } = props;
+
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: config.logRetentionDays,
+      removalPolicy: props.removalPolicy,
+    });
+
+    const authorizer = new apigw.TokenAuthorizer(this, 'Authorizer', {
+      handler: props.authorizer,
+      identitySource: apigw.IdentitySource.header('Authorization'),
+      // Decisions are cached per token: a revoked key or a lapsed subscription keeps its last
+      // answer until the TTL ends (docs/deploy.md). 0 turns the cache off.
+      resultsCacheTtl: Duration.seconds(config.authorizerCacheTtlSeconds),
+    });
+
+    this.api = new apigw.RestApi(this, 'Api', {
+      restApiName: `market-data-${config.stage}`,
+      description: 'Public market-data API (read-only, Bearer API keys).',
+      endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
+      minCompressionSize: Size.bytes(1024),
+      cloudWatchRole: config.apiGatewayLogsRole,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      defaultMethodOptions: { authorizer, authorizationType: apigw.AuthorizationType.CUSTOM },
+      deployOptions: {
+        stageName: config.stage,
+        tracingEnabled: config.tracing,
+        accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: apigw.AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+        // Execution logs at ERROR only, and never request data: requests carry Bearer keys.
+        loggingLevel: apigw.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        throttlingRateLimit: config.throttle.rateLimit,
+        throttlingBurstLimit: config.throttle.burstLimit,
+      },
+    });
+
+    this.addExecutionLogGroup(config.stage, config.logRetentionDays, props.removalPolicy);
+    this.addRoutes(props.routes, props.functions);
+    for (const [type, spec] of Object.entries({ ...GATEWAY_RESPONSES, ...DEPLOYED_ONLY_RESPONSES })) {
+      this.addGatewayResponse(type, spec);
+    }
+    this.domainName = config.customDomain && this.addCustomDomain(config.customDomain);
+  }
+
+  get stage(): apigw.Stage {
+    return this.api.deploymentStage;
+  }
+
+  private addRoutes(routes: readonly Route[], functions: Record<FunctionName, lambda.IFunction>): void {
+    const integrations = new Map<FunctionName, apigw.LambdaIntegration>();
+    const integrationOf = (fn: FunctionName) => {
+      let integration = integrations.get(fn);
+      if (!integration) {
+        integration = new apigw.LambdaIntegration(functions[fn], { allowTestInvoke: false });
+        integrations.set(fn, integration);
+      }
+      return integration;
+    };
+    for (const route of routes) {
+      this.api.root.resourceForPath(route.path).addMethod(route.method, integrationOf(route.fn), {
+        operationName: route.operationId,
+      });
+    }
+  }
+
+  private addGatewayResponse(type: string, spec: GatewayResponseSpec): void {
+    const headers: Record<string, string> = {
+      'Content-Type': "'application/json'",
+      // AWS documents request values and static strings as header sources here, not $context.
+      'X-Request-Id': 'method.request.header.x-amzn-RequestId',
+    };
+    for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name] = `'${value}'`;
+    this.api.addGatewayResponse(type, {
+      type: apigw.ResponseType.of(type),
+      statusCode: String(spec.statusCode),
+      responseHeaders: headers,
+      templates: { 'application/json': gatewayResponseBody(spec) },
+    });
+  }
+
+  /**
+   * API Gateway creates the execution log group on first use, with no retention; creating it
+   * first under the name it will use keeps it under the stack's retention.
+   */
+  private addExecutionLogGroup(stageName: string, retention: logs.RetentionDays, removalPolicy: RemovalPolicy): void {
+    // The stage name as configured, not stage.stageName: that is a Ref to the stage (a cycle).
+    const executionLogs = new logs.LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${stageName}`,
+      retention,
+      removalPolicy,
+    });
+    this.stage.node.addDependency(executionLogs);
+  }
+
+  private addCustomDomain(domain: NonNullable<StageConfig['customDomain']>): apigw.DomainName {
+    const domainName = new apigw.DomainName(this, 'Domain', {
+      domainName: domain.domainName,
+      certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', domain.certificateArn),
+      endpointType: apigw.EndpointType.REGIONAL,
+      securityPolicy: apigw.SecurityPolicy.TLS_1_2,
+      mapping: this.api,
+    });
+    if (domain.hostedZone) {
+      const zone = route53.HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+        hostedZoneId: domain.hostedZone.id,
+        zoneName: domain.hostedZone.name,
+      });
+      new route53.ARecord(this, 'AliasRecord', {
+        zone,
+        recordName: domain.domainName,
+        target: route53.RecordTarget.fromAlias(new targets.ApiGatewayDomain(domainName)),
+      });
+    }
+    return domainName;
+  }
+}

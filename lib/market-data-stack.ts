@@ -1,0 +1,156 @@
+/**
+ * The whole service for one stage: the table, one function per resource family and the
+ * authorizer, the REST API built from the route table, optional WAF and custom domain, alarms
+ * and the dashboard.
+ */
+import * as path from 'node:path';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
+import type { Construct } from 'constructs';
+import { ENV } from '../shared/config';
+import { FUNCTION_NAMES, ROUTES, type FunctionName } from '../shared/routes';
+import type { StageConfig } from './config';
+import { ApiFunction, type ApiFunctionDefaults } from './constructs/api-function';
+import { DataTable } from './constructs/data-table';
+import { Monitoring } from './constructs/monitoring';
+import { MarketDataApi } from './constructs/rest-api';
+import { ApiWebAcl } from './constructs/web-acl';
+import { acknowledge } from './nag';
+
+/** functions/<name>/handler.ts, exporting `handler`. */
+export const FUNCTIONS_DIR = path.join(__dirname, '..', 'functions');
+export const handlerEntry = (name: string) => path.join(FUNCTIONS_DIR, name, 'handler.ts');
+
+export interface MarketDataStackProps extends StackProps {
+  config: StageConfig;
+}
+
+export class MarketDataStack extends Stack {
+  readonly table: DataTable;
+  readonly functions: Record<FunctionName, ApiFunction>;
+  readonly authorizer: ApiFunction;
+  readonly api: MarketDataApi;
+  readonly monitoring: Monitoring;
+
+  constructor(scope: Construct, id: string, props: MarketDataStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const removalPolicy = config.removalPolicy === 'retain' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.table = new DataTable(this, 'Data', { removalPolicy, deletionProtection: config.deletionProtection });
+
+    const defaults: ApiFunctionDefaults = {
+      tableName: this.table.tableName,
+      ratePerMinute: config.ratePerMinute,
+      quotaPerMonth: config.quotaPerMonth,
+      snapshotCacheMs: config.snapshotCacheMs,
+      logRetention: config.logRetentionDays,
+      removalPolicy,
+      tracing: config.tracing,
+      sourceMaps: config.sourceMaps,
+    };
+
+    this.functions = Object.fromEntries(
+      FUNCTION_NAMES.map((name) => {
+        const fn = new ApiFunction(this, `${pascal(name)}Function`, {
+          entry: handlerEntry(name),
+          memorySize: config.memorySizes[name],
+          description: `Market data API: ${name} routes (${config.stage})`,
+          defaults,
+        });
+        this.table.grantServe(fn.fn);
+        return [name, fn];
+      }),
+    ) as Record<FunctionName, ApiFunction>;
+
+    this.authorizer = new ApiFunction(this, 'AuthorizerFunction', {
+      entry: handlerEntry('authorizer'),
+      memorySize: config.memorySizes.authorizer,
+      description: `Market data API: Bearer key authorizer (${config.stage})`,
+      defaults,
+      environment: config.keyPepperParameter
+        ? { [ENV.keyPepper]: ssm.StringParameter.valueForStringParameter(this, config.keyPepperParameter) }
+        : {},
+    });
+    this.table.grantAuthorize(this.authorizer.fn);
+
+    this.api = new MarketDataApi(this, 'Api', {
+      routes: ROUTES,
+      functions: mapValues(this.functions, (fn) => fn.fn),
+      authorizer: this.authorizer.fn,
+      config,
+      removalPolicy,
+    });
+
+    if (config.waf.enabled) {
+      new ApiWebAcl(this, 'Waf', {
+        stage: this.api.stage,
+        ratePerIpPer5Minutes: config.waf.ratePerIpPer5Minutes,
+        metricPrefix: `market-data-${config.stage}`,
+      });
+    }
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      stageName: config.stage,
+      apiStage: this.api.stage,
+      functions: { ...mapValues(this.functions, (fn) => fn.fn), authorizer: this.authorizer.fn },
+      authorizerName: 'authorizer',
+      table: this.table.table,
+      routes: ROUTES,
+      topic: this.alarmTopic(config),
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.api.url, description: 'Base URL of the API stage' });
+    if (this.api.domainName) {
+      new CfnOutput(this, 'CustomDomainUrl', { value: `https://${config.customDomain?.domainName}/` });
+    }
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'For npm run import / npm run keys --table' });
+    new CfnOutput(this, 'DashboardName', { value: `MarketData-${config.stage}` });
+
+    this.acknowledgeNagFindings(config);
+  }
+
+  private alarmTopic(config: StageConfig): sns.ITopic | undefined {
+    let topic: sns.ITopic | undefined;
+    if (config.alarmTopicArn) {
+      topic = sns.Topic.fromTopicArn(this, 'AlarmTopic', config.alarmTopicArn);
+    } else if (config.alarmEmail) {
+      // No KMS key: CloudWatch cannot publish under the AWS-managed SNS key, and alarms hold no secrets.
+      topic = new sns.Topic(this, 'AlarmTopic', { displayName: `Market data API alarms (${config.stage})`, enforceSSL: true });
+    }
+    if (topic && config.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(config.alarmEmail));
+    return topic;
+  }
+
+  private acknowledgeNagFindings(config: StageConfig): void {
+    const api = this.api.api;
+    acknowledge(api, 'AwsSolutions-APIG2', 'Requests are validated by the functions (zod schemas) so errors use the service envelope.');
+    acknowledge(api, 'AwsSolutions-COG4', 'Clients authenticate with Bearer API keys checked by the Lambda TOKEN authorizer, not Cognito.');
+    if (!config.waf.enabled) {
+      acknowledge(this.api.stage, 'AwsSolutions-APIG3', `WAF is off for stage ${config.stage} by configuration (stages.${config.stage}.waf.enabled).`);
+    }
+    if (config.apiGatewayLogsRole) {
+      acknowledge(api, 'AwsSolutions-IAM4', 'API Gateway account logging role uses the AWS policy made for it.', [
+        'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
+      ]);
+    }
+    const tableArn = `<${this.getLogicalId(this.table.table.node.defaultChild as never)}.Arn>`;
+    for (const fn of Object.values(this.functions)) {
+      acknowledge(fn.role, 'AwsSolutions-IAM5', 'Reads span the GSIs, whose ARNs end in /index/*.', [`Resource::${tableArn}/index/*`]);
+    }
+    for (const fn of [...Object.values(this.functions), this.authorizer]) {
+      acknowledge(fn, 'AwsSolutions-L1', 'Pinned to nodejs22.x, the version the bundle targets and the tests run on.');
+      if (config.tracing) {
+        acknowledge(fn.role, 'AwsSolutions-IAM5', 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource scoping.', ['Resource::*']);
+      }
+    }
+  }
+}
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+function mapValues<K extends string, A, B>(record: Record<K, A>, f: (a: A) => B): Record<K, B> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(v as A)])) as Record<K, B>;
+}

@@ -1,0 +1,149 @@
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { ApiFunction, mergeEnvironment, type ApiFunctionDefaults } from '../../../lib/constructs/api-function';
+import { handlerEntry } from '../../../lib/market-data-stack';
+import { synth, type Fixture } from './app-fixture';
+
+const defaults: ApiFunctionDefaults = {
+  tableName: 'table',
+  ratePerMinute: 60,
+  quotaPerMonth: 100_000,
+  snapshotCacheMs: 5000,
+  logRetention: RetentionDays.TWO_WEEKS,
+  removalPolicy: RemovalPolicy.DESTROY,
+  tracing: false,
+  sourceMaps: false,
+};
+
+function singleFunction(props: Partial<ApiFunctionDefaults> = {}, environment?: Record<string, string>): Template {
+  const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test');
+  new ApiFunction(stack, 'Fn', { entry: handlerEntry('offers'), memorySize: 640, defaults: { ...defaults, ...props }, environment });
+  return Template.fromStack(stack);
+}
+
+describe('ApiFunction', () => {
+  it('runs Node.js 22 on arm64 with 10 s, the given memory and the runtime configuration', () => {
+    const template = singleFunction();
+
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Timeout: 10,
+      MemorySize: 640,
+      Handler: 'index.handler',
+      Environment: {
+        Variables: {
+          TABLE_NAME: 'table',
+          RATE_LIMIT_PER_MINUTE: '60',
+          QUOTA_PER_MONTH: '100000',
+          SNAPSHOT_CACHE_MS: '5000',
+          NODE_OPTIONS: Match.absent(),
+          AWS_NODEJS_CONNECTION_REUSE_ENABLED: Match.absent(),
+        },
+      },
+    });
+  });
+
+  it('merges a caller environment over the defaults without losing either', () => {
+    const template = singleFunction({}, { SNAPSHOT_CACHE_MS: '0', KEY_PEPPER: 'p' });
+
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: { TABLE_NAME: 'table', RATE_LIMIT_PER_MINUTE: '60', SNAPSHOT_CACHE_MS: '0', KEY_PEPPER: 'p' },
+      },
+    });
+    expect(mergeEnvironment({ A: '1', B: '2' }, { B: '3', C: '4' })).toEqual({ A: '1', B: '3', C: '4' });
+    expect(mergeEnvironment({ A: '1' })).toEqual({ A: '1' });
+  });
+
+  it('logs to its own log group with the configured retention, through its own role only', () => {
+    const template = singleFunction();
+    const logGroupId = Object.keys(template.findResources('AWS::Logs::LogGroup'))[0];
+
+    template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 14 });
+    template.hasResourceProperties('AWS::Lambda::Function', { LoggingConfig: { LogGroup: { Ref: logGroupId } } });
+    template.hasResourceProperties('AWS::IAM::Role', { ManagedPolicyArns: Match.absent() });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: [
+          {
+            Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+            Effect: 'Allow',
+            Resource: Match.arrayWith([{ 'Fn::GetAtt': [logGroupId, 'Arn'] }]),
+          },
+        ],
+      },
+    });
+  });
+
+  it('turns on X-Ray and source maps when configured', () => {
+    const template = singleFunction({ tracing: true, sourceMaps: true });
+
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      TracingConfig: { Mode: 'Active' },
+      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps' }) },
+    });
+  });
+
+  it('leaves X-Ray off by default', () => {
+    singleFunction().hasResourceProperties('AWS::Lambda::Function', { TracingConfig: Match.absent() });
+  });
+});
+
+describe('the stack functions', () => {
+  let dev: Fixture;
+
+  beforeAll(() => {
+    dev = synth('dev', { memorySizes: { history: 2048 }, snapshotCacheMs: 250, ratePerMinute: 30, logRetentionDays: 60 });
+  });
+
+  it('creates one function per family plus the authorizer, with the configured sizes and budgets', () => {
+    dev.template.resourceCountIs('AWS::Lambda::Function', 5);
+    const { functions, authorizer, table } = dev.stack;
+    for (const [name, fn] of Object.entries(functions)) {
+      dev.template.hasResourceProperties('AWS::Lambda::Function', {
+        FunctionName: Match.absent(),
+        Description: Match.stringLikeRegexp(`${name} routes`),
+        MemorySize: name === 'history' ? 2048 : 512,
+        Environment: {
+          Variables: Match.objectLike({
+            TABLE_NAME: { Ref: dev.logicalId(table.table) },
+            RATE_LIMIT_PER_MINUTE: '30',
+            SNAPSHOT_CACHE_MS: '250',
+          }),
+        },
+      });
+      expect(dev.logicalId(fn.fn)).toMatch(/^[A-Z]\w+Function/);
+    }
+    dev.template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('authorizer'),
+      MemorySize: 256,
+      Environment: { Variables: Match.objectLike({ TABLE_NAME: { Ref: dev.logicalId(table.table) } }) },
+    });
+    expect(authorizer.fn.runtime.name).toBe('nodejs22.x');
+  });
+
+  it('gives every function a log group with the stage retention', () => {
+    // Five functions, the access logs and the execution logs of the stage.
+    dev.template.resourceCountIs('AWS::Logs::LogGroup', 7);
+    const groups = Object.values(dev.template.findResources('AWS::Logs::LogGroup'));
+    for (const group of groups) expect(group.Properties.RetentionInDays).toBe(60);
+  });
+
+  it('resolves the key pepper from SSM at deploy time into the authorizer only', () => {
+    const { template, logicalId, stack } = synth('dev', { keyPepperParameter: '/market-data/dev/key-pepper' });
+    const parameters = template.findParameters('*', { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/market-data/dev/key-pepper' });
+    const [parameterId] = Object.keys(parameters);
+
+    expect(parameterId).toBeDefined();
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('authorizer'),
+      Environment: { Variables: Match.objectLike({ KEY_PEPPER: { Ref: parameterId } }) },
+    });
+    const withPepper = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
+      ([, fn]) => fn.Properties.Environment.Variables.KEY_PEPPER !== undefined,
+    );
+    expect(withPepper.map(([id]) => id)).toEqual([logicalId(stack.authorizer.fn)]);
+  });
+});

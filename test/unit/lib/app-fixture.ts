@@ -1,0 +1,39 @@
+/**
+ * Builds the app as bin/app.ts does, with cdk.json's context (feature flags and stage blocks),
+ * esbuild skipped (`aws:cdk:bundling-stacks: []`) and cdk-nag always on, so that every template
+ * a test reads has also passed the AwsSolutions checks.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { buildMarketDataApp } from '../../../lib/market-data-app';
+import type { MarketDataStack } from '../../../lib/market-data-stack';
+
+const CDK_JSON = path.join(__dirname, '..', '..', '..', 'cdk.json');
+
+export const cdkJsonContext = (): Record<string, unknown> => JSON.parse(fs.readFileSync(CDK_JSON, 'utf8')).context;
+
+export interface Fixture {
+  app: App;
+  stack: MarketDataStack;
+  template: Template;
+  /** The logical id of a construct's CloudFormation resource. */
+  logicalId: (construct: IConstruct) => string;
+}
+
+/** The stack for `stage`, with `block` replacing that stage's cdk.json block when given. */
+export function synth(stage: string, block?: Record<string, unknown>): Fixture {
+  const context = cdkJsonContext();
+  const stages = { ...(context.stages as Record<string, unknown>) };
+  if (block) stages[stage] = block;
+  const app = new App({ context: { ...context, stages, stage, 'aws:cdk:bundling-stacks': [] } });
+  const stack = buildMarketDataApp(app, { nag: true });
+  const template = Template.fromStack(stack);
+  const logicalId = (construct: IConstruct) => {
+    const element = (construct.node.defaultChild ?? construct) as CfnElement;
+    return stack.getLogicalId(element);
+  };
+  return { app, stack, template, logicalId };
+}

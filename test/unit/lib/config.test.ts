@@ -1,0 +1,105 @@
+import { App } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { contextFlag, loadStageConfig, resolveStageConfig } from '../../../lib/config';
+import { cdkJsonContext } from './app-fixture';
+
+describe('resolveStageConfig', () => {
+  it('gives the documented defaults to a stage without a block', () => {
+    const config = resolveStageConfig('dev');
+
+    expect(config).toMatchObject({
+      stage: 'dev',
+      ratePerMinute: 60,
+      quotaPerMonth: 100_000,
+      authorizerCacheTtlSeconds: 300,
+      logRetentionDays: RetentionDays.ONE_MONTH,
+      removalPolicy: 'destroy',
+      deletionProtection: false,
+      tracing: false,
+      sourceMaps: false,
+      snapshotCacheMs: 5000,
+      waf: { enabled: false, ratePerIpPer5Minutes: 3000 },
+      memorySizes: { platforms: 512, currencies: 512, offers: 512, history: 1024, authorizer: 256 },
+      apiGatewayLogsRole: true,
+    });
+    expect(config.customDomain).toBeUndefined();
+    expect(config.alarmEmail).toBeUndefined();
+    expect(config.keyPepperParameter).toBeUndefined();
+  });
+
+  it('retains data and turns deletion protection on for prod by default', () => {
+    const config = resolveStageConfig('prod');
+
+    expect(config.removalPolicy).toBe('retain');
+    expect(config.deletionProtection).toBe(true);
+  });
+
+  it('applies a block key by key over the defaults', () => {
+    const config = resolveStageConfig('prod', {
+      ratePerMinute: 120,
+      authorizerCacheTtlSeconds: 0,
+      removalPolicy: 'destroy',
+      memorySizes: { offers: 1024 },
+      waf: { enabled: true },
+    });
+
+    expect(config.ratePerMinute).toBe(120);
+    expect(config.quotaPerMonth).toBe(100_000);
+    expect(config.authorizerCacheTtlSeconds).toBe(0);
+    expect(config.removalPolicy).toBe('destroy');
+    expect(config.deletionProtection).toBe(true);
+    expect(config.memorySizes).toMatchObject({ offers: 1024, platforms: 512 });
+    expect(config.waf).toEqual({ enabled: true, ratePerIpPer5Minutes: 3000 });
+  });
+
+  it('refuses unknown keys and bad values, naming each', () => {
+    const bad = () =>
+      resolveStageConfig('dev', {
+        ratePerMinte: 60,
+        quotaPerMonth: 0,
+        logRetentionDays: 10,
+        authorizerCacheTtlSeconds: 7200,
+        alarmEmail: 'not-an-email',
+        memorySizes: { reports: 512 },
+      });
+
+    expect(bad).toThrow(/stages\.dev: Unrecognized key: "ratePerMinte"/);
+    expect(bad).toThrow(/stages\.dev\.quotaPerMonth/);
+    expect(bad).toThrow(/stages\.dev\.logRetentionDays/);
+    expect(bad).toThrow(/stages\.dev\.authorizerCacheTtlSeconds/);
+    expect(bad).toThrow(/stages\.dev\.alarmEmail/);
+    expect(bad).toThrow(/stages\.dev\.memorySizes/);
+  });
+
+  it('refuses a stage name that cannot name a stack and an API stage', () => {
+    expect(() => resolveStageConfig('Prod')).toThrow(/stage "Prod"/);
+    expect(() => resolveStageConfig('my_stage')).toThrow(/stage "my_stage"/);
+  });
+});
+
+describe('loadStageConfig', () => {
+  it('reads the stage from context and its block from "stages", defaulting to dev', () => {
+    const app = new App({ context: { stages: { dev: { ratePerMinute: 5 }, qa: { ratePerMinute: 7 } } } });
+    const qa = new App({ context: { stage: 'qa', stages: { qa: { ratePerMinute: 7 } } } });
+
+    expect(loadStageConfig(app)).toMatchObject({ stage: 'dev', ratePerMinute: 5 });
+    expect(loadStageConfig(qa)).toMatchObject({ stage: 'qa', ratePerMinute: 7 });
+  });
+
+  it('accepts every stage block in cdk.json', () => {
+    const context = cdkJsonContext();
+    const stages = Object.keys(context.stages as object);
+
+    expect(stages).toEqual(expect.arrayContaining(['dev', 'prod']));
+    for (const stage of stages) {
+      expect(() => loadStageConfig(new App({ context: { ...context, stage } }))).not.toThrow();
+    }
+  });
+
+  it('reads flags given as strings on the command line or booleans in cdk.json', () => {
+    expect(contextFlag(new App({ context: { nag: 'true' } }), 'nag')).toBe(true);
+    expect(contextFlag(new App({ context: { nag: true } }), 'nag')).toBe(true);
+    expect(contextFlag(new App({ context: { nag: 'false' } }), 'nag')).toBe(false);
+    expect(contextFlag(new App(), 'nag')).toBe(false);
+  });
+});

@@ -1,0 +1,68 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/table';
+import { synth, type Fixture } from './app-fixture';
+
+describe('DataTable', () => {
+  let dev: Fixture;
+  let prod: Fixture;
+
+  beforeAll(() => {
+    dev = synth('dev');
+    prod = synth('prod');
+  });
+
+  it('has the keys and indexes of shared/table.ts, each GSI projecting ALL', () => {
+    dev.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      KeySchema: [
+        { AttributeName: TABLE_PARTITION_KEY.name, KeyType: 'HASH' },
+        { AttributeName: TABLE_SORT_KEY.name, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: INDEXES.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: [
+          { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
+          { AttributeName: index.sortKey.name, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: 'PK', AttributeType: 'S' },
+        { AttributeName: 'GSI1SK', AttributeType: 'N' },
+        { AttributeName: 'GSI5SK', AttributeType: 'S' },
+      ]),
+    });
+  });
+
+  it('is on-demand, AWS-managed-key encrypted, with TTL and point-in-time recovery', () => {
+    dev.template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+    dev.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      BillingMode: 'PAY_PER_REQUEST',
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS' },
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+    });
+  });
+
+  it('is destroyed with a dev stack and has no deletion protection there', () => {
+    dev.template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete', UpdateReplacePolicy: 'Delete' });
+    dev.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      Replicas: [Match.objectLike({ DeletionProtectionEnabled: false })],
+    });
+  });
+
+  it('is retained and deletion-protected in prod', () => {
+    prod.template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    prod.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      Replicas: [Match.objectLike({ DeletionProtectionEnabled: true })],
+    });
+  });
+
+  it('follows an explicit removal policy and deletion protection over the stage default', () => {
+    const { template } = synth('prod', { removalPolicy: 'destroy', deletionProtection: false });
+
+    template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      Replicas: [Match.objectLike({ DeletionProtectionEnabled: false })],
+    });
+  });
+});

@@ -1,0 +1,208 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../../shared/gateway-responses';
+import { ROUTES } from '../../../shared/routes';
+import { synth, type Fixture } from './app-fixture';
+
+type Resources = Record<string, { Properties: Record<string, any> }>;
+
+/** Full path of every AWS::ApiGateway::Resource, rebuilt from PathPart/ParentId. */
+function resourcePaths(resources: Resources, restApiId: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const known = paths.get(id);
+    if (known) return known;
+    const { PathPart, ParentId } = resources[id].Properties;
+    const parent = ParentId['Fn::GetAtt']?.[0] === restApiId ? '' : pathOf(ParentId.Ref);
+    const full = `${parent}/${PathPart}`;
+    paths.set(id, full);
+    return full;
+  };
+  for (const id of Object.keys(resources)) pathOf(id);
+  return paths;
+}
+
+describe('MarketDataApi', () => {
+  let dev: Fixture;
+
+  beforeAll(() => {
+    dev = synth('dev');
+  });
+
+  it('is a regional REST API named after the stage, compressing from 1 KiB', () => {
+    dev.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      Name: 'market-data-dev',
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      MinimumCompressionSize: 1024,
+    });
+  });
+
+  it('has exactly one GET method per route, proxied to the route family function behind the authorizer', () => {
+    const { template, stack, logicalId } = dev;
+    const restApiId = logicalId(stack.api.api);
+    const authorizerId = Object.keys(template.findResources('AWS::ApiGateway::Authorizer'))[0];
+    const paths = resourcePaths(template.findResources('AWS::ApiGateway::Resource') as Resources, restApiId);
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method'));
+
+    expect(methods).toHaveLength(ROUTES.length);
+    for (const route of ROUTES) {
+      const matching = methods.filter((m) => paths.get(m.Properties.ResourceId.Ref) === route.path);
+      expect(matching).toHaveLength(1);
+      const [method] = matching;
+      expect(method.Properties).toMatchObject({
+        HttpMethod: route.method,
+        OperationName: route.operationId,
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: authorizerId },
+        Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' },
+      });
+      const functionId = logicalId(stack.functions[route.fn].fn);
+      expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(`"${functionId}"`);
+    }
+  });
+
+  it('authorizes with a cached TOKEN authorizer on the Authorization header', () => {
+    dev.template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    dev.template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'TOKEN',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: 300,
+    });
+    expect(JSON.stringify(dev.template.findResources('AWS::ApiGateway::Authorizer'))).toContain(
+      dev.logicalId(dev.stack.authorizer.fn),
+    );
+  });
+
+  it('turns authorizer caching off with a TTL of 0', () => {
+    synth('dev', { authorizerCacheTtlSeconds: 0 }).template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      AuthorizerResultTtlInSeconds: 0,
+    });
+  });
+
+  it('writes one JSON access log line per request with the fields operations need', () => {
+    const stage = Object.values(dev.template.findResources('AWS::ApiGateway::Stage'))[0];
+    const format = JSON.parse(stage.Properties.AccessLogSetting.Format);
+
+    expect(stage.Properties.AccessLogSetting.DestinationArn).toEqual({
+      'Fn::GetAtt': [dev.logicalId(dev.stack.api.accessLogs), 'Arn'],
+    });
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      method: '$context.httpMethod',
+      path: '$context.path',
+      status: '$context.status',
+      latencyMs: '$context.responseLatency',
+      keyId: '$context.authorizer.keyId',
+    });
+  });
+
+  it('names the stage from config, logs errors only and never request data', () => {
+    dev.template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'dev',
+      TracingEnabled: false,
+      MethodSettings: [
+        Match.objectLike({ LoggingLevel: 'ERROR', DataTraceEnabled: false, ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 }),
+      ],
+    });
+    dev.template.hasResourceProperties('AWS::Logs::LogGroup', {
+      LogGroupName: { 'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: dev.logicalId(dev.stack.api.api) }, '/dev']] },
+    });
+  });
+
+  it('turns X-Ray on the stage on with tracing', () => {
+    synth('prod').template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'prod', TracingEnabled: true });
+  });
+
+  it.each([
+    ['UNAUTHORIZED', '401', 'invalid_api_key', false],
+    ['ACCESS_DENIED', '403', 'subscription_required', false],
+    ['MISSING_AUTHENTICATION_TOKEN', '404', 'not_found', false],
+    ['RESOURCE_NOT_FOUND', '404', 'not_found', false],
+    ['AUTHORIZER_FAILURE', '503', 'service_unavailable', true],
+    ['AUTHORIZER_CONFIGURATION_ERROR', '503', 'service_unavailable', true],
+    ['INTEGRATION_TIMEOUT', '503', 'service_unavailable', true],
+    ['THROTTLED', '429', 'rate_limit_exceeded', true],
+    ['WAF_FILTERED', '429', 'rate_limit_exceeded', true],
+    ['DEFAULT_4XX', '400', 'validation_error', false],
+    ['DEFAULT_5XX', '500', 'internal_error', false],
+  ])('answers %s with %s and the %s envelope', (type, status, code, retryAfter) => {
+    const responses = dev.template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } });
+    const [response] = Object.values(responses);
+
+    expect(Object.keys(responses)).toHaveLength(1);
+    expect(response.Properties.StatusCode).toBe(status);
+    expect(response.Properties.ResponseParameters).toMatchObject({
+      'gatewayresponse.header.Content-Type': "'application/json'",
+      'gatewayresponse.header.X-Request-Id': expect.any(String),
+    });
+    expect('gatewayresponse.header.Retry-After' in response.Properties.ResponseParameters).toBe(retryAfter);
+    const envelope = JSON.parse(response.Properties.ResponseTemplates['application/json']);
+    expect(Object.keys(envelope)).toEqual(['error']);
+    expect(Object.keys(envelope.error).sort()).toEqual(['code', 'details', 'message']);
+    expect(envelope.error.code).toBe(code);
+    expect(envelope.error.message).toMatch(/\w/);
+  });
+
+  it('renders exactly the bodies and headers of shared/gateway-responses.ts, which the local gateway serves', () => {
+    for (const [type, spec] of Object.entries(GATEWAY_RESPONSES)) {
+      const [response] = Object.values(
+        dev.template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } }),
+      );
+      expect(response.Properties.StatusCode).toBe(String(spec.statusCode));
+      expect(response.Properties.ResponseTemplates).toEqual({ 'application/json': gatewayResponseBody(spec) });
+      for (const [header, value] of Object.entries(spec.headers ?? {})) {
+        expect(response.Properties.ResponseParameters[`gatewayresponse.header.${header}`]).toBe(`'${value}'`);
+      }
+    }
+    dev.template.resourceCountIs('AWS::ApiGateway::GatewayResponse', Object.keys(GATEWAY_RESPONSES).length + 2);
+  });
+
+  it('has no custom domain and no WAF unless configured', () => {
+    dev.template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+    dev.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    dev.template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+  });
+
+  it('maps a custom domain, with an alias record when a hosted zone is given', () => {
+    const { template } = synth('dev', {
+      customDomain: {
+        domainName: 'api.example.com',
+        certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc',
+        hostedZone: { id: 'Z123', name: 'example.com' },
+      },
+    });
+
+    template.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: 'api.example.com',
+      RegionalCertificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc',
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      SecurityPolicy: 'TLS_1_2',
+    });
+    template.resourceCountIs('AWS::ApiGateway::BasePathMapping', 1);
+    template.hasResourceProperties('AWS::Route53::RecordSet', { Name: 'api.example.com.', Type: 'A', HostedZoneId: 'Z123' });
+    template.hasOutput('CustomDomainUrl', { Value: 'https://api.example.com/' });
+  });
+
+  it('attaches a WAF web ACL with a per-IP rate rule and the AWS common rules when enabled', () => {
+    const { template, stack, logicalId } = synth('dev', { waf: { enabled: true, ratePerIpPer5Minutes: 1200 } });
+
+    template.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'REGIONAL',
+      DefaultAction: { Allow: {} },
+      Rules: [
+        Match.objectLike({
+          Action: { Block: {} },
+          Statement: { RateBasedStatement: { Limit: 1200, AggregateKeyType: 'IP', EvaluationWindowSec: 300 } },
+        }),
+        Match.objectLike({
+          OverrideAction: { None: {} },
+          Statement: { ManagedRuleGroupStatement: Match.objectLike({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' }) },
+        }),
+      ],
+    });
+    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    const [association] = Object.values(template.findResources('AWS::WAFv2::WebACLAssociation'));
+    expect(JSON.stringify(association.Properties.ResourceArn)).toContain(logicalId(stack.api.api));
+    expect(association.DependsOn).toEqual(expect.arrayContaining([logicalId(stack.api.stage)]));
+  });
+});
