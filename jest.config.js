@@ -7,4 +7,5 @@ module.exports = {
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   testTimeout: 60000,
+  setupFiles: ['<rootDir>/test/setup-env.js'],
 };

@@ -1,6 +1,9 @@
 /** Small helpers the command-line scripts share: argument errors, a progress bar, file reading. */
 import { readFileSync } from 'node:fs';
 
+// This machine runs Node 20; the functions deploy on nodejs22.x. The SDK's notice about it is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 export class UsageError extends Error {}
 
 export function readJsonFile(path: string): unknown {

@@ -45,7 +45,7 @@ export async function authorize(event: APIGatewayTokenAuthorizerEvent, deps: Aut
   try {
     resource = apiWideResource(event.methodArn);
     const { keyId, perMinute, perMonth } = await authorizeToken(deps.store, event.authorizationToken, now);
-    logger.info('authorizer: allow', { keyId });
+    logger.debug('authorizer: allow', { keyId });
     return {
       principalId: keyId,
       policyDocument: policy('Allow', resource),
@@ -53,7 +53,7 @@ export async function authorize(event: APIGatewayTokenAuthorizerEvent, deps: Aut
     };
   } catch (error) {
     if (error instanceof InvalidApiKeyError) {
-      logger.info('authorizer: unauthorized', { reason: error instanceof KeyRejectedError ? error.reason : 'invalid' });
+      logger.debug('authorizer: unauthorized', { reason: error instanceof KeyRejectedError ? error.reason : 'invalid' });
       throw new Error('Unauthorized');
     }
     if (error instanceof SubscriptionRequiredError) {

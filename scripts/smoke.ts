@@ -1,0 +1,136 @@
+/**
+ * `npm run smoke -- --url URL --key KEY` (a deployed stage) or `npm run smoke -- --local` (starts the
+ * local stack with the sample data and the demo key). A read-only pass over every endpoint: each list,
+ * a detail of its first item, offer history, the authentication errors and an unknown route. Prints a
+ * pass/fail table and exits 1 if anything failed.
+ */
+import { parseArgs } from 'node:util';
+import { runMain, UsageError } from './cli';
+
+interface Check {
+  name: string;
+  path: string;
+  key?: string | null;
+  expect: (status: number, body: any, headers: Headers) => string | undefined;
+}
+
+interface Outcome {
+  name: string;
+  path: string;
+  status: number | string;
+  ms: number;
+  problem?: string;
+}
+
+const isList = (status: number, body: any) =>
+  status !== 200
+    ? `status ${status}`
+    : !Array.isArray(body?.data) || typeof body?.pagination?.total !== 'number'
+      ? 'not a {data, pagination} envelope'
+      : undefined;
+
+const isObject = (fields: string[]) => (status: number, body: any) =>
+  status !== 200 ? `status ${status}` : fields.find((f) => !(f in (body ?? {}))) ? `missing ${fields.find((f) => !(f in body))}` : undefined;
+
+const isError = (expected: number, code: string) => (status: number, body: any) =>
+  status !== expected ? `status ${status}, expected ${expected}` : body?.error?.code !== code ? `code ${body?.error?.code}, expected ${code}` : undefined;
+
+const hasUsageHeaders = (headers: Headers) =>
+  ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-quota-limit', 'x-quota-remaining'].find((h) => !headers.has(h));
+
+async function fetchJson(base: string, path: string, key: string | null | undefined) {
+  const started = performance.now();
+  const res = await fetch(`${base}${path}`, { headers: key ? { Authorization: `Bearer ${key}` } : {}, redirect: 'manual' });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  return { status: res.status, body, headers: res.headers, ms: performance.now() - started };
+}
+
+export async function runSmoke(base: string, key: string, log: (line: string) => void = console.log): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  const run = async (check: Check) => {
+    try {
+      const res = await fetchJson(base, check.path, check.key === undefined ? key : check.key);
+      let problem = check.expect(res.status, res.body, res.headers);
+      if (!problem && check.key !== null && res.status < 500 && (check.key ?? key) === key) {
+        const missing = hasUsageHeaders(res.headers);
+        if (missing) problem = `missing header ${missing}`;
+      }
+      outcomes.push({ name: check.name, path: check.path, status: res.status, ms: Math.round(res.ms), problem });
+      return res.body as any;
+    } catch (error) {
+      outcomes.push({ name: check.name, path: check.path, status: 'error', ms: 0, problem: (error as Error).message });
+      return undefined;
+    }
+  };
+
+  for (const family of ['exchanges', 'wallets', 'protocols', 'currencies']) {
+    const list = await run({ name: `list ${family}`, path: `/api/v1/${family}?limit=5`, expect: isList });
+    const slug = list?.data?.[0]?.slug;
+    if (slug) await run({ name: `${family} detail`, path: `/api/v1/${family}/${encodeURIComponent(slug)}`, expect: isObject(['slug', 'name', 'updated_at']) });
+  }
+  const currency = await run({ name: 'currency with offers', path: '/api/v1/currencies?limit=1', expect: isList });
+  if (currency?.data?.[0]) {
+    await run({ name: 'currency detail offers', path: `/api/v1/currencies/${currency.data[0].slug}`, expect: isObject(['earn_offers', 'borrow_offers', 'collateral_offers']) });
+  }
+  for (const family of ['earn', 'borrow', 'collateral']) {
+    const list = await run({ name: `list ${family}`, path: `/api/v1/${family}?limit=5`, expect: isList });
+    await run({ name: `${family} filtered`, path: `/api/v1/${family}?platform_type=exchange&sort=updated_desc&limit=5`, expect: isList });
+    const id = list?.data?.[0]?.id;
+    if (id !== undefined) {
+      await run({ name: `${family} detail`, path: `/api/v1/${family}/${id}`, expect: isObject(['id', 'compositeKey', 'updated_at']) });
+      const history = (period: string) => ({
+        name: `${family} history ${period}`,
+        path: `/api/v1/${family}/${id}/history?period=${period}`,
+        expect: family === 'collateral' ? isError(404, 'not_found') : isObject(['period', 'interval', 'from', 'to', 'point_count', 'data']),
+      });
+      await run(history('1m'));
+      if (family !== 'collateral') await run(history('all'));
+    }
+  }
+  await run({ name: 'earn min_apy', path: '/api/v1/earn?min_apy=1&limit=5', expect: isList });
+  await run({ name: 'validation error', path: '/api/v1/earn?limit=0', expect: isError(400, 'validation_error') });
+  await run({ name: 'unknown slug', path: '/api/v1/exchanges/no-such-exchange-smoke', expect: isError(404, 'not_found') });
+  await run({ name: 'no key', path: '/api/v1/exchanges', key: null, expect: isError(401, 'invalid_api_key') });
+  await run({ name: 'bad key', path: '/api/v1/exchanges', key: 'smoke_not_a_real_key_000000000000000000', expect: isError(401, 'invalid_api_key') });
+  await run({ name: 'unknown route', path: '/api/v1/nothing-here', key: null, expect: isError(404, 'not_found') });
+
+  const width = Math.max(...outcomes.map((o) => o.name.length));
+  for (const o of outcomes) {
+    log(`${o.problem ? 'FAIL' : 'pass'}  ${o.name.padEnd(width)}  ${String(o.status).padStart(5)}  ${String(o.ms).padStart(5)} ms  ${o.path}${o.problem ? `  — ${o.problem}` : ''}`);
+  }
+  const failed = outcomes.filter((o) => o.problem).length;
+  log(`${outcomes.length - failed} passed, ${failed} failed`);
+  return outcomes;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { url: { type: 'string' }, key: { type: 'string' }, local: { type: 'boolean', default: false } } });
+  let base = values.url?.replace(/\/+$/, '');
+  let key = values.key;
+  let close: (() => Promise<void>) | undefined;
+  if (values.local) {
+    const { startLocalStack } = await import('../shared/local/stack');
+    const { generateDataset, SAMPLE } = await import('./sample-data/generate');
+    const { readJsonFile } = await import('./cli');
+    const accounts = readJsonFile(`${__dirname}/../data/demo-accounts.json`) as { users: { premium: boolean; keys: { key: string; revoked?: boolean; per_minute?: number }[] }[] };
+    const stack = await startLocalStack({ dataset: generateDataset({ ...SAMPLE, now: new Date() }), accounts });
+    base = stack.url;
+    key = accounts.users.find((u) => u.premium)!.keys.find((k) => !k.revoked && !k.per_minute)!.key;
+    close = stack.close;
+  }
+  if (!base || !key) throw new UsageError('usage: npm run smoke -- --url URL --key KEY | --local');
+  try {
+    const outcomes = await runSmoke(base, key);
+    if (outcomes.some((o) => o.problem)) process.exitCode = 1;
+  } finally {
+    await close?.();
+  }
+}
+
+if (require.main === module) runMain(main);

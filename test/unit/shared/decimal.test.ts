@@ -1,0 +1,74 @@
+import { compareDecimal, decimalSortKey } from '../../../shared/decimal';
+
+/** A deterministic generator of awkward decimal strings: signs, leading/trailing zeros, long scales. */
+function* decimals(seed = 7, count = 3000): Generator<string> {
+  let state = seed;
+  const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const digits = (n: number) => Array.from({ length: n }, () => Math.floor(next() * 10)).join('');
+  for (let i = 0; i < count; i++) {
+    const int = next() < 0.2 ? '0' : digits(1 + Math.floor(next() * 45));
+    const frac = next() < 0.4 ? '' : `.${digits(1 + Math.floor(next() * 40))}`;
+    yield `${next() < 0.3 ? '-' : ''}${int}${frac}`;
+  }
+}
+
+/** Reference: scale to a common number of fraction digits and compare as BigInt. */
+function reference(a: string, b: string): number {
+  const [ai, af = ''] = a.split('.');
+  const [bi, bf = ''] = b.split('.');
+  const scale = Math.max(af.length, bf.length);
+  const big = (i: string, f: string) => BigInt(i.replace('-', '') + f.padEnd(scale, '0')) * (i.startsWith('-') ? -1n : 1n);
+  const x = big(ai, af);
+  const y = big(bi, bf);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+const sign = (n: number) => Math.sign(n);
+
+describe('compareDecimal', () => {
+  it.each([
+    ['1', '1.0', 0],
+    ['-0', '0.000', 0],
+    ['0.1', '0.10000000000000000001', -1],
+    ['10000000.5', '10000000.49999999999999999999999', 1],
+    ['-1.5', '-1.49', -1],
+    ['007', '7', 0],
+    ['99999999999999999999999999999999999999999.1', '99999999999999999999999999999999999999999', 1],
+  ])('compares %s and %s exactly', (a, b, expected) => {
+    expect(sign(compareDecimal(a, b))).toBe(expected);
+  });
+
+  it('agrees with exact BigInt arithmetic on thousands of random pairs', () => {
+    const values = [...decimals()];
+    for (let i = 1; i < values.length; i++) {
+      expect(sign(compareDecimal(values[i - 1], values[i]))).toBe(reference(values[i - 1], values[i]));
+    }
+  });
+
+  it('refuses what is not a decimal string', () => {
+    expect(() => compareDecimal('1e5', '1')).toThrow(/not a decimal/);
+  });
+});
+
+describe('decimalSortKey', () => {
+  it('orders keys as code units exactly as the numbers order', () => {
+    const values = [...decimals(11, 2000)];
+    const byNumber = [...values].sort(reference);
+    const byKey = [...values].sort((a, b) => {
+      const ka = decimalSortKey(a);
+      const kb = decimalSortKey(b);
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
+    // Equal numbers may appear in either order; compare the sequences of values.
+    expect(byKey.map((v) => byNumber.findIndex((w) => reference(v, w) === 0))).toEqual(
+      byNumber.map((v) => byNumber.findIndex((w) => reference(v, w) === 0)),
+    );
+  });
+
+  it('gives equal numbers equal keys, and a key followed by "#" sorts below every larger number', () => {
+    expect(decimalSortKey('5.50')).toBe(decimalSortKey('5.5'));
+    expect(decimalSortKey('-0.0')).toBe(decimalSortKey('0'));
+    expect(`${decimalSortKey('0.5')}#1` < decimalSortKey('0.51')).toBe(true);
+    expect(`${decimalSortKey('-0.51')}#1` < decimalSortKey('-0.5')).toBe(true);
+  });
+});
