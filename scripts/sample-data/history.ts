@@ -1,0 +1,139 @@
+/**
+ * APY (and earn TVL) time series: a mean-reverting random walk run backwards from each offer's
+ * current values, so the newest point equals the offer. Observations land a few minutes past the
+ * step boundary, like a scraper's; one series starts late, one has a multi-day outage.
+ */
+import { DAY, HOUR, MINUTE, type Rng, createRng, decimal, fixed, iso } from './random';
+import type { BorrowHistoryRecord, BorrowOfferRecord, EarnHistoryRecord, EarnOfferRecord, PlatformRef } from './types';
+
+export interface HistoryOptions {
+  /** How many offers get a history, split between earn (the larger half) and borrow. */
+  historyOffers: number;
+  historyDays: number;
+  /** Observation step in hours, or steps cycled over the offers with history. */
+  historyStepHours: number | readonly number[];
+}
+
+interface SeriesShape {
+  stepMs: number;
+  /** Observation times, ascending, the last one at or before `now`. */
+  times: number[];
+}
+
+export function generateHistories(
+  seed: number,
+  now: number,
+  earn: EarnOfferRecord[],
+  borrow: BorrowOfferRecord[],
+  options: HistoryOptions,
+  /** Whether a reference names an exposed platform; series go to offers of such platforms first. */
+  isListed: (ref: PlatformRef | null) => boolean,
+): { earn_history: EarnHistoryRecord[]; borrow_history: BorrowHistoryRecord[] } {
+  const steps = typeof options.historyStepHours === 'number' ? [options.historyStepHours] : options.historyStepHours;
+  const earnCount = Math.min(earn.length, Math.ceil(options.historyOffers / 2));
+  const borrowCount = Math.min(borrow.length, options.historyOffers - earnCount);
+  const pickRng = createRng(seed, 'history-offers');
+
+  // Series 1 gets an outage and series 2 sporadic null TVLs, so both want an offer with a TVL.
+  const earnWanted = [(o: EarnOfferRecord) => !o.available, (o: EarnOfferRecord) => o.tvl !== null, (o: EarnOfferRecord) => o.tvl !== null];
+  const earnPicked = pickOffers(pickRng, earn, earnCount, earnWanted, isListed);
+  const borrowWanted = [(o: BorrowOfferRecord) => !o.is_active, (o: BorrowOfferRecord) => o.net_borrow_apy.startsWith('-')];
+  const borrowPicked = pickOffers(pickRng, borrow, borrowCount, borrowWanted, isListed);
+
+  const earn_history = earnPicked.map((offer, k) => {
+    const rng = createRng(seed, `earn-history:${offer.id}`);
+    const shape = seriesShape(rng, now, k, steps[k % steps.length], options.historyDays);
+    const apys = walkApy(rng, shape, offer.apy, 0);
+    const tvls = offer.tvl === null ? null : walkTvl(rng, shape, offer.tvl, k === 2 ? 0.03 : 0);
+    return {
+      offer_id: offer.id,
+      points: shape.times.map((at, i) => ({ timestamp: iso(at), apy: apys[i], tvl: tvls ? tvls[i] : null })),
+    };
+  });
+  const borrow_history = borrowPicked.map((offer, k) => {
+    const rng = createRng(seed, `borrow-history:${offer.id}`);
+    const shape = seriesShape(rng, now, k, steps[k % steps.length], options.historyDays);
+    const floor = offer.net_borrow_apy.startsWith('-') ? -10 : 0.01;
+    const apys = walkApy(rng, shape, offer.net_borrow_apy, floor);
+    return { offer_id: offer.id, points: shape.times.map((at, i) => ({ timestamp: iso(at), apy: apys[i] })) };
+  });
+  const byId = (a: { offer_id: number }, b: { offer_id: number }) => a.offer_id - b.offer_id;
+  return { earn_history: earn_history.sort(byId), borrow_history: borrow_history.sort(byId) };
+}
+
+/**
+ * Published offers of listed platforms: first one matching each `wanted` test (an unavailable
+ * one, …), then at random; any published offer when too few are listed.
+ */
+function pickOffers<T extends { id: number; published?: boolean; platform: PlatformRef | null }>(
+  rng: Rng,
+  offers: T[],
+  count: number,
+  wanted: Array<(offer: T) => boolean>,
+  isListed: (ref: PlatformRef | null) => boolean,
+): T[] {
+  const published = offers.filter((o) => o.published !== false);
+  const listed = published.filter((o) => isListed(o.platform));
+  const picked: T[] = [];
+  for (const test of wanted) {
+    const match = listed.find((o) => test(o) && !picked.includes(o));
+    if (match && picked.length < count) picked.push(match);
+  }
+  const rest = [
+    ...rng.shuffle(listed.filter((o) => !picked.includes(o))),
+    ...rng.shuffle(published.filter((o) => !listed.includes(o))),
+  ];
+  return [...picked, ...rest.slice(0, Math.max(0, count - picked.length))];
+}
+
+function seriesShape(rng: Rng, now: number, k: number, stepHours: number, days: number): SeriesShape {
+  const stepMs = stepHours * HOUR;
+  // The first series is observed exactly on the hour; the others a few minutes late.
+  const offset = k === 0 ? 0 : rng.int(0, 9) * MINUTE + rng.int(0, 59) * 1000 + rng.int(0, 999);
+  let last = Math.floor(now / stepMs) * stepMs + offset;
+  if (last > now) last -= stepMs;
+  const full = Math.floor((days * DAY) / stepMs);
+  const count = Math.max(1, k % 5 === 3 ? Math.floor(full * rng.uniform(0.3, 0.9)) : full);
+
+  const gapStart = k === 1 ? Math.floor(count * rng.uniform(0.3, 0.6)) : -1;
+  const gapLength = k === 1 ? Math.round((rng.uniform(2, 5) * DAY) / stepMs) : 0;
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const inGap = i >= gapStart && i < gapStart + gapLength;
+    const dropped = i < count - 1 && rng.chance(0.003);
+    if (!inGap && !dropped) times.push(last - (count - 1 - i) * stepMs);
+  }
+  return { stepMs, times };
+}
+
+const fractionDigits = (value: string) => Math.min(4, Math.max(2, value.split('.')[1]?.length ?? 0));
+
+/** Ornstein–Uhlenbeck walk backwards from the current value, with rare rate changes. */
+function walkApy(rng: Rng, shape: SeriesShape, current: string, floor: number): string[] {
+  const end = Number(current);
+  const scale = fractionDigits(current);
+  const mean = end === 0 ? rng.uniform(0.5, 3) : end * rng.uniform(0.75, 1.3);
+  const dt = shape.stepMs / DAY;
+  const volatility = 0.06 * Math.max(Math.abs(mean), 0.5) * Math.sqrt(dt);
+  const values = new Array<string>(shape.times.length);
+  let value = end;
+  for (let i = shape.times.length - 1; i >= 0; i--) {
+    values[i] = i === shape.times.length - 1 ? current : decimal(value, scale);
+    value += 0.15 * (mean - value) * dt + volatility * rng.normal();
+    if (rng.chance(0.002 * dt * 24)) value *= rng.uniform(0.6, 1.5);
+    if (value < floor) value = floor + (floor - value);
+  }
+  return values;
+}
+
+function walkTvl(rng: Rng, shape: SeriesShape, current: string, nullRate: number): Array<string | null> {
+  const dt = shape.stepMs / DAY;
+  const trend = rng.uniform(-0.01, 0.02) * dt;
+  const values = new Array<string | null>(shape.times.length);
+  let log = Math.log(Math.max(Number(current), 1));
+  for (let i = shape.times.length - 1; i >= 0; i--) {
+    values[i] = i === shape.times.length - 1 ? current : rng.chance(nullRate) ? null : fixed(Math.exp(log), 2);
+    log -= trend + 0.03 * Math.sqrt(dt) * rng.normal();
+  }
+  return values;
+}
