@@ -12,6 +12,7 @@ import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
+import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_ALLOW_ORIGIN, CORS_EXPOSE_HEADERS, CORS_HEADERS, CORS_MAX_AGE_SECONDS } from '../../shared/cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseSpec } from '../../shared/gateway-responses';
 import type { FunctionName, Route } from '../../shared/routes';
 
@@ -131,9 +132,20 @@ export class MarketDataApi extends Construct {
       }
       return integration;
     };
+    const resources = new Set<apigw.Resource>();
     for (const route of routes) {
-      this.api.root.resourceForPath(route.path).addMethod(route.method, integrationOf(route.fn), {
-        operationName: route.operationId,
+      const resource = this.api.root.resourceForPath(route.path);
+      resource.addMethod(route.method, integrationOf(route.fn), { operationName: route.operationId });
+      resources.add(resource);
+    }
+    // Browsers send the preflight without the Authorization header: answered by a mock, no key.
+    for (const resource of resources) {
+      resource.addCorsPreflight({
+        allowOrigins: [CORS_ALLOW_ORIGIN],
+        allowHeaders: CORS_ALLOW_HEADERS,
+        allowMethods: CORS_ALLOW_METHODS,
+        exposeHeaders: CORS_EXPOSE_HEADERS,
+        maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
       });
     }
   }
@@ -144,6 +156,7 @@ export class MarketDataApi extends Construct {
       // AWS documents request values and static strings as header sources here, not $context.
       'X-Request-Id': 'method.request.header.x-amzn-RequestId',
     };
+    for (const [name, value] of Object.entries(CORS_HEADERS)) headers[name] = `'${value}'`;
     for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name] = `'${value}'`;
     this.api.addGatewayResponse(type, {
       type: apigw.ResponseType.of(type),

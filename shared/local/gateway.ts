@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS } from '../cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseType } from '../gateway-responses';
 import type { ApiEvent, ApiResult } from '../http';
 import { matchRoute, type FunctionName } from '../routes';
@@ -33,13 +34,6 @@ const API_ID = 'local';
 const ACCOUNT = '000000000000';
 const REGION = 'local';
 
-const CORS_HEADERS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Headers': 'Authorization,Content-Type',
-  'Access-Control-Allow-Methods': 'GET,OPTIONS',
-  'Access-Control-Expose-Headers':
-    'X-Request-Id,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,X-Quota-Limit,X-Quota-Remaining,X-Quota-Reset,Retry-After,Location',
-};
 
 type AuthOutcome = { context: Record<string, unknown>; principalId: string } | { refused: GatewayResponseType };
 
@@ -126,7 +120,7 @@ export function createGateway(options: GatewayOptions): Server {
       return send(req, res, out.status, { 'X-Request-Id': requestId, ...out.headers }, out.body);
     }
     if (method === 'OPTIONS' && matchRoute('GET', url.pathname)) {
-      return send(req, res, 204, { 'X-Request-Id': requestId }, '');
+      return send(req, res, 204, { ...CORS_PREFLIGHT_HEADERS, 'X-Request-Id': requestId }, '');
     }
     const match = matchRoute(method, url.pathname);
     if (!match) return sendGatewayResponse(req, res, 'MISSING_AUTHENTICATION_TOKEN', requestId);

@@ -1,8 +1,9 @@
 /**
- * Headers every response carries: the usage headers of the request's charge (when it was
+ * Headers every response carries: CORS, the usage headers of the request's charge (when it was
  * charged), the request id, and JSON content type on bodies.
  */
 import type middy from '@middy/core';
+import { CORS_HEADERS } from '../cors';
 import type { ApiEvent, ApiResult } from '../http';
 import { USAGE_HEADERS, type WithUsageHeaders } from './usage-quota';
 
@@ -11,7 +12,7 @@ export function responseHeaders(): middy.MiddlewareObj<ApiEvent, ApiResult> {
     if (!request.response) return;
     const usage = (request.internal as WithUsageHeaders)[USAGE_HEADERS] ?? {};
     const requestId = request.event.requestContext?.requestId ?? request.context?.awsRequestId;
-    const headers: Record<string, string | number | boolean> = { ...(request.response.headers ?? {}), ...usage };
+    const headers: Record<string, string | number | boolean> = { ...CORS_HEADERS, ...(request.response.headers ?? {}), ...usage };
     if (requestId) headers['X-Request-Id'] = requestId;
     if (request.response.body && !headers['Content-Type']) headers['Content-Type'] = 'application/json; charset=utf-8';
     if (headers['Content-Type'] === 'application/json') headers['Content-Type'] = 'application/json; charset=utf-8';

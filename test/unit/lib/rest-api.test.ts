@@ -41,7 +41,7 @@ describe('MarketDataApi', () => {
     const restApiId = logicalId(stack.api.api);
     const authorizerId = Object.keys(template.findResources('AWS::ApiGateway::Authorizer'))[0];
     const paths = resourcePaths(template.findResources('AWS::ApiGateway::Resource') as Resources, restApiId);
-    const methods = Object.values(template.findResources('AWS::ApiGateway::Method'));
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).filter((m) => m.Properties.HttpMethod !== 'OPTIONS');
 
     expect(methods).toHaveLength(ROUTES.length);
     for (const route of ROUTES) {
@@ -57,6 +57,19 @@ describe('MarketDataApi', () => {
       });
       const functionId = logicalId(stack.functions[route.fn].fn);
       expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(`"${functionId}"`);
+    }
+  });
+
+  it('answers the CORS preflight of every route without the authorizer', () => {
+    const { template, stack, logicalId } = dev;
+    const paths = resourcePaths(template.findResources('AWS::ApiGateway::Resource') as Resources, logicalId(stack.api.api));
+    const preflights = Object.values(template.findResources('AWS::ApiGateway::Method')).filter((m) => m.Properties.HttpMethod === 'OPTIONS');
+
+    expect(preflights.map((m) => paths.get(m.Properties.ResourceId.Ref)).sort()).toEqual(ROUTES.map((r) => r.path).sort());
+    for (const preflight of preflights) {
+      expect(preflight.Properties).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
+      expect(preflight.Properties.AuthorizerId).toBeUndefined();
+      expect(JSON.stringify(preflight.Properties.Integration.IntegrationResponses)).toContain("'Authorization,Content-Type'");
     }
   });
 

@@ -1,0 +1,34 @@
+/**
+ * CORS for browser clients: any origin may call the API with a Bearer key (no cookies are used),
+ * and read the usage and retry headers. The functions add these headers to their responses, the
+ * gateway responses and the key-free preflight carry them too, locally and deployed.
+ */
+export const CORS_ALLOW_ORIGIN = '*';
+export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type'];
+export const CORS_ALLOW_METHODS = ['GET', 'OPTIONS'];
+export const CORS_EXPOSE_HEADERS = [
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Quota-Limit',
+  'X-Quota-Remaining',
+  'X-Quota-Reset',
+  'Retry-After',
+  'Location',
+];
+export const CORS_MAX_AGE_SECONDS = 600;
+
+/** Headers of every API response. */
+export const CORS_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Origin': CORS_ALLOW_ORIGIN,
+  'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(','),
+};
+
+/** Headers of a preflight (OPTIONS) answer. */
+export const CORS_PREFLIGHT_HEADERS: Record<string, string> = {
+  ...CORS_HEADERS,
+  'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(','),
+  'Access-Control-Allow-Methods': CORS_ALLOW_METHODS.join(','),
+  'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
+};
