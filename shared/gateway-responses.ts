@@ -31,7 +31,9 @@ export const GATEWAY_RESPONSES: Record<GatewayResponseType, GatewayResponseSpec>
   MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, code: 'not_found', message: 'No such route.' },
   AUTHORIZER_FAILURE: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
   AUTHORIZER_CONFIGURATION_ERROR: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
-  THROTTLED: { statusCode: 429, code: 'rate_limit_exceeded', message: 'Too many requests.', headers: { 'Retry-After': '1' } },
+  // The stage-wide throttle sheds load for everybody; a key's own budget is the 429 of the
+  // functions, which alone can tell its window and limit (docs/adr/0002).
+  THROTTLED: { statusCode: 503, code: 'service_unavailable', message: 'The service is shedding load. Retry later.', headers: { 'Retry-After': '1' } },
   INTEGRATION_TIMEOUT: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
   // validation_error always lists its violated rules (specification part 7, rule 2).
   DEFAULT_4XX: {

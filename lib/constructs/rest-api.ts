@@ -40,11 +40,11 @@ export interface MarketDataApiProps {
  */
 export const DEPLOYED_ONLY_RESPONSES: Record<string, GatewayResponseSpec> = {
   RESOURCE_NOT_FOUND: GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN,
-  // WAF blocks are mostly the per-IP rate rule: tell clients to back off for a window.
+  // WAF blocks are mostly the per-IP rate rule: load shedding at the edge, not a key's budget.
   WAF_FILTERED: {
-    statusCode: 429,
-    code: 'rate_limit_exceeded',
-    message: 'Too many requests from this address.',
+    statusCode: 503,
+    code: 'service_unavailable',
+    message: 'Too many requests from this address. Retry later.',
     headers: { 'Retry-After': '60' },
   },
 };

@@ -69,6 +69,22 @@ export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: stri
   return allowed;
 }
 
+/** Whether an Accept-Encoding header allows gzip (case-insensitive, honouring `q=0`). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const entries = String(header ?? '')
+    .split(',')
+    .map((part) => part.trim().toLowerCase().split(';').map((p) => p.trim()))
+    .filter(([coding]) => coding);
+  const quality = (coding: string) => {
+    const entry = entries.find(([c]) => c === coding);
+    if (!entry) return undefined;
+    const q = entry.find((p) => p.startsWith('q='));
+    return q ? Number(q.slice(2)) : 1;
+  };
+  const q = quality('gzip') ?? quality('*');
+  return q !== undefined && q > 0;
+}
+
 export function createGateway(options: GatewayOptions): Server {
   const stage = options.stage ?? 'local';
   const cacheTtl = options.authCacheTtlMs ?? 0;
@@ -94,7 +110,7 @@ export function createGateway(options: GatewayOptions): Server {
   function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
     let payload = typeof body === 'string' ? Buffer.from(body) : body;
     const out: Record<string, string> = { ...CORS_HEADERS, ...headers };
-    if (payload.length >= minimumCompressionSize && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+    if (payload.length >= minimumCompressionSize && acceptsGzip(req.headers['accept-encoding'])) {
       payload = gzipSync(payload);
       out['Content-Encoding'] = 'gzip';
       out.Vary = 'Accept-Encoding';
@@ -130,7 +146,8 @@ export function createGateway(options: GatewayOptions): Server {
     const auth = await authorize(typeof token === 'string' ? token : undefined, methodArn);
     if ('refused' in auth) return sendGatewayResponse(req, res, auth.refused, requestId);
 
-    const multiValueQueryStringParameters: Record<string, string[]> = {};
+    // A prototype-free map: query names such as `constructor` are plain keys here.
+    const multiValueQueryStringParameters: Record<string, string[]> = Object.create(null);
     for (const [key, value] of url.searchParams) (multiValueQueryStringParameters[key] ??= []).push(value);
     const hasQuery = Object.keys(multiValueQueryStringParameters).length > 0;
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));

@@ -120,11 +120,10 @@ export function parseQuery<T>(values: Record<string, string[]>, specs: Record<st
   const messages: string[] = [];
   const single: Record<string, string> = {};
   for (const [name, list] of Object.entries(values)) {
-    if (!(name in specs)) continue; // reported by the strict schema
-    if (list.length > 1) messages.push(`${name} must not be repeated`);
+    // Unknown names (even `constructor`) are left to the strict schema, which reports them.
+    if (Object.hasOwn(specs, name) && list.length > 1) messages.push(`${name} must not be repeated`);
     single[name] = list[0] ?? '';
   }
-  for (const name of Object.keys(values)) if (!(name in specs)) single[name] = values[name][0] ?? '';
 
   let schema = schemaCache.get(specs);
   if (!schema) schemaCache.set(specs, (schema = querySchema(specs)));

@@ -49,7 +49,7 @@ export function apiEvent(pathAndQuery: string, options: EventOptions = {}): ApiE
   const url = new URL(pathAndQuery, 'http://test');
   const match = matchRoute('GET', url.pathname);
   if (!match) throw new Error(`no route for ${url.pathname}`);
-  const multi: Record<string, string[]> = {};
+  const multi: Record<string, string[]> = Object.create(null);
   for (const [k, v] of url.searchParams) (multi[k] ??= []).push(v);
   const hasQuery = Object.keys(multi).length > 0;
   const keyId = options.keyId === undefined ? `test-key-${++counter}` : options.keyId;

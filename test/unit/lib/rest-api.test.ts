@@ -134,8 +134,8 @@ describe('MarketDataApi', () => {
     ['AUTHORIZER_FAILURE', '503', 'service_unavailable', true],
     ['AUTHORIZER_CONFIGURATION_ERROR', '503', 'service_unavailable', true],
     ['INTEGRATION_TIMEOUT', '503', 'service_unavailable', true],
-    ['THROTTLED', '429', 'rate_limit_exceeded', true],
-    ['WAF_FILTERED', '429', 'rate_limit_exceeded', true],
+    ['THROTTLED', '503', 'service_unavailable', true],
+    ['WAF_FILTERED', '503', 'service_unavailable', true],
     ['DEFAULT_4XX', '400', 'validation_error', false],
     ['DEFAULT_5XX', '500', 'internal_error', false],
   ])('answers %s with %s and the %s envelope', (type, status, code, retryAfter) => {

@@ -1,0 +1,124 @@
+/**
+ * The prose of the document: the overview, and the ordering and history rules, written from the
+ * tables the service itself runs on (orderings, buckets, limits, error statuses) so that the
+ * words follow the code.
+ */
+import { DEFAULTS } from '../config';
+import { PERIOD_SPEC, PERIODS } from '../domain/buckets';
+import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes, OFFER_SORT_FIELDS, SORT_MODES } from '../domain/orderings';
+import { STATUS_OF, type ErrorCode } from '../errors';
+import type { CatalogFamily, OfferFamily } from '../keys';
+import { HISTORY_PARAMS, LIST_PARAMS } from '../schemas/query';
+
+const DAY = 86_400_000;
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** The field each catalog list is ordered by (CONTRACT §3); the direction comes from CATALOG_ORDER. */
+const CATALOG_SORT_FIELD: Record<CatalogFamily, string> = {
+  exchanges: '`stats.weekly_visits`',
+  wallets: '`name` (lowercased, compared by code unit)',
+  protocols: '`stats.tvl` (exact decimal)',
+  currencies: '`stats.rank_by_market_cap`',
+};
+
+const direction = (d: 'asc' | 'desc') => (d === 'asc' ? 'ascending' : 'descending');
+
+export function catalogOrdering(family: CatalogFamily): string {
+  return `Ordered by ${CATALOG_SORT_FIELD[family]} ${direction(CATALOG_ORDER[family].direction)}, \`null\` last, then \`slug\` ascending.`;
+}
+
+const SORT_FIELD_OF_MODE = { apy_desc: 'apy', apy_asc: 'apy', tvl_desc: 'tvl', updated_desc: 'updated' } as const;
+
+/** What each sort mode of a family orders by. */
+export function offerOrdering(family: OfferFamily): string {
+  const fields = OFFER_SORT_FIELDS[family];
+  const distinct = distinctSortModes(family);
+  const parts = SORT_MODES.map((mode) => {
+    if (!distinct.includes(mode)) return `\`${mode}\` is accepted and gives the default order`;
+    const key = SORT_FIELD_OF_MODE[mode];
+    const field = key === 'updated' ? 'updated_at' : fields[key];
+    return `\`${mode}\` orders by \`${field}\` ${mode.endsWith('_asc') ? 'ascending' : 'descending'}`;
+  });
+  return `Default \`${DEFAULT_SORT[family]}\`. ${parts.join('; ')}. \`null\` sorts last in either direction, ties by \`id\` ascending; decimals compare exactly.`;
+}
+
+const windowText = (windowMs: number | null) => (windowMs === null ? 'from the first point' : `last ${windowMs / DAY === 1 ? '24 hours' : `${windowMs / DAY} days`}`);
+
+export function historyRules(): string {
+  const rows = PERIODS.map((p) => `| \`${p}\` | \`${PERIOD_SPEC[p].interval}\` | ${windowText(PERIOD_SPEC[p].windowMs)} |`);
+  return [
+    `The \`period\` parameter (default \`${HISTORY_PARAMS.period.default}\`) selects the window and the bucket size (\`interval\`):`,
+    '',
+    '| period | interval | window |',
+    '|---|---|---|',
+    ...rows,
+    '',
+    'Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. ' +
+      'An observation counts when its time is within `[from, to]`; its bucket may start before `from`. ' +
+      "A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. " +
+      '`to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). ' +
+      'An offer without history answers 200 with `point_count: 0`.',
+  ].join('\n');
+}
+
+const ERROR_MEANINGS: Record<ErrorCode, string> = {
+  invalid_api_key: 'Bearer token missing, invalid or revoked',
+  subscription_required: 'the key owner has no active premium subscription',
+  not_found: 'no such resource, or not public (unpublished or delisted); always for collateral history; unknown routes and methods',
+  rate_limit_exceeded: 'per-minute budget spent; `details`: `reset_at`, `limit`; `Retry-After`',
+  monthly_quota_exceeded: 'monthly budget spent; `details`: `reset_at`, `limit`; `Retry-After`',
+  validation_error: 'query or path parameters failed validation; `details.message` is an array of strings',
+  service_unavailable: 'a required internal dependency failed closed; `Retry-After`',
+  internal_error: 'unexpected server failure',
+};
+
+export function overview(): string {
+  const catalog = (['exchanges', 'wallets', 'protocols', 'currencies'] as const).map((f) => `| ${f} | ${catalogOrdering(f)} |`);
+  const offers = (['earn', 'borrow', 'collateral'] as const).map((f) => `| ${f} | ${offerOrdering(f)} |`);
+  const errors = (Object.keys(STATUS_OF) as ErrorCode[]).map((code) => `| \`${code}\` | ${STATUS_OF[code]} | ${ERROR_MEANINGS[code]} |`);
+  return [
+    'Read-only market data about exchanges, wallets, protocols, currencies, and earn, borrow and collateral offers with their APY history. ' +
+      'Every endpoint uses GET and answers JSON; this description is generated from the schemas the service validates with.',
+    '',
+    '## Authentication',
+    'Every `/api/v1/*` endpoint needs `Authorization: Bearer <API_KEY>` (the scheme word is case-insensitive), a key of a user with an active premium subscription. ' +
+      'A missing, unknown or revoked key is `401 invalid_api_key`; a key whose owner has no active subscription is `403 subscription_required`. ' +
+      'This description (`/openapi.json`) and the docs page (`/docs`) need no key.',
+    '',
+    '## Limits and usage headers',
+    `Each key has a per-minute budget (fixed UTC minutes, default ${thousands(DEFAULTS.ratePerMinute)}) and a monthly budget (calendar months in UTC, default ${thousands(DEFAULTS.quotaPerMonth)}); ` +
+      'the headers are authoritative. Every request that passes authentication takes one unit of both, whatever its outcome (200, 301, 400, 404); a 429 takes none of the monthly budget. ' +
+      'Every response to an authenticated request carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix second of the next UTC minute), ' +
+      '`X-Quota-Limit`, `X-Quota-Remaining` and `X-Quota-Reset` (Unix second of the next 1st of the month, 00:00 UTC), all strings of digits; 401 and 403 do not. ' +
+      'A spent budget answers `429` with `Retry-After` (seconds, at least 1): wait that long before retrying.',
+    '',
+    '## Conventions',
+    '- Decimal finance values (prices, APY, TVL, LTV, amounts, volumes) are JSON strings such as `"4.25"` to keep their precision; percentages are in percent units.',
+    '- Timestamps are ISO 8601 UTC with milliseconds, e.g. `2026-01-31T12:00:00.000Z`.',
+    '- Every response carries `X-Request-Id`; quote it when reporting a problem. Bodies of 1 KiB or more are gzip-compressed when the request has `Accept-Encoding: gzip`.',
+    '- CORS: any origin may call the API; the preflight (`OPTIONS`) needs no key.',
+    '- Validation is strict: an unknown, repeated, empty, malformed or out-of-range query parameter is `400 validation_error`. Integers are plain decimal digits.',
+    '- A renamed platform or currency slug answers `301` with `Location` (same path with the current slug, query kept) and an empty body.',
+    '',
+    '## Pagination',
+    `List endpoints return \`{ data, pagination }\`. \`limit\` is ${LIST_PARAMS.limit.minimum} to ${LIST_PARAMS.limit.maximum} (default ${LIST_PARAMS.limit.default}), ` +
+      `\`offset\` is zero-based (default ${LIST_PARAMS.offset.default}). Request the next page with \`offset + data.length\` while \`pagination.has_more\` is true. ` +
+      'Every ordering ends with a tie-break on the identifier, so pages never overlap or skip.',
+    '',
+    '## Orderings',
+    '| list | order |',
+    '|---|---|',
+    ...catalog,
+    ...offers,
+    '',
+    '## History',
+    historyRules(),
+    '',
+    '## Errors',
+    'Every error is `{"error": {"code", "message", "details"}}` (`details` an object or `null`), with `Content-Type: application/json`.',
+    '',
+    '| code | HTTP | meaning |',
+    '|---|---|---|',
+    ...errors,
+  ].join('\n');
+}

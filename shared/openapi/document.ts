@@ -1,0 +1,280 @@
+/**
+ * The OpenAPI 3.1 document, built from the route table, the ParamSpecs, the zod schemas, the
+ * error table and the gateway responses. `npm run openapi` writes it to docs/openapi.json; the
+ * contract tests validate every response they see against that file.
+ */
+import { GATEWAY_RESPONSES } from '../gateway-responses';
+import { ROUTES } from '../routes';
+import type { ParamSpec } from '../schemas/query';
+import { componentSchemas, schemaRef, type JsonSchema } from './components';
+import { overview } from './descriptions';
+import { OPERATIONS, type OperationSpec, type Tag } from './operations';
+import type { SchemaName } from './response-schemas';
+
+export const OPENAPI_VERSION = '3.1.0';
+export const API_VERSION = '1.0.0';
+export const SECURITY_SCHEME = 'bearerAuth';
+/** Served without a key next to the API (shared/local/public-routes.ts, the deployed stack). */
+export const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
+
+export const USAGE_HEADER_DESCRIPTIONS = [
+  ['X-RateLimit-Limit', 'Effective requests-per-minute limit of the key.'],
+  ['X-RateLimit-Remaining', 'Requests left in the current minute window (`0` on a per-minute refusal).'],
+  ['X-RateLimit-Reset', 'Unix timestamp (seconds) of the next per-minute window: the next UTC minute.'],
+  ['X-Quota-Limit', 'Effective monthly quota of the key.'],
+  ['X-Quota-Remaining', 'Requests left in the current monthly window (`0` on a monthly refusal).'],
+  ['X-Quota-Reset', 'Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC.'],
+] as const;
+
+const DIGITS = { type: 'string', pattern: '^[0-9]+$' };
+
+const HEADERS: Record<string, JsonSchema> = {
+  'X-Request-Id': { description: 'Identifier of the request, on every response.', required: true, schema: { type: 'string', minLength: 1 } },
+  ...Object.fromEntries(USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [name, { description: `${description} A string of digits.`, required: true, schema: DIGITS }])),
+  'Retry-After': { description: 'Seconds to wait before retrying, rounded up, at least 1.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
+  Location: {
+    description: 'The same path with the current slug, on the same base path, query string kept.',
+    required: true,
+    schema: { type: 'string', format: 'uri-reference' },
+  },
+};
+
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const usageHeaderRefs = () => Object.fromEntries(USAGE_HEADER_DESCRIPTIONS.map(([name]) => [name, headerRef(name)]));
+/** On 500 and 503 the usage headers are there only when the request was charged before the failure. */
+const optionalUsageHeaders = () =>
+  Object.fromEntries(USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [name, { description: `${description} Present when the request was charged.`, schema: DIGITS }]));
+
+const json = (schema: SchemaName) => ({ content: { 'application/json': { schema: schemaRef(schema) } } });
+
+const RESPONSES: Record<string, JsonSchema> = {
+  MovedPermanently: {
+    description: 'The slug was renamed: `Location` holds the current URL. Empty body, no envelope.',
+    headers: { Location: headerRef('Location'), 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+  },
+  BadRequest: {
+    description: '`validation_error`: a query or path parameter failed validation; `details.message` lists the violated rules.',
+    headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+    ...json('ValidationError'),
+  },
+  Unauthorized: {
+    description: `\`invalid_api_key\`: ${GATEWAY_RESPONSES.UNAUTHORIZED.message} No budget is taken and no usage headers are sent.`,
+    headers: { 'X-Request-Id': headerRef('X-Request-Id') },
+    ...json('InvalidApiKeyError'),
+  },
+  Forbidden: {
+    description: `\`subscription_required\`: ${GATEWAY_RESPONSES.ACCESS_DENIED.message} No budget is taken and no usage headers are sent.`,
+    headers: { 'X-Request-Id': headerRef('X-Request-Id') },
+    ...json('SubscriptionRequiredError'),
+  },
+  NotFound: {
+    description:
+      '`not_found`: the resource does not exist or is not public (unpublished or delisted). ' +
+      'An unknown route or method answers the same envelope before authentication, without usage headers.',
+    headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+    ...json('NotFoundError'),
+  },
+  TooManyRequests: {
+    description:
+      '`rate_limit_exceeded` (per-minute budget spent; `X-RateLimit-Remaining: 0`) or `monthly_quota_exceeded` (monthly budget spent; `X-Quota-Remaining: 0`). ' +
+      'Wait `Retry-After` seconds; `details.reset_at` and the `X-*-Reset` headers give the next window.',
+    headers: { 'Retry-After': headerRef('Retry-After'), 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+    ...json('QuotaError'),
+  },
+  InternalServerError: {
+    description: '`internal_error`: an unexpected server failure.',
+    headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...optionalUsageHeaders() },
+    ...json('InternalError'),
+  },
+  ServiceUnavailable: {
+    description: '`service_unavailable`: a required internal dependency failed closed (authentication and quotas included). Retry after `Retry-After` seconds.',
+    headers: { 'Retry-After': headerRef('Retry-After'), 'X-Request-Id': headerRef('X-Request-Id'), ...optionalUsageHeaders() },
+    ...json('ServiceUnavailableError'),
+  },
+};
+
+const responseRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
+
+const SYNTAX: Record<ParamSpec['kind'], string> = {
+  integer: ' Plain decimal digits.',
+  decimal: ' Digits with an optional fraction, e.g. `4.75` (no sign, exponent or leading dot).',
+  enum: '',
+  string: ' Must not be empty.',
+};
+
+function parameterSchema(spec: ParamSpec, defaultValue?: string | number): JsonSchema {
+  const schema: JsonSchema = (() => {
+    switch (spec.kind) {
+      case 'integer':
+        return { type: 'integer', minimum: spec.minimum, maximum: spec.maximum };
+      case 'decimal':
+        return { type: 'number', minimum: spec.minimum };
+      case 'enum':
+        return { type: 'string', enum: [...spec.values] };
+      case 'string':
+        return { type: 'string', minLength: 1 };
+    }
+  })();
+  const fallback = defaultValue ?? ('default' in spec ? spec.default : undefined);
+  return fallback === undefined ? schema : { ...schema, default: fallback };
+}
+
+function parameter(name: string, where: 'path' | 'query', spec: ParamSpec, override: { default?: string; description?: string } = {}): JsonSchema {
+  return {
+    name,
+    in: where,
+    required: where === 'path',
+    description: `${override.description ?? spec.description}${SYNTAX[spec.kind]}`,
+    schema: parameterSchema(spec, override.default),
+  };
+}
+
+function operation(operationId: string, op: OperationSpec): JsonSchema {
+  const parameters = [
+    ...(op.pathParam ? [parameter(op.pathParam.name, 'path', op.pathParam.spec)] : []),
+    ...Object.entries(op.query).map(([name, spec]) => parameter(name, 'query', spec, op.queryOverrides?.[name])),
+  ];
+  const responses: Record<string, unknown> = {};
+  if (op.ok) {
+    responses['200'] = {
+      description: 'OK',
+      headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+      ...json(op.ok),
+    };
+  }
+  if (op.redirects) responses['301'] = responseRef('MovedPermanently');
+  if (op.ok) responses['400'] = responseRef('BadRequest');
+  Object.assign(responses, {
+    '401': responseRef('Unauthorized'),
+    '403': responseRef('Forbidden'),
+    '404': responseRef('NotFound'),
+    '429': responseRef('TooManyRequests'),
+    '500': responseRef('InternalServerError'),
+    '503': responseRef('ServiceUnavailable'),
+  });
+  return {
+    operationId,
+    summary: op.summary,
+    description: op.description,
+    tags: [op.tag],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    responses,
+  };
+}
+
+/** Identical parameters used by several operations become `components.parameters`. */
+function shareParameters(paths: Record<string, Record<string, JsonSchema>>): Record<string, JsonSchema> {
+  const seen = new Map<string, { text: string; param: JsonSchema; uses: number }>();
+  const key = (p: JsonSchema) => `${p.in}:${p.name}`;
+  const ops = Object.values(paths).flatMap((methods) => Object.values(methods));
+  for (const op of ops) {
+    for (const p of (op.parameters as JsonSchema[] | undefined) ?? []) {
+      const text = JSON.stringify(p);
+      const entry = seen.get(key(p));
+      if (!entry) seen.set(key(p), { text, param: p, uses: 1 });
+      else if (entry.text === text) entry.uses += 1;
+      else entry.uses = -Infinity; // differs between operations: stays inline
+    }
+  }
+  const shared: Record<string, JsonSchema> = {};
+  for (const [k, entry] of seen) if (entry.uses > 1) shared[k.replace(':', '_')] = entry.param;
+  for (const op of ops) {
+    if (!op.parameters) continue;
+    op.parameters = (op.parameters as JsonSchema[]).map((p) => {
+      const name = key(p).replace(':', '_');
+      return shared[name] ? { $ref: `#/components/parameters/${name}` } : p;
+    });
+  }
+  return shared;
+}
+
+function publicPaths(): Record<string, Record<string, JsonSchema>> {
+  const requestId = { 'X-Request-Id': headerRef('X-Request-Id') };
+  return {
+    [PUBLIC_PATHS.document]: {
+      get: {
+        operationId: 'getApiDescription',
+        summary: 'This API description',
+        description: 'The OpenAPI 3.1 document of the API. Needs no key.',
+        tags: ['Documentation'],
+        security: [],
+        responses: {
+          '200': {
+            description: 'The document.',
+            headers: requestId,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: { openapi: { type: 'string', const: OPENAPI_VERSION }, info: { type: 'object' }, paths: { type: 'object' } },
+                  required: ['openapi', 'info', 'paths'],
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    [PUBLIC_PATHS.docs]: {
+      get: {
+        operationId: 'getApiDocs',
+        summary: 'Documentation page',
+        description: 'A page that renders this description for people. Needs no key; loads nothing from outside the API.',
+        tags: ['Documentation'],
+        security: [],
+        responses: { '200': { description: 'The page.', headers: requestId, content: { 'text/html': { schema: { type: 'string' } } } } },
+      },
+    },
+  };
+}
+
+const TAGS: { name: Tag | 'Documentation'; description: string }[] = [
+  { name: 'Platforms', description: 'Exchanges, wallets and protocols.' },
+  { name: 'Currencies', description: 'Currencies, and the offers of each.' },
+  { name: 'Offers', description: 'Earn, borrow and collateral offers.' },
+  { name: 'History', description: 'APY history of earn and borrow offers.' },
+  { name: 'Documentation', description: 'This description and its docs page.' },
+];
+
+export function buildOpenApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of ROUTES) {
+    const op = OPERATIONS[route.operationId];
+    if (!op) throw new Error(`route ${route.method} ${route.path} (${route.operationId}) has no description in shared/openapi/operations.ts`);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route.operationId, op);
+  }
+  const unknown = Object.keys(OPERATIONS).filter((id) => !ROUTES.some((r) => r.operationId === id));
+  if (unknown.length > 0) throw new Error(`operations without a route: ${unknown.join(', ')}`);
+  const parameters = shareParameters(paths);
+
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Market Data API',
+      version: API_VERSION,
+      summary: 'Read-only market data for crypto finance: platforms, currencies, offers and APY history.',
+      description: overview(),
+    },
+    servers: [{ url: '/', description: 'The host this description is served from.' }],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    tags: TAGS,
+    paths: { ...paths, ...publicPaths() },
+    components: {
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key of a user with an active premium subscription: `Authorization: Bearer <API_KEY>` (32 to 128 characters of `A-Z a-z 0-9 _ -`).',
+        },
+      },
+      schemas: componentSchemas(),
+      parameters,
+      headers: HEADERS,
+      responses: RESPONSES,
+    },
+  };
+}
+
+/** The file content of docs/openapi.json. */
+export const serializeDocument = (doc: unknown) => `${JSON.stringify(doc, null, 2)}\n`;

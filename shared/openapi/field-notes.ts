@@ -1,0 +1,109 @@
+/**
+ * The notes of specification part 2 (units, meanings) as descriptions of the document's schemas
+ * and fields. Types, nullability and required fields come from the zod schemas, never from here.
+ */
+import type { SchemaName } from './response-schemas';
+
+const PERCENT = 'decimal string, percent (`4.25` means 4.25%)';
+const USD = 'decimal string, USD';
+
+export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
+  PlatformRef: 'The platform an offer belongs to; `null` on an offer when the platform is unknown or not public.',
+  AssetRef: 'A chain, asset or reward asset.',
+  Pagination: 'Where a page sits in the whole list.',
+  Currency: 'A published, non-delisted currency.',
+  CurrencyDetail:
+    'A currency plus every published offer whose `asset.slug` is the currency slug, each array in its family default order (possibly empty).',
+  Exchange: 'A published, non-delisted exchange. The specification defines platforms by sample payloads only: every field is present and may be `null`.',
+  Wallet: 'A published, non-delisted wallet. Every field is present and may be `null`.',
+  Protocol: 'A published, non-delisted protocol. Every field is present and may be `null`.',
+  EarnOffer: 'A published earn offer; `available: false` offers are returned too.',
+  BorrowOffer: 'A published borrow offer; `is_active: false` offers are returned too.',
+  CollateralOffer: 'A published collateral offer; `is_active: false` offers are returned too.',
+  EarnHistory: 'Earn offer history: one point per non-empty bucket, ascending in time.',
+  BorrowHistory: 'Borrow offer APY history (`apy` is `net_borrow_apy`): one point per non-empty bucket, ascending in time.',
+  QuotaErrorDetails: 'When to try again and the limit that refused the request.',
+  ValidationErrorDetails: 'The violated rules.',
+  ValidationError: '`validation_error`: a query or path parameter failed validation.',
+  InvalidApiKeyError: '`invalid_api_key`: the Bearer token is missing, invalid or revoked.',
+  SubscriptionRequiredError: '`subscription_required`: the key owner has no active premium subscription.',
+  NotFoundError: '`not_found`: no such resource (or not public), or no such route.',
+  QuotaError: '`rate_limit_exceeded` (per-minute budget spent) or `monthly_quota_exceeded` (monthly budget spent).',
+  InternalError: '`internal_error`: an unexpected server failure.',
+  ServiceUnavailableError: '`service_unavailable`: a required internal dependency failed closed; retry after `Retry-After` seconds.',
+};
+
+export const FIELD_NOTES: Partial<Record<SchemaName, Record<string, string>>> = {
+  Pagination: {
+    total: 'Total records matching the request.',
+    offset: 'Offset applied.',
+    limit: 'Limit applied.',
+    has_more: 'Whether more records exist beyond this page.',
+  },
+  Currency: { logo64: 'Image URL.', updated_at: 'Last update.' },
+  CurrencyStats: {
+    usd_price: USD,
+    usd_volume_24h: USD,
+    usd_market_cap: USD,
+    usd_percent_change_24h: 'Percent (a JSON number).',
+    usd_market_cap_dominance: 'Percent (a JSON number).',
+  },
+  Exchange: { url: 'Platform website.', logo64: 'Image URL.' },
+  Wallet: { url: 'Platform website.', logo64: 'Image URL.' },
+  Protocol: { url: 'Platform website.', logo64: 'Image URL.' },
+  WalletStats: { platforms: 'Operating-system or device kinds.' },
+  ProtocolStats: { tvl: `Total value locked, ${USD}.` },
+  EarnOffer: {
+    id: 'Numeric offer identifier.',
+    apy: `APY, ${PERCENT}.`,
+    estimated_apy: `Provider-estimated APY, ${PERCENT}.`,
+    tvl: `Total value locked, ${USD}.`,
+    min_amount: 'Decimal string.',
+    max_amount: 'Decimal string.',
+    available: 'Runtime availability; may be `false` on returned offers.',
+    available_updated_at: 'Last refresh of `available`.',
+  },
+  BorrowOffer: {
+    id: 'Numeric offer identifier.',
+    borrow_apy: `Borrow APY, ${PERCENT}.`,
+    supply_apy: `Supply APY, ${PERCENT}.`,
+    net_borrow_apy: `Net borrow APY, ${PERCENT}.`,
+    real_net_borrow_apy: `Service-normalized net borrow APY, ${PERCENT}.`,
+    total_supply_usd: `${USD}.`,
+    total_borrow_usd: `${USD}.`,
+    available_liquidity_usd: `${USD}.`,
+    is_active: 'Runtime activity; may be `false` on returned offers.',
+  },
+  CollateralOffer: {
+    id: 'Numeric offer identifier.',
+    initial_ltv: `Initial loan-to-value, ${PERCENT}.`,
+    margin_call_ltv: `Margin-call loan-to-value, ${PERCENT}.`,
+    liquidation_ltv: `Liquidation loan-to-value, ${PERCENT}.`,
+    is_active: 'Runtime activity; may be `false` on returned offers.',
+  },
+  EarnHistory: {
+    period: 'The window used.',
+    interval: 'Bucket size of the points.',
+    from: 'Start of the window (`all`: start of the first bucket, or `to` when there are no points).',
+    to: 'End of the window: the request time.',
+    point_count: 'Number of points in `data`.',
+  },
+  BorrowHistory: {
+    period: 'The window used.',
+    interval: 'Bucket size of the points.',
+    from: 'Start of the window (`all`: start of the first bucket, or `to` when there are no points).',
+    to: 'End of the window: the request time.',
+    point_count: 'Number of points in `data`.',
+  },
+  EarnHistoryPoint: {
+    timestamp: 'Start of the bucket.',
+    apy: `Last APY observed in the bucket, ${PERCENT}.`,
+    tvl: `Last TVL observed in the bucket, ${USD}.`,
+  },
+  BorrowHistoryPoint: { timestamp: 'Start of the bucket.', apy: `Last net borrow APY observed in the bucket, ${PERCENT}.` },
+  QuotaErrorDetails: {
+    reset_at: 'Start of the next window (next UTC minute, or next 1st of the month 00:00 UTC).',
+    limit: 'The limit that refused the request (per minute, or per month).',
+  },
+  ValidationErrorDetails: { message: 'One string per violated rule, each naming its parameter.' },
+};

@@ -1,0 +1,140 @@
+/**
+ * What the document says about each route of shared/routes.ts: its parameters (the ParamSpecs the
+ * handlers validate with), its success body and the answers it can give. Keyed by operationId so
+ * that a route added without a description fails the generator instead of going undocumented.
+ */
+import type { CatalogFamily, OfferFamily } from '../keys';
+import { DEFAULT_SORT } from '../domain/orderings';
+import { HISTORY_PARAMS, ID_PARAM, LIST_PARAMS, OFFER_LIST_PARAMS, type ParamSpec } from '../schemas/query';
+import { catalogOrdering, historyRules, offerOrdering } from './descriptions';
+import type { SchemaName } from './response-schemas';
+
+export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History';
+
+export interface OperationSpec {
+  summary: string;
+  description: string;
+  tag: Tag;
+  pathParam?: { name: 'slug' | 'id'; spec: ParamSpec };
+  query: Record<string, ParamSpec>;
+  /** Per-parameter default and description the family gives a shared ParamSpec. */
+  queryOverrides?: Record<string, { default?: string; description?: string }>;
+  /** The 200 body; absent for collateral history, which always answers 404. */
+  ok?: SchemaName;
+  /** Former slugs answer 301. */
+  redirects?: boolean;
+}
+
+export const SLUG_PARAM: ParamSpec = {
+  kind: 'string',
+  description: 'Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`.',
+};
+
+const NO_QUERY = 'Takes no query parameters: any is a `validation_error`.';
+
+const CATALOG_NAMES: Record<CatalogFamily, { one: string; many: string; schema: SchemaName; list: SchemaName; tag: Tag }> = {
+  exchanges: { one: 'exchange', many: 'exchanges', schema: 'Exchange', list: 'ExchangeList', tag: 'Platforms' },
+  wallets: { one: 'wallet', many: 'wallets', schema: 'Wallet', list: 'WalletList', tag: 'Platforms' },
+  protocols: { one: 'protocol', many: 'protocols', schema: 'Protocol', list: 'ProtocolList', tag: 'Platforms' },
+  currencies: { one: 'currency', many: 'currencies', schema: 'CurrencyDetail', list: 'CurrencyList', tag: 'Currencies' },
+};
+
+const OFFER_NAMES: Record<OfferFamily, { schema: SchemaName; list: SchemaName }> = {
+  earn: { schema: 'EarnOffer', list: 'EarnOfferList' },
+  borrow: { schema: 'BorrowOffer', list: 'BorrowOfferList' },
+  collateral: { schema: 'CollateralOffer', list: 'CollateralOfferList' },
+};
+
+function catalogList(family: CatalogFamily): OperationSpec {
+  const n = CATALOG_NAMES[family];
+  return {
+    summary: `List ${n.many}`,
+    description: `Published, non-delisted ${n.many}. ${catalogOrdering(family)} Only \`limit\` and \`offset\` are accepted.`,
+    tag: n.tag,
+    query: LIST_PARAMS,
+    ok: n.list,
+  };
+}
+
+function catalogDetail(family: CatalogFamily): OperationSpec {
+  const n = CATALOG_NAMES[family];
+  const embeds =
+    family === 'currencies'
+      ? ' The currency comes with `earn_offers`, `borrow_offers` and `collateral_offers`: every published offer whose `asset.slug` is this slug, each array in its family default order.'
+      : '';
+  return {
+    summary: `Get one ${n.one}`,
+    description:
+      `One published, non-delisted ${n.one} by slug.${embeds} A former slug answers \`301\` to the current one (query string kept); ` +
+      `an unknown, unpublished or delisted slug answers \`404 not_found\`. ${NO_QUERY}`,
+    tag: n.tag,
+    pathParam: { name: 'slug', spec: SLUG_PARAM },
+    query: {},
+    ok: n.schema,
+    redirects: true,
+  };
+}
+
+function offerList(family: OfferFamily): OperationSpec {
+  const minApy = family === 'collateral' ? ' `min_apy` is not supported here (a `validation_error`).' : ' `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value.';
+  return {
+    summary: `List ${family} offers`,
+    description:
+      `Published ${family} offers, whatever their ${family === 'earn' ? '`available`' : '`is_active`'} flag, filtered and sorted. ` +
+      `${offerOrdering(family)}${minApy} An offer whose platform is unknown or not public has \`platform: null\` and matches no \`platform\` or \`platform_type\` filter.`,
+    tag: 'Offers',
+    query: OFFER_LIST_PARAMS[family],
+    queryOverrides: { sort: { default: DEFAULT_SORT[family], description: `Sort mode. ${offerOrdering(family)}` } },
+    ok: OFFER_NAMES[family].list,
+  };
+}
+
+function offerDetail(family: OfferFamily): OperationSpec {
+  return {
+    summary: `Get one ${family} offer`,
+    description: `One published ${family} offer by id. An unknown or unpublished id answers \`404 not_found\`; a malformed id \`400 validation_error\`. ${NO_QUERY}`,
+    tag: 'Offers',
+    pathParam: { name: 'id', spec: ID_PARAM },
+    query: {},
+    ok: OFFER_NAMES[family].schema,
+  };
+}
+
+function history(family: 'earn' | 'borrow'): OperationSpec {
+  const points = family === 'earn' ? 'Points are `{timestamp, apy, tvl}` (`tvl` nullable).' : 'Points are `{timestamp, apy}` with `apy` the offer `net_borrow_apy`.';
+  return {
+    summary: `Get ${family} offer history`,
+    description: `APY history of one published ${family} offer. ${points}\n\n${historyRules()}`,
+    tag: 'History',
+    pathParam: { name: 'id', spec: ID_PARAM },
+    query: HISTORY_PARAMS,
+    ok: family === 'earn' ? 'EarnHistory' : 'BorrowHistory',
+  };
+}
+
+export const OPERATIONS: Record<string, OperationSpec> = {
+  listExchanges: catalogList('exchanges'),
+  getExchange: catalogDetail('exchanges'),
+  listWallets: catalogList('wallets'),
+  getWallet: catalogDetail('wallets'),
+  listProtocols: catalogList('protocols'),
+  getProtocol: catalogDetail('protocols'),
+  listCurrencies: catalogList('currencies'),
+  getCurrency: catalogDetail('currencies'),
+  listEarnOffers: offerList('earn'),
+  getEarnOffer: offerDetail('earn'),
+  listBorrowOffers: offerList('borrow'),
+  getBorrowOffer: offerDetail('borrow'),
+  listCollateralOffers: offerList('collateral'),
+  getCollateralOffer: offerDetail('collateral'),
+  getEarnHistory: history('earn'),
+  getBorrowHistory: history('borrow'),
+  getCollateralHistory: {
+    summary: 'Collateral offer history (never stored)',
+    description:
+      'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the id and the query string.',
+    tag: 'History',
+    pathParam: { name: 'id', spec: { kind: 'string', description: 'Any value: the answer is always 404.' } },
+    query: {},
+  },
+};

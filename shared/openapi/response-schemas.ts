@@ -1,0 +1,116 @@
+/**
+ * The response bodies around the resources of shared/schemas/resources.ts: list envelopes, the
+ * currency detail, history series and the error envelopes (specification parts 2 and 7,
+ * CONTRACT §2 and §5). They exist to describe the API; the handlers assemble the same shapes from
+ * pre-rendered JSON, and the contract tests hold the two together.
+ */
+import * as z from 'zod/mini';
+import { PERIOD_SPEC, PERIODS, type Interval } from '../domain/buckets';
+import { STATUS_OF, type ErrorCode } from '../errors';
+import { LIST_PARAMS } from '../schemas/query';
+import * as r from '../schemas/resources';
+
+const count = () => z.int().check(z.minimum(0));
+
+export const Pagination = z.strictObject({
+  total: count(),
+  offset: count(),
+  limit: z.int().check(z.minimum(LIST_PARAMS.limit.minimum), z.maximum(LIST_PARAMS.limit.maximum)),
+  has_more: z.boolean(),
+});
+
+const list = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: z.array(item), pagination: Pagination });
+
+export const CurrencyDetail = z.strictObject({
+  ...r.currencyFields,
+  earn_offers: z.array(r.EarnOffer),
+  borrow_offers: z.array(r.BorrowOffer),
+  collateral_offers: z.array(r.CollateralOffer),
+});
+
+/** The bucket sizes the periods use, in period order. */
+export const INTERVALS = [...new Set(PERIODS.map((p) => PERIOD_SPEC[p].interval))] as [Interval, ...Interval[]];
+
+export const BorrowHistoryPoint = z.strictObject({ timestamp: r.timestamp(), apy: r.decimal() });
+export const EarnHistoryPoint = z.strictObject({ timestamp: r.timestamp(), apy: r.decimal(), tvl: z.nullable(r.decimal()) });
+
+const history = <T extends z.ZodMiniType>(point: T) =>
+  z.strictObject({
+    period: z.enum(PERIODS),
+    interval: z.enum(INTERVALS),
+    from: r.timestamp(),
+    to: r.timestamp(),
+    point_count: count(),
+    data: z.array(point),
+  });
+
+/** The error envelope of one set of codes, with the details those codes carry. */
+function errorEnvelope(codes: readonly ErrorCode[], details?: z.ZodMiniType) {
+  const code = codes.length === 1 ? z.literal(codes[0]) : z.enum(codes as [ErrorCode, ...ErrorCode[]]);
+  return z.strictObject({
+    error: z.strictObject({
+      code,
+      message: z.string().check(z.minLength(1)),
+      // Specification part 7: optional, an object of free-form keys or null.
+      details: details ?? z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+    }),
+  });
+}
+
+const codesWithStatus = (status: number) => (Object.keys(STATUS_OF) as ErrorCode[]).filter((code) => STATUS_OF[code] === status);
+
+/** Specification 7, rule 1 (and CONTRACT §2 for the monthly quota). */
+export const QuotaErrorDetails = z.object({
+  reset_at: r.timestamp(),
+  limit: z.int().check(z.minimum(1)),
+});
+
+/** Specification 7, rule 2: one string per violated rule, each naming its parameter. */
+export const ValidationErrorDetails = z.object({
+  message: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+});
+
+export const ERROR_ENVELOPES = {
+  ValidationError: errorEnvelope(codesWithStatus(400), ValidationErrorDetails),
+  InvalidApiKeyError: errorEnvelope(codesWithStatus(401)),
+  SubscriptionRequiredError: errorEnvelope(codesWithStatus(403)),
+  NotFoundError: errorEnvelope(codesWithStatus(404)),
+  QuotaError: errorEnvelope(codesWithStatus(429), QuotaErrorDetails),
+  InternalError: errorEnvelope(codesWithStatus(500)),
+  ServiceUnavailableError: errorEnvelope(codesWithStatus(503)),
+} as const;
+
+/** Every schema of the document, by component name, in the order the document lists them. */
+export const COMPONENT_SCHEMAS = {
+  PlatformRef: r.PlatformRef,
+  AssetRef: r.AssetRef,
+  Pagination,
+  CurrencyStats: r.CurrencyStats,
+  Currency: r.Currency,
+  CurrencyDetail,
+  ExchangeStats: r.ExchangeStats,
+  Exchange: r.Exchange,
+  WalletStats: r.WalletStats,
+  Wallet: r.Wallet,
+  ProtocolStats: r.ProtocolStats,
+  Protocol: r.Protocol,
+  EarnOffer: r.EarnOffer,
+  BorrowOffer: r.BorrowOffer,
+  CollateralOffer: r.CollateralOffer,
+  ExchangeList: list(r.Exchange),
+  WalletList: list(r.Wallet),
+  ProtocolList: list(r.Protocol),
+  CurrencyList: list(r.Currency),
+  EarnOfferList: list(r.EarnOffer),
+  BorrowOfferList: list(r.BorrowOffer),
+  CollateralOfferList: list(r.CollateralOffer),
+  EarnHistoryPoint,
+  EarnHistory: history(EarnHistoryPoint),
+  BorrowHistoryPoint,
+  BorrowHistory: history(BorrowHistoryPoint),
+  QuotaErrorDetails,
+  ValidationErrorDetails,
+  ...ERROR_ENVELOPES,
+} as const;
+
+export type SchemaName = keyof typeof COMPONENT_SCHEMAS;

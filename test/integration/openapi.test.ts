@@ -1,0 +1,293 @@
+/**
+ * The API description as a product: the committed docs/openapi.json is what the code generates,
+ * documents every route with the specification's required and nullable fields, is served without
+ * a key with its docs page, and the service's uniform answers (envelope, Content-Type,
+ * X-Request-Id, CORS, gzip) hold on the local stack. `checkResponse` is shown to pass real
+ * answers and to fail a wrong one.
+ */
+import { readFileSync } from 'node:fs';
+import { buildOpenApiDocument, serializeDocument, USAGE_HEADER_DESCRIPTIONS } from '../../shared/openapi/document';
+import { publicRoutes } from '../../shared/local/public-routes';
+import { handler as docsHandler } from '../../shared/openapi/docs-handler';
+import type { ApiEvent } from '../../shared/http';
+import { startLocalStack, type LocalStack } from '../../shared/local/stack';
+import { DEFAULT_SORT } from '../../shared/domain/orderings';
+import { ROUTES } from '../../shared/routes';
+import { fixtureDataset } from '../fixtures/dataset';
+import { get } from '../helpers/client';
+import { checkResponse, contractProblems, DOCUMENT_PATH } from '../helpers/contract';
+
+const PREMIUM_KEY = 'premium_key_0123456789abcdefghijklmnop';
+const FREE_KEY = 'free_key_0123456789abcdefghijklmnopqrs';
+const ONE_PER_MINUTE_KEY = 'slow_key_0123456789abcdefghijklmnopqrs';
+
+const ACCOUNTS = {
+  users: [
+    { id: 'premium', premium: true, keys: [{ key: PREMIUM_KEY }, { key: ONE_PER_MINUTE_KEY, per_minute: 1 }] },
+    { id: 'free', premium: false, keys: [{ key: FREE_KEY }] },
+  ],
+};
+
+type Json = Record<string, any>;
+const committed = readFileSync(DOCUMENT_PATH, 'utf8');
+const doc = JSON.parse(committed) as Json;
+const schemas = doc.components.schemas as Record<string, Json>;
+const deref = (node: Json): Json =>
+  node?.$ref ? (node.$ref as string).slice(2).split('/').reduce((n: Json, part: string) => n[part], doc) : node;
+
+/** Whether a property schema admits `null` (`type: [.., "null"]` or an `anyOf` branch). */
+const isNullable = (schema: Json): boolean =>
+  (Array.isArray(schema.type) && schema.type.includes('null')) || (schema.anyOf ?? []).some((s: Json) => s.type === 'null');
+
+let stack: LocalStack;
+
+beforeAll(async () => {
+  stack = await startLocalStack({ dataset: fixtureDataset(), accounts: ACCOUNTS, publicRoutes: publicRoutes(), env: { SNAPSHOT_CACHE_MS: '0' } });
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('the document', () => {
+  it('is current: docs/openapi.json is exactly what `npm run openapi` generates', () => {
+    expect(committed).toBe(serializeDocument(buildOpenApiDocument()));
+  });
+
+  it('is OpenAPI 3.1 with the Bearer scheme, version 1.0.0 and a relative server', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it.each(ROUTES.map((r) => [r.operationId, r] as const))('documents %s with security, parameters and its answers', (_, route) => {
+    const op = doc.paths[route.path]?.get as Json;
+    expect(op).toBeDefined();
+    expect(op.operationId).toBe(route.operationId);
+    expect(op.security).toEqual([{ bearerAuth: [] }]);
+    const params = (op.parameters ?? []).map(deref);
+    for (const name of route.path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1)) ?? []) {
+      expect(params).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
+    }
+    const responses = Object.fromEntries(Object.entries(op.responses as Json).map(([status, r]) => [status, deref(r as Json)]));
+    const expected = route.operationId === 'getCollateralHistory' ? ['401', '403', '404', '429', '500', '503'] : ['200', '400', '401', '403', '404', '429', '500', '503'];
+    expect(Object.keys(responses)).toEqual(expect.arrayContaining(expected));
+    expect('301' in responses).toBe(/\{slug\}$/.test(route.path));
+    for (const [status, response] of Object.entries(responses)) {
+      expect(response.headers).toHaveProperty(['X-Request-Id']);
+      const usage = USAGE_HEADER_DESCRIPTIONS.map(([name]) => name);
+      if (['200', '301', '400', '404', '429'].includes(status)) for (const name of usage) expect(deref(response.headers[name]).required).toBe(true);
+      if (['401', '403'].includes(status)) for (const name of usage) expect(response.headers).not.toHaveProperty([name]);
+      if (status !== '301') expect(Object.keys(response.content)).toEqual(['application/json']);
+    }
+    expect(deref(responses['429'].headers['Retry-After']).required).toBe(true);
+    expect(deref(responses['503'].headers['Retry-After']).required).toBe(true);
+    if (responses['301']) expect(responses['301'].content).toBeUndefined();
+  });
+
+  it('gives every parameter its type, bounds, default and enum', () => {
+    const params = (path: string) => Object.fromEntries((doc.paths[path].get.parameters as Json[]).map(deref).map((p) => [p.name, p.schema]));
+    expect(params('/api/v1/exchanges')).toEqual({
+      limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+      offset: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
+    });
+    const earn = params('/api/v1/earn');
+    expect(earn.platform_type).toEqual({ type: 'string', enum: ['exchange', 'wallet', 'protocol'] });
+    expect(earn.min_apy).toEqual({ type: 'number', minimum: 0 });
+    expect(earn.sort).toEqual({ type: 'string', enum: ['apy_desc', 'apy_asc', 'tvl_desc', 'updated_desc'], default: DEFAULT_SORT.earn });
+    expect(params('/api/v1/borrow').sort.default).toBe(DEFAULT_SORT.borrow);
+    expect(params('/api/v1/collateral')).not.toHaveProperty('min_apy');
+    expect(params('/api/v1/earn/{id}/history').period).toEqual({ type: 'string', enum: ['24h', '1w', '1m', '3m', '1y', 'all'], default: '1m' });
+    expect(params('/api/v1/borrow/{id}').id).toEqual({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+  });
+
+  // Specification part 2: every listed field is required; these are the nullable ones.
+  const NULLABLE: Record<string, string[]> = {
+    Currency: ['sign', 'logo64'],
+    CurrencyStats: ['rank_by_market_cap', 'circulating_supply', 'total_supply', 'max_supply', 'usd_price', 'usd_volume_24h', 'usd_market_cap', 'usd_percent_change_24h', 'usd_market_cap_dominance'],
+    EarnOffer: ['platform', 'chain', 'asset', 'duration_days', 'tvl', 'min_amount', 'max_amount'],
+    BorrowOffer: ['platform', 'chain', 'term_days', 'borrow_apy', 'supply_apy', 'total_supply_usd', 'total_borrow_usd', 'available_liquidity_usd'],
+    CollateralOffer: ['platform', 'chain', 'term_days', 'margin_call_ltv', 'liquidation_ltv'],
+    PlatformRef: [],
+    AssetRef: [],
+  };
+
+  it.each(Object.entries(NULLABLE))('%s: every field required, exactly the specification nullable ones nullable', (name, nullable) => {
+    const schema = schemas[name];
+    expect([...schema.required].sort()).toEqual(Object.keys(schema.properties).sort());
+    const actual = Object.entries(schema.properties as Record<string, Json>).filter(([, s]) => isNullable(s)).map(([field]) => field);
+    expect(actual.sort()).toEqual([...nullable].sort());
+  });
+
+  it('spells out the cases the issue names', () => {
+    expect(isNullable(schemas.EarnOffer.properties.platform)).toBe(true);
+    expect(isNullable(schemas.BorrowOffer.properties.asset)).toBe(false);
+    expect(schemas.BorrowOffer.properties.asset).toEqual({ $ref: '#/components/schemas/AssetRef' });
+    expect(isNullable(schemas.CurrencyStats.properties.rank_by_market_cap)).toBe(true);
+    expect(schemas.CurrencyDetail.required).toEqual(expect.arrayContaining(['earn_offers', 'borrow_offers', 'collateral_offers']));
+  });
+
+  it('types decimals as patterned strings and timestamps as date-time', () => {
+    expect(schemas.EarnOffer.properties.apy).toMatchObject({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' });
+    expect(schemas.EarnOffer.properties.tvl.anyOf).toContainEqual(expect.objectContaining({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }));
+    expect(schemas.BorrowOffer.properties.synced_at).toMatchObject({ type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' });
+    expect(schemas.CurrencyStats.properties.circulating_supply).toEqual({ type: ['number', 'null'] });
+  });
+
+  it('describes the errors: codes per status, quota and validation details', () => {
+    expect(schemas.QuotaError.properties.error.properties.code).toEqual({ type: 'string', enum: ['rate_limit_exceeded', 'monthly_quota_exceeded'] });
+    expect(schemas.QuotaErrorDetails.required).toEqual(['reset_at', 'limit']);
+    expect(schemas.ValidationErrorDetails.properties.message).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(schemas.NotFoundError.properties.error.properties.code).toEqual({ type: 'string', const: 'not_found' });
+    expect(doc.info.description).toMatch(/\| `tvl_desc` orders by|orders by `stats.weekly_visits`|weekly_visits/);
+    expect(doc.paths['/api/v1/borrow/{id}/history'].get.description).toContain('| `1m` | `4h` | last 30 days |');
+  });
+});
+
+describe('served by the local stack', () => {
+  it('serves /openapi.json without a key: the committed document', async () => {
+    const res = await get(stack.url, '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['x-request-id']).toEqual(expect.any(String));
+    expect(res.body).toEqual(doc);
+  });
+
+  it('serves /docs without a key: a page that loads only its own files', async () => {
+    const res = await get<string>(stack.url, '/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    const sources = [...res.body.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
+    expect(sources).toEqual(expect.arrayContaining(['docs/swagger-ui.css', 'docs/swagger-ui-bundle.js', 'docs/docs.js', 'openapi.json']));
+    expect(sources.filter((s) => /^(https?:)?\/\//.test(s))).toEqual([]);
+    for (const [asset, type] of [['docs/swagger-ui-bundle.js', 'text/javascript'], ['docs/swagger-ui.css', 'text/css'], ['docs/docs.js', 'text/javascript']]) {
+      const file = await fetch(`${stack.url}/${asset}`);
+      expect([asset, file.status, file.headers.get('content-type')]).toEqual([asset, 200, `${type}; charset=utf-8`]);
+      expect((await file.text()).length).toBeGreaterThan(100);
+    }
+  });
+
+  it('answers the CORS preflight without a key', async () => {
+    const res = await get(stack.url, '/api/v1/earn', { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' } });
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-methods']).toContain('GET');
+    expect(res.headers['access-control-allow-headers']?.toLowerCase()).toContain('authorization');
+    expect(res.headers['access-control-expose-headers']).toContain('X-RateLimit-Remaining');
+    expect(res.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  it('gzips a large body when the client asks for it, and only then', async () => {
+    const zipped = await get(stack.url, '/api/v1/earn?limit=200', { key: PREMIUM_KEY, headers: { 'Accept-Encoding': 'gzip' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.body.data.length).toBeGreaterThan(0);
+    const plain = await get(stack.url, '/api/v1/earn?limit=200', { key: PREMIUM_KEY });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toEqual(zipped.body);
+  });
+
+  it.each([
+    ['success', '/api/v1/currencies?limit=2', PREMIUM_KEY, 200],
+    ['validation error', '/api/v1/currencies?limit=500', PREMIUM_KEY, 400],
+    ['lookup 404', '/api/v1/earn/999999', PREMIUM_KEY, 404],
+    ['collateral history', '/api/v1/collateral/1/history', PREMIUM_KEY, 404],
+    ['redirect', '/api/v1/exchanges/bybit-old?limit=1', PREMIUM_KEY, 301],
+    ['gateway 401 (no key)', '/api/v1/earn', null, 401],
+    ['gateway 403 (no subscription)', '/api/v1/earn', FREE_KEY, 403],
+    ['gateway 404 (no such route)', '/api/v2/earn', PREMIUM_KEY, 404],
+  ] as const)('puts X-Request-Id, the envelope and JSON Content-Type on a %s', async (_, path, key, status) => {
+    const res = await get(stack.url, path, { key });
+    expect(res.status).toBe(status);
+    expect(res.headers['x-request-id']).toMatch(/^\S+$/);
+    if (status === 301) {
+      expect(res.headers.location).toBe('/api/v1/exchanges/bybit?limit=1');
+      expect(res.raw).toBe('');
+    } else {
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    }
+    if (status >= 400) {
+      expect(Object.keys(res.body)).toEqual(['error']);
+      expect(res.body.error).toEqual({ code: expect.any(String), message: expect.any(String), details: res.body.error.details });
+      expect(res.body.error.details === null || typeof res.body.error.details === 'object').toBe(true);
+    }
+  });
+
+  it('answers a spent budget with 429, Retry-After and the usage headers, as documented', async () => {
+    const first = await get(stack.url, '/api/v1/wallets', { key: ONE_PER_MINUTE_KEY });
+    const second = await get(stack.url, '/api/v1/wallets', { key: ONE_PER_MINUTE_KEY });
+    // A minute boundary between the two is possible: then the second one is the first of its minute.
+    const refused = first.status === 429 ? first : second.status === 429 ? second : (await get(stack.url, '/api/v1/wallets', { key: ONE_PER_MINUTE_KEY }));
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: 'rate_limit_exceeded', details: { limit: 1 } });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+  });
+
+  it('validates every route of the route table on the fixture', async () => {
+    const paths = [
+      '/api/v1/exchanges', '/api/v1/exchanges/binance', '/api/v1/wallets?limit=2&offset=1', '/api/v1/wallets/trezor',
+      '/api/v1/protocols', '/api/v1/protocols/lido', '/api/v1/currencies', '/api/v1/currencies/bitcoin',
+      '/api/v1/earn?sort=tvl_desc', '/api/v1/earn/7', '/api/v1/borrow?min_apy=0', '/api/v1/borrow/2',
+      '/api/v1/collateral?platform_type=exchange', '/api/v1/collateral/2',
+      '/api/v1/earn/1/history?period=1w', '/api/v1/earn/4/history?period=all', '/api/v1/borrow/1/history?period=1y', '/api/v1/collateral/9/history',
+    ];
+    for (const path of paths) {
+      const res = await get(stack.url, path, { key: PREMIUM_KEY }); // checkResponse runs inside get()
+      expect([path, res.status]).toEqual([path, path.endsWith('collateral/9/history') ? 404 : 200]);
+    }
+  });
+});
+
+describe('the deployed docs function', () => {
+  const event = (resource: string, pathParameters: Record<string, string> | null = null) =>
+    ({ resource, path: `/prod${resource}`, httpMethod: 'GET', pathParameters, requestContext: { requestId: 'req-docs' } }) as unknown as ApiEvent;
+
+  it('serves the same documents by API Gateway resource, whatever the stage prefix', async () => {
+    const spec = await docsHandler(event('/openapi.json'));
+    expect([spec.statusCode, spec.headers?.['Content-Type'], spec.headers?.['X-Request-Id']]).toEqual([200, 'application/json; charset=utf-8', 'req-docs']);
+    expect(JSON.parse(spec.body)).toEqual(doc);
+    const page = await docsHandler(event('/docs'));
+    expect(page.body).toContain('<script src="docs/swagger-ui-bundle.js"></script>');
+    const asset = await docsHandler(event('/docs/{asset}', { asset: 'swagger-ui.css' }));
+    expect([asset.statusCode, asset.headers?.['Content-Type']]).toEqual([200, 'text/css; charset=utf-8']);
+  });
+
+  it('answers anything else with the 404 envelope', async () => {
+    const missing = await docsHandler(event('/docs/{asset}', { asset: '..%2Fpackage.json' }));
+    expect(missing.statusCode).toBe(404);
+    expect(JSON.parse(missing.body)).toEqual({ error: { code: 'not_found', message: expect.any(String), details: null } });
+  });
+});
+
+describe('checkResponse', () => {
+  const offer = async () => {
+    const res = await get(stack.url, '/api/v1/earn/3', { key: PREMIUM_KEY });
+    return { method: 'GET', path: res.path, status: res.status, headers: res.headers, body: res.body as Json };
+  };
+
+  it('passes a real answer', async () => {
+    const real = await offer();
+    expect(contractProblems(real)).toEqual([]);
+  });
+
+  it('fails a body that breaks the schema', async () => {
+    const real = await offer();
+    const wrong = { ...real, body: { ...real.body, apy: 12.25, platform: undefined, updated_at: '2026-11-10' } };
+    expect(() => checkResponse(wrong)).toThrow(/body.*apy/s);
+    expect(contractProblems(wrong).join('\n')).toMatch(/must have required property 'platform'/);
+  });
+
+  it('fails missing or misplaced headers and undocumented statuses', async () => {
+    const real = await offer();
+    const { 'x-ratelimit-remaining': _dropped, ...fewer } = real.headers;
+    expect(contractProblems({ ...real, headers: fewer })).toEqual(['missing header X-RateLimit-Remaining']);
+    expect(contractProblems({ ...real, headers: { ...real.headers, 'content-type': 'text/plain' } })).toEqual([expect.stringMatching(/Content-Type text\/plain/)]);
+    expect(contractProblems({ ...real, status: 418 })).toEqual([expect.stringMatching(/status 418 is not documented/)]);
+    const unauthorized = { ...real, status: 401, body: { error: { code: 'invalid_api_key', message: 'no', details: null } } };
+    expect(contractProblems(unauthorized)).toEqual(expect.arrayContaining([expect.stringMatching(/x-ratelimit-limit is not documented/)]));
+    expect(contractProblems({ ...real, path: '/api/v1/nothing-here' })).toEqual(expect.arrayContaining([expect.stringMatching(/no documented route/)]));
+  });
+});
+
