@@ -10,7 +10,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { ENV } from '../shared/config';
-import { FUNCTION_NAMES, ROUTES, type FunctionName } from '../shared/routes';
+import { FUNCTION_NAMES, PUBLIC_PATHS, ROUTES, type FunctionName } from '../shared/routes';
 import type { StageConfig } from './config';
 import { ApiFunction, type ApiFunctionDefaults } from './constructs/api-function';
 import { DataTable } from './constructs/data-table';
@@ -31,6 +31,7 @@ export class MarketDataStack extends Stack {
   readonly table: DataTable;
   readonly functions: Record<FunctionName, ApiFunction>;
   readonly authorizer: ApiFunction;
+  readonly docs: ApiFunction;
   readonly api: MarketDataApi;
   readonly monitoring: Monitoring;
 
@@ -76,10 +77,21 @@ export class MarketDataStack extends Stack {
     });
     this.table.grantAuthorize(this.authorizer.fn);
 
+    // The API description and docs page: no table access; Swagger UI's files travel with the bundle.
+    const swaggerUi = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+    this.docs = new ApiFunction(this, 'DocsFunction', {
+      entry: handlerEntry('docs'),
+      memorySize: 256,
+      description: `Market data API: API description and docs page (${config.stage})`,
+      defaults,
+      assets: ['swagger-ui.css', 'swagger-ui-bundle.js'].map((file) => ({ from: path.join(swaggerUi, file), to: 'swagger-ui' })),
+    });
+
     this.api = new MarketDataApi(this, 'Api', {
       routes: ROUTES,
       functions: mapValues(this.functions, (fn) => fn.fn),
       authorizer: this.authorizer.fn,
+      docs: this.docs.fn,
       config,
       removalPolicy,
     });
@@ -140,7 +152,12 @@ export class MarketDataStack extends Stack {
     for (const fn of Object.values(this.functions)) {
       acknowledge(fn.role, 'AwsSolutions-IAM5', 'Reads span the GSIs, whose ARNs end in /index/*.', [`Resource::${tableArn}/index/*`]);
     }
-    for (const fn of [...Object.values(this.functions), this.authorizer]) {
+    for (const path of PUBLIC_PATHS) {
+      const method = this.api.api.root.resourceForPath(path).node.findChild('GET');
+      acknowledge(method, 'AwsSolutions-APIG4', 'The API description and docs page are public documents, served without a key.');
+      acknowledge(method, 'AwsSolutions-COG4', 'The API description and docs page are public documents, served without a key.');
+    }
+    for (const fn of [...Object.values(this.functions), this.authorizer, this.docs]) {
       acknowledge(fn, 'AwsSolutions-L1', 'Pinned to nodejs22.x, the version the bundle targets and the tests run on.');
       if (config.tracing) {
         acknowledge(fn.role, 'AwsSolutions-IAM5', 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource scoping.', ['Resource::*']);

@@ -47,6 +47,9 @@ export const ROUTES: readonly Route[] = [
 
 export const routesOf = (fn: FunctionName): Route[] => ROUTES.filter((r) => r.fn === fn);
 
+/** Paths served without a key by the `docs` function: the API description and its docs page. */
+export const PUBLIC_PATHS = ['/openapi.json', '/docs', '/docs/{asset}'] as const;
+
 export interface RouteMatch {
   route: Route;
   pathParameters: Record<string, string>;

@@ -33,6 +33,8 @@ export interface ApiFunctionProps {
   environment?: Record<string, string>;
   /** Default 10 s; the DynamoDB client has its own shorter timeouts. */
   timeout?: Duration;
+  /** Files copied next to the bundle: `{ from: absolute path, to: directory in the bundle }`. */
+  assets?: { from: string; to: string }[];
 }
 
 /** Node 22 is what the bundle targets and what the tests run on; move both together. */
@@ -83,6 +85,14 @@ export class ApiFunction extends Construct {
         externalModules: [],
         // Prefer ESM entry points (tree-shaking); ESM-only packages such as middy bundle to CJS.
         mainFields: ['module', 'main'],
+        commandHooks: props.assets?.length
+          ? {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (_input: string, output: string) =>
+                props.assets!.map(({ from, to }) => `mkdir -p "${output}/${to}" && cp "${from}" "${output}/${to}/"`),
+            }
+          : undefined,
       },
     });
   }

@@ -14,12 +14,14 @@ import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_ALLOW_ORIGIN, CORS_EXPOSE_HEADERS, CORS_HEADERS, CORS_MAX_AGE_SECONDS } from '../../shared/cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseSpec } from '../../shared/gateway-responses';
-import type { FunctionName, Route } from '../../shared/routes';
+import { PUBLIC_PATHS, type FunctionName, type Route } from '../../shared/routes';
 
 export interface MarketDataApiProps {
   routes: readonly Route[];
   functions: Record<FunctionName, lambda.IFunction>;
   authorizer: lambda.IFunction;
+  /** Serves PUBLIC_PATHS (the API description and docs page) without a key. */
+  docs?: lambda.IFunction;
   config: Pick<
     StageConfig,
     | 'stage'
@@ -112,6 +114,7 @@ export class MarketDataApi extends Construct {
 
     this.addExecutionLogGroup(config.stage, config.logRetentionDays, props.removalPolicy);
     this.addRoutes(props.routes, props.functions);
+    if (props.docs) this.addPublicRoutes(props.docs);
     for (const [type, spec] of Object.entries({ ...GATEWAY_RESPONSES, ...DEPLOYED_ONLY_RESPONSES })) {
       this.addGatewayResponse(type, spec);
     }
@@ -146,6 +149,17 @@ export class MarketDataApi extends Construct {
         allowMethods: CORS_ALLOW_METHODS,
         exposeHeaders: CORS_EXPOSE_HEADERS,
         maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+      });
+    }
+  }
+
+  /** The documents anyone may read: no authorizer, no key. */
+  private addPublicRoutes(docs: lambda.IFunction): void {
+    const integration = new apigw.LambdaIntegration(docs, { allowTestInvoke: false });
+    for (const path of PUBLIC_PATHS) {
+      this.api.root.resourceForPath(path).addMethod('GET', integration, {
+        authorizationType: apigw.AuthorizationType.NONE,
+        operationName: path === '/openapi.json' ? 'getOpenApiDocument' : 'getDocsPage',
       });
     }
   }

@@ -98,8 +98,8 @@ describe('the stack functions', () => {
     dev = synth('dev', { memorySizes: { history: 2048 }, snapshotCacheMs: 250, ratePerMinute: 30, logRetentionDays: 60 });
   });
 
-  it('creates one function per family plus the authorizer, with the configured sizes and budgets', () => {
-    dev.template.resourceCountIs('AWS::Lambda::Function', 5);
+  it('creates one function per family plus the authorizer and the docs function, with the configured sizes and budgets', () => {
+    dev.template.resourceCountIs('AWS::Lambda::Function', 6);
     const { functions, authorizer, table } = dev.stack;
     for (const [name, fn] of Object.entries(functions)) {
       dev.template.hasResourceProperties('AWS::Lambda::Function', {
@@ -122,11 +122,12 @@ describe('the stack functions', () => {
       Environment: { Variables: Match.objectLike({ TABLE_NAME: { Ref: dev.logicalId(table.table) } }) },
     });
     expect(authorizer.fn.runtime.name).toBe('nodejs22.x');
+    dev.template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('docs page'), MemorySize: 256 });
   });
 
   it('gives every function a log group with the stage retention', () => {
-    // Five functions, the access logs and the execution logs of the stage.
-    dev.template.resourceCountIs('AWS::Logs::LogGroup', 7);
+    // Six functions (four families, authorizer, docs), the access logs and the execution logs of the stage.
+    dev.template.resourceCountIs('AWS::Logs::LogGroup', 8);
     const groups = Object.values(dev.template.findResources('AWS::Logs::LogGroup'));
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(60);
   });

@@ -41,7 +41,9 @@ describe('MarketDataApi', () => {
     const restApiId = logicalId(stack.api.api);
     const authorizerId = Object.keys(template.findResources('AWS::ApiGateway::Authorizer'))[0];
     const paths = resourcePaths(template.findResources('AWS::ApiGateway::Resource') as Resources, restApiId);
-    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).filter((m) => m.Properties.HttpMethod !== 'OPTIONS');
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).filter(
+      (m) => m.Properties.HttpMethod !== 'OPTIONS' && m.Properties.AuthorizationType !== 'NONE',
+    );
 
     expect(methods).toHaveLength(ROUTES.length);
     for (const route of ROUTES) {
@@ -58,6 +60,16 @@ describe('MarketDataApi', () => {
       const functionId = logicalId(stack.functions[route.fn].fn);
       expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(`"${functionId}"`);
     }
+  });
+
+  it('serves the API description and docs page without the authorizer', () => {
+    const { template, stack, logicalId } = dev;
+    const paths = resourcePaths(template.findResources('AWS::ApiGateway::Resource') as Resources, logicalId(stack.api.api));
+    const open = Object.values(template.findResources('AWS::ApiGateway::Method')).filter(
+      (m) => m.Properties.HttpMethod === 'GET' && m.Properties.AuthorizationType === 'NONE',
+    );
+    expect(open.map((m) => paths.get(m.Properties.ResourceId.Ref)).sort()).toEqual(['/docs', '/docs/{asset}', '/openapi.json']);
+    for (const method of open) expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(logicalId(stack.docs.fn));
   });
 
   it('answers the CORS preflight of every route without the authorizer', () => {
