@@ -89,9 +89,20 @@ export class InternalError extends ApiError {
   }
 }
 
+/** A stored item that does not have the shape the import writes: a bug or a corrupted table. */
+export class CorruptDataError extends Error {
+  constructor(what: string) {
+    super(`malformed stored data: ${what}`);
+    this.name = 'CorruptDataError';
+  }
+}
+
+/** SDK errors DynamoDB returns for a request it refused as invalid: ours to fix, not an outage. */
+const CLIENT_FAULTS = new Set(['ValidationException', 'SerializationException']);
+
 /** SDK errors that mean "the dependency failed", as opposed to a bug of ours. */
 export function isDependencyFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  if (!(error instanceof Error) || error instanceof CorruptDataError || CLIENT_FAULTS.has(error.name)) return false;
   const meta = (error as { $metadata?: unknown; $fault?: string }).$metadata;
   if (meta !== undefined) return true; // every AWS SDK service error carries $metadata
   const name = error.name;

@@ -53,7 +53,7 @@ export async function authorize(event: APIGatewayTokenAuthorizerEvent, deps: Aut
     };
   } catch (error) {
     if (error instanceof InvalidApiKeyError) {
-      logger.debug('authorizer: unauthorized', { reason: error instanceof KeyRejectedError ? error.reason : 'invalid' });
+      logger.info('authorizer: unauthorized', { reason: error instanceof KeyRejectedError ? error.reason : 'invalid' });
       throw new Error('Unauthorized');
     }
     if (error instanceof SubscriptionRequiredError) {

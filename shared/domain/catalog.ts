@@ -5,6 +5,8 @@
 import { NotFoundError } from '../errors';
 import { CATALOG_INDEX, catalogKey, viewPartition, type CatalogFamily } from '../keys';
 import type { ListQuery } from '../schemas/query';
+import { docOf } from '../repositories/view-store';
+import { SLUG_MAX_LENGTH } from '../schemas/resources';
 import type { Stores } from '../stores';
 import { pagination, type Pagination } from '../http';
 import { offersOfAsset } from './offers';
@@ -23,7 +25,7 @@ export async function listCatalog({ snapshot, views }: Stores, family: CatalogFa
     views.size(partition),
     views.range(partition, CATALOG_INDEX, query.offset, query.offset + query.limit),
   ]);
-  const docs = items.map((item) => item.doc as string);
+  const docs = items.map(docOf);
   return { docs, page: pagination(total, query.offset, query.limit, docs.length) };
 }
 
@@ -31,7 +33,7 @@ const NOT_FOUND = { exchanges: 'exchange', wallets: 'wallet', protocols: 'protoc
 
 function lookupOf(item: Record<string, unknown> | undefined): Lookup {
   if (!item) return undefined;
-  return typeof item.redirectTo === 'string' ? { redirectTo: item.redirectTo } : { doc: item.doc as string };
+  return typeof item.redirectTo === 'string' ? { redirectTo: item.redirectTo } : { doc: docOf(item) };
 }
 
 /** The document of a lookup, or 404 (checked after the redirect and the query, CONTRACT §1). */
@@ -40,12 +42,17 @@ export function foundDoc(lookup: Lookup, family: CatalogFamily): string {
   return lookup.doc;
 }
 
+/** No record has a longer slug (the import refuses them): answer without a read. */
+const canExist = (slug: string) => slug.length > 0 && slug.length <= SLUG_MAX_LENGTH;
+
 export async function getCatalogRecord({ snapshot, views }: Stores, family: CatalogFamily, slug: string): Promise<Lookup> {
+  if (!canExist(slug)) return undefined;
   return lookupOf(await views.getItem(catalogKey(await snapshot.version(), family, slug)));
 }
 
 /** A currency with every published offer of its asset, each family in its default order. */
 export async function getCurrencyDetail(stores: Stores, slug: string): Promise<Lookup> {
+  if (!canExist(slug)) return undefined;
   const version = await stores.snapshot.version();
   const [item, offers] = await Promise.all([stores.views.getItem(catalogKey(version, 'currencies', slug)), offersOfAsset(stores, version, slug)]);
   const lookup = lookupOf(item);

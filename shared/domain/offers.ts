@@ -20,7 +20,7 @@ import {
   type ViewFilter,
 } from '../keys';
 import type { OfferQuery } from '../schemas/query';
-import type { ItemFilter, StoredItem } from '../repositories/view-store';
+import { docOf, type ItemFilter, type StoredItem } from '../repositories/view-store';
 import type { Stores } from '../stores';
 import { DEFAULT_SORT, effectiveSort } from './orderings';
 import type { Page } from './catalog';
@@ -29,7 +29,7 @@ import type { Page } from './catalog';
 const SELECTIVITY: ViewDimension[] = ['platform', 'asset', 'platform_type'];
 const FILTER_ATTRIBUTE: Record<ViewDimension, string> = { platform: 'fPlatform', asset: 'fAsset', platform_type: 'fType' };
 
-const docsOf = (items: StoredItem[]) => items.map((item) => item.doc as string);
+const docsOf = (items: StoredItem[]) => items.map(docOf);
 
 function filtersOf(query: OfferQuery): ViewFilter[] {
   return SELECTIVITY.filter((d) => query[d] !== undefined).map((dimension) => ({ dimension, value: query[dimension] as string }));
@@ -93,7 +93,7 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
 export async function getOffer({ snapshot, views }: Stores, family: OfferFamily, id: number): Promise<string> {
   const item = await views.getItem(offerKey(await snapshot.version(), family, id));
   if (!item) throw new NotFoundError(`No such ${family} offer.`);
-  return item.doc as string;
+  return docOf(item);
 }
 
 /** Whether a published offer exists (history of an unknown offer is 404). */

@@ -170,7 +170,10 @@ export async function importDataset(input: unknown, options: ImportOptions): Pro
   const version = versionOf(dataset);
   const counts = Object.fromEntries(DATASET_FAMILIES.map((f) => [f, dataset[f].length]));
   if (pointer?.version === version) {
-    return { version, previous: pointer.previous, unchanged: true, itemsWritten: 0, itemsDeleted: 0, carriedOver, counts };
+    // Nothing to publish; finish a cleanup that an earlier run may have left undone.
+    const stale = await staleSnapshotKeys(client, tableName, new Set([version, ...(pointer.previous ? [pointer.previous] : [])]));
+    await deleteItems(stale, { client, tableName, concurrency: options.concurrency });
+    return { version, previous: pointer.previous, unchanged: true, itemsWritten: 0, itemsDeleted: stale.length, carriedOver, counts };
   }
 
   const items = projectSnapshot(version, dataset);

@@ -6,7 +6,8 @@
  * the counters cannot be reached, the answer is 503.
  */
 import type middy from '@middy/core';
-import { ApiError, InvalidApiKeyError, ServiceUnavailableError } from '../errors';
+import { ApiError, InvalidApiKeyError } from '../errors';
+import { toApiError } from './error-envelope';
 import { chargeRequest, type KeyLimits, type UsageCharge } from '../domain/quota';
 import type { ApiEvent, ApiResult } from '../http';
 import { logger } from '../logger';
@@ -51,8 +52,9 @@ export function usageQuota(options: UsageQuotaOptions): middy.MiddlewareObj<ApiE
     if (!caller) throw new InvalidApiKeyError();
     (request.internal as WithCharge)[CHARGE] = chargeRequest(options.store(), caller.keyId, caller.limits, now()).catch(
       (error: unknown) => {
-        logger.error('quota store unavailable', { keyId: caller.keyId, error });
-        return new ServiceUnavailableError(options.retryAfterSeconds(), error);
+        // Fail closed: no answer goes out without its charge.
+        logger.error('quota charge failed', { keyId: caller.keyId, error });
+        return toApiError(error, options.retryAfterSeconds());
       },
     );
   };

@@ -114,7 +114,9 @@ export class KeyStore implements KeyLookup {
     const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: apiKeyKey(this.hash(secret)) }));
     if (!out.Item) return undefined;
     const { keyId, userId, revoked, createdAt, revokedAt } = out.Item;
-    return { keyId, userId, revoked: revoked === true, createdAt, ...(revokedAt ? { revokedAt } : {}), ...limitsOf(out.Item) };
+    // Fail closed: a key counts as revoked unless it says `revoked: false` and names its owner.
+    const valid = revoked === false && typeof keyId === 'string' && keyId !== '' && typeof userId === 'string';
+    return { keyId, userId, revoked: !valid, createdAt, ...(revokedAt ? { revokedAt } : {}), ...limitsOf(out.Item) };
   }
 
   async getUser(userId: string): Promise<UserItem | undefined> {

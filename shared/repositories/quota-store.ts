@@ -5,6 +5,7 @@
  */
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { CorruptDataError } from '../errors';
 import { quotaKey, type QuotaWindow } from '../keys';
 import { TTL_ATTRIBUTE } from '../table';
 
@@ -30,6 +31,12 @@ export function monthWindow(now: Date): WindowSpec {
 
 /** How long a counter item outlives its window before TTL removes it. */
 const GRACE_SECONDS = { MIN: 3_600, MON: 7 * 86_400 } as const;
+
+function countOf(attributes: Record<string, unknown> | undefined): number {
+  const count = attributes?.count;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count)) throw new CorruptDataError('a quota counter has no count');
+  return count;
+}
 
 export type CounterResult = { taken: true; count: number } | { taken: false };
 
@@ -67,7 +74,7 @@ export class QuotaStore {
         ReturnValues: 'UPDATED_NEW',
       });
       const out = await retryNotApplied(() => this.client.send(update));
-      return { taken: true, count: Number(out.Attributes?.count) };
+      return { taken: true, count: countOf(out.Attributes) };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException') {
         return { taken: false };
@@ -89,6 +96,6 @@ export class QuotaStore {
         ReturnValues: 'UPDATED_NEW',
       }),
     ));
-    return Number(out.Attributes?.count);
+    return countOf(out.Attributes);
   }
 }

@@ -5,6 +5,7 @@
  * carries, so every list is empty and every detail is 404.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { CorruptDataError } from '../errors';
 import { pointerKey } from '../keys';
 
 export const EMPTY_VERSION = 'none';
@@ -31,7 +32,9 @@ export class SnapshotStore {
 
   private async readPointer(): Promise<string> {
     const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: pointerKey(), ProjectionExpression: 'version' }));
-    const version = (out.Item?.version as string | undefined) ?? EMPTY_VERSION;
+    const stored = out.Item?.version;
+    if (out.Item && (typeof stored !== 'string' || stored === '')) throw new CorruptDataError('the snapshot pointer names no version');
+    const version = (stored as string | undefined) ?? EMPTY_VERSION;
     this.cached = { version, until: this.clock() + this.cacheMs };
     return version;
   }

@@ -4,9 +4,20 @@
  * queries the served snapshot.
  */
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { CorruptDataError } from '../errors';
 import { APY_VALUE_ATTRIBUTE, APY_VALUE_INDEX, positionAttribute, VIEW_ATTRIBUTE, viewMetaKey, type Key, type PositionIndex } from '../keys';
 
 export type StoredItem = Record<string, unknown>;
+
+/** The rendered document of an item; anything else is corrupt data (a 500, never a broken body). */
+export function docOf(item: StoredItem): string {
+  const doc = item.doc;
+  if (typeof doc !== 'string' || !doc.startsWith('{')) throw new CorruptDataError(`item ${String(item.PK)} has no document`);
+  return doc;
+}
+
+/** The largest position a query may name: DynamoDB numbers are exact, JS ones only to 2^53 - 1. */
+const MAX_POSITION = Number.MAX_SAFE_INTEGER;
 
 /** A filter applied to the items of a view (combined filters). */
 export interface ItemFilter {
@@ -32,11 +43,15 @@ export class ViewStore {
   /** The exact size of a view (its aggregate item), 0 when the view has no members. */
   async size(partition: string): Promise<number> {
     const item = await this.getItem(viewMetaKey(partition));
-    return item ? Number(item.n) : 0;
+    if (!item) return 0;
+    const n = item.n;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new CorruptDataError(`view ${partition} has no size`);
+    return n;
   }
 
   /** The items at positions [from, to) of a view in the order of `index`, in that order. */
   async range(partition: string, index: PositionIndex, from: number, to: number, filter?: ItemFilter): Promise<StoredItem[]> {
+    to = Math.min(to, MAX_POSITION);
     if (to <= from) return [];
     const attribute = positionAttribute(index);
     const items: StoredItem[] = [];

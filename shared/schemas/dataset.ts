@@ -12,6 +12,7 @@ import {
   earnOfferFields,
   exchangeFields,
   protocolFields,
+  slug,
   timestamp,
   walletFields,
 } from './resources';
@@ -20,7 +21,7 @@ const published = z._default(z.boolean(), true);
 const listedFlags = {
   published,
   delisted: z._default(z.boolean(), false),
-  previous_slugs: z._default(z.array(z.string().check(z.minLength(1, { error: 'must not be empty' }))), []),
+  previous_slugs: z._default(z.array(slug()), []),
 };
 
 /** Platform records may omit `type` (it is the family's); when present it must match. */

@@ -9,7 +9,7 @@ import { PERIODS, type Period } from '../domain/buckets';
 import { SORT_MODES, type SortMode } from '../domain/orderings';
 import { ValidationError } from '../errors';
 import type { OfferFamily } from '../keys';
-import { PLATFORM_TYPES, type PlatformType } from './resources';
+import { PLATFORM_TYPES, SLUG_MAX_LENGTH, type PlatformType } from './resources';
 
 export const MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
 
@@ -46,7 +46,7 @@ function issuesOf(name: string, value: string, spec: ParamSpec): Issue[] {
     case 'enum':
       return spec.values.includes(value) ? [] : [{ message: `${name} must be one of the following values: ${spec.values.join(', ')}` }];
     case 'string':
-      return [];
+      return value.length > SLUG_MAX_LENGTH ? [{ message: `${name} must not be longer than ${SLUG_MAX_LENGTH} characters` }] : [];
   }
 }
 
@@ -118,7 +118,8 @@ const schemaCache = new WeakMap<object, ReturnType<typeof querySchema>>();
 /** Validate a request's query against its parameters; defaults applied. */
 export function parseQuery<T>(values: Record<string, string[]>, specs: Record<string, ParamSpec>): T {
   const messages: string[] = [];
-  const single: Record<string, string> = {};
+  // Prototype-free: a parameter named `__proto__` is a plain (unknown) key here.
+  const single: Record<string, string> = Object.create(null);
   for (const [name, list] of Object.entries(values)) {
     // Unknown names (even `constructor`) are left to the strict schema, which reports them.
     if (Object.hasOwn(specs, name) && list.length > 1) messages.push(`${name} must not be repeated`);

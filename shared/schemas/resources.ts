@@ -18,7 +18,14 @@ export const timestamp = () =>
   );
 
 const text = () => z.string().check(z.minLength(1, { error: 'must not be empty' }));
-const slug = () => text();
+
+/** Slugs are short: DynamoDB keys hold at most 2 KB, and a longer one cannot name a record. */
+export const SLUG_MAX_LENGTH = 256;
+export const slug = () =>
+  z.string().check(
+    z.minLength(1, { error: 'must not be empty' }),
+    z.maxLength(SLUG_MAX_LENGTH, { error: `must not be longer than ${SLUG_MAX_LENGTH} characters` }),
+  );
 
 export const PLATFORM_TYPES = ['exchange', 'wallet', 'protocol'] as const;
 export type PlatformType = (typeof PLATFORM_TYPES)[number];

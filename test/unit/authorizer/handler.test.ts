@@ -279,6 +279,14 @@ describe('authorizer: dependency failures (fail closed, 503)', () => {
 });
 
 describe('authorizer: logs', () => {
+  // Every level is checked: a secret must not reach even a debug line.
+  beforeEach(() => {
+    process.env.LOG_LEVEL = 'debug';
+  });
+  afterEach(() => {
+    delete process.env.LOG_LEVEL;
+  });
+
   it('never writes the key or its hash, whatever the outcome', async () => {
     const outcomes = async () => {
       await run(`Bearer ${KEY}`).catch(() => undefined); // unknown

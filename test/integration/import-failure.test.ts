@@ -1,0 +1,344 @@
+/**
+ * Import under failure (issue part 7), on the embedded DynamoDB through the real handlers:
+ *
+ * 1. dataset A is served;
+ * 2. an import of B loses its connection midway through its batch writes: it rejects, B is
+ *    partly written, and the API still serves A entirely (every list page, total, detail and
+ *    history, answer for answer);
+ * 3. an import of D writes everything but fails at the pointer flip: A is still served;
+ * 4. B re-run on a healthy client completes: B is served exactly as a fresh table holding only B
+ *    serves it, A is kept as the previous version, and D's abandoned items are deleted;
+ * 5. an import of C then deletes A (no longer the previous version) and keeps B;
+ * 6. re-running C is a no-op (`unchanged: true`, nothing written or deleted);
+ * 7. an invalid file is refused as a whole, with its errors by place, before anything is written.
+ *
+ * The failures are real: a document client on the same embedded DynamoDB whose `send` starts
+ * failing like a dropped connection after a number of calls of one kind.
+ */
+import { BatchWriteCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { handler as currenciesHandler } from '../../functions/currencies/handler';
+import { handler as historyHandler } from '../../functions/history/handler';
+import { handler as offersHandler } from '../../functions/offers/handler';
+import { handler as platformsHandler } from '../../functions/platforms/handler';
+import { createDocumentClient } from '../../shared/dynamodb';
+import type { ApiEvent, ApiResult } from '../../shared/http';
+import { importDataset, readPointer, versionOf, type ImportResult } from '../../shared/import/importer';
+import { projectSnapshot, type CompleteDataset } from '../../shared/import/project';
+import { versionOfPartition } from '../../shared/keys';
+import { setLogSink } from '../../shared/logger';
+import { matchRoute, type FunctionName } from '../../shared/routes';
+import { DataFileError, parseDataset } from '../../shared/schemas/dataset';
+import { fixtureDataset } from '../fixtures/dataset';
+import { invoke } from '../helpers/client';
+import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+
+// ---- the datasets --------------------------------------------------------------------------------
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const A = fixtureDataset();
+
+/** B: a renamed, a removed and a new exchange, changed and new offers, a longer history. */
+function datasetB(): any {
+  const b: any = fixtureDataset();
+  b.exchanges.find((e: any) => e.slug === 'kraken').name = 'Kraken Pro';
+  b.exchanges = b.exchanges.filter((e: any) => e.slug !== 'okx');
+  b.exchanges.push({ ...b.exchanges[0], slug: 'bitstamp', name: 'Bitstamp', url: 'https://bitstamp.example', stats: { ...b.exchanges[0].stats, weekly_visits: 700 } });
+  b.currencies.find((c: any) => c.slug === 'ethereum').stats.usd_price = '3100.5';
+  const earn3 = b.earn_offers.find((o: any) => o.id === 3);
+  Object.assign(earn3, { apy: '13.5', estimated_apy: '13.5' });
+  b.earn_offers = b.earn_offers.filter((o: any) => o.id !== 9);
+  b.earn_offers.push({ ...b.earn_offers[0], id: 10, compositeKey: 'earn:10', apy: '6.25', estimated_apy: '6.25' });
+  b.borrow_history[0].points.push({ timestamp: '2026-11-20T08:00:00.000Z', apy: '4.4' });
+  return b;
+}
+const B = datasetB();
+
+/** D: abandoned at its pointer flip. */
+const D: any = fixtureDataset();
+D.wallets.find((w: any) => w.slug === 'zengo').name = 'ZenGo';
+
+/** C: B with one more change. */
+const C: any = datasetB();
+C.protocols.find((p: any) => p.slug === 'curve').stats.tvl = '123';
+
+const complete = (dataset: unknown) => parseDataset(dataset) as CompleteDataset;
+const versionOfDataset = (dataset: unknown) => versionOf(complete(dataset));
+const itemCountOf = (dataset: unknown) => projectSnapshot(versionOfDataset(dataset), complete(dataset)).length;
+
+// ---- what the API serves -------------------------------------------------------------------------
+
+type Handler = (event: ApiEvent, context: never) => Promise<ApiResult>;
+const HANDLERS: Record<FunctionName, Handler> = {
+  platforms: platformsHandler as unknown as Handler,
+  currencies: currenciesHandler as unknown as Handler,
+  offers: offersHandler as unknown as Handler,
+  history: historyHandler as unknown as Handler,
+};
+
+async function call(path: string): Promise<{ status: number; body: any; location?: string }> {
+  const route = matchRoute('GET', new URL(path, 'http://test').pathname)!;
+  const res = await invoke(HANDLERS[route.route.fn], apiEvent(path, { keyId: 'k-import-test', perMinute: 1_000_000, perMonth: 100_000_000 }));
+  return { status: res.status, body: res.body, ...(res.headers.location ? { location: res.headers.location } : {}) };
+}
+
+const CATALOG = ['exchanges', 'wallets', 'protocols', 'currencies'] as const;
+const OFFERS = ['earn', 'borrow', 'collateral'] as const;
+const EVERY = [A, B, C, D];
+
+/** Every request whose answer depends on the data: lists (all pages), details, redirects, history. */
+function viewPaths(): string[] {
+  const paths = new Set<string>();
+  for (const family of [...CATALOG, ...OFFERS]) paths.add(`/api/v1/${family}?limit=200`);
+  for (const family of CATALOG) paths.add(`/api/v1/${family}?limit=2&offset=1`);
+  for (const query of ['earn?asset=bitcoin&sort=tvl_desc', 'earn?min_apy=5', 'borrow?platform=aave', 'collateral?platform_type=exchange&asset=bitcoin']) {
+    paths.add(`/api/v1/${query}`);
+  }
+  for (const dataset of EVERY) {
+    for (const family of CATALOG) {
+      for (const record of dataset[family] as { slug: string; previous_slugs?: string[] }[]) {
+        for (const slug of [record.slug, ...(record.previous_slugs ?? [])]) paths.add(`/api/v1/${family}/${slug}`);
+      }
+    }
+    for (const family of OFFERS) for (const offer of dataset[`${family}_offers`] as { id: number }[]) paths.add(`/api/v1/${family}/${offer.id}`);
+    for (const family of ['earn', 'borrow'] as const) {
+      for (const offer of dataset[`${family}_offers`] as { id: number }[]) paths.add(`/api/v1/${family}/${offer.id}/history?period=all`);
+    }
+  }
+  return [...paths].sort();
+}
+
+type View = Record<string, { status: number; body: any; location?: string }>;
+
+/** The answer to every view path; history answers without the request time (`to`, and `from` of an empty series). */
+async function servedView(): Promise<View> {
+  const view: View = {};
+  for (const path of viewPaths()) {
+    const answer = await call(path);
+    if (answer.body && typeof answer.body === 'object' && 'to' in answer.body) {
+      delete answer.body.to;
+      if (answer.body.point_count === 0) delete answer.body.from;
+    }
+    view[path] = answer;
+  }
+  return view;
+}
+
+// ---- the table -----------------------------------------------------------------------------------
+
+let table: TestTable;
+
+/** Item counts per snapshot version (other items: pointer, keys, quota counters, under ''). */
+async function itemsByVersion(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await table.client.send(new ScanCommand({ TableName: table.tableName, ProjectionExpression: 'PK', ExclusiveStartKey }));
+    for (const item of out.Items ?? []) {
+      const version = versionOfPartition(item.PK as string) ?? '';
+      counts[version] = (counts[version] ?? 0) + 1;
+    }
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return counts;
+}
+
+const snapshotVersions = async () => Object.keys(await itemsByVersion()).filter((v) => v !== '').sort();
+
+/**
+ * A client on the same table whose calls of one kind start failing like a dropped connection
+ * after `healthy` of them. It counts every write it is asked for and can wait for its calls in flight.
+ */
+function flakyClient(kind: typeof BatchWriteCommand | typeof PutCommand, healthy: number) {
+  const client: DynamoDBDocumentClient = createDocumentClient({ endpoint: table.endpoint });
+  const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
+  const inflight = new Set<Promise<unknown>>();
+  let seen = 0;
+  let writes = 0;
+  (client as unknown as { send: (command: unknown) => Promise<unknown> }).send = (command: unknown) => {
+    if (!(command instanceof ScanCommand) && (command as { constructor: { name: string } }).constructor.name.match(/Put|BatchWrite|Delete|Update/)) writes++;
+    if (command instanceof kind && ++seen > healthy) {
+      return Promise.reject(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' }));
+    }
+    const pending = send(command);
+    inflight.add(pending);
+    pending.then(
+      () => inflight.delete(pending),
+      () => inflight.delete(pending),
+    );
+    return pending;
+  };
+  return {
+    client,
+    writes: () => writes,
+    /** Wait until no call is in flight (other batch workers may still be writing after the import rejected). */
+    settled: async () => {
+      while (inflight.size > 0) await Promise.allSettled([...inflight]);
+    },
+    close: () => client.destroy(),
+  };
+}
+
+// ---- the reference views -------------------------------------------------------------------------
+
+/** How a fresh table holding only `dataset` serves it. */
+async function referenceView(dataset: unknown): Promise<View> {
+  const fresh = await startTestTable();
+  try {
+    await importDataset(dataset, { client: fresh.client, tableName: fresh.tableName });
+    return await servedView();
+  } finally {
+    await fresh.close();
+  }
+}
+
+let viewOfB: View;
+let viewOfC: View;
+let viewOfA: View;
+let resultA: ImportResult;
+
+beforeAll(async () => {
+  setLogSink(() => undefined);
+  viewOfB = await referenceView(B);
+  viewOfC = await referenceView(C);
+  table = await startTestTable();
+  resultA = await importDataset(A, { client: table.client, tableName: table.tableName });
+}, 120_000);
+
+afterAll(async () => {
+  await table?.close();
+  setLogSink((line) => process.stdout.write(`${line}\n`));
+});
+
+// ---- the story -----------------------------------------------------------------------------------
+
+it('serves dataset A', async () => {
+  viewOfA = await servedView();
+  expect(resultA.unchanged).toBe(false);
+  expect(viewOfA['/api/v1/exchanges?limit=200'].body.data.map((e: { slug: string }) => e.slug)).toEqual(['binance', 'bybit', 'coinbase', 'kraken', 'okx']);
+  expect(viewOfA['/api/v1/exchanges/kraken'].body.name).toBe('Kraken');
+  expect(viewOfA['/api/v1/exchanges/bitstamp'].status).toBe(404);
+  expect(viewOfA['/api/v1/borrow/1/history?period=all'].body.point_count).toBeGreaterThan(0);
+  // The datasets differ where the test needs them to.
+  expect(viewOfB).not.toEqual(viewOfA);
+  expect(viewOfC).not.toEqual(viewOfB);
+  expect(new Set([resultA.version, versionOfDataset(B), versionOfDataset(C), versionOfDataset(D)]).size).toBe(4);
+});
+
+it('an import of B that loses its connection midway rejects, and A is still served entirely', async () => {
+  const flaky = flakyClient(BatchWriteCommand, 3);
+  try {
+    await expect(importDataset(B, { client: flaky.client, tableName: table.tableName, concurrency: 2 })).rejects.toThrow(/ECONNRESET/);
+    await flaky.settled();
+  } finally {
+    flaky.close();
+  }
+
+  // B is partly written, not published.
+  const counts = await itemsByVersion();
+  const written = counts[versionOfDataset(B)] ?? 0;
+  expect(written).toBeGreaterThan(0);
+  expect(written).toBeLessThan(itemCountOf(B));
+  expect((await readPointer(table.client, table.tableName))?.version).toBe(resultA.version);
+
+  expect(await servedView()).toEqual(viewOfA);
+});
+
+it('an import of D that writes everything but fails at the pointer flip leaves A served', async () => {
+  const flaky = flakyClient(PutCommand, 0);
+  try {
+    await expect(importDataset(D, { client: flaky.client, tableName: table.tableName })).rejects.toThrow(/ECONNRESET/);
+    await flaky.settled();
+  } finally {
+    flaky.close();
+  }
+  expect((await itemsByVersion())[versionOfDataset(D)]).toBe(itemCountOf(D));
+  expect((await readPointer(table.client, table.tableName))?.version).toBe(resultA.version);
+  expect(await servedView()).toEqual(viewOfA);
+});
+
+it('re-running B on a healthy client completes it: B served as a fresh table serves it, A kept as previous, abandoned items deleted', async () => {
+  const result = await importDataset(B, { client: table.client, tableName: table.tableName });
+  expect(result).toMatchObject({ version: versionOfDataset(B), previous: resultA.version, unchanged: false, itemsDeleted: itemCountOf(D) });
+
+  expect(await snapshotVersions()).toEqual([resultA.version, versionOfDataset(B)].sort());
+  const counts = await itemsByVersion();
+  expect(counts[versionOfDataset(B)]).toBe(itemCountOf(B));
+  expect(counts[resultA.version]).toBe(itemCountOf(A));
+
+  const view = await servedView();
+  expect(view).toEqual(viewOfB);
+  expect(view['/api/v1/exchanges/kraken'].body.name).toBe('Kraken Pro');
+  expect(view['/api/v1/exchanges/okx'].status).toBe(404);
+  expect(view['/api/v1/earn/10'].status).toBe(200);
+});
+
+it('the next import (C) deletes A, no longer the previous version, and keeps B', async () => {
+  const result = await importDataset(C, { client: table.client, tableName: table.tableName });
+  expect(result).toMatchObject({ version: versionOfDataset(C), previous: versionOfDataset(B), unchanged: false, itemsDeleted: itemCountOf(A) });
+  expect(await snapshotVersions()).toEqual([versionOfDataset(B), versionOfDataset(C)].sort());
+  expect(await servedView()).toEqual(viewOfC);
+});
+
+it('re-running the same import is a no-op', async () => {
+  const before = await itemsByVersion();
+  const pointer = await readPointer(table.client, table.tableName);
+  const counting = flakyClient(BatchWriteCommand, Number.MAX_SAFE_INTEGER);
+  try {
+    const result = await importDataset(C, { client: counting.client, tableName: table.tableName });
+    expect(result).toMatchObject({ version: versionOfDataset(C), unchanged: true, itemsWritten: 0, itemsDeleted: 0 });
+    expect(counting.writes()).toBe(0);
+  } finally {
+    counting.close();
+  }
+  expect(await itemsByVersion()).toEqual(before);
+  expect(await readPointer(table.client, table.tableName)).toEqual(pointer);
+});
+
+describe('an invalid file is refused as a whole, before anything is written', () => {
+  it.each<[string, () => any, string[]]>([
+    [
+      'field errors in several families',
+      () => {
+        const bad: any = fixtureDataset();
+        bad.earn_offers[0].apy = 5.5; // a decimal as a JSON number
+        delete bad.exchanges[1].slug;
+        bad.currencies[2].unknown_field = 1;
+        bad.borrow_offers[3].is_active = 'yes';
+        bad.earn_history[0].points[5].timestamp = 'yesterday';
+        return bad;
+      },
+      ['earn_offers[0].apy:', 'exchanges[1].slug:', 'currencies[2].unknown_field:', 'borrow_offers[3].is_active:', 'earn_history[0].points[5].timestamp:'],
+    ],
+    [
+      'rules across records',
+      () => {
+        const bad: any = fixtureDataset();
+        bad.exchanges[1].slug = bad.exchanges[0].slug;
+        bad.earn_offers[2].id = bad.earn_offers[1].id;
+        bad.borrow_history[0].offer_id = 999;
+        return bad;
+      },
+      ['exchanges[1].slug:', 'earn_offers[2].id:', 'borrow_history[0].offer_id:'],
+    ],
+  ])('%s', async (_, build, places) => {
+    const before = await itemsByVersion();
+    const pointer = await readPointer(table.client, table.tableName);
+    const counting = flakyClient(BatchWriteCommand, Number.MAX_SAFE_INTEGER);
+    let refusal: unknown;
+    try {
+      await importDataset(build(), { client: counting.client, tableName: table.tableName }).catch((error: unknown) => {
+        refusal = error;
+      });
+      expect(counting.writes()).toBe(0);
+    } finally {
+      counting.close();
+    }
+    expect(refusal).toBeInstanceOf(DataFileError);
+    const errors = (refusal as DataFileError).errors;
+    for (const place of places) expect({ place, found: errors.some((e) => e.startsWith(place)) }).toEqual({ place, found: true });
+
+    expect(await itemsByVersion()).toEqual(before);
+    expect(await readPointer(table.client, table.tableName)).toEqual(pointer);
+    expect(await servedView()).toEqual(viewOfC);
+  });
+});
