@@ -33,6 +33,8 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
     requestHandler: {
       connectionTimeout: connectionTimeoutMs(),
       requestTimeout: options.requestTimeoutMs ?? requestTimeoutMs(),
+      // Without this the handler only logs a warning and waits for the socket's own timeout.
+      throwOnRequestTimeout: true,
     },
   };
   if (options.endpoint) {
