@@ -6,6 +6,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from './config';
+import { attachDynamoAccounting } from './observability/dynamo-accounting';
 
 export const CLIENT_TIMEOUTS = { connectionTimeoutMs: 1_000, requestTimeoutMs: 2_000, maxAttempts: 3 } as const;
 
@@ -42,9 +43,12 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
     // The embedded DynamoDB accepts any credentials; never look for real ones.
     clientConfig.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   }
-  return DynamoDBDocumentClient.from(new DynamoDBClient(clientConfig), {
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient(clientConfig), {
     marshallOptions: { removeUndefinedValues: true },
   });
+  // Per-request calls and consumed capacity, for the request metrics (shared/observability).
+  attachDynamoAccounting(client);
+  return client;
 }
 
 let shared: DynamoDBDocumentClient | undefined;

@@ -2,6 +2,8 @@
  * A small structured logger: one JSON line per entry, with the request id and key id attached by
  * the middleware. It never prints a key or an Authorization header: `redact` drops them.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const SECRET_FIELDS = /^(authorization|authorizationtoken|key|apikey|api_key|token|secret)$/i;
@@ -9,13 +11,20 @@ const SECRET_FIELDS = /^(authorization|authorizationtoken|key|apikey|api_key|tok
 export type LogSink = (line: string) => void;
 
 let sink: LogSink = (line) => process.stdout.write(`${line}\n`);
-let context: Record<string, unknown> = {};
+/** Fields of the request being served (request id, key id, route), per async context. */
+const requestContext = new AsyncLocalStorage<Record<string, unknown>>();
 
 export const setLogSink = (next: LogSink) => {
   sink = next;
 };
-export const setLogContext = (next: Record<string, unknown>) => {
-  context = next;
+
+/**
+ * Attach fields to every line logged for the rest of this request. Call it synchronously at the
+ * start of the request (as the log-context middleware does), so concurrent requests of the
+ * local gateway never share fields.
+ */
+export const enterLogContext = (fields: Record<string, unknown>) => {
+  requestContext.enterWith(fields);
 };
 
 export function redact(value: unknown, depth = 0): unknown {
@@ -30,6 +39,7 @@ export function redact(value: unknown, depth = 0): unknown {
 function write(level: Level, message: string, fields?: Record<string, unknown>) {
   const threshold = ORDER[(process.env.LOG_LEVEL?.toLowerCase() as Level) ?? 'info'] ?? ORDER.info;
   if (ORDER[level] < threshold) return;
+  const context = requestContext.getStore() ?? {};
   sink(JSON.stringify({ level, time: new Date().toISOString(), message, ...context, ...(redact(fields ?? {}) as object) }));
 }
 

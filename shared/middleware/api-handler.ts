@@ -1,6 +1,7 @@
 /**
  * Builds a family function: dispatch on the API Gateway resource to the route's handler, wrapped
- * in the middleware every family shares (usage quota, error envelope, response headers).
+ * in the middleware every family shares (request metrics, usage quota, error envelope, response
+ * headers).
  */
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
@@ -8,8 +9,10 @@ import { config } from '../config';
 import { counterClient } from '../dynamodb';
 import { NotFoundError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http';
+import { requestMetrics } from '../observability/metrics';
 import { QuotaStore } from '../repositories/quota-store';
 import { errorEnvelope, INTERNAL_ERROR_BODY } from './error-envelope';
+import { logContext } from './log-context';
 import { responseHeaders } from './response-headers';
 import { usageQuota, type UsageQuotaOptions } from './usage-quota';
 
@@ -36,6 +39,9 @@ export function apiHandler(routes: Record<string, RouteHandler>, options: ApiHan
   };
   const retryAfterSeconds = () => config().retryAfterSeconds;
   return middy<ApiEvent, ApiResult>(dispatch)
+    // First, so that its after/onError run last and record the final status (429s included).
+    .use(requestMetrics())
+    .use(logContext())
     .use(responseHeaders())
     .use(httpErrorHandler({ logger: false, fallbackMessage: INTERNAL_ERROR_BODY }))
     .use(errorEnvelope({ retryAfterSeconds }))

@@ -1,0 +1,223 @@
+/**
+ * The cost of a request against its floor (docs/performance.md).
+ *
+ *   npm run bench               full: the BENCH dataset, writes bench/results.json and bench/results.md
+ *   npm run bench -- --quick    CI smoke (< 3 min): QUICK_BENCH, writes bench/results-quick.*
+ *   npm run bench -- --out P    write P.json and P.md instead
+ *
+ * Generates the dataset, loads it into an embedded DynamoDB with the real import, then measures
+ * every request kind through the real handlers (DynamoDB work from the accounting middleware,
+ * latency against the floor read), the functions' bundles and module initialisation, and the
+ * local stack's throughput on one hot endpoint. Prints the goals as PASS/FAIL checks; exits 0
+ * unless it crashes.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ENV } from '../shared/config';
+import { counterClient, createDocumentClient, documentClient, EMBEDDED_TIMEOUT_ENV, setDocumentClient } from '../shared/dynamodb';
+import { viewPartition, type CatalogFamily, type OfferFamily, type ViewFilter } from '../shared/keys';
+import { resetRuntime } from '../shared/local/reset';
+import type { FunctionName } from '../shared/routes';
+import { setLogSink } from '../shared/logger';
+import { ViewStore } from '../shared/repositories/view-store';
+import { BASELINE, measureColdStart } from './bench/cold-start';
+import { loadDataset, startBenchDynamo } from './bench/load';
+import { CallRecorder, measureKind, type Handler, type KindResult, type MeasureOptions } from './bench/measure';
+import { pickRequests } from './bench/picks';
+import { checksTable, evaluate, markdown, requestsTable, type BenchResults } from './bench/report';
+import { requestMix } from './bench/requests';
+import { measureThroughput } from './bench/throughput';
+import { BENCH, QUICK_BENCH, generateDataset } from './sample-data/generate';
+
+interface Mode {
+  name: 'quick' | 'full';
+  preset: typeof BENCH;
+  measure: MeasureOptions;
+  initRounds: number;
+  throughputMs: number;
+  concurrency: number;
+  out: string;
+}
+
+const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
+  quick: {
+    name: 'quick',
+    preset: QUICK_BENCH,
+    measure: { runs: 40, budgetMs: 1_200, minRuns: 5, warmup: 3 },
+    initRounds: 7,
+    throughputMs: 5_000,
+    concurrency: 16,
+  },
+  full: {
+    name: 'full',
+    preset: BENCH,
+    measure: { runs: 200, budgetMs: 12_000, minRuns: 5, warmup: 10 },
+    initRounds: 21,
+    throughputMs: 20_000,
+    concurrency: 16,
+  },
+};
+
+function parseArgs(argv: string[]): Mode {
+  let quick = false;
+  let out: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--quick') quick = true;
+    else if (argv[i] === '--out' && argv[i + 1]) out = argv[++i];
+    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--out PREFIX]`);
+  }
+  const mode = MODES[quick ? 'quick' : 'full'];
+  return { ...mode, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
+}
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
+
+async function main(): Promise<void> {
+  const mode = parseArgs(process.argv.slice(2));
+  const started = performance.now();
+  // Other work on the machine skews every latency here; the load average says how much there was.
+  const loadAtStart = loadavg()[0];
+  log(`bench (${mode.name})`);
+
+  // Cold start first, while the machine is otherwise idle.
+  const cold = await measureColdStart(mode.initRounds);
+  log(`cold start: ${Object.entries(cold.init_ms).map(([n, i]) => `${n} ${i.median} ms`).join(', ')} (${seconds(started)} s)`);
+
+  const now = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+  let dataset: ReturnType<typeof generateDataset> | undefined = generateDataset({ ...mode.preset, now });
+  const datasetCounts = Object.fromEntries(Object.entries(dataset).map(([k, v]) => [k, v.length]));
+  const historyPoints = [...dataset.earn_history, ...dataset.borrow_history].reduce((n, s) => n + s.points.length, 0);
+  log(`generated ${JSON.stringify(datasetCounts)}, ${historyPoints} history points (${seconds(started)} s)`);
+
+  const tableName = 'market-data-bench';
+  const dynamo = await startBenchDynamo(tableName);
+  Object.assign(process.env, {
+    [ENV.tableName]: tableName,
+    [ENV.dynamodbEndpoint]: dynamo.endpoint,
+    // Warm requests: the snapshot pointer stays cached for the whole run.
+    [ENV.snapshotCacheMs]: '3600000',
+    ...EMBEDDED_TIMEOUT_ENV,
+  });
+  resetRuntime();
+  setDocumentClient(createDocumentClient({ endpoint: dynamo.endpoint }));
+  const client = documentClient();
+
+  // The handlers' log lines: EMF metrics are counted (and checked against the accounting), errors shown.
+  const emfCalls = { total: 0 };
+  setLogSink((line) => {
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    if (entry._aws) emfCalls.total += Number(entry.DynamoCalls);
+    else if (entry.level === 'error' || entry.level === 'warn') log(line);
+  });
+
+  try {
+    let lastReported = 0;
+    const imported = await loadDataset(dataset, client, tableName, (done, total) => {
+      if (done - lastReported >= total / 10 || done === total) {
+        lastReported = done;
+        log(`  import ${done}/${total} (${seconds(started)} s)`);
+      }
+    });
+    log(`import: ${imported.items} items in ${(imported.ms / 1000).toFixed(1)} s via ${imported.method}`);
+
+    const views = new ViewStore(client, tableName);
+    const sizes = (family: CatalogFamily | OfferFamily, filter?: ViewFilter) => views.size(viewPartition(imported.version, family, filter));
+    const picks = await pickRequests(dataset, views, imported.version);
+    dataset = undefined; // let the collector have it before the measurements
+    const kinds = await requestMix(picks, sizes, mode.name === 'quick');
+
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const handlers: Record<FunctionName, Handler> = {
+      platforms: require('../functions/platforms/handler').handler,
+      currencies: require('../functions/currencies/handler').handler,
+      offers: require('../functions/offers/handler').handler,
+      history: require('../functions/history/handler').handler,
+    };
+    const authorizer = require('../functions/authorizer/handler').handler;
+    /* eslint-enable @typescript-eslint/no-require-imports */
+
+    const recorder = new CallRecorder();
+    const requests: KindResult[] = [];
+    for (const [i, kind] of kinds.entries()) {
+      const result = await measureKind(
+        kind,
+        { version: imported.version, views, now: new Date(), handlers, recorder, client: documentClient, counterClient, emfCalls },
+        mode.measure,
+        `bench-key-${i}`,
+      );
+      requests.push(result);
+      log(
+        `  ${kind.name}: ${result.dynamo.calls} calls, ${result.dynamo.round_trips_max} RT, ${result.dynamo.read_capacity} RCU, p50 ${result.latency_ms.p50} ms` +
+          ` (floor ${result.floor?.latency_ms.p50 ?? '–'} ms, ×${result.overhead_ratio ?? '–'}), ${result.runs} runs (${seconds(started)} s)`,
+      );
+    }
+
+    const load = (keys: number) =>
+      measureThroughput({
+        client,
+        tableName,
+        handlers,
+        authorizer,
+        path: '/api/v1/earn?limit=50',
+        concurrency: mode.concurrency,
+        keys,
+        durationMs: mode.throughputMs,
+        dynamoPid: dynamo.pid,
+      });
+    const throughput = { one_key: await load(1), key_per_client: await load(mode.concurrency) };
+    log(`throughput: ${throughput.one_key.requests_per_s} req/s with one key, ${throughput.key_per_client.requests_per_s} with a key per client (${seconds(started)} s)`);
+
+    const checks = evaluate(requests, cold);
+    const results: BenchResults = {
+      mode: mode.name,
+      generated_at: new Date().toISOString(),
+      runtime_s: Number(seconds(started)),
+      machine: {
+        node: process.version,
+        platform: `${process.platform} ${process.arch}`,
+        cpus: cpus().length,
+        cpu_model: cpus()[0]?.model ?? 'unknown',
+        load_average_1m: { start: Number(loadAtStart.toFixed(2)), end: Number(loadavg()[0].toFixed(2)) },
+      },
+      dataset: { ...datasetCounts, history_points: historyPoints },
+      import: imported,
+      requests,
+      bundles: cold.bundles,
+      init_ms: cold.init_ms,
+      init_rounds: cold.rounds,
+      throughput,
+      checks,
+    };
+    mkdirSync(dirname(mode.out), { recursive: true });
+    writeFileSync(`${mode.out}.json`, `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(`${mode.out}.md`, markdown(results));
+
+    process.stdout.write(`\n${requestsTable(requests)}\n\n`);
+    process.stdout.write(
+      `bundles (KB): ${Object.entries(cold.bundles).map(([n, b]) => `${n} ${(b.bytes / 1024).toFixed(1)} ×${b.ratio_to_baseline}`).join(', ')}; baseline ${BASELINE}\n`,
+    );
+    process.stdout.write(`init (ms): ${Object.entries(cold.init_ms).map(([n, i]) => `${n} ${i.median} ×${i.ratio_to_baseline}`).join(', ')}\n`);
+    for (const [name, t] of Object.entries(throughput)) {
+      process.stdout.write(`throughput (${name}): ${t.requests_per_s} req/s on ${t.endpoint}, ${t.concurrency} clients, ${t.keys} key(s) (p50 ${t.latency_ms.p50} ms, p99 ${t.latency_ms.p99} ms)\n`);
+    }
+    process.stdout.write('\n');
+    process.stdout.write(`${checksTable(checks)}\n\n`);
+    process.stdout.write(`wrote ${mode.out}.json and ${mode.out}.md in ${seconds(started)} s\n`);
+  } finally {
+    setLogSink((line) => process.stdout.write(`${line}\n`));
+    client.destroy();
+    counterClient().destroy();
+    await dynamo.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

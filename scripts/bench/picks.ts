@@ -1,0 +1,86 @@
+/**
+ * What the request mix asks for, picked from the generated dataset: the busiest platform and
+ * asset (the largest filter views, the worst realistic case), a median APY bound, offers with the
+ * longest history. Every pick is checked against the imported snapshot's view sizes.
+ */
+import { viewPartition, type OfferFamily } from '../../shared/keys';
+import type { ViewStore } from '../../shared/repositories/view-store';
+import type { GeneratedDataset } from '../sample-data/generate';
+
+type Offer = { id: number; published?: boolean; platform: { type: string; slug: string } | null; asset: { slug: string } | null };
+
+export interface Picks {
+  exchange: string;
+  wallet: string;
+  protocol: string;
+  /** The currency with the most offers, and one from the middle of the ranking. */
+  busiestCurrency: string;
+  typicalCurrency: string;
+  /** Filter values for earn: the platform type, platform and asset with the most offers. */
+  platformType: string;
+  platform: string;
+  asset: string;
+  /** The asset with the most offers on `platform` (two filters that match something). */
+  platformAsset: string;
+  earnMinApy: string;
+  borrowMinApy: string;
+  offerIds: Record<OfferFamily, number>;
+  /** Offers with the longest stored history. */
+  earnHistoryId: number;
+  borrowHistoryId: number;
+  historyPoints: { earn: number; borrow: number };
+}
+
+const published = <T extends { published?: boolean }>(records: T[]) => records.filter((r) => r.published !== false);
+
+function mostCommon(values: (string | undefined)[]): string[] {
+  const counts = new Map<string, number>();
+  for (const value of values) if (value !== undefined) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([value]) => value);
+}
+
+/** The median of decimal strings at or above zero (a bound that about half the offers pass). */
+function medianDecimal(values: (string | null | undefined)[]): string {
+  const sorted = values.filter((v): v is string => typeof v === 'string' && !v.startsWith('-')).sort((a, b) => Number(a) - Number(b));
+  return sorted[Math.floor(sorted.length / 2)] ?? '0';
+}
+
+async function firstWithView(views: ViewStore, version: string, family: OfferFamily, dimension: 'platform' | 'asset' | 'platform_type', candidates: string[]): Promise<string> {
+  for (const value of candidates) if ((await views.size(viewPartition(version, family, { dimension, value }))) > 0) return value;
+  throw new Error(`no ${family} view for ${dimension} among ${candidates.slice(0, 5).join(', ')}`);
+}
+
+export async function pickRequests(dataset: GeneratedDataset, views: ViewStore, version: string): Promise<Picks> {
+  const exposed = <T extends { published?: boolean; delisted?: boolean; slug: string }>(records: T[]) =>
+    records.filter((r) => r.published !== false && r.delisted !== true).map((r) => r.slug);
+  const earn = published(dataset.earn_offers as unknown as Offer[]);
+  const offersOfAsset = mostCommon(
+    [...earn, ...published(dataset.borrow_offers as unknown as Offer[]), ...published(dataset.collateral_offers as unknown as Offer[])].map((o) => o.asset?.slug),
+  );
+  const platform = await firstWithView(views, version, 'earn', 'platform', mostCommon(earn.map((o) => o.platform?.slug)));
+  const currencies = exposed(dataset.currencies);
+  const longest = <T extends { offer_id: number; points: unknown[] }>(series: T[]) => [...series].sort((a, b) => b.points.length - a.points.length)[0];
+  const earnSeries = longest(dataset.earn_history);
+  const borrowSeries = longest(dataset.borrow_history);
+  return {
+    exchange: exposed(dataset.exchanges)[0],
+    wallet: exposed(dataset.wallets)[0],
+    protocol: exposed(dataset.protocols)[0],
+    busiestCurrency: offersOfAsset.find((slug) => currencies.includes(slug)) ?? currencies[0],
+    typicalCurrency: offersOfAsset.filter((slug) => currencies.includes(slug))[Math.floor(offersOfAsset.length / 4)] ?? currencies[0],
+    platformType: await firstWithView(views, version, 'earn', 'platform_type', mostCommon(earn.map((o) => o.platform?.type))),
+    platform,
+    asset: await firstWithView(views, version, 'earn', 'asset', mostCommon(earn.map((o) => o.asset?.slug))),
+    platformAsset: mostCommon(earn.filter((o) => o.platform?.slug === platform).map((o) => o.asset?.slug))[0],
+    earnMinApy: medianDecimal(dataset.earn_offers.map((o) => o.apy)),
+    borrowMinApy: medianDecimal(dataset.borrow_offers.map((o) => o.net_borrow_apy)),
+    offerIds: {
+      earn: published(dataset.earn_offers)[0].id,
+      borrow: published(dataset.borrow_offers)[0].id,
+      collateral: published(dataset.collateral_offers)[0].id,
+    },
+    earnHistoryId: earnSeries.offer_id,
+    borrowHistoryId: borrowSeries.offer_id,
+    historyPoints: { earn: earnSeries.points.length, borrow: borrowSeries.points.length },
+  };
+}

@@ -1,0 +1,203 @@
+/**
+ * The goals as explicit checks (PASS/FAIL, never an exit code) and the Markdown report.
+ */
+import type { ColdStartReport } from './cold-start';
+import { BASELINE } from './cold-start';
+import type { ImportReport } from './load';
+import type { KindResult } from './measure';
+import type { ThroughputReport } from './throughput';
+
+export interface Check {
+  check: string;
+  pass: boolean;
+  detail: string;
+}
+
+export interface BenchResults {
+  mode: 'quick' | 'full';
+  generated_at: string;
+  runtime_s: number;
+  machine: { node: string; platform: string; cpus: number; cpu_model: string; load_average_1m: { start: number; end: number } };
+  dataset: Record<string, number>;
+  import: ImportReport;
+  requests: KindResult[];
+  bundles: ColdStartReport['bundles'];
+  init_ms: ColdStartReport['init_ms'];
+  init_rounds: number;
+  throughput: { one_key: ThroughputReport; key_per_client: ThroughputReport };
+  checks: Check[];
+}
+
+const OVERHEAD_GOAL = 1.5;
+const DEEP_RCU_GOAL = 2;
+const SIZE_GOAL = 1.2;
+
+function listPairs(requests: KindResult[]) {
+  const lists = new Map<string, { first?: KindResult; deep?: KindResult }>();
+  for (const r of requests) {
+    if (!r.page) continue;
+    const entry = lists.get(r.page.list) ?? {};
+    entry[r.page.role] = r;
+    lists.set(r.page.list, entry);
+  }
+  return [...lists.entries()].filter(([, p]) => p.first && p.deep) as [string, { first: KindResult; deep: KindResult }][];
+}
+
+export function evaluate(requests: KindResult[], cold: ColdStartReport): Check[] {
+  const checks: Check[] = [];
+  const currencies = listPairs(requests).find(([list]) => list === 'currencies')?.[1];
+  if (currencies) {
+    const a = currencies.first.dynamo.read_capacity;
+    const b = currencies.deep.dynamo.read_capacity;
+    checks.push({
+      check: `currency list read capacity, offset 0 vs offset ${currencies.deep.page!.offset}, within 10%`,
+      pass: Math.abs(b - a) <= 0.1 * a,
+      detail: `${a} vs ${b} RCU; the page read: ${currencies.first.floor?.items} vs ${currencies.deep.floor?.items} items, ${kb(currencies.first.floor?.item_bytes ?? 0)} vs ${kb(currencies.deep.floor?.item_bytes ?? 0)} KB`,
+    });
+  }
+  for (const [list, { first, deep }] of listPairs(requests)) {
+    const ratio = deep.dynamo.read_capacity / first.dynamo.read_capacity;
+    checks.push({
+      check: `${list}: read capacity deep/first ≤ ${DEEP_RCU_GOAL}`,
+      pass: ratio <= DEEP_RCU_GOAL,
+      detail: `offset ${deep.page!.offset}: ${deep.dynamo.read_capacity} / ${first.dynamo.read_capacity} = ${ratio.toFixed(2)}`,
+    });
+  }
+  const maxTrips = Math.max(...requests.map((r) => r.dynamo.round_trips_max));
+  const worst = requests.filter((r) => r.dynamo.round_trips_max === maxTrips).map((r) => r.kind);
+  checks.push({ check: 'every request: ≤ 3 sequential DynamoDB round trips', pass: maxTrips <= 3, detail: `max ${maxTrips} (${worst.join('; ')})` });
+  const simple = requests.filter((r) => r.promised_round_trips === 1);
+  const notOne = simple.filter((r) => r.dynamo.round_trips_max !== 1);
+  checks.push({
+    check: 'warm simple requests (cached pointer and authorizer): exactly 1 round trip',
+    pass: notOne.length === 0,
+    detail: notOne.length === 0 ? `${simple.length} kinds` : notOne.map((r) => `${r.kind}: ${r.dynamo.round_trips_max}`).join('; '),
+  });
+  const overPromise = requests.filter((r) => r.dynamo.round_trips_max > r.promised_round_trips);
+  checks.push({
+    check: 'round trips as docs/data-model.md promises, for every kind',
+    pass: overPromise.length === 0,
+    detail: overPromise.length === 0 ? 'all' : overPromise.map((r) => `${r.kind}: ${r.dynamo.round_trips_max} > ${r.promised_round_trips}`).join('; '),
+  });
+  for (const r of requests.filter((k) => k.period === 'all')) {
+    const queries = r.dynamo.commands.Query ?? 0;
+    checks.push({ check: `${r.kind}: one page (one Query)`, pass: queries === 1, detail: `${queries} Query call(s), ${r.dynamo.read_capacity} RCU` });
+  }
+  for (const [name, bundle] of Object.entries(cold.bundles)) {
+    if (name === BASELINE) continue;
+    checks.push({ check: `${name}: bundle ≤ ${SIZE_GOAL}× ${BASELINE}`, pass: (bundle.ratio_to_baseline ?? Infinity) <= SIZE_GOAL, detail: `${(bundle.bytes / 1024).toFixed(1)} KB, ×${bundle.ratio_to_baseline}` });
+  }
+  for (const [name, init] of Object.entries(cold.init_ms)) {
+    if (name === BASELINE) continue;
+    checks.push({ check: `${name}: init ≤ ${SIZE_GOAL}× ${BASELINE}`, pass: (init.ratio_to_baseline ?? Infinity) <= SIZE_GOAL, detail: `${init.median} ms, ×${init.ratio_to_baseline}` });
+  }
+  const measured = requests.filter((r) => r.overhead_ratio !== null);
+  const over = measured.filter((r) => r.overhead_ratio! > OVERHEAD_GOAL);
+  checks.push({
+    check: `overhead ratio p50(request)/p50(floor) ≤ ${OVERHEAD_GOAL}, every kind`,
+    pass: over.length === 0,
+    detail: `${measured.length - over.length}/${measured.length} kinds within; over: ${over.map((r) => `${r.kind} ×${r.overhead_ratio}`).join('; ') || 'none'}`,
+  });
+  const overCode = requests.filter((r) => (r.code_overhead_ratio ?? 0) > OVERHEAD_GOAL);
+  checks.push({
+    check: `(extra) service code share p50(request)/p50(its own DynamoDB calls replayed) ≤ ${OVERHEAD_GOAL}, every kind`,
+    pass: overCode.length === 0,
+    detail: `max ×${Math.max(...requests.map((r) => r.code_overhead_ratio ?? 0))}; over: ${overCode.map((r) => `${r.kind} ×${r.code_overhead_ratio}`).join('; ') || 'none'}`,
+  });
+  const overParallel = measured.filter((r) => (r.parallel_overhead_ratio ?? 0) > OVERHEAD_GOAL);
+  checks.push({
+    check: `(extra, estimate) overhead with parallel calls served in parallel ≤ ${OVERHEAD_GOAL}, every kind`,
+    pass: overParallel.length === 0,
+    detail: `${measured.length - overParallel.length}/${measured.length} kinds within; over: ${overParallel.map((r) => `${r.kind} ×${r.parallel_overhead_ratio}`).join('; ') || 'none'}`,
+  });
+  const disagree = requests.filter((r) => !r.emf_agrees);
+  checks.push({
+    check: 'EMF metric lines agree with the accounting (DynamoCalls)',
+    pass: disagree.length === 0,
+    detail: disagree.length === 0 ? 'all kinds' : disagree.map((r) => r.kind).join('; '),
+  });
+  return checks;
+}
+
+const cell = (value: unknown) => (value === null || value === undefined ? '–' : String(value));
+const row = (cells: unknown[]) => `| ${cells.map(cell).join(' | ')} |`;
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+export function requestsTable(requests: KindResult[]): string {
+  const lines = [
+    row(['request', 'calls', 'RT', 'RCU', 'WCU', 'p50 ms', 'p99 ms', 'floor p50', 'overhead', 'DynamoDB-only p50', 'code share', 'parallel est.', 'floor read (RCU, KB)', 'runs']),
+    row(Array(14).fill('---')),
+  ];
+  for (const r of requests) {
+    lines.push(
+      row([
+        r.kind,
+        r.dynamo.calls,
+        r.dynamo.round_trips_max,
+        r.dynamo.read_capacity,
+        r.dynamo.write_capacity,
+        r.latency_ms.p50,
+        r.latency_ms.p99,
+        r.floor?.latency_ms.p50,
+        r.overhead_ratio === null ? '–' : `×${r.overhead_ratio}`,
+        r.dynamo_only_ms.p50,
+        r.code_overhead_ratio === null ? '–' : `×${r.code_overhead_ratio}`,
+        r.parallel_overhead_ratio === null ? '–' : `×${r.parallel_overhead_ratio}`,
+        r.floor ? `${r.floor.read} (${r.floor.read_capacity}, ${kb(r.floor.item_bytes)})` : '–',
+        r.runs,
+      ]),
+    );
+  }
+  return lines.join('\n');
+}
+
+export function checksTable(checks: Check[]): string {
+  return [row(['', 'check', 'measured']), row(['---', '---', '---']), ...checks.map((c) => row([c.pass ? 'PASS' : 'FAIL', c.check, c.detail]))].join('\n');
+}
+
+export function markdown(results: BenchResults): string {
+  const { bundles, init_ms: init } = results;
+  const bundleRows = Object.entries(bundles).map(([name, b]) =>
+    row([name, kb(b.bytes), kb(b.gzip_bytes), `×${b.ratio_to_baseline}`, kb(b.composition.aws_sdk), kb(b.composition.middy), kb(b.composition.zod), kb(b.composition.own), init[name].median, `×${init[name].ratio_to_baseline}`]),
+  );
+  const throughputLine = (t: ThroughputReport) =>
+    `- ${t.keys === 1 ? 'one key' : `a key per client (${t.keys})`}: **${t.requests_per_s} req/s**, p50 ${t.latency_ms.p50} ms, p90 ${t.latency_ms.p90} ms, p99 ${t.latency_ms.p99} ms; statuses ${JSON.stringify(t.statuses)}; CPU: gateway and handlers ${t.cpu_cores.gateway_and_handlers} cores, embedded DynamoDB ${t.cpu_cores.embedded_dynamodb} cores.`;
+  const t = results.throughput.one_key;
+  return [
+    `# Benchmark results (${results.mode}${results.mode === 'quick' ? ': QUICK_BENCH, a tenth of the sized load' : ''})`,
+    '',
+    `Generated ${results.generated_at} by \`npm run bench${results.mode === 'quick' ? ' -- --quick' : ''}\` in ${results.runtime_s} s on ${results.machine.cpus} × ${results.machine.cpu_model}, Node ${results.machine.node} (load average ${results.machine.load_average_1m.start} at the start, ${results.machine.load_average_1m.end} at the end). Method and discussion: docs/performance.md.`,
+    '',
+    `Dataset: ${Object.entries(results.dataset).map(([k, v]) => `${v} ${k}`).join(', ')}.`,
+    `Import: ${results.import.items} items in ${(results.import.ms / 1000).toFixed(1)} s (${results.import.items_per_s} items/s) via ${results.import.method}.` +
+      (Object.keys(results.import.oversized_source_records).length > 0
+        ? ` Records too large for one carry-over item: ${JSON.stringify(results.import.oversized_source_records)} (largest ${kb(results.import.largest_source_record_bytes)} KB).`
+        : ''),
+    '',
+    '## Checks',
+    '',
+    checksTable(results.checks),
+    '',
+    '## Requests',
+    '',
+    'Warm requests (snapshot pointer cached) through the real handlers, with the two quota counter updates. RT = sequential DynamoDB round trips (max over the runs); RCU/WCU = consumed capacity (ReturnConsumedCapacity); overhead = p50(request) / p50(floor); DynamoDB-only = the request\'s own calls replayed raw in the same sequence; code share = p50(request) / p50(DynamoDB-only); parallel est. = the overhead if the parallel calls were served in parallel, as by DynamoDB (an estimate: docs/performance.md).',
+    '',
+    requestsTable(results.requests),
+    '',
+    '## Cold start',
+    '',
+    `Bundles as the stack builds them (esbuild, CJS, node22, minified, SDK inside). Init = \`require\` of the bundle in a fresh \`node\`, median of ${results.init_rounds} interleaved rounds.`,
+    '',
+    row(['bundle', 'KB', 'gzip KB', 'size ×', 'SDK KB', 'middy KB', 'zod KB', 'own KB', 'init ms', 'init ×']),
+    row(Array(10).fill('---')),
+    ...bundleRows,
+    '',
+    '## Throughput',
+    '',
+    `\`GET ${t.endpoint}\`, ${t.concurrency} concurrent keep-alive clients for ${t.duration_s} s each; ${t.note}.`,
+    '',
+    throughputLine(results.throughput.one_key),
+    throughputLine(results.throughput.key_per_client),
+    '',
+  ].join('\n');
+}

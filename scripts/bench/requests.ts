@@ -1,0 +1,311 @@
+/**
+ * The fixed request mix: every endpoint; for lists the first page and a deep offset, each filter
+ * alone, the sort modes, combined filters; every detail; every history period of an offer with
+ * the longest history. Each kind knows its floor (floor.ts) and what the data model promises
+ * about it (docs/data-model.md), which the report checks.
+ */
+import { decimalSortKey } from '../../shared/decimal';
+import { chunkOf, PERIOD_SPEC, PERIODS, type Period } from '../../shared/domain/buckets';
+import { DEFAULT_SORT, type SortMode } from '../../shared/domain/orderings';
+import {
+  APY_VALUE_ATTRIBUTE,
+  CATALOG_INDEX,
+  catalogKey,
+  historyChunkSortKey,
+  historyPartition,
+  offerKey,
+  offerViewKey,
+  positionAttribute,
+  SORT_INDEX,
+  viewPartition,
+  type CatalogFamily,
+  type HistoryFamily,
+  type OfferFamily,
+  type SeriesResolution,
+  type ViewDimension,
+  type ViewFilter,
+} from '../../shared/keys';
+import type { ItemFilter, ViewStore } from '../../shared/repositories/view-store';
+import type { FunctionName } from '../../shared/routes';
+import type { FloorSpec } from './floor';
+import type { Picks } from './picks';
+
+export const PAGE = 50;
+const API = '/api/v1';
+
+export interface Answer {
+  status: number;
+  body: any;
+}
+
+export interface FloorContext {
+  version: string;
+  views: ViewStore;
+  now: Date;
+}
+
+export interface RequestKind {
+  name: string;
+  path: string;
+  fn: FunctionName;
+  group: 'catalog list' | 'offer list' | 'single filter' | 'min_apy' | 'combined filters' | 'detail' | 'history';
+  expectStatus: number;
+  /** Sequential round trips of a warm request the data model promises (docs/data-model.md). */
+  promisedRoundTrips: number;
+  /** Lists: which list this is a page of, and whether it is its first page or a deep one. */
+  page?: { list: string; role: 'first' | 'deep'; filtered: boolean; offset: number };
+  /** History: the period (period=all must read one page). */
+  period?: Period;
+  floor: (ctx: FloorContext, answer: Answer) => Promise<FloorSpec | undefined>;
+}
+
+type Sizes = (family: CatalogFamily | OfferFamily, filter?: ViewFilter) => Promise<number>;
+
+const query = (params: Record<string, string | number | undefined>) => {
+  const entries = Object.entries(params).filter(([, v]) => v !== undefined) as [string, string | number][];
+  return entries.length === 0 ? '' : `?${entries.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&')}`;
+};
+
+/** The deep offset of a list: `target`, or the last full page of a smaller view (undefined: too small). */
+function deepOffset(n: number, target: number): number | undefined {
+  const offset = Math.min(target, n - PAGE);
+  return offset > 0 ? offset : undefined;
+}
+
+/** Offer fields the combined-filter floor narrows on (the attributes projectSnapshot writes). */
+const FILTER_ATTRIBUTE: Record<ViewDimension, string> = { platform: 'fPlatform', asset: 'fAsset', platform_type: 'fType' };
+const SELECTIVITY: ViewDimension[] = ['platform', 'asset', 'platform_type'];
+
+const idsOf = (answer: Answer): (string | number)[] => (answer.body?.data ?? []).map((d: { id?: number; slug?: string }) => d.id ?? d.slug);
+
+interface OfferListQuery {
+  filters?: ViewFilter[];
+  sort?: SortMode;
+  min_apy?: string;
+  offset?: number;
+}
+
+function offerList(family: OfferFamily, name: string, q: OfferListQuery, extra: Partial<RequestKind> = {}): RequestKind {
+  const filters = q.filters ?? [];
+  const params: Record<string, string | number | undefined> = Object.fromEntries(filters.map((f) => [f.dimension, f.value]));
+  Object.assign(params, { min_apy: q.min_apy, sort: q.sort, offset: q.offset || undefined });
+  const sort = q.sort ?? DEFAULT_SORT[family];
+  const index = SORT_INDEX[sort];
+  const offset = q.offset ?? 0;
+  const combined = filters.length > 1 || (q.min_apy !== undefined && sort !== 'apy_desc' && sort !== 'apy_asc');
+  const base = [...filters].sort((a, b) => SELECTIVITY.indexOf(a.dimension) - SELECTIVITY.indexOf(b.dimension))[0];
+
+  async function floor({ version, views }: FloorContext, answer: Answer): Promise<FloorSpec> {
+    const partition = viewPartition(version, family, base);
+    const total = Number(answer.body.pagination.total);
+    if (combined) {
+      // The page's items are a run of matches in the base view: one Query over their positions,
+      // with the other conditions as a filter, returns exactly them.
+      const ids = idsOf(answer) as number[];
+      const attribute = positionAttribute(index);
+      const positions = await Promise.all(
+        ids.map(async (id) => {
+          const item = await views.getItem(base ? offerViewKey(version, family, id, base.dimension) : offerKey(version, family, id));
+          return Number(item?.[attribute]);
+        }),
+      );
+      const clauses: string[] = [];
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      filters
+        .filter((f) => f !== base)
+        .forEach((f, i) => {
+          clauses.push(`#f${i} = :f${i}`);
+          names[`#f${i}`] = FILTER_ATTRIBUTE[f.dimension];
+          values[`:f${i}`] = f.value;
+        });
+      if (q.min_apy !== undefined) {
+        clauses.push('#apy >= :minApy');
+        names['#apy'] = APY_VALUE_ATTRIBUTE;
+        values[':minApy'] = decimalSortKey(q.min_apy);
+      }
+      const filter: ItemFilter | undefined = clauses.length > 0 ? { expression: clauses.join(' AND '), names, values } : undefined;
+      if (positions.length === 0) return { read: 'range', partition, index, from: 0, to: 0, filter };
+      return { read: 'range', partition, index, from: Math.min(...positions), to: Math.max(...positions) + 1, filter };
+    }
+    if (q.min_apy !== undefined && sort === 'apy_desc') {
+      return { read: 'range', partition, index, from: offset, to: Math.min(offset + PAGE, total) };
+    }
+    if (q.min_apy !== undefined) {
+      const n = await views.size(partition);
+      const start = n - total;
+      return { read: 'range', partition, index, from: start + offset, to: Math.min(n, start + offset + PAGE) };
+    }
+    return { read: 'range', partition, index, from: offset, to: offset + PAGE };
+  }
+
+  const group: RequestKind['group'] = combined ? 'combined filters' : q.min_apy !== undefined ? 'min_apy' : filters.length > 0 ? 'single filter' : 'offer list';
+  const promisedRoundTrips = combined ? 2 : q.min_apy !== undefined && sort === 'apy_asc' ? 2 : 1;
+  return { name, path: `${API}/${family}${query(params)}`, fn: 'offers', group, expectStatus: 200, promisedRoundTrips, floor, ...extra };
+}
+
+function catalogList(family: CatalogFamily, name: string, offset: number, role: 'first' | 'deep'): RequestKind {
+  return {
+    name,
+    path: `${API}/${family}${query({ offset: offset || undefined })}`,
+    fn: family === 'currencies' ? 'currencies' : 'platforms',
+    group: 'catalog list',
+    expectStatus: 200,
+    promisedRoundTrips: 1,
+    page: { list: family, role, filtered: false, offset },
+    floor: async ({ version }) => ({ read: 'range', partition: viewPartition(version, family), index: CATALOG_INDEX, from: offset, to: offset + PAGE }),
+  };
+}
+
+function catalogDetail(family: CatalogFamily, slug: string): RequestKind {
+  return {
+    name: `${family} detail`,
+    path: `${API}/${family}/${encodeURIComponent(slug)}`,
+    fn: family === 'currencies' ? 'currencies' : 'platforms',
+    group: 'detail',
+    expectStatus: 200,
+    promisedRoundTrips: 1,
+    floor: async ({ version }) => ({ read: 'get', key: catalogKey(version, family, slug) }),
+  };
+}
+
+function currencyDetail(name: string, slug: string, sizes: Sizes, offersPerFamily: number[]): RequestKind {
+  const families: OfferFamily[] = ['earn', 'borrow', 'collateral'];
+  return {
+    name,
+    path: `${API}/currencies/${encodeURIComponent(slug)}`,
+    fn: 'currencies',
+    group: 'detail',
+    expectStatus: 200,
+    // One round trip up to 500 offers per family (VIEW_CHUNK), two beyond.
+    promisedRoundTrips: Math.max(...offersPerFamily) > 500 ? 2 : 1,
+    floor: async ({ version }) => {
+      const reads: FloorSpec[] = [{ read: 'get', key: catalogKey(version, 'currencies', slug) }];
+      for (const family of families) {
+        const filter: ViewFilter = { dimension: 'asset', value: slug };
+        const n = await sizes(family, filter);
+        if (n > 0) reads.push({ read: 'range', partition: viewPartition(version, family, filter), index: SORT_INDEX[DEFAULT_SORT[family]], from: 0, to: n });
+      }
+      return { read: 'parallel', reads };
+    },
+  };
+}
+
+function offerDetail(family: OfferFamily, id: number): RequestKind {
+  return {
+    name: `${family} offer detail`,
+    path: `${API}/${family}/${id}`,
+    fn: 'offers',
+    group: 'detail',
+    expectStatus: 200,
+    promisedRoundTrips: 1,
+    floor: async ({ version }) => ({ read: 'get', key: offerKey(version, family, id) }),
+  };
+}
+
+const ROLLUP: Record<string, SeriesResolution> = { '1h': 'RAW', '4h': '4H', '1d': '1D', '1w': '1W' };
+
+function history(family: HistoryFamily, id: number, period: Period): RequestKind {
+  return {
+    name: `${family} history ${period}`,
+    path: `${API}/${family}/${id}/history?period=${period}`,
+    fn: 'history',
+    group: 'history',
+    expectStatus: 200,
+    promisedRoundTrips: 1,
+    period,
+    // The one Query of the series chunks that cover the window (the same bounds the read path uses).
+    floor: async ({ version, now }) => {
+      const { interval, windowMs } = PERIOD_SPEC[period];
+      const resolution = ROLLUP[interval];
+      const to = now.getTime();
+      const low = windowMs === null ? '' : chunkOf[resolution](to - windowMs);
+      return {
+        read: 'partition',
+        pk: historyPartition(version, family, id),
+        from: historyChunkSortKey(resolution, low),
+        to: historyChunkSortKey(resolution, `${chunkOf[resolution](to)}~`),
+      };
+    },
+  };
+}
+
+export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Promise<RequestKind[]> {
+  const kinds: RequestKind[] = [];
+  const pair = (list: string, filtered: boolean, first: RequestKind, deep: (offset: number) => RequestKind, n: number, target: number) => {
+    kinds.push({ ...first, page: { list, role: 'first', filtered, offset: 0 } });
+    const offset = deepOffset(n, target);
+    if (offset !== undefined) kinds.push({ ...deep(offset), page: { list, role: 'deep', filtered, offset } });
+  };
+
+  // Platforms and currencies.
+  for (const family of ['exchanges', 'wallets', 'protocols', 'currencies'] as const) {
+    const n = await sizes(family);
+    const target = family === 'currencies' ? 5_000 : n;
+    const offset = deepOffset(n, target);
+    kinds.push(catalogList(family, `${family} first page`, 0, 'first'));
+    if (offset !== undefined) kinds.push(catalogList(family, `${family} offset ${offset}`, offset, 'deep'));
+  }
+  kinds.push(catalogDetail('exchanges', picks.exchange), catalogDetail('wallets', picks.wallet), catalogDetail('protocols', picks.protocol));
+  for (const [name, slug] of [
+    ['currency detail (most offers)', picks.busiestCurrency],
+    ['currency detail (typical)', picks.typicalCurrency],
+  ] as const) {
+    const counts = await Promise.all((['earn', 'borrow', 'collateral'] as const).map((f) => sizes(f, { dimension: 'asset', value: slug })));
+    kinds.push(currencyDetail(`${name}: ${slug} ${counts.join('/')}`, slug, sizes, counts));
+  }
+
+  // Offer lists: each family, first page and deep.
+  for (const family of ['earn', 'borrow', 'collateral'] as const) {
+    const n = await sizes(family);
+    pair(family, false, offerList(family, `${family} first page`, {}), (offset) => offerList(family, `${family} offset ${offset}`, { offset }), n, 10_000);
+  }
+
+  // Each filter alone, on earn; the largest views of each dimension.
+  const platformType: ViewFilter = { dimension: 'platform_type', value: picks.platformType };
+  const platform: ViewFilter = { dimension: 'platform', value: picks.platform };
+  const asset: ViewFilter = { dimension: 'asset', value: picks.asset };
+  for (const filter of [platformType, platform, asset]) {
+    const n = await sizes('earn', filter);
+    const label = `earn ${filter.dimension}=${filter.value}`;
+    pair(`earn ${filter.dimension}`, true, offerList('earn', `${label} (${n})`, { filters: [filter] }), (offset) => offerList('earn', `${label} offset ${offset}`, { filters: [filter], offset }), n, 10_000);
+  }
+  kinds.push(offerList('borrow', `borrow platform_type=${picks.platformType}`, { filters: [{ ...platformType }] }));
+  kinds.push(offerList('collateral', `collateral asset=${picks.busiestCurrency}`, { filters: [{ dimension: 'asset', value: picks.busiestCurrency }] }));
+
+  // Sort modes (earn), the non-default ones with a deep page too.
+  const earnSize = await sizes('earn');
+  for (const sort of ['apy_asc', 'tvl_desc', 'updated_desc'] as const) {
+    pair(`earn sort=${sort}`, false, offerList('earn', `earn sort=${sort}`, { sort }), (offset) => offerList('earn', `earn sort=${sort} offset ${offset}`, { sort, offset }), earnSize, 10_000);
+  }
+
+  // min_apy with the default sorts: apy_desc (earn) is a position bound, apy_asc (borrow) two steps.
+  kinds.push(offerList('earn', `earn min_apy=${picks.earnMinApy} (apy_desc)`, { min_apy: picks.earnMinApy }));
+  const minApyOffset = quick ? 100 : 1_000;
+  kinds.push(offerList('earn', `earn min_apy=${picks.earnMinApy} offset ${minApyOffset}`, { min_apy: picks.earnMinApy, offset: minApyOffset }));
+  kinds.push(offerList('borrow', `borrow min_apy=${picks.borrowMinApy} (apy_asc)`, { min_apy: picks.borrowMinApy }));
+
+  // Combined filters: the most selective view read whole, with a filter expression.
+  kinds.push(offerList('earn', `earn platform_type=${picks.platformType} & asset=${picks.asset}`, { filters: [platformType, asset] }));
+  kinds.push(offerList('earn', `earn platform=${picks.platform} & asset=${picks.platformAsset}`, { filters: [platform, { dimension: 'asset', value: picks.platformAsset }] }));
+  kinds.push(offerList('earn', `earn asset=${picks.asset} & min_apy & sort=tvl_desc`, { filters: [asset], min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
+  kinds.push(offerList('earn', `earn platform_type=${picks.platformType} & min_apy & sort=tvl_desc`, { filters: [platformType], min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
+  kinds.push(offerList('earn', 'earn min_apy & sort=tvl_desc (no filter)', { min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
+
+  // Details.
+  for (const family of ['earn', 'borrow', 'collateral'] as const) kinds.push(offerDetail(family, picks.offerIds[family]));
+
+  // History: every period of the longest earn series; borrow's finest and coarsest; collateral.
+  for (const period of PERIODS) kinds.push(history('earn', picks.earnHistoryId, period));
+  kinds.push(history('borrow', picks.borrowHistoryId, '1m'), history('borrow', picks.borrowHistoryId, 'all'));
+  kinds.push({
+    name: 'collateral history (404)',
+    path: `${API}/collateral/${picks.offerIds.collateral}/history`,
+    fn: 'history',
+    group: 'history',
+    expectStatus: 404,
+    promisedRoundTrips: 1,
+    floor: async () => undefined,
+  });
+  return kinds;
+}

@@ -1,0 +1,20 @@
+/**
+ * Every log line of a request carries its request id, route and key id (never the key itself).
+ */
+import type middy from '@middy/core';
+import type { ApiEvent, ApiResult } from '../http';
+import { enterLogContext } from '../logger';
+
+export function logContext(): middy.MiddlewareObj<ApiEvent, ApiResult> {
+  // Synchronous up to enterWith: the fields must be set in the invocation's own async context.
+  const logContextBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
+    const { requestContext, resource } = request.event;
+    const keyId = (requestContext?.authorizer as Record<string, unknown> | null | undefined)?.keyId;
+    enterLogContext({
+      requestId: requestContext?.requestId ?? request.context?.awsRequestId,
+      route: resource,
+      ...(typeof keyId === 'string' ? { keyId } : {}),
+    });
+  };
+  return { before: logContextBefore };
+}

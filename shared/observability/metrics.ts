@@ -1,0 +1,100 @@
+/**
+ * One CloudWatch Embedded Metric Format line per request, per route: requests, latency, the
+ * DynamoDB work the request did (calls, sequential round trips, consumed capacity, from
+ * dynamo-accounting) and its outcome class. It must be the first middleware of the chain, so that
+ * its `after` and `onError` run last and see the final status: error envelopes and 429s included.
+ */
+import { performance } from 'node:perf_hooks';
+import type middy from '@middy/core';
+import type { ApiEvent, ApiResult } from '../http';
+import { logger } from '../logger';
+import { ROUTES } from '../routes';
+import { enterRequestAccounting, type AccountingSummary, type RequestAccounting } from './dynamo-accounting';
+
+export const METRICS_NAMESPACE = 'MarketDataApi';
+export const ROUTE_DIMENSION = 'Route';
+
+/** Metric names and units, in the order they are declared in the EMF directive. */
+export const REQUEST_METRICS = {
+  Requests: 'Count',
+  Latency: 'Milliseconds',
+  ConsumedReadCapacity: 'Count',
+  ConsumedWriteCapacity: 'Count',
+  DynamoCalls: 'Count',
+  RoundTrips: 'Count',
+  Errors4xx: 'Count',
+  Errors5xx: 'Count',
+  QuotaRefusals: 'Count',
+} as const;
+
+export type RequestMetricName = keyof typeof REQUEST_METRICS;
+
+const OPERATION_OF_RESOURCE = new Map(ROUTES.map((route) => [route.path, route.operationId]));
+
+/** The route's operationId (the metric dimension), from the API Gateway resource of the event. */
+export const routeOf = (event: ApiEvent): string => OPERATION_OF_RESOURCE.get(event?.resource) ?? 'unknown';
+
+export interface RequestMetricsOptions {
+  /** Epoch milliseconds for the EMF timestamp (tests). */
+  now?: () => number;
+}
+
+/** The metric values of one request from its final status, duration and DynamoDB work. */
+export function requestMetricValues(statusCode: number, latencyMs: number, work: AccountingSummary): Record<RequestMetricName, number> {
+  return {
+    Requests: 1,
+    Latency: Math.round(latencyMs * 100) / 100,
+    ConsumedReadCapacity: work.readCapacity,
+    ConsumedWriteCapacity: work.writeCapacity,
+    DynamoCalls: work.calls,
+    RoundTrips: work.roundTrips,
+    // 429 is also a 4xx, as in API Gateway's 4XXError.
+    Errors4xx: statusCode >= 400 && statusCode < 500 ? 1 : 0,
+    Errors5xx: statusCode >= 500 ? 1 : 0,
+    QuotaRefusals: statusCode === 429 ? 1 : 0,
+  };
+}
+
+/** The EMF document: metadata under `_aws`, the dimension and the values at the root. */
+export function emfDocument(route: string, values: Record<RequestMetricName, number>, timestamp: number): Record<string, unknown> {
+  return {
+    _aws: {
+      Timestamp: timestamp,
+      CloudWatchMetrics: [
+        {
+          Namespace: METRICS_NAMESPACE,
+          Dimensions: [[ROUTE_DIMENSION]],
+          Metrics: Object.entries(REQUEST_METRICS).map(([Name, Unit]) => ({ Name, Unit })),
+        },
+      ],
+    },
+    [ROUTE_DIMENSION]: route,
+    ...values,
+  };
+}
+
+const SCOPE = Symbol('request-metrics');
+type WithScope = { [SCOPE]?: { accounting: RequestAccounting; start: number } };
+
+export function requestMetrics(options: RequestMetricsOptions = {}): middy.MiddlewareObj<ApiEvent, ApiResult> {
+  const now = options.now ?? Date.now;
+
+  // Synchronous up to enterWith: the scope must be set in the invocation's own async context,
+  // before the next middleware (the quota charge) and the handler start their calls.
+  const requestMetricsBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
+    (request.internal as WithScope)[SCOPE] = { accounting: enterRequestAccounting(), start: performance.now() };
+  };
+
+  const emitRequestMetrics: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
+    const scope = (request.internal as WithScope)[SCOPE];
+    if (!scope) return;
+    delete (request.internal as WithScope)[SCOPE];
+    const latency = performance.now() - scope.start;
+    const work = scope.accounting.close();
+    // No response here means the error escapes every middleware: the client sees a 5xx.
+    const statusCode = request.response?.statusCode ?? 500;
+    logger.info('request metrics', emfDocument(routeOf(request.event), requestMetricValues(statusCode, latency, work), now()));
+  };
+
+  return { before: requestMetricsBefore, after: emitRequestMetrics, onError: emitRequestMetrics };
+}

@@ -1,0 +1,160 @@
+/**
+ * The request metrics: one EMF line per request, namespace MarketDataApi, the Route dimension
+ * only, and values that match what the request did, for a 200, a 400, a 429 and a 500. The real
+ * family handlers run against the embedded DynamoDB, so the DynamoDB work is counted by the real
+ * client middleware.
+ */
+import { handler as platformsHandler, routes } from '../../../functions/platforms/handler';
+import type { ApiEvent, ApiResult } from '../../../shared/http';
+import { importDataset } from '../../../shared/import/importer';
+import { setLogSink } from '../../../shared/logger';
+import { apiHandler } from '../../../shared/middleware/api-handler';
+import { withRequestAccounting } from '../../../shared/observability/dynamo-accounting';
+import { emfDocument, METRICS_NAMESPACE, REQUEST_METRICS, requestMetricValues, routeOf } from '../../../shared/observability/metrics';
+import { fixtureDataset } from '../../fixtures/dataset';
+import { apiEvent, startTestTable, type TestTable } from '../../helpers/embedded';
+
+type Emf = Record<string, any>;
+
+let table: TestTable;
+let lines: string[] = [];
+
+beforeAll(async () => {
+  // The snapshot pointer stays cached: a warm request, as in production.
+  table = await startTestTable({ SNAPSHOT_CACHE_MS: '600000' });
+  await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
+  setLogSink((line) => lines.push(line));
+  await platformsHandler(apiEvent('/api/v1/exchanges', { keyId: 'warm-up' }), {} as never);
+});
+beforeEach(() => {
+  lines = [];
+});
+afterAll(async () => {
+  setLogSink((line) => process.stdout.write(`${line}\n`));
+  await table.close();
+});
+
+const emfLines = (): Emf[] => lines.map((line) => JSON.parse(line) as Emf).filter((entry) => entry._aws !== undefined);
+
+async function metricsOf(handler: (event: ApiEvent, context: never) => Promise<ApiResult>, event: ApiEvent): Promise<{ status: number; emf: Emf }> {
+  lines = [];
+  const result = await handler(event, {} as never);
+  const emitted = emfLines();
+  expect(emitted).toHaveLength(1);
+  return { status: result.statusCode, emf: emitted[0] };
+}
+
+it('writes one EMF line for a 200 with the route, latency and the DynamoDB work of a warm request', async () => {
+  const before = Date.now();
+  const { status, emf } = await metricsOf(platformsHandler, apiEvent('/api/v1/exchanges?limit=2', { keyId: 'k-200' }));
+
+  expect(status).toBe(200);
+  expect(emf._aws.Timestamp).toBeGreaterThanOrEqual(before);
+  expect(emf._aws.CloudWatchMetrics).toEqual([
+    {
+      Namespace: METRICS_NAMESPACE,
+      Dimensions: [['Route']],
+      Metrics: Object.entries(REQUEST_METRICS).map(([Name, Unit]) => ({ Name, Unit })),
+    },
+  ]);
+  expect(emf).toMatchObject({
+    Route: 'listExchanges',
+    Requests: 1,
+    Errors4xx: 0,
+    Errors5xx: 0,
+    QuotaRefusals: 0,
+    // Two quota counters, the view size and the page, all in parallel.
+    DynamoCalls: 4,
+    RoundTrips: 1,
+    ConsumedWriteCapacity: 2,
+  });
+  expect(emf.ConsumedReadCapacity).toBeGreaterThanOrEqual(1);
+  expect(emf.Latency).toBeGreaterThan(0);
+});
+
+it('counts a 400 as a 4xx on its route, with the quota charge as its only DynamoDB work', async () => {
+  const { status, emf } = await metricsOf(platformsHandler, apiEvent('/api/v1/exchanges/binance?limit=1', { keyId: 'k-400' }));
+
+  expect(status).toBe(400);
+  expect(emf).toMatchObject({ Route: 'getExchange', Requests: 1, Errors4xx: 1, Errors5xx: 0, QuotaRefusals: 0 });
+  expect(emf.DynamoCalls).toBeGreaterThanOrEqual(2);
+  expect(emf.ConsumedWriteCapacity).toBe(2);
+});
+
+it('counts a 429 as a quota refusal (and a 4xx), after the refusal replaced the answer', async () => {
+  const now = new Date('2026-11-20T10:00:10.000Z');
+  const handler = apiHandler(routes, { quota: { now: () => now } });
+  const event = () => apiEvent('/api/v1/wallets', { keyId: 'k-429', perMinute: 1, perMonth: 100 });
+  const first = await metricsOf(handler, event());
+  const refused = await metricsOf(handler, event());
+
+  expect(first.status).toBe(200);
+  expect(first.emf.QuotaRefusals).toBe(0);
+  expect(refused.status).toBe(429);
+  expect(refused.emf).toMatchObject({ Route: 'listWallets', Requests: 1, Errors4xx: 1, Errors5xx: 0, QuotaRefusals: 1 });
+  // The refused minute counter, then the monthly unit given back: two sequential round trips.
+  expect(refused.emf.RoundTrips).toBe(2);
+});
+
+it('counts an unexpected failure as a 5xx', async () => {
+  const handler = apiHandler({
+    '/api/v1/exchanges': async () => {
+      throw new Error('boom');
+    },
+  });
+  const { status, emf } = await metricsOf(handler, apiEvent('/api/v1/exchanges', { keyId: 'k-500' }));
+
+  expect(status).toBe(500);
+  expect(emf).toMatchObject({ Route: 'listExchanges', Errors4xx: 0, Errors5xx: 1, QuotaRefusals: 0 });
+});
+
+it('keeps the DynamoDB work of concurrent requests apart', async () => {
+  lines = [];
+  await Promise.all([
+    platformsHandler(apiEvent('/api/v1/exchanges?limit=1', { keyId: 'k-a' }), {} as never),
+    platformsHandler(apiEvent('/api/v1/exchanges/binance', { keyId: 'k-b' }), {} as never),
+    platformsHandler(apiEvent('/api/v1/protocols?limit=1', { keyId: 'k-c' }), {} as never),
+  ]);
+  const byRoute = Object.fromEntries(emfLines().map((emf) => [emf.Route, emf.DynamoCalls]));
+  expect(byRoute).toEqual({ listExchanges: 4, getExchange: 3, listProtocols: 4 });
+});
+
+it('also reports the calls to a scope the caller opened around each request (the benchmark)', async () => {
+  const [list, detail] = await Promise.all([
+    withRequestAccounting(() => platformsHandler(apiEvent('/api/v1/exchanges?limit=1', { keyId: 'k-d' }), {} as never)),
+    withRequestAccounting(() => platformsHandler(apiEvent('/api/v1/exchanges/binance', { keyId: 'k-e' }), {} as never)),
+  ]);
+  expect(list.accounting.calls.map((c) => c.command).sort()).toEqual(['GetItem', 'Query', 'UpdateItem', 'UpdateItem']);
+  expect(detail.accounting.calls.map((c) => c.command).sort()).toEqual(['GetItem', 'UpdateItem', 'UpdateItem']);
+});
+
+describe('values', () => {
+  const work = { calls: 3, roundTrips: 1, readCapacity: 1.5, writeCapacity: 2 };
+
+  it('classifies statuses', () => {
+    expect(requestMetricValues(200, 12.345, work)).toEqual({
+      Requests: 1,
+      Latency: 12.35,
+      ConsumedReadCapacity: 1.5,
+      ConsumedWriteCapacity: 2,
+      DynamoCalls: 3,
+      RoundTrips: 1,
+      Errors4xx: 0,
+      Errors5xx: 0,
+      QuotaRefusals: 0,
+    });
+    expect(requestMetricValues(404, 1, work)).toMatchObject({ Errors4xx: 1, Errors5xx: 0, QuotaRefusals: 0 });
+    expect(requestMetricValues(429, 1, work)).toMatchObject({ Errors4xx: 1, QuotaRefusals: 1 });
+    expect(requestMetricValues(503, 1, work)).toMatchObject({ Errors4xx: 0, Errors5xx: 1 });
+  });
+
+  it('puts the dimension and every value at the root of the EMF document', () => {
+    const doc = emfDocument('getEarnHistory', requestMetricValues(200, 1, work), 1_700_000_000_000);
+    expect(doc).toMatchObject({ Route: 'getEarnHistory', Requests: 1, DynamoCalls: 3, _aws: { Timestamp: 1_700_000_000_000 } });
+  });
+
+  it('names the route by its operationId, from the API Gateway resource', () => {
+    expect(routeOf({ resource: '/api/v1/earn/{id}/history' } as ApiEvent)).toBe('getEarnHistory');
+    expect(routeOf({ resource: '/nope' } as ApiEvent)).toBe('unknown');
+  });
+});
