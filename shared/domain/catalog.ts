@@ -6,7 +6,7 @@ import { NotFoundError } from '../errors';
 import { CATALOG_INDEX, catalogKey, viewPartition, type CatalogFamily } from '../keys';
 import type { ListQuery } from '../schemas/query';
 import { docOf } from '../repositories/view-store';
-import { SLUG_MAX_LENGTH } from '../schemas/resources';
+import { SLUG_MAX_LENGTH } from '../schemas/constants';
 import type { Stores } from '../stores';
 import { pagination, type Pagination } from '../http';
 import { offersOfAsset } from './offers';

@@ -3,14 +3,14 @@
  * view of its most selective filter. Without other filters a page is a position range on the sort
  * mode's index (cost independent of offset); `min_apy` with an APY sort becomes a position bound
  * found on the APY value index. Anything else (two filters, or `min_apy` with a non-APY sort)
- * reads the chosen view whole with a filter expression: cost grows with that view's size, not
- * with the offset (docs/data-model.md).
+ * reads the candidates in parallel chunks (the chosen view, or with `min_apy` only its offers at
+ * or above the bound) with a filter expression and orders them in memory by their stored
+ * position: cost grows with the candidates, never with the offset (docs/data-model.md).
  */
 import { decimalSortKey } from '../decimal';
 import { NotFoundError } from '../errors';
 import { pagination } from '../http';
 import {
-  APY_VALUE_ATTRIBUTE,
   offerKey,
   positionAttribute,
   SORT_INDEX,
@@ -35,21 +35,16 @@ function filtersOf(query: OfferQuery): ViewFilter[] {
   return SELECTIVITY.filter((d) => query[d] !== undefined).map((dimension) => ({ dimension, value: query[dimension] as string }));
 }
 
-function filterExpression(rest: ViewFilter[], minApyKey: string | undefined): ItemFilter | undefined {
-  const clauses: string[] = [];
+function filterExpression(rest: ViewFilter[]): ItemFilter | undefined {
+  if (rest.length === 0) return undefined;
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
-  rest.forEach((filter, i) => {
-    clauses.push(`#f${i} = :f${i}`);
+  const clauses = rest.map((filter, i) => {
     names[`#f${i}`] = FILTER_ATTRIBUTE[filter.dimension];
     values[`:f${i}`] = filter.value;
+    return `#f${i} = :f${i}`;
   });
-  if (minApyKey !== undefined) {
-    clauses.push('#apy >= :minApy');
-    names['#apy'] = APY_VALUE_ATTRIBUTE;
-    values[':minApy'] = minApyKey;
-  }
-  return clauses.length > 0 ? { expression: clauses.join(' AND '), names, values } : undefined;
+  return { expression: clauses.join(' AND '), names, values };
 }
 
 export async function listOffers({ snapshot, views }: Stores, family: OfferFamily, query: OfferQuery): Promise<Page> {
@@ -85,9 +80,21 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
     return page(docsOf(await views.range(partition, index, start + offset, Math.min(n, start + offset + limit))), n - start);
   }
 
-  // Combined filters: the most selective view, whole, narrowed by a filter expression.
-  const matches = await views.all(partition, index, filterExpression(rest, minApyKey));
-  return page(docsOf(matches.slice(offset, offset + limit)), matches.length);
+  // Combined filters: the candidates are the most selective view, narrowed by a filter expression
+  // for the other filters. With min_apy they are only its offers at or above the bound (an
+  // apy_asc position range); they are then put in the requested order by its stored position.
+  const order = positionAttribute(index);
+  const filter = filterExpression(rest);
+  let candidates: StoredItem[];
+  if (minApyKey === undefined) {
+    candidates = await views.all(partition, index, filter);
+  } else {
+    const ascending = SORT_INDEX.apy_asc;
+    const [n, first] = await Promise.all([views.size(partition), views.firstWithApyAtLeast(partition, minApyKey)]);
+    candidates = first ? await views.span(partition, ascending, Number(first[positionAttribute(ascending)]), n, filter) : [];
+    candidates.sort((a, b) => Number(a[order]) - Number(b[order]));
+  }
+  return page(docsOf(candidates.slice(offset, offset + limit)), candidates.length);
 }
 
 export async function getOffer({ snapshot, views }: Stores, family: OfferFamily, id: number): Promise<string> {

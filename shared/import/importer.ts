@@ -9,7 +9,7 @@ import { GetCommand, PutCommand, QueryCommand, ScanCommand, type DynamoDBDocumen
 import { pointerKey, SNAPSHOT_PREFIX, sourcePartition, versionOfPartition } from '../keys';
 import { DataFileError, DATASET_FAMILIES, parseDataset, type Dataset, type DatasetFamily } from '../schemas/dataset';
 import { deleteItems, putItems } from './batch-writer';
-import { HISTORY_DATASET_FAMILY, OFFER_DATASET_FAMILY, projectSnapshot, type CompleteDataset } from './project';
+import { HISTORY_DATASET_FAMILY, joinSourceRecords, OFFER_DATASET_FAMILY, projectSnapshot, type CompleteDataset } from './project';
 
 export interface SnapshotPointer {
   version: string;
@@ -56,7 +56,7 @@ async function readSource(client: DynamoDBDocumentClient, tableName: string, ver
     for (const item of out.Items ?? []) records.push(...(JSON.parse(item.records as string) as unknown[]));
     ExclusiveStartKey = out.LastEvaluatedKey;
   } while (ExclusiveStartKey);
-  return records;
+  return joinSourceRecords(records);
 }
 
 /** Rules across records: unique identifiers, renames without ambiguity, history of known offers. */

@@ -282,6 +282,37 @@ function projectHistory(version: string, family: HistoryFamily, offerId: number,
 
 const SOURCE_CHUNK_BYTES = 300_000;
 
+/**
+ * A history record can be far larger than an item (three years of hourly points are ~2 MB):
+ * its points are split into parts of the same `offer_id`, which `joinSourceRecords` joins again.
+ */
+function sourceParts(record: unknown): unknown[] {
+  const series = record as { offer_id?: number; points?: unknown[] };
+  if (!Array.isArray(series.points) || JSON.stringify(record).length <= SOURCE_CHUNK_BYTES) return [record];
+  const parts: unknown[] = [];
+  const perPart = Math.max(1, Math.floor(series.points.length / Math.ceil(JSON.stringify(record).length / (SOURCE_CHUNK_BYTES / 2))));
+  for (let i = 0; i < series.points.length; i += perPart) parts.push({ ...series, points: series.points.slice(i, i + perPart) });
+  return parts;
+}
+
+/** The records of a family as read back from its source items: split history records joined. */
+export function joinSourceRecords(records: unknown[]): unknown[] {
+  const joined: unknown[] = [];
+  const seriesAt = new Map<number, { points: unknown[] }>();
+  for (const record of records) {
+    const series = record as { offer_id?: number; points?: unknown[] };
+    const previous = typeof series.offer_id === 'number' && Array.isArray(series.points) ? seriesAt.get(series.offer_id) : undefined;
+    if (previous) {
+      previous.points.push(...series.points!);
+      continue;
+    }
+    const copy = Array.isArray(series.points) ? { ...series, points: [...series.points] } : record;
+    if (Array.isArray(series.points) && typeof series.offer_id === 'number') seriesAt.set(series.offer_id, copy as { points: unknown[] });
+    joined.push(copy);
+  }
+  return joined;
+}
+
 /** The family's records as imported, so a later import that omits the family can carry it over. */
 function projectSource(version: string, family: DatasetFamily, records: unknown[]): Item[] {
   const items: Item[] = [];
@@ -292,7 +323,7 @@ function projectSource(version: string, family: DatasetFamily, records: unknown[
     chunk = [];
     size = 0;
   };
-  for (const record of records) {
+  for (const record of records.flatMap(sourceParts)) {
     const json = JSON.stringify(record);
     if (size + json.length > SOURCE_CHUNK_BYTES && chunk.length > 0) flush();
     chunk.push(json);

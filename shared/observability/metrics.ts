@@ -93,7 +93,7 @@ export function requestMetrics(options: RequestMetricsOptions = {}): middy.Middl
     const work = scope.accounting.close();
     // No response here means the error escapes every middleware: the client sees a 5xx.
     const statusCode = request.response?.statusCode ?? 500;
-    logger.info('request metrics', emfDocument(routeOf(request.event), requestMetricValues(statusCode, latency, work), now()));
+    logger.metric(emfDocument(routeOf(request.event), requestMetricValues(statusCode, latency, work), now()));
   };
 
   return { before: requestMetricsBefore, after: emitRequestMetrics, onError: emitRequestMetrics };

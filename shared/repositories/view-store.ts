@@ -80,11 +80,15 @@ export class ViewStore {
    */
   async all(partition: string, index: PositionIndex, filter?: ItemFilter): Promise<StoredItem[]> {
     const [n, first] = await Promise.all([this.size(partition), this.range(partition, index, 0, VIEW_CHUNK, filter)]);
-    if (n <= VIEW_CHUNK) return first;
+    return n <= VIEW_CHUNK ? first : first.concat(await this.span(partition, index, VIEW_CHUNK, n, filter));
+  }
+
+  /** The items at positions [from, to), read in parallel chunks: one round trip. */
+  async span(partition: string, index: PositionIndex, from: number, to: number, filter?: ItemFilter): Promise<StoredItem[]> {
     const starts: number[] = [];
-    for (let start = VIEW_CHUNK; start < n; start += VIEW_CHUNK) starts.push(start);
-    const rest = await Promise.all(starts.map((start) => this.range(partition, index, start, Math.min(n, start + VIEW_CHUNK), filter)));
-    return first.concat(...rest);
+    for (let start = from; start < to; start += VIEW_CHUNK) starts.push(start);
+    const chunks = await Promise.all(starts.map((start) => this.range(partition, index, start, Math.min(to, start + VIEW_CHUNK), filter)));
+    return ([] as StoredItem[]).concat(...chunks);
   }
 
   /** The first item of a view in APY order whose APY key is at least `apyKey`, if any. */

@@ -9,7 +9,7 @@ import { PERIODS, type Period } from '../domain/buckets';
 import { SORT_MODES, type SortMode } from '../domain/orderings';
 import { ValidationError } from '../errors';
 import type { OfferFamily } from '../keys';
-import { PLATFORM_TYPES, SLUG_MAX_LENGTH, type PlatformType } from './resources';
+import { PLATFORM_TYPES, SLUG_MAX_LENGTH, type PlatformType } from './constants';
 
 export const MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
 

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { DECIMAL_PATTERN } from '../decimal';
+import { PLATFORM_TYPES, SLUG_MAX_LENGTH, type PlatformType } from './constants';
 
 /** ISO 8601 in UTC; the API renders every timestamp as `toISOString()` (milliseconds, `Z`). */
 export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]00:?00)$/;
@@ -19,16 +20,13 @@ export const timestamp = () =>
 
 const text = () => z.string().check(z.minLength(1, { error: 'must not be empty' }));
 
-/** Slugs are short: DynamoDB keys hold at most 2 KB, and a longer one cannot name a record. */
-export const SLUG_MAX_LENGTH = 256;
 export const slug = () =>
   z.string().check(
     z.minLength(1, { error: 'must not be empty' }),
     z.maxLength(SLUG_MAX_LENGTH, { error: `must not be longer than ${SLUG_MAX_LENGTH} characters` }),
   );
 
-export const PLATFORM_TYPES = ['exchange', 'wallet', 'protocol'] as const;
-export type PlatformType = (typeof PLATFORM_TYPES)[number];
+export { PLATFORM_TYPES, SLUG_MAX_LENGTH, type PlatformType };
 
 export const PlatformRef = z.strictObject({ type: z.enum(PLATFORM_TYPES), slug: slug(), name: text() });
 export const AssetRef = z.strictObject({ slug: slug(), symbol: z.string(), name: z.string() });

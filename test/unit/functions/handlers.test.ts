@@ -6,6 +6,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { resetRuntime } from '../../../shared/local/reset';
+import { setLogSink } from '../../../shared/logger';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
 import { apiEvent } from '../../helpers/embedded';
 
@@ -127,6 +128,20 @@ describe('quota outcomes', () => {
     expect(res.body.error.code).toBe('service_unavailable');
     expect(res.headers['retry-after']).toBe('1');
     expect(res.raw).not.toMatch(/socket hang up|unit-table/);
+  });
+
+  it('logs the failure with the request id and key id, never the key', async () => {
+    const lines: string[] = [];
+    setLogSink((line) => lines.push(line));
+    ddb.on(GetCommand).resolves({ Item: { doc: doc('a') } });
+    ddb.on(UpdateCommand).rejects(Object.assign(new Error('socket hang up'), { name: 'TimeoutError' }));
+    const event = apiEvent('/api/v1/exchanges/a', { keyId: 'k-logged' });
+
+    await invoke(platforms.handler, event);
+    setLogSink((line) => process.stdout.write(`${line}\n`));
+
+    const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.message === 'quota charge failed');
+    expect(failure).toMatchObject({ level: 'error', keyId: 'k-logged', requestId: event.requestContext.requestId, route: '/api/v1/exchanges/{slug}' });
   });
 
   it('answers 401 without charging when the authorizer context is missing', async () => {

@@ -1,5 +1,5 @@
 import { parseDataset } from '../../../shared/schemas/dataset';
-import { observations, projectSnapshot, rollup, type CompleteDataset } from '../../../shared/import/project';
+import { joinSourceRecords, observations, projectSnapshot, rollup, type CompleteDataset } from '../../../shared/import/project';
 import { DATASET_FAMILIES } from '../../../shared/schemas/dataset';
 import { fixtureDataset } from '../../fixtures/dataset';
 
@@ -82,5 +82,19 @@ describe('history rollups', () => {
     const history = items.filter((i) => i.PK === 'V#v1#HIST#EARN#1').map((i) => i.SK);
     expect(history).toEqual(expect.arrayContaining(['RAW#2026-11-20#000', '4H#2026-11', '1D#2026', '1W#2026']));
     expect(history.filter((sk) => sk.startsWith('RAW#'))).toHaveLength(61);
+  });
+});
+
+describe('source records', () => {
+  it('splits a history record larger than an item and joins it back whole', () => {
+    const points = Array.from({ length: 30_000 }, (_, i) => ({ timestamp: new Date(Date.UTC(2023, 0, 1) + i * 3_600_000).toISOString(), apy: `4.${i}`, tvl: null }));
+    const dataset = { ...complete(), earn_history: [{ offer_id: 1, points }] } as CompleteDataset;
+
+    const sources = projectSnapshot('v2', dataset).filter((i) => i.PK === 'V#v2#SOURCE#earn_history');
+    const records = sources.flatMap((i) => JSON.parse(i.records as string) as unknown[]);
+
+    expect(sources.length).toBeGreaterThan(1);
+    for (const item of sources) expect((item.records as string).length).toBeLessThan(350_000);
+    expect(joinSourceRecords(records)).toEqual([{ offer_id: 1, points }]);
   });
 });

@@ -44,6 +44,16 @@ async function metricsOf(handler: (event: ApiEvent, context: never) => Promise<A
   return { status: result.statusCode, emf: emitted[0] };
 }
 
+it('writes the EMF line whatever LOG_LEVEL says', async () => {
+  process.env.LOG_LEVEL = 'error';
+  try {
+    const { emf } = await metricsOf(platformsHandler, apiEvent('/api/v1/exchanges?limit=1', { keyId: 'k-quiet' }));
+    expect(emf).toMatchObject({ Route: 'listExchanges', Requests: 1 });
+  } finally {
+    delete process.env.LOG_LEVEL;
+  }
+});
+
 it('writes one EMF line for a 200 with the route, latency and the DynamoDB work of a warm request', async () => {
   const before = Date.now();
   const { status, emf } = await metricsOf(platformsHandler, apiEvent('/api/v1/exchanges?limit=2', { keyId: 'k-200' }));
