@@ -5,6 +5,7 @@
 import { importDataset } from '../../shared/import/importer';
 import { fixtureDataset } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
+import { compareExact } from '../helpers/exact-decimal';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 
 type Offer = Record<string, any> & { id: number };
@@ -25,16 +26,7 @@ afterAll(() => table.close());
 
 // ---- the oracle -----------------------------------------------------------------------------
 
-/** Exact decimal comparison by scaling both to a common number of fraction digits (BigInt). */
-function cmpDecimal(a: string, b: string): number {
-  const [ai, af = ''] = a.split('.');
-  const [bi, bf = ''] = b.split('.');
-  const scale = Math.max(af.length, bf.length);
-  const big = (i: string, f: string) => BigInt(i.replace('-', '') + f.padEnd(scale, '0')) * (i.startsWith('-') ? -1n : 1n);
-  const x = big(ai, af);
-  const y = big(bi, bf);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
+const cmpDecimal = compareExact;
 
 const exposedPlatforms = new Map<string, { type: string; slug: string; name: string }>();
 for (const [family, type] of [['exchanges', 'exchange'], ['wallets', 'wallet'], ['protocols', 'protocol']] as const) {

@@ -1,4 +1,5 @@
 import { compareDecimal, decimalSortKey } from '../../../shared/decimal';
+import { compareExact } from '../../helpers/exact-decimal';
 
 /** A deterministic generator of awkward decimal strings: signs, leading/trailing zeros, long scales. */
 function* decimals(seed = 7, count = 3000): Generator<string> {
@@ -12,16 +13,7 @@ function* decimals(seed = 7, count = 3000): Generator<string> {
   }
 }
 
-/** Reference: scale to a common number of fraction digits and compare as BigInt. */
-function reference(a: string, b: string): number {
-  const [ai, af = ''] = a.split('.');
-  const [bi, bf = ''] = b.split('.');
-  const scale = Math.max(af.length, bf.length);
-  const big = (i: string, f: string) => BigInt(i.replace('-', '') + f.padEnd(scale, '0')) * (i.startsWith('-') ? -1n : 1n);
-  const x = big(ai, af);
-  const y = big(bi, bf);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
+const reference = compareExact;
 
 const sign = (n: number) => Math.sign(n);
 
