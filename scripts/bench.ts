@@ -26,6 +26,7 @@ import { BASELINE, measureColdStart } from './bench/cold-start';
 import { loadDataset, startBenchDynamo } from './bench/load';
 import { CallRecorder, measureKind, type Handler, type KindResult, type MeasureOptions } from './bench/measure';
 import { pickRequests } from './bench/picks';
+import { depthCheck, readCapacityAtDepth } from './bench/depth';
 import { checksTable, evaluate, markdown, requestsTable, type BenchResults } from './bench/report';
 import { requestMix } from './bench/requests';
 import { measureThroughput } from './bench/throughput';
@@ -170,7 +171,13 @@ async function main(): Promise<void> {
     const throughput = { one_key: await load(1), key_per_client: await load(mode.concurrency) };
     log(`throughput: ${throughput.one_key.requests_per_s} req/s with one key, ${throughput.key_per_client.requests_per_s} with a key per client (${seconds(started)} s)`);
 
-    const checks = evaluate(requests, cold);
+    // The deep pages start at 5,000, or as deep as a smaller (quick) dataset allows.
+    const deepOffset = Math.min(5_000, Math.max(0, (await sizes('currencies')) - 500));
+    const depth = [
+      await readCapacityAtDepth(handlers.currencies, '/api/v1/currencies', 0),
+      await readCapacityAtDepth(handlers.currencies, '/api/v1/currencies', deepOffset),
+    ];
+    const checks = [depthCheck(depth[0], depth[1]), ...evaluate(requests, cold)];
     const results: BenchResults = {
       mode: mode.name,
       generated_at: new Date().toISOString(),

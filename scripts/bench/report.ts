@@ -45,16 +45,6 @@ function listPairs(requests: KindResult[]) {
 
 export function evaluate(requests: KindResult[], cold: ColdStartReport): Check[] {
   const checks: Check[] = [];
-  const currencies = listPairs(requests).find(([list]) => list === 'currencies')?.[1];
-  if (currencies) {
-    const a = currencies.first.dynamo.read_capacity;
-    const b = currencies.deep.dynamo.read_capacity;
-    checks.push({
-      check: `currency list read capacity, offset 0 vs offset ${currencies.deep.page!.offset}, within 10%`,
-      pass: Math.abs(b - a) <= 0.1 * a,
-      detail: `${a} vs ${b} RCU; the page read: ${currencies.first.floor?.items} vs ${currencies.deep.floor?.items} items, ${kb(currencies.first.floor?.item_bytes ?? 0)} vs ${kb(currencies.deep.floor?.item_bytes ?? 0)} KB`,
-    });
-  }
   for (const [list, { first, deep }] of listPairs(requests)) {
     const ratio = deep.dynamo.read_capacity / first.dynamo.read_capacity;
     checks.push({
