@@ -6,12 +6,12 @@
  * An Allow covers the whole API, so one cached decision serves every route.
  * No middy and no zod here: this function runs before every uncached request.
  */
-import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { config } from '../../shared/config';
 import { authorizeToken, KeyRejectedError, SubscriptionInactiveError } from '../../shared/domain/authorize';
 import { documentClient } from '../../shared/dynamodb';
 import { InvalidApiKeyError, SubscriptionRequiredError } from '../../shared/errors';
-import { logger } from '../../shared/logger';
+import { enterLogContext, logger } from '../../shared/logger';
 import { KeyStore, type KeyLookup } from '../../shared/repositories/key-store';
 
 export interface AuthorizerDeps {
@@ -68,4 +68,8 @@ export async function authorize(event: APIGatewayTokenAuthorizerEvent, deps: Aut
   }
 }
 
-export const handler = (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => authorize(event);
+export const handler = (event: APIGatewayTokenAuthorizerEvent, context?: Pick<Context, 'awsRequestId'>): Promise<APIGatewayAuthorizerResult> => {
+  // Every line of this invocation carries its request id (the key id is added where known).
+  enterLogContext(context?.awsRequestId ? { requestId: context.awsRequestId } : {});
+  return authorize(event);
+};

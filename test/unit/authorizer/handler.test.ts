@@ -340,6 +340,13 @@ describe('authorizer: the Lambda handler', () => {
     expect(getCalls()[0].args[0].input).toEqual({ TableName: 'from-env', Key: apiKeyKey(hashKey(KEY, 'env-pepper')) });
   });
 
+  it('logs with the invocation request id', async () => {
+    await handler(event(`Bearer ${KEY}`), { awsRequestId: 'req-authz-1' }).catch(() => undefined);
+
+    const refusal = logLines.map((line) => JSON.parse(line)).find((entry) => entry.message === 'authorizer: unauthorized');
+    expect(refusal).toMatchObject({ requestId: 'req-authz-1', reason: 'unknown' });
+  });
+
   it('follows a changed configuration (the local stack swaps it) without a reset of its own', async () => {
     await handler(event(`Bearer ${KEY}`)).catch(() => undefined);
     process.env[ENV.tableName] = 'second-table';
