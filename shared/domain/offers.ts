@@ -62,21 +62,14 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
     return page(docsOf(items), total);
   }
   if (rest.length === 0 && (sort === 'apy_desc' || sort === 'apy_asc')) {
-    // Offers with apy >= min_apy are the first k positions of apy_desc and the last k of apy_asc;
-    // the first of them in APY value order carries its apy_asc position, n - k.
-    const ascending = positionAttribute(SORT_INDEX.apy_asc);
+    // Offers with apy >= min_apy are the apy_asc positions [start, n): the last n - start of
+    // apy_asc and the first n - start of apy_desc.
     if (sort === 'apy_desc') {
-      const [n, first, items] = await Promise.all([
-        views.size(partition),
-        views.firstWithApyAtLeast(partition, minApyKey!),
-        views.range(partition, index, offset, offset + limit),
-      ]);
-      const k = first ? n - Number(first[ascending]) : 0;
+      const [{ n, start }, items] = await Promise.all([views.apyBound(partition, minApyKey!), views.range(partition, index, offset, offset + limit)]);
+      const k = n - start;
       return page(docsOf(items.filter((item) => Number(item[positionAttribute(index)]) < k)), k);
     }
-    const [n, first] = await Promise.all([views.size(partition), views.firstWithApyAtLeast(partition, minApyKey!)]);
-    if (!first) return page([], 0);
-    const start = Number(first[ascending]);
+    const { n, start } = await views.apyBound(partition, minApyKey!);
     return page(docsOf(await views.range(partition, index, start + offset, Math.min(n, start + offset + limit))), n - start);
   }
 
@@ -89,9 +82,8 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
   if (minApyKey === undefined) {
     candidates = await views.all(partition, index, filter);
   } else {
-    const ascending = SORT_INDEX.apy_asc;
-    const [n, first] = await Promise.all([views.size(partition), views.firstWithApyAtLeast(partition, minApyKey)]);
-    candidates = first ? await views.span(partition, ascending, Number(first[positionAttribute(ascending)]), n, filter) : [];
+    const { n, start } = await views.apyBound(partition, minApyKey);
+    candidates = await views.span(partition, SORT_INDEX.apy_asc, start, n, filter);
     candidates.sort((a, b) => Number(a[order]) - Number(b[order]));
   }
   return page(docsOf(candidates.slice(offset, offset + limit)), candidates.length);

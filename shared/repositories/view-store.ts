@@ -5,7 +5,9 @@
  */
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CorruptDataError } from '../errors';
-import { APY_VALUE_ATTRIBUTE, APY_VALUE_INDEX, positionAttribute, VIEW_ATTRIBUTE, viewMetaKey, type Key, type PositionIndex } from '../keys';
+import { APY_VALUE_ATTRIBUTE, APY_VALUE_INDEX, positionAttribute, SORT_INDEX, VIEW_ATTRIBUTE, viewMetaKey, type Key, type PositionIndex } from '../keys';
+
+const APY_ASC_INDEX = SORT_INDEX.apy_asc;
 
 export type StoredItem = Record<string, unknown>;
 
@@ -91,19 +93,28 @@ export class ViewStore {
     return ([] as StoredItem[]).concat(...chunks);
   }
 
-  /** The first item of a view in APY order whose APY key is at least `apyKey`, if any. */
-  async firstWithApyAtLeast(partition: string, apyKey: string): Promise<StoredItem | undefined> {
-    const out = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: APY_VALUE_INDEX,
-        KeyConditionExpression: '#view = :view AND #apy >= :apy',
-        ExpressionAttributeNames: { '#view': VIEW_ATTRIBUTE, '#apy': APY_VALUE_ATTRIBUTE },
-        ExpressionAttributeValues: { ':view': partition, ':apy': apyKey },
-        Limit: 1,
-      }),
-    );
-    return out.Items?.[0];
+  /**
+   * The offers of a view whose APY is at least `apyKey`: they are the apy_asc positions
+   * [start, n). The first of them in APY value order (GSI5, the same order as apy_asc) carries
+   * its apy_asc position; read together with the view's size, in one round trip. start = n
+   * when there are none.
+   */
+  async apyBound(partition: string, apyKey: string): Promise<{ n: number; start: number }> {
+    const [n, out] = await Promise.all([
+      this.size(partition),
+      this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: APY_VALUE_INDEX,
+          KeyConditionExpression: '#view = :view AND #apy >= :apy',
+          ExpressionAttributeNames: { '#view': VIEW_ATTRIBUTE, '#apy': APY_VALUE_ATTRIBUTE },
+          ExpressionAttributeValues: { ':view': partition, ':apy': apyKey },
+          Limit: 1,
+        }),
+      ),
+    ]);
+    const first = out.Items?.[0];
+    return { n, start: first ? Number(first[positionAttribute(APY_ASC_INDEX)]) : n };
   }
 
   /** Every item of a partition whose sort key is in [from, to] (history chunks). */
