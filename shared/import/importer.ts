@@ -159,6 +159,13 @@ async function staleSnapshotKeys(client: DynamoDBDocumentClient, tableName: stri
   return keys;
 }
 
+/** Delete every snapshot but the served one and the previous one (cached readers may use it). */
+async function deleteStaleSnapshots(version: string, previous: string | null, { client, tableName, concurrency }: ImportOptions): Promise<number> {
+  const stale = await staleSnapshotKeys(client, tableName, new Set([version, ...(previous ? [previous] : [])]));
+  await deleteItems(stale, { client, tableName, concurrency });
+  return stale.length;
+}
+
 export async function importDataset(input: unknown, options: ImportOptions): Promise<ImportResult> {
   const parsed = parseDataset(input);
   const { client, tableName } = options;
@@ -171,9 +178,8 @@ export async function importDataset(input: unknown, options: ImportOptions): Pro
   const counts = Object.fromEntries(DATASET_FAMILIES.map((f) => [f, dataset[f].length]));
   if (pointer?.version === version) {
     // Nothing to publish; finish a cleanup that an earlier run may have left undone.
-    const stale = await staleSnapshotKeys(client, tableName, new Set([version, ...(pointer.previous ? [pointer.previous] : [])]));
-    await deleteItems(stale, { client, tableName, concurrency: options.concurrency });
-    return { version, previous: pointer.previous, unchanged: true, itemsWritten: 0, itemsDeleted: stale.length, carriedOver, counts };
+    const itemsDeleted = await deleteStaleSnapshots(version, pointer.previous, options);
+    return { version, previous: pointer.previous, unchanged: true, itemsWritten: 0, itemsDeleted, carriedOver, counts };
   }
 
   const items = projectSnapshot(version, dataset);
@@ -191,8 +197,6 @@ export async function importDataset(input: unknown, options: ImportOptions): Pro
     }),
   );
 
-  const keep = new Set([version, ...(previous ? [previous] : [])]);
-  const stale = await staleSnapshotKeys(client, tableName, keep);
-  await deleteItems(stale, { client, tableName, concurrency: options.concurrency });
-  return { version, previous, unchanged: false, itemsWritten: items.length, itemsDeleted: stale.length, carriedOver, counts };
+  const itemsDeleted = await deleteStaleSnapshots(version, previous, options);
+  return { version, previous, unchanged: false, itemsWritten: items.length, itemsDeleted, carriedOver, counts };
 }

@@ -288,9 +288,11 @@ const SOURCE_CHUNK_BYTES = 300_000;
  */
 function sourceParts(record: unknown): unknown[] {
   const series = record as { offer_id?: number; points?: unknown[] };
-  if (!Array.isArray(series.points) || JSON.stringify(record).length <= SOURCE_CHUNK_BYTES) return [record];
+  if (!Array.isArray(series.points)) return [record];
+  const size = JSON.stringify(record).length;
+  if (size <= SOURCE_CHUNK_BYTES) return [record];
   const parts: unknown[] = [];
-  const perPart = Math.max(1, Math.floor(series.points.length / Math.ceil(JSON.stringify(record).length / (SOURCE_CHUNK_BYTES / 2))));
+  const perPart = Math.max(1, Math.floor(series.points.length / Math.ceil(size / (SOURCE_CHUNK_BYTES / 2))));
   for (let i = 0; i < series.points.length; i += perPart) parts.push({ ...series, points: series.points.slice(i, i + perPart) });
   return parts;
 }

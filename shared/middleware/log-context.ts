@@ -4,16 +4,17 @@
 import type middy from '@middy/core';
 import type { ApiEvent, ApiResult } from '../http';
 import { enterLogContext } from '../logger';
+import { keyIdOf } from './usage-quota';
 
 export function logContext(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   // Synchronous up to enterWith: the fields must be set in the invocation's own async context.
   const logContextBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     const { requestContext, resource } = request.event;
-    const keyId = (requestContext?.authorizer as Record<string, unknown> | null | undefined)?.keyId;
+    const keyId = keyIdOf(request.event);
     enterLogContext({
       requestId: requestContext?.requestId ?? request.context?.awsRequestId,
       route: resource,
-      ...(typeof keyId === 'string' ? { keyId } : {}),
+      ...(keyId ? { keyId } : {}),
     });
   };
   return { before: logContextBefore };

@@ -25,11 +25,19 @@ export interface Caller {
   limits: KeyLimits;
 }
 
+const authorizerContextOf = (event: ApiEvent) => event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
+
+/** The key id the authorizer put in the request context, if any. */
+export function keyIdOf(event: ApiEvent): string | undefined {
+  const keyId = authorizerContextOf(event)?.keyId;
+  return typeof keyId === 'string' && keyId !== '' ? keyId : undefined;
+}
+
 /** The key id and limits the authorizer put in the request context. */
 export function callerOf(event: ApiEvent, defaults: KeyLimits): Caller | undefined {
-  const context = event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
-  const keyId = context?.keyId;
-  if (typeof keyId !== 'string' || keyId === '') return undefined;
+  const keyId = keyIdOf(event);
+  if (!keyId) return undefined;
+  const context = authorizerContextOf(event);
   const limit = (value: unknown, fallback: number) => (Number(value) > 0 ? Math.floor(Number(value)) : fallback);
   return {
     keyId,
