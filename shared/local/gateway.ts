@@ -11,7 +11,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Contex
 import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS } from '../cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseType } from '../gateway-responses';
 import type { ApiEvent, ApiResult } from '../http';
-import { matchRoute, type FunctionName } from '../routes';
+import { matchRoute, type FunctionName, type RouteMatch } from '../routes';
 
 export type FamilyHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 export type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -85,6 +85,56 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
   return q !== undefined && q > 0;
 }
 
+export interface ProxyEventInput {
+  url: URL;
+  match: RouteMatch;
+  method?: string;
+  headers?: Record<string, string>;
+  /** What the authorizer put in the context (null: none). */
+  authorizer: Record<string, unknown> | null;
+  requestId: string;
+  stage?: string;
+  sourceIp?: string;
+}
+
+/** The REST proxy event API Gateway builds for a matched request (also used by the tests). */
+export function proxyEvent(input: ProxyEventInput): ApiEvent {
+  const { url, match, method = 'GET', headers = {}, requestId, stage = 'local' } = input;
+  // A prototype-free map: query names such as `constructor` are plain keys here.
+  const multiValueQueryStringParameters: Record<string, string[]> = Object.create(null);
+  for (const [key, value] of url.searchParams) (multiValueQueryStringParameters[key] ??= []).push(value);
+  const hasQuery = Object.keys(multiValueQueryStringParameters).length > 0;
+  return {
+    resource: match.route.path,
+    path: url.pathname,
+    httpMethod: method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+    queryStringParameters: hasQuery
+      ? Object.fromEntries(Object.entries(multiValueQueryStringParameters).map(([k, v]) => [k, v[v.length - 1]]))
+      : null,
+    multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
+    pathParameters: Object.keys(match.pathParameters).length > 0 ? match.pathParameters : null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: ACCOUNT,
+      apiId: API_ID,
+      authorizer: input.authorizer,
+      protocol: 'HTTP/1.1',
+      httpMethod: method,
+      identity: { sourceIp: input.sourceIp ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' } as ApiEvent['requestContext']['identity'],
+      path: url.pathname,
+      stage,
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: match.route.operationId,
+      resourcePath: match.route.path,
+    },
+  };
+}
+
 export function createGateway(options: GatewayOptions): Server {
   const stage = options.stage ?? 'local';
   const cacheTtl = options.authCacheTtlMs ?? 0;
@@ -146,40 +196,17 @@ export function createGateway(options: GatewayOptions): Server {
     const auth = await authorize(typeof token === 'string' ? token : undefined, methodArn);
     if ('refused' in auth) return sendGatewayResponse(req, res, auth.refused, requestId);
 
-    // A prototype-free map: query names such as `constructor` are plain keys here.
-    const multiValueQueryStringParameters: Record<string, string[]> = Object.create(null);
-    for (const [key, value] of url.searchParams) (multiValueQueryStringParameters[key] ??= []).push(value);
-    const hasQuery = Object.keys(multiValueQueryStringParameters).length > 0;
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
-    const event: ApiEvent = {
-      resource: match.route.path,
-      path: url.pathname,
-      httpMethod: method,
+    const event = proxyEvent({
+      url,
+      match,
+      method,
       headers,
-      multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
-      queryStringParameters: hasQuery
-        ? Object.fromEntries(Object.entries(multiValueQueryStringParameters).map(([k, v]) => [k, v[v.length - 1]]))
-        : null,
-      multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
-      pathParameters: Object.keys(match.pathParameters).length > 0 ? match.pathParameters : null,
-      stageVariables: null,
-      body: null,
-      isBase64Encoded: false,
-      requestContext: {
-        accountId: ACCOUNT,
-        apiId: API_ID,
-        authorizer: auth.context,
-        protocol: 'HTTP/1.1',
-        httpMethod: method,
-        identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: String(req.headers['user-agent'] ?? '') } as ApiEvent['requestContext']['identity'],
-        path: url.pathname,
-        stage,
-        requestId,
-        requestTimeEpoch: Date.now(),
-        resourceId: match.route.operationId,
-        resourcePath: match.route.path,
-      },
-    };
+      authorizer: auth.context,
+      requestId,
+      stage,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+    });
     try {
       const result = await options.handlers[match.route.fn](event, lambdaContext(match.route.fn, requestId));
       options.onInvoke?.(match.route.fn, event, result);

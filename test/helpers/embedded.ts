@@ -7,6 +7,7 @@ import { ENV } from '../../shared/config';
 import { createDocumentClient, EMBEDDED_TIMEOUT_ENV, setDocumentClient } from '../../shared/dynamodb';
 import type { ApiEvent } from '../../shared/http';
 import { ensureTable, startEmbeddedDynamo } from '../../shared/local/embedded-dynamodb';
+import { proxyEvent } from '../../shared/local/gateway';
 import { resetRuntime } from '../../shared/local/reset';
 import { matchRoute } from '../../shared/routes';
 
@@ -49,26 +50,11 @@ export function apiEvent(pathAndQuery: string, options: EventOptions = {}): ApiE
   const url = new URL(pathAndQuery, 'http://test');
   const match = matchRoute('GET', url.pathname);
   if (!match) throw new Error(`no route for ${url.pathname}`);
-  const multi: Record<string, string[]> = Object.create(null);
-  for (const [k, v] of url.searchParams) (multi[k] ??= []).push(v);
-  const hasQuery = Object.keys(multi).length > 0;
   const keyId = options.keyId === undefined ? `test-key-${++counter}` : options.keyId;
-  return {
-    resource: match.route.path,
-    path: url.pathname,
-    httpMethod: 'GET',
-    headers: {},
-    multiValueHeaders: {},
-    queryStringParameters: hasQuery ? Object.fromEntries(Object.entries(multi).map(([k, v]) => [k, v[v.length - 1]])) : null,
-    multiValueQueryStringParameters: hasQuery ? multi : null,
-    pathParameters: Object.keys(match.pathParameters).length ? match.pathParameters : null,
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: {
-      path: url.pathname,
-      requestId: `req-${counter}`,
-      authorizer: keyId === null ? null : { keyId, perMinute: options.perMinute, perMonth: options.perMonth },
-    } as unknown as ApiEvent['requestContext'],
-  } as ApiEvent;
+  return proxyEvent({
+    url,
+    match,
+    requestId: `req-${counter}`,
+    authorizer: keyId === null ? null : { keyId, perMinute: options.perMinute, perMonth: options.perMonth },
+  });
 }
