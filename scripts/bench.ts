@@ -15,10 +15,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ENV } from '../shared/config';
-import { counterClient, createDocumentClient, documentClient, EMBEDDED_TIMEOUT_ENV, setDocumentClient } from '../shared/dynamodb';
+import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/config';
+import { createClients } from '../shared/dynamodb';
+import { buildFunctions } from '../local/functions';
 import { viewPartition, type CatalogFamily, type OfferFamily, type ViewFilter } from '../shared/keys';
-import { resetRuntime } from '../shared/local/reset';
 import type { FunctionName } from '../shared/routes';
 import { setLogSink } from '../shared/logger';
 import { ViewStore } from '../shared/repositories/view-store';
@@ -95,16 +95,16 @@ async function main(): Promise<void> {
 
   const tableName = 'market-data-bench';
   const dynamo = await startBenchDynamo(tableName);
-  Object.assign(process.env, {
+  const config = readConfig({
     [ENV.tableName]: tableName,
     [ENV.dynamodbEndpoint]: dynamo.endpoint,
     // Warm requests: the snapshot pointer stays cached for the whole run.
     [ENV.snapshotCacheMs]: '3600000',
-    ...EMBEDDED_TIMEOUT_ENV,
+    [ENV.dynamodbRequestTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbRequestTimeoutMs),
+    [ENV.dynamodbConnectionTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbConnectionTimeoutMs),
   });
-  resetRuntime();
-  setDocumentClient(createDocumentClient({ endpoint: dynamo.endpoint }));
-  const client = documentClient();
+  const clients = createClients(config);
+  const { client, counterClient } = clients;
 
   // The handlers' log lines: EMF metrics are counted (and checked against the accounting), errors shown.
   const emfCalls = { total: 0 };
@@ -130,22 +130,18 @@ async function main(): Promise<void> {
     dataset = undefined; // let the collector have it before the measurements
     const kinds = await requestMix(picks, sizes, mode.name === 'quick');
 
-    /* eslint-disable @typescript-eslint/no-require-imports */
-    const handlers: Record<FunctionName, Handler> = {
-      platforms: require('../functions/platforms/handler').handler,
-      currencies: require('../functions/currencies/handler').handler,
-      offers: require('../functions/offers/handler').handler,
-      history: require('../functions/history/handler').handler,
-    };
-    const authorizer = require('../functions/authorizer/handler').handler;
-    /* eslint-enable @typescript-eslint/no-require-imports */
+    // The same factories the functions' composition roots call, on this run's clients.
+    const built = buildFunctions(config, clients);
+    const handlers: Record<FunctionName, Handler> = built.handlers;
+    const { authorizer, keyStore } = built;
+
 
     const recorder = new CallRecorder();
     const requests: KindResult[] = [];
     for (const [i, kind] of kinds.entries()) {
       const result = await measureKind(
         kind,
-        { version: imported.version, views, now: new Date(), handlers, recorder, client: documentClient, counterClient, emfCalls },
+        { version: imported.version, views, now: new Date(), handlers, recorder, client, counterClient, emfCalls },
         mode.measure,
         `bench-key-${i}`,
       );
@@ -158,8 +154,7 @@ async function main(): Promise<void> {
 
     const load = (keys: number) =>
       measureThroughput({
-        client,
-        tableName,
+        keyStore,
         handlers,
         authorizer,
         path: '/api/v1/earn?limit=50',
@@ -216,7 +211,7 @@ async function main(): Promise<void> {
   } finally {
     setLogSink((line) => process.stdout.write(`${line}\n`));
     client.destroy();
-    counterClient().destroy();
+    counterClient.destroy();
     await dynamo.close();
   }
 }

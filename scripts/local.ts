@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startLocalStack } from '../shared/local/stack';
-import { publicRoutes } from '../shared/local/public-routes';
+import { startLocalStack } from '../local/stack';
+import { publicRoutes } from '../local/public-routes';
 import { AccountsConflictError } from '../shared/repositories/key-store';
 import { DataFileError } from '../shared/schemas/dataset';
 import { progressBar, readJsonFile, runMain, UsageError } from './cli';

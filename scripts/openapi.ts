@@ -1,12 +1,12 @@
 /**
- * `npm run openapi` writes docs/openapi.json from the code (shared/openapi/).
+ * `npm run openapi` writes docs/openapi.json from the code (scripts/openapi/).
  * `npm run openapi:check` (`--check`) exits 1 when the committed file differs from what the code
  * generates; the npm script then lints the file with Redocly.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildOpenApiDocument, serializeDocument } from '../shared/openapi/document';
+import { buildOpenApiDocument, serializeDocument } from './openapi/document';
 import { runMain } from './cli';
 
 export const DOCUMENT_PATH = join(__dirname, '..', 'docs', 'openapi.json');

@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   let key = values.key;
   let close: (() => Promise<void>) | undefined;
   if (values.local) {
-    const { startLocalStack } = await import('../shared/local/stack');
+    const { startLocalStack } = await import('../local/stack');
     const { generateDataset, SAMPLE } = await import('./sample-data/generate');
     const { readJsonFile } = await import('./cli');
     const accounts = readJsonFile(`${__dirname}/../data/demo-accounts.json`) as { users: { premium: boolean; keys: { key: string; revoked?: boolean; per_minute?: number }[] }[] };

@@ -1,12 +1,13 @@
 /**
- * Runtime configuration of the functions, read once from the environment and validated, failing
- * fast on a bad value. The CDK stack sets these variables (lib/), the local stack sets them for
- * the in-process handlers (shared/local/).
+ * Runtime configuration of the functions, read once from the environment by each function's
+ * composition root (functions/<name>/handler.ts) and validated, so a bad value fails the
+ * function's initialization instead of a request. The CDK stack sets these variables (lib/); the
+ * local stack builds the same object from its options (local/stack.ts).
  */
 export interface RuntimeConfig {
   /** The single table. */
   tableName: string;
-  /** Optional endpoint override (the local stack's dynalite). */
+  /** Optional endpoint override (the local stack's embedded DynamoDB). */
   dynamodbEndpoint: string | undefined;
   /** Default per-minute budget of a key without its own. */
   ratePerMinute: number;
@@ -18,6 +19,9 @@ export interface RuntimeConfig {
   keyPepper: string;
   /** Seconds a client is told to wait after a 503. */
   retryAfterSeconds: number;
+  /** DynamoDB client timeouts (the local stack, whose embedded DynamoDB shares the process, needs longer ones). */
+  dynamodbRequestTimeoutMs: number;
+  dynamodbConnectionTimeoutMs: number;
 }
 
 export const ENV = {
@@ -28,6 +32,8 @@ export const ENV = {
   snapshotCacheMs: 'SNAPSHOT_CACHE_MS',
   keyPepper: 'KEY_PEPPER',
   retryAfterSeconds: 'RETRY_AFTER_SECONDS',
+  dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
+  dynamodbConnectionTimeoutMs: 'DYNAMODB_CONNECTION_TIMEOUT_MS',
 } as const;
 
 export const DEFAULTS = {
@@ -35,9 +41,14 @@ export const DEFAULTS = {
   quotaPerMonth: 100_000,
   snapshotCacheMs: 5_000,
   retryAfterSeconds: 1,
+  dynamodbRequestTimeoutMs: 2_000,
+  dynamodbConnectionTimeoutMs: 1_000,
 } as const;
 
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero = false): number {
+/** The timeouts the local stack and integration tests use with the embedded DynamoDB. */
+export const EMBEDDED_TIMEOUTS = { dynamodbRequestTimeoutMs: 20_000, dynamodbConnectionTimeoutMs: 10_000 } as const;
+
+function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number, allowZero = false): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || (!allowZero && Number(raw) === 0)) {
@@ -46,7 +57,7 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, all
   return Number(raw);
 }
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
+export function readConfig(env: Record<string, string | undefined>): RuntimeConfig {
   const tableName = env[ENV.tableName];
   if (!tableName) throw new Error(`configuration: ${ENV.tableName} is required`);
   return {
@@ -57,18 +68,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     snapshotCacheMs: positiveInt(env, ENV.snapshotCacheMs, DEFAULTS.snapshotCacheMs, true),
     keyPepper: env[ENV.keyPepper] ?? '',
     retryAfterSeconds: positiveInt(env, ENV.retryAfterSeconds, DEFAULTS.retryAfterSeconds),
+    dynamodbRequestTimeoutMs: positiveInt(env, ENV.dynamodbRequestTimeoutMs, DEFAULTS.dynamodbRequestTimeoutMs),
+    dynamodbConnectionTimeoutMs: positiveInt(env, ENV.dynamodbConnectionTimeoutMs, DEFAULTS.dynamodbConnectionTimeoutMs),
   };
-}
-
-let cached: RuntimeConfig | undefined;
-
-/** The process-wide configuration, read on first use. */
-export function config(): RuntimeConfig {
-  cached ??= readConfig();
-  return cached;
-}
-
-/** Tests and the local stack change the environment; this makes the next read see it. */
-export function resetConfig(): void {
-  cached = undefined;
 }

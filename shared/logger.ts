@@ -11,11 +11,19 @@ const SECRET_FIELDS = /^(authorization|authorizationtoken|key|apikey|api_key|tok
 export type LogSink = (line: string) => void;
 
 let sink: LogSink = (line) => process.stdout.write(`${line}\n`);
+const isLevel = (value: string | undefined): value is Level => value !== undefined && value in ORDER;
+const fromEnv = process.env.LOG_LEVEL?.toLowerCase();
+/** The lowest level written: LOG_LEVEL, read once when the function starts, or `setLogLevel`. */
+let threshold = ORDER[isLevel(fromEnv) ? fromEnv : 'info'];
 /** Fields of the request being served (request id, key id, route), per async context. */
 const requestContext = new AsyncLocalStorage<Record<string, unknown>>();
 
 export const setLogSink = (next: LogSink) => {
   sink = next;
+};
+
+export const setLogLevel = (level: Level) => {
+  threshold = ORDER[level];
 };
 
 /**
@@ -37,7 +45,6 @@ export function redact(value: unknown, depth = 0): unknown {
 }
 
 function write(level: Level, message: string, fields?: Record<string, unknown>) {
-  const threshold = ORDER[(process.env.LOG_LEVEL?.toLowerCase() as Level) ?? 'info'] ?? ORDER.info;
   if (ORDER[level] < threshold) return;
   const context = requestContext.getStore() ?? {};
   sink(JSON.stringify({ level, time: new Date().toISOString(), message, ...context, ...(redact(fields ?? {}) as object) }));

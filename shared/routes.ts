@@ -18,14 +18,14 @@ export interface Route {
 
 export const API_PREFIX = '/api/v1';
 
-const route = (path: string, fn: FunctionName, operationId: string): Route => ({
-  method: 'GET',
-  path: `${API_PREFIX}${path}`,
+const route = <const P extends string, const F extends FunctionName, const O extends string>(path: P, fn: F, operationId: O) => ({
+  method: 'GET' as const,
+  path: `${API_PREFIX}${path}` as `${typeof API_PREFIX}${P}`,
   fn,
   operationId,
 });
 
-export const ROUTES: readonly Route[] = [
+export const ROUTES = [
   route('/exchanges', 'platforms', 'listExchanges'),
   route('/exchanges/{slug}', 'platforms', 'getExchange'),
   route('/wallets', 'platforms', 'listWallets'),
@@ -43,9 +43,17 @@ export const ROUTES: readonly Route[] = [
   route('/earn/{id}/history', 'history', 'getEarnHistory'),
   route('/borrow/{id}/history', 'history', 'getBorrowHistory'),
   route('/collateral/{id}/history', 'history', 'getCollateralHistory'),
-];
+] as const satisfies readonly Route[];
 
-export const routesOf = (fn: FunctionName): Route[] => ROUTES.filter((r) => r.fn === fn);
+export type OperationId = (typeof ROUTES)[number]['operationId'];
+/** The operations one function serves: its route handlers are keyed by these, so none can be missing. */
+export type OperationOf<F extends FunctionName> = Extract<(typeof ROUTES)[number], { fn: F }>['operationId'];
+
+const OPERATION_OF_RESOURCE = new Map<string, OperationId>(ROUTES.map((r) => [r.path, r.operationId]));
+
+/** The operation of an API Gateway resource path (`/api/v1/earn/{id}`), if it is a route. */
+export const operationOfResource = (resource: string | undefined): OperationId | undefined =>
+  resource === undefined ? undefined : OPERATION_OF_RESOURCE.get(resource);
 
 /** Paths served without a key by the `docs` function: the API description and its docs page. */
 export const PUBLIC_PATHS = ['/openapi.json', '/docs', '/docs/{asset}'] as const;
@@ -55,7 +63,7 @@ export interface RouteMatch {
   pathParameters: Record<string, string>;
 }
 
-const compiled = ROUTES.map((r) => {
+const compiled = ROUTES.map((r: Route) => {
   const names: string[] = [];
   const source = r.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     names.push(name);

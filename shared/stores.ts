@@ -1,6 +1,5 @@
-/** The read stores of the served snapshot, built once per process from the configuration. */
-import { config } from './config';
-import { documentClient } from './dynamodb';
+/** The read stores of the served snapshot, built by each function's composition root. */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SnapshotStore } from './repositories/snapshot-store';
 import { ViewStore } from './repositories/view-store';
 
@@ -9,16 +8,6 @@ export interface Stores {
   views: ViewStore;
 }
 
-let built: Stores | undefined;
-
-export function stores(): Stores {
-  if (!built) {
-    const { tableName, snapshotCacheMs } = config();
-    built = { snapshot: new SnapshotStore(documentClient(), tableName, snapshotCacheMs), views: new ViewStore(documentClient(), tableName) };
-  }
-  return built;
+export function createStores(client: DynamoDBDocumentClient, tableName: string, snapshotCacheMs: number): Stores {
+  return { snapshot: new SnapshotStore(client, tableName, snapshotCacheMs), views: new ViewStore(client, tableName) };
 }
-
-export const resetStores = () => {
-  built = undefined;
-};

@@ -1,75 +1,9 @@
-/**
- * The TOKEN authorizer: API Gateway passes the Authorization header; the answer follows API
- * Gateway's conventions, which the gateway responses render in the error envelope:
- * throw 'Unauthorized' → UNAUTHORIZED (401 invalid_api_key); a Deny policy → ACCESS_DENIED
- * (403 subscription_required); any other throw → AUTHORIZER_FAILURE (503, fail closed).
- * An Allow covers the whole API, so one cached decision serves every route.
- * No middy and no zod here: this function runs before every uncached request.
- */
-import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
-import { config } from '../../shared/config';
-import { authorizeToken, KeyRejectedError, SubscriptionInactiveError } from '../../shared/domain/authorize';
-import { documentClient } from '../../shared/dynamodb';
-import { InvalidApiKeyError, SubscriptionRequiredError } from '../../shared/errors';
-import { enterLogContext, logger } from '../../shared/logger';
-import { KeyStore, type KeyLookup } from '../../shared/repositories/key-store';
+/** The authorizer's composition root: configuration read and validated once, the key store built once. */
+import { readConfig } from '../../shared/config';
+import { clientOptionsOf, createDocumentClient } from '../../shared/dynamodb';
+import { KeyStore } from '../../shared/repositories/key-store';
+import { authorizerHandler } from './authorizer';
 
-export interface AuthorizerDeps {
-  store: KeyLookup;
-  now?: () => Date;
-}
+const config = readConfig(process.env);
 
-/**
- * Built per call from the process-wide client and configuration (each cached by its own module),
- * so the local stack and tests that swap them need no reset here.
- */
-const defaultDeps = (): AuthorizerDeps => ({
-  store: new KeyStore(documentClient(), config().tableName, config().keyPepper),
-});
-
-/** `arn:aws:execute-api:region:account:apiId/stage/*\/*` from the method ARN of the request. */
-export function apiWideResource(methodArn: string): string {
-  const match = /^(arn:[^:]+:execute-api:[^:]*:[^:]*:[^/]+\/[^/]+)\//.exec(methodArn);
-  if (!match) throw new Error('Unexpected methodArn');
-  return `${match[1]}/*/*`;
-}
-
-const policy = (effect: 'Allow' | 'Deny', resource: string) => ({
-  Version: '2012-10-17',
-  Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: resource }],
-});
-
-export async function authorize(event: APIGatewayTokenAuthorizerEvent, deps: AuthorizerDeps = defaultDeps()): Promise<APIGatewayAuthorizerResult> {
-  const now = deps.now?.() ?? new Date();
-  let resource = '';
-  try {
-    resource = apiWideResource(event.methodArn);
-    const { keyId, perMinute, perMonth } = await authorizeToken(deps.store, event.authorizationToken, now);
-    logger.debug('authorizer: allow', { keyId });
-    return {
-      principalId: keyId,
-      policyDocument: policy('Allow', resource),
-      context: { keyId, ...(perMinute !== undefined ? { perMinute } : {}), ...(perMonth !== undefined ? { perMonth } : {}) },
-    };
-  } catch (error) {
-    if (error instanceof InvalidApiKeyError) {
-      logger.info('authorizer: unauthorized', { reason: error instanceof KeyRejectedError ? error.reason : 'invalid' });
-      throw new Error('Unauthorized');
-    }
-    if (error instanceof SubscriptionRequiredError) {
-      const keyId = error instanceof SubscriptionInactiveError ? error.keyId : 'unknown';
-      logger.info('authorizer: deny', { keyId, reason: error instanceof SubscriptionInactiveError ? error.reason : 'inactive' });
-      return { principalId: keyId, policyDocument: policy('Deny', resource), context: { keyId } };
-    }
-    // DynamoDB unreachable, throttled, or a bug: fail closed with a retryable 503. The SDK error
-    // is logged by name and message only (redact); the token is never logged.
-    logger.error('authorizer: failure', { error });
-    throw new Error('Authorizer failure');
-  }
-}
-
-export const handler = (event: APIGatewayTokenAuthorizerEvent, context?: Pick<Context, 'awsRequestId'>): Promise<APIGatewayAuthorizerResult> => {
-  // Every line of this invocation carries its request id (the key id is added where known).
-  enterLogContext(context?.awsRequestId ? { requestId: context.awsRequestId } : {});
-  return authorize(event);
-};
+export const handler = authorizerHandler({ store: new KeyStore(createDocumentClient(clientOptionsOf(config)), config.tableName, config.keyPepper) });

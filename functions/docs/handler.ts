@@ -1,2 +1,2 @@
-/** The API description and the docs page, served without a key (specification part 9 of the API as a product). */
-export { handler } from '../../shared/openapi/docs-handler';
+/** The API description and the docs page, served without a key (docs/api.md, "The API description"). */
+export { handler } from './docs-handler';

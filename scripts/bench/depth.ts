@@ -5,7 +5,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
-import { apiEvent } from '../../test/helpers/embedded';
+import { apiEvent } from '../../local/events';
 import type { Check } from './report';
 import type { Handler } from './measure';
 import { round } from './stats';

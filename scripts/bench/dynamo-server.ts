@@ -5,7 +5,7 @@
  *
  *   node --import tsx scripts/bench/dynamo-server.ts <table-name>
  */
-import { ensureTable, startEmbeddedDynamo } from '../../shared/local/embedded-dynamodb';
+import { ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
 
 async function main(): Promise<void> {
   const tableName = process.argv[2];

@@ -12,7 +12,7 @@ import type { ApiEvent, ApiResult } from '../../shared/http';
 import type { ViewStore } from '../../shared/repositories/view-store';
 import { callDepths, roundTrips, withRequestAccounting, type DynamoCall } from '../../shared/observability/dynamo-accounting';
 import type { FunctionName } from '../../shared/routes';
-import { apiEvent } from '../../test/helpers/embedded';
+import { apiEvent } from '../../local/events';
 import { describeFloor, runFloor, type FloorSpec } from './floor';
 import type { Answer, FloorContext, RequestKind } from './requests';
 import { latencyOf, median, round, type Latency } from './stats';
@@ -164,8 +164,8 @@ function idsOfDocs(docs: unknown[]): string {
 export interface MeasureContext extends FloorContext {
   handlers: Record<FunctionName, Handler>;
   recorder: CallRecorder;
-  client: () => DynamoDBDocumentClient;
-  counterClient: () => DynamoDBDocumentClient;
+  client: DynamoDBDocumentClient;
+  counterClient: DynamoDBDocumentClient;
   views: ViewStore;
   /** DynamoCalls summed over the EMF lines written since the last reset. */
   emfCalls: { total: number };
@@ -195,9 +195,9 @@ export async function measureKind(kind: RequestKind, ctx: MeasureContext, option
     if (expected !== got) throw new Error(`${kind.name}: the floor does not return the page's items\n  page:  ${expected.slice(0, 200)}\n  floor: ${got.slice(0, 200)}`);
   }
 
-  ctx.recorder.attach(ctx.client());
-  ctx.recorder.attach(ctx.counterClient());
-  const { replay, criticalPath } = replayOf(ctx.client(), await ctx.recorder.capture(invoke));
+  ctx.recorder.attach(ctx.client);
+  ctx.recorder.attach(ctx.counterClient);
+  const { replay, criticalPath } = replayOf(ctx.client, await ctx.recorder.capture(invoke));
   const floor = spec
     ? async () => {
         const start = performance.now();

@@ -1,5 +1,5 @@
 /**
- * Throughput of the local stack for one hot endpoint: the local gateway (shared/local/gateway.ts)
+ * Throughput of the local stack for one hot endpoint: the local gateway (local/gateway.ts)
  * with the real authorizer (its decisions cached, as API Gateway does) and the real family
  * handlers, over the benchmark's table, loaded by `concurrency` keep-alive clients on the loopback
  * for a fixed duration.
@@ -9,10 +9,8 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config';
-import { createGateway, type Authorizer, type FamilyHandler } from '../../shared/local/gateway';
-import { KeyStore } from '../../shared/repositories/key-store';
+import { createGateway, type Authorizer, type FamilyHandler } from '../../local/gateway';
+import type { KeyStore } from '../../shared/repositories/key-store';
 import type { FunctionName } from '../../shared/routes';
 import { parseAccounts } from '../../shared/schemas/dataset';
 import { latencyOf, round, type Latency } from './stats';
@@ -33,8 +31,8 @@ export interface ThroughputReport {
 }
 
 export interface ThroughputOptions {
-  client: DynamoDBDocumentClient;
-  tableName: string;
+  /** Where the run's keys are loaded. */
+  keyStore: KeyStore;
   handlers: Record<FunctionName, FamilyHandler>;
   authorizer: Authorizer;
   path: string;
@@ -76,7 +74,7 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
   const accounts = parseAccounts({
     users: [{ id: 'bench', premium: true, premium_until: null, keys: keys.map((key) => ({ key, per_minute: 1_000_000_000, per_month: 1_000_000_000 })) }],
   });
-  await new KeyStore(options.client, options.tableName, config().keyPepper).loadAccounts(accounts);
+  await options.keyStore.loadAccounts(accounts);
 
   const server = createGateway({ handlers: options.handlers, authorizer: options.authorizer, authCacheTtlMs: 300_000 });
   await new Promise<void>((resolve, reject) => {

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { pointerKey, SNAPSHOT_PREFIX, sourcePartition, versionOfPartition } from '../keys';
 import { DataFileError, DATASET_FAMILIES, parseDataset, type Dataset, type DatasetFamily } from '../schemas/dataset';
-import { deleteItems, putItems } from './batch-writer';
+import { deleteItems, putItems } from '../repositories/batch-writer';
 import { HISTORY_DATASET_FAMILY, joinSourceRecords, OFFER_DATASET_FAMILY, projectSnapshot, type CompleteDataset } from './project';
 
 export interface SnapshotPointer {

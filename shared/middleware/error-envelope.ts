@@ -29,10 +29,10 @@ export const httpErrorOf = (error: ApiError) => ({
 
 export const INTERNAL_ERROR_BODY = JSON.stringify(new InternalError().toEnvelope());
 
-export function errorEnvelope(options: { retryAfterSeconds: () => number }): middy.MiddlewareObj<ApiEvent, ApiResult> {
+export function errorEnvelope(options: { retryAfterSeconds: number }): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const errorEnvelopeOnError: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     if (request.response !== undefined) return;
-    request.error = httpErrorOf(toApiError(request.error, options.retryAfterSeconds())) as unknown as Error;
+    request.error = httpErrorOf(toApiError(request.error, options.retryAfterSeconds)) as unknown as Error;
   };
   return { onError: errorEnvelopeOnError };
 }

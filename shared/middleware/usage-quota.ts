@@ -14,10 +14,10 @@ import { logger } from '../logger';
 import type { QuotaStore } from '../repositories/quota-store';
 
 export interface UsageQuotaOptions {
-  store: () => QuotaStore;
-  defaults: () => KeyLimits;
-  retryAfterSeconds: () => number;
-  now?: () => Date;
+  store: QuotaStore;
+  defaults: KeyLimits;
+  retryAfterSeconds: number;
+  now: () => Date;
 }
 
 export interface Caller {
@@ -53,16 +53,14 @@ export const USAGE_HEADERS = Symbol('usage-headers');
 export type WithUsageHeaders = { [USAGE_HEADERS]?: Record<string, string> };
 
 export function usageQuota(options: UsageQuotaOptions): middy.MiddlewareObj<ApiEvent, ApiResult> {
-  const now = options.now ?? (() => new Date());
-
   const usageQuotaBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
-    const caller = callerOf(request.event, options.defaults());
+    const caller = callerOf(request.event, options.defaults);
     if (!caller) throw new InvalidApiKeyError();
-    (request.internal as WithCharge)[CHARGE] = chargeRequest(options.store(), caller.keyId, caller.limits, now()).catch(
+    (request.internal as WithCharge)[CHARGE] = chargeRequest(options.store, caller.keyId, caller.limits, options.now()).catch(
       (error: unknown) => {
         // Fail closed: no answer goes out without its charge.
         logger.error('quota charge failed', { keyId: caller.keyId, error });
-        return toApiError(error, options.retryAfterSeconds());
+        return toApiError(error, options.retryAfterSeconds);
       },
     );
   };

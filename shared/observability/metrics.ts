@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type middy from '@middy/core';
 import type { ApiEvent, ApiResult } from '../http';
 import { logger } from '../logger';
-import { ROUTES } from '../routes';
+import { operationOfResource } from '../routes';
 import { enterRequestAccounting, type AccountingSummary, type RequestAccounting } from './dynamo-accounting';
 
 export const METRICS_NAMESPACE = 'MarketDataApi';
@@ -29,10 +29,8 @@ export const REQUEST_METRICS = {
 
 export type RequestMetricName = keyof typeof REQUEST_METRICS;
 
-const OPERATION_OF_RESOURCE = new Map(ROUTES.map((route) => [route.path, route.operationId]));
-
 /** The route's operationId (the metric dimension), from the API Gateway resource of the event. */
-export const routeOf = (event: ApiEvent): string => OPERATION_OF_RESOURCE.get(event?.resource) ?? 'unknown';
+export const routeOf = (event: ApiEvent): string => operationOfResource(event?.resource) ?? 'unknown';
 
 export interface RequestMetricsOptions {
   /** Epoch milliseconds for the EMF timestamp (tests). */

@@ -16,7 +16,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { putItems } from '../import/batch-writer';
+import { putItems } from './batch-writer';
 import { apiKeyKey, USER_KEY_REF_PREFIX, userKey, userKeyRefKey } from '../keys';
 import type { AccountsFile } from '../schemas/dataset';
 

@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import { publicRoutes } from '../../shared/local/public-routes';
-import { startLocalStack, type LocalStack } from '../../shared/local/stack';
+import { publicRoutes } from '../../local/public-routes';
+import { startLocalStack, type LocalStack } from '../../local/stack';
 import { ROUTES } from '../../shared/routes';
 import { fixtureDataset } from '../fixtures/dataset';
 

@@ -3,18 +3,32 @@
  * it, and API Gateway proxy events for the real handlers.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ENV } from '../../shared/config';
-import { createDocumentClient, EMBEDDED_TIMEOUT_ENV, setDocumentClient } from '../../shared/dynamodb';
-import type { ApiEvent } from '../../shared/http';
-import { ensureTable, startEmbeddedDynamo } from '../../shared/local/embedded-dynamodb';
-import { proxyEvent } from '../../shared/local/gateway';
-import { resetRuntime } from '../../shared/local/reset';
-import { matchRoute } from '../../shared/routes';
+import type { AuthorizerHandler } from '../../functions/authorizer/authorizer';
+import { buildFunctions, type ApiFunctions } from '../../local/functions';
+import type { ApiDeps } from '../../shared/api-deps';
+import { EMBEDDED_TIMEOUTS, ENV, readConfig, type RuntimeConfig } from '../../shared/config';
+import { createClients, type Clients } from '../../shared/dynamodb';
+import { ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
+
+export interface TestApi extends ApiFunctions {
+  authorizer: AuthorizerHandler;
+  deps: ApiDeps;
+}
+
+export interface ApiOptions {
+  /** The request time of every handler (quota and history windows). */
+  clock?: () => Date;
+  /** Configuration as the environment variables the stack sets. */
+  env?: Record<string, string>;
+}
 
 export interface TestTable {
   client: DynamoDBDocumentClient;
   tableName: string;
   endpoint: string;
+  config: RuntimeConfig;
+  /** The functions as their composition roots build them, on this table. */
+  api: (options?: ApiOptions) => TestApi;
   close: () => Promise<void>;
 }
 
@@ -22,39 +36,34 @@ export async function startTestTable(env: Record<string, string> = {}): Promise<
   const dynamo = await startEmbeddedDynamo();
   const tableName = 'market-data-test';
   await ensureTable(dynamo.endpoint, tableName);
-  Object.assign(process.env, { [ENV.tableName]: tableName, [ENV.dynamodbEndpoint]: dynamo.endpoint, [ENV.snapshotCacheMs]: '0', ...EMBEDDED_TIMEOUT_ENV, ...env });
-  resetRuntime();
-  const client = createDocumentClient({ endpoint: dynamo.endpoint });
-  setDocumentClient(client);
+  const configOf = (overrides: Record<string, string>) =>
+    readConfig({
+      [ENV.tableName]: tableName,
+      [ENV.dynamodbEndpoint]: dynamo.endpoint,
+      [ENV.snapshotCacheMs]: '0',
+      [ENV.dynamodbRequestTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbRequestTimeoutMs),
+      [ENV.dynamodbConnectionTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbConnectionTimeoutMs),
+      ...env,
+      ...overrides,
+    });
+  const config = configOf({});
+  const clients: Clients = createClients(config);
+  const api = (options: ApiOptions = {}): TestApi => {
+    const built = buildFunctions(configOf(options.env ?? {}), clients, options.clock);
+    return { ...built.handlers, authorizer: built.authorizer, deps: built.deps };
+  };
   return {
-    client,
+    client: clients.client,
     tableName,
     endpoint: dynamo.endpoint,
+    config,
+    api,
     close: async () => {
-      client.destroy();
+      clients.client.destroy();
+      clients.counterClient.destroy();
       await dynamo.close();
     },
   };
 }
 
-export interface EventOptions {
-  keyId?: string | null;
-  perMinute?: number;
-  perMonth?: number;
-}
-
-let counter = 0;
-
-/** A REST proxy event for `GET path?query`, as API Gateway builds it after the authorizer. */
-export function apiEvent(pathAndQuery: string, options: EventOptions = {}): ApiEvent {
-  const url = new URL(pathAndQuery, 'http://test');
-  const match = matchRoute('GET', url.pathname);
-  if (!match) throw new Error(`no route for ${url.pathname}`);
-  const keyId = options.keyId === undefined ? `test-key-${++counter}` : options.keyId;
-  return proxyEvent({
-    url,
-    match,
-    requestId: `req-${counter}`,
-    authorizer: keyId === null ? null : { keyId, perMinute: options.perMinute, perMonth: options.perMonth },
-  });
-}
+export { apiEvent, type EventOptions } from '../../local/events';

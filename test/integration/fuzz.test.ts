@@ -237,7 +237,7 @@ function startStackProcess(): Promise<{ url: string; child: ChildProcess }> {
     env: { RATE_LIMIT_PER_MINUTE: '1000000', QUOTA_PER_MONTH: '100000000', SNAPSHOT_CACHE_MS: '600000' },
   };
   const program = `
-    const { startLocalStack } = require(${JSON.stringify(join(root, 'shared/local/stack'))});
+    const { startLocalStack } = require(${JSON.stringify(join(root, 'local/stack'))});
     const { setLogSink } = require(${JSON.stringify(join(root, 'shared/logger'))});
     const { fixtureDataset } = require(${JSON.stringify(join(root, 'test/fixtures/dataset'))});
     setLogSink(() => undefined);

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLocalStack, type LocalStack } from '../../shared/local/stack';
+import { startLocalStack, type LocalStack } from '../../local/stack';
 import { fixtureDataset } from '../fixtures/dataset';
 import { get } from '../helpers/client';
 

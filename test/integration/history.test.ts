@@ -3,26 +3,18 @@
  * embedded DynamoDB with an injected clock, against an oracle over the raw fixture points.
  */
 import { importDataset } from '../../shared/import/importer';
-import { apiHandler } from '../../shared/middleware/api-handler';
-import { API_PREFIX } from '../../shared/routes';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
-import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
 let table: TestTable;
-let handlerAt: (now: Date) => ReturnType<typeof apiHandler>;
+let handlerAt: (now: Date) => TestApi['history'];
 const data = fixtureDataset();
 
 beforeAll(async () => {
   table = await startTestTable();
   await importDataset(data, { client: table.client, tableName: table.tableName });
-  const history = await import('../../functions/history/handler');
-  handlerAt = (now) =>
-    apiHandler({
-      [`${API_PREFIX}/earn/{id}/history`]: history.offerHistory('earn', () => now),
-      [`${API_PREFIX}/borrow/{id}/history`]: history.offerHistory('borrow', () => now),
-      [`${API_PREFIX}/collateral/{id}/history`]: history.collateralHistory,
-    });
+  handlerAt = (now) => table.api({ clock: () => now }).history;
 });
 afterAll(() => table.close());
 

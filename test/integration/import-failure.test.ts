@@ -16,10 +16,6 @@
  * failing like a dropped connection after a number of calls of one kind.
  */
 import { BatchWriteCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { handler as currenciesHandler } from '../../functions/currencies/handler';
-import { handler as historyHandler } from '../../functions/history/handler';
-import { handler as offersHandler } from '../../functions/offers/handler';
-import { handler as platformsHandler } from '../../functions/platforms/handler';
 import { createDocumentClient } from '../../shared/dynamodb';
 import type { ApiEvent, ApiResult } from '../../shared/http';
 import { importDataset, readPointer, versionOf, type ImportResult } from '../../shared/import/importer';
@@ -68,16 +64,17 @@ const itemCountOf = (dataset: unknown) => projectSnapshot(versionOfDataset(datas
 // ---- what the API serves -------------------------------------------------------------------------
 
 type Handler = (event: ApiEvent, context: never) => Promise<ApiResult>;
-const HANDLERS: Record<FunctionName, Handler> = {
-  platforms: platformsHandler as unknown as Handler,
-  currencies: currenciesHandler as unknown as Handler,
-  offers: offersHandler as unknown as Handler,
-  history: historyHandler as unknown as Handler,
-};
+/** The table whose functions answer `call` (a fresh one while a reference view is taken). */
+let serving: TestTable;
+const functionsOf = new WeakMap<TestTable, Record<FunctionName, Handler>>();
+function handlers(): Record<FunctionName, Handler> {
+  if (!functionsOf.has(serving)) functionsOf.set(serving, { ...serving.api() });
+  return functionsOf.get(serving)!;
+}
 
 async function call(path: string): Promise<{ status: number; body: any; location?: string }> {
   const route = matchRoute('GET', new URL(path, 'http://test').pathname)!;
-  const res = await invoke(HANDLERS[route.route.fn], apiEvent(path, { keyId: 'k-import-test', perMinute: 1_000_000, perMonth: 100_000_000 }));
+  const res = await invoke(handlers()[route.route.fn], apiEvent(path, { keyId: 'k-import-test', perMinute: 1_000_000, perMonth: 100_000_000 }));
   return { status: res.status, body: res.body, ...(res.headers.location ? { location: res.headers.location } : {}) };
 }
 
@@ -183,6 +180,7 @@ function flakyClient(kind: typeof BatchWriteCommand | typeof PutCommand, healthy
 /** How a fresh table holding only `dataset` serves it. */
 async function referenceView(dataset: unknown): Promise<View> {
   const fresh = await startTestTable();
+  serving = fresh;
   try {
     await importDataset(dataset, { client: fresh.client, tableName: fresh.tableName });
     return await servedView();
@@ -201,6 +199,7 @@ beforeAll(async () => {
   viewOfB = await referenceView(B);
   viewOfC = await referenceView(C);
   table = await startTestTable();
+  serving = table;
   resultA = await importDataset(A, { client: table.client, tableName: table.tableName });
 }, 120_000);
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { authorize } from '../../functions/authorizer/handler';
+import { authorize } from '../../functions/authorizer/authorizer';
 import { createDocumentClient } from '../../shared/dynamodb';
 import { userKey } from '../../shared/keys';
 import { setLogSink } from '../../shared/logger';

@@ -15,10 +15,9 @@
  * The search looks for `"slug":"<slug>"` and `"name":"<name>"`, which cannot match a longer
  * visible name or a URL that merely contains the slug.
  */
-import { startLocalStack, type LocalStack } from '../../shared/local/stack';
-import { ENV } from '../../shared/config';
-import { resetRuntime } from '../../shared/local/reset';
-import { setLogSink } from '../../shared/logger';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+import { connectionRefused, injectFaults } from '../helpers/faults';
+import { setLogLevel, setLogSink } from '../../shared/logger';
 import { generateDataset, SAMPLE } from '../../scripts/sample-data/generate';
 import { get, type TestResponse } from '../helpers/client';
 
@@ -297,8 +296,7 @@ describe('keys and Authorization values never reach a log line', () => {
       captured.push(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
     };
     setLogSink(capture);
-    const previousLevel = process.env.LOG_LEVEL;
-    process.env.LOG_LEVEL = 'debug';
+    setLogLevel('debug');
     const spies = [
       jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (capture(chunk), true)),
       jest.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (capture(chunk), true)),
@@ -327,21 +325,17 @@ describe('keys and Authorization values never reach a log line', () => {
 
       // DynamoDB unreachable: the functions fail (KEY's decision is cached by the gateway) and so
       // does the authorizer (OTHER_PREMIUM_KEY has no cached decision).
-      const endpoint = process.env[ENV.dynamodbEndpoint];
-      process.env[ENV.dynamodbEndpoint] = 'http://127.0.0.1:1';
-      resetRuntime();
+      const outage = injectFaults([stack.clients.client, stack.clients.counterClient], () => connectionRefused());
       try {
         await call('function dependency failure', '/api/v1/currencies/bitcoin', { Authorization: `Bearer ${KEY}` });
         await call('authorizer dependency failure', '/api/v1/exchanges', { Authorization: `Bearer ${OTHER_PREMIUM_KEY}` });
       } finally {
-        process.env[ENV.dynamodbEndpoint] = endpoint;
-        resetRuntime();
+        outage.remove();
       }
       await call('recovered', '/api/v1/exchanges?limit=1', { Authorization: `Bearer ${KEY}` });
     } finally {
       for (const spy of spies) spy.mockRestore();
-      if (previousLevel === undefined) delete process.env.LOG_LEVEL;
-      else process.env.LOG_LEVEL = previousLevel;
+      setLogLevel('info');
       setLogSink(() => undefined);
     }
 

@@ -6,21 +6,19 @@ import { importDataset } from '../../shared/import/importer';
 import { fixtureDataset } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { compareExact } from '../helpers/exact-decimal';
-import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
 type Offer = Record<string, any> & { id: number };
 type Family = 'earn' | 'borrow' | 'collateral';
 
 let table: TestTable;
-let offers: typeof import('../../functions/offers/handler');
-let currencies: typeof import('../../functions/currencies/handler');
+let offers: TestApi['offers'], currencies: TestApi['currencies'];
 const data = fixtureDataset();
 
 beforeAll(async () => {
   table = await startTestTable();
   await importDataset(data, { client: table.client, tableName: table.tableName });
-  offers = await import('../../functions/offers/handler');
-  currencies = await import('../../functions/currencies/handler');
+  ({ offers, currencies } = table.api());
 });
 afterAll(() => table.close());
 
@@ -117,7 +115,7 @@ describe.each(['earn', 'borrow', 'collateral'] as const)('GET /api/v1/%s', (fami
     'matches the oracle for %s',
     async (_, q) => {
       const query = new URLSearchParams(q).toString();
-      const res = await invoke(offers.handler, apiEvent(`/api/v1/${family}${query ? `?${query}` : ''}`));
+      const res = await invoke(offers, apiEvent(`/api/v1/${family}${query ? `?${query}` : ''}`));
       const expected = oracle(family, q);
 
       expect(res.status).toBe(200);
@@ -134,7 +132,7 @@ describe.each(['earn', 'borrow', 'collateral'] as const)('GET /api/v1/%s', (fami
   it('pages cover the whole list exactly once', async () => {
     const seen: number[] = [];
     for (let offset = 0; ; offset += 2) {
-      const res = await invoke(offers.handler, apiEvent(`/api/v1/${family}?limit=2&offset=${offset}`));
+      const res = await invoke(offers, apiEvent(`/api/v1/${family}?limit=2&offset=${offset}`));
       seen.push(...res.body.data.map((o: Offer) => o.id));
       if (!res.body.pagination.has_more) break;
     }
@@ -144,25 +142,25 @@ describe.each(['earn', 'borrow', 'collateral'] as const)('GET /api/v1/%s', (fami
 
 describe('offer documents', () => {
   it('returns decimals byte for byte and renders the resolved platform', async () => {
-    const res = await invoke(offers.handler, apiEvent('/api/v1/earn/4'));
+    const res = await invoke(offers, apiEvent('/api/v1/earn/4'));
     expect(res.status).toBe(200);
     expect(res.raw).toContain('"apy":"0.000000000000000000000000000000000000001"');
     expect(res.body.available).toBe(false);
 
-    const renamed = await invoke(offers.handler, apiEvent('/api/v1/earn/6'));
+    const renamed = await invoke(offers, apiEvent('/api/v1/earn/6'));
     expect(renamed.body.platform).toEqual({ type: 'exchange', slug: 'bybit', name: 'Bybit' });
   });
 
   it('shows platform null for an offer of a hidden or delisted platform', async () => {
-    const hidden = await invoke(offers.handler, apiEvent('/api/v1/earn/5'));
-    const delisted = await invoke(offers.handler, apiEvent('/api/v1/borrow/5'));
+    const hidden = await invoke(offers, apiEvent('/api/v1/earn/5'));
+    const delisted = await invoke(offers, apiEvent('/api/v1/borrow/5'));
     expect(hidden.body.platform).toBeNull();
     expect(delisted.body.platform).toBeNull();
   });
 
   it('lists inactive offers and answers them in detail', async () => {
-    const list = await invoke(offers.handler, apiEvent('/api/v1/collateral'));
-    const detail = await invoke(offers.handler, apiEvent('/api/v1/collateral/2'));
+    const list = await invoke(offers, apiEvent('/api/v1/collateral'));
+    const detail = await invoke(offers, apiEvent('/api/v1/collateral/2'));
     expect(list.body.data.map((o: Offer) => o.id)).toContain(2);
     expect(detail.body.is_active).toBe(false);
   });
@@ -177,13 +175,13 @@ describe('offer documents', () => {
     ['/api/v1/borrow/9007199254740992', 400, 'validation_error'],
     ['/api/v1/earn/1?x=1', 400, 'validation_error'],
   ])('%s answers %i %s', async (path, status, code) => {
-    const res = await invoke(offers.handler, apiEvent(path));
+    const res = await invoke(offers, apiEvent(path));
     expect(res.status).toBe(status);
     expect(res.body.error.code).toBe(code);
   });
 
   it('names the parameter of every violated rule', async () => {
-    const res = await invoke(offers.handler, apiEvent('/api/v1/collateral?min_apy=1&limit=0&sort=best&platform_type=bank&offset=-1&asset='));
+    const res = await invoke(offers, apiEvent('/api/v1/collateral?min_apy=1&limit=0&sort=best&platform_type=bank&offset=-1&asset='));
     expect(res.status).toBe(400);
     expect(res.body.error.details.message).toEqual(
       expect.arrayContaining([
@@ -198,7 +196,7 @@ describe('offer documents', () => {
   });
 
   it.each(['.5', '+1', '1e2', '-0', 'abc', ''])('refuses min_apy=%j', async (value) => {
-    const res = await invoke(offers.handler, apiEvent(`/api/v1/earn?min_apy=${encodeURIComponent(value)}`));
+    const res = await invoke(offers, apiEvent(`/api/v1/earn?min_apy=${encodeURIComponent(value)}`));
     expect(res.status).toBe(400);
     expect(res.body.error.details.message.join(' ')).toContain('min_apy');
   });
@@ -206,7 +204,7 @@ describe('offer documents', () => {
 
 describe('currency detail', () => {
   it('embeds every published offer of the asset, each family in its default order', async () => {
-    const res = await invoke(currencies.handler, apiEvent('/api/v1/currencies/bitcoin'));
+    const res = await invoke(currencies, apiEvent('/api/v1/currencies/bitcoin'));
     expect(res.status).toBe(200);
     expect(res.body.earn_offers.map((o: Offer) => o.id)).toEqual(oracle('earn', { asset: 'bitcoin', limit: '200' }).ids);
     expect(res.body.borrow_offers.map((o: Offer) => o.id)).toEqual(oracle('borrow', { asset: 'bitcoin', limit: '200' }).ids);
@@ -214,7 +212,7 @@ describe('currency detail', () => {
   });
 
   it('has empty arrays for a currency without offers', async () => {
-    const res = await invoke(currencies.handler, apiEvent('/api/v1/currencies/no-rank'));
+    const res = await invoke(currencies, apiEvent('/api/v1/currencies/no-rank'));
     expect(res.body).toMatchObject({ slug: 'no-rank', earn_offers: [], borrow_offers: [], collateral_offers: [] });
   });
 });

@@ -6,11 +6,11 @@
  * answers and to fail a wrong one.
  */
 import { readFileSync } from 'node:fs';
-import { buildOpenApiDocument, serializeDocument, USAGE_HEADER_DESCRIPTIONS } from '../../shared/openapi/document';
-import { publicRoutes } from '../../shared/local/public-routes';
-import { handler as docsHandler } from '../../shared/openapi/docs-handler';
+import { buildOpenApiDocument, serializeDocument, USAGE_HEADER_DESCRIPTIONS } from '../../scripts/openapi/document';
+import { publicRoutes } from '../../local/public-routes';
+import { handler as docsHandler } from '../../functions/docs/docs-handler';
 import type { ApiEvent } from '../../shared/http';
-import { startLocalStack, type LocalStack } from '../../shared/local/stack';
+import { startLocalStack, type LocalStack } from '../../local/stack';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
 import { ROUTES } from '../../shared/routes';
 import { fixtureDataset } from '../fixtures/dataset';

@@ -5,22 +5,20 @@
 import { importDataset } from '../../shared/import/importer';
 import { fixtureDataset } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
-import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
 let table: TestTable;
-let platforms: typeof import('../../functions/platforms/handler');
-let currencies: typeof import('../../functions/currencies/handler');
+let platforms: TestApi['platforms'], currencies: TestApi['currencies'];
 
 beforeAll(async () => {
   table = await startTestTable();
   await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
-  platforms = await import('../../functions/platforms/handler');
-  currencies = await import('../../functions/currencies/handler');
+  ({ platforms, currencies } = table.api());
 });
 afterAll(() => table.close());
 
 const slugs = (body: { data: { slug: string }[] }) => body.data.map((r) => r.slug);
-const list = (path: string) => invoke(path.includes('currencies') ? currencies.handler : platforms.handler, apiEvent(path));
+const list = (path: string) => invoke(path.includes('currencies') ? currencies : platforms, apiEvent(path));
 
 describe('orderings', () => {
   it('orders exchanges by weekly visits descending, ties by slug, nulls last', async () => {

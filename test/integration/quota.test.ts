@@ -6,24 +6,21 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { importDataset } from '../../shared/import/importer';
 import { quotaKey } from '../../shared/keys';
-import { apiHandler } from '../../shared/middleware/api-handler';
 import { fixtureDataset } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 
 let table: TestTable;
-let routes: typeof import('../../functions/platforms/handler').routes;
 
 beforeAll(async () => {
   table = await startTestTable();
   await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
-  routes = (await import('../../functions/platforms/handler')).routes;
 });
 afterAll(() => table.close());
 
 const at = (iso: string) => {
   const clock = { now: new Date(iso) };
-  return { clock, handler: apiHandler(routes, { quota: { now: () => clock.now } }) };
+  return { clock, handler: table.api({ clock: () => clock.now }).platforms };
 };
 
 async function counter(keyId: string, window: 'MIN' | 'MON', id: string): Promise<number | undefined> {

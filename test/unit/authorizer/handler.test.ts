@@ -2,11 +2,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { authorize, handler } from '../../../functions/authorizer/handler';
-import { ENV, resetConfig } from '../../../shared/config';
-import { setDocumentClient } from '../../../shared/dynamodb';
+import { authorize, authorizerHandler } from '../../../functions/authorizer/authorizer';
 import { apiKeyKey, userKey } from '../../../shared/keys';
-import { setLogSink } from '../../../shared/logger';
+import { setLogLevel, setLogSink } from '../../../shared/logger';
 import { hashKey, KeyStore } from '../../../shared/repositories/key-store';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -21,7 +19,7 @@ const NOW = new Date('2026-06-15T12:00:00.000Z');
 const store = new KeyStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), TABLE, PEPPER);
 const event = (authorizationToken: string | undefined): APIGatewayTokenAuthorizerEvent =>
   ({ type: 'TOKEN', authorizationToken, methodArn: METHOD_ARN }) as APIGatewayTokenAuthorizerEvent;
-const run = (authorizationToken: string | undefined) => authorize(event(authorizationToken), { store, now: () => NOW });
+const run = (authorizationToken: string | undefined) => authorize(event(authorizationToken), { store, clock: () => NOW });
 
 function givenKey(item: Record<string, unknown> = {}, secret = KEY) {
   ddb.on(GetCommand, { Key: apiKeyKey(hashKey(secret, PEPPER)) }).resolves({
@@ -272,7 +270,7 @@ describe('authorizer: dependency failures (fail closed, 503)', () => {
     givenKey();
     givenPremiumUser();
 
-    const error = await authorize({ ...event(`Bearer ${KEY}`), methodArn: 'nonsense' }, { store, now: () => NOW }).catch((e: Error) => e);
+    const error = await authorize({ ...event(`Bearer ${KEY}`), methodArn: 'nonsense' }, { store, clock: () => NOW }).catch((e: Error) => e);
 
     expect((error as Error).message).not.toBe('Unauthorized');
   });
@@ -281,10 +279,10 @@ describe('authorizer: dependency failures (fail closed, 503)', () => {
 describe('authorizer: logs', () => {
   // Every level is checked: a secret must not reach even a debug line.
   beforeEach(() => {
-    process.env.LOG_LEVEL = 'debug';
+    setLogLevel('debug');
   });
   afterEach(() => {
-    delete process.env.LOG_LEVEL;
+    setLogLevel('info');
   });
 
   it('never writes the key or its hash, whatever the outcome', async () => {
@@ -320,24 +318,12 @@ describe('authorizer: logs', () => {
 });
 
 describe('authorizer: the Lambda handler', () => {
-  const saved = { ...process.env };
+  const handler = authorizerHandler({ store, clock: () => NOW });
 
-  beforeEach(() => {
-    Object.assign(process.env, { [ENV.tableName]: 'from-env', [ENV.keyPepper]: 'env-pepper' });
-    resetConfig();
-    setDocumentClient(undefined);
-  });
-
-  afterEach(() => {
-    process.env = { ...saved };
-    resetConfig();
-    setDocumentClient(undefined);
-  });
-
-  it('reads the table and the pepper from the configuration', async () => {
+  it('reads through the key store it was built with (table and pepper)', async () => {
     await expect(handler(event(`Bearer ${KEY}`))).rejects.toThrow(/^Unauthorized$/);
 
-    expect(getCalls()[0].args[0].input).toEqual({ TableName: 'from-env', Key: apiKeyKey(hashKey(KEY, 'env-pepper')) });
+    expect(getCalls()[0].args[0].input).toEqual({ TableName: TABLE, Key: apiKeyKey(hashKey(KEY, PEPPER)) });
   });
 
   it('logs with the invocation request id', async () => {
@@ -345,15 +331,5 @@ describe('authorizer: the Lambda handler', () => {
 
     const refusal = logLines.map((line) => JSON.parse(line)).find((entry) => entry.message === 'authorizer: unauthorized');
     expect(refusal).toMatchObject({ requestId: 'req-authz-1', reason: 'unknown' });
-  });
-
-  it('follows a changed configuration (the local stack swaps it) without a reset of its own', async () => {
-    await handler(event(`Bearer ${KEY}`)).catch(() => undefined);
-    process.env[ENV.tableName] = 'second-table';
-    resetConfig();
-
-    await handler(event(`Bearer ${KEY}`)).catch(() => undefined);
-
-    expect(getCalls()[1].args[0].input.TableName).toBe('second-table');
   });
 });

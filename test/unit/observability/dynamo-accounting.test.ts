@@ -15,7 +15,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../../shared/dynamodb';
-import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from '../../../shared/local/embedded-dynamodb';
+import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from '../../../local/embedded-dynamodb';
 import {
   callDepths,
   currentAccounting,

@@ -4,25 +4,26 @@
  * family handlers run against the embedded DynamoDB, so the DynamoDB work is counted by the real
  * client middleware.
  */
-import { handler as platformsHandler, routes } from '../../../functions/platforms/handler';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
 import { importDataset } from '../../../shared/import/importer';
-import { setLogSink } from '../../../shared/logger';
+import { setLogLevel, setLogSink } from '../../../shared/logger';
 import { apiHandler } from '../../../shared/middleware/api-handler';
 import { withRequestAccounting } from '../../../shared/observability/dynamo-accounting';
 import { emfDocument, METRICS_NAMESPACE, REQUEST_METRICS, requestMetricValues, routeOf } from '../../../shared/observability/metrics';
 import { fixtureDataset } from '../../fixtures/dataset';
-import { apiEvent, startTestTable, type TestTable } from '../../helpers/embedded';
+import { apiEvent, startTestTable, type TestApi, type TestTable } from '../../helpers/embedded';
 
 type Emf = Record<string, any>;
 
 let table: TestTable;
+let platformsHandler: TestApi['platforms'];
 let lines: string[] = [];
 
 beforeAll(async () => {
   // The snapshot pointer stays cached: a warm request, as in production.
   table = await startTestTable({ SNAPSHOT_CACHE_MS: '600000' });
   await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
+  platformsHandler = table.api().platforms;
   setLogSink((line) => lines.push(line));
   await platformsHandler(apiEvent('/api/v1/exchanges', { keyId: 'warm-up' }), {} as never);
 });
@@ -45,12 +46,12 @@ async function metricsOf(handler: (event: ApiEvent, context: never) => Promise<A
 }
 
 it('writes the EMF line whatever LOG_LEVEL says', async () => {
-  process.env.LOG_LEVEL = 'error';
+  setLogLevel('error');
   try {
     const { emf } = await metricsOf(platformsHandler, apiEvent('/api/v1/exchanges?limit=1', { keyId: 'k-quiet' }));
     expect(emf).toMatchObject({ Route: 'listExchanges', Requests: 1 });
   } finally {
-    delete process.env.LOG_LEVEL;
+    setLogLevel('info');
   }
 });
 
@@ -93,7 +94,7 @@ it('counts a 400 as a 4xx on its route, with the quota charge as its only Dynamo
 
 it('counts a 429 as a quota refusal (and a 4xx), after the refusal replaced the answer', async () => {
   const now = new Date('2026-11-20T10:00:10.000Z');
-  const handler = apiHandler(routes, { quota: { now: () => now } });
+  const handler = table.api({ clock: () => now }).platforms;
   const event = () => apiEvent('/api/v1/wallets', { keyId: 'k-429', perMinute: 1, perMonth: 100 });
   const first = await metricsOf(handler, event());
   const refused = await metricsOf(handler, event());
@@ -107,11 +108,14 @@ it('counts a 429 as a quota refusal (and a 4xx), after the refusal replaced the 
 });
 
 it('counts an unexpected failure as a 5xx', async () => {
-  const handler = apiHandler({
-    '/api/v1/exchanges': async () => {
-      throw new Error('boom');
+  const handler = apiHandler(
+    {
+      listExchanges: async () => {
+        throw new Error('boom');
+      },
     },
-  });
+    table.api().deps,
+  );
   const { status, emf } = await metricsOf(handler, apiEvent('/api/v1/exchanges', { keyId: 'k-500' }));
 
   expect(status).toBe(500);

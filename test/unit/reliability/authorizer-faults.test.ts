@@ -11,12 +11,9 @@ import { DynamoDBClient, InternalServerError, ProvisionedThroughputExceededExcep
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { authorize, handler } from '../../../functions/authorizer/handler';
-import { ENV } from '../../../shared/config';
-import { setDocumentClient } from '../../../shared/dynamodb';
+import { authorize, authorizerHandler } from '../../../functions/authorizer/authorizer';
 import { apiKeyKey, KEY_PREFIX, userKey, USER_PREFIX } from '../../../shared/keys';
-import { createGateway, type FamilyHandler } from '../../../shared/local/gateway';
-import { resetRuntime } from '../../../shared/local/reset';
+import { createGateway, type FamilyHandler } from '../../../local/gateway';
 import { setLogSink } from '../../../shared/logger';
 import { hashKey, KeyStore } from '../../../shared/repositories/key-store';
 import { get } from '../../helpers/client';
@@ -57,7 +54,7 @@ const event = (token: string | undefined = `Bearer ${KEY}`): APIGatewayTokenAuth
   ({ type: 'TOKEN', authorizationToken: token, methodArn: METHOD_ARN }) as APIGatewayTokenAuthorizerEvent;
 
 const store = () => new KeyStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), TABLE, '');
-const run = (token?: string) => authorize(event(token), { store: store(), now: () => new Date('2026-11-20T10:00:00.000Z') });
+const run = (token?: string) => authorize(event(token), { store: store(), clock: () => new Date('2026-11-20T10:00:00.000Z') });
 
 /** The outcome as one of Allow / Deny / Unauthorized / failure (any other throw). */
 async function outcome(result: Promise<APIGatewayAuthorizerResult>): Promise<{ kind: string; error?: Error; result?: APIGatewayAuthorizerResult }> {
@@ -72,11 +69,7 @@ async function outcome(result: Promise<APIGatewayAuthorizerResult>): Promise<{ k
 let logLines: string[];
 
 beforeEach(() => {
-  Object.assign(process.env, { [ENV.tableName]: TABLE });
-  delete process.env[ENV.dynamodbEndpoint];
-  resetRuntime();
   ddb.reset();
-  setDocumentClient(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })));
   keyRead = async () => ({ Item: keyItem() });
   userRead = async () => ({ Item: userItem() });
   ddb.on(GetCommand).callsFake(async (input: { Key: { PK: string } }) => {
@@ -126,11 +119,11 @@ describe('DynamoDB failures: the authorizer fails closed with a non-Unauthorized
     expect(kind).toBe('failure');
   });
 
-  it.each(FAULT_NAMES)('the Lambda handler (module client) fails with %s', async (fault) => {
+  it.each(FAULT_NAMES)('the Lambda handler fails with %s', async (fault) => {
     keyRead = async () => {
       throw FAULTS[fault]();
     };
-    const { kind } = await outcome(handler(event()));
+    const { kind } = await outcome(authorizerHandler({ store: store() })(event()));
     expect(kind).toBe('failure');
     expect(ddb.commandCalls(GetCommand).length).toBeGreaterThan(0);
   });
@@ -194,7 +187,7 @@ describe('through the gateway: a failing authorizer is a 503 envelope and the fu
     };
     server = createGateway({
       handlers: { platforms: family, currencies: family, offers: family, history: family },
-      authorizer: (e) => handler(e),
+      authorizer: (e) => authorizerHandler({ store: store() })(e),
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -10,13 +10,12 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import { handler as authorizerHandler } from '../../../functions/authorizer/handler';
-import { handler as platformsHandler } from '../../../functions/platforms/handler';
-import { ENV } from '../../../shared/config';
-import { CLIENT_TIMEOUTS, createDocumentClient, setDocumentClient } from '../../../shared/dynamodb';
+import type { AuthorizerHandler } from '../../../functions/authorizer/authorizer';
+import { buildFunctions } from '../../../local/functions';
+import { ENV, readConfig } from '../../../shared/config';
+import { CLIENT_TIMEOUTS, createClients } from '../../../shared/dynamodb';
 import { isDependencyFailure } from '../../../shared/errors';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
-import { resetRuntime } from '../../../shared/local/reset';
 import { setLogSink } from '../../../shared/logger';
 import { apiEvent } from '../../helpers/embedded';
 
@@ -105,16 +104,18 @@ type Handler = (event: ApiEvent, context: never) => Promise<ApiResult>;
 
 let endpoint: Endpoint | undefined;
 let client: DynamoDBDocumentClient | undefined;
+let counterClient: DynamoDBDocumentClient | undefined;
+let platformsHandler: Handler;
+let authorizerHandler: AuthorizerHandler;
 
-/** Point the runtime (handlers, authorizer) at `url` through a client built as production builds it. */
+/** Build the functions on `url` as their composition roots do: production timeouts and retries. */
 function useEndpoint(url: string) {
-  Object.assign(process.env, { [ENV.tableName]: TABLE, [ENV.dynamodbEndpoint]: url, [ENV.snapshotCacheMs]: '0' });
-  // The production timeouts, not the embedded DynamoDB's longer ones.
-  delete process.env.DYNAMODB_REQUEST_TIMEOUT_MS;
-  delete process.env.DYNAMODB_CONNECTION_TIMEOUT_MS;
-  resetRuntime();
-  client = createDocumentClient({ endpoint: url });
-  setDocumentClient(client);
+  const config = readConfig({ [ENV.tableName]: TABLE, [ENV.dynamodbEndpoint]: url, [ENV.snapshotCacheMs]: '0' });
+  const clients = createClients(config);
+  ({ client, counterClient } = clients);
+  const built = buildFunctions(config, clients);
+  platformsHandler = built.handlers.platforms;
+  authorizerHandler = built.authorizer;
 }
 
 beforeAll(() => {
@@ -123,6 +124,7 @@ beforeAll(() => {
 
 afterEach(async () => {
   client?.destroy();
+  counterClient?.destroy();
   client = undefined;
   await endpoint?.close();
   endpoint = undefined;

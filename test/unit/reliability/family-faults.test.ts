@@ -18,16 +18,11 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { handler as currenciesHandler } from '../../../functions/currencies/handler';
-import { handler as historyHandler } from '../../../functions/history/handler';
-import { handler as offersHandler } from '../../../functions/offers/handler';
-import { handler as platformsHandler } from '../../../functions/platforms/handler';
-import { ENV } from '../../../shared/config';
-import { setDocumentClient } from '../../../shared/dynamodb';
+import { buildFunctions } from '../../../local/functions';
+import { ENV, readConfig } from '../../../shared/config';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
 import { projectSnapshot, type CompleteDataset } from '../../../shared/import/project';
 import { pointerKey, QUOTA_PREFIX, viewPartition } from '../../../shared/keys';
-import { resetRuntime } from '../../../shared/local/reset';
 import { setLogSink } from '../../../shared/logger';
 import { parseDataset } from '../../../shared/schemas/dataset';
 import { fixtureDataset } from '../../fixtures/dataset';
@@ -177,12 +172,9 @@ function installTable() {
 // ---- the routes ----------------------------------------------------------------------------------
 
 type Handler = (event: ApiEvent, context: never) => Promise<ApiResult>;
-const HANDLERS: Record<string, Handler> = {
-  platforms: platformsHandler as unknown as Handler,
-  currencies: currenciesHandler as unknown as Handler,
-  offers: offersHandler as unknown as Handler,
-  history: historyHandler as unknown as Handler,
-};
+const mockedClient = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+const config = readConfig({ [ENV.tableName]: TABLE, [ENV.snapshotCacheMs]: '0', [ENV.retryAfterSeconds]: '2' });
+const HANDLERS: Record<string, Handler> = { ...buildFunctions(config, { client: mockedClient, counterClient: mockedClient }).handlers };
 
 /** One request per read shape of each family, with its answer on a healthy table. */
 const ROUTES: { fn: keyof typeof HANDLERS; path: string; healthy: number }[] = [
@@ -255,11 +247,7 @@ function expectServiceUnavailable(answer: Answer, path: string) {
 let logLines: string[];
 
 beforeEach(() => {
-  Object.assign(process.env, { [ENV.tableName]: TABLE, [ENV.snapshotCacheMs]: '0', [ENV.retryAfterSeconds]: '2' });
-  delete process.env[ENV.dynamodbEndpoint];
-  resetRuntime();
   ddb.reset();
-  setDocumentClient(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })));
   resetRows();
   counters.clear();
   broken = {};

@@ -1,8 +1,8 @@
 /**
  * Routes the local gateway serves without a key: the API description, its docs page and the
- * page's files (shared/openapi/assets.ts, the same documents the deployed stack serves).
+ * page's files (functions/docs/documents.ts, the same documents the deployed stack serves).
  */
-import { PUBLIC_DOCUMENT_PATHS, publicDocument } from '../openapi/assets';
+import { PUBLIC_DOCUMENT_PATHS, publicDocument } from '../functions/docs/documents';
 import type { GatewayOptions } from './gateway';
 
 type PublicRoutes = NonNullable<GatewayOptions['publicRoutes']>;

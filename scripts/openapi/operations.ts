@@ -3,9 +3,9 @@
  * handlers validate with), its success body and the answers it can give. Keyed by operationId so
  * that a route added without a description fails the generator instead of going undocumented.
  */
-import type { CatalogFamily, OfferFamily } from '../keys';
-import { DEFAULT_SORT } from '../domain/orderings';
-import { HISTORY_PARAMS, ID_PARAM, LIST_PARAMS, OFFER_LIST_PARAMS, type ParamSpec } from '../schemas/query';
+import type { CatalogFamily, OfferFamily } from '../../shared/keys';
+import { DEFAULT_SORT } from '../../shared/domain/orderings';
+import { HISTORY_PARAMS, ID_PARAM, LIST_PARAMS, OFFER_LIST_PARAMS, type ParamSpec } from '../../shared/schemas/query';
 import { catalogOrdering, historyRules, offerOrdering } from './descriptions';
 import type { SchemaName } from './response-schemas';
 

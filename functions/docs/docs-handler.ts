@@ -5,10 +5,10 @@
  * Swagger UI files must be copied next to the bundle under `swagger-ui/` (see assets.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { CORS_HEADERS } from '../cors';
-import type { ApiEvent, ApiResult } from '../http';
-import { gatewayResponseBody, GATEWAY_RESPONSES } from '../gateway-responses';
-import { publicDocument } from './assets';
+import { CORS_HEADERS } from '../../shared/cors';
+import type { ApiEvent, ApiResult } from '../../shared/http';
+import { gatewayResponseBody, GATEWAY_RESPONSES } from '../../shared/gateway-responses';
+import { publicDocument } from './documents';
 
 /** The document path of a request, independent of stage names and base path mappings. */
 export function documentPathOf(event: Pick<ApiEvent, 'resource' | 'pathParameters'>): string {

@@ -5,10 +5,10 @@
  * pre-rendered JSON, and the contract tests hold the two together.
  */
 import * as z from 'zod/mini';
-import { PERIOD_SPEC, PERIODS, type Interval } from '../domain/buckets';
-import { STATUS_OF, type ErrorCode } from '../errors';
-import { LIST_PARAMS } from '../schemas/query';
-import * as r from '../schemas/resources';
+import { PERIOD_SPEC, PERIODS, type Interval } from '../../shared/domain/buckets';
+import { STATUS_OF, type ErrorCode } from '../../shared/errors';
+import { LIST_PARAMS } from '../../shared/schemas/query';
+import * as r from '../../shared/schemas/resources';
 
 const count = () => z.int().check(z.minimum(0));
 

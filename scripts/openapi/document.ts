@@ -3,9 +3,9 @@
  * error table and the gateway responses. `npm run openapi` writes it to docs/openapi.json; the
  * contract tests validate every response they see against that file.
  */
-import { GATEWAY_RESPONSES } from '../gateway-responses';
-import { ROUTES } from '../routes';
-import type { ParamSpec } from '../schemas/query';
+import { GATEWAY_RESPONSES } from '../../shared/gateway-responses';
+import { ROUTES } from '../../shared/routes';
+import type { ParamSpec } from '../../shared/schemas/query';
 import { componentSchemas, schemaRef, type JsonSchema } from './components';
 import { overview } from './descriptions';
 import { OPERATIONS, type OperationSpec, type Tag } from './operations';
@@ -14,7 +14,7 @@ import type { SchemaName } from './response-schemas';
 export const OPENAPI_VERSION = '3.1.0';
 export const API_VERSION = '1.0.0';
 export const SECURITY_SCHEME = 'bearerAuth';
-/** Served without a key next to the API (shared/local/public-routes.ts, the deployed stack). */
+/** Served without a key next to the API (local/public-routes.ts, the deployed stack). */
 export const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
 
 export const USAGE_HEADER_DESCRIPTIONS = [
@@ -241,7 +241,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of ROUTES) {
     const op = OPERATIONS[route.operationId];
-    if (!op) throw new Error(`route ${route.method} ${route.path} (${route.operationId}) has no description in shared/openapi/operations.ts`);
+    if (!op) throw new Error(`route ${route.method} ${route.path} (${route.operationId}) has no description in scripts/openapi/operations.ts`);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route.operationId, op);
   }
   const unknown = Object.keys(OPERATIONS).filter((id) => !ROUTES.some((r) => r.operationId === id));

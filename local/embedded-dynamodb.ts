@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../table';
+import { createTableInput } from '../shared/table';
 
 // dynalite ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

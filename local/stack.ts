@@ -5,12 +5,11 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { config, ENV } from '../config';
-import { createDocumentClient, EMBEDDED_TIMEOUT_ENV, setDocumentClient } from '../dynamodb';
-import { importDataset, type ImportResult } from '../import/importer';
-import { KeyStore } from '../repositories/key-store';
-import { parseAccounts, type AccountsFile } from '../schemas/dataset';
-import { resetRuntime } from './reset';
+import { buildFunctions } from './functions';
+import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/config';
+import { createClients, type Clients } from '../shared/dynamodb';
+import { importDataset, type ImportResult } from '../shared/import/importer';
+import { parseAccounts, type AccountsFile } from '../shared/schemas/dataset';
 import { createGateway, type GatewayOptions } from './gateway';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
 
@@ -23,8 +22,10 @@ export interface LocalStackOptions {
   /** The accounts file content. */
   accounts?: unknown;
   authCacheTtlMs?: number;
-  /** Extra environment for the functions (limits, snapshot cache…). */
+  /** Function configuration, as the environment variables the stack sets (limits, snapshot cache…). */
   env?: Record<string, string>;
+  /** The request time of the handlers and the authorizer (tests). */
+  clock?: () => Date;
   publicRoutes?: GatewayOptions['publicRoutes'];
   onImportProgress?: (done: number, total: number) => void;
 }
@@ -35,6 +36,8 @@ export interface LocalStack {
   tableName: string;
   imported: ImportResult | undefined;
   accounts: AccountsFile | undefined;
+  /** The clients every function of this stack uses (tests inject faults into them). */
+  clients: Clients;
   server: Server;
   close: () => Promise<void>;
 }
@@ -44,28 +47,25 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const dynamo: EmbeddedDynamo = await startEmbeddedDynamo();
   await ensureTable(dynamo.endpoint, tableName);
 
-  Object.assign(process.env, { [ENV.tableName]: tableName, [ENV.dynamodbEndpoint]: dynamo.endpoint, ...EMBEDDED_TIMEOUT_ENV, ...options.env });
-  resetRuntime();
-  const client = createDocumentClient({ endpoint: dynamo.endpoint });
-  setDocumentClient(client);
+  // The functions' configuration, from the same variables the stack sets, without touching process.env.
+  const config = readConfig({
+    [ENV.tableName]: tableName,
+    [ENV.dynamodbEndpoint]: dynamo.endpoint,
+    [ENV.dynamodbRequestTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbRequestTimeoutMs),
+    [ENV.dynamodbConnectionTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbConnectionTimeoutMs),
+    ...options.env,
+  });
+  const clients = createClients(config);
+  const { client } = clients;
 
   const imported =
     options.dataset === undefined
       ? undefined
       : await importDataset(options.dataset, { client, tableName, onProgress: options.onImportProgress });
   const accounts = options.accounts === undefined ? undefined : parseAccounts(options.accounts);
-  if (accounts) await new KeyStore(client, tableName, config().keyPepper).loadAccounts(accounts);
-
-  // Loaded after the environment is set: the handlers read their configuration on first use.
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const handlers = {
-    platforms: require('../../functions/platforms/handler').handler,
-    currencies: require('../../functions/currencies/handler').handler,
-    offers: require('../../functions/offers/handler').handler,
-    history: require('../../functions/history/handler').handler,
-  };
-  const authorizer = require('../../functions/authorizer/handler').handler;
-  /* eslint-enable @typescript-eslint/no-require-imports */
+  // The same factories the functions' composition roots call, with this stack's clients.
+  const { handlers, authorizer, keyStore } = buildFunctions(config, clients, options.clock);
+  if (accounts) await keyStore.loadAccounts(accounts);
 
   const server = createGateway({ handlers, authorizer, authCacheTtlMs: options.authCacheTtlMs, publicRoutes: options.publicRoutes });
   const host = options.host ?? '127.0.0.1';
@@ -80,11 +80,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     tableName,
     imported,
     accounts,
+    clients,
     server,
     close: async () => {
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       client.destroy();
+      clients.counterClient.destroy();
       await dynamo.close();
     },
   };

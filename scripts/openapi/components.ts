@@ -5,8 +5,8 @@
  * dataset import accepts, and zod's implicit safe-integer bounds are dropped as noise.
  */
 import * as z from 'zod/mini';
-import { DECIMAL_PATTERN } from '../decimal';
-import { TIMESTAMP_PATTERN } from '../schemas/resources';
+import { DECIMAL_PATTERN } from '../../shared/decimal';
+import { TIMESTAMP_PATTERN } from '../../shared/schemas/resources';
 import { COMPONENT_SCHEMAS, type SchemaName } from './response-schemas';
 import { FIELD_NOTES, SCHEMA_NOTES } from './field-notes';
 

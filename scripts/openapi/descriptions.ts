@@ -3,12 +3,12 @@
  * tables the service itself runs on (orderings, buckets, limits, error statuses) so that the
  * words follow the code.
  */
-import { DEFAULTS } from '../config';
-import { PERIOD_SPEC, PERIODS } from '../domain/buckets';
-import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes, OFFER_SORT_FIELDS, SORT_MODES } from '../domain/orderings';
-import { STATUS_OF, type ErrorCode } from '../errors';
-import type { CatalogFamily, OfferFamily } from '../keys';
-import { HISTORY_PARAMS, LIST_PARAMS } from '../schemas/query';
+import { DEFAULTS } from '../../shared/config';
+import { PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
+import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes, OFFER_SORT_FIELDS, SORT_MODES } from '../../shared/domain/orderings';
+import { STATUS_OF, type ErrorCode } from '../../shared/errors';
+import type { CatalogFamily, OfferFamily } from '../../shared/keys';
+import { HISTORY_PARAMS, LIST_PARAMS } from '../../shared/schemas/query';
 
 const DAY = 86_400_000;
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
-import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS } from '../cors';
-import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseType } from '../gateway-responses';
-import type { ApiEvent, ApiResult } from '../http';
-import { matchRoute, type FunctionName, type RouteMatch } from '../routes';
+import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS } from '../shared/cors';
+import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseType } from '../shared/gateway-responses';
+import type { ApiEvent, ApiResult } from '../shared/http';
+import { matchRoute, type FunctionName, type RouteMatch } from '../shared/routes';
 
 export type FamilyHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 export type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;

@@ -1,6 +1,6 @@
 /**
- * The public documents served without a key, locally (shared/local/public-routes.ts) and by the
- * deployed stack (shared/openapi/docs-handler.ts): the committed API description, and a docs page
+ * The public documents served without a key, locally (local/public-routes.ts) and by the
+ * deployed stack (functions/docs/docs-handler.ts): the committed API description, and a docs page
  * that renders it with Swagger UI from the swagger-ui-dist package. Nothing loads from a CDN: the
  * page, its script and Swagger UI's files all come from the API itself, and its
  * Content-Security-Policy forbids anything else.

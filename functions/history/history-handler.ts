@@ -1,0 +1,28 @@
+/** Offer history (docs/api.md, "History"): earn and borrow series; collateral history is never stored. */
+import type { ApiDeps } from '../../shared/api-deps';
+import { getHistory } from '../../shared/domain/history';
+import { NotFoundError } from '../../shared/errors';
+import { jsonResult, queryValues, type ApiEvent } from '../../shared/http';
+import type { HistoryFamily } from '../../shared/keys';
+import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
+import { HISTORY_PARAMS, parseOfferId, parseQuery, type HistoryQuery } from '../../shared/schemas/query';
+
+export function historyHandler(deps: ApiDeps) {
+  const { stores, clock } = deps;
+  const series = (family: HistoryFamily): RouteHandler => async (event: ApiEvent) => {
+    const id = parseOfferId(event.pathParameters?.id);
+    const { period } = parseQuery<HistoryQuery>(queryValues(event), HISTORY_PARAMS);
+    return jsonResult(await getHistory(stores, family, id, period, clock()));
+  };
+  return apiHandler(
+    {
+      getEarnHistory: series('earn'),
+      getBorrowHistory: series('borrow'),
+      // Always 404, whatever the id and query, after authentication and quotas.
+      getCollateralHistory: async () => {
+        throw new NotFoundError('Collateral offers have no stored history.');
+      },
+    },
+    deps,
+  );
+}

@@ -1,0 +1,33 @@
+/** Exchanges, wallets and protocols: lists and details (docs/api.md, "Platforms"). */
+import type { ApiDeps } from '../../shared/api-deps';
+import { foundDoc, getCatalogRecord, listCatalog } from '../../shared/domain/catalog';
+import { jsonResult, listBody, queryValues, redirectResult, type ApiEvent } from '../../shared/http';
+import type { PlatformFamily } from '../../shared/keys';
+import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
+import { LIST_PARAMS, parseQuery, type ListQuery } from '../../shared/schemas/query';
+
+export function platformsHandler(deps: ApiDeps) {
+  const { stores } = deps;
+  const list = (family: PlatformFamily): RouteHandler => async (event: ApiEvent) => {
+    const query = parseQuery<ListQuery>(queryValues(event), LIST_PARAMS);
+    const { docs, page } = await listCatalog(stores, family, query);
+    return jsonResult(listBody(docs, page));
+  };
+  const detail = (family: PlatformFamily): RouteHandler => async (event: ApiEvent) => {
+    const found = await getCatalogRecord(stores, family, event.pathParameters?.slug ?? '');
+    if (found && 'redirectTo' in found) return redirectResult(event, found.redirectTo);
+    parseQuery(queryValues(event), {});
+    return jsonResult(foundDoc(found, family));
+  };
+  return apiHandler(
+    {
+      listExchanges: list('exchanges'),
+      getExchange: detail('exchanges'),
+      listWallets: list('wallets'),
+      getWallet: detail('wallets'),
+      listProtocols: list('protocols'),
+      getProtocol: detail('protocols'),
+    },
+    deps,
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Every function of the API built from the same factories their composition roots call, on the
+ * given clients and configuration: the local stack, the benchmark and the tests serve these.
+ */
+import { authorizerHandler, type AuthorizerHandler } from '../functions/authorizer/authorizer';
+import { currenciesHandler } from '../functions/currencies/currencies-handler';
+import { historyHandler } from '../functions/history/history-handler';
+import { offersHandler } from '../functions/offers/offers-handler';
+import { platformsHandler } from '../functions/platforms/platforms-handler';
+import { createApiDeps, type ApiDeps } from '../shared/api-deps';
+import type { RuntimeConfig } from '../shared/config';
+import type { Clients } from '../shared/dynamodb';
+import { KeyStore } from '../shared/repositories/key-store';
+
+export interface ApiFunctions {
+  platforms: ReturnType<typeof platformsHandler>;
+  currencies: ReturnType<typeof currenciesHandler>;
+  offers: ReturnType<typeof offersHandler>;
+  history: ReturnType<typeof historyHandler>;
+}
+
+export interface BuiltFunctions {
+  handlers: ApiFunctions;
+  authorizer: AuthorizerHandler;
+  keyStore: KeyStore;
+  deps: ApiDeps;
+}
+
+export function buildFunctions(config: RuntimeConfig, clients: Clients, clock?: () => Date): BuiltFunctions {
+  const deps = createApiDeps(config, clients, clock);
+  const keyStore = new KeyStore(clients.client, config.tableName, config.keyPepper);
+  return {
+    handlers: {
+      platforms: platformsHandler(deps),
+      currencies: currenciesHandler(deps),
+      offers: offersHandler(deps),
+      history: historyHandler(deps),
+    },
+    authorizer: authorizerHandler({ store: keyStore, clock }),
+    keyStore,
+    deps,
+  };
+}

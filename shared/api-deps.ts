@@ -1,0 +1,32 @@
+/**
+ * What a family function needs, built once by its composition root (functions/<name>/handler.ts)
+ * or by the local stack and the tests, which pass their own client and clock.
+ */
+import type { RuntimeConfig } from './config';
+import { createClients, type Clients } from './dynamodb';
+import type { KeyLimits } from './domain/quota';
+import { QuotaStore } from './repositories/quota-store';
+import { createStores, type Stores } from './stores';
+
+export interface ApiDeps {
+  /** Reads of the served snapshot. */
+  stores: Stores;
+  /** The usage counters. */
+  quota: QuotaStore;
+  /** The budgets of a key that carries none of its own. */
+  limits: KeyLimits;
+  /** Seconds a client is told to wait after a 503. */
+  retryAfterSeconds: number;
+  /** The request time (quota windows, history windows). */
+  clock: () => Date;
+}
+
+export function createApiDeps(config: RuntimeConfig, clients: Clients = createClients(config), clock: () => Date = () => new Date()): ApiDeps {
+  return {
+    stores: createStores(clients.client, config.tableName, config.snapshotCacheMs),
+    quota: new QuotaStore(clients.counterClient, config.tableName),
+    limits: { perMinute: config.ratePerMinute, perMonth: config.quotaPerMonth },
+    retryAfterSeconds: config.retryAfterSeconds,
+    clock,
+  };
+}
