@@ -3,6 +3,7 @@
  * in, proxy results out. Bodies are assembled from pre-rendered JSON documents.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { Pagination } from './domain/page';
 
 export type ApiEvent = APIGatewayProxyEvent;
 export type ApiResult = APIGatewayProxyResult;
@@ -19,16 +20,6 @@ export function queryValues(event: ApiEvent): Record<string, string[]> {
 
 export const jsonResult = (body: string, statusCode = 200): ApiResult => ({ statusCode, headers: { ...JSON_HEADERS }, body });
 
-export interface Pagination {
-  total: number;
-  offset: number;
-  limit: number;
-  has_more: boolean;
-}
-
-export function pagination(total: number, offset: number, limit: number, returned: number): Pagination {
-  return { total, offset, limit, has_more: offset + returned < total };
-}
 
 /** `{ data, pagination }` from documents that are already JSON. */
 export const listBody = (docs: string[], page: Pagination) => `{"data":[${docs.join(',')}],"pagination":${JSON.stringify(page)}}`;

@@ -11,12 +11,11 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { METRICS_NAMESPACE as APP_METRICS_NAMESPACE, ROUTE_DIMENSION, type RequestMetricName } from '../../shared/observability/metric-names';
 import type { Route } from '../../shared/routes';
 
-/** Namespace and dimension of the metrics the functions emit as EMF. */
-export const APP_METRICS_NAMESPACE = 'MarketDataApi';
-export const APP_METRICS = ['Requests', 'Latency', 'ConsumedReadCapacity', 'QuotaRefusals'] as const;
-export const ROUTE_DIMENSION = 'Route';
+/** The application metrics the dashboard shows per route. */
+const APP_METRICS: readonly RequestMetricName[] = ['Requests', 'Latency', 'ConsumedReadCapacity', 'QuotaRefusals'];
 
 /** Thresholds of the alarms, documented in docs/deploy.md. */
 export const ALARM_THRESHOLDS = {

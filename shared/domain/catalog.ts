@@ -8,13 +8,8 @@ import type { ListQuery } from '../schemas/query';
 import { docOf } from '../repositories/view-store';
 import { SLUG_MAX_LENGTH } from '../schemas/constants';
 import type { Stores } from '../stores';
-import { pagination, type Pagination } from '../http';
 import { offersOfAsset } from './offers';
-
-export interface Page {
-  docs: string[];
-  page: Pagination;
-}
+import { pagination, type Page } from './page';
 
 /** A detail lookup: the document, a redirect for a former slug, or `undefined` when absent. */
 export type Lookup = { doc: string } | { redirectTo: string } | undefined;

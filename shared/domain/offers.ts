@@ -9,7 +9,6 @@
  */
 import { decimalSortKey } from '../decimal';
 import { NotFoundError } from '../errors';
-import { pagination } from '../http';
 import {
   offerKey,
   positionAttribute,
@@ -23,7 +22,7 @@ import type { OfferQuery } from '../schemas/query';
 import { docOf, type ItemFilter, type StoredItem } from '../repositories/view-store';
 import type { Stores } from '../stores';
 import { DEFAULT_SORT, effectiveSort } from './orderings';
-import type { Page } from './catalog';
+import { pagination, type Page } from './page';
 
 /** Filter dimensions from the most to the least selective; the first one present picks the view. */
 const SELECTIVITY: ViewDimension[] = ['platform', 'asset', 'platform_type'];

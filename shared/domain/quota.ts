@@ -6,7 +6,7 @@
  */
 import { ApiError } from '../errors';
 import { logger } from '../logger';
-import { minuteWindow, monthWindow, type QuotaStore } from '../repositories/quota-store';
+import type { QuotaStore, WindowSpec } from '../repositories/quota-store';
 
 export interface KeyLimits {
   perMinute: number;
@@ -18,6 +18,20 @@ export interface UsageCharge {
   headers: Record<string, string>;
   /** Set when a budget refused the request. */
   refusal?: ApiError;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** The fixed UTC minute of `now`. */
+export function minuteWindow(now: Date): WindowSpec {
+  const id = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}`;
+  return { window: 'MIN', id, resetAt: Math.floor(now.getTime() / 60_000) * 60 + 60 };
+}
+
+/** The calendar month (UTC) of `now`. */
+export function monthWindow(now: Date): WindowSpec {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return { window: 'MON', id: `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}`, resetAt: next / 1000 };
 }
 
 const secondsUntil = (resetAt: number, now: Date) => Math.max(1, Math.ceil(resetAt - now.getTime() / 1000));

@@ -11,23 +11,9 @@ import { logger } from '../logger';
 import { operationOfResource } from '../routes';
 import { enterRequestAccounting, type AccountingSummary, type RequestAccounting } from './dynamo-accounting';
 
-export const METRICS_NAMESPACE = 'MarketDataApi';
-export const ROUTE_DIMENSION = 'Route';
+import { METRICS_NAMESPACE, REQUEST_METRICS, ROUTE_DIMENSION, type RequestMetricName } from './metric-names';
 
-/** Metric names and units, in the order they are declared in the EMF directive. */
-export const REQUEST_METRICS = {
-  Requests: 'Count',
-  Latency: 'Milliseconds',
-  ConsumedReadCapacity: 'Count',
-  ConsumedWriteCapacity: 'Count',
-  DynamoCalls: 'Count',
-  RoundTrips: 'Count',
-  Errors4xx: 'Count',
-  Errors5xx: 'Count',
-  QuotaRefusals: 'Count',
-} as const;
-
-export type RequestMetricName = keyof typeof REQUEST_METRICS;
+export { METRICS_NAMESPACE, REQUEST_METRICS };
 
 /** The route's operationId (the metric dimension), from the API Gateway resource of the event. */
 export const routeOf = (event: ApiEvent): string => operationOfResource(event?.resource) ?? 'unknown';

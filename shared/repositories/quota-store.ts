@@ -9,24 +9,13 @@ import { CorruptDataError } from '../errors';
 import { quotaKey, type QuotaWindow } from '../keys';
 import { TTL_ATTRIBUTE } from '../table';
 
+/** One counter's window, as the domain defines it (shared/domain/quota.ts). */
 export interface WindowSpec {
   window: QuotaWindow;
   /** `202611221043` or `202611`. */
   id: string;
   /** Unix second at which the next window starts. */
   resetAt: number;
-}
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-export function minuteWindow(now: Date): WindowSpec {
-  const id = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}`;
-  return { window: 'MIN', id, resetAt: Math.floor(now.getTime() / 60_000) * 60 + 60 };
-}
-
-export function monthWindow(now: Date): WindowSpec {
-  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-  return { window: 'MON', id: `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}`, resetAt: next / 1000 };
 }
 
 /** How long a counter item outlives its window before TTL removes it. */

@@ -27,6 +27,8 @@ export interface TestTable {
   tableName: string;
   endpoint: string;
   config: RuntimeConfig;
+  /** Both clients of the functions (reads, counters): tests inject faults into them. */
+  clients: () => DynamoDBDocumentClient[];
   /** The functions as their composition roots build them, on this table. */
   api: (options?: ApiOptions) => TestApi;
   close: () => Promise<void>;
@@ -34,7 +36,7 @@ export interface TestTable {
 
 export async function startTestTable(env: Record<string, string> = {}): Promise<TestTable> {
   const dynamo = await startEmbeddedDynamo();
-  const tableName = 'market-data-test';
+  const tableName = env[ENV.tableName] ?? 'market-data-test';
   await ensureTable(dynamo.endpoint, tableName);
   const configOf = (overrides: Record<string, string>) =>
     readConfig({
@@ -57,6 +59,7 @@ export async function startTestTable(env: Record<string, string> = {}): Promise<
     tableName,
     endpoint: dynamo.endpoint,
     config,
+    clients: () => [clients.client, clients.counterClient],
     api,
     close: async () => {
       clients.client.destroy();

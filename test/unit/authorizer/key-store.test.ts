@@ -1,4 +1,3 @@
-import { createHash, createHmac } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -24,21 +23,21 @@ beforeEach(() => {
   ddb.reset();
 });
 
-describe('key hashing', () => {
-  it('is HMAC-SHA256 with the pepper when there is one', () => {
-    expect(hashKey(KEY, 'pepper')).toBe(createHmac('sha256', 'pepper').update(KEY).digest('hex'));
+describe('key hashing (known-answer vectors)', () => {
+  it('is HMAC-SHA256 with the pepper when there is one (RFC 2104 example vector)', () => {
+    expect(hashKey('The quick brown fox jumps over the lazy dog', 'key')).toBe('f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8');
   });
 
-  it('is plain SHA-256 without a pepper', () => {
-    expect(hashKey(KEY, '')).toBe(createHash('sha256').update(KEY).digest('hex'));
+  it('is plain SHA-256 without a pepper (FIPS 180-2 vector for "abc")', () => {
+    expect(hashKey('abc', '')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 
-  it('derives the key id from the hash: stable, short, and not the hash', () => {
-    const hash = hashKey(KEY, '');
+  it('derives the key id from the hash: stable across releases, short, and not the hash', () => {
+    const hash = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
-    expect(keyIdForHash(hash)).toBe(keyIdForHash(hash));
-    expect(keyIdForHash(hash)).toMatch(/^k_[0-9a-f]{16}$/);
-    expect(hash).not.toContain(keyIdForHash(hash).slice(2));
+    // Pinned: a changed derivation would give every stored key a new id.
+    expect(keyIdForHash(hash)).toBe('k_dfe7a23fefeea519');
+    expect(hash).not.toContain('dfe7a23fefeea519');
   });
 });
 

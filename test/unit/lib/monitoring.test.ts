@@ -1,5 +1,6 @@
 import { ROUTES } from '../../../shared/routes';
 import { synth, type Fixture } from './app-fixture';
+import { METRICS_NAMESPACE, ROUTE_DIMENSION } from '../../../shared/observability/metric-names';
 
 describe('Monitoring', () => {
   let dev: Fixture;
@@ -110,10 +111,11 @@ describe('Monitoring', () => {
     for (const title of ['API requests', 'API latency', 'API 4xx', 'API 5xx', 'Function duration p99', 'Function errors', 'Table consumed capacity', 'Table throttled requests']) {
       expect(body).toContain(title);
     }
+    // The namespace and dimension the functions write, from the one registry of metric names.
     for (const metric of ['Requests', 'Latency', 'ConsumedReadCapacity', 'QuotaRefusals']) {
-      expect(body).toContain(`\\"MarketDataApi\\",\\"${metric}\\",\\"Route\\"`);
+      expect(body).toContain(`\\"${METRICS_NAMESPACE}\\",\\"${metric}\\",\\"${ROUTE_DIMENSION}\\"`);
     }
-    for (const route of ROUTES) expect(body).toContain(`\\"Route\\",\\"${route.operationId}\\"`);
+    for (const route of ROUTES) expect(body).toContain(`\\"${ROUTE_DIMENSION}\\",\\"${route.operationId}\\"`);
     expect(body).toContain('ConsumedReadCapacityUnits');
   });
 

@@ -4,14 +4,14 @@
  * family handlers run against the embedded DynamoDB, so the DynamoDB work is counted by the real
  * client middleware.
  */
-import type { ApiEvent, ApiResult } from '../../../shared/http';
-import { importDataset } from '../../../shared/import/importer';
-import { setLogLevel, setLogSink } from '../../../shared/logger';
-import { apiHandler } from '../../../shared/middleware/api-handler';
-import { withRequestAccounting } from '../../../shared/observability/dynamo-accounting';
-import { emfDocument, METRICS_NAMESPACE, REQUEST_METRICS, requestMetricValues, routeOf } from '../../../shared/observability/metrics';
-import { fixtureDataset } from '../../fixtures/dataset';
-import { apiEvent, startTestTable, type TestApi, type TestTable } from '../../helpers/embedded';
+import type { ApiEvent, ApiResult } from '../../shared/http';
+import { importDataset } from '../../shared/import/importer';
+import { setLogLevel, setLogSink } from '../../shared/logger';
+import { apiHandler } from '../../shared/middleware/api-handler';
+import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
+import { emfDocument, METRICS_NAMESPACE, REQUEST_METRICS, requestMetricValues, routeOf } from '../../shared/observability/metrics';
+import { fixtureDataset } from '../fixtures/dataset';
+import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
 type Emf = Record<string, any>;
 

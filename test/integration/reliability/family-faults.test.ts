@@ -1,8 +1,8 @@
 /**
- * Fault injection in the four family functions (issue part 4): DynamoDB throttling, timeouts,
- * 5xx, network resets and malformed items, on the quota path and on the data path. The document
- * client is mocked with aws-sdk-client-mock over an in-memory copy of the fixture's snapshot, so
- * every route first answers normally and each test breaks exactly one thing.
+ * Fault injection in the four family functions: DynamoDB throttling, timeouts, 5xx, network
+ * resets and malformed items, on the quota path and on the data path. The functions run on the
+ * embedded DynamoDB holding the fixture dataset; each test breaks exactly one thing by injecting a
+ * fault into the real clients (test/helpers/faults.ts): a call that fails, or an answer rewritten.
  *
  * What must hold: the answer is always the JSON envelope with the right code (503
  * service_unavailable with Retry-After for a failing dependency, 500 internal_error for malformed
@@ -10,100 +10,32 @@
  * data read succeeded); nothing hangs.
  */
 import {
-  ConditionalCheckFailedException,
-  DynamoDBClient,
   InternalServerError,
   ProvisionedThroughputExceededException,
   ThrottlingException,
 } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { buildFunctions } from '../../../local/functions';
-import { ENV, readConfig } from '../../../shared/config';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
-import { projectSnapshot, type CompleteDataset } from '../../../shared/import/project';
-import { pointerKey, QUOTA_PREFIX, viewPartition } from '../../../shared/keys';
+import { importDataset } from '../../../shared/import/importer';
+import { monthWindow } from '../../../shared/domain/quota';
+import { pointerKey, quotaKey } from '../../../shared/keys';
 import { setLogSink } from '../../../shared/logger';
-import { parseDataset } from '../../../shared/schemas/dataset';
+import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/table';
 import { fixtureDataset } from '../../fixtures/dataset';
 import { checkResponse } from '../../helpers/contract';
-import { apiEvent, type EventOptions } from '../../helpers/embedded';
-
-const ddb = mockClient(DynamoDBDocumentClient);
+import { apiEvent, startTestTable, type EventOptions, type TestApi, type TestTable } from '../../helpers/embedded';
+import { injectFaults, type Call } from '../../helpers/faults';
 
 /** A table name and an SDK-message marker that must never reach a client. */
 const TABLE = 'md-secret-table-7f3a';
 const SENTINEL = 'SDK-INTERNAL-DETAIL-5e1d';
-const VERSION = 'v0000000000000000001';
-
-// ---- an in-memory table answering the commands the read path and the quota store send ----------
+const NOW = new Date('2026-11-20T10:00:10.000Z');
 
 type Item = Record<string, unknown>;
-const rowKey = (pk: unknown, sk: unknown) => `${String(pk)}\u0000${String(sk)}`;
 
-const snapshotItems: Item[] = projectSnapshot(VERSION, parseDataset(fixtureDataset()) as CompleteDataset);
-let rows: Map<string, Item>;
-
-function resetRows() {
-  rows = new Map(snapshotItems.map((item) => [rowKey(item.PK, item.SK), structuredClone(item)]));
-  rows.set(rowKey(pointerKey().PK, pointerKey().SK), { ...pointerKey(), version: VERSION });
-}
-
-const compare = (a: unknown, b: unknown) => ((a as number | string) < (b as number | string) ? -1 : (a as number | string) > (b as number | string) ? 1 : 0);
-
-/** `#a = :b`, `#a >= :b` and `#a BETWEEN :b AND :c` clauses joined by AND (the shapes the stores use). */
-function matches(item: Item, expression: string, names: Record<string, string> = {}, values: Record<string, unknown> = {}): boolean {
-  const attr = (token: string) => item[token.startsWith('#') ? names[token] : token];
-  const clauses = expression.split(/ AND (?![^ ]+$)(?=\S+ (?:=|>=|BETWEEN) )/);
-  return clauses.every((clause) => {
-    const between = /^(\S+) BETWEEN (\S+) AND (\S+)$/.exec(clause);
-    if (between) {
-      const v = attr(between[1]);
-      return v !== undefined && compare(v, values[between[2]]) >= 0 && compare(v, values[between[3]]) <= 0;
-    }
-    const binary = /^(\S+) (=|>=) (\S+)$/.exec(clause);
-    if (!binary) throw new Error(`fake table: unsupported clause ${clause}`);
-    const v = attr(binary[1]);
-    if (v === undefined) return false;
-    return binary[2] === '=' ? v === values[binary[3]] : compare(v, values[binary[3]]) >= 0;
-  });
-}
-
-function fakeGet(input: { Key: { PK: string; SK: string } }) {
-  const item = rows.get(rowKey(input.Key.PK, input.Key.SK));
-  return { Item: item && structuredClone(item), $metadata: {} };
-}
-
-function fakeQuery(input: {
-  IndexName?: string;
-  KeyConditionExpression: string;
-  FilterExpression?: string;
-  ExpressionAttributeNames?: Record<string, string>;
-  ExpressionAttributeValues?: Record<string, unknown>;
-  Limit?: number;
-}) {
-  const names = input.ExpressionAttributeNames ?? {};
-  const values = input.ExpressionAttributeValues ?? {};
-  const sortKey = input.IndexName ? `${input.IndexName}SK` : 'SK';
-  let items = [...rows.values()].filter((item) => matches(item, input.KeyConditionExpression, names, values));
-  items.sort((a, b) => compare(a[sortKey], b[sortKey]));
-  if (input.Limit) items = items.slice(0, input.Limit);
-  if (input.FilterExpression) items = items.filter((item) => matches(item, input.FilterExpression!, names, values));
-  return { Items: items.map((item) => structuredClone(item)), $metadata: {} };
-}
-
-const counters = new Map<string, number>();
-function fakeUpdate(input: { Key: { PK: string }; ExpressionAttributeValues: Record<string, number> }) {
-  const values = input.ExpressionAttributeValues;
-  const current = counters.get(input.Key.PK);
-  if (values[':limit'] !== undefined && current !== undefined && current >= values[':limit']) {
-    throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
-  }
-  const next = (current ?? 0) + (values[':one'] ?? values[':minus'] ?? 0);
-  counters.set(input.Key.PK, next);
-  return { Attributes: { count: next }, $metadata: {} };
-}
-
+/** Attributes that place an item (keys of the table and its indexes, TTL): everything else is content. */
+const PLACEMENT = new Set([TABLE_PARTITION_KEY.name, TABLE_SORT_KEY.name, TTL_ATTRIBUTE, ...INDEXES.flatMap((i) => [i.partitionKey.name, i.sortKey.name])]);
+const contentOf = (item: Item) => Object.keys(item).filter((name) => !PLACEMENT.has(name));
+const sameKey = (a: { PK?: unknown; SK?: unknown } | undefined, b: { PK: string; SK: string }) => a?.PK === b.PK && a?.SK === b.SK;
 // ---- faults --------------------------------------------------------------------------------------
 
 /** What a failing DynamoDB throws, as the SDK and Node shape it; every message carries secrets. */
@@ -129,52 +61,50 @@ const FAULTS: Record<string, () => Error> = {
 };
 const FAULT_NAMES = Object.keys(FAULTS);
 
-/** What the fake table does instead of answering, per kind of request. */
+/** What breaks, per kind of call; undefined: the table answers. */
 interface Breakage {
-  /** The two quota counters (UpdateCommand). */
+  /** The quota counters (UpdateItem). */
   quota?: () => Error;
-  /** Only the monthly counter. */
+  /** Only the monthly counter of `monthlyKeyId`. */
   monthlyQuota?: () => Error;
   /** The snapshot pointer read. */
   pointer?: () => Error;
-  /** Every other read: records, view sizes, list views, history chunks. */
+  /** Every other read: records, view sizes, list views, history. */
   reads?: () => Error;
   /** Rewrite an answer (malformed items). */
-  get?: (input: { Key: { PK: string; SK: string } }, out: { Item?: Item }) => { Item?: Item };
-  query?: (input: { IndexName?: string }, out: { Items: Item[] }) => { Items: Item[] };
-  update?: (out: { Attributes: Item }) => { Attributes: Item };
+  get?: (call: Call, out: { Item?: Item }) => { Item?: Item };
+  query?: (call: Call, out: { Items: Item[] }) => { Items: Item[] };
+  update?: (out: { Attributes?: Item }) => { Attributes?: Item };
 }
 let broken: Breakage;
 
-const isPointer = (key: { PK: string; SK: string }) => key.PK === pointerKey().PK && key.SK === pointerKey().SK;
+const commandOf = (call: Call) => call.command.replace(/Command$/, '');
+const isPointerRead = (call: Call) => commandOf(call) === 'GetItem' && sameKey(call.input.Key, pointerKey());
 
-function installTable() {
-  ddb.on(GetCommand).callsFake(async (input) => {
-    if (isPointer(input.Key) && broken.pointer) throw broken.pointer();
-    if (!isPointer(input.Key) && broken.reads) throw broken.reads();
-    const out = fakeGet(input);
-    return broken.get ? broken.get(input, out) : out;
-  });
-  ddb.on(QueryCommand).callsFake(async (input) => {
-    if (broken.reads) throw broken.reads();
-    const out = fakeQuery(input);
-    return broken.query ? broken.query(input, out) : out;
-  });
-  ddb.on(UpdateCommand).callsFake(async (input) => {
-    if (!String(input.Key.PK).startsWith(QUOTA_PREFIX)) throw new Error('unexpected update');
-    if (broken.quota) throw broken.quota();
-    if (broken.monthlyQuota && /#MON#/.test(input.Key.PK)) throw broken.monthlyQuota();
-    const out = fakeUpdate(input);
-    return broken.update ? broken.update(out) : out;
-  });
+function fault(call: Call): Error | undefined {
+  const command = commandOf(call);
+  if (command === 'UpdateItem') {
+    if (broken.quota) return broken.quota();
+    if (broken.monthlyQuota && call.input.Key?.PK?.includes(`${monthWindow(NOW).id}`) && /MON/.test(call.input.Key.PK)) return broken.monthlyQuota();
+    return undefined;
+  }
+  if (isPointerRead(call)) return broken.pointer?.();
+  return broken.reads?.();
+}
+
+function rewrite(call: Call, output: Record<string, any>): Record<string, any> {
+  const command = commandOf(call);
+  if (command === 'GetItem' && broken.get) return broken.get(call, output);
+  if (command === 'Query' && broken.query) return broken.query(call, output as { Items: Item[] });
+  if (command === 'UpdateItem' && broken.update) return broken.update(output);
+  return output;
 }
 
 // ---- the routes ----------------------------------------------------------------------------------
 
 type Handler = (event: ApiEvent, context: never) => Promise<ApiResult>;
-const mockedClient = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
-const config = readConfig({ [ENV.tableName]: TABLE, [ENV.snapshotCacheMs]: '0', [ENV.retryAfterSeconds]: '2' });
-const HANDLERS: Record<string, Handler> = { ...buildFunctions(config, { client: mockedClient, counterClient: mockedClient }).handlers };
+let table: TestTable;
+let HANDLERS: Record<'platforms' | 'currencies' | 'offers' | 'history', Handler>;
 
 /** One request per read shape of each family, with its answer on a healthy table. */
 const ROUTES: { fn: keyof typeof HANDLERS; path: string; healthy: number }[] = [
@@ -245,23 +175,37 @@ function expectServiceUnavailable(answer: Answer, path: string) {
 }
 
 let logLines: string[];
+let injected: { remove: () => void };
+/** The reads of the current test that reached the table and succeeded. */
+let succeededReads: number;
+
+beforeAll(async () => {
+  setLogSink(() => undefined);
+  table = await startTestTable({ TABLE_NAME: TABLE, SNAPSHOT_CACHE_MS: '0', RETRY_AFTER_SECONDS: '2' });
+  await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
+  const api: TestApi = table.api({ clock: () => NOW });
+  HANDLERS = { platforms: api.platforms, currencies: api.currencies, offers: api.offers, history: api.history };
+});
 
 beforeEach(() => {
-  ddb.reset();
-  resetRows();
-  counters.clear();
   broken = {};
-  installTable();
+  succeededReads = 0;
+  injected = injectFaults(table.clients(), fault, (call, output) => {
+    if (commandOf(call) !== 'UpdateItem') succeededReads++;
+    return rewrite(call, output);
+  });
   logLines = [];
   setLogSink((line) => logLines.push(line));
 });
 
-afterAll(() => {
+afterEach(() => injected.remove());
+
+afterAll(async () => {
   setLogSink((line) => process.stdout.write(`${line}\n`));
-  ddb.restore();
+  await table.close();
 });
 
-describe('the fake table is faithful enough: every route answers normally when nothing is broken', () => {
+describe('with nothing broken, every route answers normally', () => {
   it.each(ROUTES.map((r) => [r.path, r] as const))('%s', async (_, route) => {
     const answer = await call(route.fn, route.path);
     expect({ status: answer.status, raw: answer.raw.slice(0, 300) }).toEqual({ status: route.healthy, raw: expect.any(String) });
@@ -316,9 +260,7 @@ describe('quota path: the usage counters fail closed', () => {
     expectServiceUnavailable(answer, path);
     if (route.healthy !== 404) {
       // The read ran (concurrently with the charge) and succeeded: the refusal is the quota's alone.
-      const reads = [...ddb.commandCalls(GetCommand), ...ddb.commandCalls(QueryCommand)];
-      expect(reads.length).toBeGreaterThan(0);
-      for (const read of reads) await expect(read.returnValue).resolves.toBeDefined();
+      expect(succeededReads).toBeGreaterThan(0);
     }
   });
 
@@ -344,16 +286,18 @@ describe('quota path: the usage counters fail closed', () => {
   });
 
   it('a refusal whose monthly unit cannot be given back is still a 429 with its headers', async () => {
-    const minute = /#MIN#/;
-    let first = true;
-    ddb.on(UpdateCommand).callsFake(async (input) => {
-      if (minute.test(input.Key.PK)) throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
-      if (input.ExpressionAttributeValues[':minus'] !== undefined) throw FAULTS.ThrottlingException();
-      const out = { Attributes: { count: first ? 5 : 6 }, $metadata: {} };
-      first = false;
-      return out;
+    const caller = { keyId: 'k_no_give_back', perMinute: 1 };
+    expect((await call('offers', '/api/v1/borrow/1', caller)).status).toBe(200);
+    // The second request: its minute counter refuses (the table), its month counter takes a unit,
+    // and the update that would give that unit back fails.
+    const month = quotaKey(caller.keyId, 'MON', monthWindow(NOW).id);
+    let monthUpdates = 0;
+    injected.remove();
+    injected = injectFaults(table.clients(), (c) => {
+      if (commandOf(c) === 'UpdateItem' && sameKey(c.input.Key, month) && ++monthUpdates > 1) return FAULTS.ThrottlingException();
+      return undefined;
     });
-    const answer = await call('offers', '/api/v1/borrow/1');
+    const answer = await call('offers', '/api/v1/borrow/1', caller);
     expect(answer.status).toBe(429);
     expect((answer.body as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
     expect(answer.headers['x-ratelimit-remaining']).toBe('0');
@@ -362,55 +306,54 @@ describe('quota path: the usage counters fail closed', () => {
 });
 
 describe('malformed items: 500 internal_error, never a broken or empty 200', () => {
-  const withoutDoc = (item: Item | undefined) => {
-    if (!item) return item;
-    const { doc: _doc, ...rest } = item;
-    return rest;
-  };
+  /** The item without its content (its document): only the attributes that place it. */
+  const withoutDoc = (item: Item | undefined) => (item ? Object.fromEntries(Object.entries(item).filter(([name]) => PLACEMENT.has(name))) : item);
+  /** The item with every content attribute replaced. */
+  const corrupt = (item: Item, value: () => unknown): Item => ({ ...item, ...Object.fromEntries(contentOf(item).map((name) => [name, value()])) });
 
-  it('a list Query returns an item without `doc`', async () => {
+  it('a list Query returns an item without its document', async () => {
     broken.query = (_, out) => ({ ...out, Items: out.Items.map((item, i) => (i === 0 ? withoutDoc(item)! : item)) });
     expectEnvelope(await call('platforms', '/api/v1/exchanges'), '/api/v1/exchanges', 500, 'internal_error');
   });
 
-  it('an offer detail Get returns an item without `doc`', async () => {
-    broken.get = (input, out) => (input.Key.SK === 'ITEM' ? { ...out, Item: withoutDoc(out.Item) } : out);
+  it('an offer detail Get returns an item without its document', async () => {
+    broken.get = (c, out) => (isPointerRead(c) ? out : { ...out, Item: withoutDoc(out.Item) });
     expectEnvelope(await call('offers', '/api/v1/earn/1'), '/api/v1/earn/1', 500, 'internal_error');
   });
 
-  it('a platform detail Get returns an item without `doc`', async () => {
-    broken.get = (input, out) => (input.Key.SK === 'ITEM' ? { ...out, Item: withoutDoc(out.Item) } : out);
+  it('a platform detail Get returns an item without its document', async () => {
+    broken.get = (c, out) => (isPointerRead(c) ? out : { ...out, Item: withoutDoc(out.Item) });
     expectEnvelope(await call('platforms', '/api/v1/exchanges/binance'), '/api/v1/exchanges/binance', 500, 'internal_error');
   });
 
-  it('a currency detail Get returns an item without `doc`', async () => {
-    broken.get = (input, out) => (input.Key.SK === 'ITEM' ? { ...out, Item: withoutDoc(out.Item) } : out);
+  it('a currency detail Get returns an item without its document', async () => {
+    broken.get = (c, out) => (isPointerRead(c) ? out : { ...out, Item: withoutDoc(out.Item) });
     expectEnvelope(await call('currencies', '/api/v1/currencies/bitcoin'), '/api/v1/currencies/bitcoin', 500, 'internal_error');
   });
 
   it.each([
     ['a number', 42],
-    ['a map', { S: VERSION }],
+    ['a map', { S: 'v1' }],
     ['an empty string', ''],
   ])('the snapshot pointer holds a version that is %s', async (_, version) => {
-    rows.set(rowKey(pointerKey().PK, pointerKey().SK), { ...pointerKey(), version });
+    broken.get = (c, out) => (isPointerRead(c) && out.Item ? { ...out, Item: corrupt(out.Item, () => version) } : out);
     expectEnvelope(await call('currencies', '/api/v1/currencies'), '/api/v1/currencies', 500, 'internal_error');
   });
 
-  it('a list view size (`n`) that is not a number', async () => {
-    const meta = rowKey(viewPartition(VERSION, 'wallets'), 'META');
-    rows.set(meta, { ...rows.get(meta), n: 'many' });
+  it('a list view size that is not a number', async () => {
+    // Every numeric attribute of every item read by key (the view size among them) becomes text.
+    broken.get = (c, out) => (isPointerRead(c) || !out.Item ? out : { ...out, Item: corrupt(out.Item, () => 'many') });
     expectEnvelope(await call('platforms', '/api/v1/wallets'), '/api/v1/wallets', 500, 'internal_error');
   });
 
-  it('a history chunk whose points are not valid JSON', async () => {
-    broken.query = (_, out) => ({ ...out, Items: out.Items.map((item) => (typeof item.pts === 'string' ? { ...item, pts: '[[1763600000000,"4.1",nu' } : item)) });
+  it('history items whose content is not valid JSON', async () => {
+    broken.query = (_, out) => ({ ...out, Items: out.Items.map((item) => corrupt(item, () => '[[1763600000000,"4.1",nu')) });
     const path = '/api/v1/earn/1/history?period=1w';
     expectEnvelope(await call('history', path), path, 500, 'internal_error');
   });
 
-  it('a history chunk whose points are not an array of points', async () => {
-    broken.query = (_, out) => ({ ...out, Items: out.Items.map((item) => (typeof item.pts === 'string' ? { ...item, pts: '{"points":1}' } : item)) });
+  it('history items whose content is not points', async () => {
+    broken.query = (_, out) => ({ ...out, Items: out.Items.map((item) => corrupt(item, () => '{"points":1}')) });
     const path = '/api/v1/borrow/1/history?period=all';
     expectEnvelope(await call('history', path), path, 500, 'internal_error');
   });
@@ -422,7 +365,7 @@ describe('malformed items: 500 internal_error, never a broken or empty 200', () 
   });
 
   it('the 500 is logged, and the client sees only the envelope', async () => {
-    broken.query = (_, out) => ({ ...out, Items: out.Items.map((item) => (typeof item.pts === 'string' ? { ...item, pts: 'not json' } : item)) });
+    broken.query = (_, out) => ({ ...out, Items: out.Items.map((item) => corrupt(item, () => 'not json')) });
     await call('history', '/api/v1/earn/1/history?period=1w');
     expect(logLines.some((l) => l.includes('unhandled error'))).toBe(true);
   });

@@ -1,0 +1,21 @@
+/**
+ * The one registry of the application metrics: the functions write them (metrics.ts) and the
+ * stack's dashboard and alarms read them (lib/constructs/monitoring.ts).
+ */
+export const METRICS_NAMESPACE = 'MarketDataApi';
+export const ROUTE_DIMENSION = 'Route';
+
+/** Metric names and units, in the order they are declared in the EMF directive. */
+export const REQUEST_METRICS = {
+  Requests: 'Count',
+  Latency: 'Milliseconds',
+  ConsumedReadCapacity: 'Count',
+  ConsumedWriteCapacity: 'Count',
+  DynamoCalls: 'Count',
+  RoundTrips: 'Count',
+  Errors4xx: 'Count',
+  Errors5xx: 'Count',
+  QuotaRefusals: 'Count',
+} as const;
+
+export type RequestMetricName = keyof typeof REQUEST_METRICS;
