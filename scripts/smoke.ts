@@ -5,6 +5,7 @@
  * pass/fail table and exits 1 if anything failed.
  */
 import { parseArgs } from 'node:util';
+import { CATALOG_FAMILIES, OFFER_FAMILIES } from '../shared/keys';
 import { runMain, UsageError } from './cli';
 
 interface Check {
@@ -69,7 +70,7 @@ export async function runSmoke(base: string, key: string, log: (line: string) =>
     }
   };
 
-  for (const family of ['exchanges', 'wallets', 'protocols', 'currencies']) {
+  for (const family of CATALOG_FAMILIES) {
     const list = await run({ name: `list ${family}`, path: `/api/v1/${family}?limit=5`, expect: isList });
     const slug = list?.data?.[0]?.slug;
     if (slug) await run({ name: `${family} detail`, path: `/api/v1/${family}/${encodeURIComponent(slug)}`, expect: isObject(['slug', 'name', 'updated_at']) });
@@ -78,7 +79,7 @@ export async function runSmoke(base: string, key: string, log: (line: string) =>
   if (currency?.data?.[0]) {
     await run({ name: 'currency detail offers', path: `/api/v1/currencies/${currency.data[0].slug}`, expect: isObject(['earn_offers', 'borrow_offers', 'collateral_offers']) });
   }
-  for (const family of ['earn', 'borrow', 'collateral']) {
+  for (const family of OFFER_FAMILIES) {
     const list = await run({ name: `list ${family}`, path: `/api/v1/${family}?limit=5`, expect: isList });
     await run({ name: `${family} filtered`, path: `/api/v1/${family}?platform_type=exchange&sort=updated_desc&limit=5`, expect: isList });
     const id = list?.data?.[0]?.id;

@@ -15,10 +15,17 @@ export const USER_PREFIX = 'USER#';
 export const QUOTA_PREFIX = 'QUOTA#';
 export const SNAPSHOT_PREFIX = 'V#';
 
-export type PlatformFamily = 'exchanges' | 'wallets' | 'protocols';
-export type CatalogFamily = PlatformFamily | 'currencies';
-export type OfferFamily = 'earn' | 'borrow' | 'collateral';
-export type HistoryFamily = 'earn' | 'borrow';
+/** The resource families: the one list every loop over families and every family type derives from. */
+export const PLATFORM_FAMILIES = ['exchanges', 'wallets', 'protocols'] as const;
+export const CATALOG_FAMILIES = [...PLATFORM_FAMILIES, 'currencies'] as const;
+export const OFFER_FAMILIES = ['earn', 'borrow', 'collateral'] as const;
+/** The offer families that have APY history (collateral has none). */
+export const HISTORY_FAMILIES = ['earn', 'borrow'] as const;
+
+export type PlatformFamily = (typeof PLATFORM_FAMILIES)[number];
+export type CatalogFamily = (typeof CATALOG_FAMILIES)[number];
+export type OfferFamily = (typeof OFFER_FAMILIES)[number];
+export type HistoryFamily = (typeof HISTORY_FAMILIES)[number];
 export type ListFamily = CatalogFamily | OfferFamily;
 
 /** Filter dimensions that have their own list views (one copy of an offer per dimension). */
@@ -144,6 +151,10 @@ export const APY_VALUE_INDEX = 'GSI5';
 export const positionAttribute = (index: PositionIndex) => `${index}SK`;
 export const APY_VALUE_ATTRIBUTE = 'GSI5SK';
 export const VIEW_ATTRIBUTE = 'GSIPK';
+
+/** Stored attributes outside the keys: a view's size on its META item, an offer copy's filter values. */
+export const VIEW_SIZE_ATTRIBUTE = 'n';
+export const FILTER_ATTRIBUTE: Readonly<Record<ViewDimension, string>> = { platform: 'fPlatform', asset: 'fAsset', platform_type: 'fType' };
 
 /** The GSI5 sort key: the APY's order-preserving key, then the id as a tie-break. */
 export const apyValueKey = (apyKey: string, id: number) => `${apyKey}${SEP}${String(id).padStart(16, '0')}`;

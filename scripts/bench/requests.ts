@@ -9,6 +9,8 @@ import { chunkOf, PERIOD_SPEC, PERIODS, type Period } from '../../shared/domain/
 import { DEFAULT_SORT, type SortMode } from '../../shared/domain/orderings';
 import {
   APY_VALUE_ATTRIBUTE,
+  CATALOG_FAMILIES,
+  OFFER_FAMILIES,
   CATALOG_INDEX,
   catalogKey,
   historyChunkSortKey,
@@ -170,7 +172,7 @@ function catalogDetail(family: CatalogFamily, slug: string): RequestKind {
 }
 
 function currencyDetail(name: string, slug: string, sizes: Sizes, offersPerFamily: number[]): RequestKind {
-  const families: OfferFamily[] = ['earn', 'borrow', 'collateral'];
+  const families: readonly OfferFamily[] = OFFER_FAMILIES;
   return {
     name,
     path: `${API}/currencies/${encodeURIComponent(slug)}`,
@@ -239,7 +241,7 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
   };
 
   // Platforms and currencies.
-  for (const family of ['exchanges', 'wallets', 'protocols', 'currencies'] as const) {
+  for (const family of CATALOG_FAMILIES) {
     const n = await sizes(family);
     const target = family === 'currencies' ? 5_000 : n;
     const offset = deepOffset(n, target);
@@ -251,12 +253,12 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
     ['currency detail (most offers)', picks.busiestCurrency],
     ['currency detail (typical)', picks.typicalCurrency],
   ] as const) {
-    const counts = await Promise.all((['earn', 'borrow', 'collateral'] as const).map((f) => sizes(f, { dimension: 'asset', value: slug })));
+    const counts = await Promise.all(OFFER_FAMILIES.map((f) => sizes(f, { dimension: 'asset', value: slug })));
     kinds.push(currencyDetail(`${name}: ${slug} ${counts.join('/')}`, slug, sizes, counts));
   }
 
   // Offer lists: each family, first page and deep.
-  for (const family of ['earn', 'borrow', 'collateral'] as const) {
+  for (const family of OFFER_FAMILIES) {
     const n = await sizes(family);
     pair(family, false, offerList(family, `${family} first page`, {}), (offset) => offerList(family, `${family} offset ${offset}`, { offset }), n, 10_000);
   }
@@ -293,7 +295,7 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
   kinds.push(offerList('earn', 'earn min_apy & sort=tvl_desc (no filter)', { min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
 
   // Details.
-  for (const family of ['earn', 'borrow', 'collateral'] as const) kinds.push(offerDetail(family, picks.offerIds[family]));
+  for (const family of OFFER_FAMILIES) kinds.push(offerDetail(family, picks.offerIds[family]));
 
   // History: every period of the longest earn series; borrow's finest and coarsest; collateral.
   for (const period of PERIODS) kinds.push(history('earn', picks.earnHistoryId, period));

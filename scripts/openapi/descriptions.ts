@@ -7,7 +7,7 @@ import { DEFAULTS } from '../../shared/config';
 import { PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
 import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes, OFFER_SORT_FIELDS, SORT_MODES } from '../../shared/domain/orderings';
 import { STATUS_OF, type ErrorCode } from '../../shared/errors';
-import type { CatalogFamily, OfferFamily } from '../../shared/keys';
+import { CATALOG_FAMILIES, OFFER_FAMILIES, type CatalogFamily, type OfferFamily } from '../../shared/keys';
 import { HISTORY_PARAMS, LIST_PARAMS } from '../../shared/schemas/query';
 
 const DAY = 86_400_000;
@@ -73,8 +73,8 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
 };
 
 export function overview(): string {
-  const catalog = (['exchanges', 'wallets', 'protocols', 'currencies'] as const).map((f) => `| ${f} | ${catalogOrdering(f)} |`);
-  const offers = (['earn', 'borrow', 'collateral'] as const).map((f) => `| ${f} | ${offerOrdering(f)} |`);
+  const catalog = CATALOG_FAMILIES.map((f) => `| ${f} | ${catalogOrdering(f)} |`);
+  const offers = OFFER_FAMILIES.map((f) => `| ${f} | ${offerOrdering(f)} |`);
   const errors = (Object.keys(STATUS_OF) as ErrorCode[]).map((code) => `| \`${code}\` | ${STATUS_OF[code]} | ${ERROR_MEANINGS[code]} |`);
   return [
     'Read-only market data about exchanges, wallets, protocols, currencies, and earn, borrow and collateral offers with their APY history. ' +

@@ -10,6 +10,7 @@
 import { decimalSortKey } from '../decimal';
 import { NotFoundError } from '../errors';
 import {
+  FILTER_ATTRIBUTE,
   offerKey,
   positionAttribute,
   SORT_INDEX,
@@ -26,7 +27,6 @@ import { pagination, type Page } from './page';
 
 /** Filter dimensions from the most to the least selective; the first one present picks the view. */
 const SELECTIVITY: ViewDimension[] = ['platform', 'asset', 'platform_type'];
-const FILTER_ATTRIBUTE: Record<ViewDimension, string> = { platform: 'fPlatform', asset: 'fAsset', platform_type: 'fType' };
 
 const docsOf = (items: StoredItem[]) => items.map(docOf);
 

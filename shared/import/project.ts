@@ -27,6 +27,8 @@ import {
   SORT_INDEX,
   sourceKey,
   VIEW_ATTRIBUTE,
+  VIEW_SIZE_ATTRIBUTE,
+  FILTER_ATTRIBUTE,
   viewMetaKey,
   viewPartition,
   type CatalogFamily,
@@ -122,7 +124,7 @@ function projectCatalog(version: string, family: CatalogFamily, records: Catalog
       if (!current.has(former)) items.push({ ...catalogKey(version, family, former), redirectTo: record.slug });
     }
   }
-  items.push({ ...viewMetaKey(partition), n: exposed.length });
+  items.push({ ...viewMetaKey(partition), [VIEW_SIZE_ATTRIBUTE]: exposed.length });
   return items;
 }
 
@@ -206,13 +208,13 @@ function projectOffers(version: string, family: OfferFamily, dataset: CompleteDa
       if (offer.apyKey !== null) item[APY_VALUE_ATTRIBUTE] = apyValueKey(offer.apyKey, offer.id);
       // Filter attributes for combined filters (FilterExpression on the most selective view).
       if (offer.platform) {
-        item.fType = offer.platform.type;
-        item.fPlatform = offer.platform.slug;
+        item[FILTER_ATTRIBUTE.platform_type] = offer.platform.type;
+        item[FILTER_ATTRIBUTE.platform] = offer.platform.slug;
       }
-      if (offer.assetSlug !== null) item.fAsset = offer.assetSlug;
+      if (offer.assetSlug !== null) item[FILTER_ATTRIBUTE.asset] = offer.assetSlug;
       items.push(item);
     }
-    items.push({ ...viewMetaKey(partition), n: members.length });
+    items.push({ ...viewMetaKey(partition), [VIEW_SIZE_ATTRIBUTE]: members.length });
   }
   return items;
 }

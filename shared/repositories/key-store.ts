@@ -12,12 +12,12 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { putItems } from './batch-writer';
 import { apiKeyKey, USER_KEY_REF_PREFIX, userKey, userKeyRefKey } from '../keys';
+import { queryAll } from './query-all';
 import type { AccountsFile } from '../schemas/dataset';
 
 /**
@@ -192,20 +192,12 @@ export class KeyStore implements KeyLookup {
 
   /** The user's keys, oldest first: a Query on the user's references, then the key items. */
   async listKeys(userId: string): Promise<KeySummary[]> {
-    const refs: { keyId: string; hash: string; createdAt: string }[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-          ExpressionAttributeValues: { ':pk': userKey(userId).PK, ':prefix': USER_KEY_REF_PREFIX },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of out.Items ?? []) refs.push({ keyId: item.keyId, hash: item.hash, createdAt: item.createdAt });
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const refItems = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': userKey(userId).PK, ':prefix': USER_KEY_REF_PREFIX },
+    });
+    const refs = refItems.map((item) => ({ keyId: item.keyId as string, hash: item.hash as string, createdAt: item.createdAt as string }));
 
     const items = await this.getKeyItems(refs.map((ref) => ref.hash));
     return refs

@@ -5,7 +5,8 @@
  */
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CorruptDataError } from '../errors';
-import { APY_VALUE_ATTRIBUTE, APY_VALUE_INDEX, positionAttribute, SORT_INDEX, VIEW_ATTRIBUTE, viewMetaKey, type Key, type PositionIndex } from '../keys';
+import { APY_VALUE_ATTRIBUTE, APY_VALUE_INDEX, positionAttribute, SORT_INDEX, VIEW_ATTRIBUTE, VIEW_SIZE_ATTRIBUTE, viewMetaKey, type Key, type PositionIndex } from '../keys';
+import { queryAll } from './query-all';
 
 const APY_ASC_INDEX = SORT_INDEX.apy_asc;
 
@@ -46,7 +47,7 @@ export class ViewStore {
   async size(partition: string): Promise<number> {
     const item = await this.getItem(viewMetaKey(partition));
     if (!item) return 0;
-    const n = item.n;
+    const n = item[VIEW_SIZE_ATTRIBUTE];
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new CorruptDataError(`view ${partition} has no size`);
     return n;
   }
@@ -56,24 +57,14 @@ export class ViewStore {
     to = Math.min(to, MAX_POSITION);
     if (to <= from) return [];
     const attribute = positionAttribute(index);
-    const items: StoredItem[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: index,
-          KeyConditionExpression: '#view = :view AND #pos BETWEEN :from AND :to',
-          FilterExpression: filter?.expression,
-          ExpressionAttributeNames: { '#view': VIEW_ATTRIBUTE, '#pos': attribute, ...filter?.names },
-          ExpressionAttributeValues: { ':view': partition, ':from': from, ':to': to - 1, ...filter?.values },
-          ExclusiveStartKey,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
+    return queryAll(this.client, {
+      TableName: this.tableName,
+      IndexName: index,
+      KeyConditionExpression: '#view = :view AND #pos BETWEEN :from AND :to',
+      FilterExpression: filter?.expression,
+      ExpressionAttributeNames: { '#view': VIEW_ATTRIBUTE, '#pos': attribute, ...filter?.names },
+      ExpressionAttributeValues: { ':view': partition, ':from': from, ':to': to - 1, ...filter?.values },
+    });
   }
 
   /**
@@ -119,20 +110,10 @@ export class ViewStore {
 
   /** Every item of a partition whose sort key is in [from, to] (history chunks). */
   async partitionRange(pk: string, from: string, to: string): Promise<StoredItem[]> {
-    const items: StoredItem[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
-          ExclusiveStartKey,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
+    return queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
+    });
   }
 }

@@ -205,7 +205,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await table?.close();
-  setLogSink((line) => process.stdout.write(`${line}\n`));
+  setLogSink(() => undefined);
 });
 
 // ---- the story -----------------------------------------------------------------------------------

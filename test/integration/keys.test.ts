@@ -80,7 +80,7 @@ beforeAll(async () => {
 afterAll(async () => {
   client.destroy();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  setLogSink((line) => process.stdout.write(`${line}\n`));
+  setLogSink(() => undefined);
 });
 
 describe('keys: create, revoke, premium', () => {

@@ -31,7 +31,7 @@ beforeEach(() => {
   lines = [];
 });
 afterAll(async () => {
-  setLogSink((line) => process.stdout.write(`${line}\n`));
+  setLogSink(() => undefined);
   await table.close();
 });
 

@@ -159,7 +159,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
-  setLogSink((line) => process.stdout.write(`${line}\n`));
+  setLogSink(() => undefined);
 });
 
 describe('hidden platforms and currencies', () => {

@@ -89,7 +89,7 @@ afterEach(() => {
 });
 
 afterAll(() => {
-  setLogSink((line) => process.stdout.write(`${line}\n`));
+  setLogSink(() => undefined);
   ddb.restore();
 });
 

@@ -201,7 +201,7 @@ beforeEach(() => {
 afterEach(() => injected.remove());
 
 afterAll(async () => {
-  setLogSink((line) => process.stdout.write(`${line}\n`));
+  setLogSink(() => undefined);
   await table.close();
 });
 

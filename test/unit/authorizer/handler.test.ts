@@ -45,7 +45,7 @@ beforeEach(() => {
 });
 
 afterAll(() => {
-  setLogSink((line) => process.stdout.write(`${line}\n`));
+  setLogSink(() => undefined);
 });
 
 describe('authorizer: the Authorization value (401 without a read)', () => {

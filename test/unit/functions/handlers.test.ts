@@ -138,7 +138,7 @@ describe('quota outcomes', () => {
     const event = apiEvent('/api/v1/exchanges/a', { keyId: 'k-logged' });
 
     await invoke(platforms, event);
-    setLogSink((line) => process.stdout.write(`${line}\n`));
+    setLogSink(() => undefined);
 
     const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.message === 'quota charge failed');
     expect(failure).toMatchObject({ level: 'error', keyId: 'k-logged', requestId: event.requestContext.requestId, route: '/api/v1/exchanges/{slug}' });
