@@ -72,6 +72,7 @@ const stageBlock = z
     alarmTopicArn: z.string().startsWith('arn:').optional(),
     keyPepperParameter: z.string().regex(/^\/?[\w.\-/]+$/).optional(),
     snapshotCacheMs: z.int().min(0).optional(),
+    readCacheMb: z.int().min(0).max(1024).optional(),
   })
   .strict();
 
@@ -118,6 +119,8 @@ export interface StageConfig {
   keyPepperParameter: string | undefined;
   /** How long a function trusts its cached snapshot pointer (default 5000). */
   snapshotCacheMs: number;
+  /** Bound of each function instance's cache of published snapshot data, MB (default 64; 0: off). */
+  readCacheMb: number;
 }
 
 const DEFAULT_MEMORY: Record<LambdaName, number> = {
@@ -161,6 +164,7 @@ export function resolveStageConfig(stage: string, block: unknown = {}): StageCon
     alarmTopicArn: b.alarmTopicArn,
     keyPepperParameter: b.keyPepperParameter,
     snapshotCacheMs: b.snapshotCacheMs ?? DEFAULTS.snapshotCacheMs,
+    readCacheMb: b.readCacheMb ?? DEFAULTS.readCacheMb,
   };
 }
 

@@ -47,6 +47,7 @@ export class MarketDataStack extends Stack {
       ratePerMinute: config.ratePerMinute,
       quotaPerMonth: config.quotaPerMonth,
       snapshotCacheMs: config.snapshotCacheMs,
+      readCacheMb: config.readCacheMb,
       logRetention: config.logRetentionDays,
       removalPolicy,
       tracing: config.tracing,

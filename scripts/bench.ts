@@ -100,6 +100,8 @@ async function main(): Promise<void> {
     [ENV.dynamodbEndpoint]: dynamo.endpoint,
     // Warm requests: the snapshot pointer stays cached for the whole run.
     [ENV.snapshotCacheMs]: '3600000',
+    // Every request's own read cost: the instance cache is measured separately.
+    [ENV.readCacheMb]: '0',
     [ENV.dynamodbRequestTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbRequestTimeoutMs),
     [ENV.dynamodbConnectionTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbConnectionTimeoutMs),
   });

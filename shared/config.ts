@@ -19,6 +19,8 @@ export interface RuntimeConfig {
   keyPepper: string;
   /** Seconds a client is told to wait after a 503. */
   retryAfterSeconds: number;
+  /** Bound of each instance's cache of published snapshot data, in MB (0 turns it off). */
+  readCacheMb: number;
   /** DynamoDB client timeouts (the local stack, whose embedded DynamoDB shares the process, needs longer ones). */
   dynamodbRequestTimeoutMs: number;
   dynamodbConnectionTimeoutMs: number;
@@ -32,6 +34,7 @@ export const ENV = {
   snapshotCacheMs: 'SNAPSHOT_CACHE_MS',
   keyPepper: 'KEY_PEPPER',
   retryAfterSeconds: 'RETRY_AFTER_SECONDS',
+  readCacheMb: 'READ_CACHE_MB',
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
   dynamodbConnectionTimeoutMs: 'DYNAMODB_CONNECTION_TIMEOUT_MS',
 } as const;
@@ -41,6 +44,7 @@ export const DEFAULTS = {
   quotaPerMonth: 100_000,
   snapshotCacheMs: 5_000,
   retryAfterSeconds: 1,
+  readCacheMb: 64,
   dynamodbRequestTimeoutMs: 2_000,
   dynamodbConnectionTimeoutMs: 1_000,
 } as const;
@@ -68,6 +72,7 @@ export function readConfig(env: Record<string, string | undefined>): RuntimeConf
     snapshotCacheMs: positiveInt(env, ENV.snapshotCacheMs, DEFAULTS.snapshotCacheMs, true),
     keyPepper: env[ENV.keyPepper] ?? '',
     retryAfterSeconds: positiveInt(env, ENV.retryAfterSeconds, DEFAULTS.retryAfterSeconds),
+    readCacheMb: positiveInt(env, ENV.readCacheMb, DEFAULTS.readCacheMb, true),
     dynamodbRequestTimeoutMs: positiveInt(env, ENV.dynamodbRequestTimeoutMs, DEFAULTS.dynamodbRequestTimeoutMs),
     dynamodbConnectionTimeoutMs: positiveInt(env, ENV.dynamodbConnectionTimeoutMs, DEFAULTS.dynamodbConnectionTimeoutMs),
   };

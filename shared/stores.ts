@@ -1,5 +1,6 @@
 /** The read stores of the served snapshot, built by each function's composition root. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ReadCache } from './repositories/read-cache';
 import { SnapshotStore } from './repositories/snapshot-store';
 import { ViewStore } from './repositories/view-store';
 
@@ -8,6 +9,14 @@ export interface Stores {
   views: ViewStore;
 }
 
-export function createStores(client: DynamoDBDocumentClient, tableName: string, snapshotCacheMs: number): Stores {
-  return { snapshot: new SnapshotStore(client, tableName, snapshotCacheMs), views: new ViewStore(client, tableName) };
+export interface StoreOptions {
+  tableName: string;
+  snapshotCacheMs: number;
+  /** Bound of the instance's cache of published snapshot data, in MB (0: no cache). */
+  readCacheMb: number;
+}
+
+export function createStores(client: DynamoDBDocumentClient, options: StoreOptions): Stores {
+  const cache = options.readCacheMb > 0 ? new ReadCache(options.readCacheMb * 1024 * 1024) : undefined;
+  return { snapshot: new SnapshotStore(client, options.tableName, options.snapshotCacheMs), views: new ViewStore(client, options.tableName, cache) };
 }

@@ -17,6 +17,7 @@ export interface ApiFunctionDefaults {
   ratePerMinute: number;
   quotaPerMonth: number;
   snapshotCacheMs: number;
+  readCacheMb: number;
   logRetention: logs.RetentionDays;
   removalPolicy: RemovalPolicy;
   tracing: boolean;
@@ -104,6 +105,7 @@ export function defaultEnvironment(defaults: ApiFunctionDefaults): Record<string
     [ENV.ratePerMinute]: String(defaults.ratePerMinute),
     [ENV.quotaPerMonth]: String(defaults.quotaPerMonth),
     [ENV.snapshotCacheMs]: String(defaults.snapshotCacheMs),
+    [ENV.readCacheMb]: String(defaults.readCacheMb),
     ...(defaults.sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
   };
 }

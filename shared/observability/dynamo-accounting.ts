@@ -25,6 +25,17 @@ export interface AccountingSummary {
   roundTrips: number;
   readCapacity: number;
   writeCapacity: number;
+  /** Reads answered from the function's snapshot cache, and those it had to make (shared/repositories/read-cache.ts). */
+  cacheHits: number;
+  cacheMisses: number;
+  /** Bytes of the items answered from the cache. */
+  cacheBytes: number;
+}
+
+/** A read of the snapshot cache: a hit (with the bytes it served) or a miss. */
+export interface CacheAccess {
+  hit: boolean;
+  bytes: number;
 }
 
 /** Commands whose input accepts ReturnConsumedCapacity, and which capacity each consumes. */
@@ -52,8 +63,11 @@ export function callDepths(calls: readonly Pick<DynamoCall, 'start' | 'end'>[]):
  */
 export const roundTrips = (calls: readonly Pick<DynamoCall, 'start' | 'end'>[]): number => Math.max(0, ...callDepths(calls));
 
-export function summarize(calls: readonly DynamoCall[]): AccountingSummary {
+export function summarize(calls: readonly DynamoCall[], cache: readonly CacheAccess[] = []): AccountingSummary {
   return {
+    cacheHits: cache.filter((c) => c.hit).length,
+    cacheMisses: cache.filter((c) => !c.hit).length,
+    cacheBytes: cache.reduce((sum, c) => sum + (c.hit ? c.bytes : 0), 0),
     calls: calls.length,
     roundTrips: roundTrips(calls),
     // Capacity comes in half units; rounding keeps float sums readable.
@@ -69,6 +83,7 @@ export function summarize(calls: readonly DynamoCall[]): AccountingSummary {
  */
 export class RequestAccounting {
   readonly calls: DynamoCall[] = [];
+  readonly cache: CacheAccess[] = [];
   private closed = false;
 
   constructor(
@@ -86,13 +101,18 @@ export class RequestAccounting {
     if (this.parent?.isOpen) this.parent.record(call);
   }
 
+  recordCache(access: CacheAccess): void {
+    if (!this.closed) this.cache.push(access);
+    if (this.parent?.isOpen) this.parent.recordCache(access);
+  }
+
   close(): AccountingSummary {
     this.closed = true;
     return this.summary();
   }
 
   summary(): AccountingSummary {
-    return summarize(this.calls);
+    return summarize(this.calls, this.cache);
   }
 }
 
@@ -103,6 +123,11 @@ export function currentAccounting(): RequestAccounting | undefined {
   let scope = storage.getStore();
   while (scope && !scope.isOpen) scope = scope.parent;
   return scope;
+}
+
+/** Count a snapshot-cache read in the current request's accounting, if any. */
+export function recordCacheAccess(access: CacheAccess): void {
+  currentAccounting()?.recordCache(access);
 }
 
 /** Run `fn` in a new scope (nested in the current one) and return its result with its calls. */

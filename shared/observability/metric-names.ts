@@ -16,6 +16,9 @@ export const REQUEST_METRICS = {
   Errors4xx: 'Count',
   Errors5xx: 'Count',
   QuotaRefusals: 'Count',
+  CacheHits: 'Count',
+  CacheMisses: 'Count',
+  CacheBytes: 'Bytes',
 } as const;
 
 export type RequestMetricName = keyof typeof REQUEST_METRICS;

@@ -36,6 +36,9 @@ export function requestMetricValues(statusCode: number, latencyMs: number, work:
     Errors4xx: statusCode >= 400 && statusCode < 500 ? 1 : 0,
     Errors5xx: statusCode >= 500 ? 1 : 0,
     QuotaRefusals: statusCode === 429 ? 1 : 0,
+    CacheHits: work.cacheHits,
+    CacheMisses: work.cacheMisses,
+    CacheBytes: work.cacheBytes,
   };
 }
 

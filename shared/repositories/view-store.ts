@@ -5,8 +5,9 @@
  */
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CorruptDataError } from '../errors';
-import { APY_VALUE_ATTRIBUTE, APY_VALUE_INDEX, positionAttribute, SORT_INDEX, VIEW_ATTRIBUTE, VIEW_SIZE_ATTRIBUTE, viewMetaKey, type Key, type PositionIndex } from '../keys';
+import { APY_VALUE_ATTRIBUTE, APY_VALUE_INDEX, positionAttribute, SORT_INDEX, SNAPSHOT_PREFIX, VIEW_ATTRIBUTE, VIEW_SIZE_ATTRIBUTE, viewMetaKey, type Key, type PositionIndex } from '../keys';
 import { queryAll } from './query-all';
+import type { ReadCache } from './read-cache';
 
 const APY_ASC_INDEX = SORT_INDEX.apy_asc;
 
@@ -36,11 +37,20 @@ export class ViewStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** Published snapshot data kept in the instance (none: every read goes to DynamoDB). */
+    private readonly cache?: ReadCache,
   ) {}
 
+  /** Snapshot reads go through the cache: their keys name an immutable version. */
+  private cached<T>(partition: string, key: string, read: () => Promise<T>): Promise<T> {
+    return this.cache && partition.startsWith(SNAPSHOT_PREFIX) ? this.cache.get(key, read) : read();
+  }
+
   async getItem(key: Key): Promise<StoredItem | undefined> {
-    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: key }));
-    return out.Item;
+    return this.cached(key.PK, `get\u0000${key.PK}\u0000${key.SK}`, async () => {
+      const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: key }));
+      return out.Item;
+    });
   }
 
   /** The exact size of a view (its aggregate item), 0 when the view has no members. */
@@ -57,14 +67,15 @@ export class ViewStore {
     to = Math.min(to, MAX_POSITION);
     if (to <= from) return [];
     const attribute = positionAttribute(index);
-    return queryAll(this.client, {
+    const key = `range\u0000${partition}\u0000${index}\u0000${from}\u0000${to}\u0000${filter ? JSON.stringify(filter) : ''}`;
+    return this.cached(partition, key, () => queryAll(this.client, {
       TableName: this.tableName,
       IndexName: index,
       KeyConditionExpression: '#view = :view AND #pos BETWEEN :from AND :to',
       FilterExpression: filter?.expression,
       ExpressionAttributeNames: { '#view': VIEW_ATTRIBUTE, '#pos': attribute, ...filter?.names },
       ExpressionAttributeValues: { ':view': partition, ':from': from, ':to': to - 1, ...filter?.values },
-    });
+    }));
   }
 
   /**
@@ -91,20 +102,22 @@ export class ViewStore {
    * when there are none.
    */
   async apyBound(partition: string, apyKey: string): Promise<{ n: number; start: number }> {
-    const [n, out] = await Promise.all([
+    const [n, first] = await Promise.all([
       this.size(partition),
-      this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: APY_VALUE_INDEX,
-          KeyConditionExpression: '#view = :view AND #apy >= :apy',
-          ExpressionAttributeNames: { '#view': VIEW_ATTRIBUTE, '#apy': APY_VALUE_ATTRIBUTE },
-          ExpressionAttributeValues: { ':view': partition, ':apy': apyKey },
-          Limit: 1,
-        }),
-      ),
+      this.cached(partition, `apy\u0000${partition}\u0000${apyKey}`, async () => {
+        const out = await this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: APY_VALUE_INDEX,
+            KeyConditionExpression: '#view = :view AND #apy >= :apy',
+            ExpressionAttributeNames: { '#view': VIEW_ATTRIBUTE, '#apy': APY_VALUE_ATTRIBUTE },
+            ExpressionAttributeValues: { ':view': partition, ':apy': apyKey },
+            Limit: 1,
+          }),
+        );
+        return out.Items?.[0];
+      }),
     ]);
-    const first = out.Items?.[0];
     return { n, start: first ? Number(first[positionAttribute(APY_ASC_INDEX)]) : n };
   }
 

@@ -21,7 +21,7 @@ let lines: string[] = [];
 
 beforeAll(async () => {
   // The snapshot pointer stays cached: a warm request, as in production.
-  table = await startTestTable({ SNAPSHOT_CACHE_MS: '600000' });
+  table = await startTestTable({ SNAPSHOT_CACHE_MS: '600000', READ_CACHE_MB: '0' });
   await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
   platformsHandler = table.api().platforms;
   setLogSink((line) => lines.push(line));
@@ -143,7 +143,7 @@ it('also reports the calls to a scope the caller opened around each request (the
 });
 
 describe('values', () => {
-  const work = { calls: 3, roundTrips: 1, readCapacity: 1.5, writeCapacity: 2 };
+  const work = { calls: 3, roundTrips: 1, readCapacity: 1.5, writeCapacity: 2, cacheHits: 2, cacheMisses: 1, cacheBytes: 900 };
 
   it('classifies statuses', () => {
     expect(requestMetricValues(200, 12.345, work)).toEqual({
@@ -156,6 +156,9 @@ describe('values', () => {
       Errors4xx: 0,
       Errors5xx: 0,
       QuotaRefusals: 0,
+      CacheHits: 2,
+      CacheMisses: 1,
+      CacheBytes: 900,
     });
     expect(requestMetricValues(404, 1, work)).toMatchObject({ Errors4xx: 1, Errors5xx: 0, QuotaRefusals: 0 });
     expect(requestMetricValues(429, 1, work)).toMatchObject({ Errors4xx: 1, QuotaRefusals: 1 });
@@ -170,5 +173,34 @@ describe('values', () => {
   it('names the route by its operationId, from the API Gateway resource', () => {
     expect(routeOf({ resource: '/api/v1/earn/{id}/history' } as ApiEvent)).toBe('getEarnHistory');
     expect(routeOf({ resource: '/nope' } as ApiEvent)).toBe('unknown');
+  });
+});
+
+describe('the snapshot cache', () => {
+  it('answers a repeated request without a data read (only the quota writes), and reports hits and bytes', async () => {
+    const cached = table.api({ env: { SNAPSHOT_CACHE_MS: '600000', READ_CACHE_MB: '8' } }).platforms;
+    const path = '/api/v1/exchanges?limit=3';
+    const first = await metricsOf(cached, apiEvent(path, { keyId: 'k-cache' }));
+    const again = await metricsOf(cached, apiEvent(path, { keyId: 'k-cache' }));
+
+    expect(first.status).toBe(200);
+    expect(first.emf).toMatchObject({ CacheHits: 0, CacheMisses: 2 });
+    expect(first.emf.ConsumedReadCapacity).toBeGreaterThan(0);
+    expect(again.status).toBe(200);
+    // The view size and the page come from the instance; the two counter writes remain.
+    expect(again.emf).toMatchObject({ CacheHits: 2, CacheMisses: 0, DynamoCalls: 2, ConsumedReadCapacity: 0, ConsumedWriteCapacity: 2 });
+    expect(again.emf.CacheBytes).toBeGreaterThan(0);
+  });
+
+  it('serves the same bytes from the cache as from DynamoDB', async () => {
+    const cached = table.api({ env: { READ_CACHE_MB: '8' } }).offers;
+    const uncached = table.api({ env: { READ_CACHE_MB: '0' } }).offers;
+    const path = '/api/v1/earn?platform_type=exchange&asset=bitcoin&sort=tvl_desc&limit=2&offset=1';
+    const warm = await cached(apiEvent(path), {} as never);
+    const fromCache = await cached(apiEvent(path), {} as never);
+    const fromTable = await uncached(apiEvent(path), {} as never);
+
+    expect(warm.statusCode).toBe(200);
+    expect(fromCache.body).toBe(fromTable.body);
   });
 });

@@ -25,7 +25,7 @@ async function invoke(handler: (event: ApiEvent, context: never) => Promise<ApiR
 const ddb = mockClient(DynamoDBDocumentClient);
 const NOW = new Date('2026-11-20T10:00:10.000Z');
 const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' }));
-const deps = createApiDeps(readConfig({ TABLE_NAME: 'unit-table', SNAPSHOT_CACHE_MS: '0' }), { client, counterClient: client }, () => NOW);
+const deps = createApiDeps(readConfig({ TABLE_NAME: 'unit-table', SNAPSHOT_CACHE_MS: '0', READ_CACHE_MB: '0' }), { client, counterClient: client }, () => NOW);
 const platforms = platformsHandler(deps);
 const offers = offersHandler(deps);
 

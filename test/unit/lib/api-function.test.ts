@@ -10,6 +10,7 @@ const defaults: ApiFunctionDefaults = {
   ratePerMinute: 60,
   quotaPerMonth: 100_000,
   snapshotCacheMs: 5000,
+  readCacheMb: 64,
   logRetention: RetentionDays.TWO_WEEKS,
   removalPolicy: RemovalPolicy.DESTROY,
   tracing: false,
@@ -95,7 +96,7 @@ describe('the stack functions', () => {
   let dev: Fixture;
 
   beforeAll(() => {
-    dev = synth('dev', { memorySizes: { history: 2048 }, snapshotCacheMs: 250, ratePerMinute: 30, logRetentionDays: 60 });
+    dev = synth('dev', { memorySizes: { history: 2048 }, snapshotCacheMs: 250, readCacheMb: 16, ratePerMinute: 30, logRetentionDays: 60 });
   });
 
   it('creates one function per family plus the authorizer and the docs function, with the configured sizes and budgets', () => {
@@ -111,6 +112,7 @@ describe('the stack functions', () => {
             TABLE_NAME: { Ref: dev.logicalId(table.table) },
             RATE_LIMIT_PER_MINUTE: '30',
             SNAPSHOT_CACHE_MS: '250',
+            READ_CACHE_MB: '16',
           }),
         },
       });

@@ -14,8 +14,8 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../../shared/dynamodb';
-import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from '../../../local/embedded-dynamodb';
+import { createDocumentClient } from '../../shared/dynamodb';
+import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from '../../local/embedded-dynamodb';
 import {
   callDepths,
   currentAccounting,
@@ -24,7 +24,7 @@ import {
   summarize,
   withRequestAccounting,
   type DynamoCall,
-} from '../../../shared/observability/dynamo-accounting';
+} from '../../shared/observability/dynamo-accounting';
 
 const call = (start: number, end: number): Pick<DynamoCall, 'start' | 'end'> => ({ start, end });
 
@@ -60,7 +60,7 @@ it('sums capacity and counts calls', () => {
     { command: 'UpdateItem', start: 0, end: 5, readCapacity: 0, writeCapacity: 1 },
     { command: 'GetItem', start: 6, end: 8, readCapacity: 0.5, writeCapacity: 0 },
   ];
-  expect(summarize(calls)).toEqual({ calls: 3, roundTrips: 2, readCapacity: 2, writeCapacity: 1 });
+  expect(summarize(calls)).toEqual({ calls: 3, roundTrips: 2, readCapacity: 2, writeCapacity: 1, cacheHits: 0, cacheMisses: 0, cacheBytes: 0 });
 });
 
 describe('on the embedded DynamoDB', () => {
@@ -111,7 +111,7 @@ describe('on the embedded DynamoDB', () => {
     expect(query.readCapacity).toBe(1);
     expect(update).toMatchObject({ readCapacity: 0, writeCapacity: 1 });
     for (const c of accounting.calls) expect(c.end).toBeGreaterThanOrEqual(c.start);
-    expect(accounting.summary()).toEqual({ calls: 3, roundTrips: 3, readCapacity: 2, writeCapacity: 1 });
+    expect(accounting.summary()).toEqual({ calls: 3, roundTrips: 3, readCapacity: 2, writeCapacity: 1, cacheHits: 0, cacheMisses: 0, cacheBytes: 0 });
   });
 
   it('counts batch reads and writes, whose capacity comes back per table', async () => {
