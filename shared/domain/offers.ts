@@ -10,6 +10,7 @@
 import { decimalSortKey } from '../decimal';
 import { NotFoundError } from '../errors';
 import {
+  APY_VALUE_ATTRIBUTE,
   FILTER_ATTRIBUTE,
   offerKey,
   positionAttribute,
@@ -70,6 +71,24 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
     }
     const { n, start } = await views.apyBound(partition, minApyKey!);
     return page(docsOf(await views.range(partition, index, start + offset, Math.min(n, start + offset + limit))), n - start);
+  }
+
+  if (rest.length === 0 && (sort === 'tvl_desc' || sort === 'updated_desc')) {
+    // The matches are the apy_asc positions [start, n) of the view, in another order. Either read
+    // them all and order them (cost: the matches), or read the requested order from the top,
+    // keeping what passes the bound, until the page is full (cost: about wanted × n / matches).
+    // Each request takes the cheaper, so a first page reads at most about √(limit × n) items.
+    const { n, start } = await views.apyBound(partition, minApyKey!);
+    const total = n - start;
+    const wanted = Math.min(total, offset + limit);
+    if (wanted <= offset) return page([], total);
+    const scanned = Math.ceil((wanted * n) / total);
+    if (scanned < total) {
+      const bound: ItemFilter = { expression: '#apy >= :apy', names: { '#apy': APY_VALUE_ATTRIBUTE }, values: { ':apy': minApyKey } };
+      // A quarter more than the estimate, so that an uneven spread rarely needs a second span.
+      const items = await views.firstMatches(partition, index, bound, wanted, n, Math.ceil(scanned * 1.25));
+      return page(docsOf(items.slice(offset)), total);
+    }
   }
 
   // Combined filters: the candidates are the most selective view, narrowed by a filter expression

@@ -96,6 +96,25 @@ export class ViewStore {
   }
 
   /**
+   * The first `wanted` items of a view in the order of `index` that pass `filter`, reading the
+   * positions from 0 in spans (each span's chunks in parallel: one round trip a span), the first
+   * span `firstSpan` positions long and each next one twice the last, until enough pass or the
+   * view ends.
+   */
+  async firstMatches(partition: string, index: PositionIndex, filter: ItemFilter, wanted: number, n: number, firstSpan: number): Promise<StoredItem[]> {
+    const matches: StoredItem[] = [];
+    let from = 0;
+    let span = Math.max(1, firstSpan);
+    while (matches.length < wanted && from < n) {
+      const to = Math.min(n, from + span);
+      matches.push(...(await this.span(partition, index, from, to, filter)));
+      from = to;
+      span *= 2;
+    }
+    return matches.slice(0, wanted);
+  }
+
+  /**
    * The offers of a view whose APY is at least `apyKey`: they are the apy_asc positions
    * [start, n). The first of them in APY value order (GSI5, the same order as apy_asc) carries
    * its apy_asc position; read together with the view's size, in one round trip. start = n

@@ -100,6 +100,12 @@ const QUERIES: Record<string, string>[] = [
   { min_apy: '1000' },
   { min_apy: '3', sort: 'tvl_desc' },
   { min_apy: '3', sort: 'updated_desc', limit: '2', offset: '1' },
+  // Both ways of reading min_apy with another order: the matches, or the order from the top.
+  { min_apy: '0', sort: 'tvl_desc', limit: '3' },
+  { min_apy: '0', sort: 'updated_desc', limit: '2', offset: '4' },
+  { min_apy: '6', sort: 'tvl_desc', limit: '1' },
+  { min_apy: '1000', sort: 'updated_desc' },
+  { min_apy: '0.5', sort: 'tvl_desc', offset: '500' },
   { min_apy: '5', asset: 'bitcoin' },
   { min_apy: '2', asset: 'bitcoin', sort: 'apy_asc', limit: '1', offset: '1' },
   { asset: 'bitcoin', platform_type: 'exchange' },
