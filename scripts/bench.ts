@@ -30,6 +30,7 @@ import { depthCheck, readCapacityAtDepth } from './bench/depth';
 import { checksTable, evaluate, markdown, requestsTable, type BenchResults } from './bench/report';
 import { requestMix } from './bench/requests';
 import { measureThroughput } from './bench/throughput';
+import { ceilingChecks, measureModel, modelTables } from './bench/model-pass';
 import { BENCH, QUICK_BENCH, generateDataset } from './sample-data/generate';
 
 interface Mode {
@@ -174,7 +175,11 @@ async function main(): Promise<void> {
       await readCapacityAtDepth(handlers.currencies, '/api/v1/currencies', 0),
       await readCapacityAtDepth(handlers.currencies, '/api/v1/currencies', deepOffset),
     ];
-    const checks = [depthCheck(depth[0], depth[1]), ...evaluate(requests, cold)];
+    // Latency as DynamoDB behaves (scripts/bench/latency-model.ts), and a skewed traffic mix.
+    const model = await measureModel(kinds, { version: imported.version, views, now: new Date() }, built, config, clients, mode.name === 'quick');
+    log(`latency model: ${model.latency.length} single-view kinds, mix of ${model.mix[0]?.requests ?? 0} requests (${seconds(started)} s)`);
+
+    const checks = [depthCheck(depth[0], depth[1]), ...evaluate(requests, cold), ...ceilingChecks(requests), ...model.checks];
     const results: BenchResults = {
       mode: mode.name,
       generated_at: new Date().toISOString(),
@@ -193,6 +198,8 @@ async function main(): Promise<void> {
       init_ms: cold.init_ms,
       init_rounds: cold.rounds,
       throughput,
+      latency_model: model.latency,
+      mix: model.mix,
       checks,
     };
     mkdirSync(dirname(mode.out), { recursive: true });
@@ -207,6 +214,7 @@ async function main(): Promise<void> {
     for (const [name, t] of Object.entries(throughput)) {
       process.stdout.write(`throughput (${name}): ${t.requests_per_s} req/s on ${t.endpoint}, ${t.concurrency} clients, ${t.keys} key(s) (p50 ${t.latency_ms.p50} ms, p99 ${t.latency_ms.p99} ms)\n`);
     }
+    process.stdout.write(`\n${modelTables(model)}\n`);
     process.stdout.write('\n');
     process.stdout.write(`${checksTable(checks)}\n\n`);
     process.stdout.write(`wrote ${mode.out}.json and ${mode.out}.md in ${seconds(started)} s\n`);

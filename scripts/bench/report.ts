@@ -5,6 +5,7 @@ import type { ColdStartReport } from './cold-start';
 import { BASELINE } from './cold-start';
 import type { ImportReport } from './load';
 import type { KindResult } from './measure';
+import type { MixResult, ModelResult } from './latency-model';
 import type { ThroughputReport } from './throughput';
 
 export interface Check {
@@ -25,6 +26,8 @@ export interface BenchResults {
   init_ms: ColdStartReport['init_ms'];
   init_rounds: number;
   throughput: { one_key: ThroughputReport; key_per_client: ThroughputReport };
+  latency_model?: ModelResult[];
+  mix?: MixResult[];
   checks: Check[];
 }
 

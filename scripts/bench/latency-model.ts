@@ -1,0 +1,222 @@
+/**
+ * Latency as DynamoDB behaves, and a realistic traffic mix (docs/performance.md, "Latency model").
+ *
+ * The embedded DynamoDB answers in about a millisecond and serves concurrent calls one after the
+ * other; the service answers in single-digit milliseconds and serves them at once. With the model
+ * on, every call of a client takes max(the embedded DynamoDB's own time, a time drawn from the
+ * in-region distribution below), and concurrent calls wait their drawn times concurrently, so
+ * parallel calls overlap as they do on DynamoDB.
+ *
+ * The distribution: AWS's guidance is that atomic operations such as GetItem and PutItem average
+ * single-digit milliseconds, while a Query depends on the size of its result set
+ * (https://repost.aws/knowledge-center/dynamodb-high-latency, "Why is my DynamoDB latency high").
+ * We model a single-item call as log-normal with median 4 ms and p99 12 ms (a conditional write:
+ * median 5 ms, p99 15 ms), and a Query as the same plus 0.25 ms for each 4 KB read unit it
+ * consumed. Draws come from a seeded generator, so runs are comparable.
+ */
+import { performance } from 'node:perf_hooks';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Context } from 'aws-lambda';
+import { monthWindow } from '../../shared/domain/quota';
+import type { ApiEvent, ApiResult } from '../../shared/http';
+import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
+import type { QuotaStore } from '../../shared/repositories/quota-store';
+import type { ViewStore } from '../../shared/repositories/view-store';
+import type { FunctionName } from '../../shared/routes';
+import { apiEvent } from '../../local/events';
+import { runFloor, type FloorSpec } from './floor';
+import { latencyOf, median, round, type Latency } from './stats';
+
+export const LATENCY_MODEL = {
+  source: 'https://repost.aws/knowledge-center/dynamodb-high-latency',
+  single: { medianMs: 4, p99Ms: 12 },
+  conditionalWrite: { medianMs: 5, p99Ms: 15 },
+  queryMsPerReadUnit: 0.25,
+} as const;
+
+const Z99 = 2.3263;
+
+/** A seeded generator (mulberry32): the same draws on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function logNormal(random: () => number, medianMs: number, p99Ms: number): number {
+  const sigma = Math.log(p99Ms / medianMs) / Z99;
+  // Box-Muller: one standard normal draw.
+  const u = Math.max(random(), 1e-12);
+  const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+  return medianMs * Math.exp(sigma * z);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const NAME = 'benchLatencyModel';
+
+/** Put the model on the clients; returns a function that takes it off again. */
+export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42): () => void {
+  const random = seeded(seed);
+  for (const client of clients) {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = String(context.commandName ?? '').replace(/Command$/, '');
+        const input = args.input as { ConditionExpression?: string };
+        const base =
+          command === 'UpdateItem' || command === 'PutItem' || command === 'DeleteItem'
+            ? input.ConditionExpression
+              ? LATENCY_MODEL.conditionalWrite
+              : LATENCY_MODEL.single
+            : LATENCY_MODEL.single;
+        let drawn = logNormal(random, base.medianMs, base.p99Ms);
+        const started = performance.now();
+        const out = await next(args);
+        if (command === 'Query') {
+          const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } }).ConsumedCapacity?.CapacityUnits ?? 0.5;
+          drawn += (consumed / 0.5) * LATENCY_MODEL.queryMsPerReadUnit;
+        }
+        const left = drawn - (performance.now() - started);
+        if (left > 0) await sleep(left);
+        return out;
+      },
+      { step: 'initialize', name: NAME, override: true },
+    );
+  }
+  return () => clients.forEach((client) => client.middlewareStack.remove(NAME));
+}
+
+type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+
+export interface ModelKind {
+  name: string;
+  path: string;
+  fn: FunctionName;
+  floor: FloorSpec;
+}
+
+export interface ModelResult {
+  kind: string;
+  /** p50/p99 of the request through the real handler, cache off. */
+  request_ms: Latency;
+  /** The same with the instance cache on (warm). */
+  cached_ms: Latency;
+  /** The slower of the raw page read and the raw conditional counter write, run in parallel. */
+  floor_ms: Latency;
+  /** p50(request, cache off) / p50(floor): target ≤ 1.2. */
+  ratio: number | null;
+  cached_ratio: number | null;
+}
+
+export interface ModelContext {
+  uncached: Record<FunctionName, Handler>;
+  cached: Record<FunctionName, Handler>;
+  views: ViewStore;
+  quota: QuotaStore;
+}
+
+const event = (path: string, keyId: string) => apiEvent(path, { keyId, perMinute: 1_000_000_000, perMonth: 1_000_000_000 });
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+/** Every single-view request kind: request (cache off, cache on) and floor, interleaved. */
+export async function measureLatencyModel(kinds: ModelKind[], ctx: ModelContext, runs: number): Promise<ModelResult[]> {
+  const results: ModelResult[] = [];
+  for (const [i, kind] of kinds.entries()) {
+    const keyId = `model-key-${i}`;
+    const month = monthWindow(new Date());
+    const floor = () =>
+      Promise.all([runFloor(ctx.views, kind.floor), ctx.quota.take(`model-floor-${i}`, month, 1_000_000_000)]);
+    const request = (handlers: Record<FunctionName, Handler>) => handlers[kind.fn](event(kind.path, keyId), {} as Context);
+    // Warm: pointers cached, the cached instance holds the page.
+    for (let w = 0; w < 3; w++) {
+      await request(ctx.uncached);
+      await request(ctx.cached);
+      await floor();
+    }
+    const requestMs: number[] = [];
+    const cachedMs: number[] = [];
+    const floorMs: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      requestMs.push(await timed(() => request(ctx.uncached)));
+      cachedMs.push(await timed(() => request(ctx.cached)));
+      floorMs.push(await timed(floor));
+    }
+    const f = median(floorMs);
+    results.push({
+      kind: kind.name,
+      request_ms: latencyOf(requestMs),
+      cached_ms: latencyOf(cachedMs),
+      floor_ms: latencyOf(floorMs),
+      ratio: round(median(requestMs) / f),
+      cached_ratio: round(median(cachedMs) / f),
+    });
+  }
+  return results;
+}
+
+export interface MixResult {
+  cache: 'off' | 'on';
+  requests: number;
+  distinct_paths: number;
+  read_units_per_request: number | null;
+  cache_hit_rate: number | null;
+  latency_ms: Latency;
+}
+
+/**
+ * A replay of `count` requests drawn from the paths with Zipf weights (s = 1.1: the most popular
+ * page is asked for most, as real traffic skews to first pages and big assets), the same draws for
+ * cache off and on. Each run starts from a cold cache.
+ */
+export async function replayMix(
+  paths: { path: string; fn: FunctionName }[],
+  handlers: Record<'off' | 'on', Record<FunctionName, Handler>>,
+  count: number,
+): Promise<MixResult[]> {
+  const weights = paths.map((_, rank) => 1 / (rank + 1) ** 1.1);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const random = seeded(7);
+  const draws = Array.from({ length: count }, () => {
+    let x = random() * total;
+    for (let i = 0; i < weights.length; i++) {
+      x -= weights[i];
+      if (x <= 0) return paths[i];
+    }
+    return paths[paths.length - 1];
+  });
+  const results: MixResult[] = [];
+  for (const cache of ['off', 'on'] as const) {
+    const latencies: number[] = [];
+    let readUnits = 0;
+    let hits = 0;
+    let lookups = 0;
+    for (const [i, draw] of draws.entries()) {
+      const start = performance.now();
+      const { accounting } = await withRequestAccounting(() => handlers[cache][draw.fn](event(draw.path, `mix-${cache}-${i % 50}`), {} as Context));
+      latencies.push(performance.now() - start);
+      const summary = accounting.summary();
+      readUnits += summary.readCapacity;
+      hits += summary.cacheHits;
+      lookups += summary.cacheHits + summary.cacheMisses;
+    }
+    results.push({
+      cache,
+      requests: count,
+      distinct_paths: new Set(draws.map((d) => d.path)).size,
+      read_units_per_request: round(readUnits / count, 3),
+      cache_hit_rate: lookups === 0 ? null : round(hits / lookups, 3),
+      latency_ms: latencyOf(latencies),
+    });
+  }
+  return results;
+}

@@ -1,0 +1,116 @@
+/**
+ * The bench pass for read cost with a ceiling and latency as DynamoDB behaves: every single-view
+ * request kind under the latency model (cache off and on, against its floor), the traffic mix, and
+ * the read-unit ceiling of the min_apy kinds (docs/performance.md, "Ceilings").
+ */
+import type { Context } from 'aws-lambda';
+import type { BuiltFunctions } from '../../local/functions';
+import { buildFunctions } from '../../local/functions';
+import { ENV, readConfig, type RuntimeConfig } from '../../shared/config';
+import type { Clients } from '../../shared/dynamodb';
+import type { ApiEvent, ApiResult } from '../../shared/http';
+import type { FunctionName } from '../../shared/routes';
+import { apiEvent } from '../../local/events';
+import { applyLatencyModel, LATENCY_MODEL, measureLatencyModel, replayMix, type MixResult, type ModelKind, type ModelResult } from './latency-model';
+import type { KindResult } from './measure';
+import type { Check } from './report';
+import type { FloorContext, RequestKind } from './requests';
+
+type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+
+/** Request kinds served by one view read (the latency target applies to these). */
+const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set(['catalog list', 'offer list', 'single filter', 'detail']);
+
+/** A first page of min_apy with another order reads at most about 1 MB (docs/performance.md). */
+export const MIN_APY_FIRST_PAGE_RCU = 128;
+const LATENCY_TARGET = 1.2;
+
+export interface ModelPass {
+  latency: ModelResult[];
+  mix: MixResult[];
+  checks: Check[];
+}
+
+const asHandlers = (built: BuiltFunctions) => built.handlers as unknown as Record<FunctionName, Handler>;
+
+export async function measureModel(
+  kinds: RequestKind[],
+  floorCtx: FloorContext,
+  built: BuiltFunctions,
+  config: RuntimeConfig,
+  clients: Clients,
+  quick: boolean,
+): Promise<ModelPass> {
+  const env = { [ENV.tableName]: config.tableName, [ENV.snapshotCacheMs]: String(config.snapshotCacheMs) };
+  const cached = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '64' }), clients);
+  const uncached = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '0' }), clients);
+
+  const modelKinds: ModelKind[] = [];
+  for (const kind of kinds.filter((k) => SINGLE_VIEW.has(k.group))) {
+    const res = await asHandlers(built)[kind.fn](apiEvent(kind.path, { keyId: 'model-floor', perMinute: 1e9, perMonth: 1e9 }), {} as Context);
+    const spec = await kind.floor(floorCtx, { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined });
+    if (spec) modelKinds.push({ name: kind.name, path: kind.path, fn: kind.fn, floor: spec });
+  }
+
+  const off = applyLatencyModel([clients.client, clients.counterClient]);
+  try {
+    const latency = await measureLatencyModel(modelKinds, { uncached: asHandlers(uncached), cached: asHandlers(cached), views: floorCtx.views, quota: built.deps.quota }, quick ? 12 : 60);
+    // Popularity: first pages and details first, then filtered lists, deep pages, history last.
+    const rank: Record<RequestKind['group'], number> = { detail: 0, 'catalog list': 1, 'offer list': 1, 'single filter': 2, min_apy: 3, 'combined filters': 4, history: 5 };
+    const paths = kinds
+      .filter((k) => k.expectStatus === 200)
+      .sort((a, b) => rank[a.group] - rank[b.group] + ((a.page?.role === 'deep' ? 1 : 0) - (b.page?.role === 'deep' ? 1 : 0)))
+      .map((k) => ({ path: k.path, fn: k.fn }));
+    const fresh = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '64' }), clients);
+    const mix = await replayMix(paths, { off: asHandlers(uncached), on: asHandlers(fresh) }, quick ? 300 : 3_000);
+    const checks: Check[] = latency.map((r) => ({
+      check: `latency model: ${r.kind} p50 ≤ ${LATENCY_TARGET}× floor (cache off)`,
+      pass: r.ratio !== null && r.ratio <= LATENCY_TARGET,
+      detail: `×${r.ratio} (request ${r.request_ms.p50} ms, floor ${r.floor_ms.p50} ms; cache on ×${r.cached_ratio})`,
+    }));
+    return { latency, mix, checks };
+  } finally {
+    off();
+  }
+}
+
+/**
+ * The read-unit ceilings (docs/performance.md, "Ceilings"): a first page of min_apy with
+ * tvl_desc or updated_desc, alone or with filters, reads at most MIN_APY_FIRST_PAGE_RCU; a list
+ * with two filters reads at most twice the costliest single-filter first page of its family.
+ */
+export function ceilingChecks(requests: KindResult[]): Check[] {
+  const isFirst = (r: KindResult) => !/[?&]offset=[1-9]/.test(r.path);
+  const filters = (r: KindResult) => ['platform_type=', 'platform=', 'asset='].filter((f) => new RegExp(`[?&]${f}`).test(r.path)).length;
+  const minApy = requests.filter((r) => /[?&]min_apy=/.test(r.path) && /sort=(tvl_desc|updated_desc)/.test(r.path) && isFirst(r));
+  const singleFilter = requests.filter((r) => r.group === 'single filter' && isFirst(r) && r.path.includes('/earn'));
+  const single = Math.max(0, ...singleFilter.map((r) => r.dynamo.read_capacity));
+  const twoFilters = requests.filter((r) => filters(r) >= 2 && !/[?&]min_apy=/.test(r.path));
+  return [
+    ...minApy.map((r) => ({
+      check: `ceiling: ${r.kind} ≤ ${MIN_APY_FIRST_PAGE_RCU} RCU`,
+      pass: r.dynamo.read_capacity <= MIN_APY_FIRST_PAGE_RCU,
+      detail: `${r.dynamo.read_capacity} RCU`,
+    })),
+    ...twoFilters.map((r) => ({
+      check: `ceiling: ${r.kind} ≤ 2× a single-filter earn page`,
+      pass: r.dynamo.read_capacity <= 2 * single,
+      detail: `${r.dynamo.read_capacity} RCU vs 2 × ${single}`,
+    })),
+  ];
+}
+
+export function modelTables(pass: ModelPass): string {
+  const lines = [
+    `latency model (every DynamoDB call: log-normal, median ${LATENCY_MODEL.single.medianMs} ms, p99 ${LATENCY_MODEL.single.p99Ms} ms; conditional writes ${LATENCY_MODEL.conditionalWrite.medianMs}/${LATENCY_MODEL.conditionalWrite.p99Ms} ms; Query +${LATENCY_MODEL.queryMsPerReadUnit} ms per read unit; ${LATENCY_MODEL.source})`,
+    '| kind | request p50/p99 (cache off) | cache on p50/p99 | floor p50/p99 | ×floor | ×floor (cache on) |',
+    '|---|---|---|---|---|---|',
+    ...pass.latency.map((r) => `| ${r.kind} | ${r.request_ms.p50}/${r.request_ms.p99} | ${r.cached_ms.p50}/${r.cached_ms.p99} | ${r.floor_ms.p50}/${r.floor_ms.p99} | ${r.ratio} | ${r.cached_ratio} |`),
+    '',
+    'traffic mix (Zipf s = 1.1 over the request kinds, first pages and details most popular; latency model on)',
+    '| cache | requests | distinct paths | read units / request | cache hit rate | p50 ms | p99 ms |',
+    '|---|---|---|---|---|---|---|',
+    ...pass.mix.map((m) => `| ${m.cache} | ${m.requests} | ${m.distinct_paths} | ${m.read_units_per_request} | ${m.cache_hit_rate ?? '–'} | ${m.latency_ms.p50} | ${m.latency_ms.p99} |`),
+  ];
+  return lines.join('\n');
+}
