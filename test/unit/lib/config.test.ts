@@ -19,7 +19,7 @@ describe('resolveStageConfig', () => {
       sourceMaps: false,
       snapshotCacheMs: 5000,
       waf: { enabled: false, ratePerIpPer5Minutes: 3000 },
-      memorySizes: { platforms: 512, currencies: 512, offers: 512, history: 1024, authorizer: 256 },
+      memorySizes: { platforms: 512, currencies: 512, offers: 512, history: 1024, usage: 256, authorizer: 256 },
       apiGatewayLogsRole: true,
     });
     expect(config.customDomain).toBeUndefined();
