@@ -6,6 +6,7 @@ import { BASELINE } from './cold-start';
 import type { ImportReport } from './load';
 import type { KindResult } from './measure';
 import type { ThroughputReport } from './throughput';
+import { refusalLines, type RefusalReport } from './refusals';
 
 export interface Check {
   check: string;
@@ -25,6 +26,8 @@ export interface BenchResults {
   init_ms: ColdStartReport['init_ms'];
   init_rounds: number;
   throughput: { one_key: ThroughputReport; key_per_client: ThroughputReport };
+  /** What refused requests cost (scripts/bench/refusals.ts); absent from runs before it existed. */
+  refusals?: RefusalReport;
   checks: Check[];
 }
 
@@ -171,6 +174,7 @@ export function markdown(results: BenchResults): string {
     '',
     requestsTable(results.requests),
     '',
+    ...(results.refusals ? ['## Refused requests', '', ...refusalLines(results.refusals), ''] : []),
     '## Cold start',
     '',
     `Bundles as the stack builds them (esbuild, CJS, node22, minified, SDK inside). Init = \`require\` of the bundle in a fresh \`node\`, median of ${results.init_rounds} interleaved rounds.`,
