@@ -13,7 +13,7 @@
  */
 import { ApiError } from '../errors';
 import { logger } from '../logger';
-import { minuteWindow, monthWindow, type QuotaStore, type WindowSpec } from '../repositories/quota-store';
+import { minuteWindow, monthWindow, type CounterResult, type QuotaStore, type WindowSpec } from '../repositories/quota-store';
 
 export interface KeyLimits {
   perMinute: number;
@@ -141,6 +141,10 @@ interface Counts {
 
 async function takeInParallel(store: QuotaStore, keyId: string, limits: KeyLimits, minute: WindowSpec, month: WindowSpec): Promise<Counts> {
   const [perMinute, perMonth] = await Promise.all([store.take(keyId, minute, limits.perMinute), store.take(keyId, month, limits.perMonth)]);
+  return settleParallel(store, keyId, limits, month, perMinute, perMonth);
+}
+
+async function settleParallel(store: QuotaStore, keyId: string, limits: KeyLimits, month: WindowSpec, perMinute: CounterResult, perMonth: CounterResult): Promise<Counts> {
   if (perMinute.taken) {
     return { minuteAdmitted: true, minuteUsed: perMinute.count, monthUsed: perMonth.taken ? perMonth.count : limits.perMonth, monthRefused: !perMonth.taken };
   }
@@ -159,8 +163,18 @@ async function takeInParallel(store: QuotaStore, keyId: string, limits: KeyLimit
 
 async function takeMinuteFirst(store: QuotaStore, keyId: string, limits: KeyLimits, minute: WindowSpec, month: WindowSpec): Promise<Counts> {
   // The monthly count is read beside the minute unit, for the report of a per-minute refusal.
-  const [perMinute, monthCount] = await Promise.all([store.take(keyId, minute, limits.perMinute), store.count(keyId, month)]);
-  if (!perMinute.taken) return { minuteAdmitted: false, minuteUsed: limits.perMinute, monthUsed: monthCount, monthRefused: false };
+  const [perMinute, monthCount] = await Promise.all([
+    store.take(keyId, minute, limits.perMinute),
+    // Only the report needs it: if it cannot be read, the refusal stands and the month is counted as in parallel.
+    store.count(keyId, month).catch((error: unknown) => {
+      logger.warn('quota: could not read a monthly count', { keyId, error });
+      return undefined;
+    }),
+  ]);
+  if (!perMinute.taken && monthCount === undefined) {
+    return settleParallel(store, keyId, limits, month, perMinute, await store.take(keyId, month, limits.perMonth));
+  }
+  if (!perMinute.taken) return { minuteAdmitted: false, minuteUsed: limits.perMinute, monthUsed: monthCount ?? 0, monthRefused: false };
   const perMonth = await store.take(keyId, month, limits.perMonth);
   return { minuteAdmitted: true, minuteUsed: perMinute.count, monthUsed: perMonth.taken ? perMonth.count : limits.perMonth, monthRefused: !perMonth.taken };
 }

@@ -181,6 +181,10 @@ describe('through the gateway: a failing authorizer is a 503 envelope and the fu
           'X-Quota-Limit': '100000',
           'X-Quota-Remaining': '99999',
           'X-Quota-Reset': '1796083200',
+          'RateLimit-Policy': '"minute";q=60;w=60, "month";q=100000',
+          RateLimit: '"minute";r=59;t=30, "month";r=99999;t=760000',
+          ETag: '"j-MuQHoQOO44dTtw5TdLOg"',
+          'Cache-Control': 'private, no-cache',
         },
         body: '{"data":[],"pagination":{"total":0,"offset":0,"limit":50,"has_more":false}}',
       };
