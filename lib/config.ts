@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { DEFAULTS } from '../shared/config';
 import { FUNCTION_NAMES } from '../shared/routes';
 
-/** The four family functions and the authorizer: everything with a memory size. */
+/** The API functions and the authorizer: everything with a memory size. */
 export const LAMBDA_NAMES = [...FUNCTION_NAMES, 'authorizer'] as const;
 export type LambdaName = (typeof LAMBDA_NAMES)[number];
 
@@ -128,6 +128,8 @@ const DEFAULT_MEMORY: Record<LambdaName, number> = {
   currencies: 512,
   offers: 512,
   history: 1024,
+  // No data read: it answers from the request's own charge.
+  usage: 256,
   authorizer: 256,
 };
 

@@ -1,6 +1,6 @@
 /**
- * The whole service for one stage: the table, one function per resource family and the
- * authorizer, the REST API built from the route table, optional WAF and custom domain, alarms
+ * The whole service for one stage: the table, one function per resource family, the usage
+ * function and the authorizer, the REST API built from the route table, optional WAF and custom domain, alarms
  * and the dashboard.
  */
 import * as path from 'node:path';
@@ -22,6 +22,18 @@ import { acknowledge } from './nag';
 /** functions/<name>/handler.ts, exporting `handler`. */
 export const FUNCTIONS_DIR = path.join(__dirname, '..', 'functions');
 export const handlerEntry = (name: string) => path.join(FUNCTIONS_DIR, name, 'handler.ts');
+
+/**
+ * What each function may do on the table: `serve` reads the served data and takes quota units;
+ * `count` touches the quota counters only (GET /api/v1/usage answers from the request's charge).
+ */
+export const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count'> = {
+  platforms: 'serve',
+  currencies: 'serve',
+  offers: 'serve',
+  history: 'serve',
+  usage: 'count',
+};
 
 export interface MarketDataStackProps extends StackProps {
   config: StageConfig;
@@ -62,7 +74,8 @@ export class MarketDataStack extends Stack {
           description: `Market data API: ${name} routes (${config.stage})`,
           defaults,
         });
-        this.table.grantServe(fn.fn);
+        if (TABLE_ACCESS[name] === 'serve') this.table.grantServe(fn.fn);
+        else this.table.grantCount(fn.fn);
         return [name, fn];
       }),
     ) as Record<FunctionName, ApiFunction>;
@@ -150,8 +163,8 @@ export class MarketDataStack extends Stack {
       ]);
     }
     const tableArn = `<${this.getLogicalId(this.table.table.node.defaultChild as never)}.Arn>`;
-    for (const fn of Object.values(this.functions)) {
-      acknowledge(fn.role, 'AwsSolutions-IAM5', 'Reads span the GSIs, whose ARNs end in /index/*.', [`Resource::${tableArn}/index/*`]);
+    for (const name of FUNCTION_NAMES.filter((n) => TABLE_ACCESS[n] === 'serve')) {
+      acknowledge(this.functions[name].role, 'AwsSolutions-IAM5', 'Reads span the GSIs, whose ARNs end in /index/*.', [`Resource::${tableArn}/index/*`]);
     }
     for (const path of PUBLIC_PATHS) {
       const method = this.api.api.root.resourceForPath(path).node.findChild('GET');

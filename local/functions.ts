@@ -7,6 +7,7 @@ import { currenciesHandler } from '../functions/currencies/currencies-handler';
 import { historyHandler } from '../functions/history/history-handler';
 import { offersHandler } from '../functions/offers/offers-handler';
 import { platformsHandler } from '../functions/platforms/platforms-handler';
+import { usageHandler } from '../functions/usage/usage-handler';
 import { createApiDeps, type ApiDeps } from '../shared/api-deps';
 import type { RuntimeConfig } from '../shared/config';
 import type { Clients } from '../shared/dynamodb';
@@ -17,6 +18,7 @@ export interface ApiFunctions {
   currencies: ReturnType<typeof currenciesHandler>;
   offers: ReturnType<typeof offersHandler>;
   history: ReturnType<typeof historyHandler>;
+  usage: ReturnType<typeof usageHandler>;
 }
 
 export interface BuiltFunctions {
@@ -35,6 +37,7 @@ export function buildFunctions(config: RuntimeConfig, clients: Clients, clock?: 
       currencies: currenciesHandler(deps),
       offers: offersHandler(deps),
       history: historyHandler(deps),
+      usage: usageHandler(deps),
     },
     authorizer: authorizerHandler({ store: keyStore, clock }),
     keyStore,

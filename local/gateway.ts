@@ -160,10 +160,17 @@ export function createGateway(options: GatewayOptions): Server {
   function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
     let payload = typeof body === 'string' ? Buffer.from(body) : body;
     const out: Record<string, string> = { ...CORS_HEADERS, ...headers };
+    if (status === 304) {
+      // No content and no content length (RFC 9110 §15.4.5): the validators and usage headers only.
+      res.writeHead(status, out);
+      res.end();
+      return;
+    }
+    // Compression changes only the transfer, as API Gateway's does: the ETag is the identity body's.
     if (payload.length >= minimumCompressionSize && acceptsGzip(req.headers['accept-encoding'])) {
       payload = gzipSync(payload);
       out['Content-Encoding'] = 'gzip';
-      out.Vary = 'Accept-Encoding';
+      out.Vary = out.Vary ? `${out.Vary}, Accept-Encoding` : 'Accept-Encoding';
     }
     out['Content-Length'] = String(payload.length);
     res.writeHead(status, out);

@@ -28,6 +28,7 @@ import { CallRecorder, measureKind, type Handler, type KindResult, type MeasureO
 import { pickRequests } from './bench/picks';
 import { depthCheck, readCapacityAtDepth } from './bench/depth';
 import { checksTable, evaluate, markdown, requestsTable, type BenchResults } from './bench/report';
+import { measureRefusals, refusalLines } from './bench/refusals';
 import { requestMix } from './bench/requests';
 import { measureThroughput } from './bench/throughput';
 import { ceilingChecks, measureModel, modelTables } from './bench/model-pass';
@@ -155,6 +156,9 @@ async function main(): Promise<void> {
       );
     }
 
+    const refusals = await measureRefusals(handlers.offers);
+    log(`refusals: ${refusals.sequence.map((c) => `${c.status} (${c.calls} calls, ${c.read_capacity} RCU)`).join(', ')} (${seconds(started)} s)`);
+
     const load = (keys: number) =>
       measureThroughput({
         keyStore,
@@ -200,6 +204,7 @@ async function main(): Promise<void> {
       throughput,
       latency_model: model.latency,
       mix: model.mix,
+      refusals,
       checks,
     };
     mkdirSync(dirname(mode.out), { recursive: true });
@@ -215,6 +220,7 @@ async function main(): Promise<void> {
       process.stdout.write(`throughput (${name}): ${t.requests_per_s} req/s on ${t.endpoint}, ${t.concurrency} clients, ${t.keys} key(s) (p50 ${t.latency_ms.p50} ms, p99 ${t.latency_ms.p99} ms)\n`);
     }
     process.stdout.write(`\n${modelTables(model)}\n`);
+    process.stdout.write(`\nrefused requests:\n${refusalLines(refusals).join('\n')}\n`);
     process.stdout.write('\n');
     process.stdout.write(`${checksTable(checks)}\n\n`);
     process.stdout.write(`wrote ${mode.out}.json and ${mode.out}.md in ${seconds(started)} s\n`);

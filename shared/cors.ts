@@ -1,10 +1,11 @@
 /**
  * CORS for browser clients: any origin may call the API with a Bearer key (no cookies are used),
- * and read the usage and retry headers. The functions add these headers to their responses, the
- * gateway responses and the key-free preflight carry them too, locally and deployed.
+ * send If-None-Match, and read the usage, rate-limit, validator and retry headers (Cache-Control
+ * is safelisted). The functions add these headers to their responses, the gateway responses and
+ * the key-free preflight carry them too, locally and deployed.
  */
 export const CORS_ALLOW_ORIGIN = '*';
-export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type'];
+export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'If-None-Match'];
 export const CORS_ALLOW_METHODS = ['GET', 'OPTIONS'];
 export const CORS_EXPOSE_HEADERS = [
   'X-Request-Id',
@@ -14,6 +15,9 @@ export const CORS_EXPOSE_HEADERS = [
   'X-Quota-Limit',
   'X-Quota-Remaining',
   'X-Quota-Reset',
+  'RateLimit-Policy',
+  'RateLimit',
+  'ETag',
   'Retry-After',
   'Location',
 ];

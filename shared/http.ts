@@ -10,6 +10,23 @@ export type ApiResult = APIGatewayProxyResult;
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' } as const;
 
+/**
+ * What clients and caches may keep (docs/api.md, "Conditional requests and caching"): a list or
+ * detail may be stored by the client only (`private`: it was fetched with a key) and revalidated
+ * with its ETag before each use; every other answer is not stored.
+ */
+export const CACHE_CONTROL = { revalidate: 'private, no-cache', none: 'no-store' } as const;
+
+/** Every value of a request header, whatever the case of its name (several fields included). */
+export function headerValues(event: ApiEvent, name: string): string[] {
+  const lower = name.toLowerCase();
+  const multi = Object.entries(event.multiValueHeaders ?? {}).filter(([k]) => k.toLowerCase() === lower);
+  if (multi.length > 0) return multi.flatMap(([, values]) => values ?? []);
+  return Object.entries(event.headers ?? {})
+    .filter(([k, v]) => k.toLowerCase() === lower && v !== undefined)
+    .map(([, v]) => v as string);
+}
+
 /** Query parameters with every value a parameter was given (repeats are a validation error). */
 export function queryValues(event: ApiEvent): Record<string, string[]> {
   const multi = event.multiValueQueryStringParameters;

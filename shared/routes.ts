@@ -2,7 +2,7 @@
  * The one route table. The CDK stack builds API Gateway resources and methods from it and the
  * local gateway matches requests against it, so the two can never disagree.
  */
-export const FUNCTION_NAMES = ['platforms', 'currencies', 'offers', 'history'] as const;
+export const FUNCTION_NAMES = ['platforms', 'currencies', 'offers', 'history', 'usage'] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
 export interface Route {
@@ -14,35 +14,44 @@ export interface Route {
   fn: FunctionName;
   /** Stable operation id (OpenAPI `operationId`, metric dimension). */
   operationId: string;
+  /**
+   * What a 200 is: a `list` or `detail` of the served snapshot (carries an ETag and answers
+   * conditional requests), a `history` window (moves with the clock), or the caller's `usage`.
+   */
+  kind: RouteKind;
 }
+
+export type RouteKind = 'list' | 'detail' | 'history' | 'usage';
 
 export const API_PREFIX = '/api/v1';
 
-const route = <const P extends string, const F extends FunctionName, const O extends string>(path: P, fn: F, operationId: O) => ({
+const route = <const P extends string, const F extends FunctionName, const O extends string>(path: P, fn: F, operationId: O, kind: RouteKind) => ({
   method: 'GET' as const,
   path: `${API_PREFIX}${path}` as `${typeof API_PREFIX}${P}`,
   fn,
   operationId,
+  kind,
 });
 
 export const ROUTES = [
-  route('/exchanges', 'platforms', 'listExchanges'),
-  route('/exchanges/{slug}', 'platforms', 'getExchange'),
-  route('/wallets', 'platforms', 'listWallets'),
-  route('/wallets/{slug}', 'platforms', 'getWallet'),
-  route('/protocols', 'platforms', 'listProtocols'),
-  route('/protocols/{slug}', 'platforms', 'getProtocol'),
-  route('/currencies', 'currencies', 'listCurrencies'),
-  route('/currencies/{slug}', 'currencies', 'getCurrency'),
-  route('/earn', 'offers', 'listEarnOffers'),
-  route('/earn/{id}', 'offers', 'getEarnOffer'),
-  route('/borrow', 'offers', 'listBorrowOffers'),
-  route('/borrow/{id}', 'offers', 'getBorrowOffer'),
-  route('/collateral', 'offers', 'listCollateralOffers'),
-  route('/collateral/{id}', 'offers', 'getCollateralOffer'),
-  route('/earn/{id}/history', 'history', 'getEarnHistory'),
-  route('/borrow/{id}/history', 'history', 'getBorrowHistory'),
-  route('/collateral/{id}/history', 'history', 'getCollateralHistory'),
+  route('/exchanges', 'platforms', 'listExchanges', 'list'),
+  route('/exchanges/{slug}', 'platforms', 'getExchange', 'detail'),
+  route('/wallets', 'platforms', 'listWallets', 'list'),
+  route('/wallets/{slug}', 'platforms', 'getWallet', 'detail'),
+  route('/protocols', 'platforms', 'listProtocols', 'list'),
+  route('/protocols/{slug}', 'platforms', 'getProtocol', 'detail'),
+  route('/currencies', 'currencies', 'listCurrencies', 'list'),
+  route('/currencies/{slug}', 'currencies', 'getCurrency', 'detail'),
+  route('/earn', 'offers', 'listEarnOffers', 'list'),
+  route('/earn/{id}', 'offers', 'getEarnOffer', 'detail'),
+  route('/borrow', 'offers', 'listBorrowOffers', 'list'),
+  route('/borrow/{id}', 'offers', 'getBorrowOffer', 'detail'),
+  route('/collateral', 'offers', 'listCollateralOffers', 'list'),
+  route('/collateral/{id}', 'offers', 'getCollateralOffer', 'detail'),
+  route('/earn/{id}/history', 'history', 'getEarnHistory', 'history'),
+  route('/borrow/{id}/history', 'history', 'getBorrowHistory', 'history'),
+  route('/collateral/{id}/history', 'history', 'getCollateralHistory', 'history'),
+  route('/usage', 'usage', 'getUsage', 'usage'),
 ] as const satisfies readonly Route[];
 
 export type OperationId = (typeof ROUTES)[number]['operationId'];
@@ -50,6 +59,10 @@ export type OperationId = (typeof ROUTES)[number]['operationId'];
 export type OperationOf<F extends FunctionName> = Extract<(typeof ROUTES)[number], { fn: F }>['operationId'];
 
 const OPERATION_OF_RESOURCE = new Map<string, OperationId>(ROUTES.map((r) => [r.path, r.operationId]));
+const KIND_OF_OPERATION = new Map<string, RouteKind>(ROUTES.map((r) => [r.operationId, r.kind]));
+
+/** What a 200 of the operation is (see Route.kind). */
+export const kindOfOperation = (operation: OperationId): RouteKind => KIND_OF_OPERATION.get(operation) as RouteKind;
 
 /** The operation of an API Gateway resource path (`/api/v1/earn/{id}`), if it is a route. */
 export const operationOfResource = (resource: string | undefined): OperationId | undefined =>

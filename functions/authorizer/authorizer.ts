@@ -34,12 +34,18 @@ export async function authorize(event: APIGatewayTokenAuthorizerEvent, deps: Aut
   let resource = '';
   try {
     resource = apiWideResource(event.methodArn);
-    const { keyId, perMinute, perMonth } = await authorizeToken(deps.store, event.authorizationToken, now);
+    const { keyId, perMinute, perMonth, premiumUntil } = await authorizeToken(deps.store, event.authorizationToken, now);
     logger.debug('authorizer: allow', { keyId });
     return {
       principalId: keyId,
       policyDocument: policy('Allow', resource),
-      context: { keyId, ...(perMinute !== undefined ? { perMinute } : {}), ...(perMonth !== undefined ? { perMonth } : {}) },
+      // A context holds strings, numbers and booleans only: an open-ended subscription has no premiumUntil.
+      context: {
+        keyId,
+        ...(perMinute !== undefined ? { perMinute } : {}),
+        ...(perMonth !== undefined ? { perMonth } : {}),
+        ...(premiumUntil !== undefined ? { premiumUntil } : {}),
+      },
     };
   } catch (error) {
     if (error instanceof InvalidApiKeyError) {

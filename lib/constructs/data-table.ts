@@ -1,7 +1,8 @@
 /**
  * The single table, built from shared/table.ts (the same definition the local stack creates in
  * dynalite), with a least-privilege way to bind it to a function: serving functions read anything
- * and write only quota counters; the authorizer reads only keys and users.
+ * and write only quota counters; the usage function touches only quota counters; the authorizer
+ * reads only keys and users.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -55,6 +56,14 @@ export class DataTable extends Construct {
   grantServe(grantee: iam.IGrantable): void {
     this.grantStatement(grantee, READ_ACTIONS, [this.table.tableArn, `${this.table.tableArn}/index/*`]);
     this.grantStatement(grantee, ['dynamodb:UpdateItem'], [this.table.tableArn], [`${QUOTA_PREFIX}*`]);
+  }
+
+  /**
+   * What the usage function needs: the quota counters only. UpdateItem takes a unit; GetItem reads
+   * a count (a key expected to be refused, shared/domain/quota.ts). Nothing of the served data.
+   */
+  grantCount(grantee: iam.IGrantable): void {
+    this.grantStatement(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [this.table.tableArn], [`${QUOTA_PREFIX}*`]);
   }
 
   /** What the authorizer needs: GetItem on key and user items, nothing else. */

@@ -13,7 +13,7 @@ import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { median, round } from './stats';
 
 export const BASELINE = 'docclient-only';
-const FUNCTIONS = ['authorizer', 'platforms', 'currencies', 'offers', 'history'] as const;
+const FUNCTIONS = ['authorizer', 'platforms', 'currencies', 'offers', 'history', 'usage'] as const;
 
 export interface BundleReport {
   bytes: number;

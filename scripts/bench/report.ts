@@ -7,6 +7,7 @@ import type { ImportReport } from './load';
 import type { KindResult } from './measure';
 import type { MixResult, ModelResult } from './latency-model';
 import type { ThroughputReport } from './throughput';
+import { refusalLines, type RefusalReport } from './refusals';
 
 export interface Check {
   check: string;
@@ -28,6 +29,8 @@ export interface BenchResults {
   throughput: { one_key: ThroughputReport; key_per_client: ThroughputReport };
   latency_model?: ModelResult[];
   mix?: MixResult[];
+  /** What refused requests cost (scripts/bench/refusals.ts); absent from runs before it existed. */
+  refusals?: RefusalReport;
   checks: Check[];
 }
 
@@ -174,6 +177,7 @@ export function markdown(results: BenchResults): string {
     '',
     requestsTable(results.requests),
     '',
+    ...(results.refusals ? ['## Refused requests', '', ...refusalLines(results.refusals), ''] : []),
     '## Cold start',
     '',
     `Bundles as the stack builds them (esbuild, CJS, node22, minified, SDK inside). Init = \`require\` of the bundle in a fresh \`node\`, median of ${results.init_rounds} interleaved rounds.`,

@@ -90,13 +90,21 @@ export function overview(): string {
       'the headers are authoritative. Every request that passes authentication takes one unit of both, whatever its outcome (200, 301, 400, 404); a 429 takes none of the monthly budget. ' +
       'Every response to an authenticated request carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix second of the next UTC minute), ' +
       '`X-Quota-Limit`, `X-Quota-Remaining` and `X-Quota-Reset` (Unix second of the next 1st of the month, 00:00 UTC), all strings of digits; 401 and 403 do not. ' +
-      'A spent budget answers `429` with `Retry-After` (seconds, at least 1): wait that long before retrying.',
+      'The same responses carry the standard fields of the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): ' +
+      '`RateLimit-Policy: "minute";q=60;w=60, "month";q=100000` and `RateLimit: "minute";r=57;t=42, "month";r=98766;t=1234567` (`r` remaining, `t` seconds to the reset). ' +
+      'A spent budget answers `429` with `Retry-After` (seconds, at least 1): wait that long before retrying. `GET /api/v1/usage` gives the same numbers as JSON.',
+    '',
+    '## Conditional requests and caching',
+    'Every `200` of a list or detail carries a strong `ETag` (a hash of the body: it changes when and only when the body does) and `Cache-Control: private, no-cache`: ' +
+      'a client may keep the body but revalidates it before each use, and shared caches do not store it. Send the tag back in `If-None-Match`: while the body is unchanged ' +
+      'the answer is `304 Not Modified` with no body, the `ETag` and the usage headers. A `304` is charged like any other request; it saves the transfer, not the budget. ' +
+      'History (whose window moves with the clock) and usage answers carry no `ETag`; they and every other answer are `Cache-Control: no-store`.',
     '',
     '## Conventions',
     '- Decimal finance values (prices, APY, TVL, LTV, amounts, volumes) are JSON strings such as `"4.25"` to keep their precision; percentages are in percent units.',
     '- Timestamps are ISO 8601 UTC with milliseconds, e.g. `2026-01-31T12:00:00.000Z`.',
     '- Every response carries `X-Request-Id`; quote it when reporting a problem. Bodies of 1 KiB or more are gzip-compressed when the request has `Accept-Encoding: gzip`.',
-    '- CORS: any origin may call the API; the preflight (`OPTIONS`) needs no key.',
+    '- CORS: any origin may call the API, send `If-None-Match`, and read the usage, `RateLimit*`, `ETag`, `Retry-After` and `Location` headers; the preflight (`OPTIONS`) needs no key.',
     '- Validation is strict: an unknown, repeated, empty, malformed or out-of-range query parameter is `400 validation_error`. Integers are plain decimal digits.',
     '- A renamed platform or currency slug answers `301` with `Location` (same path with the current slug, query kept) and an empty body.',
     '',

@@ -4,7 +4,8 @@
  * contract tests validate every response they see against that file.
  */
 import { GATEWAY_RESPONSES } from '../../shared/gateway-responses';
-import { ROUTES } from '../../shared/routes';
+import { CACHE_CONTROL } from '../../shared/http';
+import { ROUTES, type Route } from '../../shared/routes';
 import type { ParamSpec } from '../../shared/schemas/query';
 import { componentSchemas, schemaRef, type JsonSchema } from './components';
 import { overview } from './descriptions';
@@ -12,7 +13,7 @@ import { OPERATIONS, type OperationSpec, type Tag } from './operations';
 import type { SchemaName } from './response-schemas';
 
 export const OPENAPI_VERSION = '3.1.0';
-export const API_VERSION = '1.0.0';
+export const API_VERSION = '1.1.0';
 export const SECURITY_SCHEME = 'bearerAuth';
 /** Served without a key next to the API (local/public-routes.ts, the deployed stack). */
 export const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
@@ -26,11 +27,51 @@ export const USAGE_HEADER_DESCRIPTIONS = [
   ['X-Quota-Reset', 'Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC.'],
 ] as const;
 
+/**
+ * The standard twins of the usage headers: draft-ietf-httpapi-ratelimit-headers-11 (23 May 2026),
+ * one policy per budget (shared/domain/quota.ts).
+ */
+export const RATE_LIMIT_HEADER_DESCRIPTIONS = [
+  [
+    'RateLimit-Policy',
+    'The key\'s quota policies as defined by the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): ' +
+      'a Structured Fields List of two policies, `"minute"` with its quota `q` and window `w=60` seconds, and `"month"` with its quota `q` ' +
+      '(a calendar month in UTC, whose length varies, so no fixed `w`). Example: `"minute";q=60;w=60, "month";q=100000`.',
+    '^"minute";q=[0-9]+;w=60, "month";q=[0-9]+$',
+  ],
+  [
+    'RateLimit',
+    'The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window\'s reset (rounded up, at least 1). ' +
+      'They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`.',
+    '^"minute";r=[0-9]+;t=[1-9][0-9]*, "month";r=[0-9]+;t=[1-9][0-9]*$',
+  ],
+] as const;
+
+/** Every header that comes with a charged request: the `X-*` fields and their standard twins. */
+const CHARGED_HEADER_NAMES = [...USAGE_HEADER_DESCRIPTIONS.map(([name]) => name), ...RATE_LIMIT_HEADER_DESCRIPTIONS.map(([name]) => name)];
+
 const DIGITS = { type: 'string', pattern: '^[0-9]+$' };
 
 const HEADERS: Record<string, JsonSchema> = {
   'X-Request-Id': { description: 'Identifier of the request, on every response.', required: true, schema: { type: 'string', minLength: 1 } },
   ...Object.fromEntries(USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [name, { description: `${description} A string of digits.`, required: true, schema: DIGITS }])),
+  ...Object.fromEntries(
+    RATE_LIMIT_HEADER_DESCRIPTIONS.map(([name, description, pattern]) => [name, { description, required: true, schema: { type: 'string', pattern } }]),
+  ),
+  ETag: {
+    description:
+      'Strong entity tag of the body (a hash of its bytes): it changes when and only when the body does. ' +
+      'Send it back in `If-None-Match` to get `304 Not Modified` instead of an unchanged body. It identifies the uncompressed JSON: gzip is a transfer detail here.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
+  },
+  'Cache-Control': {
+    description:
+      `\`${CACHE_CONTROL.revalidate}\` on lists, details and their 304: a client may keep the answer but must revalidate it (\`If-None-Match\`) before each use, ` +
+      `and shared caches must not store it (it was fetched with a key). Every other answer is \`${CACHE_CONTROL.none}\`.`,
+    required: true,
+    schema: { type: 'string', const: CACHE_CONTROL.revalidate },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying, rounded up, at least 1.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
   Location: {
     description: 'The same path with the current slug, on the same base path, query string kept.',
@@ -40,14 +81,24 @@ const HEADERS: Record<string, JsonSchema> = {
 };
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
-const usageHeaderRefs = () => Object.fromEntries(USAGE_HEADER_DESCRIPTIONS.map(([name]) => [name, headerRef(name)]));
+const usageHeaderRefs = () => Object.fromEntries(CHARGED_HEADER_NAMES.map((name) => [name, headerRef(name)]));
 /** On 500 and 503 the usage headers are there only when the request was charged before the failure. */
 const optionalUsageHeaders = () =>
-  Object.fromEntries(USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [name, { description: `${description} Present when the request was charged.`, schema: DIGITS }]));
+  Object.fromEntries(
+    [...USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [name, description, DIGITS] as const), ...RATE_LIMIT_HEADER_DESCRIPTIONS.map(([name, description, pattern]) => [name, description, { type: 'string', pattern }] as const)].map(
+      ([name, description, schema]) => [name, { description: `${description} Present when the request was charged.`, schema }],
+    ),
+  );
 
 const json = (schema: SchemaName) => ({ content: { 'application/json': { schema: schemaRef(schema) } } });
 
 const RESPONSES: Record<string, JsonSchema> = {
+  NotModified: {
+    description:
+      'The `If-None-Match` of the request matches the current `ETag`: the body the client holds is current. No body; the `ETag`, `Cache-Control` and usage headers a 200 would carry. ' +
+      'Charged like any other request.',
+    headers: { ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control'), 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+  },
   MovedPermanently: {
     description: 'The slug was renamed: `Location` holds the current URL. Empty body, no envelope.',
     headers: { Location: headerRef('Location'), 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
@@ -129,20 +180,38 @@ function parameter(name: string, where: 'path' | 'query', spec: ParamSpec, overr
   };
 }
 
-function operation(operationId: string, op: OperationSpec): JsonSchema {
+/** The conditional-request parameter of lists and details. */
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description:
+    'Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), ' +
+    'the answer is `304` with no body. Any other value gets the full answer.',
+  schema: { type: 'string' },
+};
+
+function operation(route: Route, op: OperationSpec): JsonSchema {
+  const conditional = route.kind === 'list' || route.kind === 'detail';
   const parameters = [
     ...(op.pathParam ? [parameter(op.pathParam.name, 'path', op.pathParam.spec)] : []),
     ...Object.entries(op.query).map(([name, spec]) => parameter(name, 'query', spec, op.queryOverrides?.[name])),
+    ...(op.ok && conditional ? [IF_NONE_MATCH] : []),
   ];
   const responses: Record<string, unknown> = {};
   if (op.ok) {
     responses['200'] = {
       description: 'OK',
-      headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+      headers: {
+        'X-Request-Id': headerRef('X-Request-Id'),
+        ...usageHeaderRefs(),
+        ...(conditional ? { ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control') } : {}),
+      },
       ...json(op.ok),
     };
   }
   if (op.redirects) responses['301'] = responseRef('MovedPermanently');
+  if (op.ok && conditional) responses['304'] = responseRef('NotModified');
   if (op.ok) responses['400'] = responseRef('BadRequest');
   Object.assign(responses, {
     '401': responseRef('Unauthorized'),
@@ -153,7 +222,7 @@ function operation(operationId: string, op: OperationSpec): JsonSchema {
     '503': responseRef('ServiceUnavailable'),
   });
   return {
-    operationId,
+    operationId: route.operationId,
     summary: op.summary,
     description: op.description,
     tags: [op.tag],
@@ -234,6 +303,7 @@ const TAGS: { name: Tag | 'Documentation'; description: string }[] = [
   { name: 'Currencies', description: 'Currencies, and the offers of each.' },
   { name: 'Offers', description: 'Earn, borrow and collateral offers.' },
   { name: 'History', description: 'APY history of earn and borrow offers.' },
+  { name: 'Usage', description: "The calling key's plan and budgets." },
   { name: 'Documentation', description: 'This description and its docs page.' },
 ];
 
@@ -242,7 +312,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   for (const route of ROUTES) {
     const op = OPERATIONS[route.operationId];
     if (!op) throw new Error(`route ${route.method} ${route.path} (${route.operationId}) has no description in scripts/openapi/operations.ts`);
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route.operationId, op);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, op);
   }
   const unknown = Object.keys(OPERATIONS).filter((id) => !ROUTES.some((r) => r.operationId === id));
   if (unknown.length > 0) throw new Error(`operations without a route: ${unknown.join(', ')}`);

@@ -9,7 +9,7 @@ import { HISTORY_PARAMS, ID_PARAM, LIST_PARAMS, OFFER_LIST_PARAMS, type ParamSpe
 import { catalogOrdering, historyRules, offerOrdering } from './descriptions';
 import type { SchemaName } from './response-schemas';
 
-export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History';
+export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Usage';
 
 export interface OperationSpec {
   summary: string;
@@ -129,6 +129,16 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   getCollateralOffer: offerDetail('collateral'),
   getEarnHistory: history('earn'),
   getBorrowHistory: history('borrow'),
+  getUsage: {
+    summary: "The calling key's plan and budgets",
+    description:
+      'The plan, the end of the subscription (`null`: none), the limits and, for the minute and the month, the units used, the units remaining and the next reset. ' +
+      'Charged like any other request: its numbers include this request, and they are those of its usage headers. ' +
+      `Carries no \`ETag\` (it changes with every request). ${NO_QUERY}`,
+    tag: 'Usage',
+    query: {},
+    ok: 'Usage',
+  },
   getCollateralHistory: {
     summary: 'Collateral offer history (never stored)',
     description:

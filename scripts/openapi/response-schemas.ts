@@ -59,6 +59,21 @@ function errorEnvelope(codes: readonly ErrorCode[], details?: z.ZodMiniType) {
 
 const codesWithStatus = (status: number) => (Object.keys(STATUS_OF) as ErrorCode[]).filter((code) => STATUS_OF[code] === status);
 
+const budget = z.strictObject({
+  used: count(),
+  remaining: count(),
+  reset_at: r.timestamp(),
+});
+
+/** `GET /api/v1/usage` (functions/usage/usage-handler.ts): the numbers of the usage headers of the same response. */
+export const Usage = z.strictObject({
+  plan: z.literal('premium'),
+  premium_until: z.nullable(r.timestamp()),
+  limits: z.strictObject({ per_minute: z.int().check(z.minimum(1)), per_month: z.int().check(z.minimum(1)) }),
+  minute: budget,
+  month: budget,
+});
+
 /** Specification 7, rule 1 (and CONTRACT §2 for the monthly quota). */
 export const QuotaErrorDetails = z.object({
   reset_at: r.timestamp(),
@@ -108,6 +123,7 @@ export const COMPONENT_SCHEMAS = {
   EarnHistory: history(EarnHistoryPoint),
   BorrowHistoryPoint,
   BorrowHistory: history(BorrowHistoryPoint),
+  Usage,
   QuotaErrorDetails,
   ValidationErrorDetails,
   ...ERROR_ENVELOPES,

@@ -11,6 +11,8 @@ import { API_KEY_FORMAT, type KeyLimits, type KeyLookup, type UserItem } from '.
 
 export interface Authorization extends KeyLimits {
   keyId: string;
+  /** The end of the user's subscription; absent when it has none. */
+  premiumUntil?: string;
 }
 
 export type KeyRefusal = 'malformed' | 'unknown' | 'revoked';
@@ -57,10 +59,12 @@ export async function authorizeToken(store: KeyLookup, authorization: string | u
   const key = await store.findByKey(secret);
   if (!key) throw new KeyRejectedError('unknown');
   if (key.revoked) throw new KeyRejectedError('revoked');
-  const refusal = subscriptionRefusal(await store.getUser(key.userId), now);
+  const user = await store.getUser(key.userId);
+  const refusal = subscriptionRefusal(user, now);
   if (refusal) throw new SubscriptionInactiveError(key.keyId, refusal);
   return {
     keyId: key.keyId,
+    ...(user?.premiumUntil ? { premiumUntil: user.premiumUntil } : {}),
     ...(key.perMinute !== undefined ? { perMinute: key.perMinute } : {}),
     ...(key.perMonth !== undefined ? { perMonth: key.perMonth } : {}),
   };

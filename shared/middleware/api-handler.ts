@@ -1,33 +1,39 @@
 /**
  * Builds a family function: dispatch on the API Gateway resource to the handler of its route's
  * operation, wrapped in the middleware every family shares (request metrics, log context,
- * response headers, error envelope, usage quota).
+ * response headers, error envelope, conditional requests, usage quota).
  */
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
+import type { Context } from 'aws-lambda';
 import type { ApiDeps } from '../api-deps';
+import { BudgetMemory } from '../domain/budget-memory';
 import { NotFoundError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http';
 import { requestMetrics } from '../observability/metrics';
 import { operationOfResource, type OperationId } from '../routes';
+import { conditionalRequests } from './conditional-requests';
 import { errorEnvelope, INTERNAL_ERROR_BODY } from './error-envelope';
 import { logContext } from './log-context';
 import { responseHeaders } from './response-headers';
 import { usageQuota } from './usage-quota';
 
-export type RouteHandler = (event: ApiEvent) => Promise<ApiResult>;
+/** The Lambda context carries the request's charge to the handlers that answer with it (chargedRequest). */
+export type RouteHandler = (event: ApiEvent, context?: Context) => Promise<ApiResult>;
 
 /** One handler per operation the function serves: a missing one is a compile error. */
 export type RouteHandlers<Op extends OperationId> = Record<Op, RouteHandler>;
 
 export function apiHandler<Op extends OperationId>(handlers: RouteHandlers<Op>, deps: ApiDeps) {
   const byOperation: Partial<Record<OperationId, RouteHandler>> = handlers;
-  const dispatch = async (event: ApiEvent): Promise<ApiResult> => {
+  const dispatch = async (event: ApiEvent, context: Context): Promise<ApiResult> => {
     const operation = operationOfResource(event.resource);
     const route = operation && byOperation[operation];
     if (!route) throw new NotFoundError('No such route.');
-    return route(event);
+    return route(event, context);
   };
+  // Per function instance: the keys' budgets this instance has seen.
+  const memory = new BudgetMemory();
   return middy<ApiEvent, ApiResult>(dispatch)
     // First, so that its after/onError run last and record the final status (429s included).
     .use(requestMetrics())
@@ -35,5 +41,7 @@ export function apiHandler<Op extends OperationId>(handlers: RouteHandlers<Op>, 
     .use(responseHeaders())
     .use(httpErrorHandler({ logger: false, fallbackMessage: INTERNAL_ERROR_BODY }))
     .use(errorEnvelope({ retryAfterSeconds: deps.retryAfterSeconds }))
-    .use(usageQuota({ store: deps.quota, defaults: deps.limits, retryAfterSeconds: deps.retryAfterSeconds, now: deps.clock }));
+    // Before the quota, so that its `after` sees the answer the quota let through (304 or 200).
+    .use(conditionalRequests())
+    .use(usageQuota({ store: deps.quota, defaults: deps.limits, retryAfterSeconds: deps.retryAfterSeconds, now: deps.clock, memory }));
 }

@@ -1,10 +1,11 @@
 /**
  * Headers every response carries: CORS, the usage headers of the request's charge (when it was
- * charged), the request id, and JSON content type on bodies.
+ * charged), the request id, JSON content type on bodies, and `Cache-Control: no-store` unless the
+ * answer says what may be kept (conditional-requests.ts).
  */
 import type middy from '@middy/core';
 import { CORS_HEADERS } from '../cors';
-import type { ApiEvent, ApiResult } from '../http';
+import { CACHE_CONTROL, type ApiEvent, type ApiResult } from '../http';
 import { USAGE_HEADERS, type WithUsageHeaders } from './usage-quota';
 
 export function responseHeaders(): middy.MiddlewareObj<ApiEvent, ApiResult> {
@@ -14,6 +15,7 @@ export function responseHeaders(): middy.MiddlewareObj<ApiEvent, ApiResult> {
     const requestId = request.event.requestContext?.requestId ?? request.context?.awsRequestId;
     const headers: Record<string, string | number | boolean> = { ...CORS_HEADERS, ...(request.response.headers ?? {}), ...usage };
     if (requestId) headers['X-Request-Id'] = requestId;
+    headers['Cache-Control'] ??= CACHE_CONTROL.none;
     if (request.response.body && !headers['Content-Type']) headers['Content-Type'] = 'application/json; charset=utf-8';
     if (headers['Content-Type'] === 'application/json') headers['Content-Type'] = 'application/json; charset=utf-8';
     request.response = { ...request.response, headers };

@@ -1,13 +1,16 @@
 /**
- * Charges every authenticated request against its key's budgets. The charge starts in `before`
- * and runs concurrently with the handler's data read; `after` and `onError` wait for it, so a
- * refusal wins over whatever the handler produced (CONTRACT §1 order: quotas before path, query
- * and lookup) and a warm request has one DynamoDB round trip on its critical path. Fails closed: if
- * the counters cannot be reached, the answer is 503.
+ * Charges every authenticated request against its key's budgets. For most requests the charge
+ * starts in `before` and runs concurrently with the handler's data read; `after` and `onError` wait
+ * for it, so a refusal wins over whatever the handler produced (CONTRACT §1 order: quotas before
+ * path, query and lookup) and a warm request has one DynamoDB round trip on its critical path. A
+ * key this instance expects to be refused (shared/domain/budget-memory.ts) is charged first and
+ * read only if allowed, so refused requests cost no data read. Fails closed: if the counters cannot
+ * be reached, the answer is 503.
  */
 import type middy from '@middy/core';
 import { ApiError, InvalidApiKeyError } from '../errors';
 import { toApiError } from './error-envelope';
+import { BudgetMemory } from '../domain/budget-memory';
 import { chargeRequest, type KeyLimits, type UsageCharge } from '../domain/quota';
 import type { ApiEvent, ApiResult } from '../http';
 import { logger } from '../logger';
@@ -18,11 +21,15 @@ export interface UsageQuotaOptions {
   defaults: KeyLimits;
   retryAfterSeconds: number;
   now: () => Date;
+  /** What this function instance has seen of each key's budgets (one per instance). */
+  memory?: BudgetMemory;
 }
 
 export interface Caller {
   keyId: string;
   limits: KeyLimits;
+  /** The end of the user's subscription as the authorizer read it (null: no end). */
+  premiumUntil: string | null;
 }
 
 const authorizerContextOf = (event: ApiEvent) => event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
@@ -42,6 +49,8 @@ export function callerOf(event: ApiEvent, defaults: KeyLimits): Caller | undefin
   return {
     keyId,
     limits: { perMinute: limit(context?.perMinute, defaults.perMinute), perMonth: limit(context?.perMonth, defaults.perMonth) },
+    // An authorizer context holds no null: an open-ended subscription has no premiumUntil.
+    premiumUntil: typeof context?.premiumUntil === 'string' && context.premiumUntil !== '' ? context.premiumUntil : null,
   };
 }
 
@@ -52,17 +61,51 @@ type WithCharge = { [CHARGE]?: Promise<UsageCharge | ApiError> };
 export const USAGE_HEADERS = Symbol('usage-headers');
 export type WithUsageHeaders = { [USAGE_HEADERS]?: Record<string, string> };
 
+/** The request's caller and charge, on the Lambda context of the invocation (middy's way to hand values to a handler). */
+const CHARGED = Symbol('charged-request');
+type WithCharged = { [CHARGED]?: { caller: Caller; charge: Promise<UsageCharge | ApiError> } };
+
+/**
+ * The caller and the settled charge of the request a route handler serves (the `/usage` answer).
+ * Throws the refusal or failure that replaces the answer anyway.
+ */
+export async function chargedRequest(context: unknown): Promise<{ caller: Caller; charge: UsageCharge }> {
+  const charged = (context as WithCharged | undefined)?.[CHARGED];
+  if (!charged) throw new InvalidApiKeyError();
+  const charge = await charged.charge;
+  if (charge instanceof ApiError) throw charge;
+  if (charge.refusal) throw charge.refusal;
+  return { caller: charged.caller, charge };
+}
+
 export function usageQuota(options: UsageQuotaOptions): middy.MiddlewareObj<ApiEvent, ApiResult> {
+  const memory = options.memory ?? new BudgetMemory();
+
   const usageQuotaBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     const caller = callerOf(request.event, options.defaults);
     if (!caller) throw new InvalidApiKeyError();
-    (request.internal as WithCharge)[CHARGE] = chargeRequest(options.store, caller.keyId, caller.limits, options.now()).catch(
+    const now = options.now();
+    const order = memory.plan(caller.keyId, caller.limits, now);
+    const charge = chargeRequest(options.store, caller.keyId, caller.limits, now, order).then(
+      (settled) => {
+        memory.settle(caller.keyId, settled.usage);
+        return settled;
+      },
       (error: unknown) => {
+        memory.settle(caller.keyId, undefined);
         // Fail closed: no answer goes out without its charge.
         logger.error('quota charge failed', { keyId: caller.keyId, error });
         return toApiError(error, options.retryAfterSeconds);
       },
     );
+    (request.internal as WithCharge)[CHARGE] = charge;
+    if (request.context) (request.context as WithCharged)[CHARGED] = { caller, charge };
+    if (order === 'charge-first') {
+      const settled = await charge;
+      // Refused (or failed): the handler and its read never run; onError renders the refusal.
+      if (settled instanceof ApiError) throw settled;
+      if (settled.refusal) throw settled.refusal;
+    }
   };
 
   /** Settle the charge: record its headers, and return the error that must replace the answer. */

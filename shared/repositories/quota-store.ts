@@ -3,7 +3,7 @@
  * incremented by a conditional atomic ADD that refuses to go past the limit, so no concurrency can
  * push a key over its budget. Items expire through TTL after their window.
  */
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { CorruptDataError } from '../errors';
 import { quotaKey, type QuotaWindow } from '../keys';
@@ -70,6 +70,14 @@ export class QuotaStore {
       }
       throw error;
     }
+  }
+
+  /** The window's count, read strongly consistent (0 before the window's first unit); takes nothing. */
+  async count(keyId: string, spec: WindowSpec): Promise<number> {
+    const out = await retryNotApplied(() =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: quotaKey(keyId, spec.window, spec.id), ConsistentRead: true })),
+    );
+    return out.Item ? countOf(out.Item) : 0;
   }
 
   /** Give back a unit taken by a request that another budget refused. */

@@ -26,7 +26,18 @@ type Json = Record<string, any>;
 
 export const DOCUMENT_PATH = join(__dirname, '..', '..', 'docs', 'openapi.json');
 const DOCUMENT_ID = 'https://contract.test/openapi.json';
-const USAGE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-quota-limit', 'x-quota-remaining', 'x-quota-reset'];
+/** Headers that must be documented on every response that carries them. */
+const USAGE_HEADERS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-quota-limit',
+  'x-quota-remaining',
+  'x-quota-reset',
+  'ratelimit-policy',
+  'ratelimit',
+  'etag',
+];
 
 interface Contract {
   doc: Json;

@@ -103,8 +103,10 @@ it('counts a 429 as a quota refusal (and a 4xx), after the refusal replaced the 
   expect(first.emf.QuotaRefusals).toBe(0);
   expect(refused.status).toBe(429);
   expect(refused.emf).toMatchObject({ Route: 'listWallets', Requests: 1, Errors4xx: 1, Errors5xx: 0, QuotaRefusals: 1 });
-  // The refused minute counter, then the monthly unit given back: two sequential round trips.
-  expect(refused.emf.RoundTrips).toBe(2);
+  // Seen refused-to-be by this instance, it is charged first: the refused minute counter and the
+  // monthly count read beside it, one round trip, and no data read.
+  expect(refused.emf.RoundTrips).toBe(1);
+  expect(refused.emf.DynamoCalls).toBe(2);
 });
 
 it('counts an unexpected failure as a 5xx', async () => {

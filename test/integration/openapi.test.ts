@@ -6,7 +6,7 @@
  * answers and to fail a wrong one.
  */
 import { readFileSync } from 'node:fs';
-import { buildOpenApiDocument, serializeDocument, USAGE_HEADER_DESCRIPTIONS } from '../../scripts/openapi/document';
+import { buildOpenApiDocument, RATE_LIMIT_HEADER_DESCRIPTIONS, serializeDocument, USAGE_HEADER_DESCRIPTIONS } from '../../scripts/openapi/document';
 import { publicRoutes } from '../../local/public-routes';
 import { handler as docsHandler } from '../../functions/docs/docs-handler';
 import type { ApiEvent } from '../../shared/http';
@@ -54,9 +54,9 @@ describe('the document', () => {
     expect(committed).toBe(serializeDocument(buildOpenApiDocument()));
   });
 
-  it('is OpenAPI 3.1 with the Bearer scheme, version 1.0.0 and a relative server', () => {
+  it('is OpenAPI 3.1 with the Bearer scheme, version 1.1.0 and a relative server', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.info.version).toBe('1.1.0');
     expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
@@ -76,10 +76,20 @@ describe('the document', () => {
     expect('301' in responses).toBe(/\{slug\}$/.test(route.path));
     for (const [status, response] of Object.entries(responses)) {
       expect(response.headers).toHaveProperty(['X-Request-Id']);
-      const usage = USAGE_HEADER_DESCRIPTIONS.map(([name]) => name);
-      if (['200', '301', '400', '404', '429'].includes(status)) for (const name of usage) expect(deref(response.headers[name]).required).toBe(true);
+      const usage = [...USAGE_HEADER_DESCRIPTIONS, ...RATE_LIMIT_HEADER_DESCRIPTIONS].map(([name]) => name);
+      if (['200', '301', '304', '400', '404', '429'].includes(status)) for (const name of usage) expect(deref(response.headers[name]).required).toBe(true);
       if (['401', '403'].includes(status)) for (const name of usage) expect(response.headers).not.toHaveProperty([name]);
-      if (status !== '301') expect(Object.keys(response.content)).toEqual(['application/json']);
+      if (!['301', '304'].includes(status)) expect(Object.keys(response.content)).toEqual(['application/json']);
+    }
+    // Lists and details answer conditional requests; history and usage do not.
+    const conditional = route.kind === 'list' || route.kind === 'detail';
+    expect('304' in responses).toBe(conditional);
+    if (conditional) {
+      expect(deref(responses['200'].headers.ETag).required).toBe(true);
+      expect(responses['304'].content).toBeUndefined();
+      expect(params).toContainEqual(expect.objectContaining({ name: 'If-None-Match', in: 'header' }));
+    } else if (responses['200']) {
+      expect(responses['200'].headers).not.toHaveProperty(['ETag']);
     }
     expect(deref(responses['429'].headers['Retry-After']).required).toBe(true);
     expect(deref(responses['503'].headers['Retry-After']).required).toBe(true);
@@ -87,7 +97,8 @@ describe('the document', () => {
   });
 
   it('gives every parameter its type, bounds, default and enum', () => {
-    const params = (path: string) => Object.fromEntries((doc.paths[path].get.parameters as Json[]).map(deref).map((p) => [p.name, p.schema]));
+    const params = (path: string) =>
+      Object.fromEntries((doc.paths[path].get.parameters as Json[]).map(deref).filter((p) => p.in !== 'header').map((p) => [p.name, p.schema]));
     expect(params('/api/v1/exchanges')).toEqual({
       limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
       offset: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },

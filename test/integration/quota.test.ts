@@ -8,6 +8,7 @@ import { importDataset } from '../../shared/import/importer';
 import { quotaKey } from '../../shared/keys';
 import { fixtureDataset } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
+import { injectFaults } from '../helpers/faults';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 
 let table: TestTable;
@@ -66,6 +67,10 @@ it('refuses with rate_limit_exceeded, its details, Retry-After and usage headers
   });
   expect(third.headers['retry-after']).toBe('10');
   expect(third.headers).toMatchObject({ 'x-ratelimit-remaining': '0', 'x-quota-remaining': '8' });
+  // The standard fields (draft-ietf-httpapi-ratelimit-headers-11) say the same: 10 s and 914,049.75 s to the resets.
+  expect(third.headers['ratelimit-policy']).toBe('"minute";q=2;w=60, "month";q=10');
+  expect(third.headers.ratelimit).toBe('"minute";r=0;t=10, "month";r=8;t=914050');
+  expect(second.headers.ratelimit).toBe('"minute";r=0;t=10, "month";r=8;t=914050');
 });
 
 it('starts a new budget in the next UTC minute', async () => {
@@ -130,4 +135,65 @@ it('uses the configured defaults for a key without its own limits', async () => 
   const { handler } = at('2026-11-20T13:00:00.000Z');
   const res = await invoke(handler, apiEvent('/api/v1/exchanges', { keyId: 'k-default' }));
   expect(res.headers).toMatchObject({ 'x-ratelimit-limit': '60', 'x-quota-limit': '100000', 'x-ratelimit-remaining': '59' });
+});
+
+it('answers a key that keeps calling after its refusal without reading any data', async () => {
+  const { handler } = at('2026-11-20T14:00:05.000Z');
+  const event = () => apiEvent('/api/v1/exchanges?limit=200', { keyId: 'k-no-read', perMinute: 3, perMonth: 1000 });
+  // Every call on the data client: the counters have their own client.
+  const reads: string[] = [];
+  const probe = injectFaults([table.client], (call) => void reads.push(call.command));
+
+  const statuses: number[] = [];
+  const readsOf: number[] = [];
+  try {
+    for (let i = 0; i < 5; i++) {
+      const before = reads.length;
+      statuses.push((await invoke(handler, event())).status);
+      readsOf.push(reads.length - before);
+    }
+  } finally {
+    probe.remove();
+  }
+
+  expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  for (const served of readsOf.slice(0, 3)) expect(served).toBeGreaterThan(0);
+  expect(readsOf.slice(3)).toEqual([0, 0]);
+  expect(await counter('k-no-read', 'MIN', '202611201400')).toBe(3);
+  expect(await counter('k-no-read', 'MON', '202611')).toBe(3);
+});
+
+it('reads nothing for the refusals of a burst and still admits exactly the limit', async () => {
+  const { handler } = at('2026-11-20T14:10:05.000Z');
+  const event = () => apiEvent('/api/v1/exchanges?limit=1', { keyId: 'k-burst-reads', perMinute: 5, perMonth: 1000 });
+  const reads: string[] = [];
+  const probe = injectFaults([table.client], (call) => void reads.push(call.command));
+  let results;
+  try {
+    results = await Promise.all(Array.from({ length: 60 }, () => invoke(handler, event())));
+  } finally {
+    probe.remove();
+  }
+  expect(results.filter((r) => r.status === 200)).toHaveLength(5);
+  // Only the first request of the burst reads beside its charge; the others are charged first and
+  // read only when admitted: one page Query each for at most 6 requests, none for the 55 refused.
+  expect(reads.filter((c) => c === 'QueryCommand').length).toBeLessThanOrEqual(6);
+  expect(reads.length).toBeLessThan(60);
+  expect(await counter('k-burst-reads', 'MIN', '202611201410')).toBe(5);
+  expect(await counter('k-burst-reads', 'MON', '202611')).toBe(5);
+});
+
+it('reports the monthly budget without the refused units during a burst on a 10/minute key', async () => {
+  const { handler } = at('2026-11-20T15:00:00.000Z');
+  const event = () => apiEvent('/api/v1/exchanges?limit=1', { keyId: 'k-burst', perMinute: 10, perMonth: 100_000 });
+
+  const results = await Promise.all(Array.from({ length: 200 }, () => invoke(handler, event())));
+
+  const refused = results.filter((r) => r.status === 429);
+  expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+  expect(refused).toHaveLength(190);
+  expect(await counter('k-burst', 'MON', '202611')).toBe(10);
+  // No refusal counts a refused request's unit as spent: at most the 10 admitted ones.
+  const reported = refused.map((r) => Number(r.headers['x-quota-remaining']));
+  expect(Math.min(...reported)).toBeGreaterThanOrEqual(100_000 - 10);
 });

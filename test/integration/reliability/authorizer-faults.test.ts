@@ -181,12 +181,16 @@ describe('through the gateway: a failing authorizer is a 503 envelope and the fu
           'X-Quota-Limit': '100000',
           'X-Quota-Remaining': '99999',
           'X-Quota-Reset': '1796083200',
+          'RateLimit-Policy': '"minute";q=60;w=60, "month";q=100000',
+          RateLimit: '"minute";r=59;t=30, "month";r=99999;t=760000',
+          ETag: '"j-MuQHoQOO44dTtw5TdLOg"',
+          'Cache-Control': 'private, no-cache',
         },
         body: '{"data":[],"pagination":{"total":0,"offset":0,"limit":50,"has_more":false}}',
       };
     };
     server = createGateway({
-      handlers: { platforms: family, currencies: family, offers: family, history: family },
+      handlers: { platforms: family, currencies: family, offers: family, history: family, usage: family },
       authorizer: (e) => authorizerHandler({ store: store() })(e),
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

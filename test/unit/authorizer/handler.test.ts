@@ -221,6 +221,15 @@ describe('authorizer: the Allow answer', () => {
     expect(result.context).toEqual({ keyId: KEY_ID, perMonth: 1000 });
   });
 
+  it('passes the end of a dated subscription in the context, for GET /usage', async () => {
+    givenKey();
+    givenUser({ premium: true, premiumUntil: '2027-01-31T00:00:00.000Z' });
+
+    const result = await run(`Bearer ${KEY}`);
+
+    expect(result.context).toEqual({ keyId: KEY_ID, premiumUntil: '2027-01-31T00:00:00.000Z' });
+  });
+
   it('never puts the key or its hash in the answer', async () => {
     givenKey();
     givenPremiumUser();

@@ -99,14 +99,14 @@ describe('the stack functions', () => {
     dev = synth('dev', { memorySizes: { history: 2048 }, snapshotCacheMs: 250, readCacheMb: 16, ratePerMinute: 30, logRetentionDays: 60 });
   });
 
-  it('creates one function per family plus the authorizer and the docs function, with the configured sizes and budgets', () => {
-    dev.template.resourceCountIs('AWS::Lambda::Function', 6);
+  it('creates one function per family plus the usage, authorizer and docs functions, with the configured sizes and budgets', () => {
+    dev.template.resourceCountIs('AWS::Lambda::Function', 7);
     const { functions, authorizer, table } = dev.stack;
     for (const [name, fn] of Object.entries(functions)) {
       dev.template.hasResourceProperties('AWS::Lambda::Function', {
         FunctionName: Match.absent(),
         Description: Match.stringLikeRegexp(`${name} routes`),
-        MemorySize: name === 'history' ? 2048 : 512,
+        MemorySize: { history: 2048, usage: 256 }[name] ?? 512,
         Environment: {
           Variables: Match.objectLike({
             TABLE_NAME: { Ref: dev.logicalId(table.table) },
@@ -128,8 +128,8 @@ describe('the stack functions', () => {
   });
 
   it('gives every function a log group with the stage retention', () => {
-    // Six functions (four families, authorizer, docs), the access logs and the execution logs of the stage.
-    dev.template.resourceCountIs('AWS::Logs::LogGroup', 8);
+    // Seven functions (four families, usage, authorizer, docs), the access logs and the execution logs of the stage.
+    dev.template.resourceCountIs('AWS::Logs::LogGroup', 9);
     const groups = Object.values(dev.template.findResources('AWS::Logs::LogGroup'));
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(60);
   });

@@ -20,7 +20,7 @@ describe('resolveStageConfig', () => {
       snapshotCacheMs: 5000,
       readCacheMb: 64,
       waf: { enabled: false, ratePerIpPer5Minutes: 3000 },
-      memorySizes: { platforms: 512, currencies: 512, offers: 512, history: 1024, authorizer: 256 },
+      memorySizes: { platforms: 512, currencies: 512, offers: 512, history: 1024, usage: 256, authorizer: 256 },
       apiGatewayLogsRole: true,
     });
     expect(config.customDomain).toBeUndefined();

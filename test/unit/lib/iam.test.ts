@@ -36,8 +36,23 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
     }
   });
 
+  it('lets the usage function get and update QUOTA# items and nothing else on the table', () => {
+    const statements = statementsOf(fixture, fixture.logicalId(fixture.stack.functions.usage.role)).filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('dynamodb:')),
+    );
+
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['QUOTA#*'] } },
+      },
+    ]);
+  });
+
   it('lets serving functions read the table and indexes and update only QUOTA# items', () => {
-    for (const fn of Object.values(fixture.stack.functions)) {
+    for (const fn of Object.values(fixture.stack.functions).filter((f) => f !== fixture.stack.functions.usage)) {
       const statements = statementsOf(fixture, fixture.logicalId(fn.role)).filter((s) =>
         actionsOf(s).some((a) => a.startsWith('dynamodb:')),
       );

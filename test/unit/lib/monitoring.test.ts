@@ -76,8 +76,9 @@ describe('Monitoring', () => {
     }
   });
 
-  it('has 14 alarms and, without a topic, no alarm actions', () => {
-    dev.template.resourceCountIs('AWS::CloudWatch::Alarm', 14);
+  it('has 16 alarms and, without a topic, no alarm actions', () => {
+    // API 5xx and p99, errors and throttles of six functions, DynamoDB throttles and system errors.
+    dev.template.resourceCountIs('AWS::CloudWatch::Alarm', 16);
     dev.template.resourceCountIs('AWS::SNS::Topic', 0);
     for (const alarm of Object.values(dev.template.findResources('AWS::CloudWatch::Alarm'))) {
       expect(alarm.Properties.AlarmActions).toBeUndefined();

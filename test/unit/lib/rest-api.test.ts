@@ -81,7 +81,7 @@ describe('MarketDataApi', () => {
     for (const preflight of preflights) {
       expect(preflight.Properties).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
       expect(preflight.Properties.AuthorizerId).toBeUndefined();
-      expect(JSON.stringify(preflight.Properties.Integration.IntegrationResponses)).toContain("'Authorization,Content-Type'");
+      expect(JSON.stringify(preflight.Properties.Integration.IntegrationResponses)).toContain("'Authorization,Content-Type,If-None-Match'");
     }
   });
 

@@ -1,0 +1,36 @@
+/** The calling key's plan and budgets (docs/api.md, "Usage"): the numbers of this request's own charge. */
+import type { ApiDeps } from '../../shared/api-deps';
+import type { BudgetUsage, Usage } from '../../shared/domain/quota';
+import { jsonResult, queryValues, type ApiEvent } from '../../shared/http';
+import { apiHandler } from '../../shared/middleware/api-handler';
+import { chargedRequest } from '../../shared/middleware/usage-quota';
+import { parseQuery } from '../../shared/schemas/query';
+
+const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
+const budgetBody = (b: BudgetUsage) => ({ used: b.used, remaining: b.remaining, reset_at: iso(b.resetAt) });
+
+/** The `/usage` body: the same numbers as the usage headers of the same response. */
+export function usageBody(usage: Usage, premiumUntil: string | null) {
+  return {
+    // Only a key of an active premium subscription gets past the authorizer.
+    plan: 'premium' as const,
+    premium_until: premiumUntil === null ? null : new Date(premiumUntil).toISOString(),
+    limits: { per_minute: usage.limits.perMinute, per_month: usage.limits.perMonth },
+    minute: budgetBody(usage.minute),
+    month: budgetBody(usage.month),
+  };
+}
+
+export function usageHandler(deps: ApiDeps) {
+  return apiHandler(
+    {
+      // No data read: the answer is the request's charge, settled (a refusal replaces it).
+      getUsage: async (event: ApiEvent, context?: unknown) => {
+        parseQuery(queryValues(event), {});
+        const { caller, charge } = await chargedRequest(context);
+        return jsonResult(JSON.stringify(usageBody(charge.usage, caller.premiumUntil)));
+      },
+    },
+    deps,
+  );
+}

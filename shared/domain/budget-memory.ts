@@ -1,0 +1,84 @@
+/**
+ * What one function instance has seen of each key's budgets, to choose how the next request is
+ * charged (docs/api.md "Quotas", docs/performance.md "Refused requests"). A key that this instance
+ * saw refused, or whose last known budget is spent by the requests it has in flight, is charged
+ * before its data read, which runs only if the charge allowed it: a key that keeps calling after
+ * its refusal costs no data read. Every other request is charged in parallel with its read.
+ *
+ * This is only a choice of order: the counters stay the authority on every request, so a wrong
+ * guess (another instance spent the budget, a window reset) costs latency or a read, never a wrong
+ * answer.
+ */
+import type { ChargeOrder, KeyLimits, Usage } from './quota';
+
+interface Seen {
+  limits: KeyLimits;
+  minuteReset: number;
+  minuteRemaining: number;
+  monthReset: number;
+  monthRemaining: number;
+}
+
+interface KeyState {
+  inFlight: number;
+  seen?: Seen;
+}
+
+/** Keys remembered per instance; the least recently charged are forgotten first. */
+export const BUDGET_MEMORY_KEYS = 10_000;
+
+export class BudgetMemory {
+  private readonly keys = new Map<string, KeyState>();
+
+  constructor(private readonly maxKeys = BUDGET_MEMORY_KEYS) {}
+
+  /** The order of the next charge of `keyId`; the request counts as in flight until `settle`. */
+  plan(keyId: string, limits: KeyLimits, now: Date): ChargeOrder {
+    const state = this.keys.get(keyId) ?? { inFlight: 0 };
+    this.touch(keyId, state);
+    const order = this.orderOf(state, limits, now.getTime() / 1000);
+    state.inFlight += 1;
+    return order;
+  }
+
+  /** The charge of a planned request has settled: `usage` when the counters answered. */
+  settle(keyId: string, usage: Usage | undefined): void {
+    const state = this.keys.get(keyId);
+    if (!state) return;
+    state.inFlight = Math.max(0, state.inFlight - 1);
+    if (!usage) return;
+    const { seen } = state;
+    const same = seen !== undefined && sameLimits(seen.limits, usage.limits);
+    // Within a window a key's remaining budget only goes down: keep the lowest answer seen.
+    const lowest = (prevReset: number | undefined, prev: number | undefined, reset: number, remaining: number) =>
+      same && prevReset === reset && prev !== undefined ? Math.min(prev, remaining) : remaining;
+    state.seen = {
+      limits: usage.limits,
+      minuteReset: usage.minute.resetAt,
+      minuteRemaining: lowest(seen?.minuteReset, seen?.minuteRemaining, usage.minute.resetAt, usage.minute.remaining),
+      monthReset: usage.month.resetAt,
+      monthRemaining: lowest(seen?.monthReset, seen?.monthRemaining, usage.month.resetAt, usage.month.remaining),
+    };
+  }
+
+  private orderOf(state: KeyState, limits: KeyLimits, nowSeconds: number): ChargeOrder {
+    const { seen } = state;
+    // Never seen here: parallel, unless a request of this key is already in flight (a burst),
+    // whose outcome is not known yet.
+    if (!seen || !sameLimits(seen.limits, limits)) return state.inFlight > 0 ? 'charge-first' : 'parallel';
+    const minuteLeft = nowSeconds < seen.minuteReset ? seen.minuteRemaining : limits.perMinute;
+    const monthLeft = nowSeconds < seen.monthReset ? seen.monthRemaining : limits.perMonth;
+    return Math.min(minuteLeft, monthLeft) - state.inFlight <= 0 ? 'charge-first' : 'parallel';
+  }
+
+  private touch(keyId: string, state: KeyState): void {
+    this.keys.delete(keyId);
+    this.keys.set(keyId, state);
+    if (this.keys.size > this.maxKeys) {
+      const oldest = this.keys.keys().next().value;
+      if (oldest !== undefined) this.keys.delete(oldest);
+    }
+  }
+}
+
+const sameLimits = (a: KeyLimits, b: KeyLimits) => a.perMinute === b.perMinute && a.perMonth === b.perMonth;
