@@ -181,7 +181,7 @@ let succeededReads: number;
 
 beforeAll(async () => {
   setLogSink(() => undefined);
-  table = await startTestTable({ TABLE_NAME: TABLE, SNAPSHOT_CACHE_MS: '0', RETRY_AFTER_SECONDS: '2' });
+  table = await startTestTable({ TABLE_NAME: TABLE, SNAPSHOT_CACHE_MS: '0', RETRY_AFTER_SECONDS: '2', READ_CACHE_MB: '0' });
   await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
   const api: TestApi = table.api({ clock: () => NOW });
   HANDLERS = { platforms: api.platforms, currencies: api.currencies, offers: api.offers, history: api.history };
