@@ -164,12 +164,16 @@ export function issuesByPlace(error: z.core.$ZodError): string[] {
   });
 }
 
-const textErrors = (problems: TextProblem[]): string[] =>
-  problems.map((problem) =>
-    'byte' in problem
-      ? `byte ${problem.byte}: ${problem.message}`
-      : `${placeOf(problem.path) || '(file)'}: ${problem.key ? `a field name: ${problem.message}` : problem.message}`,
-  );
+/** One line per place and problem (a string with two bad runs is named once). */
+const textErrors = (problems: TextProblem[]): string[] => [
+  ...new Set(
+    problems.map((problem) =>
+      'byte' in problem
+        ? `byte ${problem.byte}: ${problem.message}`
+        : `${placeOf(problem.path) || '(file)'}: ${problem.key ? `a field name: ${problem.message}` : problem.message}`,
+    ),
+  ),
+];
 
 function parseWith<S extends z.ZodMiniType>(schema: S, input: DataFileInput): z.output<S> {
   const { value, problems } = isBytes(input) ? decodeJson(input) : { value: input, problems: [] };
