@@ -176,9 +176,9 @@ const textErrors = (problems: TextProblem[]): string[] => [
 ];
 
 function parseWith<S extends z.ZodMiniType>(schema: S, input: DataFileInput): z.output<S> {
-  const { value, problems } = isBytes(input) ? decodeJson(input) : { value: input, problems: [] };
+  const { value, problems } = isBytes(input) ? decodeJson(input) : { value: input, problems: loneSurrogates(input) };
   if (value === undefined && problems.length > 0) throw new DataFileError(textErrors(problems));
-  const errors = textErrors([...problems, ...loneSurrogates(value)]);
+  const errors = textErrors(problems);
   const result = z.safeParse(schema, value, { reportInput: true });
   if (!result.success) errors.push(...issuesByPlace(result.error));
   if (errors.length > 0 || !result.success) throw new DataFileError(errors);
