@@ -18,7 +18,7 @@ export interface DecodedJson {
 }
 
 const INVALID_UTF8 = 'invalid UTF-8';
-export const LONE_SURROGATE = 'lone surrogate';
+const LONE_SURROGATE = 'lone surrogate';
 
 /**
  * The runs of bytes that are not UTF-8, as [start, end) offsets: each byte that cannot start or
