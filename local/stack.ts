@@ -17,9 +17,9 @@ export interface LocalStackOptions {
   port?: number;
   host?: string;
   tableName?: string;
-  /** The dataset to import (already read from its file). */
+  /** The dataset to import: its file's bytes, or a value already in memory (see `parseDataset`). */
   dataset?: unknown;
-  /** The accounts file content. */
+  /** The accounts file: its bytes, or a value already in memory. */
   accounts?: unknown;
   authCacheTtlMs?: number;
   /** Function configuration, as the environment variables the stack sets (limits, snapshot cache…). */

@@ -6,9 +6,13 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 export class UsageError extends Error {}
 
-export function readJsonFile(path: string): unknown {
+/**
+ * A data file's bytes, not a string: `parseDataset` / `parseAccounts` decode them, refusing
+ * invalid UTF-8 by place, as the deployed ingest does with an S3 object's bytes.
+ */
+export function readDataFile(path: string): Uint8Array {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    return readFileSync(path);
   } catch (error) {
     throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
   }

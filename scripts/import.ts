@@ -8,7 +8,7 @@ import { createDocumentClient } from '../shared/dynamodb';
 import { importDataset } from '../shared/import/importer';
 import { AccountsConflictError, KeyStore } from '../shared/repositories/key-store';
 import { DataFileError, parseAccounts } from '../shared/schemas/dataset';
-import { progressBar, readJsonFile, runMain, UsageError } from './cli';
+import { progressBar, readDataFile, runMain, UsageError } from './cli';
 
 export async function main(argv = process.argv.slice(2)): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -30,7 +30,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   try {
     if (positionals[0]) {
       const started = Date.now();
-      const result = await importDataset(readJsonFile(positionals[0]), { client, tableName, onProgress: progressBar('importing') });
+      const result = await importDataset(readDataFile(positionals[0]), { client, tableName, onProgress: progressBar('importing') });
       const summary = Object.entries(result.counts).map(([family, n]) => `${family}=${n}`).join(' ');
       process.stdout.write(
         result.unchanged
@@ -41,7 +41,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       process.stdout.write(`${summary}${result.carriedOver.length ? `; carried over: ${result.carriedOver.join(', ')}` : ''}\n`);
     }
     if (values.accounts) {
-      const accounts = parseAccounts(readJsonFile(values.accounts));
+      const accounts = parseAccounts(readDataFile(values.accounts));
       await new KeyStore(client, tableName, values.pepper!).loadAccounts(accounts);
       process.stdout.write(`loaded ${accounts.users.length} user(s)\n`);
     }

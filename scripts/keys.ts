@@ -17,7 +17,7 @@ import { createDocumentClient } from '../shared/dynamodb';
 import { AccountsConflictError, KeyStore, type KeyLimits, type KeySummary, type UserItem } from '../shared/repositories/key-store';
 import { DataFileError, parseAccounts } from '../shared/schemas/dataset';
 import { TIMESTAMP_PATTERN } from '../shared/schemas/resources';
-import { readJsonFile, runMain, UsageError } from './cli';
+import { readDataFile, runMain, UsageError } from './cli';
 
 export const USAGE = `usage: npm run keys -- COMMAND [options]
   create  --user ID [--per-minute N] [--per-month N]
@@ -179,7 +179,7 @@ export const premiumCommand = (store: KeyStore, userId: string, until: string | 
 /** Validate the whole file first (nothing is written when it is refused), then write it. */
 export async function loadAccountsCommand(store: KeyStore, path: string): Promise<{ users: number; keys: number }> {
   try {
-    return await store.loadAccounts(parseAccounts(readJsonFile(path)));
+    return await store.loadAccounts(parseAccounts(readDataFile(path)));
   } catch (error) {
     if (error instanceof DataFileError || error instanceof AccountsConflictError) {
       throw new UsageError(`${path} refused, nothing written:\n${error.errors.join('\n')}`);

@@ -9,7 +9,7 @@ import { startLocalStack } from '../local/stack';
 import { publicRoutes } from '../local/public-routes';
 import { AccountsConflictError } from '../shared/repositories/key-store';
 import { DataFileError } from '../shared/schemas/dataset';
-import { progressBar, readJsonFile, runMain, UsageError } from './cli';
+import { progressBar, readDataFile, runMain, UsageError } from './cli';
 import { generateDataset, SAMPLE } from './sample-data/generate';
 
 const DEMO_ACCOUNTS = join(__dirname, '..', 'data', 'demo-accounts.json');
@@ -27,14 +27,14 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got ${values.port}`);
   const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
-  const dataset = values.data ? readJsonFile(values.data) : generateDataset({ ...SAMPLE, now: hour });
+  const dataset = values.data ? readDataFile(values.data) : generateDataset({ ...SAMPLE, now: hour });
 
   let stack;
   try {
     stack = await startLocalStack({
       port,
       dataset,
-      accounts: readJsonFile(values.accounts!),
+      accounts: readDataFile(values.accounts!),
       authCacheTtlMs: Number(values['auth-cache-ttl']) * 1000,
       publicRoutes: publicRoutes(),
       onImportProgress: progressBar('importing'),

@@ -118,8 +118,9 @@ async function main(): Promise<void> {
   if (values.local) {
     const { startLocalStack } = await import('../local/stack');
     const { generateDataset, SAMPLE } = await import('./sample-data/generate');
-    const { readJsonFile } = await import('./cli');
-    const accounts = readJsonFile(`${__dirname}/../data/demo-accounts.json`) as { users: { premium: boolean; keys: { key: string; revoked?: boolean; per_minute?: number }[] }[] };
+    const { readDataFile } = await import('./cli');
+    const { parseAccounts } = await import('../shared/schemas/dataset');
+    const accounts = parseAccounts(readDataFile(`${__dirname}/../data/demo-accounts.json`));
     const stack = await startLocalStack({ dataset: generateDataset({ ...SAMPLE, now: new Date() }), accounts });
     base = stack.url;
     key = accounts.users.find((u) => u.premium)!.keys.find((k) => !k.revoked && !k.per_minute)!.key;

@@ -59,17 +59,21 @@ async function readSource(client: DynamoDBDocumentClient, tableName: string, ver
   return joinSourceRecords(records);
 }
 
-/** Rules across records: unique identifiers, renames without ambiguity, history of known offers. */
+/** Rules across records: unique identifiers, former slugs naming one record only, history of known offers. */
 export function crossRecordErrors(dataset: CompleteDataset, fromFile: Set<DatasetFamily>): string[] {
   const errors: string[] = [];
   for (const family of ['exchanges', 'wallets', 'protocols', 'currencies'] as const) {
     const seen = new Map<string, number>();
-    const former = new Map<string, number>();
     dataset[family].forEach((record, i) => {
       if (seen.has(record.slug)) errors.push(`${family}[${i}].slug: duplicate of ${family}[${seen.get(record.slug)}]`);
       seen.set(record.slug, i);
+    });
+    // A former slug naming another record would make that record's address a redirect, even once it is hidden.
+    const former = new Map<string, number>();
+    dataset[family].forEach((record, i) => {
       record.previous_slugs.forEach((slug, j) => {
         if (slug === record.slug) errors.push(`${family}[${i}].previous_slugs[${j}]: equals the record's own slug`);
+        else if (seen.has(slug)) errors.push(`${family}[${i}].previous_slugs[${j}]: "${slug}" is the slug of ${family}[${seen.get(slug)}]`);
         else if (former.has(slug) && former.get(slug) !== i) {
           errors.push(`${family}[${i}].previous_slugs[${j}]: "${slug}" is also a former slug of ${family}[${former.get(slug)}]`);
         }

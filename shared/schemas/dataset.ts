@@ -1,7 +1,8 @@
 /**
  * The data files of CONTRACT §8: a dataset (records = API fields + publication flags) and an
- * accounts file. `parseDataset` / `parseAccounts` validate a whole file and name every error by its
- * place (`earn_offers[3].apy: …`); nothing is written unless the whole file is valid.
+ * accounts file. `parseDataset` / `parseAccounts` validate a whole file, from its bytes (text
+ * included) or from a value already in memory, and name every error by its place
+ * (`earn_offers[3].apy: …`); nothing is written unless the whole file is valid.
  */
 import * as z from 'zod/mini';
 import {
@@ -12,16 +13,28 @@ import {
   earnOfferFields,
   exchangeFields,
   protocolFields,
-  slug,
+  SLUG_MAX_LENGTH,
   timestamp,
   walletFields,
 } from './resources';
+import { decodeJson, isBytes, loneSurrogates, type TextProblem } from './json-text';
+
+/**
+ * A record's slug, current or former: it becomes a URL path segment and a key, so only characters
+ * that need no escaping in either (README, "Data import").
+ */
+export const SLUG_PATTERN = new RegExp(`^[a-z0-9][a-z0-9._-]{0,${SLUG_MAX_LENGTH - 1}}$`);
+const recordSlug = () =>
+  z.string().check(
+    z.regex(SLUG_PATTERN, { error: `must be 1 to ${SLUG_MAX_LENGTH} characters of a-z, 0-9, ".", "_" and "-", starting with a letter or digit` }),
+  );
 
 const published = z._default(z.boolean(), true);
 const listedFlags = {
+  slug: recordSlug(),
   published,
   delisted: z._default(z.boolean(), false),
-  previous_slugs: z._default(z.array(slug()), []),
+  previous_slugs: z._default(z.array(recordSlug()), []),
 };
 
 /** Platform records may omit `type` (it is the family's); when present it must match. */
@@ -151,12 +164,33 @@ export function issuesByPlace(error: z.core.$ZodError): string[] {
   });
 }
 
-function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
-  const result = z.safeParse(schema, input, { reportInput: true });
-  if (!result.success) throw new DataFileError(issuesByPlace(result.error));
+/** One line per place and problem (a string with two bad runs is named once). */
+const textErrors = (problems: TextProblem[]): string[] => [
+  ...new Set(
+    problems.map((problem) =>
+      'byte' in problem
+        ? `byte ${problem.byte}: ${problem.message}`
+        : `${placeOf(problem.path) || '(file)'}: ${problem.key ? `a field name: ${problem.message}` : problem.message}`,
+    ),
+  ),
+];
+
+function parseWith<S extends z.ZodMiniType>(schema: S, input: DataFileInput): z.output<S> {
+  const { value, problems } = isBytes(input) ? decodeJson(input) : { value: input, problems: loneSurrogates(input) };
+  if (value === undefined && problems.length > 0) throw new DataFileError(textErrors(problems));
+  const errors = textErrors(problems);
+  const result = z.safeParse(schema, value, { reportInput: true });
+  if (!result.success) errors.push(...issuesByPlace(result.error));
+  if (errors.length > 0 || !result.success) throw new DataFileError(errors);
   return result.data;
 }
 
-/** Validate the shape of a dataset file (cross-record rules are checked by the import). */
-export const parseDataset = (input: unknown): Dataset => parseWith(Dataset, input);
-export const parseAccounts = (input: unknown): AccountsFile => parseWith(AccountsFile, input);
+/**
+ * A data file as read (its bytes, from a disk or an S3 object: the one way files come in) or a
+ * JSON value already in memory (the generated sample, tests). Both are validated alike.
+ */
+export type DataFileInput = Uint8Array | unknown;
+
+/** Validate a dataset file, its text and shape (cross-record rules are checked by the import). */
+export const parseDataset = (input: DataFileInput): Dataset => parseWith(Dataset, input);
+export const parseAccounts = (input: DataFileInput): AccountsFile => parseWith(AccountsFile, input);

@@ -16,6 +16,8 @@ export const timestamp = () =>
   z.string().check(
     z.regex(TIMESTAMP_PATTERN, { error: 'must be an ISO 8601 UTC timestamp such as "2026-01-31T12:00:00.000Z"' }),
     z.refine((value) => !Number.isNaN(Date.parse(value)), { error: 'must be a valid date' }),
+    // Before 1970 the history windows would reach years the API cannot write (README, "Data import").
+    z.refine((value) => !TIMESTAMP_PATTERN.test(value) || Number(value.slice(0, 4)) >= 1970, { error: 'must be within years 1970 to 9999' }),
   );
 
 const text = () => z.string().check(z.minLength(1, { error: 'must not be empty' }));

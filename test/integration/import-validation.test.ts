@@ -1,0 +1,157 @@
+/**
+ * Bad text, slugs and timestamps never enter (README, "Data import"), on the embedded DynamoDB
+ * through the real import: files go in as bytes, as every path reads them, and a refused file
+ * writes nothing, through the library, the `npm run import` command and `npm start --data`.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { handler as platformsHandler } from '../../functions/platforms/handler';
+import { importDataset, readPointer } from '../../shared/import/importer';
+import { setLogSink } from '../../shared/logger';
+import { DataFileError } from '../../shared/schemas/dataset';
+import { UsageError } from '../../scripts/cli';
+import { main as importMain } from '../../scripts/import';
+import { fixtureDataset } from '../fixtures/dataset';
+import { invoke } from '../helpers/client';
+import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+const ROOT = join(__dirname, '..', '..');
+
+/** The JSON text of `value` as UTF-8, each `<<name>>` in it replaced by the raw bytes `raw[name]`. */
+function fileBytes(value: unknown, raw: Record<string, number[] | string> = {}): Buffer {
+  const text = JSON.stringify(value);
+  const parts: Buffer[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/<<(\w+)>>/g)) {
+    parts.push(Buffer.from(text.slice(last, match.index), 'utf8'));
+    const bytes = raw[match[1]];
+    parts.push(typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : Buffer.from(bytes));
+    last = match.index! + match[0].length;
+  }
+  parts.push(Buffer.from(text.slice(last), 'utf8'));
+  return Buffer.concat(parts);
+}
+
+/** The served file: a name holding U+FFFD written in the file, which is legitimate text. */
+function goodFile(): Buffer {
+  const dataset: any = fixtureDataset();
+  dataset.exchanges.find((e: any) => e.slug === 'kraken').name = 'Kra<<fffd>>ken';
+  return fileBytes(dataset, { fffd: [0xef, 0xbf, 0xbd] });
+}
+
+/** Bad text: the byte FF, an encoded surrogate, an escaped lone surrogate. */
+function badTextFile(): Buffer {
+  const dataset: any = fixtureDataset();
+  dataset.exchanges[3].name = 'AC<<ff>>ME';
+  dataset.wallets[0].name = 'x<<surrogate>>';
+  dataset.currencies[1].symbol = 'E<<escaped>>';
+  return fileBytes(dataset, { ff: [0xff], surrogate: [0xed, 0xa0, 0x80], escaped: '\\ud800' });
+}
+const BAD_TEXT_ERRORS = ['exchanges[3].name: invalid UTF-8', 'wallets[0].name: invalid UTF-8', 'currencies[1].symbol: lone surrogate'];
+
+/** Bad slugs and timestamps. */
+function badSlugFile(): Buffer {
+  const dataset: any = fixtureDataset();
+  dataset.exchanges[0].slug = '../etc';
+  dataset.protocols[1].previous_slugs = ['UPPER'];
+  dataset.earn_history[0].points[0].timestamp = '0000-01-01T00:00:00.000Z';
+  return fileBytes(dataset);
+}
+const BAD_SLUG_ERRORS = ['exchanges[0].slug:', 'protocols[1].previous_slugs[0]:', 'earn_history[0].points[0].timestamp:'];
+/** A former slug naming a hidden record, which then answered 301 instead of 404. */
+function formerSlugFile(): Buffer {
+  const dataset: any = fixtureDataset();
+  dataset.exchanges.find((e: any) => e.slug === 'kraken').previous_slugs = ['hidden-ex'];
+  return fileBytes(dataset);
+}
+
+let table: TestTable;
+let dir: string;
+
+const exchange = async (slug: string) => invoke(platformsHandler as any, apiEvent(`/api/v1/exchanges/${slug}`, { keyId: 'k-validation', perMinute: 1e6, perMonth: 1e8 }));
+
+/** Every item of the table but the quota counters the requests above write. */
+async function dataItems(): Promise<unknown[]> {
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await table.client.send(new ScanCommand({ TableName: table.tableName, ExclusiveStartKey }));
+    items.push(...(out.Items ?? []));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items.filter((item) => !String(item.PK).startsWith('QUOTA#')).sort((a, b) => `${a.PK}|${a.SK}`.localeCompare(`${b.PK}|${b.SK}`));
+}
+
+beforeAll(async () => {
+  setLogSink(() => undefined);
+  dir = mkdtempSync(join(tmpdir(), 'import-validation-'));
+  table = await startTestTable();
+  await importDataset(goodFile(), { client: table.client, tableName: table.tableName });
+}, 120_000);
+
+afterAll(async () => {
+  await table?.close();
+  rmSync(dir, { recursive: true, force: true });
+  setLogSink((line) => process.stdout.write(`${line}\n`));
+});
+
+it('serves a file read from its bytes, U+FFFD written in it included, unchanged', async () => {
+  const kraken = await exchange('kraken');
+  expect(kraken.status).toBe(200);
+  expect(kraken.body.name).toBe('Kra\uFFFDken');
+  expect((await exchange('hidden-ex')).status).toBe(404);
+});
+
+describe('a refused file writes nothing', () => {
+  it.each<[string, () => Buffer, string[]]>([
+    ['bad text', badTextFile, BAD_TEXT_ERRORS],
+    ['bad slugs and a year-0000 timestamp', badSlugFile, BAD_SLUG_ERRORS],
+    ['a former slug equal to a hidden record’s slug', formerSlugFile, ['exchanges[1].previous_slugs[0]:']],
+  ])('%s', async (_, build, places) => {
+    const before = await dataItems();
+    const pointer = await readPointer(table.client, table.tableName);
+    let refusal: unknown;
+    await importDataset(build(), { client: table.client, tableName: table.tableName }).catch((error: unknown) => (refusal = error));
+    expect(refusal).toBeInstanceOf(DataFileError);
+    const errors = (refusal as DataFileError).errors;
+    for (const place of places) expect({ place, found: errors.some((e) => e.startsWith(place)) }).toEqual({ place, found: true });
+
+    expect(await dataItems()).toEqual(before);
+    expect(await readPointer(table.client, table.tableName)).toEqual(pointer);
+    expect((await exchange('kraken')).body.name).toBe('Kra\uFFFDken');
+    expect((await exchange('hidden-ex')).status).toBe(404);
+  });
+
+  it('through `npm run import -- FILE`, with the errors by place', async () => {
+    const file = join(dir, 'bad-text.json');
+    writeFileSync(file, badTextFile());
+    const before = await dataItems();
+    let refusal: unknown;
+    await importMain([file, '--endpoint', table.endpoint, '--table', table.tableName, '--region', 'local']).catch((error: unknown) => (refusal = error));
+    expect(refusal).toBeInstanceOf(UsageError);
+    const lines = (refusal as Error).message.split('\n');
+    expect(lines[0]).toMatch(/^refused, nothing written/);
+    expect(lines.slice(1).sort()).toEqual([...BAD_TEXT_ERRORS].sort());
+    expect(await dataItems()).toEqual(before);
+  });
+});
+
+it('`npm start -- --data BADFILE` refuses with the errors by place and exits non-zero', () => {
+  const file = join(dir, 'bad-start.json');
+  writeFileSync(file, badTextFile());
+  const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/local.ts', '--data', file, '--port', '0'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 90_000,
+    env: { ...process.env, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'local' },
+  });
+  expect(run.status).toBe(2);
+  const lines = run.stderr.trim().split('\n');
+  expect(lines[0]).toMatch(/refused/);
+  expect(lines.slice(1).sort()).toEqual([...BAD_TEXT_ERRORS].sort());
+}, 120_000);
