@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { handler as platformsHandler } from '../../functions/platforms/handler';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/logger';
 import { DataFileError } from '../../shared/schemas/dataset';
@@ -73,7 +72,7 @@ function formerSlugFile(): Buffer {
 let table: TestTable;
 let dir: string;
 
-const exchange = async (slug: string) => invoke(platformsHandler as any, apiEvent(`/api/v1/exchanges/${slug}`, { keyId: 'k-validation', perMinute: 1e6, perMonth: 1e8 }));
+const exchange = async (slug: string) => invoke(table.api().platforms, apiEvent(`/api/v1/exchanges/${slug}`, { keyId: 'k-validation', perMinute: 1e6, perMonth: 1e8 }));
 
 /** Every item of the table but the quota counters the requests above write. */
 async function dataItems(): Promise<unknown[]> {
@@ -97,7 +96,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await table?.close();
   rmSync(dir, { recursive: true, force: true });
-  setLogSink((line) => process.stdout.write(`${line}\n`));
+  setLogSink(() => undefined);
 });
 
 it('serves a file read from its bytes, U+FFFD written in it included, unchanged', async () => {
