@@ -113,7 +113,13 @@ export class MarketDataApi extends Construct {
         methodOptions: Object.fromEntries(
           (props.docs ? PUBLIC_PATHS : []).map((path) => [
             `${path}/GET`,
-            { throttlingRateLimit: config.docsThrottle.rateLimit, throttlingBurstLimit: config.docsThrottle.burstLimit },
+            {
+              throttlingRateLimit: config.docsThrottle.rateLimit,
+              throttlingBurstLimit: config.docsThrottle.burstLimit,
+              // A method's settings replace the stage's: repeat the logging choice.
+              loggingLevel: apigw.MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+            },
           ]),
         ),
       },
