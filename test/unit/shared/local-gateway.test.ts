@@ -57,7 +57,7 @@ describe('local gateway: identity validation', () => {
 
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
-    expect((await res.json()).error.code).toBe('invalid_api_key');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
     expect(authorizerCalls).toEqual([]);
   });
 
