@@ -14,6 +14,10 @@ import { FUNCTION_NAMES } from '../shared/routes';
 export const LAMBDA_NAMES = [...FUNCTION_NAMES, 'authorizer'] as const;
 export type LambdaName = (typeof LAMBDA_NAMES)[number];
 
+/** Everything that can have reserved concurrency: the above and the docs function. */
+export const RESERVABLE_NAMES = [...LAMBDA_NAMES, 'docs'] as const;
+export type ReservableName = (typeof RESERVABLE_NAMES)[number];
+
 export const DEFAULT_STAGE = 'dev';
 
 /** The stage whose data is kept when the stack goes away. */
@@ -47,6 +51,16 @@ const waf = z
 
 const throttle = z.object({ rateLimit: positiveInt.optional(), burstLimit: positiveInt.optional() }).strict();
 
+const reservedConcurrency = z
+  .object(Object.fromEntries(RESERVABLE_NAMES.map((name) => [name, z.int().min(1).max(10_000).optional()])))
+  .strict();
+
+/** DynamoDB's bounds for an on-demand maximum (request units per second). */
+const requestUnits = z.int().min(1).max(40_000_000);
+const onDemandCeiling = z
+  .object({ maxReadRequestUnits: requestUnits.optional(), maxWriteRequestUnits: requestUnits.optional() })
+  .strict();
+
 /** What a `stages.<name>` block in cdk.json may hold; every key is optional. */
 const stageBlock = z
   .object({
@@ -65,6 +79,9 @@ const stageBlock = z
     tracing: z.boolean().optional(),
     sourceMaps: z.boolean().optional(),
     throttle: throttle.optional(),
+    docsThrottle: throttle.optional(),
+    reservedConcurrency: reservedConcurrency.optional(),
+    onDemandCeiling: onDemandCeiling.optional(),
     apiGatewayLogsRole: z.boolean().optional(),
     customDomain: customDomain.optional(),
     waf: waf.optional(),
@@ -104,6 +121,12 @@ export interface StageConfig {
   sourceMaps: boolean;
   /** Stage-wide API Gateway throttle, a ceiling above the per-key budgets. */
   throttle: { rateLimit: number; burstLimit: number };
+  /** Throttle of each key-free docs method (/openapi.json, /docs, /docs/{asset}), below the stage's. */
+  docsThrottle: { rateLimit: number; burstLimit: number };
+  /** Reserved concurrency per function; a function left out has none (uses the account's pool). */
+  reservedConcurrency: Partial<Record<ReservableName, number>>;
+  /** On-demand throughput ceiling of the table and of each of its indexes. */
+  onDemandCeiling: { maxReadRequestUnits: number; maxWriteRequestUnits: number };
   /**
    * Create the account-wide role API Gateway needs to write logs (default on). Turn it off when
    * the account's API Gateway settings are managed elsewhere.
@@ -115,7 +138,10 @@ export interface StageConfig {
   /** Alarm notifications: a topic is created for the e-mail, or an existing topic is used. */
   alarmEmail: string | undefined;
   alarmTopicArn: string | undefined;
-  /** SSM String parameter holding the key-hash pepper, resolved at deploy time (default none). */
+  /**
+   * SSM String parameter holding the key-hash pepper, resolved at deploy time: by default
+   * `/market-data/<stage>/key-pepper` for prod (created before the first deploy), none elsewhere.
+   */
   keyPepperParameter: string | undefined;
   /** How long a function trusts its cached snapshot pointer (default 5000). */
   snapshotCacheMs: number;
@@ -132,6 +158,29 @@ const DEFAULT_MEMORY: Record<LambdaName, number> = {
   usage: 256,
   authorizer: 256,
 };
+
+/**
+ * Reserved concurrency of a protected stage. Concurrency is rate × duration: the stage throttle
+ * (500 requests/s) times 0.2 s, a duration well above the functions' measured p99
+ * (docs/performance.md), is 100; the docs function serves static documents. Other stages reserve
+ * nothing, so a personal stack deploys into an account with a small concurrency quota.
+ */
+const PROTECTED_RESERVED_CONCURRENCY: Record<ReservableName, number> = {
+  platforms: 100,
+  currencies: 100,
+  offers: 100,
+  history: 100,
+  usage: 100,
+  authorizer: 100,
+  docs: 10,
+};
+
+/**
+ * The default on-demand ceiling. Reads: the stage throttle (500 requests/s) times 10 read units,
+ * the cost of a typical page, times 4 for headroom. Writes: an import's batch writes, far above
+ * the 2 counter writes per request (1,000 units/s at the stage throttle).
+ */
+const DEFAULT_ON_DEMAND_CEILING = { maxReadRequestUnits: 20_000, maxWriteRequestUnits: 10_000 };
 
 /** The configuration of `stage` with `block` applied over the documented defaults. */
 export function resolveStageConfig(stage: string, block: unknown = {}): StageConfig {
@@ -159,12 +208,19 @@ export function resolveStageConfig(stage: string, block: unknown = {}): StageCon
     tracing: b.tracing ?? false,
     sourceMaps: b.sourceMaps ?? false,
     throttle: { rateLimit: b.throttle?.rateLimit ?? 500, burstLimit: b.throttle?.burstLimit ?? 1000 },
+    // Swagger UI loads four documents per page view: 20 requests/s is five views a second.
+    docsThrottle: { rateLimit: b.docsThrottle?.rateLimit ?? 20, burstLimit: b.docsThrottle?.burstLimit ?? 40 },
+    reservedConcurrency: {
+      ...(isProtected ? PROTECTED_RESERVED_CONCURRENCY : {}),
+      ...definedOnly(b.reservedConcurrency ?? {}),
+    },
+    onDemandCeiling: { ...DEFAULT_ON_DEMAND_CEILING, ...definedOnly(b.onDemandCeiling ?? {}) },
     apiGatewayLogsRole: b.apiGatewayLogsRole ?? true,
     customDomain: b.customDomain,
     waf: { enabled: b.waf?.enabled ?? false, ratePerIpPer5Minutes: b.waf?.ratePerIpPer5Minutes ?? 3000 },
     alarmEmail: b.alarmEmail,
     alarmTopicArn: b.alarmTopicArn,
-    keyPepperParameter: b.keyPepperParameter,
+    keyPepperParameter: b.keyPepperParameter ?? (isProtected ? `/market-data/${stage}/key-pepper` : undefined),
     snapshotCacheMs: b.snapshotCacheMs ?? DEFAULTS.snapshotCacheMs,
     readCacheMb: b.readCacheMb ?? DEFAULTS.readCacheMb,
   };

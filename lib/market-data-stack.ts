@@ -52,7 +52,11 @@ export class MarketDataStack extends Stack {
     const { config } = props;
     const removalPolicy = config.removalPolicy === 'retain' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
-    this.table = new DataTable(this, 'Data', { removalPolicy, deletionProtection: config.deletionProtection });
+    this.table = new DataTable(this, 'Data', {
+      removalPolicy,
+      deletionProtection: config.deletionProtection,
+      ...config.onDemandCeiling,
+    });
 
     const defaults: ApiFunctionDefaults = {
       tableName: this.table.tableName,
@@ -71,6 +75,7 @@ export class MarketDataStack extends Stack {
         const fn = new ApiFunction(this, `${pascal(name)}Function`, {
           entry: handlerEntry(name),
           memorySize: config.memorySizes[name],
+          reservedConcurrency: config.reservedConcurrency[name],
           description: `Market data API: ${name} routes (${config.stage})`,
           defaults,
         });
@@ -83,6 +88,7 @@ export class MarketDataStack extends Stack {
     this.authorizer = new ApiFunction(this, 'AuthorizerFunction', {
       entry: handlerEntry('authorizer'),
       memorySize: config.memorySizes.authorizer,
+      reservedConcurrency: config.reservedConcurrency.authorizer,
       description: `Market data API: Bearer key authorizer (${config.stage})`,
       defaults,
       environment: config.keyPepperParameter
@@ -96,6 +102,7 @@ export class MarketDataStack extends Stack {
     this.docs = new ApiFunction(this, 'DocsFunction', {
       entry: handlerEntry('docs'),
       memorySize: 256,
+      reservedConcurrency: config.reservedConcurrency.docs,
       description: `Market data API: API description and docs page (${config.stage})`,
       defaults,
       assets: ['swagger-ui.css', 'swagger-ui-bundle.js'].map((file) => ({ from: path.join(swaggerUi, file), to: 'swagger-ui' })),

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import { BEARER_EXPRESSION } from '../shared/bearer';
 import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS } from '../shared/cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseType } from '../shared/gateway-responses';
 import type { ApiEvent, ApiResult } from '../shared/http';
@@ -34,6 +35,8 @@ const API_ID = 'local';
 const ACCOUNT = '000000000000';
 const REGION = 'local';
 
+/** The TOKEN authorizer's identity validation expression, as the deployed API has it. */
+const IDENTITY_VALIDATION = new RegExp(BEARER_EXPRESSION);
 
 type AuthOutcome = { context: Record<string, unknown>; principalId: string } | { refused: GatewayResponseType };
 
@@ -142,7 +145,8 @@ export function createGateway(options: GatewayOptions): Server {
   const authCache = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
 
   async function authorize(token: string | undefined, methodArn: string): Promise<AuthOutcome> {
-    if (!token) return { refused: 'UNAUTHORIZED' };
+    // Like API Gateway: no header, or one the expression refuses, is a 401 without invoking the authorizer.
+    if (token === undefined || !IDENTITY_VALIDATION.test(token)) return { refused: 'UNAUTHORIZED' };
     let result = cacheTtl > 0 ? authCache.get(token) : undefined;
     if (!result || result.until <= Date.now()) {
       try {

@@ -24,8 +24,21 @@ export interface GatewayResponseSpec {
   details?: Record<string, unknown>;
 }
 
+/**
+ * The Bearer challenge of every 401 (RFC 6750). API Gateway gives one response type, UNAUTHORIZED,
+ * to a missing header, a value its identity validation refuses and a key the authorizer refuses,
+ * and can only set static headers, so it cannot tell "no key" from "bad key": every 401 carries
+ * `error="invalid_token"` (docs/adr/0003-infrastructure.md), locally too.
+ */
+export const BEARER_CHALLENGE = 'Bearer error="invalid_token"';
+
 export const GATEWAY_RESPONSES: Record<GatewayResponseType, GatewayResponseSpec> = {
-  UNAUTHORIZED: { statusCode: 401, code: 'invalid_api_key', message: 'The Bearer API key is missing, invalid or revoked.' },
+  UNAUTHORIZED: {
+    statusCode: 401,
+    code: 'invalid_api_key',
+    message: 'The Bearer API key is missing, invalid or revoked.',
+    headers: { 'WWW-Authenticate': BEARER_CHALLENGE },
+  },
   ACCESS_DENIED: { statusCode: 403, code: 'subscription_required', message: 'The API key owner has no active premium subscription.' },
   // API Gateway answers unknown routes and methods with this type.
   MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, code: 'not_found', message: 'No such route.' },
@@ -44,6 +57,27 @@ export const GATEWAY_RESPONSES: Record<GatewayResponseType, GatewayResponseSpec>
   },
   DEFAULT_5XX: { statusCode: 500, code: 'internal_error', message: 'An unexpected error occurred.' },
 };
+
+/**
+ * What the web application firewall answers (custom responses of its block actions, on stages
+ * that enable it): its per-address rate rule is a 429 the client may retry after the window; a
+ * request refused for its content is a 400, which retrying will not change. WAF knows neither the
+ * key's window nor the request id, so `details` of the 429 is null and there is no X-Request-Id.
+ */
+export const WAF_RESPONSES = {
+  rateLimited: {
+    statusCode: 429,
+    code: 'rate_limit_exceeded',
+    message: 'Too many requests from this address. Retry later.',
+    headers: { 'Retry-After': '60' },
+  },
+  refused: {
+    statusCode: 400,
+    code: 'validation_error',
+    message: 'The request is invalid.',
+    details: { message: ['the request was refused by the web application firewall'] },
+  },
+} as const satisfies Record<string, GatewayResponseSpec>;
 
 /** The envelope body of a gateway response. */
 export const gatewayResponseBody = (spec: GatewayResponseSpec) =>

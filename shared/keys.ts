@@ -131,6 +131,22 @@ export const quotaKey = (keyId: string, window: QuotaWindow, windowId: string): 
   SK: 'COUNT',
 });
 
+// ---- what the serving functions may read (IAM, lib/constructs/data-table.ts) -------------------
+
+/**
+ * Partition-key prefixes the serving functions read, on the table and, for index queries, as the
+ * index's partition key value (GSIPK values are snapshot partitions too): the snapshot pointer,
+ * every snapshot partition and the quota counters. A new served partition family is one line
+ * here; the stack turns each prefix into a `dynamodb:LeadingKeys` pattern.
+ */
+export const SERVED_PREFIXES: readonly string[] = [pointerKey().PK, SNAPSHOT_PREFIX, QUOTA_PREFIX];
+
+/**
+ * Partitions under a served prefix that the serving functions must still never read, as IAM
+ * `StringLike` patterns: the raw source records, which include hidden platforms.
+ */
+export const UNSERVED_PATTERNS: readonly string[] = [sourcePartition('*', '*')];
+
 // ---- which index orders which list --------------------------------------------------------------
 
 export type PositionIndex = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4';

@@ -36,6 +36,8 @@ export interface ApiFunctionProps {
   timeout?: Duration;
   /** Files copied next to the bundle: `{ from: absolute path, to: directory in the bundle }`. */
   assets?: { from: string; to: string }[];
+  /** Concurrent executions set aside for (and capping) this function; default none. */
+  reservedConcurrency?: number;
 }
 
 /** Node 22 is what the bundle targets and what the tests run on; move both together. */
@@ -70,6 +72,7 @@ export class ApiFunction extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
       timeout: props.timeout ?? Duration.seconds(10),
+      reservedConcurrentExecutions: props.reservedConcurrency,
       role: this.role,
       logGroup: this.logGroup,
       tracing: defaults.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,

@@ -1,36 +1,42 @@
 /**
  * The single table, built from shared/table.ts (the same definition the local stack creates in
- * dynalite), with a least-privilege way to bind it to a function: serving functions read anything
- * and write only quota counters; the usage function touches only quota counters; the authorizer
+ * dynalite), with a least-privilege way to bind it to a function: serving functions read only the
+ * served partitions (shared/keys.ts SERVED_PREFIXES) and write only quota counters; the usage
+ * function touches only quota counters; the authorizer
  * reads only keys and users.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { KEY_PREFIX, QUOTA_PREFIX, USER_PREFIX } from '../../shared/keys';
+import { KEY_PREFIX, QUOTA_PREFIX, SERVED_PREFIXES, UNSERVED_PATTERNS, USER_PREFIX } from '../../shared/keys';
 import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE, type KeyType } from '../../shared/table';
 
 export interface DataTableProps {
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
+  /** On-demand throughput ceiling of the table and of each index (request units per second). */
+  maxReadRequestUnits: number;
+  maxWriteRequestUnits: number;
 }
 
 const attributeType = (type: KeyType): dynamodb.AttributeType =>
   type === 'N' ? dynamodb.AttributeType.NUMBER : dynamodb.AttributeType.STRING;
 
-/** The actions a serving function reads with; never a write. */
-export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+/** The actions a serving function reads with (no batch read: the functions make none). */
+export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
 
 export class DataTable extends Construct {
   readonly table: dynamodb.TableV2;
 
   constructor(scope: Construct, id: string, props: DataTableProps) {
     super(scope, id);
+    const ceiling = { maxReadRequestUnits: props.maxReadRequestUnits, maxWriteRequestUnits: props.maxWriteRequestUnits };
     this.table = new dynamodb.TableV2(this, 'Table', {
       partitionKey: { name: TABLE_PARTITION_KEY.name, type: attributeType(TABLE_PARTITION_KEY.type) },
       sortKey: { name: TABLE_SORT_KEY.name, type: attributeType(TABLE_SORT_KEY.type) },
-      billing: dynamodb.Billing.onDemand(),
+      // A ceiling on what a flood or a runaway import can spend; beyond it requests are throttled.
+      billing: dynamodb.Billing.onDemand(ceiling),
       encryption: dynamodb.TableEncryptionV2.awsManagedKey(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: TTL_ATTRIBUTE,
@@ -41,6 +47,7 @@ export class DataTable extends Construct {
         partitionKey: { name: index.partitionKey.name, type: attributeType(index.partitionKey.type) },
         sortKey: { name: index.sortKey.name, type: attributeType(index.sortKey.type) },
         projectionType: dynamodb.ProjectionType.ALL,
+        ...ceiling,
       })),
     });
   }
@@ -50,11 +57,22 @@ export class DataTable extends Construct {
   }
 
   /**
-   * What a family function needs: reads on the table and its indexes, and UpdateItem only on
-   * quota counters (partition keys starting with QUOTA#). No Put, Delete or batch write.
+   * What a family function needs: reads of the served partitions on the table and its indexes
+   * (for an index query, `dynamodb:LeadingKeys` is the index's partition key value), never the
+   * source records, keys or users; and UpdateItem only on quota counters. No Put, Delete or batch.
    */
   grantServe(grantee: iam.IGrantable): void {
-    this.grantStatement(grantee, READ_ACTIONS, [this.table.tableArn, `${this.table.tableArn}/index/*`]);
+    const tableAndIndexes = [this.table.tableArn, `${this.table.tableArn}/index/*`];
+    this.grantStatement(grantee, READ_ACTIONS, tableAndIndexes, SERVED_PREFIXES.map((prefix) => `${prefix}*`));
+    // An explicit Deny wins over the Allow above, whatever prefix is added to it later.
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        effect: iam.Effect.DENY,
+        actions: READ_ACTIONS,
+        resources: tableAndIndexes,
+        conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [...UNSERVED_PATTERNS] } },
+      }),
+    );
     this.grantStatement(grantee, ['dynamodb:UpdateItem'], [this.table.tableArn], [`${QUOTA_PREFIX}*`]);
   }
 

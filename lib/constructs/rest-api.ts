@@ -13,7 +13,8 @@ import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_ALLOW_ORIGIN, CORS_EXPOSE_HEADERS, CORS_HEADERS, CORS_MAX_AGE_SECONDS } from '../../shared/cors';
-import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseSpec } from '../../shared/gateway-responses';
+import { BEARER_EXPRESSION } from '../../shared/bearer';
+import { GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
 import { PUBLIC_PATHS, type FunctionName, type Route } from '../../shared/routes';
 
 export interface MarketDataApiProps {
@@ -28,6 +29,7 @@ export interface MarketDataApiProps {
     | 'authorizerCacheTtlSeconds'
     | 'tracing'
     | 'throttle'
+    | 'docsThrottle'
     | 'apiGatewayLogsRole'
     | 'customDomain'
     | 'logRetentionDays'
@@ -42,13 +44,9 @@ export interface MarketDataApiProps {
  */
 export const DEPLOYED_ONLY_RESPONSES: Record<string, GatewayResponseSpec> = {
   RESOURCE_NOT_FOUND: GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN,
-  // WAF blocks are mostly the per-IP rate rule: load shedding at the edge, not a key's budget.
-  WAF_FILTERED: {
-    statusCode: 503,
-    code: 'service_unavailable',
-    message: 'Too many requests from this address. Retry later.',
-    headers: { 'Retry-After': '60' },
-  },
+  // The web ACL's rules answer with their own custom responses (lib/constructs/web-acl.ts), which
+  // take precedence; a block without one is a refusal of the request, never a retryable 503.
+  WAF_FILTERED: WAF_RESPONSES.refused,
 };
 
 /** The access log line: one JSON object per request. */
@@ -86,6 +84,8 @@ export class MarketDataApi extends Construct {
     const authorizer = new apigw.TokenAuthorizer(this, 'Authorizer', {
       handler: props.authorizer,
       identitySource: apigw.IdentitySource.header('Authorization'),
+      // A value the authorizer would refuse unread gets the 401 without invoking it (shared/bearer.ts).
+      validationRegex: BEARER_EXPRESSION,
       // Decisions are cached per token: a revoked key or a lapsed subscription keeps its last
       // answer until the TTL ends (docs/deploy.md). 0 turns the cache off.
       resultsCacheTtl: Duration.seconds(config.authorizerCacheTtlSeconds),
@@ -109,6 +109,19 @@ export class MarketDataApi extends Construct {
         dataTraceEnabled: false,
         throttlingRateLimit: config.throttle.rateLimit,
         throttlingBurstLimit: config.throttle.burstLimit,
+        // The key-free documents have no per-key budget: their own, lower ceiling.
+        methodOptions: Object.fromEntries(
+          (props.docs ? PUBLIC_PATHS : []).map((path) => [
+            `${path}/GET`,
+            {
+              throttlingRateLimit: config.docsThrottle.rateLimit,
+              throttlingBurstLimit: config.docsThrottle.burstLimit,
+              // A method's settings replace the stage's: repeat the logging choice.
+              loggingLevel: apigw.MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+            },
+          ]),
+        ),
       },
     });
 
@@ -167,8 +180,8 @@ export class MarketDataApi extends Construct {
   private addGatewayResponse(type: string, spec: GatewayResponseSpec): void {
     const headers: Record<string, string> = {
       'Content-Type': "'application/json'",
-      // AWS documents request values and static strings as header sources here, not $context.
-      'X-Request-Id': 'method.request.header.x-amzn-RequestId',
+      // The request's own id (a context variable), never a value the client sent.
+      'X-Request-Id': 'context.requestId',
     };
     for (const [name, value] of Object.entries(CORS_HEADERS)) headers[name] = `'${value}'`;
     for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name] = `'${value}'`;

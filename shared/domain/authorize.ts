@@ -4,10 +4,12 @@
  * user has no active premium subscription is 403.
  *
  * Parsing follows RFC 9110 credentials (`scheme 1*SP token`): the scheme word in any case, one or
- * more spaces before the token, surrounding whitespace ignored, nothing after the token.
+ * more spaces before the token, spaces or tabs around the value ignored, nothing after the token.
+ * The expression is shared with API Gateway's identity validation (shared/bearer.ts).
  */
+import { bearerKey } from '../bearer';
 import { InvalidApiKeyError, SubscriptionRequiredError } from '../errors';
-import { API_KEY_FORMAT, type KeyLimits, type KeyLookup, type UserItem } from '../repositories/key-store';
+import type { KeyLimits, KeyLookup, UserItem } from '../repositories/key-store';
 
 export interface Authorization extends KeyLimits {
   keyId: string;
@@ -33,14 +35,6 @@ export class SubscriptionInactiveError extends SubscriptionRequiredError {
   ) {
     super();
   }
-}
-
-const BEARER = /^bearer +(\S+)$/i;
-
-/** The key of an Authorization value, or undefined when the value is not a well-formed Bearer key. */
-export function bearerKey(authorization: string | undefined): string | undefined {
-  const token = BEARER.exec(authorization?.trim() ?? '')?.[1];
-  return token !== undefined && API_KEY_FORMAT.test(token) ? token : undefined;
 }
 
 /** Why a user's subscription is not active at `now`, or undefined when it is. */

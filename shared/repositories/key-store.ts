@@ -15,17 +15,18 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { API_KEY_CHARS } from '../bearer';
 import { putItems } from './batch-writer';
 import { apiKeyKey, USER_KEY_REF_PREFIX, userKey, userKeyRefKey } from '../keys';
 import { queryAll } from './query-all';
 import type { AccountsFile } from '../schemas/dataset';
 
 /**
- * CONTRACT §7: 32–128 characters of [A-Za-z0-9_-]. The same rule as `API_KEY_PATTERN` in
- * shared/schemas/dataset.ts, repeated here so the authorizer does not bundle zod (a unit test
+ * 32–128 characters of [A-Za-z0-9_-] (shared/bearer.ts). The same rule as `API_KEY_PATTERN` in
+ * shared/schemas/dataset.ts, repeated there so the authorizer does not bundle zod (a unit test
  * keeps the two equal).
  */
-export const API_KEY_FORMAT = /^[A-Za-z0-9_-]{32,128}$/;
+export const API_KEY_FORMAT = new RegExp(`^${API_KEY_CHARS}$`);
 
 /** Prefix of generated keys: recognizable in leaks and by secret scanners. */
 export const GENERATED_KEY_PREFIX = 'mdk_';

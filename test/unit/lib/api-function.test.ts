@@ -134,6 +134,33 @@ describe('the stack functions', () => {
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(60);
   });
 
+  it('peppers keys in prod by default, from the documented SSM parameter; no pepper in dev unless configured', () => {
+    const pepperOf = (fixture: ReturnType<typeof synth>) => {
+      const [authorizer] = Object.values(
+        fixture.template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('authorizer') } }),
+      );
+      const ref = authorizer.Properties.Environment.Variables.KEY_PEPPER?.Ref;
+      return ref && fixture.template.toJSON().Parameters[ref].Default;
+    };
+
+    expect(pepperOf(synth('prod'))).toBe('/market-data/prod/key-pepper');
+    expect(pepperOf(synth('dev', {}))).toBeUndefined();
+  });
+
+  it('reserves the configured concurrency per function, none by default outside prod', () => {
+    const reserved = (fixture: ReturnType<typeof synth>) =>
+      Object.fromEntries(
+        [...Object.entries(fixture.stack.functions), ['authorizer', fixture.stack.authorizer], ['docs', fixture.stack.docs]].map(([name, fn]) => [
+          name,
+          fixture.template.toJSON().Resources[fixture.logicalId((fn as typeof fixture.stack.docs).fn)].Properties.ReservedConcurrentExecutions,
+        ]),
+      );
+
+    expect(reserved(synth('prod'))).toEqual({ platforms: 100, currencies: 100, offers: 100, history: 100, usage: 100, authorizer: 100, docs: 10 });
+    expect(Object.values(reserved(synth('dev', {})))).toEqual(Array(7).fill(undefined));
+    expect(reserved(synth('dev', { reservedConcurrency: { offers: 7, docs: 2 } }))).toMatchObject({ offers: 7, docs: 2, history: undefined });
+  });
+
   it('resolves the key pepper from SSM at deploy time into the authorizer only', () => {
     const { template, logicalId, stack } = synth('dev', { keyPepperParameter: '/market-data/dev/key-pepper' });
     const parameters = template.findParameters('*', { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/market-data/dev/key-pepper' });

@@ -26,13 +26,34 @@ describe('resolveStageConfig', () => {
     expect(config.customDomain).toBeUndefined();
     expect(config.alarmEmail).toBeUndefined();
     expect(config.keyPepperParameter).toBeUndefined();
+    expect(config.reservedConcurrency).toEqual({});
+    expect(config.docsThrottle).toEqual({ rateLimit: 20, burstLimit: 40 });
+    expect(config.onDemandCeiling).toEqual({ maxReadRequestUnits: 20_000, maxWriteRequestUnits: 10_000 });
   });
 
-  it('retains data and turns deletion protection on for prod by default', () => {
+  it('retains data, turns deletion protection on, peppers keys and reserves concurrency for prod by default', () => {
     const config = resolveStageConfig('prod');
 
     expect(config.removalPolicy).toBe('retain');
     expect(config.deletionProtection).toBe(true);
+    expect(config.keyPepperParameter).toBe('/market-data/prod/key-pepper');
+    expect(config.reservedConcurrency).toEqual({ platforms: 100, currencies: 100, offers: 100, history: 100, usage: 100, authorizer: 100, docs: 10 });
+  });
+
+  it('applies the cost ceilings of a block key by key', () => {
+    const config = resolveStageConfig('prod', {
+      keyPepperParameter: '/other/pepper',
+      reservedConcurrency: { offers: 40 },
+      docsThrottle: { burstLimit: 5 },
+      onDemandCeiling: { maxWriteRequestUnits: 500 },
+    });
+
+    expect(config.keyPepperParameter).toBe('/other/pepper');
+    expect(config.reservedConcurrency).toMatchObject({ offers: 40, history: 100 });
+    expect(config.docsThrottle).toEqual({ rateLimit: 20, burstLimit: 5 });
+    expect(config.onDemandCeiling).toEqual({ maxReadRequestUnits: 20_000, maxWriteRequestUnits: 500 });
+    expect(() => resolveStageConfig('dev', { reservedConcurrency: { reports: 1 } })).toThrow(/stages\.dev\.reservedConcurrency/);
+    expect(() => resolveStageConfig('dev', { onDemandCeiling: { maxReadRequestUnits: 0 } })).toThrow(/stages\.dev\.onDemandCeiling/);
   });
 
   it('applies a block key by key over the defaults', () => {

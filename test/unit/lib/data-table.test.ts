@@ -57,6 +57,25 @@ describe('DataTable', () => {
     });
   });
 
+  it('caps on-demand throughput of the table and of every index, as configured', () => {
+    const ceilings = (fixture: Fixture) => {
+      const [table] = Object.values(fixture.template.findResources('AWS::DynamoDB::GlobalTable'));
+      const { WriteOnDemandThroughputSettings: write, GlobalSecondaryIndexes: indexes, Replicas: replicas } = table.Properties;
+      return [
+        { write: write.MaxWriteRequestUnits, read: replicas[0].ReadOnDemandThroughputSettings.MaxReadRequestUnits },
+        ...indexes.map((index: any) => ({
+          write: index.WriteOnDemandThroughputSettings.MaxWriteRequestUnits,
+          read: replicas[0].GlobalSecondaryIndexes.find((r: any) => r.IndexName === index.IndexName).ReadOnDemandThroughputSettings.MaxReadRequestUnits,
+        })),
+      ];
+    };
+
+    expect(ceilings(dev)).toEqual(Array(INDEXES.length + 1).fill({ read: 20_000, write: 10_000 }));
+    expect(ceilings(synth('dev', { onDemandCeiling: { maxReadRequestUnits: 300, maxWriteRequestUnits: 40 } }))).toEqual(
+      Array(INDEXES.length + 1).fill({ read: 300, write: 40 }),
+    );
+  });
+
   it('follows an explicit removal policy and deletion protection over the stage default', () => {
     const { template } = synth('prod', { removalPolicy: 'destroy', deletionProtection: false });
 

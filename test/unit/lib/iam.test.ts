@@ -1,4 +1,16 @@
 import { Match } from 'aws-cdk-lib/assertions';
+import {
+  apiKeyKey,
+  catalogKey,
+  historyPartition,
+  offerKey,
+  pointerKey,
+  quotaKey,
+  sourcePartition,
+  userKey,
+  userKeyRefKey,
+  viewPartition,
+} from '../../../shared/keys';
 import { synth, type Fixture } from './app-fixture';
 
 interface Statement {
@@ -9,6 +21,35 @@ interface Statement {
 }
 
 const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+/** IAM's StringLike: `*` is any run of characters, `?` one character. */
+const stringLike = (pattern: string, value: string) =>
+  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(value);
+
+/**
+ * IAM's decision for one request with one partition key value (`dynamodb:LeadingKeys`; for an
+ * index query, the index's partition key value): an explicit Deny wins, else any Allow.
+ */
+function decide(statements: Statement[], action: string, resource: unknown, leadingKey: string): boolean {
+  let allowed = false;
+  for (const statement of statements) {
+    const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+    if (!actionsOf(statement).includes(action)) continue;
+    if (!resources.some((r) => JSON.stringify(r) === JSON.stringify(resource))) continue;
+    const holds = Object.entries(statement.Condition ?? {}).every(([operator, keys]) =>
+      Object.entries(keys).every(([key, patterns]) => {
+        if (key !== 'dynamodb:LeadingKeys' || !/^For(All|Any)Values?:StringLike$/.test(operator)) {
+          throw new Error(`no evaluation for ${operator} ${key}`);
+        }
+        return ([] as string[]).concat(patterns as string[]).some((pattern) => stringLike(pattern, leadingKey));
+      }),
+    );
+    if (!holds) continue;
+    if (statement.Effect === 'Deny') return false;
+    allowed = true;
+  }
+  return allowed;
+}
 
 /** The statements of the policies attached to the role of one function. */
 function statementsOf(fixture: Fixture, roleId: string): Statement[] {
@@ -51,30 +92,43 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
     ]);
   });
 
-  it('lets serving functions read the table and indexes and update only QUOTA# items', () => {
+  it('lets serving functions read only the served partitions, on the table and by index partition', () => {
+    const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+    const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
+    const v = '20260101T000000Z';
+    const served: [string, unknown, string][] = [
+      ['dynamodb:GetItem', tableArn, pointerKey().PK],
+      ['dynamodb:GetItem', tableArn, catalogKey(v, 'exchanges', 'binance').PK],
+      ['dynamodb:GetItem', tableArn, offerKey(v, 'earn', 7).PK],
+      ['dynamodb:GetItem', tableArn, viewPartition(v, 'earn')],
+      ['dynamodb:Query', tableArn, historyPartition(v, 'borrow', 7)],
+      ['dynamodb:Query', indexArn, viewPartition(v, 'earn')],
+      ['dynamodb:Query', indexArn, viewPartition(v, 'borrow', { dimension: 'platform', value: 'aave' })],
+      ['dynamodb:Query', indexArn, viewPartition(v, 'currencies')],
+      ['dynamodb:UpdateItem', tableArn, quotaKey('k1', 'MIN', '202601010000').PK],
+    ];
+    const refused: [string, unknown, string][] = [
+      ['dynamodb:GetItem', tableArn, apiKeyKey('a'.repeat(64)).PK],
+      ['dynamodb:GetItem', tableArn, userKey('u1').PK],
+      ['dynamodb:Query', tableArn, userKeyRefKey('u1', 'k1').PK],
+      ['dynamodb:Query', indexArn, userKey('u1').PK],
+      ['dynamodb:Query', tableArn, sourcePartition(v, 'exchanges')],
+      ['dynamodb:Query', indexArn, sourcePartition(v, 'exchanges')],
+      ['dynamodb:GetItem', tableArn, sourcePartition(v, 'exchanges')],
+      ['dynamodb:BatchGetItem', tableArn, viewPartition(v, 'earn')],
+      ['dynamodb:Scan', tableArn, viewPartition(v, 'earn')],
+      ['dynamodb:UpdateItem', tableArn, catalogKey(v, 'exchanges', 'binance').PK],
+      ['dynamodb:PutItem', tableArn, quotaKey('k1', 'MIN', '202601010000').PK],
+    ];
     for (const fn of Object.values(fixture.stack.functions).filter((f) => f !== fixture.stack.functions.usage)) {
-      const statements = statementsOf(fixture, fixture.logicalId(fn.role)).filter((s) =>
-        actionsOf(s).some((a) => a.startsWith('dynamodb:')),
-      );
-      const actions = statements.flatMap(actionsOf);
+      const statements = statementsOf(fixture, fixture.logicalId(fn.role));
 
-      expect(actions.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
-      for (const forbidden of ['PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems', 'Scan']) {
+      for (const [action, resource, key] of served) expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, true]);
+      for (const [action, resource, key] of refused) expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, false]);
+      const actions = statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:'));
+      for (const forbidden of ['BatchGetItem', 'PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems', 'Scan']) {
         expect(actions).not.toContain(`dynamodb:${forbidden}`);
       }
-      const update = statements.find((s) => actionsOf(s).includes('dynamodb:UpdateItem'));
-      expect(update).toEqual({
-        Effect: 'Allow',
-        Action: 'dynamodb:UpdateItem',
-        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
-        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['QUOTA#*'] } },
-      });
-      const reads = statements.find((s) => actionsOf(s).includes('dynamodb:Query'));
-      expect(actionsOf(reads!)).not.toContain('dynamodb:UpdateItem');
-      expect(reads!.Resource).toEqual([
-        { 'Fn::GetAtt': [tableId, 'Arn'] },
-        { 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, '/index/*']] },
-      ]);
     }
   });
 

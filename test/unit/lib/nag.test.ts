@@ -10,6 +10,9 @@ const EVERYTHING_ON = {
   waf: { enabled: true },
   alarmEmail: 'ops@example.com',
   keyPepperParameter: '/market-data/qa/key-pepper',
+  reservedConcurrency: { offers: 50, authorizer: 20, docs: 5 },
+  docsThrottle: { rateLimit: 5 },
+  onDemandCeiling: { maxReadRequestUnits: 1000 },
   customDomain: {
     domainName: 'api.example.com',
     certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc',

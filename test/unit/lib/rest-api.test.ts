@@ -1,5 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../../shared/gateway-responses';
+import { bearerKey } from '../../../shared/bearer';
+import { CORS_HEADERS } from '../../../shared/cors';
+import { GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES } from '../../../shared/gateway-responses';
 import { ROUTES } from '../../../shared/routes';
 import { synth, type Fixture } from './app-fixture';
 
@@ -97,6 +99,33 @@ describe('MarketDataApi', () => {
     );
   });
 
+  it('refuses with the identity validation expression exactly the values the authorizer refuses unread', () => {
+    const [authorizer] = Object.values(dev.template.findResources('AWS::ApiGateway::Authorizer'));
+    const expression = new RegExp(authorizer.Properties.IdentityValidationExpression);
+    const key = 'k'.repeat(40);
+
+    for (const accepted of [`Bearer ${key}`, `bearer ${key}`, `bEaReR ${key}`, `Bearer    ${key}`, ` Bearer ${key}\t`, `Bearer ${'a'.repeat(32)}`, `Bearer ${'a'.repeat(128)}`]) {
+      expect([accepted, expression.test(accepted), bearerKey(accepted)]).toEqual([accepted, true, expect.any(String)]);
+    }
+    for (const refused of ['', key, `Basic ${key}`, `Bearer${key}`, `Bearer\t${key}`, `Bearer ${key} x`, `Bearer ${'a'.repeat(31)}`, `Bearer ${'a'.repeat(129)}`, `Bearer ${key}==`, `Bearer ${key.slice(1)}.`]) {
+      expect([refused, expression.test(refused), bearerKey(refused)]).toEqual([refused, false, undefined]);
+    }
+  });
+
+  it('throttles each key-free docs method below the stage throttle, as configured', () => {
+    const settings = (fixture: Fixture) =>
+      Object.values(fixture.template.findResources('AWS::ApiGateway::Stage'))[0].Properties.MethodSettings as Record<string, unknown>[];
+
+    for (const path of ['/~1openapi.json', '/~1docs', '/~1docs~1{asset}']) {
+      expect(settings(dev)).toContainEqual(
+        expect.objectContaining({ ResourcePath: path, HttpMethod: 'GET', ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 }),
+      );
+      expect(settings(synth('dev', { docsThrottle: { rateLimit: 5, burstLimit: 7 } }))).toContainEqual(
+        expect.objectContaining({ ResourcePath: path, HttpMethod: 'GET', ThrottlingRateLimit: 5, ThrottlingBurstLimit: 7 }),
+      );
+    }
+  });
+
   it('turns authorizer caching off with a TTL of 0', () => {
     synth('dev', { authorizerCacheTtlSeconds: 0 }).template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
       AuthorizerResultTtlInSeconds: 0,
@@ -125,10 +154,12 @@ describe('MarketDataApi', () => {
     dev.template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'dev',
       TracingEnabled: false,
-      MethodSettings: [
-        Match.objectLike({ LoggingLevel: 'ERROR', DataTraceEnabled: false, ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 }),
-      ],
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ ResourcePath: '/*', HttpMethod: '*', LoggingLevel: 'ERROR', DataTraceEnabled: false, ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 }),
+      ]),
     });
+    const [stage] = Object.values(dev.template.findResources('AWS::ApiGateway::Stage'));
+    for (const setting of stage.Properties.MethodSettings) expect(setting).toMatchObject({ LoggingLevel: 'ERROR', DataTraceEnabled: false });
     dev.template.hasResourceProperties('AWS::Logs::LogGroup', {
       LogGroupName: { 'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: dev.logicalId(dev.stack.api.api) }, '/dev']] },
     });
@@ -147,7 +178,7 @@ describe('MarketDataApi', () => {
     ['AUTHORIZER_CONFIGURATION_ERROR', '503', 'service_unavailable', true],
     ['INTEGRATION_TIMEOUT', '503', 'service_unavailable', true],
     ['THROTTLED', '503', 'service_unavailable', true],
-    ['WAF_FILTERED', '503', 'service_unavailable', true],
+    ['WAF_FILTERED', '400', 'validation_error', false],
     ['DEFAULT_4XX', '400', 'validation_error', false],
     ['DEFAULT_5XX', '500', 'internal_error', false],
   ])('answers %s with %s and the %s envelope', (type, status, code, retryAfter) => {
@@ -158,7 +189,8 @@ describe('MarketDataApi', () => {
     expect(response.Properties.StatusCode).toBe(status);
     expect(response.Properties.ResponseParameters).toMatchObject({
       'gatewayresponse.header.Content-Type': "'application/json'",
-      'gatewayresponse.header.X-Request-Id': expect.any(String),
+      // The request's own id, never a header the client chose.
+      'gatewayresponse.header.X-Request-Id': 'context.requestId',
     });
     expect('gatewayresponse.header.Retry-After' in response.Properties.ResponseParameters).toBe(retryAfter);
     const envelope = JSON.parse(response.Properties.ResponseTemplates['application/json']);
@@ -166,6 +198,13 @@ describe('MarketDataApi', () => {
     expect(Object.keys(envelope.error).sort()).toEqual(['code', 'details', 'message']);
     expect(envelope.error.code).toBe(code);
     expect(envelope.error.message).toMatch(/\w/);
+  });
+
+  it('challenges every 401 with WWW-Authenticate: Bearer and invalid_token (RFC 6750)', () => {
+    const [unauthorized] = Object.values(
+      dev.template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: 'UNAUTHORIZED' } }),
+    );
+    expect(unauthorized.Properties.ResponseParameters['gatewayresponse.header.WWW-Authenticate']).toBe(`'Bearer error="invalid_token"'`);
   });
 
   it('renders exactly the bodies and headers of shared/gateway-responses.ts, which the local gateway serves', () => {
@@ -208,23 +247,41 @@ describe('MarketDataApi', () => {
     template.hasOutput('CustomDomainUrl', { Value: 'https://api.example.com/' });
   });
 
-  it('attaches a WAF web ACL with a per-IP rate rule and the AWS common rules when enabled', () => {
+  it('attaches a WAF web ACL whose blocks answer with the envelope: 429 for the rate rule, 400 for content', () => {
     const { template, stack, logicalId } = synth('dev', { waf: { enabled: true, ratePerIpPer5Minutes: 1200 } });
+    const [acl] = Object.values(template.findResources('AWS::WAFv2::WebACL'));
+    const { Rules: rules, CustomResponseBodies: bodies, DefaultAction } = acl.Properties;
+    const responseOf = (rule: any) => {
+      const custom = rule.Action.Block.CustomResponse;
+      const headers = Object.fromEntries(custom.ResponseHeaders.map((h: { Name: string; Value: string }) => [h.Name, h.Value]));
+      const body = bodies[custom.CustomResponseBodyKey];
+      return { status: custom.ResponseCode, headers, contentType: body.ContentType, envelope: JSON.parse(body.Content) };
+    };
 
-    template.hasResourceProperties('AWS::WAFv2::WebACL', {
-      Scope: 'REGIONAL',
-      DefaultAction: { Allow: {} },
-      Rules: [
-        Match.objectLike({
-          Action: { Block: {} },
-          Statement: { RateBasedStatement: { Limit: 1200, AggregateKeyType: 'IP', EvaluationWindowSec: 300 } },
-        }),
-        Match.objectLike({
-          OverrideAction: { None: {} },
-          Statement: { ManagedRuleGroupStatement: Match.objectLike({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' }) },
-        }),
-      ],
+    expect(acl.Properties.Scope).toBe('REGIONAL');
+    expect(DefaultAction).toEqual({ Allow: {} });
+    const rate = rules.find((r: any) => r.Statement.RateBasedStatement);
+    expect(rate.Statement.RateBasedStatement).toEqual({ Limit: 1200, AggregateKeyType: 'IP', EvaluationWindowSec: 300 });
+    expect(responseOf(rate)).toEqual({
+      status: 429,
+      headers: { ...CORS_HEADERS, 'Retry-After': '60' },
+      contentType: 'APPLICATION_JSON',
+      envelope: { error: { code: 'rate_limit_exceeded', message: WAF_RESPONSES.rateLimited.message, details: null } },
     });
+    // The common rules only label; the rule after them refuses on those labels with a 400.
+    const common = rules.find((r: any) => r.Statement.ManagedRuleGroupStatement);
+    expect(common.Statement.ManagedRuleGroupStatement).toMatchObject({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' });
+    expect(common.OverrideAction).toEqual({ Count: {} });
+    const refusal = rules.find((r: any) => JSON.stringify(r.Statement).includes('awswaf:managed:aws:core-rule-set:'));
+    expect(refusal.Priority).toBeGreaterThan(common.Priority);
+    expect(JSON.stringify(refusal.Statement)).toContain('NoUserAgent_Header');
+    expect(responseOf(refusal)).toEqual({
+      status: 400,
+      headers: CORS_HEADERS,
+      contentType: 'APPLICATION_JSON',
+      envelope: { error: { code: 'validation_error', message: expect.any(String), details: { message: [expect.any(String)] } } },
+    });
+    for (const rule of rules) expect(rule.Action?.Block?.CustomResponse ?? rule.OverrideAction).toBeDefined();
     template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
     const [association] = Object.values(template.findResources('AWS::WAFv2::WebACLAssociation'));
     expect(JSON.stringify(association.Properties.ResourceArn)).toContain(logicalId(stack.api.api));
