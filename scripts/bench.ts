@@ -129,8 +129,8 @@ async function main(): Promise<void> {
     log(`import: ${imported.items} items in ${(imported.ms / 1000).toFixed(1)} s via ${imported.method}`);
 
     const views = new ViewStore(client, tableName);
-    const sizes = (family: CatalogFamily | OfferFamily, filter?: ViewFilter) => views.size(viewPartition(imported.version, family, filter));
-    const picks = await pickRequests(dataset, views, imported.version);
+    const sizes = (family: CatalogFamily | OfferFamily, filter?: ViewFilter) => views.size(viewPartition(imported.versions[family], family, filter));
+    const picks = await pickRequests(dataset, views, imported.versions);
     dataset = undefined; // let the collector have it before the measurements
     const kinds = await requestMix(picks, sizes, mode.name === 'quick');
 
@@ -145,7 +145,7 @@ async function main(): Promise<void> {
     for (const [i, kind] of kinds.entries()) {
       const result = await measureKind(
         kind,
-        { version: imported.version, views, now: new Date(), handlers, recorder, client, counterClient, emfCalls },
+        { versions: imported.versions, views, now: new Date(), handlers, recorder, client, counterClient, emfCalls },
         mode.measure,
         `bench-key-${i}`,
       );
@@ -180,7 +180,7 @@ async function main(): Promise<void> {
       await readCapacityAtDepth(handlers.currencies, '/api/v1/currencies', deepOffset),
     ];
     // Latency as DynamoDB behaves (scripts/bench/latency-model.ts), and a skewed traffic mix.
-    const model = await measureModel(kinds, { version: imported.version, views, now: new Date() }, built, config, clients, mode.name === 'quick');
+    const model = await measureModel(kinds, { versions: imported.versions, views, now: new Date() }, built, config, clients, mode.name === 'quick');
     log(`latency model: ${model.latency.length} single-view kinds, mix of ${model.mix[0]?.requests ?? 0} requests (${seconds(started)} s)`);
 
     const checks = [depthCheck(depth[0], depth[1]), ...evaluate(requests, cold), ...ceilingChecks(requests), ...model.checks];

@@ -32,13 +32,15 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       const started = Date.now();
       const result = await importDataset(readDataFile(positionals[0]), { client, tableName, onProgress: progressBar('importing') });
       const summary = Object.entries(result.counts).map(([family, n]) => `${family}=${n}`).join(' ');
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const { observations, itemsWritten: historyItems } = result.history;
       process.stdout.write(
         result.unchanged
-          ? `snapshot ${result.version} is already being served; nothing written\n`
-          : `published snapshot ${result.version} (previous ${result.previous ?? 'none'}): ${result.itemsWritten} items written, ` +
-              `${result.itemsDeleted} stale items deleted in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+          ? `already served: nothing written (${summary})\n`
+          : `published ${result.published.length ? result.published.join(', ') : 'no family'}` +
+              `${observations ? `; ${observations} observation(s) appended (${historyItems} history items written)` : ''}: ` +
+              `${result.itemsWritten} items written, ${result.itemsDeleted} items of replaced versions deleted in ${seconds} s\n${summary}\n`,
       );
-      process.stdout.write(`${summary}${result.carriedOver.length ? `; carried over: ${result.carriedOver.join(', ')}` : ''}\n`);
     }
     if (values.accounts) {
       const accounts = parseAccounts(readDataFile(values.accounts));

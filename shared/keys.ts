@@ -2,9 +2,10 @@
  * Every PK/SK/GSI value of the single table is built here, and nowhere else. The layout and the
  * access patterns it serves are documented in docs/data-model.md.
  *
- * Served data lives in immutable snapshots: every item of a snapshot has the `V#<version>#` prefix
- * on its partition keys, and the pointer item names the version being served, so an import
- * publishes by flipping one item.
+ * Served catalog data lives in immutable per-family versions: every item of a family version has
+ * the `V#<version>#` prefix on its partition keys, and the pointer item names the version of each
+ * family being served, so an import publishes every family it changed by writing one item.
+ * History lives outside versions (`HIST#`): it only grows, one item per observation and bucket.
  */
 
 export const SEP = '#';
@@ -14,6 +15,7 @@ export const KEY_PREFIX = 'KEY#';
 export const USER_PREFIX = 'USER#';
 export const QUOTA_PREFIX = 'QUOTA#';
 export const SNAPSHOT_PREFIX = 'V#';
+export const HISTORY_PREFIX = 'HIST#';
 
 /** The resource families: the one list every loop over families and every family type derives from. */
 export const PLATFORM_FAMILIES = ['exchanges', 'wallets', 'protocols'] as const;
@@ -27,6 +29,9 @@ export type CatalogFamily = (typeof CATALOG_FAMILIES)[number];
 export type OfferFamily = (typeof OFFER_FAMILIES)[number];
 export type HistoryFamily = (typeof HISTORY_FAMILIES)[number];
 export type ListFamily = CatalogFamily | OfferFamily;
+/** The families that are published as versions (history is appended, never versioned). */
+export const VERSIONED_FAMILIES = [...CATALOG_FAMILIES, ...OFFER_FAMILIES] as const;
+export type VersionedFamily = ListFamily;
 
 /** Filter dimensions that have their own list views (one copy of an offer per dimension). */
 export type ViewDimension = 'platform_type' | 'platform' | 'asset';
@@ -90,16 +95,40 @@ export const viewMetaKey = (partition: string): Key => ({ PK: partition, SK: MET
 
 // ---- history ----------------------------------------------------------------------------------
 
+/** The stored series of an offer: raw observations and the last observation of each 4h, 1d, 1w bucket. */
 export type SeriesResolution = 'RAW' | '4H' | '1D' | '1W';
 
-export const historyPartition = (version: string, family: HistoryFamily, id: number): string =>
-  `${v(version)}HIST${SEP}${family.toUpperCase()}${SEP}${id}`;
+/** One partition per offer, outside every version: appending never rewrites what is stored. */
+export const historyPartition = (family: HistoryFamily, id: number): string => `${HISTORY_PREFIX}${family.toUpperCase()}${SEP}${id}`;
 
-/** A chunk of one series: `RAW#2024-05-01#000`, `4H#2024-05`, `1D#2024`, `1W#2024`. */
-export const historyChunkSortKey = (resolution: SeriesResolution, chunk: string): string =>
-  `${resolution}${SEP}${chunk}`;
+/** Epoch milliseconds up to year 9999 fit 15 digits; padded so sort keys order by time. */
+const msKey = (ms: number) => String(ms).padStart(15, '0');
 
-// ---- source records (for carrying families over to the next import) --------------------------
+/** An observation (`RAW#<its time>`) or a bucket (`4H#<bucket start>`). */
+export const historySortKey = (resolution: SeriesResolution, ms: number): string => `${resolution}${SEP}${msKey(ms)}`;
+
+export const historyKey = (family: HistoryFamily, id: number, resolution: SeriesResolution, ms: number): Key => ({
+  PK: historyPartition(family, id),
+  SK: historySortKey(resolution, ms),
+});
+
+/** The time a history sort key names. */
+export const msOfHistorySortKey = (sk: string): number => Number(sk.slice(sk.indexOf(SEP) + 1));
+
+/** The observation time of a history item (for a bucket, its last observation's). */
+export const OBSERVED_AT_ATTRIBUTE = 'at';
+
+// ---- source records and manifests of a family version -----------------------------------------
+
+/** The keys of every item of a family version, written before them, so the version can be deleted. */
+export const manifestKey = (version: string, chunk: number): Key => ({
+  PK: `${v(version)}MANIFEST`,
+  SK: String(chunk).padStart(6, '0'),
+});
+
+export const manifestPartition = (version: string): string => manifestKey(version, 0).PK;
+
+/** The source records of a family version (for re-rendering offers when platform references change). */
 
 export const sourceKey = (version: string, family: string, chunk: number): Key => ({
   PK: `${v(version)}SOURCE${SEP}${family}`,
@@ -139,13 +168,13 @@ export const quotaKey = (keyId: string, window: QuotaWindow, windowId: string): 
  * every snapshot partition and the quota counters. A new served partition family is one line
  * here; the stack turns each prefix into a `dynamodb:LeadingKeys` pattern.
  */
-export const SERVED_PREFIXES: readonly string[] = [pointerKey().PK, SNAPSHOT_PREFIX, QUOTA_PREFIX];
+export const SERVED_PREFIXES: readonly string[] = [pointerKey().PK, SNAPSHOT_PREFIX, HISTORY_PREFIX, QUOTA_PREFIX];
 
 /**
  * Partitions under a served prefix that the serving functions must still never read, as IAM
- * `StringLike` patterns: the raw source records, which include hidden platforms.
+ * `StringLike` patterns: the raw source records, which include hidden platforms, and manifests.
  */
-export const UNSERVED_PATTERNS: readonly string[] = [sourcePartition('*', '*')];
+export const UNSERVED_PATTERNS: readonly string[] = [sourcePartition('*', '*'), manifestPartition('*')];
 
 // ---- which index orders which list --------------------------------------------------------------
 

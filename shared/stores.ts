@@ -1,5 +1,6 @@
-/** The read stores of the served snapshot, built by each function's composition root. */
+/** The read stores of the served data, built by each function's composition root. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { HistoryStore } from './repositories/history-store';
 import { ReadCache } from './repositories/read-cache';
 import { SnapshotStore } from './repositories/snapshot-store';
 import { ViewStore } from './repositories/view-store';
@@ -7,6 +8,7 @@ import { ViewStore } from './repositories/view-store';
 export interface Stores {
   snapshot: SnapshotStore;
   views: ViewStore;
+  history: HistoryStore;
 }
 
 export interface StoreOptions {
@@ -18,5 +20,5 @@ export interface StoreOptions {
 
 export function createStores(client: DynamoDBDocumentClient, options: StoreOptions): Stores {
   const cache = options.readCacheMb > 0 ? new ReadCache(options.readCacheMb * 1024 * 1024) : undefined;
-  return { snapshot: new SnapshotStore(client, options.tableName, options.snapshotCacheMs), views: new ViewStore(client, options.tableName, cache) };
+  return { snapshot: new SnapshotStore(client, options.tableName, options.snapshotCacheMs), views: new ViewStore(client, options.tableName, cache), history: new HistoryStore(client, options.tableName) };
 }

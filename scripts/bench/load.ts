@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { importDataset } from '../../shared/import/importer';
+import type { FamilyVersions } from '../../shared/repositories/snapshot-store';
 import { round } from './stats';
 
 export interface BenchDynamo {
@@ -50,7 +51,7 @@ export interface ImportReport {
   ms: number;
   items: number;
   items_per_s: number | null;
-  version: string;
+  versions: FamilyVersions;
 }
 
 /** The generated dataset written by the real import, timed. */
@@ -58,5 +59,5 @@ export async function loadDataset(dataset: unknown, client: DynamoDBDocumentClie
   const started = performance.now();
   const result = await importDataset(dataset, { client, tableName, onProgress });
   const ms = performance.now() - started;
-  return { method: 'importDataset', ms: Math.round(ms), items: result.itemsWritten, items_per_s: round(result.itemsWritten / (ms / 1000), 0), version: result.version };
+  return { method: 'importDataset', ms: Math.round(ms), items: result.itemsWritten, items_per_s: round(result.itemsWritten / (ms / 1000), 0), versions: result.versions };
 }

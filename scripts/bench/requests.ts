@@ -5,7 +5,7 @@
  * about it (docs/data-model.md), which the report checks.
  */
 import { decimalSortKey } from '../../shared/decimal';
-import { chunkOf, PERIOD_SPEC, PERIODS, type Period } from '../../shared/domain/buckets';
+import { bucketStart, PERIOD_SPEC, PERIODS, type Period } from '../../shared/domain/buckets';
 import { DEFAULT_SORT, type SortMode } from '../../shared/domain/orderings';
 import {
   APY_VALUE_ATTRIBUTE,
@@ -13,7 +13,7 @@ import {
   OFFER_FAMILIES,
   CATALOG_INDEX,
   catalogKey,
-  historyChunkSortKey,
+  historySortKey,
   historyPartition,
   offerKey,
   offerViewKey,
@@ -28,6 +28,7 @@ import {
   type ViewFilter,
 } from '../../shared/keys';
 import type { ItemFilter, ViewStore } from '../../shared/repositories/view-store';
+import type { FamilyVersions } from '../../shared/repositories/snapshot-store';
 import type { FunctionName } from '../../shared/routes';
 import type { FloorSpec } from './floor';
 import type { Picks } from './picks';
@@ -41,7 +42,7 @@ export interface Answer {
 }
 
 export interface FloorContext {
-  version: string;
+  versions: FamilyVersions;
   views: ViewStore;
   now: Date;
 }
@@ -97,8 +98,8 @@ function offerList(family: OfferFamily, name: string, q: OfferListQuery, extra: 
   const combined = filters.length > 1 || (q.min_apy !== undefined && sort !== 'apy_desc' && sort !== 'apy_asc');
   const base = [...filters].sort((a, b) => SELECTIVITY.indexOf(a.dimension) - SELECTIVITY.indexOf(b.dimension))[0];
 
-  async function floor({ version, views }: FloorContext, answer: Answer): Promise<FloorSpec> {
-    const partition = viewPartition(version, family, base);
+  async function floor({ versions, views }: FloorContext, answer: Answer): Promise<FloorSpec> {
+    const partition = viewPartition(versions[family], family, base);
     const total = Number(answer.body.pagination.total);
     if (combined) {
       // The page's items are a run of matches in the base view: one Query over their positions,
@@ -107,7 +108,7 @@ function offerList(family: OfferFamily, name: string, q: OfferListQuery, extra: 
       const attribute = positionAttribute(index);
       const positions = await Promise.all(
         ids.map(async (id) => {
-          const item = await views.getItem(base ? offerViewKey(version, family, id, base.dimension) : offerKey(version, family, id));
+          const item = await views.getItem(base ? offerViewKey(versions[family], family, id, base.dimension) : offerKey(versions[family], family, id));
           return Number(item?.[attribute]);
         }),
       );
@@ -155,7 +156,7 @@ function catalogList(family: CatalogFamily, name: string, offset: number, role: 
     expectStatus: 200,
     promisedRoundTrips: 1,
     page: { list: family, role, filtered: false, offset },
-    floor: async ({ version }) => ({ read: 'range', partition: viewPartition(version, family), index: CATALOG_INDEX, from: offset, to: offset + PAGE }),
+    floor: async ({ versions }) => ({ read: 'range', partition: viewPartition(versions[family], family), index: CATALOG_INDEX, from: offset, to: offset + PAGE }),
   };
 }
 
@@ -167,7 +168,7 @@ function catalogDetail(family: CatalogFamily, slug: string): RequestKind {
     group: 'detail',
     expectStatus: 200,
     promisedRoundTrips: 1,
-    floor: async ({ version }) => ({ read: 'get', key: catalogKey(version, family, slug) }),
+    floor: async ({ versions }) => ({ read: 'get', key: catalogKey(versions[family], family, slug) }),
   };
 }
 
@@ -181,12 +182,12 @@ function currencyDetail(name: string, slug: string, sizes: Sizes, offersPerFamil
     expectStatus: 200,
     // One round trip up to 500 offers per family (VIEW_CHUNK), two beyond.
     promisedRoundTrips: Math.max(...offersPerFamily) > 500 ? 2 : 1,
-    floor: async ({ version }) => {
-      const reads: FloorSpec[] = [{ read: 'get', key: catalogKey(version, 'currencies', slug) }];
+    floor: async ({ versions }) => {
+      const reads: FloorSpec[] = [{ read: 'get', key: catalogKey(versions.currencies, 'currencies', slug) }];
       for (const family of families) {
         const filter: ViewFilter = { dimension: 'asset', value: slug };
         const n = await sizes(family, filter);
-        if (n > 0) reads.push({ read: 'range', partition: viewPartition(version, family, filter), index: SORT_INDEX[DEFAULT_SORT[family]], from: 0, to: n });
+        if (n > 0) reads.push({ read: 'range', partition: viewPartition(versions[family], family, filter), index: SORT_INDEX[DEFAULT_SORT[family]], from: 0, to: n });
       }
       return { read: 'parallel', reads };
     },
@@ -201,7 +202,7 @@ function offerDetail(family: OfferFamily, id: number): RequestKind {
     group: 'detail',
     expectStatus: 200,
     promisedRoundTrips: 1,
-    floor: async ({ version }) => ({ read: 'get', key: offerKey(version, family, id) }),
+    floor: async ({ versions }) => ({ read: 'get', key: offerKey(versions[family], family, id) }),
   };
 }
 
@@ -216,18 +217,13 @@ function history(family: HistoryFamily, id: number, period: Period): RequestKind
     expectStatus: 200,
     promisedRoundTrips: 1,
     period,
-    // The one Query of the series chunks that cover the window (the same bounds the read path uses).
-    floor: async ({ version, now }) => {
+    // The one Query of the series that answers the window (the same bounds the read path uses).
+    floor: async ({ now }) => {
       const { interval, windowMs } = PERIOD_SPEC[period];
       const resolution = ROLLUP[interval];
       const to = now.getTime();
-      const low = windowMs === null ? '' : chunkOf[resolution](to - windowMs);
-      return {
-        read: 'partition',
-        pk: historyPartition(version, family, id),
-        from: historyChunkSortKey(resolution, low),
-        to: historyChunkSortKey(resolution, `${chunkOf[resolution](to)}~`),
-      };
+      const from = windowMs === null ? 0 : interval === '1h' ? to - windowMs : bucketStart(interval, to - windowMs);
+      return { read: 'partition', pk: historyPartition(family, id), from: historySortKey(resolution, from), to: historySortKey(resolution, to) };
     },
   };
 }

@@ -15,7 +15,7 @@ import { pagination, type Page } from './page';
 export type Lookup = { doc: string } | { redirectTo: string } | undefined;
 
 export async function listCatalog({ snapshot, views }: Stores, family: CatalogFamily, query: ListQuery): Promise<Page> {
-  const partition = viewPartition(await snapshot.version(), family);
+  const partition = viewPartition(await snapshot.version(family), family);
   const [total, items] = await Promise.all([
     views.size(partition),
     views.range(partition, CATALOG_INDEX, query.offset, query.offset + query.limit),
@@ -42,14 +42,14 @@ const canExist = (slug: string) => slug.length > 0 && slug.length <= SLUG_MAX_LE
 
 export async function getCatalogRecord({ snapshot, views }: Stores, family: CatalogFamily, slug: string): Promise<Lookup> {
   if (!canExist(slug)) return undefined;
-  return lookupOf(await views.getItem(catalogKey(await snapshot.version(), family, slug)));
+  return lookupOf(await views.getItem(catalogKey(await snapshot.version(family), family, slug)));
 }
 
 /** A currency with every published offer of its asset, each family in its default order. */
 export async function getCurrencyDetail(stores: Stores, slug: string): Promise<Lookup> {
   if (!canExist(slug)) return undefined;
-  const version = await stores.snapshot.version();
-  const [item, offers] = await Promise.all([stores.views.getItem(catalogKey(version, 'currencies', slug)), offersOfAsset(stores, version, slug)]);
+  const versions = await stores.snapshot.versions();
+  const [item, offers] = await Promise.all([stores.views.getItem(catalogKey(versions.currencies, 'currencies', slug)), offersOfAsset(stores, versions, slug)]);
   const lookup = lookupOf(item);
   if (!lookup || 'redirectTo' in lookup) return lookup;
   const arrays = `"earn_offers":[${offers.earn.join(',')}],"borrow_offers":[${offers.borrow.join(',')}],"collateral_offers":[${offers.collateral.join(',')}]`;

@@ -23,6 +23,7 @@ import {
 import type { OfferQuery } from '../schemas/query';
 import { docOf, type ItemFilter, type StoredItem } from '../repositories/view-store';
 import type { Stores } from '../stores';
+import type { FamilyVersions } from '../repositories/snapshot-store';
 import { DEFAULT_SORT, effectiveSort } from './orderings';
 import { pagination, type Page } from './page';
 
@@ -48,7 +49,7 @@ function filterExpression(rest: ViewFilter[]): ItemFilter | undefined {
 }
 
 export async function listOffers({ snapshot, views }: Stores, family: OfferFamily, query: OfferQuery): Promise<Page> {
-  const version = await snapshot.version();
+  const version = await snapshot.version(family);
   const sort = effectiveSort(family, query.sort);
   const index = SORT_INDEX[sort];
   const [base, ...rest] = filtersOf(query);
@@ -108,20 +109,15 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
 }
 
 export async function getOffer({ snapshot, views }: Stores, family: OfferFamily, id: number): Promise<string> {
-  const item = await views.getItem(offerKey(await snapshot.version(), family, id));
+  const item = await views.getItem(offerKey(await snapshot.version(family), family, id));
   if (!item) throw new NotFoundError(`No such ${family} offer.`);
   return docOf(item);
 }
 
-/** Whether a published offer exists (history of an unknown offer is 404). */
-export async function offerExists({ views }: Stores, version: string, family: OfferFamily, id: number): Promise<boolean> {
-  return (await views.getItem(offerKey(version, family, id))) !== undefined;
-}
-
 /** The published offers whose asset is `slug`, each family in its default order. */
-export async function offersOfAsset({ views }: Stores, version: string, slug: string): Promise<Record<OfferFamily, string[]>> {
+export async function offersOfAsset({ views }: Stores, versions: FamilyVersions, slug: string): Promise<Record<OfferFamily, string[]>> {
   const read = (family: OfferFamily) =>
-    views.all(viewPartition(version, family, { dimension: 'asset', value: slug }), SORT_INDEX[DEFAULT_SORT[family]]).then(docsOf);
+    views.all(viewPartition(versions[family], family, { dimension: 'asset', value: slug }), SORT_INDEX[DEFAULT_SORT[family]]).then(docsOf);
   const [earn, borrow, collateral] = await Promise.all([read('earn'), read('borrow'), read('collateral')]);
   return { earn, borrow, collateral };
 }

@@ -1,22 +1,39 @@
 /**
- * The import: validate the whole file, write a new immutable snapshot, publish it by flipping the
- * pointer item last, then delete snapshots older than the previous one. Until the flip the API
- * serves the previous snapshot; a failed or interrupted import leaves it untouched, and a re-run
- * writes the same version (its id is the hash of the content) and completes it.
+ * The import (docs/adr/0006-live-data.md). A data file is validated as a whole; then each family
+ * it carries is published as a new immutable version only if its content changed (offers also
+ * when a platform reference they render changed), and its history observations are appended.
+ * Publishing is one write of the pointer item, which names the served version of every family.
+ * Replaced versions are deleted only once no reader's cached pointer can still name them. An
+ * import of what is already served writes nothing. One import runs at a time (a lease on the
+ * pointer); a failed or interrupted import leaves the served data untouched, and the next import
+ * deletes what it had written.
  */
-import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { pointerKey, SNAPSHOT_PREFIX, sourcePartition, versionOfPartition } from '../keys';
-import { DataFileError, DATASET_FAMILIES, parseDataset, type Dataset, type DatasetFamily } from '../schemas/dataset';
-import { deleteItems, putItems } from '../repositories/batch-writer';
-import { HISTORY_DATASET_FAMILY, joinSourceRecords, OFFER_DATASET_FAMILY, projectSnapshot, type CompleteDataset } from './project';
+import { createHash, randomUUID } from 'node:crypto';
+import { DEFAULTS } from '../config';
+import { CATALOG_FAMILIES, HISTORY_FAMILIES, OFFER_FAMILIES, PLATFORM_FAMILIES, type VersionedFamily } from '../keys';
+import { HistoryStore } from '../repositories/history-store';
+import { SnapshotWriter, type FamilyState, type RetiredVersion, type SnapshotPointer } from '../repositories/snapshot-writer';
+import { versionsOf, type FamilyVersions } from '../repositories/snapshot-store';
+import {
+  DATASET_FAMILY_OF,
+  DataFileError,
+  HISTORY_DATASET_FAMILY,
+  parseDataset,
+  type Dataset,
+  type DatasetFamily,
+  type DataFileInput,
+  type PlatformRecord,
+} from '../schemas/dataset';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { appendHistory, type AppendResult, type HistoryAppend } from './history-plan';
+import { platformResolver, projectCatalog, projectOffers, projectSource, type Item, type PlatformResolver, type Platforms } from './project';
 
-export interface SnapshotPointer {
-  version: string;
-  previous: string | null;
-  importedAt: string;
-  counts: Record<string, number>;
-}
+export type { SnapshotPointer } from '../repositories/snapshot-writer';
+
+/** How long after a version is replaced it may be deleted: the readers' pointer cache and a margin. */
+export const RETIRE_MARGIN_MS = 60_000;
+/** How long an import may hold the lease before another may take it over (a Lambda runs 15 minutes at most). */
+export const LEASE_MS = 15 * 60_000;
 
 export interface ImportOptions {
   client: DynamoDBDocumentClient;
@@ -24,53 +41,42 @@ export interface ImportOptions {
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
   now?: () => Date;
+  /** Replaced versions are deleted this long after (default: the readers' pointer cache + RETIRE_MARGIN_MS). */
+  retireAfterMs?: number;
 }
 
 export interface ImportResult {
-  version: string;
-  previous: string | null;
+  /** Nothing was written: the file's families are served as they are and its history is stored. */
   unchanged: boolean;
+  /** The served version of each family after the import. */
+  versions: FamilyVersions;
+  /** The families published as a new version. */
+  published: VersionedFamily[];
+  /** Items written: family versions (with manifests and sources), history, the pointer. */
   itemsWritten: number;
+  /** Items of replaced and abandoned versions deleted. */
   itemsDeleted: number;
-  carriedOver: DatasetFamily[];
-  counts: Record<string, number>;
+  history: AppendResult;
+  /** Records per family in the file. */
+  counts: Partial<Record<DatasetFamily, number>>;
 }
 
-export async function readPointer(client: DynamoDBDocumentClient, tableName: string): Promise<SnapshotPointer | undefined> {
-  const out = await client.send(new GetCommand({ TableName: tableName, Key: pointerKey(), ConsistentRead: true }));
-  return out.Item as SnapshotPointer | undefined;
-}
+const hashOf = (...parts: unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 20);
 
-async function readSource(client: DynamoDBDocumentClient, tableName: string, version: string, family: DatasetFamily): Promise<unknown[]> {
-  const records: unknown[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': sourcePartition(version, family) },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of out.Items ?? []) records.push(...(JSON.parse(item.records as string) as unknown[]));
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return joinSourceRecords(records);
-}
-
-/** Rules across records: unique identifiers, former slugs naming one record only, history of known offers. */
-export function crossRecordErrors(dataset: CompleteDataset, fromFile: Set<DatasetFamily>): string[] {
+/** Rules across the records of one family in the file: unique identifiers, former slugs naming one record only. */
+export function crossRecordErrors(dataset: Dataset): string[] {
   const errors: string[] = [];
-  for (const family of ['exchanges', 'wallets', 'protocols', 'currencies'] as const) {
+  for (const family of CATALOG_FAMILIES) {
+    const records = dataset[family];
+    if (!records) continue;
     const seen = new Map<string, number>();
-    dataset[family].forEach((record, i) => {
+    records.forEach((record, i) => {
       if (seen.has(record.slug)) errors.push(`${family}[${i}].slug: duplicate of ${family}[${seen.get(record.slug)}]`);
       seen.set(record.slug, i);
     });
     // A former slug naming another record would make that record's address a redirect, even once it is hidden.
     const former = new Map<string, number>();
-    dataset[family].forEach((record, i) => {
+    records.forEach((record, i) => {
       record.previous_slugs.forEach((slug, j) => {
         if (slug === record.slug) errors.push(`${family}[${i}].previous_slugs[${j}]: equals the record's own slug`);
         else if (seen.has(slug)) errors.push(`${family}[${i}].previous_slugs[${j}]: "${slug}" is the slug of ${family}[${seen.get(slug)}]`);
@@ -81,126 +87,190 @@ export function crossRecordErrors(dataset: CompleteDataset, fromFile: Set<Datase
       });
     });
   }
-  for (const family of ['earn', 'borrow', 'collateral'] as const) {
-    const name = OFFER_DATASET_FAMILY[family];
+  const uniqueIds = (name: DatasetFamily, ids: number[] | undefined, field: string) => {
     const seen = new Map<number, number>();
-    dataset[name].forEach((offer, i) => {
-      if (seen.has(offer.id)) errors.push(`${name}[${i}].id: duplicate of ${name}[${seen.get(offer.id)}]`);
-      seen.set(offer.id, i);
+    ids?.forEach((id, i) => {
+      if (seen.has(id)) errors.push(`${name}[${i}].${field}: duplicate of ${name}[${seen.get(id)}]`);
+      seen.set(id, i);
     });
+  };
+  for (const family of OFFER_FAMILIES) uniqueIds(DATASET_FAMILY_OF[family], dataset[DATASET_FAMILY_OF[family]]?.map((o) => o.id), 'id');
+  for (const family of HISTORY_FAMILIES) uniqueIds(HISTORY_DATASET_FAMILY[family], dataset[HISTORY_DATASET_FAMILY[family]]?.map((s) => s.offer_id), 'offer_id');
+  return errors;
+}
+
+/** A family whose served version changes. */
+interface FamilyChange {
+  family: VersionedFamily;
+  state: FamilyState & { version: string };
+  items: () => Item[];
+}
+
+/** Which families of the file (and which offers, through their platform references) change, against a pointer. */
+async function planChanges(dataset: Dataset, pointer: SnapshotPointer | undefined, writer: SnapshotWriter, now: string): Promise<FamilyChange[]> {
+  const served = pointer?.families ?? {};
+  const changes: FamilyChange[] = [];
+  const sourced = new Set<DatasetFamily>([...PLATFORM_FAMILIES, ...OFFER_FAMILIES.map((f) => DATASET_FAMILY_OF[f])]);
+  const change = (family: VersionedFamily, state: FamilyChange['state'], project: (version: string) => Item[], records: readonly unknown[]) => {
+    const name = DATASET_FAMILY_OF[family];
+    changes.push({
+      family,
+      state,
+      items: () => [...project(state.version), ...(sourced.has(name) ? projectSource(state.version, name, records) : [])],
+    });
+  };
+
+  for (const family of CATALOG_FAMILIES) {
+    const records = dataset[family];
+    if (!records) continue;
+    const hash = hashOf(records);
+    const version = hashOf(family, hash);
+    if (served[family]?.version !== version) {
+      change(family, { version, hash, count: records.length, publishedAt: now }, (v) => projectCatalog(v, family, records), records);
+    }
   }
-  for (const family of ['earn', 'borrow'] as const) {
+
+  // Offers render their platform references: resolve them when offers come in or platforms change.
+  const platformsChanged = changes.some((c) => (PLATFORM_FAMILIES as readonly string[]).includes(c.family));
+  const offersInFile = OFFER_FAMILIES.some((f) => dataset[DATASET_FAMILY_OF[f]] !== undefined);
+  if (!platformsChanged && !offersInFile) return changes;
+  const platforms = {} as Record<(typeof PLATFORM_FAMILIES)[number], readonly PlatformRecord[]>;
+  for (const family of PLATFORM_FAMILIES) {
+    const version = served[family]?.version;
+    platforms[family] = dataset[family] ?? (version ? ((await writer.readSource(version, family)) as PlatformRecord[]) : []);
+  }
+  const resolve: PlatformResolver = platformResolver(platforms as Platforms);
+
+  for (const family of OFFER_FAMILIES) {
+    const name = DATASET_FAMILY_OF[family];
+    const stored = served[name];
+    const given = dataset[name];
+    if (given) {
+      const hash = hashOf(given);
+      const version = hashOf(family, hash, resolve.digest);
+      if (stored?.version !== version) {
+        change(family, { version, hash, refs: resolve.digest, count: given.length, publishedAt: now }, (v) => projectOffers(v, family, given, resolve), given);
+      }
+    } else if (stored?.version && stored.hash && stored.refs !== resolve.digest) {
+      // The family is not in the file, but a reference it renders changed: render it again.
+      const records = await writer.readSource(stored.version, name);
+      const version = hashOf(family, stored.hash, resolve.digest);
+      change(family, { ...stored, version, refs: resolve.digest, publishedAt: now }, (v) => projectOffers(v, family, records, resolve), records);
+    }
+  }
+  return changes;
+}
+
+/**
+ * History must name offers of its family: those of the file when it carries the family, else the
+ * served ones (history of an offer that is not published is stored, and not served).
+ */
+async function unknownOffers(dataset: Dataset, pointer: SnapshotPointer | undefined, writer: SnapshotWriter): Promise<string[]> {
+  const errors: string[] = [];
+  for (const family of HISTORY_FAMILIES) {
     const name = HISTORY_DATASET_FAMILY[family];
-    if (!fromFile.has(name)) continue;
-    const offers = new Set(dataset[OFFER_DATASET_FAMILY[family]].map((o) => o.id));
-    const seen = new Map<number, number>();
-    dataset[name].forEach((series, i) => {
-      if (!offers.has(series.offer_id)) errors.push(`${name}[${i}].offer_id: no ${family} offer has id ${series.offer_id}`);
-      if (seen.has(series.offer_id)) errors.push(`${name}[${i}].offer_id: duplicate of ${name}[${seen.get(series.offer_id)}]`);
-      seen.set(series.offer_id, i);
+    const series = dataset[name];
+    if (!series || series.length === 0) continue;
+    const offers = DATASET_FAMILY_OF[family];
+    const served = pointer?.families[offers]?.version;
+    const records = (dataset[offers] ?? (served ? await writer.readSource(served, offers) : [])) as { id: number }[];
+    const ids = new Set(records.map((o) => o.id));
+    series.forEach((s, i) => {
+      if (!ids.has(s.offer_id)) errors.push(`${name}[${i}].offer_id: no ${family} offer has id ${s.offer_id}`);
     });
   }
   return errors;
 }
 
-/** Families absent from the file are carried over from the snapshot being served. */
-async function completeDataset(
-  parsed: Dataset,
-  pointer: SnapshotPointer | undefined,
-  options: ImportOptions,
-): Promise<{ dataset: CompleteDataset; carriedOver: DatasetFamily[] }> {
-  const complete: Record<string, unknown[]> = {};
-  const carriedOver: DatasetFamily[] = [];
-  for (const family of DATASET_FAMILIES) {
-    const given = parsed[family];
-    if (given) complete[family] = given;
-    else if (pointer) {
-      complete[family] = await readSource(options.client, options.tableName, pointer.version, family);
-      carriedOver.push(family);
-    } else complete[family] = [];
-  }
-  const dataset = complete as CompleteDataset;
-  // Carried-over history of offers that the file no longer has is dropped, not an error.
-  for (const family of ['earn', 'borrow'] as const) {
-    const name = HISTORY_DATASET_FAMILY[family];
-    if (!carriedOver.includes(name)) continue;
-    const offers = new Set(dataset[OFFER_DATASET_FAMILY[family]].map((o) => o.id));
-    (dataset[name] as { offer_id: number }[]) = (dataset[name] as { offer_id: number }[]).filter((s) => offers.has(s.offer_id));
-  }
-  return { dataset, carriedOver };
+const historyOf = (dataset: Dataset): HistoryAppend[] =>
+  HISTORY_FAMILIES.flatMap((family) => {
+    const series = dataset[HISTORY_DATASET_FAMILY[family]];
+    return series && series.length > 0 ? [{ family, series }] : [];
+  });
+
+/** Would appending this history write anything? (Reads only.) */
+async function historyChanges(history: HistoryStore, appends: HistoryAppend[], now: number): Promise<boolean> {
+  if (appends.length === 0) return false;
+  const dryRun = await appendHistory(history.dryRun(), appends, now);
+  return dryRun.itemsWritten > 0;
 }
 
-export const versionOf = (dataset: CompleteDataset): string =>
-  createHash('sha256').update(JSON.stringify(dataset)).digest('hex').slice(0, 20);
-
-/** Keys of every snapshot item whose version is not in `keep` (including abandoned imports). */
-async function staleSnapshotKeys(client: DynamoDBDocumentClient, tableName: string, keep: Set<string>): Promise<Record<string, unknown>[]> {
-  const segments = 4;
-  const keys: Record<string, unknown>[] = [];
-  await Promise.all(
-    Array.from({ length: segments }, async (_, Segment) => {
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const out = await client.send(
-          new ScanCommand({
-            TableName: tableName,
-            Segment,
-            TotalSegments: segments,
-            ProjectionExpression: 'PK, SK',
-            FilterExpression: 'begins_with(PK, :prefix)',
-            ExpressionAttributeValues: { ':prefix': SNAPSHOT_PREFIX },
-            ExclusiveStartKey,
-          }),
-        );
-        for (const item of out.Items ?? []) {
-          const version = versionOfPartition(item.PK as string);
-          if (version !== undefined && !keep.has(version)) keys.push({ PK: item.PK, SK: item.SK });
-        }
-        ExclusiveStartKey = out.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
-    }),
-  );
-  return keys;
-}
-
-/** Delete every snapshot but the served one and the previous one (cached readers may use it). */
-async function deleteStaleSnapshots(version: string, previous: string | null, { client, tableName, concurrency }: ImportOptions): Promise<number> {
-  const stale = await staleSnapshotKeys(client, tableName, new Set([version, ...(previous ? [previous] : [])]));
-  await deleteItems(stale, { client, tableName, concurrency });
-  return stale.length;
-}
-
-export async function importDataset(input: unknown, options: ImportOptions): Promise<ImportResult> {
-  const parsed = parseDataset(input);
+export async function importDataset(input: DataFileInput, options: ImportOptions): Promise<ImportResult> {
+  const dataset = parseDataset(input);
   const { client, tableName } = options;
-  const pointer = await readPointer(client, tableName);
-  const { dataset, carriedOver } = await completeDataset(parsed, pointer, options);
-  const errors = crossRecordErrors(dataset, new Set(DATASET_FAMILIES.filter((f) => parsed[f] !== undefined)));
+  const writer = new SnapshotWriter(client, tableName, { concurrency: options.concurrency, onProgress: options.onProgress });
+  const seen = await writer.readPointer();
+  const errors = [...crossRecordErrors(dataset), ...(await unknownOffers(dataset, seen, writer))];
   if (errors.length > 0) throw new DataFileError(errors);
 
-  const version = versionOf(dataset);
-  const counts = Object.fromEntries(DATASET_FAMILIES.map((f) => [f, dataset[f].length]));
-  if (pointer?.version === version) {
-    // Nothing to publish; finish a cleanup that an earlier run may have left undone.
-    const itemsDeleted = await deleteStaleSnapshots(version, pointer.previous, options);
-    return { version, previous: pointer.previous, unchanged: true, itemsWritten: 0, itemsDeleted, carriedOver, counts };
+  const clock = () => options.now?.() ?? new Date();
+  const history = new HistoryStore(client, tableName, options.concurrency);
+  const retireAfterMs = options.retireAfterMs ?? DEFAULTS.snapshotCacheMs + RETIRE_MARGIN_MS;
+  const counts = Object.fromEntries(Object.entries(dataset).map(([family, records]) => [family, (records as unknown[]).length]));
+  const appends = historyOf(dataset);
+  const noHistory: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
+
+  // First without the lease: an import of what is served writes nothing at all.
+  const startedAt = clock();
+  const planned = await planChanges(dataset, seen, writer, startedAt.toISOString());
+  if (planned.length === 0 && !(await historyChanges(history, appends, startedAt.getTime()))) {
+    return { unchanged: true, versions: versionsOf(seen?.families), published: [], itemsWritten: 0, itemsDeleted: 0, history: noHistory, counts };
   }
 
-  const items = projectSnapshot(version, dataset);
-  await putItems(items, { client, tableName, concurrency: options.concurrency, onProgress: options.onProgress });
+  const owner = randomUUID();
+  const before = await writer.acquireLease({ owner, until: startedAt.getTime() + LEASE_MS, writing: planned.map((c) => c.state.version) }, startedAt.getTime());
+  try {
+    // Under the lease: plan again from the pointer as it is now (another import may have published).
+    const changes = await planChanges(dataset, before, writer, startedAt.toISOString());
+    const next = new Set(changes.map((c) => c.state.version));
+    const served = new Set(Object.values(before?.families ?? {}).flatMap((s) => (s?.version ? [s.version] : [])));
+    let itemsWritten = 0;
+    let itemsDeleted = 0;
+    // Versions an interrupted import wrote and never published: no reader can name them.
+    for (const version of new Set(before?.lease?.writing ?? [])) {
+      if (!served.has(version) && !next.has(version)) itemsDeleted += await writer.deleteVersion(version);
+    }
+    for (const change of changes) itemsWritten += await writer.writeVersion(change.state.version, change.items());
+    const appended = appends.length > 0 ? await appendHistory(history, appends, startedAt.getTime()) : noHistory;
+    itemsWritten += appended.itemsWritten;
 
-  const previous = pointer?.version ?? null;
-  const next: SnapshotPointer = { version, previous, importedAt: (options.now?.() ?? new Date()).toISOString(), counts };
-  await client.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: { ...pointerKey(), ...next },
-      // Refuse to publish over an import that flipped the pointer while this one was writing.
-      ConditionExpression: previous === null ? 'attribute_not_exists(PK)' : 'version = :previous',
-      ExpressionAttributeValues: previous === null ? undefined : { ':previous': previous },
-    }),
-  );
+    // Versions replaced longer ago than the readers' pointer cache (and a margin) are deleted.
+    const now = clock();
+    const retired: RetiredVersion[] = [];
+    for (const r of before?.retired ?? []) {
+      if (next.has(r.version)) continue; // served again
+      if (Date.parse(r.at) + retireAfterMs <= now.getTime()) itemsDeleted += await writer.deleteVersion(r.version);
+      else retired.push(r);
+    }
 
-  const itemsDeleted = await deleteStaleSnapshots(version, previous, options);
-  return { version, previous, unchanged: false, itemsWritten: items.length, itemsDeleted, carriedOver, counts };
+    const families: SnapshotPointer['families'] = { ...before?.families };
+    for (const change of changes) {
+      const replaced = families[DATASET_FAMILY_OF[change.family]]?.version;
+      if (replaced && replaced !== change.state.version) retired.push({ family: change.family, version: replaced, at: now.toISOString() });
+      families[DATASET_FAMILY_OF[change.family]] = change.state;
+    }
+    for (const { family, series } of appends) {
+      const points = series.reduce((n, s) => n + s.points.length, 0);
+      families[HISTORY_DATASET_FAMILY[family]] = { count: points, publishedAt: startedAt.toISOString() };
+    }
+    await writer.publish(owner, { families, retired, importedAt: now.toISOString() });
+    itemsWritten += 1;
+    return {
+      unchanged: false,
+      versions: versionsOf(families),
+      published: changes.map((c) => c.family),
+      itemsWritten,
+      itemsDeleted,
+      history: appended,
+      counts,
+    };
+  } catch (error) {
+    await writer.releaseLease(owner).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The served state of every family (for the freshness metric and the command line). */
+export async function readPointer(client: DynamoDBDocumentClient, tableName: string): Promise<SnapshotPointer | undefined> {
+  return new SnapshotWriter(client, tableName).readPointer();
 }

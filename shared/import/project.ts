@@ -1,11 +1,12 @@
 /**
- * Dataset → snapshot items. Everything the read path needs is computed here, once per import:
- * visibility (hidden records are simply not written), rendered documents (decimals byte for byte),
- * resolved platform references, dense list positions for every ordering and filter view, view
- * sizes, the APY value keys, and the history rollups. See docs/data-model.md.
+ * The records of one family → the items of one family version. Everything the read path needs is
+ * computed here, once per import: visibility (hidden records are simply not written), rendered
+ * documents (decimals byte for byte), resolved platform references, dense list positions for every
+ * ordering and filter view, view sizes and the APY value keys. History is appended, not projected
+ * (history-plan.ts). See docs/data-model.md.
  */
+import { createHash } from 'node:crypto';
 import { decimalSortKey } from '../decimal';
-import { chunkOf, bucketStart, type Interval } from '../domain/buckets';
 import {
   CATALOG_ORDER,
   comparator,
@@ -19,8 +20,6 @@ import {
   APY_VALUE_ATTRIBUTE,
   CATALOG_INDEX,
   catalogKey,
-  historyChunkSortKey,
-  historyPartition,
   offerKey,
   offerViewKey,
   positionAttribute,
@@ -32,14 +31,11 @@ import {
   viewMetaKey,
   viewPartition,
   type CatalogFamily,
-  type HistoryFamily,
   type OfferFamily,
   type PlatformFamily,
-  type SeriesResolution,
-  type ViewDimension,
   type ViewFilter,
 } from '../keys';
-import type { CurrencyRecord, Dataset, DatasetFamily, PlatformRecord } from '../schemas/dataset';
+import type { CurrencyRecord, DatasetFamily, PlatformRecord } from '../schemas/dataset';
 import {
   borrowOfferFields,
   collateralOfferFields,
@@ -53,9 +49,6 @@ import {
 
 export type Item = Record<string, unknown> & { PK: string; SK: string };
 
-/** A dataset with every family present (absent ones carried over or empty). */
-export type CompleteDataset = Required<Dataset>;
-
 export const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
   exchange: 'exchanges',
   wallet: 'wallets',
@@ -63,15 +56,6 @@ export const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
 };
 const TYPE_OF: Record<PlatformFamily, PlatformType> = { exchanges: 'exchange', wallets: 'wallet', protocols: 'protocol' };
 
-export const OFFER_DATASET_FAMILY: Record<OfferFamily, 'earn_offers' | 'borrow_offers' | 'collateral_offers'> = {
-  earn: 'earn_offers',
-  borrow: 'borrow_offers',
-  collateral: 'collateral_offers',
-};
-export const HISTORY_DATASET_FAMILY: Record<HistoryFamily, 'earn_history' | 'borrow_history'> = {
-  earn: 'earn_history',
-  borrow: 'borrow_history',
-};
 
 const FIELD_ORDER = {
   platform: Object.keys(exchangeFields),
@@ -102,7 +86,7 @@ function positions<T>(records: T[], compare: (a: T, b: T) => number): Map<T, num
 
 type CatalogRecord = PlatformRecord | CurrencyRecord;
 
-function projectCatalog(version: string, family: CatalogFamily, records: CatalogRecord[]): Item[] {
+export function projectCatalog(version: string, family: CatalogFamily, records: readonly CatalogRecord[]): Item[] {
   const exposed = records.filter(isExposed);
   const order = positions(exposed, comparator(CATALOG_ORDER[family]));
   const partition = viewPartition(version, family);
@@ -128,18 +112,27 @@ function projectCatalog(version: string, family: CatalogFamily, records: Catalog
   return items;
 }
 
-/** Resolve offer platform references by current or former slug to exposed platforms (CONTRACT §4). */
-export function platformResolver(dataset: CompleteDataset): (ref: PlatformRef | null) => PlatformRef | null {
+export type Platforms = Readonly<Record<PlatformFamily, readonly PlatformRecord[]>>;
+export type PlatformResolver = ((ref: PlatformRef | null) => PlatformRef | null) & { digest: string };
+
+/**
+ * Resolve offer platform references by current or former slug to exposed platforms (docs/api.md,
+ * "Platform references"). Its digest changes exactly when some reference would render differently,
+ * so offers are re-rendered only then.
+ */
+export function platformResolver(platforms: Platforms): PlatformResolver {
   const byType = new Map<PlatformType, Map<string, PlatformRef | null>>();
   for (const type of Object.keys(PLATFORM_FAMILY_OF) as PlatformType[]) {
     const table = new Map<string, PlatformRef | null>();
-    const records = dataset[PLATFORM_FAMILY_OF[type]] as PlatformRecord[];
+    const records = platforms[PLATFORM_FAMILY_OF[type]];
     const resolved = (r: PlatformRecord) => (isExposed(r) ? { type, slug: r.slug, name: r.name } : null);
     for (const r of records) for (const former of r.previous_slugs) table.set(former, resolved(r));
     for (const r of records) table.set(r.slug, resolved(r)); // current slugs win
     byType.set(type, table);
   }
-  return (ref) => (ref ? byType.get(ref.type)?.get(ref.slug) ?? null : null);
+  const entries = [...byType].map(([type, table]) => [type, [...table].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+  const digest = createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 20);
+  return Object.assign((ref: PlatformRef | null) => (ref ? byType.get(ref.type)?.get(ref.slug) ?? null : null), { digest });
 }
 
 // ---- offers ------------------------------------------------------------------------------------
@@ -154,8 +147,6 @@ interface RenderedOffer {
   [field: string]: unknown;
 }
 
-const DIMENSIONS: ViewDimension[] = ['platform_type', 'platform', 'asset'];
-
 function filtersOf(offer: RenderedOffer): ViewFilter[] {
   const filters: ViewFilter[] = [];
   if (offer.platform) {
@@ -166,8 +157,8 @@ function filtersOf(offer: RenderedOffer): ViewFilter[] {
   return filters;
 }
 
-function projectOffers(version: string, family: OfferFamily, dataset: CompleteDataset, resolve: ReturnType<typeof platformResolver>): Item[] {
-  const records = dataset[OFFER_DATASET_FAMILY[family]] as (Record<string, unknown> & { id: number; published: boolean })[];
+export function projectOffers(version: string, family: OfferFamily, offerRecords: readonly unknown[], resolve: PlatformResolver): Item[] {
+  const records = offerRecords as (Record<string, unknown> & { id: number; published: boolean })[];
   const apyField = OFFER_SORT_FIELDS[family].apy;
   const offers: RenderedOffer[] = records
     .filter((r) => r.published)
@@ -219,106 +210,12 @@ function projectOffers(version: string, family: OfferFamily, dataset: CompleteDa
   return items;
 }
 
-// ---- history -----------------------------------------------------------------------------------
-
-/** A stored bucket: [bucketStartMs, apy, tvl | null, lastObservationMs]. */
-export type BucketPoint = [number, string, string | null, number];
-/** A raw observation: [timeMs, apy, tvl | null]. */
-export type RawPoint = [number, string, string | null];
-
-const RAW_CHUNK_LIMIT = 1000;
-
-const ROLLUPS: { resolution: Exclude<SeriesResolution, 'RAW'>; interval: Interval }[] = [
-  { resolution: '4H', interval: '4h' },
-  { resolution: '1D', interval: '1d' },
-  { resolution: '1W', interval: '1w' },
-];
-
-/** Observations sorted by time; of two at the same instant, the later in the file wins. */
-export function observations(points: { timestamp: string; apy: string; tvl?: string | null }[]): RawPoint[] {
-  const byTime = new Map<number, RawPoint>();
-  for (const p of points) {
-    const ms = Date.parse(p.timestamp);
-    byTime.set(ms, [ms, p.apy, p.tvl ?? null]);
-  }
-  return [...byTime.values()].sort((a, b) => a[0] - b[0]);
-}
-
-/** Last observation of each bucket, in time order. */
-export function rollup(raw: RawPoint[], interval: Interval): BucketPoint[] {
-  const buckets = new Map<number, BucketPoint>();
-  for (const [ms, apy, tvl] of raw) buckets.set(bucketStart(interval, ms), [bucketStart(interval, ms), apy, tvl, ms]);
-  return [...buckets.values()];
-}
-
-function chunked<T>(points: T[], chunkId: (p: T) => string): Map<string, T[]> {
-  const chunks = new Map<string, T[]>();
-  for (const p of points) {
-    const id = chunkId(p);
-    const list = chunks.get(id) ?? [];
-    list.push(p);
-    chunks.set(id, list);
-  }
-  return chunks;
-}
-
-function projectHistory(version: string, family: HistoryFamily, offerId: number, points: { timestamp: string; apy: string; tvl?: string | null }[]): Item[] {
-  const PK = historyPartition(version, family, offerId);
-  const raw = observations(points);
-  const items: Item[] = [];
-  for (const [day, list] of chunked(raw, (p) => chunkOf.RAW(p[0]))) {
-    for (let i = 0; i * RAW_CHUNK_LIMIT < list.length; i++) {
-      const part = list.slice(i * RAW_CHUNK_LIMIT, (i + 1) * RAW_CHUNK_LIMIT);
-      items.push({ PK, SK: historyChunkSortKey('RAW', `${day}#${String(i).padStart(3, '0')}`), pts: JSON.stringify(part) });
-    }
-  }
-  for (const { resolution, interval } of ROLLUPS) {
-    for (const [chunk, list] of chunked(rollup(raw, interval), (p) => chunkOf[resolution](p[0]))) {
-      items.push({ PK, SK: historyChunkSortKey(resolution, chunk), pts: JSON.stringify(list) });
-    }
-  }
-  return items;
-}
-
 // ---- source records ----------------------------------------------------------------------------
 
 const SOURCE_CHUNK_BYTES = 300_000;
 
-/**
- * A history record can be far larger than an item (three years of hourly points are ~2 MB):
- * its points are split into parts of the same `offer_id`, which `joinSourceRecords` joins again.
- */
-function sourceParts(record: unknown): unknown[] {
-  const series = record as { offer_id?: number; points?: unknown[] };
-  if (!Array.isArray(series.points)) return [record];
-  const size = JSON.stringify(record).length;
-  if (size <= SOURCE_CHUNK_BYTES) return [record];
-  const parts: unknown[] = [];
-  const perPart = Math.max(1, Math.floor(series.points.length / Math.ceil(size / (SOURCE_CHUNK_BYTES / 2))));
-  for (let i = 0; i < series.points.length; i += perPart) parts.push({ ...series, points: series.points.slice(i, i + perPart) });
-  return parts;
-}
-
-/** The records of a family as read back from its source items: split history records joined. */
-export function joinSourceRecords(records: unknown[]): unknown[] {
-  const joined: unknown[] = [];
-  const seriesAt = new Map<number, { points: unknown[] }>();
-  for (const record of records) {
-    const series = record as { offer_id?: number; points?: unknown[] };
-    const previous = typeof series.offer_id === 'number' && Array.isArray(series.points) ? seriesAt.get(series.offer_id) : undefined;
-    if (previous) {
-      previous.points.push(...series.points!);
-      continue;
-    }
-    const copy = Array.isArray(series.points) ? { ...series, points: [...series.points] } : record;
-    if (Array.isArray(series.points) && typeof series.offer_id === 'number') seriesAt.set(series.offer_id, copy as { points: unknown[] });
-    joined.push(copy);
-  }
-  return joined;
-}
-
-/** The family's records as imported, so a later import that omits the family can carry it over. */
-function projectSource(version: string, family: DatasetFamily, records: unknown[]): Item[] {
+/** The family's records as imported, so offers can be rendered again when platform references change. */
+export function projectSource(version: string, family: DatasetFamily, records: readonly unknown[]): Item[] {
   const items: Item[] = [];
   let chunk: string[] = [];
   let size = 0;
@@ -327,7 +224,7 @@ function projectSource(version: string, family: DatasetFamily, records: unknown[
     chunk = [];
     size = 0;
   };
-  for (const record of records.flatMap(sourceParts)) {
+  for (const record of records) {
     const json = JSON.stringify(record);
     if (size + json.length > SOURCE_CHUNK_BYTES && chunk.length > 0) flush();
     chunk.push(json);
@@ -337,23 +234,3 @@ function projectSource(version: string, family: DatasetFamily, records: unknown[
   return items;
 }
 
-// ---- the whole snapshot ------------------------------------------------------------------------
-
-export function projectSnapshot(version: string, dataset: CompleteDataset): Item[] {
-  const resolve = platformResolver(dataset);
-  const items: Item[] = [];
-  for (const family of ['exchanges', 'wallets', 'protocols', 'currencies'] as const) {
-    items.push(...projectCatalog(version, family, dataset[family]));
-  }
-  for (const family of ['earn', 'borrow', 'collateral'] as const) items.push(...projectOffers(version, family, dataset, resolve));
-  for (const family of ['earn', 'borrow'] as const) {
-    const published = new Set(dataset[OFFER_DATASET_FAMILY[family]].filter((o) => o.published).map((o) => o.id));
-    for (const series of dataset[HISTORY_DATASET_FAMILY[family]]) {
-      if (published.has(series.offer_id)) items.push(...projectHistory(version, family, series.offer_id, series.points));
-    }
-  }
-  for (const family of Object.keys(dataset) as DatasetFamily[]) items.push(...projectSource(version, family, dataset[family]));
-  return items;
-}
-
-export const DIMENSION_NAMES = DIMENSIONS;

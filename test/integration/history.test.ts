@@ -13,7 +13,7 @@ const data = fixtureDataset();
 
 beforeAll(async () => {
   table = await startTestTable();
-  await importDataset(data, { client: table.client, tableName: table.tableName });
+  await importDataset(data, { client: table.client, tableName: table.tableName, now: () => NOW });
   handlerAt = (now) => table.api({ clock: () => now }).history;
 });
 afterAll(() => table.close());

@@ -1,16 +1,20 @@
 /**
- * Import under failure (issue part 7), on the embedded DynamoDB through the real handlers:
+ * Import under failure (docs/adr/0006-live-data.md), on the embedded DynamoDB through the real
+ * handlers:
  *
  * 1. dataset A is served;
  * 2. an import of B loses its connection midway through its batch writes: it rejects, B is
  *    partly written, and the API still serves A entirely (every list page, total, detail and
  *    history, answer for answer);
- * 3. an import of D writes everything but fails at the pointer flip: A is still served;
+ * 3. an import of D writes everything but fails at the publishing write: A is still served;
  * 4. B re-run on a healthy client completes: B is served exactly as a fresh table holding only B
- *    serves it, A is kept as the previous version, and D's abandoned items are deleted;
- * 5. an import of C then deletes A (no longer the previous version) and keeps B;
+ *    serves it, the versions of A it replaced are kept (a reader's cached pointer may name them),
+ *    and D's abandoned version is deleted;
+ * 5. an import of C after the readers' cache and margin deletes A's replaced versions and keeps
+ *    the ones C replaced;
  * 6. re-running C is a no-op (`unchanged: true`, nothing written or deleted);
- * 7. an invalid file is refused as a whole, with its errors by place, before anything is written.
+ * 7. while another import holds the lease, an import is refused before writing anything;
+ * 8. an invalid file is refused as a whole, with its errors by place, before anything is written.
  *
  * The failures are real: a document client on the same embedded DynamoDB whose `send` starts
  * failing like a dropped connection after a number of calls of one kind.
@@ -18,13 +22,13 @@
 import { BatchWriteCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/dynamodb';
 import type { ApiEvent, ApiResult } from '../../shared/http';
-import { importDataset, readPointer, versionOf, type ImportResult } from '../../shared/import/importer';
-import { projectSnapshot, type CompleteDataset } from '../../shared/import/project';
+import { importDataset, readPointer, RETIRE_MARGIN_MS, type ImportResult } from '../../shared/import/importer';
 import { versionOfPartition } from '../../shared/keys';
+import { ImportBusyError, SnapshotWriter } from '../../shared/repositories/snapshot-writer';
 import { setLogSink } from '../../shared/logger';
 import { matchRoute, type FunctionName } from '../../shared/routes';
-import { DataFileError, parseDataset } from '../../shared/schemas/dataset';
-import { fixtureDataset } from '../fixtures/dataset';
+import { DataFileError } from '../../shared/schemas/dataset';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 
@@ -57,9 +61,9 @@ D.wallets.find((w: any) => w.slug === 'zengo').name = 'ZenGo';
 const C: any = datasetB();
 C.protocols.find((p: any) => p.slug === 'curve').stats.tvl = '123';
 
-const complete = (dataset: unknown) => parseDataset(dataset) as CompleteDataset;
-const versionOfDataset = (dataset: unknown) => versionOf(complete(dataset));
-const itemCountOf = (dataset: unknown) => projectSnapshot(versionOfDataset(dataset), complete(dataset)).length;
+/** The import's clock: each step a little later, as imports arrive. */
+let time = NOW.getTime();
+const at = (ms: number) => () => new Date(ms);
 
 // ---- what the API serves -------------------------------------------------------------------------
 
@@ -124,7 +128,7 @@ async function servedView(): Promise<View> {
 
 let table: TestTable;
 
-/** Item counts per snapshot version (other items: pointer, keys, quota counters, under ''). */
+/** Item counts per version (other items: pointer, history, keys, quota counters, under ''). */
 async function itemsByVersion(): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   let ExclusiveStartKey: Record<string, unknown> | undefined;
@@ -182,7 +186,7 @@ async function referenceView(dataset: unknown): Promise<View> {
   const fresh = await startTestTable();
   serving = fresh;
   try {
-    await importDataset(dataset, { client: fresh.client, tableName: fresh.tableName });
+    await importDataset(dataset, { client: fresh.client, tableName: fresh.tableName, now: at(time) });
     return await servedView();
   } finally {
     await fresh.close();
@@ -200,8 +204,16 @@ beforeAll(async () => {
   viewOfC = await referenceView(C);
   table = await startTestTable();
   serving = table;
-  resultA = await importDataset(A, { client: table.client, tableName: table.tableName });
+  resultA = await importDataset(A, { client: table.client, tableName: table.tableName, now: at(time) });
 }, 120_000);
+
+/** The versions the pointer names (served) and keeps for cached readers (retired). */
+async function pointerVersions(): Promise<{ served: string[]; retired: string[] }> {
+  const pointer = await readPointer(table.client, table.tableName);
+  const served = Object.values(pointer?.families ?? {}).flatMap((f) => (f?.version ? [f.version] : []));
+  return { served: [...new Set(served)].sort(), retired: (pointer?.retired ?? []).map((r) => r.version).sort() };
+}
+const servedFamilies = async () => (await readPointer(table.client, table.tableName))?.families;
 
 afterAll(async () => {
   await table?.close();
@@ -210,9 +222,13 @@ afterAll(async () => {
 
 // ---- the story -----------------------------------------------------------------------------------
 
+let servedA: Awaited<ReturnType<typeof pointerVersions>>;
+let abandoned: string[];
+
 it('serves dataset A', async () => {
   viewOfA = await servedView();
-  expect(resultA.unchanged).toBe(false);
+  servedA = await pointerVersions();
+  expect(resultA).toMatchObject({ unchanged: false, published: ['exchanges', 'wallets', 'protocols', 'currencies', 'earn', 'borrow', 'collateral'] });
   expect(viewOfA['/api/v1/exchanges?limit=200'].body.data.map((e: { slug: string }) => e.slug)).toEqual(['binance', 'bybit', 'coinbase', 'kraken', 'okx']);
   expect(viewOfA['/api/v1/exchanges/kraken'].body.name).toBe('Kraken');
   expect(viewOfA['/api/v1/exchanges/bitstamp'].status).toBe(404);
@@ -220,49 +236,55 @@ it('serves dataset A', async () => {
   // The datasets differ where the test needs them to.
   expect(viewOfB).not.toEqual(viewOfA);
   expect(viewOfC).not.toEqual(viewOfB);
-  expect(new Set([resultA.version, versionOfDataset(B), versionOfDataset(C), versionOfDataset(D)]).size).toBe(4);
+  // Every stored version is served: nothing else is in the table.
+  expect(await snapshotVersions()).toEqual(servedA.served);
 });
 
 it('an import of B that loses its connection midway rejects, and A is still served entirely', async () => {
   const flaky = flakyClient(BatchWriteCommand, 3);
+  const before = await servedFamilies();
   try {
-    await expect(importDataset(B, { client: flaky.client, tableName: table.tableName, concurrency: 2 })).rejects.toThrow(/ECONNRESET/);
+    time += 1_000;
+    await expect(importDataset(B, { client: flaky.client, tableName: table.tableName, concurrency: 2, now: at(time) })).rejects.toThrow(/ECONNRESET/);
     await flaky.settled();
   } finally {
     flaky.close();
   }
-
   // B is partly written, not published.
-  const counts = await itemsByVersion();
-  const written = counts[versionOfDataset(B)] ?? 0;
-  expect(written).toBeGreaterThan(0);
-  expect(written).toBeLessThan(itemCountOf(B));
-  expect((await readPointer(table.client, table.tableName))?.version).toBe(resultA.version);
-
+  expect((await snapshotVersions()).length).toBeGreaterThan(servedA.served.length);
+  expect(await servedFamilies()).toEqual(before);
   expect(await servedView()).toEqual(viewOfA);
 });
 
-it('an import of D that writes everything but fails at the pointer flip leaves A served', async () => {
+it('an import of D that writes everything but fails at the publishing write leaves A served', async () => {
   const flaky = flakyClient(PutCommand, 0);
+  const before = await servedFamilies();
+  const stored = await snapshotVersions();
   try {
-    await expect(importDataset(D, { client: flaky.client, tableName: table.tableName })).rejects.toThrow(/ECONNRESET/);
+    time += 1_000;
+    await expect(importDataset(D, { client: flaky.client, tableName: table.tableName, now: at(time) })).rejects.toThrow(/ECONNRESET/);
     await flaky.settled();
   } finally {
     flaky.close();
   }
-  expect((await itemsByVersion())[versionOfDataset(D)]).toBe(itemCountOf(D));
-  expect((await readPointer(table.client, table.tableName))?.version).toBe(resultA.version);
+  abandoned = (await snapshotVersions()).filter((v) => !stored.includes(v));
+  expect(abandoned.length).toBeGreaterThan(0); // the renamed wallet and the offers that render it
+  expect(await servedFamilies()).toEqual(before);
   expect(await servedView()).toEqual(viewOfA);
 });
 
-it('re-running B on a healthy client completes it: B served as a fresh table serves it, A kept as previous, abandoned items deleted', async () => {
-  const result = await importDataset(B, { client: table.client, tableName: table.tableName });
-  expect(result).toMatchObject({ version: versionOfDataset(B), previous: resultA.version, unchanged: false, itemsDeleted: itemCountOf(D) });
+it('re-running B completes it: served as a fresh table serves it, A’s replaced versions kept for cached readers, D’s abandoned version deleted', async () => {
+  time += 1_000;
+  const result = await importDataset(B, { client: table.client, tableName: table.tableName, now: at(time) });
+  expect(result.unchanged).toBe(false);
+  // B changes exchanges (a renamed one: offers render it), currencies, earn and borrow history.
+  expect(result.published).toEqual(['exchanges', 'currencies', 'earn', 'borrow', 'collateral']);
+  expect(result.itemsDeleted).toBeGreaterThan(0);
 
-  expect(await snapshotVersions()).toEqual([resultA.version, versionOfDataset(B)].sort());
-  const counts = await itemsByVersion();
-  expect(counts[versionOfDataset(B)]).toBe(itemCountOf(B));
-  expect(counts[resultA.version]).toBe(itemCountOf(A));
+  const { served, retired } = await pointerVersions();
+  expect(retired).toEqual(servedA.served.filter((v) => !served.includes(v)).sort());
+  expect(await snapshotVersions()).toEqual([...new Set([...served, ...retired])].sort());
+  for (const version of abandoned) expect(await snapshotVersions()).not.toContain(version);
 
   const view = await servedView();
   expect(view).toEqual(viewOfB);
@@ -271,10 +293,15 @@ it('re-running B on a healthy client completes it: B served as a fresh table ser
   expect(view['/api/v1/earn/10'].status).toBe(200);
 });
 
-it('the next import (C) deletes A, no longer the previous version, and keeps B', async () => {
-  const result = await importDataset(C, { client: table.client, tableName: table.tableName });
-  expect(result).toMatchObject({ version: versionOfDataset(C), previous: versionOfDataset(B), unchanged: false, itemsDeleted: itemCountOf(A) });
-  expect(await snapshotVersions()).toEqual([versionOfDataset(B), versionOfDataset(C)].sort());
+it('an import of C after the readers’ cache and margin deletes A’s replaced versions and keeps what C replaced', async () => {
+  const before = await pointerVersions();
+  time += 5_000 + RETIRE_MARGIN_MS + 1;
+  const result = await importDataset(C, { client: table.client, tableName: table.tableName, now: at(time) });
+  expect(result.published).toEqual(['protocols']);
+  const { served, retired } = await pointerVersions();
+  expect(retired).toEqual(before.served.filter((v) => !served.includes(v)).sort());
+  for (const version of before.retired) expect(await snapshotVersions()).not.toContain(version);
+  expect(await snapshotVersions()).toEqual([...new Set([...served, ...retired])].sort());
   expect(await servedView()).toEqual(viewOfC);
 });
 
@@ -283,14 +310,34 @@ it('re-running the same import is a no-op', async () => {
   const pointer = await readPointer(table.client, table.tableName);
   const counting = flakyClient(BatchWriteCommand, Number.MAX_SAFE_INTEGER);
   try {
-    const result = await importDataset(C, { client: counting.client, tableName: table.tableName });
-    expect(result).toMatchObject({ version: versionOfDataset(C), unchanged: true, itemsWritten: 0, itemsDeleted: 0 });
+    time += 1_000;
+    const result = await importDataset(C, { client: counting.client, tableName: table.tableName, now: at(time) });
+    expect(result).toMatchObject({ unchanged: true, published: [], itemsWritten: 0, itemsDeleted: 0 });
     expect(counting.writes()).toBe(0);
   } finally {
     counting.close();
   }
   expect(await itemsByVersion()).toEqual(before);
   expect(await readPointer(table.client, table.tableName)).toEqual(pointer);
+});
+
+it('while another import holds the lease, an import is refused before writing; an expired lease is taken over', async () => {
+  const other = new SnapshotWriter(table.client, table.tableName);
+  time += 1_000;
+  await other.acquireLease({ owner: 'another-import', until: time + 60_000, writing: [] }, time);
+  const changed: any = structuredClone(C);
+  changed.wallets[0].updated_at = '2026-11-21T00:00:00.000Z'; // no reference changes: offers stay
+  const before = await itemsByVersion();
+  await expect(importDataset(changed, { client: table.client, tableName: table.tableName, now: at(time + 1_000) })).rejects.toBeInstanceOf(ImportBusyError);
+  expect(await itemsByVersion()).toEqual(before);
+  // The other import stopped without giving the lease back: once it has expired, the next import proceeds.
+  const result = await importDataset(changed, { client: table.client, tableName: table.tableName, now: at(time + 61_000) });
+  expect(result.published).toEqual(['wallets']);
+  expect((await readPointer(table.client, table.tableName))?.lease).toBeUndefined();
+  // Back to C for the refusals below.
+  time += 61_000 + 1_000;
+  await importDataset(C, { client: table.client, tableName: table.tableName, now: at(time) });
+  expect(await servedView()).toEqual(viewOfC);
 });
 
 describe('an invalid file is refused as a whole, before anything is written', () => {
@@ -325,7 +372,7 @@ describe('an invalid file is refused as a whole, before anything is written', ()
     const counting = flakyClient(BatchWriteCommand, Number.MAX_SAFE_INTEGER);
     let refusal: unknown;
     try {
-      await importDataset(build(), { client: counting.client, tableName: table.tableName }).catch((error: unknown) => {
+      await importDataset(build(), { client: counting.client, tableName: table.tableName, now: at(time) }).catch((error: unknown) => {
         refusal = error;
       });
       expect(counting.writes()).toBe(0);

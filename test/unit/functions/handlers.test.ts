@@ -31,7 +31,7 @@ const offers = offersHandler(deps);
 
 beforeEach(() => {
   ddb.reset();
-  ddb.on(GetCommand, { Key: pointerKey() }).resolves({ Item: { version: 'v9' } });
+  ddb.on(GetCommand, { Key: pointerKey() }).resolves({ Item: { families: { exchanges: { version: 'v9' }, earn_offers: { version: 'v9' }, borrow_offers: { version: 'v9' } } } });
   ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
 });
 

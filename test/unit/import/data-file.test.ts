@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crossRecordErrors } from '../../../shared/import/importer';
-import type { CompleteDataset } from '../../../shared/import/project';
 import { invalidUtf8Runs } from '../../../shared/schemas/json-text';
-import { DATASET_FAMILIES, DataFileError, parseAccounts, parseDataset } from '../../../shared/schemas/dataset';
+import { DataFileError, parseAccounts, parseDataset } from '../../../shared/schemas/dataset';
 import { readDataFile } from '../../../scripts/cli';
 import { fixtureDataset } from '../../fixtures/dataset';
 
@@ -158,14 +157,13 @@ describe('slugs', () => {
     expect(errors.map((e) => e.split(':')[0]).sort()).toEqual(['currencies[1].previous_slugs[1]', 'exchanges[0].slug']);
   });
 
-  const complete = (dataset: unknown) => parseDataset(dataset) as CompleteDataset;
-  const allFamilies = new Set(DATASET_FAMILIES);
+  const complete = (dataset: unknown) => parseDataset(dataset);
 
   it('refuses a former slug that is another record’s current slug, hidden records included', () => {
     const dataset: any = fixtureDataset();
     dataset.exchanges.find((e: any) => e.slug === 'kraken').previous_slugs = ['hidden-ex'];
     dataset.currencies.find((c: any) => c.slug === 'bitcoin').previous_slugs = ['btc', 'ethereum'];
-    const errors = crossRecordErrors(complete(dataset), allFamilies);
+    const errors = crossRecordErrors(complete(dataset));
     expect(errors.map((e) => e.split(':')[0]).sort()).toEqual(['currencies[0].previous_slugs[1]', 'exchanges[1].previous_slugs[0]']);
   });
 
@@ -174,7 +172,7 @@ describe('slugs', () => {
     dataset.protocols[0].previous_slugs = ['makerdao'];
     dataset.wallets[0].previous_slugs = ['trezor'];
     dataset.wallets[1].previous_slugs = ['argent-old', 'argent-old'];
-    const errors = crossRecordErrors(complete(dataset), allFamilies);
+    const errors = crossRecordErrors(complete(dataset));
     expect(errors.map((e) => e.split(':')[0]).sort()).toEqual(['protocols[4].previous_slugs[0]', 'wallets[0].previous_slugs[0]']);
   });
 
@@ -182,7 +180,7 @@ describe('slugs', () => {
     const dataset: any = fixtureDataset();
     dataset.wallets[0].previous_slugs = ['binance'];
     dataset.currencies[0].previous_slugs = ['aave'];
-    expect(crossRecordErrors(complete(dataset), allFamilies)).toEqual([]);
+    expect(crossRecordErrors(complete(dataset))).toEqual([]);
   });
 });
 

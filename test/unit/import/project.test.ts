@@ -1,16 +1,18 @@
-import { parseDataset } from '../../../shared/schemas/dataset';
-import { joinSourceRecords, observations, projectSnapshot, rollup, type CompleteDataset } from '../../../shared/import/project';
-import { DATASET_FAMILIES } from '../../../shared/schemas/dataset';
+import { CATALOG_FAMILIES, OFFER_FAMILIES } from '../../../shared/keys';
+import { platformResolver, projectCatalog, projectOffers, projectSource } from '../../../shared/import/project';
+import { DATASET_FAMILY_OF, parseDataset } from '../../../shared/schemas/dataset';
 import { fixtureDataset } from '../../fixtures/dataset';
 
-const complete = (): CompleteDataset => {
-  const parsed = parseDataset(fixtureDataset()) as Record<string, unknown[]>;
-  return Object.fromEntries(DATASET_FAMILIES.map((f) => [f, parsed[f] ?? []])) as CompleteDataset;
-};
-const items = projectSnapshot('v1', complete());
+const dataset = parseDataset(fixtureDataset());
+const resolve = platformResolver({ exchanges: dataset.exchanges ?? [], wallets: dataset.wallets ?? [], protocols: dataset.protocols ?? [] });
+// Every family projected under the same version, as a first import of the fixture does.
+const items = [
+  ...CATALOG_FAMILIES.flatMap((family) => projectCatalog('v1', family, dataset[family] ?? [])),
+  ...OFFER_FAMILIES.flatMap((family) => projectOffers('v1', family, dataset[DATASET_FAMILY_OF[family]] ?? [], resolve)),
+];
 const byKey = (pk: string, sk = 'ITEM') => items.find((i) => i.PK === pk && i.SK === sk);
 
-describe('projectSnapshot', () => {
+describe('family projection', () => {
   it('writes no item for hidden or delisted records, nor aliases for their former slugs', () => {
     const keys = items.map((i) => i.PK);
     for (const hidden of ['EXCHANGES#hidden-ex', 'EXCHANGES#gone-ex', 'EXCHANGES#gone-old', 'WALLETS#bitbox', 'CURRENCIES#secret-coin', 'EARN#8', 'COLLATERAL#4']) {
@@ -62,39 +64,26 @@ describe('projectSnapshot', () => {
   });
 });
 
-describe('history rollups', () => {
-  const raw = observations([
-    { timestamp: '2026-11-20T00:10:00Z', apy: '1' },
-    { timestamp: '2026-11-20T03:50:00Z', apy: '2' },
-    { timestamp: '2026-11-20T04:00:00Z', apy: '3' },
-    { timestamp: '2026-11-20T00:10:00Z', apy: '9' }, // same instant, later in the file: wins
-  ]);
-
-  it('keeps the last observation of each bucket with its time', () => {
-    expect(rollup(raw, '4h')).toEqual([
-      [Date.parse('2026-11-20T00:00:00Z'), '2', null, Date.parse('2026-11-20T03:50:00Z')],
-      [Date.parse('2026-11-20T04:00:00Z'), '3', null, Date.parse('2026-11-20T04:00:00Z')],
-    ]);
-    expect(raw[0][1]).toBe('9');
-  });
-
-  it('writes raw day chunks and month/year rollup chunks', () => {
-    const history = items.filter((i) => i.PK === 'V#v1#HIST#EARN#1').map((i) => i.SK);
-    expect(history).toEqual(expect.arrayContaining(['RAW#2026-11-20#000', '4H#2026-11', '1D#2026', '1W#2026']));
-    expect(history.filter((sk) => sk.startsWith('RAW#'))).toHaveLength(61);
+describe('platform references', () => {
+  it('change their digest exactly when a rendered reference changes', () => {
+    const platforms = { exchanges: dataset.exchanges ?? [], wallets: dataset.wallets ?? [], protocols: dataset.protocols ?? [] };
+    const renamed = platforms.exchanges.map((e) => (e.slug === 'kraken' ? { ...e, name: 'Kraken Pro' } : e));
+    const statsOnly = platforms.exchanges.map((e) => (e.slug === 'kraken' ? { ...e, updated_at: '2030-01-01T00:00:00Z' } : e));
+    expect(platformResolver({ ...platforms, exchanges: renamed }).digest).not.toBe(resolve.digest);
+    expect(platformResolver({ ...platforms, exchanges: statsOnly }).digest).toBe(resolve.digest);
+    expect(platformResolver({ ...platforms, exchanges: renamed })({ type: 'exchange', slug: 'kraken', name: 'Kraken' })).toEqual({ type: 'exchange', slug: 'kraken', name: 'Kraken Pro' });
   });
 });
 
 describe('source records', () => {
-  it('splits a history record larger than an item and joins it back whole', () => {
-    const points = Array.from({ length: 30_000 }, (_, i) => ({ timestamp: new Date(Date.UTC(2023, 0, 1) + i * 3_600_000).toISOString(), apy: `4.${i}`, tvl: null }));
-    const dataset = { ...complete(), earn_history: [{ offer_id: 1, points }] } as CompleteDataset;
-
-    const sources = projectSnapshot('v2', dataset).filter((i) => i.PK === 'V#v2#SOURCE#earn_history');
-    const records = sources.flatMap((i) => JSON.parse(i.records as string) as unknown[]);
-
+  it('splits a family into items under the item size and reads back every record', () => {
+    const records = Array.from({ length: 3_000 }, (_, id) => ({ id, note: 'x'.repeat(300) }));
+    const sources = projectSource('v2', 'earn_offers', records);
     expect(sources.length).toBeGreaterThan(1);
-    for (const item of sources) expect((item.records as string).length).toBeLessThan(350_000);
-    expect(joinSourceRecords(records)).toEqual([{ offer_id: 1, points }]);
+    for (const item of sources) {
+      expect(item.PK).toBe('V#v2#SOURCE#earn_offers');
+      expect((item.records as string).length).toBeLessThan(350_000);
+    }
+    expect(sources.flatMap((i) => JSON.parse(i.records as string) as unknown[])).toEqual(records);
   });
 });

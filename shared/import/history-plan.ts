@@ -1,0 +1,64 @@
+/**
+ * History records of a data file → the items that append them: each observation, and for each of
+ * its 4h, 1d and 1w buckets the last observation of the file in that bucket (at most four items
+ * per observation), each with its expiry. Items no window can reach any more are left out. The
+ * store then writes only the ones that change what is stored.
+ */
+import { expiryOf, observations, rollup, ROLLUPS } from '../domain/history-points';
+import { historyKey, OBSERVED_AT_ATTRIBUTE, type HistoryFamily, type SeriesResolution } from '../keys';
+import type { BucketPoint, HistoryItem, HistoryStore, RawPoint } from '../repositories/history-store';
+import { TTL_ATTRIBUTE } from '../table';
+
+export interface SeriesRecord {
+  offer_id: number;
+  points: readonly { timestamp: string; apy: string; tvl?: string | null }[];
+}
+
+export interface HistoryAppend {
+  family: HistoryFamily;
+  series: readonly SeriesRecord[];
+}
+
+export interface AppendResult {
+  observations: number;
+  itemsRead: number;
+  itemsWritten: number;
+}
+
+/** Series appended per round (one batch read, then the writes): bounds an append's memory. */
+const SERIES_PER_ROUND = 1_000;
+
+export function historyItems(family: HistoryFamily, record: SeriesRecord, now: number): HistoryItem[] {
+  const raw = observations(record.points);
+  const items: HistoryItem[] = [];
+  const add = (resolution: SeriesResolution, ms: number, [, apy, tvl]: RawPoint | BucketPoint, at: number) => {
+    const expiresAt = expiryOf(resolution, ms);
+    if (expiresAt !== undefined && expiresAt * 1000 <= now) return; // no window reaches it any more
+    items.push({
+      ...historyKey(family, record.offer_id, resolution, ms),
+      apy,
+      ...(family === 'earn' ? { tvl } : {}),
+      [OBSERVED_AT_ATTRIBUTE]: at,
+      ...(expiresAt === undefined ? {} : { [TTL_ATTRIBUTE]: expiresAt }),
+    });
+  };
+  for (const point of raw) add('RAW', point[0], point, point[0]);
+  for (const { resolution, interval } of ROLLUPS) for (const bucket of rollup(raw, interval)) add(resolution, bucket[0], bucket, bucket[3]);
+  return items;
+}
+
+/** Append the history records of a file, as of `now`. */
+export async function appendHistory(store: HistoryStore, appends: readonly HistoryAppend[], now: number): Promise<AppendResult> {
+  const result: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
+  for (const { family, series } of appends) {
+    for (let i = 0; i < series.length; i += SERIES_PER_ROUND) {
+      const round = series.slice(i, i + SERIES_PER_ROUND);
+      const items = round.flatMap((record) => historyItems(family, record, now));
+      result.observations += round.reduce((n, record) => n + observations(record.points).length, 0);
+      const written = await store.writeChanged(items);
+      result.itemsRead += written.itemsRead;
+      result.itemsWritten += written.itemsWritten;
+    }
+  }
+  return result;
+}
