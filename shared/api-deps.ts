@@ -23,7 +23,7 @@ export interface ApiDeps {
 
 export function createApiDeps(config: RuntimeConfig, clients: Clients = createClients(config), clock: () => Date = () => new Date()): ApiDeps {
   return {
-    stores: createStores(clients.client, config),
+    stores: createStores(clients.client, config, () => clock().getTime()),
     quota: new QuotaStore(clients.counterClient, config.tableName),
     limits: { perMinute: config.ratePerMinute, perMonth: config.quotaPerMonth },
     retryAfterSeconds: config.retryAfterSeconds,

@@ -18,7 +18,8 @@ export interface StoreOptions {
   readCacheMb: number;
 }
 
-export function createStores(client: DynamoDBDocumentClient, options: StoreOptions): Stores {
+/** `clock` (epoch ms) times the pointer cache. */
+export function createStores(client: DynamoDBDocumentClient, options: StoreOptions, clock: () => number = Date.now): Stores {
   const cache = options.readCacheMb > 0 ? new ReadCache(options.readCacheMb * 1024 * 1024) : undefined;
-  return { snapshot: new SnapshotStore(client, options.tableName, options.snapshotCacheMs), views: new ViewStore(client, options.tableName, cache), history: new HistoryStore(client, options.tableName) };
+  return { snapshot: new SnapshotStore(client, options.tableName, options.snapshotCacheMs, clock), views: new ViewStore(client, options.tableName, cache), history: new HistoryStore(client, options.tableName) };
 }

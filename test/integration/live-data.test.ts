@@ -1,0 +1,187 @@
+/**
+ * Live data (docs/adr/0006-live-data.md), on the embedded DynamoDB through the real handlers with
+ * the deployed pointer cache (5 s) and an injected clock:
+ * - imports faster than the cache never make a reader meet deleted data;
+ * - a family import writes that family (and the offers only when a reference they render changed);
+ * - history is appended: new observations only, re-sent ones write nothing, a same-instant one
+ *   corrects, a late one counts in its window; a catalog import leaves history alone;
+ * - what no window can reach is not written, and every item expires after its stated retention.
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { importDataset, RETIRE_MARGIN_MS } from '../../shared/import/importer';
+import { RETENTION_MS } from '../../shared/domain/history-points';
+import { HISTORY_PREFIX, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/keys';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
+import { invoke } from '../helpers/client';
+import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const CACHE_MS = 5_000;
+let table: TestTable;
+let api: TestApi;
+let now = NOW.getTime();
+const clock = () => new Date(now);
+const importAt = (dataset: unknown) => importDataset(dataset, { client: table.client, tableName: table.tableName, now: clock, retireAfterMs: CACHE_MS + RETIRE_MARGIN_MS });
+
+const KEY = { keyId: 'k-live', perMinute: 1_000_000, perMonth: 100_000_000 };
+async function get(path: string) {
+  const fn = path.includes('/history') ? api.history : path.startsWith('/api/v1/currencies') ? api.currencies : path.match(/^\/api\/v1\/(earn|borrow|collateral)/) ? api.offers : api.platforms;
+  return invoke(fn, apiEvent(path, KEY));
+}
+
+async function scan(): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await table.client.send(new ScanCommand({ TableName: table.tableName, ExclusiveStartKey }));
+    items.push(...(out.Items ?? []));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+}
+const historyItems = async () => (await scan()).filter((i) => (i.PK as string).startsWith(HISTORY_PREFIX));
+const storedVersions = async () => new Set((await scan()).flatMap((i) => (i.PK as string).startsWith(SNAPSHOT_PREFIX) ? [versionOfPartition(i.PK as string)!] : []));
+
+beforeAll(async () => {
+  table = await startTestTable();
+  api = table.api({ clock, env: { SNAPSHOT_CACHE_MS: String(CACHE_MS), READ_CACHE_MB: '0' } });
+  await importAt(fixtureDataset());
+}, 60_000);
+afterAll(() => table.close());
+
+describe('imports faster than the pointer cache', () => {
+  const renamed = (name: string) => {
+    const d: any = fixtureDataset();
+    d.exchanges.find((e: any) => e.slug === 'kraken').name = name; // earn 3 renders it
+    return { exchanges: d.exchanges };
+  };
+  const paths = ['/api/v1/earn/3', '/api/v1/earn/1/history?period=1w', '/api/v1/currencies/bitcoin', '/api/v1/earn?platform=kraken'];
+
+  it('every record a cached pointer names is still served, and deleted only once no cache can name it', async () => {
+    now += 1_000;
+    for (const path of paths) expect(`${path} ${(await get(path)).status}`).toBe(`${path} 200`); // the pointer is now cached
+    const before = await storedVersions();
+
+    // Three imports within the cache: each replaces the exchanges and the offers that render them.
+    for (const name of ['Kraken 1', 'Kraken 2', 'Kraken 3']) {
+      now += 1_000;
+      const result = await importAt(renamed(name));
+      expect(result.published).toEqual(['exchanges', 'earn', 'borrow', 'collateral']);
+      expect(result.itemsDeleted).toBe(0);
+      for (const path of paths) expect(`${path} ${(await get(path)).status}`).toBe(`${path} 200`);
+    }
+    // The cached pointer still names the first versions: served as they were.
+    expect((await get('/api/v1/earn/3')).body.platform.name).toBe('Kraken');
+    for (const version of before) expect((await storedVersions()).has(version)).toBe(true);
+
+    // Once the cache has expired the new versions are served ...
+    now += CACHE_MS;
+    expect((await get('/api/v1/earn/3')).body.platform.name).toBe('Kraken 3');
+    // ... and the next import after the margin deletes the versions no cache can name any more.
+    now += RETIRE_MARGIN_MS;
+    const result = await importAt(renamed('Kraken 4'));
+    expect(result.itemsDeleted).toBeGreaterThan(0);
+    const stored = await storedVersions();
+    const replaced = [...before].filter((v) => !stored.has(v));
+    expect(replaced.length).toBe(4); // the first exchanges, earn, borrow and collateral versions
+    now += CACHE_MS;
+    for (const path of paths) expect(`${path} ${(await get(path)).status}`).toBe(`${path} 200`);
+    expect((await get('/api/v1/earn/3')).body.platform.name).toBe('Kraken 4');
+  });
+});
+
+describe('a refresh pays for what changed', () => {
+  it('an exchanges file whose references are unchanged writes the exchanges only', async () => {
+    const d = { exchanges: await servedExchanges() };
+    now += 1_000;
+    const result = await importAt({ exchanges: d.exchanges });
+    expect(result.published).toEqual(['exchanges']);
+    expect(result.history.itemsWritten).toBe(0);
+    now += CACHE_MS;
+    expect((await get(`/api/v1/exchanges/${d.exchanges[0].slug}`)).body.stats.weekly_visits).toBe(4242);
+  });
+
+  it('an import of what is served writes nothing, history included', async () => {
+    now += 1_000;
+    const result = await importAt({ ...fixtureDataset(), exchanges: await servedExchanges() });
+    expect(result).toMatchObject({ unchanged: true, itemsWritten: 0, itemsDeleted: 0, published: [] });
+  });
+});
+
+/** The exchanges as imported by the tests above (kraken renamed, more visits for the first). */
+async function servedExchanges() {
+  const d: any = fixtureDataset();
+  d.exchanges.find((e: any) => e.slug === 'kraken').name = 'Kraken 4';
+  d.exchanges[0].stats.weekly_visits = 4242;
+  return d.exchanges;
+}
+
+describe('history is append-only', () => {
+  const at = (iso: string) => Date.parse(iso);
+  const series = async (period: string) => (await get(`/api/v1/borrow/1/history?period=${period}`)).body;
+
+  it('appends new observations only, whatever is stored, and leaves the rest as it was', async () => {
+    const before = await historyItems();
+    const result = await importAt({ borrow_history: [{ offer_id: 1, points: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.5' }] }] });
+    // One observation: its raw item, and its 4h, 1d and 1w buckets (it is the latest of each).
+    expect(result.history).toMatchObject({ observations: 1, itemsWritten: 4 });
+    expect(result.published).toEqual([]);
+    const after = await historyItems();
+    expect(after.length).toBe(before.length + 3); // new raw, 4h and day items; the week's bucket is updated
+    const day = await series('24h');
+    expect(day.data[day.data.length - 1]).toEqual({ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.5' });
+    expect((await series('all')).data.at(-1)).toEqual({ timestamp: '2026-11-16T00:00:00.000Z', apy: '7.5' });
+  });
+
+  it('re-sending stored observations writes nothing', async () => {
+    const result = await importAt({ borrow_history: fixtureDataset().borrow_history });
+    expect(result).toMatchObject({ unchanged: true, itemsWritten: 0 });
+  });
+
+  it('a same-instant observation corrects the stored one; an earlier one in a bucket leaves the bucket as it is', async () => {
+    const correction = await importAt({ borrow_history: [{ offer_id: 1, points: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.25' }] }] });
+    expect(correction.history.itemsWritten).toBe(4);
+    expect((await series('24h')).data.at(-1)).toEqual({ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.25' });
+
+    // Late and out of order: 09:30 is earlier than the stored 10:00 of the same 4h, day and week buckets.
+    const late = await importAt({ borrow_history: [{ offer_id: 1, points: [{ timestamp: '2026-11-20T09:30:00.000Z', apy: '1.5' }] }] });
+    expect(late.history.itemsWritten).toBe(1);
+    const day = await series('24h');
+    expect(day.data.slice(-2)).toEqual([
+      { timestamp: '2026-11-20T09:00:00.000Z', apy: '1.5' },
+      { timestamp: '2026-11-20T10:00:00.000Z', apy: '7.25' },
+    ]);
+    expect((await series('1m')).data.at(-1)).toEqual({ timestamp: '2026-11-20T08:00:00.000Z', apy: '7.25' });
+  });
+
+  it('a catalog import leaves history alone, and history of an offer no longer published stays stored, unserved', async () => {
+    const before = await historyItems();
+    const d: any = fixtureDataset();
+    d.borrow_offers.find((o: any) => o.id === 1).published = false;
+    now += 1_000;
+    const result = await importAt({ borrow_offers: d.borrow_offers });
+    expect(result.published).toEqual(['borrow']);
+    expect(await historyItems()).toEqual(before);
+    now += CACHE_MS;
+    expect((await get('/api/v1/borrow/1/history?period=all')).status).toBe(404);
+    now += 1_000;
+    await importAt({ borrow_offers: fixtureDataset().borrow_offers });
+    now += CACHE_MS;
+    expect((await series('24h')).data.at(-1)).toEqual({ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.25' });
+  });
+
+  it('stores nothing that no window can reach, and gives every item its expiry', async () => {
+    const old = '2026-01-05T00:00:00.000Z'; // older than the raw and 4h retention, within the daily one
+    const result = await importAt({ borrow_history: [{ offer_id: 2, points: [{ timestamp: old, apy: '2.5' }] }] });
+    expect(result.history.itemsWritten).toBe(2); // its day and week buckets only
+    const items = (await historyItems()).filter((i) => i.PK === 'HIST#BORROW#2');
+    expect(items.map((i) => (i.SK as string).split('#')[0]).sort()).toEqual(['1D', '1W']);
+    const daily = items.find((i) => (i.SK as string).startsWith('1D'))!;
+    expect(daily.expiresAt).toBe(Math.ceil((at(old) + RETENTION_MS['1D']!) / 1000));
+    expect(items.find((i) => (i.SK as string).startsWith('1W'))!.expiresAt).toBeUndefined();
+    for (const item of await historyItems()) {
+      const resolution = (item.SK as string).split('#')[0] as keyof typeof RETENTION_MS;
+      expect(item.expiresAt === undefined).toBe(RETENTION_MS[resolution] === null);
+    }
+  });
+});
