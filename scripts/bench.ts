@@ -11,6 +11,7 @@
  * local stack's throughput on one hot endpoint. Prints the goals as PASS/FAIL checks; exits 0
  * unless it crashes.
  */
+import { importLines, measureImports } from './bench/imports';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -131,6 +132,8 @@ async function main(): Promise<void> {
     const views = new ViewStore(client, tableName);
     const sizes = (family: CatalogFamily | OfferFamily, filter?: ViewFilter) => views.size(viewPartition(imported.versions[family], family, filter));
     const picks = await pickRequests(dataset, views, imported.versions);
+    log(`imports: (a) to (d) on their own tables (${seconds(started)} s)`);
+    const imports = await measureImports(dataset!, dynamo.endpoint, mode.name === 'quick', log);
     dataset = undefined; // let the collector have it before the measurements
     const kinds = await requestMix(picks, sizes, mode.name === 'quick');
 
@@ -205,6 +208,7 @@ async function main(): Promise<void> {
       latency_model: model.latency,
       mix: model.mix,
       refusals,
+      imports,
       checks,
     };
     mkdirSync(dirname(mode.out), { recursive: true });
@@ -221,6 +225,7 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`\n${modelTables(model)}\n`);
     process.stdout.write(`\nrefused requests:\n${refusalLines(refusals).join('\n')}\n`);
+    process.stdout.write(`\nimports:\n${importLines(imports).join('\n')}\n`);
     process.stdout.write('\n');
     process.stdout.write(`${checksTable(checks)}\n\n`);
     process.stdout.write(`wrote ${mode.out}.json and ${mode.out}.md in ${seconds(started)} s\n`);

@@ -1,6 +1,7 @@
 /**
  * The goals as explicit checks (PASS/FAIL, never an exit code) and the Markdown report.
  */
+import type { ImportCase } from './imports';
 import type { ColdStartReport } from './cold-start';
 import { BASELINE } from './cold-start';
 import type { ImportReport } from './load';
@@ -31,6 +32,8 @@ export interface BenchResults {
   mix?: MixResult[];
   /** What refused requests cost (scripts/bench/refusals.ts); absent from runs before it existed. */
   refusals?: RefusalReport;
+  /** What imports cost (scripts/bench/imports.ts); absent from runs before it existed. */
+  imports?: ImportCase[];
   checks: Check[];
 }
 
