@@ -13,11 +13,11 @@ import type { OfferFamily } from '../keys';
 import { PLATFORM_TYPES, SLUG_MAX_LENGTH } from './constants';
 
 /** A message quotes at most this many characters of what the client sent, then `…`. */
-export const QUOTE_MAX_LENGTH = 64;
+const QUOTE_MAX_LENGTH = 64;
 
 /** `min_apy`: the JSON number grammar without sign, at most this long (docs/api.md). */
-export const NUMBER_MAX_LENGTH = 32;
-export const UNSIGNED_NUMBER_PATTERN = /^(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+const NUMBER_MAX_LENGTH = 32;
+const UNSIGNED_NUMBER_PATTERN = /^(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
 /** Client text in a message: at most QUOTE_MAX_LENGTH characters (code points), cut with `…`. */
 export function quoted(text: string): string {
@@ -131,7 +131,6 @@ export const SLUG_PATH = z.strictObject({
 export type ListQuery = z.infer<typeof LIST_QUERY>;
 /** What every offer family's list accepts (`min_apy` only on earn and borrow). */
 export type OfferQuery = z.infer<typeof OFFER_QUERY>;
-export type HistoryQuery = z.infer<typeof HISTORY_QUERY>;
 
 // ---- parsing -----------------------------------------------------------------------------------
 
