@@ -1,8 +1,8 @@
 /**
  * Headers every response carries: CORS, the usage headers of the request's charge (when it was
  * charged), the request id, JSON content type on bodies that name none (error bodies come with
- * theirs, error-envelope.ts), and `Cache-Control: no-store` unless the
- * answer says what may be kept (conditional-requests.ts).
+ * theirs, error-envelope.ts), and `Cache-Control: no-store` unless the answer says what may be
+ * kept (conditional-requests.ts).
  */
 import type middy from '@middy/core';
 import { CORS_HEADERS } from '../cors';
