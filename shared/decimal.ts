@@ -2,7 +2,8 @@
  * Exact decimal strings. Finance values are kept as the strings they arrived as and returned byte
  * for byte; to order them we never go through a float. `compareDecimal` compares two decimal
  * strings exactly and `decimalSortKey` maps one to a string whose lexicographic order is the
- * numeric order (GSI5 sort keys and filter expressions use it).
+ * numeric order (GSI5 sort keys and filter expressions use it). `numberSortKey` gives the same key
+ * for a number in the JSON grammar (exponent allowed), as `min_apy` arrives (docs/api.md).
  */
 
 /** A decimal string as the data files and the API carry it: no sign but `-`, no exponent. */
@@ -58,10 +59,37 @@ const complementDigits = (digits: string) =>
  * that sorts above every digit so that a shorter negative significand sorts after its extensions).
  */
 export function decimalSortKey(value: string): string {
-  const p = parse(value);
+  return keyOf(parse(value));
+}
+
+function keyOf(p: Parsed): string {
   if (p.digits === '') return '1';
   const exponent = String(EXPONENT_BIAS + p.exponent).padStart(EXPONENT_WIDTH, '0');
   if (!p.negative) return `2${exponent}${p.digits}`;
   const inverted = String(2 * EXPONENT_BIAS - (EXPONENT_BIAS + p.exponent)).padStart(EXPONENT_WIDTH, '0');
   return `0${inverted}${complementDigits(p.digits)}~`;
+}
+
+/** A number in the JSON grammar: optional `-`, digits, optional fraction, optional exponent. */
+const JSON_NUMBER = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
+
+/** The exponents a key spells at its fixed width: those of every decimal string under 50,000 digits. */
+const MIN_EXPONENT = -EXPONENT_BIAS;
+const MAX_EXPONENT = 10 ** EXPONENT_WIDTH - 1 - EXPONENT_BIAS;
+
+/**
+ * The key of a non-negative JSON number, compared exactly with the keys of decimal strings. Past
+ * the exponents a key can spell, the key is one that sorts beside every spelled key: above all
+ * of them ('3') for a huge number, between zero ('1') and every positive key ('2…') for a tiny one.
+ */
+export function numberSortKey(value: string): string {
+  const match = JSON_NUMBER.exec(value);
+  if (!match || match[1] === '-') throw new Error(`not a non-negative number: ${value}`);
+  const [, , int, frac = '', exp = '0'] = match;
+  const p = parse(`${int}.${frac || '0'}`);
+  if (p.digits === '') return keyOf(p);
+  const exponent = p.exponent + Number(exp);
+  if (exponent > MAX_EXPONENT) return '3';
+  if (exponent < MIN_EXPONENT) return '2';
+  return keyOf({ ...p, exponent });
 }

@@ -3,21 +3,21 @@ import type { ApiDeps } from '../../shared/api-deps';
 import { foundDoc, getCurrencyDetail, listCatalog } from '../../shared/domain/catalog';
 import { jsonResult, listBody, queryValues, redirectResult, type ApiEvent } from '../../shared/http';
 import { apiHandler } from '../../shared/middleware/api-handler';
-import { LIST_PARAMS, parseQuery, type ListQuery } from '../../shared/schemas/query';
+import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/schemas/query';
 
 export function currenciesHandler(deps: ApiDeps) {
   const { stores } = deps;
   return apiHandler(
     {
       listCurrencies: async (event: ApiEvent) => {
-        const query = parseQuery<ListQuery>(queryValues(event), LIST_PARAMS);
+        const query = parseQuery(LIST_QUERY, queryValues(event));
         const { docs, page } = await listCatalog(stores, 'currencies', query);
         return jsonResult(listBody(docs, page));
       },
       getCurrency: async (event: ApiEvent) => {
         const found = await getCurrencyDetail(stores, event.pathParameters?.slug ?? '');
         if (found && 'redirectTo' in found) return redirectResult(event, found.redirectTo);
-        parseQuery(queryValues(event), {});
+        parseQuery(NO_QUERY, queryValues(event));
         return jsonResult(foundDoc(found, 'currencies'));
       },
     },

@@ -5,13 +5,13 @@ import { NotFoundError } from '../../shared/errors';
 import { jsonResult, queryValues, type ApiEvent } from '../../shared/http';
 import type { HistoryFamily } from '../../shared/keys';
 import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
-import { HISTORY_PARAMS, parseOfferId, parseQuery, type HistoryQuery } from '../../shared/schemas/query';
+import { HISTORY_QUERY, parseOfferId, parseQuery } from '../../shared/schemas/query';
 
 export function historyHandler(deps: ApiDeps) {
   const { stores, clock } = deps;
   const series = (family: HistoryFamily): RouteHandler => async (event: ApiEvent) => {
     const id = parseOfferId(event.pathParameters?.id);
-    const { period } = parseQuery<HistoryQuery>(queryValues(event), HISTORY_PARAMS);
+    const { period } = parseQuery(HISTORY_QUERY, queryValues(event));
     return jsonResult(await getHistory(stores, family, id, period, clock()));
   };
   return apiHandler(

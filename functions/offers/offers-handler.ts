@@ -4,18 +4,18 @@ import { getOffer, listOffers } from '../../shared/domain/offers';
 import { jsonResult, listBody, queryValues, type ApiEvent } from '../../shared/http';
 import type { OfferFamily } from '../../shared/keys';
 import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
-import { OFFER_LIST_PARAMS, parseOfferId, parseQuery, type OfferQuery } from '../../shared/schemas/query';
+import { NO_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shared/schemas/query';
 
 export function offersHandler(deps: ApiDeps) {
   const { stores } = deps;
   const list = (family: OfferFamily): RouteHandler => async (event: ApiEvent) => {
-    const query = parseQuery<OfferQuery>(queryValues(event), OFFER_LIST_PARAMS[family]);
+    const query = parseQuery(OFFER_LIST_QUERY[family], queryValues(event));
     const { docs, page } = await listOffers(stores, family, query);
     return jsonResult(listBody(docs, page));
   };
   const detail = (family: OfferFamily): RouteHandler => async (event: ApiEvent) => {
     const id = parseOfferId(event.pathParameters?.id);
-    parseQuery(queryValues(event), {});
+    parseQuery(NO_QUERY, queryValues(event));
     return jsonResult(await getOffer(stores, family, id));
   };
   return apiHandler(

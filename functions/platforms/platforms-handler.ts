@@ -4,19 +4,19 @@ import { foundDoc, getCatalogRecord, listCatalog } from '../../shared/domain/cat
 import { jsonResult, listBody, queryValues, redirectResult, type ApiEvent } from '../../shared/http';
 import type { PlatformFamily } from '../../shared/keys';
 import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
-import { LIST_PARAMS, parseQuery, type ListQuery } from '../../shared/schemas/query';
+import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/schemas/query';
 
 export function platformsHandler(deps: ApiDeps) {
   const { stores } = deps;
   const list = (family: PlatformFamily): RouteHandler => async (event: ApiEvent) => {
-    const query = parseQuery<ListQuery>(queryValues(event), LIST_PARAMS);
+    const query = parseQuery(LIST_QUERY, queryValues(event));
     const { docs, page } = await listCatalog(stores, family, query);
     return jsonResult(listBody(docs, page));
   };
   const detail = (family: PlatformFamily): RouteHandler => async (event: ApiEvent) => {
     const found = await getCatalogRecord(stores, family, event.pathParameters?.slug ?? '');
     if (found && 'redirectTo' in found) return redirectResult(event, found.redirectTo);
-    parseQuery(queryValues(event), {});
+    parseQuery(NO_QUERY, queryValues(event));
     return jsonResult(foundDoc(found, family));
   };
   return apiHandler(

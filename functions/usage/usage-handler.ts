@@ -4,7 +4,7 @@ import type { BudgetUsage, Usage } from '../../shared/domain/quota';
 import { jsonResult, queryValues, type ApiEvent } from '../../shared/http';
 import { apiHandler } from '../../shared/middleware/api-handler';
 import { chargedRequest } from '../../shared/middleware/usage-quota';
-import { parseQuery } from '../../shared/schemas/query';
+import { NO_QUERY, parseQuery } from '../../shared/schemas/query';
 
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 const budgetBody = (b: BudgetUsage) => ({ used: b.used, remaining: b.remaining, reset_at: iso(b.resetAt) });
@@ -26,7 +26,7 @@ export function usageHandler(deps: ApiDeps) {
     {
       // No data read: the answer is the request's charge, settled (a refusal replaces it).
       getUsage: async (event: ApiEvent, context?: unknown) => {
-        parseQuery(queryValues(event), {});
+        parseQuery(NO_QUERY, queryValues(event));
         const { caller, charge } = await chargedRequest(context);
         return jsonResult(JSON.stringify(usageBody(charge.usage, caller.premiumUntil)));
       },

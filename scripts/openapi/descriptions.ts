@@ -8,7 +8,7 @@ import { PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
 import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes, OFFER_SORT_FIELDS, SORT_MODES } from '../../shared/domain/orderings';
 import { STATUS_OF, type ErrorCode } from '../../shared/errors';
 import { CATALOG_FAMILIES, OFFER_FAMILIES, type CatalogFamily, type OfferFamily } from '../../shared/keys';
-import { HISTORY_PARAMS, LIST_PARAMS } from '../../shared/schemas/query';
+import { DEFAULT_PERIOD, PAGE_SIZE } from '../../shared/schemas/query';
 
 const DAY = 86_400_000;
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -47,7 +47,7 @@ const windowText = (windowMs: number | null) => (windowMs === null ? 'from the f
 export function historyRules(): string {
   const rows = PERIODS.map((p) => `| \`${p}\` | \`${PERIOD_SPEC[p].interval}\` | ${windowText(PERIOD_SPEC[p].windowMs)} |`);
   return [
-    `The \`period\` parameter (default \`${HISTORY_PARAMS.period.default}\`) selects the window and the bucket size (\`interval\`):`,
+    `The \`period\` parameter (default \`${DEFAULT_PERIOD}\`) selects the window and the bucket size (\`interval\`):`,
     '',
     '| period | interval | window |',
     '|---|---|---|',
@@ -109,8 +109,8 @@ export function overview(): string {
     '- A renamed platform or currency slug answers `301` with `Location` (same path with the current slug, query kept) and an empty body.',
     '',
     '## Pagination',
-    `List endpoints return \`{ data, pagination }\`. \`limit\` is ${LIST_PARAMS.limit.minimum} to ${LIST_PARAMS.limit.maximum} (default ${LIST_PARAMS.limit.default}), ` +
-      `\`offset\` is zero-based (default ${LIST_PARAMS.offset.default}). Request the next page with \`offset + data.length\` while \`pagination.has_more\` is true. ` +
+    `List endpoints return \`{ data, pagination }\`. \`limit\` is ${PAGE_SIZE.minimum} to ${PAGE_SIZE.maximum} (default ${PAGE_SIZE.default}), ` +
+      `\`offset\` is zero-based (default 0). Request the next page with \`offset + data.length\` while \`pagination.has_more\` is true. ` +
       'Every ordering ends with a tie-break on the identifier, so pages never overlap or skip.',
     '',
     '## Orderings',

@@ -1,12 +1,13 @@
 /**
- * The OpenAPI 3.1 document, built from the route table, the ParamSpecs, the zod schemas, the
+ * The OpenAPI 3.1 document, built from the route table, the zod schemas (parameters and bodies), the
  * error table and the gateway responses. `npm run openapi` writes it to docs/openapi.json; the
  * contract tests validate every response they see against that file.
  */
+import * as z from 'zod/mini';
 import { GATEWAY_RESPONSES } from '../../shared/gateway-responses';
 import { CACHE_CONTROL } from '../../shared/http';
 import { ROUTES, type Route } from '../../shared/routes';
-import type { ParamSpec } from '../../shared/schemas/query';
+import type { ParamSchema } from '../../shared/schemas/query';
 import { componentSchemas, schemaRef, type JsonSchema } from './components';
 import { overview } from './descriptions';
 import { OPERATIONS, type OperationSpec, type Tag } from './operations';
@@ -146,38 +147,24 @@ const RESPONSES: Record<string, JsonSchema> = {
 
 const responseRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 
-const SYNTAX: Record<ParamSpec['kind'], string> = {
-  integer: ' Plain decimal digits.',
-  decimal: ' Digits with an optional fraction, e.g. `4.75` (no sign, exponent or leading dot).',
-  enum: '',
-  string: ' Must not be empty.',
-};
-
-function parameterSchema(spec: ParamSpec, defaultValue?: string | number): JsonSchema {
-  const schema: JsonSchema = (() => {
-    switch (spec.kind) {
-      case 'integer':
-        return { type: 'integer', minimum: spec.minimum, maximum: spec.maximum };
-      case 'decimal':
-        return { type: 'number', minimum: spec.minimum };
-      case 'enum':
-        return { type: 'string', enum: [...spec.values] };
-      case 'string':
-        return { type: 'string', minLength: 1 };
-    }
-  })();
-  const fallback = defaultValue ?? ('default' in spec ? spec.default : undefined);
-  return fallback === undefined ? schema : { ...schema, default: fallback };
-}
-
-function parameter(name: string, where: 'path' | 'query', spec: ParamSpec, override: { default?: string; description?: string } = {}): JsonSchema {
-  return {
-    name,
-    in: where,
-    required: where === 'path',
-    description: `${override.description ?? spec.description}${SYNTAX[spec.kind]}`,
-    schema: parameterSchema(spec, override.default),
-  };
+/**
+ * The parameters of a route, from the zod schemas the handler validates with (their output side:
+ * the converted value, its bounds, enum, pattern, length and default); each schema's registered
+ * description becomes the parameter's.
+ */
+function parametersOf(schema: ParamSchema, where: 'path' | 'query', overrides: OperationSpec['queryOverrides'] = {}): JsonSchema[] {
+  return Object.entries(schema.shape).map(([name, param]) => {
+    const { $schema: _dialect, description, default: fallback, ...json } = z.toJSONSchema(param, { target: 'draft-2020-12', io: 'output' }) as JsonSchema;
+    const override = overrides[name] ?? {};
+    const defaultValue = override.default ?? fallback;
+    return {
+      name,
+      in: where,
+      required: where === 'path',
+      description: override.description ?? description,
+      schema: defaultValue === undefined ? json : { ...json, default: defaultValue },
+    };
+  });
 }
 
 /** The conditional-request parameter of lists and details. */
@@ -194,8 +181,8 @@ const IF_NONE_MATCH = {
 function operation(route: Route, op: OperationSpec): JsonSchema {
   const conditional = route.kind === 'list' || route.kind === 'detail';
   const parameters = [
-    ...(op.pathParam ? [parameter(op.pathParam.name, 'path', op.pathParam.spec)] : []),
-    ...Object.entries(op.query).map(([name, spec]) => parameter(name, 'query', spec, op.queryOverrides?.[name])),
+    ...(op.path ? parametersOf(op.path, 'path') : []),
+    ...parametersOf(op.query, 'query', op.queryOverrides),
     ...(op.ok && conditional ? [IF_NONE_MATCH] : []),
   ];
   const responses: Record<string, unknown> = {};

@@ -1,11 +1,12 @@
 /**
- * What the document says about each route of shared/routes.ts: its parameters (the ParamSpecs the
+ * What the document says about each route of shared/routes.ts: its parameters (the zod schemas the
  * handlers validate with), its success body and the answers it can give. Keyed by operationId so
  * that a route added without a description fails the generator instead of going undocumented.
  */
 import type { CatalogFamily, OfferFamily } from '../../shared/keys';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
-import { HISTORY_PARAMS, ID_PARAM, LIST_PARAMS, OFFER_LIST_PARAMS, type ParamSpec } from '../../shared/schemas/query';
+import * as z from 'zod/mini';
+import { HISTORY_QUERY, LIST_QUERY, NO_QUERY, OFFER_ID_PATH, OFFER_LIST_QUERY, SLUG_PATH, type ParamSchema } from '../../shared/schemas/query';
 import { catalogOrdering, historyRules, offerOrdering } from './descriptions';
 import type { SchemaName } from './response-schemas';
 
@@ -15,9 +16,9 @@ export interface OperationSpec {
   summary: string;
   description: string;
   tag: Tag;
-  pathParam?: { name: 'slug' | 'id'; spec: ParamSpec };
-  query: Record<string, ParamSpec>;
-  /** Per-parameter default and description the family gives a shared ParamSpec. */
+  path?: ParamSchema;
+  query: ParamSchema;
+  /** Per-parameter default and description the family gives a shared parameter schema. */
   queryOverrides?: Record<string, { default?: string; description?: string }>;
   /** The 200 body; absent for collateral history, which always answers 404. */
   ok?: SchemaName;
@@ -25,12 +26,11 @@ export interface OperationSpec {
   redirects?: boolean;
 }
 
-export const SLUG_PARAM: ParamSpec = {
-  kind: 'string',
-  description: 'Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`.',
-};
+const TAKES_NO_QUERY = 'Takes no query parameters: any is a `validation_error`.';
 
-const NO_QUERY = 'Takes no query parameters: any is a `validation_error`.';
+/** Collateral history answers 404 whatever the id: the handler reads no parameter. */
+const ANY_ID_PATH = z.strictObject({ id: z.string().check(z.minLength(1)) });
+z.globalRegistry.add(ANY_ID_PATH.shape.id, { description: 'Any value: the answer is always 404. Must not be empty.' });
 
 const CATALOG_NAMES: Record<CatalogFamily, { one: string; many: string; schema: SchemaName; list: SchemaName; tag: Tag }> = {
   exchanges: { one: 'exchange', many: 'exchanges', schema: 'Exchange', list: 'ExchangeList', tag: 'Platforms' },
@@ -51,7 +51,7 @@ function catalogList(family: CatalogFamily): OperationSpec {
     summary: `List ${n.many}`,
     description: `Published, non-delisted ${n.many}. ${catalogOrdering(family)} Only \`limit\` and \`offset\` are accepted.`,
     tag: n.tag,
-    query: LIST_PARAMS,
+    query: LIST_QUERY,
     ok: n.list,
   };
 }
@@ -66,10 +66,10 @@ function catalogDetail(family: CatalogFamily): OperationSpec {
     summary: `Get one ${n.one}`,
     description:
       `One published, non-delisted ${n.one} by slug.${embeds} A former slug answers \`301\` to the current one (query string kept); ` +
-      `an unknown, unpublished or delisted slug answers \`404 not_found\`. ${NO_QUERY}`,
+      `an unknown, unpublished or delisted slug answers \`404 not_found\`. ${TAKES_NO_QUERY}`,
     tag: n.tag,
-    pathParam: { name: 'slug', spec: SLUG_PARAM },
-    query: {},
+    path: SLUG_PATH,
+    query: NO_QUERY,
     ok: n.schema,
     redirects: true,
   };
@@ -83,7 +83,7 @@ function offerList(family: OfferFamily): OperationSpec {
       `Published ${family} offers, whatever their ${family === 'earn' ? '`available`' : '`is_active`'} flag, filtered and sorted. ` +
       `${offerOrdering(family)}${minApy} An offer whose platform is unknown or not public has \`platform: null\` and matches no \`platform\` or \`platform_type\` filter.`,
     tag: 'Offers',
-    query: OFFER_LIST_PARAMS[family],
+    query: OFFER_LIST_QUERY[family],
     queryOverrides: { sort: { default: DEFAULT_SORT[family], description: `Sort mode. ${offerOrdering(family)}` } },
     ok: OFFER_NAMES[family].list,
   };
@@ -92,10 +92,10 @@ function offerList(family: OfferFamily): OperationSpec {
 function offerDetail(family: OfferFamily): OperationSpec {
   return {
     summary: `Get one ${family} offer`,
-    description: `One published ${family} offer by id. An unknown or unpublished id answers \`404 not_found\`; a malformed id \`400 validation_error\`. ${NO_QUERY}`,
+    description: `One published ${family} offer by id. An unknown or unpublished id answers \`404 not_found\`; a malformed id \`400 validation_error\`. ${TAKES_NO_QUERY}`,
     tag: 'Offers',
-    pathParam: { name: 'id', spec: ID_PARAM },
-    query: {},
+    path: OFFER_ID_PATH,
+    query: NO_QUERY,
     ok: OFFER_NAMES[family].schema,
   };
 }
@@ -106,8 +106,8 @@ function history(family: 'earn' | 'borrow'): OperationSpec {
     summary: `Get ${family} offer history`,
     description: `APY history of one published ${family} offer. ${points}\n\n${historyRules()}`,
     tag: 'History',
-    pathParam: { name: 'id', spec: ID_PARAM },
-    query: HISTORY_PARAMS,
+    path: OFFER_ID_PATH,
+    query: HISTORY_QUERY,
     ok: family === 'earn' ? 'EarnHistory' : 'BorrowHistory',
   };
 }
@@ -134,9 +134,9 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     description:
       'The plan, the end of the subscription (`null`: none), the limits and, for the minute and the month, the units used, the units remaining and the next reset. ' +
       'Charged like any other request: its numbers include this request, and they are those of its usage headers. ' +
-      `Carries no \`ETag\` (it changes with every request). ${NO_QUERY}`,
+      `Carries no \`ETag\` (it changes with every request). ${TAKES_NO_QUERY}`,
     tag: 'Usage',
-    query: {},
+    query: NO_QUERY,
     ok: 'Usage',
   },
   getCollateralHistory: {
@@ -144,7 +144,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     description:
       'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the id and the query string.',
     tag: 'History',
-    pathParam: { name: 'id', spec: { kind: 'string', description: 'Any value: the answer is always 404.' } },
-    query: {},
+    path: ANY_ID_PATH,
+    query: NO_QUERY,
   },
 };

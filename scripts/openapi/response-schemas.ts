@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { PERIOD_SPEC, PERIODS, type Interval } from '../../shared/domain/buckets';
 import { STATUS_OF, type ErrorCode } from '../../shared/errors';
-import { LIST_PARAMS } from '../../shared/schemas/query';
+import { PAGE_SIZE } from '../../shared/schemas/query';
 import * as r from '../../shared/schemas/resources';
 
 const count = () => z.int().check(z.minimum(0));
@@ -15,7 +15,7 @@ const count = () => z.int().check(z.minimum(0));
 export const Pagination = z.strictObject({
   total: count(),
   offset: count(),
-  limit: z.int().check(z.minimum(LIST_PARAMS.limit.minimum), z.maximum(LIST_PARAMS.limit.maximum)),
+  limit: z.int().check(z.minimum(PAGE_SIZE.minimum), z.maximum(PAGE_SIZE.maximum)),
   has_more: z.boolean(),
 });
 

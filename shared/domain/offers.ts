@@ -7,7 +7,7 @@
  * or above the bound) with a filter expression and orders them in memory by their stored
  * position: cost grows with the candidates, never with the offset (docs/data-model.md).
  */
-import { decimalSortKey } from '../decimal';
+import { numberSortKey } from '../decimal';
 import { NotFoundError } from '../errors';
 import {
   APY_VALUE_ATTRIBUTE,
@@ -54,7 +54,7 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
   const index = SORT_INDEX[sort];
   const [base, ...rest] = filtersOf(query);
   const partition = viewPartition(version, family, base);
-  const minApyKey = query.min_apy === undefined ? undefined : decimalSortKey(query.min_apy);
+  const minApyKey = query.min_apy === undefined ? undefined : numberSortKey(query.min_apy);
   const { offset, limit } = query;
   const page = (docs: string[], total: number): Page => ({ docs, page: pagination(total, offset, limit, docs.length) });
 

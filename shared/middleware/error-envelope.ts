@@ -19,20 +19,29 @@ export function toApiError(error: unknown, retryAfterSeconds: number): ApiError 
   return new InternalError();
 }
 
-/** The shape @middy/http-error-handler renders: a JSON message is sent as application/json. */
-export const httpErrorOf = (error: ApiError) => ({
-  statusCode: error.statusCode,
-  expose: true,
-  headers: error.headers,
-  message: JSON.stringify(error.toEnvelope()),
-});
+/**
+ * The error @middy/http-error-handler is written for: an exposed Error with its status, its
+ * headers and the body as `message`. The handler sends a JSON message as `application/json`.
+ */
+export class HttpErrorResponse extends Error {
+  readonly statusCode: number;
+  readonly expose = true;
+  readonly headers: Record<string, string>;
+
+  constructor(error: ApiError) {
+    super(JSON.stringify(error.toEnvelope()));
+    this.name = 'HttpErrorResponse';
+    this.statusCode = error.statusCode;
+    this.headers = { 'Content-Type': 'application/json', ...error.headers };
+  }
+}
 
 export const INTERNAL_ERROR_BODY = JSON.stringify(new InternalError().toEnvelope());
 
 export function errorEnvelope(options: { retryAfterSeconds: number }): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const errorEnvelopeOnError: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     if (request.response !== undefined) return;
-    request.error = httpErrorOf(toApiError(request.error, options.retryAfterSeconds)) as unknown as Error;
+    request.error = new HttpErrorResponse(toApiError(request.error, options.retryAfterSeconds));
   };
   return { onError: errorEnvelopeOnError };
 }

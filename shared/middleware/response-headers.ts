@@ -1,7 +1,8 @@
 /**
  * Headers every response carries: CORS, the usage headers of the request's charge (when it was
- * charged), the request id, JSON content type on bodies, and `Cache-Control: no-store` unless the
- * answer says what may be kept (conditional-requests.ts).
+ * charged), the request id, JSON content type on bodies that name none (error bodies come with
+ * theirs, error-envelope.ts), and `Cache-Control: no-store` unless the answer says what may be
+ * kept (conditional-requests.ts).
  */
 import type middy from '@middy/core';
 import { CORS_HEADERS } from '../cors';
@@ -17,7 +18,6 @@ export function responseHeaders(): middy.MiddlewareObj<ApiEvent, ApiResult> {
     if (requestId) headers['X-Request-Id'] = requestId;
     headers['Cache-Control'] ??= CACHE_CONTROL.none;
     if (request.response.body && !headers['Content-Type']) headers['Content-Type'] = 'application/json; charset=utf-8';
-    if (headers['Content-Type'] === 'application/json') headers['Content-Type'] = 'application/json; charset=utf-8';
     request.response = { ...request.response, headers };
   };
   return { after: addHeaders, onError: addHeaders };

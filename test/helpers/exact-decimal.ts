@@ -11,3 +11,14 @@ export function compareExact(a: string, b: string): number {
   const y = big(bi, bf);
   return x < y ? -1 : x > y ? 1 : 0;
 }
+
+/** A JSON number (exponent allowed, modest) written out as a plain decimal string. */
+export function plainDecimal(json: string): string {
+  const [mantissa, exp = '0'] = json.toLowerCase().split('e');
+  const [int, frac = ''] = mantissa.split('.');
+  const digits = int + frac;
+  const point = int.length + Number(exp);
+  if (point <= 0) return `0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return digits + '0'.repeat(point - digits.length);
+  return `${digits.slice(0, point)}.${digits.slice(point)}`;
+}

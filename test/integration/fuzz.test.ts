@@ -113,6 +113,7 @@ const paramValue = (name: string) => {
     case 'min_apy':
       return fc.oneof(
         fc.constantFrom('0', '5', '4.75', '12.25', '100', '0.000000000000000000000000000000000000001', '-1', '-0', '-0.0', '.5', '+1', '1e2', '5.', '', ' 5', 'abc'),
+        fc.constantFrom('1e-7', '1.5E+2', '2.5E1', '0e0', '1e-', '1e999999999999999999', '1e-99999999999999999999', '9'.repeat(32), '9'.repeat(33)),
         fc.double({ noNaN: true, min: -1e3, max: 1e3 }).map(String),
         fc.bigInt({ min: 0n, max: 10n ** 50n }).map((n) => `${n}.${n}`),
       );
@@ -177,6 +178,12 @@ const shown = (path: string) => path.replace(/[^/?&=]{120,}/g, (long) => `${long
 
 const ALLOWED = new Set([200, 301, 400, 404]);
 
+/** How a message quotes what the client sent: at most 64 characters, then `…` (docs/api.md). */
+function quoted(text: string): string {
+  const chars = [...text];
+  return chars.length > 64 ? `${chars.slice(0, 64).join('')}…` : text;
+}
+
 /** What is wrong with an answer (empty when right). */
 function problemsOf(request: FuzzRequest, res: TestResponse): string[] {
   const problems: string[] = [];
@@ -212,9 +219,12 @@ function problemsOf(request: FuzzRequest, res: TestResponse): string[] {
       problems.push('validation_error without details.message strings');
     } else {
       // CONTRACT §1: each message names the parameter (a query parameter or the path id).
-      const names = ['id', ...url.searchParams.keys()];
+      // A long name is quoted cut to 64 characters (docs/api.md), so no message can grow with the request.
+      const names = ['id', ...url.searchParams.keys()].map(quoted);
       const unnamed = messages.filter((m: string) => !names.some((n) => m.includes(n)));
       if (unnamed.length > 0) problems.push(`messages naming no parameter: ${JSON.stringify(unnamed)}`);
+      const long = messages.filter((m: string) => [...m].length > 200);
+      if (long.length > 0) problems.push(`messages longer than a quote of 64 characters allows: ${long.length}`);
     }
   }
   return problems;

@@ -5,7 +5,7 @@
 import { importDataset } from '../../shared/import/importer';
 import { fixtureDataset } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
-import { compareExact } from '../helpers/exact-decimal';
+import { compareExact, plainDecimal } from '../helpers/exact-decimal';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
 type Offer = Record<string, any> & { id: number };
@@ -51,7 +51,7 @@ function oracle(family: Family, q: Record<string, string>): { ids: number[]; tot
     if (q.platform_type && platform?.type !== q.platform_type) return false;
     if (q.platform && platform?.slug !== q.platform) return false;
     if (q.asset && o.asset?.slug !== q.asset) return false;
-    if (q.min_apy && cmpDecimal(o[FIELDS[family].apy!], q.min_apy) < 0) return false;
+    if (q.min_apy && cmpDecimal(o[FIELDS[family].apy!], plainDecimal(q.min_apy)) < 0) return false;
     return true;
   });
   const sort = family === 'collateral' ? 'updated_desc' : (q.sort ?? DEFAULT[family]);
@@ -107,6 +107,11 @@ const QUERIES: Record<string, string>[] = [
   { min_apy: '1000', sort: 'updated_desc' },
   { min_apy: '0.5', sort: 'tvl_desc', offset: '500' },
   { min_apy: '5', asset: 'bitcoin' },
+  // The exponent form, as client libraries write numbers.
+  { min_apy: '1e2' },
+  { min_apy: '55E-1', sort: 'apy_asc' },
+  { min_apy: '1e-7' },
+  { min_apy: '0.3e+1', sort: 'tvl_desc', limit: '2' },
   { min_apy: '2', asset: 'bitcoin', sort: 'apy_asc', limit: '1', offset: '1' },
   { asset: 'bitcoin', platform_type: 'exchange' },
   { asset: 'bitcoin', platform: 'binance', sort: 'tvl_desc' },
@@ -201,10 +206,35 @@ describe('offer documents', () => {
     );
   });
 
-  it.each(['.5', '+1', '1e2', '-0', 'abc', ''])('refuses min_apy=%j', async (value) => {
+  it.each(['.5', '+1', '-0', 'abc', ''])('refuses min_apy=%j', async (value) => {
     const res = await invoke(offers, apiEvent(`/api/v1/earn?min_apy=${encodeURIComponent(value)}`));
     expect(res.status).toBe(400);
     expect(res.body.error.details.message.join(' ')).toContain('min_apy');
+  });
+
+  it.each([`1e-${'0'.repeat(29)}7`, '9'.repeat(15_000)])('refuses a min_apy past 32 characters (%#)', async (value) => {
+    const res = await invoke(offers, apiEvent(`/api/v1/borrow?min_apy=${value}`));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.message).toEqual(['min_apy must not be longer than 32 characters']);
+  });
+
+  it('takes exponents past any stored value: nothing above a huge bound, every positive APY above a tiny one', async () => {
+    const huge = await invoke(offers, apiEvent(`/api/v1/earn?min_apy=1e${'9'.repeat(29)}`));
+    expect([huge.status, huge.body.pagination.total]).toEqual([200, 0]);
+    const tiny = await invoke(offers, apiEvent(`/api/v1/earn?min_apy=1e-${'9'.repeat(28)}&limit=200`));
+    expect(tiny.status).toBe(200);
+    expect(tiny.body.data.map((o: Offer) => o.id)).toEqual(oracle('earn', { limit: '200' }).ids.filter((id) => {
+      const offer = (data.earn_offers as Offer[]).find((o) => o.id === id)!;
+      return cmpDecimal(offer.apy, '0') > 0;
+    }));
+  });
+
+  it('quotes at most 64 characters of an unknown parameter name', async () => {
+    const name = 'n'.repeat(15_000);
+    const res = await invoke(offers, apiEvent(`/api/v1/earn?${name}=1`));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.message).toEqual([`property ${'n'.repeat(64)}… should not exist`]);
+    expect(res.raw.length).toBeLessThan(1_000);
   });
 });
 

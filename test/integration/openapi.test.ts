@@ -105,7 +105,8 @@ describe('the document', () => {
     });
     const earn = params('/api/v1/earn');
     expect(earn.platform_type).toEqual({ type: 'string', enum: ['exchange', 'wallet', 'protocol'] });
-    expect(earn.min_apy).toEqual({ type: 'number', minimum: 0 });
+    expect(earn.min_apy).toEqual({ type: 'string', minLength: 1, maxLength: 32, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$' });
+    expect(earn.asset).toEqual({ type: 'string', minLength: 1, maxLength: 256 });
     expect(earn.sort).toEqual({ type: 'string', enum: ['apy_desc', 'apy_asc', 'tvl_desc', 'updated_desc'], default: DEFAULT_SORT.earn });
     expect(params('/api/v1/borrow').sort.default).toBe(DEFAULT_SORT.borrow);
     expect(params('/api/v1/collateral')).not.toHaveProperty('min_apy');
@@ -199,16 +200,19 @@ describe('served by the local stack', () => {
     expect(plain.body).toEqual(zipped.body);
   });
 
+  // Error envelopes of the functions go out as @middy/http-error-handler types a JSON message.
+  const JSON_UTF8 = 'application/json; charset=utf-8';
+  const ENVELOPE = 'application/json';
   it.each([
-    ['success', '/api/v1/currencies?limit=2', PREMIUM_KEY, 200],
-    ['validation error', '/api/v1/currencies?limit=500', PREMIUM_KEY, 400],
-    ['lookup 404', '/api/v1/earn/999999', PREMIUM_KEY, 404],
-    ['collateral history', '/api/v1/collateral/1/history', PREMIUM_KEY, 404],
-    ['redirect', '/api/v1/exchanges/bybit-old?limit=1', PREMIUM_KEY, 301],
-    ['gateway 401 (no key)', '/api/v1/earn', null, 401],
-    ['gateway 403 (no subscription)', '/api/v1/earn', FREE_KEY, 403],
-    ['gateway 404 (no such route)', '/api/v2/earn', PREMIUM_KEY, 404],
-  ] as const)('puts X-Request-Id, the envelope and JSON Content-Type on a %s', async (_, path, key, status) => {
+    ['success', '/api/v1/currencies?limit=2', PREMIUM_KEY, 200, JSON_UTF8],
+    ['validation error', '/api/v1/currencies?limit=500', PREMIUM_KEY, 400, ENVELOPE],
+    ['lookup 404', '/api/v1/earn/999999', PREMIUM_KEY, 404, ENVELOPE],
+    ['collateral history', '/api/v1/collateral/1/history', PREMIUM_KEY, 404, ENVELOPE],
+    ['redirect', '/api/v1/exchanges/bybit-old?limit=1', PREMIUM_KEY, 301, null],
+    ['gateway 401 (no key)', '/api/v1/earn', null, 401, JSON_UTF8],
+    ['gateway 403 (no subscription)', '/api/v1/earn', FREE_KEY, 403, JSON_UTF8],
+    ['gateway 404 (no such route)', '/api/v2/earn', PREMIUM_KEY, 404, JSON_UTF8],
+  ] as const)('puts X-Request-Id, the envelope and JSON Content-Type on a %s', async (_, path, key, status, contentType) => {
     const res = await get(stack.url, path, { key });
     expect(res.status).toBe(status);
     expect(res.headers['x-request-id']).toMatch(/^\S+$/);
@@ -216,7 +220,7 @@ describe('served by the local stack', () => {
       expect(res.headers.location).toBe('/api/v1/exchanges/bybit?limit=1');
       expect(res.raw).toBe('');
     } else {
-      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['content-type']).toBe(contentType);
     }
     if (status >= 400) {
       expect(Object.keys(res.body)).toEqual(['error']);

@@ -11,6 +11,7 @@ import { platformsHandler } from '../../../functions/platforms/platforms-handler
 import { apiEvent } from '../../../local/events';
 import { createApiDeps } from '../../../shared/api-deps';
 import { readConfig } from '../../../shared/config';
+import { decimalSortKey } from '../../../shared/decimal';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
 import { catalogKey, pointerKey, quotaKey, viewMetaKey, viewPartition } from '../../../shared/keys';
 import { setLogSink } from '../../../shared/logger';
@@ -84,6 +85,29 @@ describe('offer list with min_apy', () => {
     expect(valuesOf(bound)).toContain(viewPartition('v9', 'earn'));
     expect(res.body.data.map((o: { id: number }) => o.id)).toEqual([0, 1, 2]);
     expect(res.body.pagination).toEqual({ total: 3, offset: 0, limit: 5, has_more: false });
+  });
+
+  it.each([
+    ['1e-7', '0.0000001'],
+    ['1.5E+2', '150'],
+    ['4.75e0', '4.75'],
+  ])('bounds on the key of the exact decimal for min_apy=%s', async (minApy, decimal) => {
+    ddb.on(GetCommand, { Key: viewMetaKey(viewPartition('v9', 'earn')) }).resolves({ Item: { n: 10 } });
+    ddb.on(QueryCommand, { IndexName: 'GSI5' }).resolves({ Items: [] });
+    ddb.on(QueryCommand, { IndexName: 'GSI1' }).resolves({ Items: [] });
+
+    const res = await invoke(offers, apiEvent(`/api/v1/earn?min_apy=${encodeURIComponent(minApy)}`));
+
+    const bound = ddb.commandCalls(QueryCommand).find((c) => c.args[0].input.IndexName === 'GSI5')!.args[0].input;
+    expect(valuesOf(bound)).toContain(decimalSortKey(decimal));
+    expect(res.status).toBe(200);
+  });
+
+  it('reads nothing for a min_apy past 32 characters', async () => {
+    const res = await invoke(offers, apiEvent(`/api/v1/earn?min_apy=1e-${'0'.repeat(40)}1`));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.message).toEqual(['min_apy must not be longer than 32 characters']);
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
   });
 
   it('starts apy_asc pages at the first matching position', async () => {

@@ -1,5 +1,5 @@
-import { compareDecimal, decimalSortKey } from '../../../shared/decimal';
-import { compareExact } from '../../helpers/exact-decimal';
+import { compareDecimal, decimalSortKey, numberSortKey } from '../../../shared/decimal';
+import { compareExact, plainDecimal as plain } from '../../helpers/exact-decimal';
 
 /** A deterministic generator of awkward decimal strings: signs, leading/trailing zeros, long scales. */
 function* decimals(seed = 7, count = 3000): Generator<string> {
@@ -62,5 +62,37 @@ describe('decimalSortKey', () => {
     expect(decimalSortKey('-0.0')).toBe(decimalSortKey('0'));
     expect(`${decimalSortKey('0.5')}#1` < decimalSortKey('0.51')).toBe(true);
     expect(`${decimalSortKey('-0.51')}#1` < decimalSortKey('-0.5')).toBe(true);
+  });
+});
+
+describe('numberSortKey', () => {
+  it('gives a number with an exponent the key of the same decimal', () => {
+    const values = ['1e-7', '1.5E+2', '2.5E1', '0e5', '0.000e-3', '4.75e0', '12.5e-1', '1e30', '7E-30', '123456789e-4'];
+    for (const value of values) expect([value, numberSortKey(value)]).toEqual([value, decimalSortKey(plain(value))]);
+  });
+
+  it('orders numbers with exponents exactly among stored decimal keys', () => {
+    const numbers = [...decimals(23, 400)].filter((v) => !v.startsWith('-')).map((v, i) => `${v}e${(i % 41) - 20}`);
+    const stored = [...decimals(29, 400)];
+    for (let i = 0; i < numbers.length; i++) {
+      const a = numbers[i];
+      const b = stored[i];
+      const byKey = Math.sign(numberSortKey(a) < decimalSortKey(b) ? -1 : numberSortKey(a) > decimalSortKey(b) ? 1 : 0);
+      expect([a, b, byKey]).toEqual([a, b, reference(plain(a), b)]);
+    }
+  });
+
+  it('places exponents past what a key spells beside every stored key', () => {
+    const huge = numberSortKey('1e999999');
+    const tiny = numberSortKey('1e-99999999999999999999999999');
+    for (const value of ['0', '0.0000000000000000000000000000001', '1', `9${'9'.repeat(200)}`, '-5']) {
+      expect(huge > decimalSortKey(value)).toBe(true);
+      expect(tiny > decimalSortKey(value)).toBe(compareDecimal(value, '0') <= 0);
+    }
+  });
+
+  it('refuses a negative or malformed number', () => {
+    expect(() => numberSortKey('-1')).toThrow(/non-negative/);
+    expect(() => numberSortKey('1e')).toThrow(/non-negative/);
   });
 });

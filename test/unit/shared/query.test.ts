@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../shared/errors';
-import { HISTORY_PARAMS, LIST_PARAMS, OFFER_LIST_PARAMS, parseOfferId, parseQuery } from '../../../shared/schemas/query';
+import { HISTORY_QUERY, LIST_QUERY, NO_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery, quoted } from '../../../shared/schemas/query';
 
 const messagesOf = (fn: () => unknown): string[] => {
   try {
@@ -13,9 +13,9 @@ const messagesOf = (fn: () => unknown): string[] => {
 
 describe('parseQuery', () => {
   it('applies defaults and converts integers', () => {
-    expect(parseQuery({}, LIST_PARAMS)).toEqual({ limit: 50, offset: 0 });
-    expect(parseQuery({ limit: ['200'], offset: ['007'] }, LIST_PARAMS)).toEqual({ limit: 200, offset: 7 });
-    expect(parseQuery({}, HISTORY_PARAMS)).toEqual({ period: '1m' });
+    expect(parseQuery(LIST_QUERY, {})).toEqual({ limit: 50, offset: 0 });
+    expect(parseQuery(LIST_QUERY, { limit: ['200'], offset: ['007'] })).toEqual({ limit: 200, offset: 7 });
+    expect(parseQuery(HISTORY_QUERY, {})).toEqual({ period: '1m' });
   });
 
   it.each([
@@ -29,21 +29,56 @@ describe('parseQuery', () => {
     [{ offset: ['1', '2'] }, ['offset must not be repeated']],
     [{ foo: ['1'], bar: [''] }, ['property foo should not exist', 'property bar should not exist']],
   ])('refuses %j', (values, expected) => {
-    expect(messagesOf(() => parseQuery(values, LIST_PARAMS))).toEqual(expected);
+    expect(messagesOf(() => parseQuery(LIST_QUERY, values))).toEqual(expected);
   });
 
-  it('accepts min_apy as digits with an optional fraction, on earn and borrow only', () => {
-    expect(parseQuery({ min_apy: ['4.75'] }, OFFER_LIST_PARAMS.earn)).toMatchObject({ min_apy: '4.75' });
-    expect(messagesOf(() => parseQuery({ min_apy: ['-1'] }, OFFER_LIST_PARAMS.borrow))).toEqual(['min_apy must not be less than 0']);
-    expect(messagesOf(() => parseQuery({ min_apy: ['.5'] }, OFFER_LIST_PARAMS.earn))).toEqual(['min_apy must be a decimal number such as 4.75']);
-    expect(messagesOf(() => parseQuery({ min_apy: ['1'] }, OFFER_LIST_PARAMS.collateral))).toEqual(['property min_apy should not exist']);
+  it('accepts min_apy as a JSON number without sign, on earn and borrow only', () => {
+    for (const value of ['0', '4.75', '1e-7', '1.5E+2', '2.5E1', '0e0', '1'.repeat(32)]) {
+      expect(parseQuery(OFFER_LIST_QUERY.earn, { min_apy: [value] })).toMatchObject({ min_apy: value });
+    }
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.borrow, { min_apy: ['-1'] }))).toEqual(['min_apy must not be less than 0']);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn, { min_apy: ['.5'] }))).toEqual(['min_apy must be a decimal number such as 4.75']);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.collateral, { min_apy: ['1'] }))).toEqual(['property min_apy should not exist']);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.borrow, { min_apy: ['-1e-7'] }))).toEqual(['min_apy must not be less than 0']);
+    for (const value of ['+1', '5.', '05', '1e', '1e+', '1.e5', '-0', 'Infinity', '0x10', ' 1']) {
+      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn, { min_apy: [value] }))).toEqual(['min_apy must be a decimal number such as 4.75']);
+    }
+  });
+
+  it('refuses a min_apy longer than 32 characters, whatever its form', () => {
+    for (const value of ['1'.repeat(33), `1e-${'0'.repeat(29)}7`, '9'.repeat(15_000)]) {
+      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn, { min_apy: [value] }))).toEqual(['min_apy must not be longer than 32 characters']);
+    }
+  });
+
+  it('bounds the slug filters at 256 characters', () => {
+    expect(parseQuery(OFFER_LIST_QUERY.earn, { asset: ['a'.repeat(256)] })).toMatchObject({ asset: 'a'.repeat(256) });
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn, { asset: ['a'.repeat(257)], platform: ['p'.repeat(10_000)] }))).toEqual([
+      'platform must not be longer than 256 characters',
+      'asset must not be longer than 256 characters',
+    ]);
+  });
+
+  it('quotes at most 64 characters of an unknown parameter name', () => {
+    const name = 'x'.repeat(15_000);
+    expect(messagesOf(() => parseQuery(NO_QUERY, { [name]: ['1'], ['y'.repeat(64)]: ['1'] }))).toEqual([
+      `property ${'x'.repeat(64)}… should not exist`,
+      `property ${'y'.repeat(64)} should not exist`,
+    ]);
+  });
+
+  it('gives every route its own inferred type', () => {
+    const history = parseQuery(HISTORY_QUERY, { period: ['1y'] });
+    const period: '24h' | '1w' | '1m' | '3m' | '1y' | 'all' = history.period;
+    expect(period).toBe('1y');
+    expect(parseQuery(NO_QUERY, {})).toEqual({});
   });
 
   it('checks enums', () => {
-    expect(messagesOf(() => parseQuery({ sort: ['best'] }, OFFER_LIST_PARAMS.earn))).toEqual([
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn, { sort: ['best'] }))).toEqual([
       'sort must be one of the following values: apy_desc, apy_asc, tvl_desc, updated_desc',
     ]);
-    expect(parseQuery({ sort: ['tvl_desc'], platform_type: ['wallet'] }, OFFER_LIST_PARAMS.collateral)).toMatchObject({ sort: 'tvl_desc', platform_type: 'wallet' });
+    expect(parseQuery(OFFER_LIST_QUERY.collateral, { sort: ['tvl_desc'], platform_type: ['wallet'] })).toMatchObject({ sort: 'tvl_desc', platform_type: 'wallet' });
   });
 });
 
@@ -51,5 +86,17 @@ describe('parseOfferId', () => {
   it.each(['0', '12', '9007199254740991'])('accepts %s', (id) => expect(parseOfferId(id)).toBe(Number(id)));
   it.each(['', 'abc', '+5', '1.0', '1e2', '9007199254740992', '-1', '-0'])('refuses %j naming id', (id) => {
     expect(messagesOf(() => parseOfferId(id)).join(' ')).toMatch(/^id /);
+  });
+});
+
+describe('quoted', () => {
+  it('keeps text up to 64 characters and cuts a longer one with an ellipsis', () => {
+    expect(quoted('a'.repeat(64))).toBe('a'.repeat(64));
+    expect(quoted('a'.repeat(65))).toBe(`${'a'.repeat(64)}…`);
+  });
+
+  it('counts characters, never cutting a surrogate pair in half', () => {
+    const text = '😀'.repeat(65);
+    expect(quoted(text)).toBe(`${'😀'.repeat(64)}…`);
   });
 });
