@@ -1,6 +1,6 @@
 /**
  * `npm start [-- --port N] [--data FILE] [--accounts FILE] [--auth-cache-ttl SECONDS]`
- * The whole API on this machine (CONTRACT §9): embedded DynamoDB, the sample dataset (generated
+ * The whole API on this machine (README.md, "Local run"): embedded DynamoDB, the sample dataset (generated
  * for the current hour) or FILE, the demo accounts or FILE, and the local gateway on 127.0.0.1.
  */
 import { join } from 'node:path';

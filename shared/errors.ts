@@ -1,5 +1,5 @@
 /**
- * Typed errors of the API (specification part 7, CONTRACT §2). Domain code throws them; the
+ * Typed errors of the API (docs/api.md, "Errors"). Domain code throws them; the
  * error middleware alone turns them into the envelope.
  */
 export type ErrorCode =

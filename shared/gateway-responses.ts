@@ -48,7 +48,7 @@ export const GATEWAY_RESPONSES: Record<GatewayResponseType, GatewayResponseSpec>
   // functions, which alone can tell its window and limit (docs/adr/0002).
   THROTTLED: { statusCode: 503, code: 'service_unavailable', message: 'The service is shedding load. Retry later.', headers: { 'Retry-After': '1' } },
   INTEGRATION_TIMEOUT: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
-  // validation_error always lists its violated rules (specification part 7, rule 2).
+  // validation_error always lists its violated rules (docs/api.md, "Errors").
   DEFAULT_4XX: {
     statusCode: 400,
     code: 'validation_error',

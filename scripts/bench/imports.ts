@@ -11,6 +11,7 @@ import { ensureTable } from '../../local/embedded-dynamodb';
 import { createDocumentClient } from '../../shared/dynamodb';
 import { importDataset, type ImportResult } from '../../shared/import/importer';
 import { platformResolver, projectOffers } from '../../shared/import/project';
+import { parseDataset } from '../../shared/schemas/dataset';
 import { INDEXES } from '../../shared/table';
 import type { GeneratedDataset } from '../sample-data/generate';
 import { round } from './stats';
@@ -109,8 +110,9 @@ export async function measureImports(dataset: GeneratedDataset, endpoint: string
     // (b) an earn-only refresh with 5% of the APYs changed.
     const earn = dataset.earn_offers.map((o, i) => (i % 20 === 0 ? { ...o, apy: (Number(o.apy) + 0.01).toFixed(4) } : o));
     const { entry: refresh } = await run('b. earn refresh, 5% of APYs changed', full, { earn_offers: earn });
-    const resolve = platformResolver({ exchanges: dataset.exchanges, wallets: dataset.wallets, protocols: dataset.protocols } as never);
-    const own = projectOffers('bench', 'earn', earn, resolve).length;
+    const platforms = parseDataset({ exchanges: dataset.exchanges, wallets: dataset.wallets, protocols: dataset.protocols });
+    const resolve = platformResolver({ exchanges: platforms.exchanges!, wallets: platforms.wallets!, protocols: platforms.protocols! });
+    const own = projectOffers('bench', 'earn', parseDataset({ earn_offers: earn }).earn_offers!, resolve).length;
     Object.assign(refresh, { target: `≤ 1.1 × the earn family's ${own} items`, met: refresh.items_written <= 1.1 * own, detail: `${round(refresh.items_written / own, 3)} ×` });
 
     // (d) re-importing what is served (the full file with the refreshed earn offers).

@@ -13,7 +13,7 @@ import { DEFAULT_PERIOD, PAGE_SIZE } from '../../shared/schemas/query';
 const DAY = 86_400_000;
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** The field each catalog list is ordered by (CONTRACT §3); the direction comes from CATALOG_ORDER. */
+/** The field each catalog list is ordered by (docs/api.md, "Orderings"); the direction comes from CATALOG_ORDER. */
 const CATALOG_SORT_FIELD: Record<CatalogFamily, string> = {
   exchanges: '`stats.weekly_visits`',
   wallets: '`name` (lowercased, compared by code unit)',

@@ -1,5 +1,5 @@
 /**
- * The notes of specification part 2 (units, meanings) as descriptions of the document's schemas
+ * The notes on fields (units, meanings; docs/api.md, "Values") as descriptions of the document's schemas
  * and fields. Types, nullability and required fields come from the zod schemas, never from here.
  */
 import type { SchemaName } from './response-schemas';

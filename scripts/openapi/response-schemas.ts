@@ -1,7 +1,7 @@
 /**
  * The response bodies around the resources of shared/schemas/resources.ts: list envelopes, the
- * currency detail, history series and the error envelopes (specification parts 2 and 7,
- * CONTRACT §2 and §5). They exist to describe the API; the handlers assemble the same shapes from
+ * currency detail, history series and the error envelopes (docs/api.md, "Errors" and
+ * "History buckets"). They exist to describe the API; the handlers assemble the same shapes from
  * pre-rendered JSON, and the contract tests hold the two together.
  */
 import * as z from 'zod/mini';
@@ -51,7 +51,7 @@ function errorEnvelope(codes: readonly ErrorCode[], details?: z.ZodMiniType) {
     error: z.strictObject({
       code,
       message: z.string().check(z.minLength(1)),
-      // Specification part 7: optional, an object of free-form keys or null.
+      // Optional: an object of free-form keys or null (docs/api.md, "Errors").
       details: details ?? z.optional(z.nullable(z.record(z.string(), z.unknown()))),
     }),
   });
@@ -74,13 +74,13 @@ export const Usage = z.strictObject({
   month: budget,
 });
 
-/** Specification 7, rule 1 (and CONTRACT §2 for the monthly quota). */
+/** The error codes and their statuses (docs/api.md, "Errors"). */
 export const QuotaErrorDetails = z.object({
   reset_at: r.timestamp(),
   limit: z.int().check(z.minimum(1)),
 });
 
-/** Specification 7, rule 2: one string per violated rule, each naming its parameter. */
+/** One string per violated rule, each naming its parameter (docs/api.md, "Errors"). */
 export const ValidationErrorDetails = z.object({
   message: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
 });

@@ -1,5 +1,5 @@
 /**
- * A deterministic, realistic dataset (CONTRACT §8) for local runs, tests and benchmarks. Same
+ * A deterministic, realistic dataset (README.md, "Data import") for local runs, tests and benchmarks. Same
  * options, same output: all randomness comes from `seed` and every time is placed before `now`.
  */
 import { generateCurrencies } from './currencies';

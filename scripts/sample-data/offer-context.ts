@@ -1,6 +1,6 @@
 /**
  * What the three offer generators share: which platform an offer comes from (including the
- * deliberately broken references of CONTRACT §4), which asset it is about, on which chain, and
+ * deliberately broken references: docs/api.md, "Visibility and platform references"), which asset it is about, on which chain, and
  * ids with realistic gaps.
  */
 import { CHAIN_SYMBOLS, FORMER_NAMES } from './catalog';

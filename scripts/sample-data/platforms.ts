@@ -27,7 +27,7 @@ export const platformRef = (record: PlatformRecord): PlatformRef => ({
   name: record.name,
 });
 
-/** Whether the API shows the record (CONTRACT §4): published and not delisted. */
+/** Whether the API shows the record (docs/api.md, "Visibility and platform references"): published and not delisted. */
 export const isExposed = (record: { published?: boolean; delisted?: boolean }): boolean =>
   record.published !== false && record.delisted !== true;
 

@@ -1,6 +1,6 @@
 /**
- * The dataset file format of CONTRACT §8, as plain types: a record carries exactly the API fields
- * of its resource (spec part 2) plus the import-only flags. Kept local to the generator so it does
+ * The dataset file format (README.md, "Data import"), as plain types: a record carries exactly the API fields
+ * of its resource (docs/openapi.json) plus the import-only flags. Kept local to the generator so it does
  * not depend on the service's schemas while they change; the import validates what we write.
  */
 

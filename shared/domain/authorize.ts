@@ -1,5 +1,5 @@
 /**
- * The Bearer key check of CONTRACT §7. An Authorization value that is not `Bearer <key>` with a
+ * The Bearer key check (docs/api.md, "Authentication"). An Authorization value that is not `Bearer <key>` with a
  * key in the key format is refused before any read; an unknown or revoked key is 401; a key whose
  * user has no active premium subscription is 403.
  *

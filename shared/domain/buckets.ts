@@ -1,5 +1,5 @@
 /**
- * History windows and buckets (CONTRACT §5): UTC-aligned buckets of 1h, 4h, 1d and 1w (weeks
+ * History windows and buckets (docs/api.md, "History buckets"): UTC-aligned buckets of 1h, 4h, 1d and 1w (weeks
  * start on Monday), and the window and interval of each period. Used by the import to write the
  * rollup series and by the read path to select and trim them.
  */

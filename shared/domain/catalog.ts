@@ -31,7 +31,7 @@ function lookupOf(item: Record<string, unknown> | undefined): Lookup {
   return typeof item.redirectTo === 'string' ? { redirectTo: item.redirectTo } : { doc: docOf(item) };
 }
 
-/** The document of a lookup, or 404 (checked after the redirect and the query, CONTRACT §1). */
+/** The document of a lookup, or 404 (checked after the redirect and the query: docs/api.md, "Parameters"). */
 export function foundDoc(lookup: Lookup, family: CatalogFamily): string {
   if (!lookup || !('doc' in lookup)) throw new NotFoundError(`No such ${NOT_FOUND[family]}.`);
   return lookup.doc;

@@ -1,5 +1,5 @@
 /**
- * The orderings of CONTRACT §3, as comparators the import uses to write list positions. Every
+ * The orderings (docs/api.md, "Orderings"), as comparators the import uses to write list positions. Every
  * ordering puts `null` last in either direction and ends with the identifier tie-break (slug or id
  * ascending); decimal strings compare as exact decimals.
  */
@@ -63,7 +63,7 @@ interface OfferShape {
   [field: string]: unknown;
 }
 
-/** Which field each sort mode reads, per offer family (CONTRACT §3). */
+/** Which field each sort mode reads, per offer family (docs/api.md, "Orderings"). */
 export const OFFER_SORT_FIELDS: Record<OfferFamily, { apy?: string; tvl?: string }> = {
   earn: { apy: 'apy', tvl: 'tvl' },
   borrow: { apy: 'net_borrow_apy', tvl: 'total_supply_usd' },

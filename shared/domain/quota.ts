@@ -1,5 +1,5 @@
 /**
- * One request's charge against its key's budgets (specification part 8, CONTRACT §6, docs/api.md
+ * One request's charge against its key's budgets (docs/api.md
  * "Quotas"). Two orders:
  *
  * - `parallel`: both counters are taken concurrently (and concurrently with the data read, by the
@@ -41,7 +41,7 @@ export interface Usage {
 
 export interface UsageCharge {
   usage: Usage;
-  /** The usage headers of specification part 8 and their standard twins (usageHeaders). */
+  /** The usage headers and their standard twins (usageHeaders; docs/api.md, "Quotas and headers"). */
   headers: Record<string, string>;
   /** Set when a budget refused the request. */
   refusal?: ApiError;
@@ -85,7 +85,7 @@ export const rateLimit = (usage: Usage) =>
   `"${RATE_LIMIT_POLICIES.minute}";r=${usage.minute.remaining};t=${secondsUntil(usage.minute.resetAt, usage.now)}, ` +
   `"${RATE_LIMIT_POLICIES.month}";r=${usage.month.remaining};t=${secondsUntil(usage.month.resetAt, usage.now)}`;
 
-/** Every usage header of a response: the `X-*` fields of specification part 8 and the draft's two fields. */
+/** Every usage header of a response: the `X-*` fields and the draft's two fields (docs/api.md, "Rate-limit headers"). */
 export function usageHeaders(usage: Usage): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(usage.limits.perMinute),

@@ -1,5 +1,5 @@
 /**
- * The one place errors become the envelope of specification part 7. Typed ApiErrors render as
+ * The one place errors become the envelope (docs/api.md, "Errors"). Typed ApiErrors render as
  * they are; DynamoDB and network failures become 503 `service_unavailable` with Retry-After; any
  * other error is logged and becomes 500 `internal_error`. No stack trace, SDK message or table
  * name reaches a client. @middy/http-error-handler then writes the HTTP response.

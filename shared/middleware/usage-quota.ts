@@ -1,7 +1,7 @@
 /**
  * Charges every authenticated request against its key's budgets. For most requests the charge
  * starts in `before` and runs concurrently with the handler's data read; `after` and `onError` wait
- * for it, so a refusal wins over whatever the handler produced (CONTRACT §1 order: quotas before
+ * for it, so a refusal wins over whatever the handler produced (docs/api.md, "Quotas and headers": quotas before
  * path, query and lookup) and a warm request has one DynamoDB round trip on its critical path. A
  * key this instance expects to be refused (shared/domain/budget-memory.ts) is charged first and
  * read only if allowed, so refused requests cost no data read. Fails closed: if the counters cannot

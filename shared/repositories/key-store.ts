@@ -1,5 +1,5 @@
 /**
- * API keys and their users (CONTRACT §7). A key is stored only as a hash of its secret: the key
+ * API keys and their users (docs/adr/0004-api-keys.md). A key is stored only as a hash of its secret: the key
  * item is addressed by that hash, so authenticating is one GetItem and the secret never touches
  * the table. Each key also has a reference under its user (`list`, `revoke` without a Scan).
  *

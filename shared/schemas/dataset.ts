@@ -1,5 +1,5 @@
 /**
- * The data files of CONTRACT §8: a dataset (records = API fields + publication flags) and an
+ * The data files (README.md, "Data import"): a dataset (records = API fields + publication flags) and an
  * accounts file. `parseDataset` / `parseAccounts` validate a whole file, from its bytes (text
  * included) or from a value already in memory, and name every error by its place
  * (`earn_offers[3].apy: …`); nothing is written unless the whole file is valid.
@@ -96,7 +96,7 @@ export const DATASET_FAMILIES = Object.keys(Dataset.def.shape) as DatasetFamily[
 
 // ---- accounts ----------------------------------------------------------------------------------
 
-/** CONTRACT §7: keys are 32–128 characters of [A-Za-z0-9_-]. */
+/** Keys are 32–128 characters of [A-Za-z0-9_-] (docs/api.md, "Authentication"). */
 export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
 
 const positiveInt = () => z.int().check(z.positive({ error: 'must be a positive integer' }));

@@ -1,5 +1,5 @@
 /**
- * The API resources of specification part 2, one zod schema each. They validate the dataset
+ * The API resources (docs/openapi.json, components.schemas), one zod schema each. They validate the dataset
  * import, drive the OpenAPI document and give the types. zod/mini keeps the Lambda bundles small.
  */
 import * as z from 'zod/mini';

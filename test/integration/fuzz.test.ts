@@ -1,6 +1,6 @@
 /**
- * Property-based fuzzing of every route's path and query through the local gateway (issue part
- * 5): fast-check generates at least 10,000 requests (valid and invalid slugs and ids, unicode,
+ * Property-based fuzzing of every route's path and query through the local gateway: fast-check
+ * generates at least 10,000 requests (valid and invalid slugs and ids, unicode,
  * `%`-encoding, huge, negative and exponent numbers, empty values, known and unknown parameters,
  * repeats), sent with a premium key over HTTP. Every answer goes through `get`, which validates it
  * against docs/openapi.json. The properties: never a 5xx (nor a 429: the key's limits are high),
@@ -218,7 +218,7 @@ function problemsOf(request: FuzzRequest, res: TestResponse): string[] {
     if (!Array.isArray(messages) || messages.length === 0 || !messages.every((m) => typeof m === 'string')) {
       problems.push('validation_error without details.message strings');
     } else {
-      // CONTRACT §1: each message names the parameter (a query parameter or the path id).
+      // Each message names the parameter (docs/api.md, "Parameters") (a query parameter or the path id).
       // A long name is quoted cut to 64 characters (docs/api.md), so no message can grow with the request.
       const names = ['id', ...url.searchParams.keys()].map(quoted);
       const unnamed = messages.filter((m: string) => !names.some((n) => m.includes(n)));

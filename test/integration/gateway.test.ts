@@ -1,6 +1,6 @@
 /**
  * The local stack end to end over HTTP: route matching, the authorizer, quotas and handlers in the
- * order of CONTRACT §1, with the demo accounts (data/demo-accounts.json).
+ * order of docs/api.md ("Quotas and headers"), with the demo accounts (data/demo-accounts.json).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

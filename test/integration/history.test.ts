@@ -1,5 +1,5 @@
 /**
- * History windows, intervals and last-value buckets (CONTRACT §5) through the real handler on the
+ * History windows, intervals and last-value buckets (docs/api.md, "History buckets") through the real handler on the
  * embedded DynamoDB with an injected clock, against an oracle over the raw fixture points.
  */
 import { importDataset } from '../../shared/import/importer';

@@ -1,5 +1,5 @@
 /**
- * Nothing that is not public leaks (issue part 6), through the local gateway with the SAMPLE
+ * Nothing that is not public leaks (docs/security.md), through the local gateway with the SAMPLE
  * dataset (hidden, delisted and renamed records of every family, offers of hidden platforms):
  *
  * - no answer of any list (fully paged), detail, redirect or history names an unpublished or
@@ -9,7 +9,7 @@
  * - keys and Authorization values never reach a log line, for authorized and refused requests
  *   and for failing dependencies (the authorizer's and the functions').
  *
- * One exception, by CONTRACT §4: an offer's `chain`, `asset` and `reward_assets` are kept as
+ * One exception (docs/api.md, "Visibility and platform references"): an offer's `chain`, `asset` and `reward_assets` are kept as
  * given, so a published offer about a delisted currency names it there. Those three fields are
  * removed from offers before the search; everything else is searched as the client receives it.
  * The search looks for `"slug":"<slug>"` and `"name":"<name>"`, which cannot match a longer
@@ -224,7 +224,7 @@ describe('hidden platforms and currencies', () => {
       const res = await fetchSearched(path);
       expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({ path, status: 404, code: 'not_found' });
       expect(res.raw).not.toContain(slug);
-      // With a query, the query is checked before the lookup (CONTRACT §1): the same 400 as for a
+      // With a query, the query is checked before the lookup (docs/api.md, "Parameters"): the same 400 as for a
       // slug that never existed, so the answer does not tell hidden from unknown.
       const unknown = await fetchSearched(`/api/v1/${family}/never-existed-${family}?limit=1`);
       const hidden = await fetchSearched(`${path}?limit=1`);

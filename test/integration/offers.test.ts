@@ -1,6 +1,6 @@
 /**
  * Offer lists, details and currency detail arrays through the real handlers on the embedded
- * DynamoDB, compared with an oracle that filters and sorts the fixture in memory (CONTRACT §3–4).
+ * DynamoDB, compared with an oracle that filters and sorts the fixture in memory (docs/api.md, "Orderings" and "Visibility and platform references").
  */
 import { importDataset } from '../../shared/import/importer';
 import { fixtureDataset } from '../fixtures/dataset';

@@ -114,7 +114,7 @@ describe('the document', () => {
     expect(params('/api/v1/borrow/{id}').id).toEqual({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
   });
 
-  // Specification part 2: every listed field is required; these are the nullable ones.
+  // Every listed field is required; these are the nullable ones (docs/openapi.json).
   const NULLABLE: Record<string, string[]> = {
     Currency: ['sign', 'logo64'],
     CurrencyStats: ['rank_by_market_cap', 'circulating_supply', 'total_supply', 'max_supply', 'usd_price', 'usd_volume_24h', 'usd_market_cap', 'usd_percent_change_24h', 'usd_market_cap_dominance'],

@@ -1,6 +1,6 @@
 /**
  * Platform and currency lists and details through the real handlers on the embedded DynamoDB
- * (specification 4.2–4.3, CONTRACT §1, §3, §4).
+ * (docs/api.md: "Parameters", "Orderings", "Visibility and platform references").
  */
 import { importDataset } from '../../shared/import/importer';
 import { fixtureDataset } from '../fixtures/dataset';

@@ -1,5 +1,5 @@
 /**
- * Per-key budgets on the embedded DynamoDB (specification part 8, CONTRACT §6): exact under
+ * Per-key budgets on the embedded DynamoDB (docs/api.md, "Quotas and headers"): exact under
  * concurrency, fixed UTC windows with an injected clock, a 429 costs no monthly budget, and the
  * usage headers and refusal details.
  */

@@ -1,5 +1,5 @@
 /**
- * Fault injection in the TOKEN authorizer (issue part 4): when DynamoDB throttles, times out,
+ * Fault injection in the TOKEN authorizer (docs/security.md): when DynamoDB throttles, times out,
  * fails or resets the connection, the authorizer throws something other than 'Unauthorized', which
  * API Gateway (and the local gateway) turn into AUTHORIZER_FAILURE: a 503 service_unavailable
  * envelope with Retry-After. Authentication fails closed: a failure is never an Allow, and a

@@ -1,5 +1,5 @@
 /**
- * The real client against misbehaving DynamoDB endpoints on the loopback (issue part 3): one that
+ * The real client against misbehaving DynamoDB endpoints on the loopback (docs/architecture.md, timeouts in shared/config.ts): one that
  * accepts connections and never answers, one that resets them, one that answers 500 or throttles,
  * one that answers garbage. The client's timeouts and bounded retries (CLIENT_TIMEOUTS) must turn
  * each into an error within seconds, and the functions into a 503 envelope: never a wait for API

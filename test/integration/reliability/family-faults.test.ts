@@ -237,7 +237,7 @@ describe('data path: a failing DynamoDB read gives 503 service_unavailable with 
     broken.reads = FAULTS[fault];
     const answer = await call(route.fn, path);
     expectServiceUnavailable(answer, path);
-    // The request was charged and says so (CONTRACT §6: usage headers on every authenticated answer).
+    // The request was charged and says so (usage headers on every authenticated answer: docs/api.md, "Quotas and headers").
     expect(answer.headers['x-ratelimit-limit']).toBe('1000');
     expect(answer.headers['x-quota-remaining']).toMatch(/^[0-9]+$/);
   });

@@ -179,7 +179,7 @@ describe('generateDataset', () => {
     });
   });
 
-  describe('file format (CONTRACT §8)', () => {
+  describe('file format (README.md, Data import)', () => {
 
     it('gives platforms exactly their fields, with type equal to the family', () => {
       const problems: string[] = [];
