@@ -30,7 +30,7 @@ export interface GatewayOptions {
   minimumCompressionSize?: number;
   stage?: string;
   /** Extra routes served without a key (e.g. the API description). */
-  publicRoutes?: Record<string, (req: IncomingMessage) => PublicAnswer | Promise<PublicAnswer>>;
+  publicRoutes?: Record<string, (req: IncomingMessage, requestId: string) => PublicAnswer | Promise<PublicAnswer>>;
   /** Invoked for each request that reached a family function. */
   onInvoke?: (fn: FunctionName, event: ApiEvent, result: ApiResult) => void;
 }
@@ -242,7 +242,7 @@ export function createGateway(options: GatewayOptions): Server {
 
     const publicRoute = Object.hasOwn(options.publicRoutes ?? {}, path) ? options.publicRoutes![path] : undefined;
     if (publicRoute && method === 'GET') {
-      const out = await publicRoute(req);
+      const out = await publicRoute(req, requestId);
       return send(req, res, out.status, { 'X-Request-Id': requestId, ...out.headers }, out.body);
     }
     if (method === 'OPTIONS' && matchRoute('GET', path)) {
