@@ -6,7 +6,7 @@
  */
 
 /** What the bundle targets; lib/constructs/api-function.ts pins the Lambda runtime to match. */
-export const BUNDLE_TARGET = 'node22';
+const BUNDLE_TARGET = 'node22';
 
 export const BUNDLE_OPTIONS = {
   bundle: true,

@@ -15,9 +15,9 @@ import type { Authorizer, FamilyHandler } from './gateway';
 
 /** The functions of the stack, by the name of their construct (`PlatformsFunction` → `platforms`). */
 export const BUNDLED_FUNCTIONS = [...FUNCTION_NAMES, 'authorizer', 'docs'] as const;
-export type BundledFunctionName = (typeof BUNDLED_FUNCTIONS)[number];
+type BundledFunctionName = (typeof BUNDLED_FUNCTIONS)[number];
 
-export interface BundledFunction {
+interface BundledFunction {
   name: BundledFunctionName;
   /** The CloudFormation logical id of the function. */
   logicalId: string;
@@ -29,12 +29,12 @@ export interface BundledFunction {
   environment: Record<string, unknown>;
 }
 
-export interface BundledStack {
+interface BundledStack {
   stackName: string;
   functions: Record<BundledFunctionName, BundledFunction>;
 }
 
-export interface LoadedBundles {
+interface LoadedBundles {
   stackName: string;
   handlers: Record<FunctionName, FamilyHandler>;
   authorizer: Authorizer;
@@ -111,7 +111,7 @@ export function readBundledStack(cdkOut: string, stackName?: string): BundledSta
  * (`Ref`, `Fn::…`) without a local value is an error, never an object passed on as a string.
  * NODE_OPTIONS is for a new process; a bundle loaded here gets its source maps another way.
  */
-export function bundleEnvironment(fn: BundledFunction, local: Record<string, string>): Record<string, string> {
+function bundleEnvironment(fn: BundledFunction, local: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(fn.environment)) {
     if (name === 'NODE_OPTIONS' || name in local) continue;

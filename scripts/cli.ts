@@ -44,7 +44,7 @@ export function runMain(main: () => Promise<void>): void {
 }
 
 /** Where `npm run synth` writes the cloud assembly. */
-export const CDK_OUT = join(__dirname, '..', 'cdk.out');
+const CDK_OUT = join(__dirname, '..', 'cdk.out');
 
 /**
  * `--bundles [--cdk-out DIR] [--stack NAME]` of `npm start` and `npm run smoke -- --local`: serve

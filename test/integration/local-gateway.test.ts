@@ -8,7 +8,7 @@
 import { request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
-import { createGateway, MAX_HEADER_BYTES, type FamilyHandler } from '../../local/gateway';
+import { createGateway, type FamilyHandler } from '../../local/gateway';
 
 const KEY = 'k'.repeat(40);
 const REFUSED_KEY = 'r'.repeat(40);
@@ -137,14 +137,6 @@ describe('local gateway: requests the HTTP parser refuses', () => {
     expectEnvelope(answer, 400, 'validation_error');
     expect(JSON.parse(answer.body).error.details.message).toEqual(['the request was rejected by the gateway before reaching the API']);
     expect(authorizerCalls).toEqual([]);
-  });
-
-  it("refuses a request line and headers over API Gateway's 10,240 bytes that Node alone would take", async () => {
-    const filler = 'f'.repeat(MAX_HEADER_BYTES);
-    const answer = await rawRequest(`GET /api/v1/exchanges HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nX-Filler: ${filler}\r\nConnection: close\r\n\r\n`);
-
-    expectEnvelope(answer, 400, 'validation_error');
-    expect(invoked).toEqual([]);
   });
 
   it('answers a NUL byte in a header value with the envelope', async () => {
