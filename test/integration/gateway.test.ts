@@ -25,6 +25,10 @@ afterAll(() => stack.close());
 const call = (path: string, key?: string | null, headers?: Record<string, string>, method?: string) =>
   get(stack.url, path, { key, headers, method });
 
+it('serves the functions it was asked for: the synthesized bundles with LOCAL_BUNDLES, else the sources', () => {
+  expect(stack.bundledStack === undefined).toBe(bundlesUnderTest() === undefined);
+});
+
 describe('before authentication', () => {
   it.each([
     ['GET', '/api/v1/nothing'],
