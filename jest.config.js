@@ -10,7 +10,8 @@ const shared = {
   testMatch: ['**/*.test.ts'],
   // middy is ESM-only: transform it to CommonJS like our own sources.
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
-  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  // The bundles in cdk.out are loaded as deployed (LOCAL_BUNDLES, test/helpers/bundles.ts), untransformed.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/)', '/cdk\\.out/'],
   setupFiles: ['<rootDir>/test/setup-env.js'],
   setupFilesAfterEnv: ['<rootDir>/test/setup-quiet.ts'],
 };

@@ -1,11 +1,15 @@
 /**
  * The local gateway: an HTTP server that does what API Gateway does in front of the functions.
- * It matches the same route table, answers unknown routes 404 before anything else, runs the same
- * TOKEN authorizer (with an optional result cache, like API Gateway's), turns the request into a
- * REST proxy event and serves it through the same family handler, gzip-compressing large bodies.
+ * It matches the same route table on the path as sent (no normalisation of `//` or encoded dot
+ * segments), answers unknown routes 404 before anything else, runs the same TOKEN authorizer
+ * (with an optional result cache, like API Gateway's), turns the request into a REST proxy event
+ * and serves it through the same family handler, gzip-compressing large bodies. A request the
+ * HTTP parser refuses (oversized request line and headers, a malformed header) gets API Gateway's
+ * DEFAULT_4XX answer in the error envelope, like every other refusal (docs/api.md, "Errors").
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { BEARER_EXPRESSION } from '../shared/bearer';
@@ -26,9 +30,15 @@ export interface GatewayOptions {
   minimumCompressionSize?: number;
   stage?: string;
   /** Extra routes served without a key (e.g. the API description). */
-  publicRoutes?: Record<string, (req: IncomingMessage) => { status: number; headers: Record<string, string>; body: string | Buffer }>;
+  publicRoutes?: Record<string, (req: IncomingMessage, requestId: string) => PublicAnswer | Promise<PublicAnswer>>;
   /** Invoked for each request that reached a family function. */
   onInvoke?: (fn: FunctionName, event: ApiEvent, result: ApiResult) => void;
+}
+
+interface PublicAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
 }
 
 const API_ID = 'local';
@@ -90,6 +100,8 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
 
 export interface ProxyEventInput {
   url: URL;
+  /** The path as the client sent it (default: the URL's pathname, which the URL parser normalised). */
+  path?: string;
   match: RouteMatch;
   method?: string;
   headers?: Record<string, string>;
@@ -103,13 +115,14 @@ export interface ProxyEventInput {
 /** The REST proxy event API Gateway builds for a matched request (also used by the tests). */
 export function proxyEvent(input: ProxyEventInput): ApiEvent {
   const { url, match, method = 'GET', headers = {}, requestId, stage = 'local' } = input;
+  const path = input.path ?? url.pathname;
   // A prototype-free map: query names such as `constructor` are plain keys here.
   const multiValueQueryStringParameters: Record<string, string[]> = Object.create(null);
   for (const [key, value] of url.searchParams) (multiValueQueryStringParameters[key] ??= []).push(value);
   const hasQuery = Object.keys(multiValueQueryStringParameters).length > 0;
   return {
     resource: match.route.path,
-    path: url.pathname,
+    path,
     httpMethod: method,
     headers,
     multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
@@ -128,7 +141,7 @@ export function proxyEvent(input: ProxyEventInput): ApiEvent {
       protocol: 'HTTP/1.1',
       httpMethod: method,
       identity: { sourceIp: input.sourceIp ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' } as ApiEvent['requestContext']['identity'],
-      path: url.pathname,
+      path,
       stage,
       requestId,
       requestTimeEpoch: Date.now(),
@@ -136,6 +149,36 @@ export function proxyEvent(input: ProxyEventInput): ApiEvent {
       resourcePath: match.route.path,
     },
   };
+}
+
+/**
+ * The path and query of a request target, taken literally: API Gateway matches resources on the
+ * path as sent, so `//evil.com/api/v1/earn` is not `/api/v1/earn` (a relative URL parser would
+ * make `evil.com` its host) and `/api/v1/exchanges/%2E%2E/exchanges` is not `/api/v1/exchanges`
+ * (the WHATWG parser resolves encoded dot segments); neither matches a route.
+ */
+function requestTarget(target: string): { path: string; url: URL } {
+  const q = target.indexOf('?');
+  const path = q === -1 ? target : target.slice(0, q);
+  const url = new URL('http://localhost/');
+  if (q !== -1) url.search = target.slice(q);
+  return { path, url };
+}
+
+/** A gateway response written straight to the socket, for requests Node's HTTP parser refused. */
+function rawGatewayResponse(type: GatewayResponseType, requestId: string): string {
+  const spec = GATEWAY_RESPONSES[type];
+  const body = gatewayResponseBody(spec);
+  const headers: Record<string, string> = {
+    ...CORS_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'X-Request-Id': requestId,
+    ...spec.headers,
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return `HTTP/1.1 ${spec.statusCode} ${STATUS_CODES[spec.statusCode]}\r\n${head}\r\n${body}`;
 }
 
 export function createGateway(options: GatewayOptions): Server {
@@ -188,21 +231,21 @@ export function createGateway(options: GatewayOptions): Server {
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const requestId = randomUUID();
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const { path, url } = requestTarget(req.url ?? '/');
     const method = req.method ?? 'GET';
 
-    const publicRoute = options.publicRoutes?.[url.pathname];
+    const publicRoute = Object.hasOwn(options.publicRoutes ?? {}, path) ? options.publicRoutes![path] : undefined;
     if (publicRoute && method === 'GET') {
-      const out = publicRoute(req);
+      const out = await publicRoute(req, requestId);
       return send(req, res, out.status, { 'X-Request-Id': requestId, ...out.headers }, out.body);
     }
-    if (method === 'OPTIONS' && matchRoute('GET', url.pathname)) {
+    if (method === 'OPTIONS' && matchRoute('GET', path)) {
       return send(req, res, 204, { ...CORS_PREFLIGHT_HEADERS, 'X-Request-Id': requestId }, '');
     }
-    const match = matchRoute(method, url.pathname);
+    const match = matchRoute(method, path);
     if (!match) return sendGatewayResponse(req, res, 'MISSING_AUTHENTICATION_TOKEN', requestId);
 
-    const methodArn = `arn:aws:execute-api:${REGION}:${ACCOUNT}:${API_ID}/${stage}/${method}${url.pathname}`;
+    const methodArn = `arn:aws:execute-api:${REGION}:${ACCOUNT}:${API_ID}/${stage}/${method}${path}`;
     const token = req.headers.authorization;
     const auth = await authorize(typeof token === 'string' ? token : undefined, methodArn);
     if ('refused' in auth) return sendGatewayResponse(req, res, auth.refused, requestId);
@@ -210,6 +253,7 @@ export function createGateway(options: GatewayOptions): Server {
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
     const event = proxyEvent({
       url,
+      path,
       match,
       method,
       headers,
@@ -229,9 +273,21 @@ export function createGateway(options: GatewayOptions): Server {
     }
   }
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) sendGatewayResponse(req, res, 'DEFAULT_5XX', randomUUID());
     });
   });
+  // Without this listener Node answers a request its parser refuses itself: 431 or 400 with an
+  // empty body. API Gateway answers such a request (too large, malformed) with DEFAULT_4XX. Node's
+  // limit on the request line and headers is 16 KB, API Gateway's 10,240 bytes: a request between
+  // the two is served here (the fuzz test's longest paths are).
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.end(rawGatewayResponse('DEFAULT_4XX', randomUUID()));
+  });
+  return server;
 }

@@ -1,16 +1,20 @@
 /**
  * The whole API on this machine: embedded DynamoDB, the table as the stack defines it, a dataset
  * imported by the real import, accounts loaded, and the local gateway in front of the real
- * handlers and authorizer. `npm start` and the integration tests both use it.
+ * handlers and authorizer: built from the TypeScript sources, or (`bundles`) the bundles
+ * `cdk synth` wrote, as deployed (local/bundles.ts). `npm start` and the integration tests both use it.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadBundles } from './bundles';
 import { buildFunctions } from './functions';
 import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/config';
 import { createClients, type Clients } from '../shared/dynamodb';
+import type { ApiEvent, ApiResult } from '../shared/http';
 import { importDataset, type ImportResult } from '../shared/import/importer';
 import { parseAccounts, type AccountsFile } from '../shared/schemas/dataset';
-import { createGateway, type GatewayOptions } from './gateway';
+import { createGateway, type Authorizer, type FamilyHandler, type GatewayOptions } from './gateway';
+import type { FunctionName } from '../shared/routes';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
 
 export interface LocalStackOptions {
@@ -24,9 +28,21 @@ export interface LocalStackOptions {
   authCacheTtlMs?: number;
   /** Function configuration, as the environment variables the stack sets (limits, snapshot cache…). */
   env?: Record<string, string>;
-  /** The request time of the handlers and the authorizer (tests). */
+  /** The request time of the handlers and the authorizer (tests; not with `bundles`). */
   clock?: () => Date;
+  /**
+   * Extra routes served without a key. With `bundles`, the same paths are answered by the
+   * bundled docs function instead of the functions given here.
+   */
   publicRoutes?: GatewayOptions['publicRoutes'];
+  /**
+   * A cloud assembly directory (`cdk.out` after `npm run synth`): serve the functions' bundles
+   * from it instead of the TypeScript sources, with the template's environment variables and
+   * this stack's table, endpoint and `env` over them.
+   */
+  bundles?: string;
+  /** The stack of the cloud assembly, when it holds more than one. */
+  bundleStack?: string;
   onImportProgress?: (done: number, total: number) => void;
 }
 
@@ -36,25 +52,32 @@ export interface LocalStack {
   tableName: string;
   imported: ImportResult | undefined;
   accounts: AccountsFile | undefined;
-  /** The clients every function of this stack uses (tests inject faults into them). */
+  /**
+   * The clients of the import, the accounts and (from the sources) every function: tests inject
+   * faults into them. Bundled functions have their own, inside the bundle.
+   */
   clients: Clients;
+  /** The cloud assembly stack whose bundles serve the API (with `bundles`). */
+  bundledStack: string | undefined;
   server: Server;
   close: () => Promise<void>;
 }
 
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  if (options.bundles !== undefined && options.clock) throw new Error('a bundled function keeps its own clock: give bundles or clock, not both');
   const tableName = options.tableName ?? 'market-data-local';
   const dynamo: EmbeddedDynamo = await startEmbeddedDynamo();
   await ensureTable(dynamo.endpoint, tableName);
 
   // The functions' configuration, from the same variables the stack sets, without touching process.env.
-  const config = readConfig({
+  const localEnv: Record<string, string> = {
     [ENV.tableName]: tableName,
     [ENV.dynamodbEndpoint]: dynamo.endpoint,
     [ENV.dynamodbRequestTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbRequestTimeoutMs),
     [ENV.dynamodbConnectionTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbConnectionTimeoutMs),
     ...options.env,
-  });
+  };
+  const config = readConfig(localEnv);
   const clients = createClients(config);
   const { client } = clients;
 
@@ -64,10 +87,22 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       : await importDataset(options.dataset, { client, tableName, onProgress: options.onImportProgress });
   const accounts = options.accounts === undefined ? undefined : parseAccounts(options.accounts);
   // The same factories the functions' composition roots call, with this stack's clients.
-  const { handlers, authorizer, keyStore } = buildFunctions(config, clients, options.clock);
-  if (accounts) await keyStore.loadAccounts(accounts);
+  const built = buildFunctions(config, clients, options.clock);
+  if (accounts) await built.keyStore.loadAccounts(accounts);
 
-  const server = createGateway({ handlers, authorizer, authCacheTtlMs: options.authCacheTtlMs, publicRoutes: options.publicRoutes });
+  let handlers: Record<FunctionName, FamilyHandler> = built.handlers;
+  let authorizer: Authorizer = built.authorizer;
+  let publicRoutes = options.publicRoutes;
+  let bundledStack: string | undefined;
+  if (options.bundles !== undefined) {
+    // Loaded after the import: a bundle's composition root reads its configuration at load time.
+    const bundled = loadBundles(options.bundles, localEnv, options.bundleStack);
+    ({ handlers, authorizer } = bundled);
+    bundledStack = bundled.stackName;
+    if (publicRoutes) publicRoutes = docsRoutes(Object.keys(publicRoutes), bundled.docs);
+  }
+
+  const server = createGateway({ handlers, authorizer, authCacheTtlMs: options.authCacheTtlMs, publicRoutes });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -81,6 +116,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     imported,
     accounts,
     clients,
+    bundledStack,
     server,
     close: async () => {
       server.closeAllConnections?.();
@@ -90,4 +126,31 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await dynamo.close();
     },
   };
+}
+
+/** Public paths answered by the bundled docs function, as API Gateway invokes it (a proxy event of the path's resource). */
+function docsRoutes(paths: string[], docs: (event: ApiEvent) => Promise<ApiResult>): NonNullable<GatewayOptions['publicRoutes']> {
+  const routes: NonNullable<GatewayOptions['publicRoutes']> = {};
+  for (const path of paths) {
+    const asset = path.startsWith('/docs/') ? path.slice('/docs/'.length) : undefined;
+    routes[path] = async (_req, requestId) => {
+      const result = await docs({
+        resource: asset === undefined ? path : '/docs/{asset}',
+        path,
+        httpMethod: 'GET',
+        headers: {},
+        multiValueHeaders: {},
+        queryStringParameters: null,
+        multiValueQueryStringParameters: null,
+        pathParameters: asset === undefined ? null : { asset },
+        stageVariables: null,
+        body: null,
+        isBase64Encoded: false,
+        requestContext: { requestId } as ApiEvent['requestContext'],
+      } as ApiEvent);
+      const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
+      return { status: result.statusCode, headers, body: result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body };
+    };
+  }
+  return routes;
 }

@@ -1,5 +1,6 @@
 /** Small helpers the command-line scripts share: argument errors, a progress bar, file reading. */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 // This machine runs Node 20; the functions deploy on nodejs22.x. The SDK's notice about it is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -40,4 +41,26 @@ export function runMain(main: () => Promise<void>): void {
     process.stderr.write(`${message}\n`);
     process.exit(error instanceof UsageError ? 2 : 1);
   });
+}
+
+/** Where `npm run synth` writes the cloud assembly. */
+const CDK_OUT = join(__dirname, '..', 'cdk.out');
+
+/**
+ * `--bundles [--cdk-out DIR] [--stack NAME]` of `npm start` and `npm run smoke -- --local`: serve
+ * the functions' bundles from the cloud assembly instead of their TypeScript sources.
+ */
+export const BUNDLE_OPTIONS_SPEC = {
+  bundles: { type: 'boolean', default: false },
+  'cdk-out': { type: 'string' },
+  stack: { type: 'string' },
+} as const;
+
+/** The cloud assembly directory the options ask for, or undefined (the sources). */
+export function bundlesOption(values: { bundles?: boolean; 'cdk-out'?: string; stack?: string }): string | undefined {
+  if (!values.bundles) {
+    if (values['cdk-out'] || values.stack) throw new UsageError('--cdk-out and --stack go with --bundles');
+    return undefined;
+  }
+  return values['cdk-out'] ?? CDK_OUT;
 }

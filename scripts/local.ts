@@ -1,15 +1,18 @@
 /**
- * `npm start [-- --port N] [--data FILE] [--accounts FILE] [--auth-cache-ttl SECONDS]`
- * The whole API on this machine (README.md, "Local run"): embedded DynamoDB, the sample dataset (generated
- * for the current hour) or FILE, the demo accounts or FILE, and the local gateway on 127.0.0.1.
+ * `npm start [-- --port N] [--data FILE] [--accounts FILE] [--auth-cache-ttl SECONDS] [--bundles [--cdk-out DIR] [--stack NAME]]`
+ * The whole API on this machine (README.md, "Local run"): embedded DynamoDB, the sample
+ * dataset (generated for the current hour) or FILE, the demo accounts or FILE, and the local
+ * gateway on 127.0.0.1 in front of the functions: their TypeScript sources, or with `--bundles`
+ * the bundles `npm run synth` wrote to DIR (default cdk.out), as they deploy.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { BundleError } from '../local/bundles';
 import { startLocalStack } from '../local/stack';
 import { publicRoutes } from '../local/public-routes';
 import { AccountsConflictError } from '../shared/repositories/key-store';
 import { DataFileError } from '../shared/schemas/dataset';
-import { progressBar, readDataFile, runMain, UsageError } from './cli';
+import { BUNDLE_OPTIONS_SPEC, bundlesOption, progressBar, readDataFile, runMain, UsageError } from './cli';
 import { generateDataset, SAMPLE } from './sample-data/generate';
 
 const DEMO_ACCOUNTS = join(__dirname, '..', 'data', 'demo-accounts.json');
@@ -22,8 +25,10 @@ async function main(): Promise<void> {
       data: { type: 'string' },
       accounts: { type: 'string', default: DEMO_ACCOUNTS },
       'auth-cache-ttl': { type: 'string', default: '0' },
+      ...BUNDLE_OPTIONS_SPEC,
     },
   });
+  const bundles = bundlesOption(values);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got ${values.port}`);
   const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
@@ -38,11 +43,14 @@ async function main(): Promise<void> {
       authCacheTtlMs: Number(values['auth-cache-ttl']) * 1000,
       publicRoutes: publicRoutes(),
       onImportProgress: progressBar('importing'),
+      bundles,
+      bundleStack: values.stack,
     });
   } catch (error) {
     if (error instanceof DataFileError || error instanceof AccountsConflictError) {
       throw new UsageError(`a data file was refused:\n${error.errors.join('\n')}`);
     }
+    if (error instanceof BundleError) throw new UsageError(error.message);
     throw error;
   }
 
@@ -50,6 +58,7 @@ async function main(): Promise<void> {
   const key = premium?.keys.find((k) => !k.revoked)?.key;
   const lines = [
     `Market data API listening on ${stack.url}/api/v1 (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    `  functions: ${stack.bundledStack ? `bundles of ${stack.bundledStack} from ${bundles}` : 'TypeScript sources'}`,
     `  data: ${values.data ?? 'generated sample'} (${Object.entries(stack.imported?.counts ?? {}).map(([f, n]) => `${f} ${n}`).join(', ')})`,
     `  embedded DynamoDB: ${stack.endpoint} table ${stack.tableName} (for npm run import / npm run keys --endpoint)`,
     `  API description: ${stack.url}/openapi.json, docs: ${stack.url}/docs`,

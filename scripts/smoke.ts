@@ -1,12 +1,13 @@
 /**
  * `npm run smoke -- --url URL --key KEY` (a deployed stage) or `npm run smoke -- --local` (starts the
- * local stack with the sample data and the demo key). A read-only pass over every endpoint: each list,
+ * local stack with the sample data and the demo key; add `--bundles [--cdk-out DIR]` to serve the
+ * functions' bundles from `npm run synth` instead of their sources). A read-only pass over every endpoint: each list,
  * a detail of its first item, offer history, the authentication errors and an unknown route. Prints a
  * pass/fail table and exits 1 if anything failed.
  */
 import { parseArgs } from 'node:util';
 import { CATALOG_FAMILIES, OFFER_FAMILIES } from '../shared/keys';
-import { runMain, UsageError } from './cli';
+import { BUNDLE_OPTIONS_SPEC, bundlesOption, runMain, UsageError } from './cli';
 
 interface Check {
   name: string;
@@ -111,7 +112,11 @@ export async function runSmoke(base: string, key: string, log: (line: string) =>
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { url: { type: 'string' }, key: { type: 'string' }, local: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { url: { type: 'string' }, key: { type: 'string' }, local: { type: 'boolean', default: false }, ...BUNDLE_OPTIONS_SPEC },
+  });
+  const bundles = bundlesOption(values);
+  if (bundles && !values.local) throw new UsageError('--bundles goes with --local');
   let base = values.url?.replace(/\/+$/, '');
   let key = values.key;
   let close: (() => Promise<void>) | undefined;
@@ -121,7 +126,8 @@ async function main(): Promise<void> {
     const { readDataFile } = await import('./cli');
     const { parseAccounts } = await import('../shared/schemas/dataset');
     const accounts = parseAccounts(readDataFile(`${__dirname}/../data/demo-accounts.json`));
-    const stack = await startLocalStack({ dataset: generateDataset({ ...SAMPLE, now: new Date() }), accounts });
+    const stack = await startLocalStack({ dataset: generateDataset({ ...SAMPLE, now: new Date() }), accounts, bundles, bundleStack: values.stack });
+    console.log(`local stack: ${stack.bundledStack ? `bundles of ${stack.bundledStack} from ${bundles}` : 'TypeScript sources'}`);
     base = stack.url;
     key = accounts.users.find((u) => u.premium)!.keys.find((k) => !k.revoked && !k.per_minute)!.key;
     close = stack.close;

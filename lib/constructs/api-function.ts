@@ -1,6 +1,7 @@
 /**
  * A Lambda function with the project's shared defaults: Node.js 22 on arm64, one minified CJS
- * bundle with the AWS SDK v3 inside (no dependency on the runtime's copy), an explicit log group
+ * bundle with the AWS SDK v3 inside (no dependency on the runtime's copy; options in
+ * lib/bundling.ts, shared with the benchmark), an explicit log group
  * with retention, a role that may write to that log group only, and the runtime configuration of
  * shared/config.ts in its environment.
  */
@@ -11,6 +12,7 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ENV } from '../../shared/config';
+import { BUNDLE_OPTIONS } from '../bundling';
 
 export interface ApiFunctionDefaults {
   tableName: string;
@@ -79,16 +81,15 @@ export class ApiFunction extends Construct {
       // SDK v3 reuses connections by itself; the v2-era variable is not wanted.
       awsSdkConnectionReuse: false,
       environment: mergeEnvironment(defaultEnvironment(defaults), props.environment),
+      // The esbuild options the benchmark measures too (lib/bundling.ts).
       bundling: {
-        format: nodejs.OutputFormat.CJS,
-        target: 'node22',
-        minify: true,
+        format: BUNDLE_OPTIONS.format === 'cjs' ? nodejs.OutputFormat.CJS : nodejs.OutputFormat.ESM,
+        target: BUNDLE_OPTIONS.target,
+        minify: BUNDLE_OPTIONS.minify,
         sourceMap: defaults.sourceMaps,
-        sourcesContent: false,
-        // Bundle everything, the AWS SDK included: one pinned SDK version, smaller cold starts.
-        externalModules: [],
-        // Prefer ESM entry points (tree-shaking); ESM-only packages such as middy bundle to CJS.
-        mainFields: ['module', 'main'],
+        sourcesContent: BUNDLE_OPTIONS.sourcesContent,
+        externalModules: [...BUNDLE_OPTIONS.external],
+        mainFields: [...BUNDLE_OPTIONS.mainFields],
         commandHooks: props.assets?.length
           ? {
               beforeBundling: () => [],

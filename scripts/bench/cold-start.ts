@@ -1,6 +1,7 @@
 /**
- * Cold start: each function bundled as the stack bundles it (esbuild, CJS, node22, minified, the
- * AWS SDK inside, ESM entry points first: lib/constructs/api-function.ts), against a bundle that
+ * Cold start: each function bundled as the stack bundles it (the esbuild options of lib/bundling.ts,
+ * which the stack's functions use too: CJS, node22, minified, the AWS SDK inside, ESM entry points
+ * first), against a bundle that
  * holds only the DynamoDB document client; then the module initialisation time of each bundle in
  * a fresh Node process (the `require` alone), median over interleaved rounds.
  */
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { BUNDLE_OPTIONS } from '../../lib/bundling';
 import { median, round } from './stats';
 
 export const BASELINE = 'docclient-only';
@@ -52,13 +54,11 @@ function composition(metafile: Metafile): BundleReport['composition'] {
 
 async function bundle(root: string, outdir: string, name: string): Promise<{ file: string; metafile: Metafile }> {
   const file = join(outdir, `${name}.js`);
+  // Exactly the stack's esbuild options (lib/bundling.ts); source maps are a stage setting, off here.
   const common: BuildOptions = {
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'cjs',
-    minify: true,
-    mainFields: ['module', 'main'],
+    ...BUNDLE_OPTIONS,
+    external: [...BUNDLE_OPTIONS.external],
+    mainFields: [...BUNDLE_OPTIONS.mainFields],
     outfile: file,
     metafile: true,
     logLevel: 'error',

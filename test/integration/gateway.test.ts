@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { fixtureDataset } from '../fixtures/dataset';
+import { bundlesUnderTest } from '../helpers/bundles';
 import { get } from '../helpers/client';
 
 const accounts = JSON.parse(readFileSync(join(__dirname, '../../data/demo-accounts.json'), 'utf8'));
@@ -17,12 +18,16 @@ const USAGE = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'
 
 let stack: LocalStack;
 beforeAll(async () => {
-  stack = await startLocalStack({ dataset: fixtureDataset(), accounts });
+  stack = await startLocalStack({ dataset: fixtureDataset(), accounts, bundles: bundlesUnderTest() });
 });
 afterAll(() => stack.close());
 
 const call = (path: string, key?: string | null, headers?: Record<string, string>, method?: string) =>
   get(stack.url, path, { key, headers, method });
+
+it('serves the functions it was asked for: the synthesized bundles with LOCAL_BUNDLES, else the sources', () => {
+  expect(stack.bundledStack === undefined).toBe(bundlesUnderTest() === undefined);
+});
 
 describe('before authentication', () => {
   it.each([

@@ -1,10 +1,12 @@
 /**
  * The local gateway refuses what API Gateway refuses before any function runs: an Authorization
  * value outside the TOKEN authorizer's identity validation expression is a 401 with the Bearer
- * challenge, and the authorizer is never invoked for it.
+ * challenge, and the authorizer is never invoked for it; a request the HTTP parser refuses is
+ * API Gateway's DEFAULT_4XX in the error envelope; a path matches routes as sent, never
+ * normalised into another route.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { createGateway, type FamilyHandler } from '../../local/gateway';
 
@@ -14,6 +16,7 @@ const REFUSED_KEY = 'r'.repeat(40);
 let server: Server;
 let base: string;
 let authorizerCalls: string[];
+let invoked: string[];
 
 const allow = (token: string): APIGatewayAuthorizerResult => ({
   principalId: token.slice(-4),
@@ -31,12 +34,14 @@ beforeAll(async () => {
       if (authorizationToken.includes(REFUSED_KEY)) throw new Error('Unauthorized');
       return allow(authorizationToken);
     },
+    onInvoke: (_fn, event) => invoked.push(event.path),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 beforeEach(() => {
   authorizerCalls = [];
+  invoked = [];
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -75,5 +80,99 @@ describe('local gateway: identity validation', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('www-authenticate')).toBeNull();
     expect(authorizerCalls).toHaveLength(1);
+  });
+});
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Bytes written to the gateway as they are (no client library checks or normalises them). */
+function rawRequest(bytes: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1', () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head, ...rest] = text.split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+    });
+  });
+}
+
+/** A GET with the path sent literally (fetch's URL parser would resolve dot segments first). */
+function getPath(path: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path, headers: { Authorization: `Bearer ${KEY}` } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const expectEnvelope = (answer: RawAnswer, status: number, code: string) => {
+  expect(answer.status).toBe(status);
+  expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  expect(answer.headers['access-control-allow-origin']).toBe('*');
+  expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+  expect(JSON.parse(answer.body).error).toMatchObject({ code });
+};
+
+describe('local gateway: requests the HTTP parser refuses', () => {
+  it('answers a 100 KB query string with the DEFAULT_4XX envelope, not an empty 431', async () => {
+    const answer = await rawRequest(`GET /api/v1/exchanges?q=${'a'.repeat(100 * 1024)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
+
+    expectEnvelope(answer, 400, 'validation_error');
+    expect(JSON.parse(answer.body).error.details.message).toEqual(['the request was rejected by the gateway before reaching the API']);
+    expect(authorizerCalls).toEqual([]);
+  });
+
+  it('answers a NUL byte in a header value with the envelope', async () => {
+    const answer = await rawRequest(`GET /api/v1/exchanges HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nX-Odd: a\u0000b\r\n\r\n`);
+
+    expectEnvelope(answer, 400, 'validation_error');
+    expect(invoked).toEqual([]);
+  });
+
+  it('still serves a well-formed request on a raw connection', async () => {
+    const answer = await rawRequest(`GET /api/v1/exchanges HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+
+    expect(answer.status).toBe(200);
+    expect(invoked).toEqual(['/api/v1/exchanges']);
+  });
+});
+
+describe('local gateway: paths are matched as sent', () => {
+  it.each([
+    ['a network-path reference', '//evil.com/api/v1/earn'],
+    ['a doubled slash inside the path', '/api/v1//earn'],
+    ['encoded dot segments', '/api/v1/exchanges/%2E%2E/exchanges'],
+    ['lower-case encoded dot segments', '/api/v1/earn/%2e%2e/%2e%2e/v1/earn'],
+    ['literal dot segments', '/api/v1/exchanges/../exchanges'],
+  ])('answers %s with the 404 envelope without invoking a function', async (_case, path) => {
+    const answer = await getPath(path);
+
+    expectEnvelope(answer, 404, 'not_found');
+    expect(authorizerCalls).toEqual([]);
+    expect(invoked).toEqual([]);
+  });
+
+  it('gives the function the path as sent, percent-escapes included', async () => {
+    const answer = await getPath('/api/v1/exchanges/bin%61nce?limit=1');
+
+    expect(answer.status).toBe(200);
+    expect(invoked).toEqual(['/api/v1/exchanges/bin%61nce']);
   });
 });

@@ -14,6 +14,7 @@ import { startLocalStack, type LocalStack } from '../../local/stack';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
 import { ROUTES } from '../../shared/routes';
 import { fixtureDataset } from '../fixtures/dataset';
+import { bundlesUnderTest } from '../helpers/bundles';
 import { get } from '../helpers/client';
 import { checkResponse, contractProblems, DOCUMENT_PATH } from '../helpers/contract';
 
@@ -42,7 +43,13 @@ const isNullable = (schema: Json): boolean =>
 let stack: LocalStack;
 
 beforeAll(async () => {
-  stack = await startLocalStack({ dataset: fixtureDataset(), accounts: ACCOUNTS, publicRoutes: publicRoutes(), env: { SNAPSHOT_CACHE_MS: '0' } });
+  stack = await startLocalStack({
+    dataset: fixtureDataset(),
+    accounts: ACCOUNTS,
+    publicRoutes: publicRoutes(),
+    env: { SNAPSHOT_CACHE_MS: '0' },
+    bundles: bundlesUnderTest(),
+  });
 });
 
 afterAll(async () => {
