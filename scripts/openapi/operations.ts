@@ -144,7 +144,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     description:
       'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the id and the query string.',
     tag: 'History',
-    pathParam: { name: 'id', spec: { kind: 'string', description: 'Any value: the answer is always 404.' } },
+    pathParam: { name: 'id', spec: { ...ID_PARAM, description: 'Offer id, an integer like every offer id. Collateral history is not stored: the answer is 404 whatever the value.' } },
     query: {},
   },
 };
