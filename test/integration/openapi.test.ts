@@ -163,6 +163,16 @@ describe('the document', () => {
 });
 
 describe('served by the local stack', () => {
+  it.each([
+    ['/api/v1/earn/', '/api/v1/earn'],
+    ['/api/v1/exchanges/binance/', '/api/v1/exchanges/binance'],
+  ])('answers %s as %s, as the overview says', async (withSlash, canonical) => {
+    expect(doc.info.description).toContain(`\`${withSlash}\``);
+    const [a, b] = await Promise.all([get(stack.url, withSlash, { key: PREMIUM_KEY }), get(stack.url, canonical, { key: PREMIUM_KEY })]);
+    expect(a.status).toBe(200);
+    expect(a.raw).toBe(b.raw);
+  });
+
   it('serves /openapi.json without a key: the committed document', async () => {
     const res = await get(stack.url, '/openapi.json');
     expect(res.status).toBe(200);
