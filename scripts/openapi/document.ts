@@ -330,7 +330,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
     // Relative: it resolves against where the description is read from (`<base>/openapi.json`),
     // so a stage name or a custom-domain base path in front of `/api/v1` is kept (docs/adr/0002).
-    servers: [{ url: '.', description: 'The base path this description is served from (`<base>/openapi.json` serves the API at `<base>/api/v1`).' }],
+    servers: [{ url: '.', description: 'Where this description is read from: `<base>/openapi.json` describes the API at `<base>/api/v1`.' }],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: TAGS,
     paths: { ...paths, ...publicPaths() },
