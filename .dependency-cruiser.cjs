@@ -27,7 +27,7 @@ module.exports = {
       severity: 'error',
       comment: 'The CDK app reads the route table and table definition, never the local stack, scripts or tests.',
       from: { path: '^(lib|bin)/' },
-      to: { path: '^(local|scripts|test|examples)/' },
+      to: { path: '^(local|scripts|test|examples|client)/' },
     },
     {
       name: 'nothing-imports-tests',

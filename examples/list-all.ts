@@ -1,7 +1,7 @@
 /**
- * A client of the market-data API: fetches a whole list page by page (following
- * `pagination.has_more`), waits `Retry-After` seconds whenever it is told to (429, 503), and
- * prints the records as a table.
+ * A client of the market-data API on the repository's typed client (client/index.ts): fetches a
+ * whole list page by page (`pages()` follows `pagination.has_more`), waits `Retry-After` seconds
+ * whenever it is told to (429, 503; within `--max-retries`), and prints the records as a table.
  *
  * Usage:
  *   npx tsx examples/list-all.ts --url http://127.0.0.1:3000 --key KEY --resource exchanges
@@ -12,19 +12,22 @@
  * <url>/openapi.json and <url>/docs.
  */
 import { parseArgs } from 'node:util';
+import { createMarketDataClient, type ListPath } from '../client';
 
 const RESOURCES = ['exchanges', 'wallets', 'protocols', 'currencies', 'earn', 'borrow', 'collateral'] as const;
 type Resource = (typeof RESOURCES)[number];
 type Row = Record<string, unknown>;
 
-interface ListPage {
-  data: Row[];
-  pagination: { total: number; offset: number; limit: number; has_more: boolean };
-}
-
-interface ErrorEnvelope {
-  error: { code: string; message: string; details: Record<string, unknown> | null };
-}
+/** The list operation of each resource (a typo here is a compile error). */
+const LIST_PATH: Record<Resource, ListPath> = {
+  exchanges: '/api/v1/exchanges',
+  wallets: '/api/v1/wallets',
+  protocols: '/api/v1/protocols',
+  currencies: '/api/v1/currencies',
+  earn: '/api/v1/earn',
+  borrow: '/api/v1/borrow',
+  collateral: '/api/v1/collateral',
+};
 
 /** The columns printed for each resource: header → how to read it from a record. */
 const COLUMNS: Record<Resource, Record<string, (row: any) => unknown>> = {
@@ -36,45 +39,6 @@ const COLUMNS: Record<Resource, Record<string, (row: any) => unknown>> = {
   borrow: { id: (r) => r.id, platform: (r) => r.platform?.name, asset: (r) => r.asset?.symbol, 'net apy %': (r) => r.net_borrow_apy, active: (r) => r.is_active },
   collateral: { id: (r) => r.id, platform: (r) => r.platform?.name, asset: (r) => r.asset?.symbol, 'initial ltv %': (r) => r.initial_ltv, active: (r) => r.is_active },
 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-class ApiError extends Error {}
-
-/** GET a JSON document, waiting and retrying as long as the API says `Retry-After`. */
-async function getJson<T>(url: string, key: string, maxRetries: number): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const response = await fetch(url, { headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', 'Accept-Encoding': 'gzip' } });
-    const retryAfter = response.headers.get('Retry-After');
-    if ((response.status === 429 || response.status === 503) && retryAfter !== null && attempt < maxRetries) {
-      const seconds = Math.max(1, Number(retryAfter) || 1);
-      const remaining = response.headers.get('X-RateLimit-Remaining');
-      process.stderr.write(`${response.status}: waiting ${seconds} s as told by Retry-After (per-minute requests left: ${remaining ?? '?'})\n`);
-      await sleep(seconds * 1000);
-      continue;
-    }
-    const body = (await response.json()) as T | ErrorEnvelope;
-    if (!response.ok) {
-      const { error } = body as ErrorEnvelope;
-      const details = error.details ? ` ${JSON.stringify(error.details)}` : '';
-      throw new ApiError(`${response.status} ${error.code}: ${error.message}${details} (request ${response.headers.get('X-Request-Id')})`);
-    }
-    return body as T;
-  }
-}
-
-/** Every record of a list, page after page, until `has_more` is false. */
-async function listAll(baseUrl: string, resource: Resource, key: string, pageSize: number, maxRetries: number): Promise<Row[]> {
-  const rows: Row[] = [];
-  let offset = 0;
-  for (;;) {
-    const url = `${baseUrl.replace(/\/+$/, '')}/api/v1/${resource}?limit=${pageSize}&offset=${offset}`;
-    const page = await getJson<ListPage>(url, key, maxRetries);
-    rows.push(...page.data);
-    if (!page.pagination.has_more || page.data.length === 0) return rows;
-    offset += page.data.length;
-  }
-}
 
 function table(rows: Row[], columns: Record<string, (row: Row) => unknown>): string {
   const headers = Object.keys(columns);
@@ -98,12 +62,23 @@ async function main(): Promise<void> {
     },
   });
   const resource = values.resource as Resource;
-  if (!RESOURCES.includes(resource)) throw new ApiError(`--resource must be one of ${RESOURCES.join(', ')}`);
-  if (!values.key) throw new ApiError('an API key is needed: --key KEY or MARKET_DATA_API_KEY');
+  if (!RESOURCES.includes(resource)) throw new Error(`--resource must be one of ${RESOURCES.join(', ')}`);
+  if (!values.key) throw new Error('an API key is needed: --key KEY or MARKET_DATA_API_KEY');
   const pageSize = Number(values['page-size']);
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 200) throw new ApiError('--page-size must be 1 to 200');
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 200) throw new Error('--page-size must be 1 to 200');
 
-  const rows = await listAll(values.url!, resource, values.key, pageSize, Number(values['max-retries']));
+  const api = createMarketDataClient({
+    baseUrl: values.url!,
+    apiKey: values.key,
+    maxRetries: Number(values['max-retries']),
+    sleep: (ms) => {
+      process.stderr.write(`waiting ${ms / 1000} s as told by Retry-After\n`);
+      return new Promise((resolve) => setTimeout(resolve, ms));
+    },
+  });
+  const rows: Row[] = [];
+  // An error answer throws a MarketDataApiError: "<status> <code>: <message> (request <id>)".
+  for await (const row of api.pages(LIST_PATH[resource], { query: { limit: pageSize } })) rows.push(row as Row);
   process.stdout.write(`${table(rows, COLUMNS[resource])}\n\n${rows.length} ${resource}\n`);
 }
 

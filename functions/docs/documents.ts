@@ -69,8 +69,9 @@ export function docsHtml(specUrl = 'openapi.json'): string {
 }
 
 /**
- * Starts Swagger UI on the description. The document's server is `/`; the page points "Try it
- * out" at the base path it was served from instead, so that it also works under a stage name.
+ * Starts Swagger UI on the description. The document's server is `.`, relative to where it is
+ * read; the page names the base path it was served from explicitly, so that "Try it out" calls
+ * `<base>/api/v1/...` whatever the UI makes of a relative server.
  */
 export function docsScript(): string {
   return `(function () {

@@ -23,8 +23,12 @@ const CATALOG_SORT_FIELD: Record<CatalogFamily, string> = {
 
 const direction = (d: 'asc' | 'desc') => (d === 'asc' ? 'ascending' : 'descending');
 
+/** The catalog sort fields that may be `null` (shared/schemas/resources.ts): `name` never is. */
+const NULLABLE_SORT_FIELD: Record<CatalogFamily, boolean> = { exchanges: true, wallets: false, protocols: true, currencies: true };
+
 export function catalogOrdering(family: CatalogFamily): string {
-  return `Ordered by ${CATALOG_SORT_FIELD[family]} ${direction(CATALOG_ORDER[family].direction)}, \`null\` last, then \`slug\` ascending.`;
+  const nulls = NULLABLE_SORT_FIELD[family] ? ', `null` last' : '';
+  return `Ordered by ${CATALOG_SORT_FIELD[family]} ${direction(CATALOG_ORDER[family].direction)}${nulls}, then \`slug\` ascending.`;
 }
 
 const SORT_FIELD_OF_MODE = { apy_desc: 'apy', apy_asc: 'apy', tvl_desc: 'tvl', updated_desc: 'updated' } as const;
@@ -107,6 +111,10 @@ export function overview(): string {
     '- CORS: any origin may call the API, send `If-None-Match`, and read the usage, `RateLimit*`, `ETag`, `Retry-After` and `Location` headers; the preflight (`OPTIONS`) needs no key.',
     '- Validation is strict: an unknown, repeated, empty, malformed or out-of-range query parameter is `400 validation_error`. Integers are plain decimal digits.',
     '- A renamed platform or currency slug answers `301` with `Location` (same path with the current slug, query kept) and an empty body.',
+    '- Paths are written here without a trailing slash. One is tolerated, as API Gateway matches it to the same resource: `/api/v1/earn/` answers what `/api/v1/earn` does, ' +
+      'and `/api/v1/exchanges/binance/` what `/api/v1/exchanges/binance` does. Send the paths as written: a tool that matches requests against this description reads ' +
+      '`/api/v1/earn/` as `/api/v1/earn/{id}` with an empty `id`.',
+    '- Servers: the server URL is `.`, relative to where this description is read. `<base>/openapi.json` describes the API at `<base>/api/v1`, a stage name or base path included.',
     '',
     '## Pagination',
     `List endpoints return \`{ data, pagination }\`. \`limit\` is ${PAGE_SIZE.minimum} to ${PAGE_SIZE.maximum} (default ${PAGE_SIZE.default}), ` +

@@ -203,7 +203,9 @@ function operation(route: Route, op: OperationSpec): JsonSchema {
   Object.assign(responses, {
     '401': responseRef('Unauthorized'),
     '403': responseRef('Forbidden'),
-    '404': responseRef('NotFound'),
+    // A list matches no path parameter, so a 404 cannot come from it (unknown routes aside, which
+    // match no operation).
+    ...(route.kind === 'list' ? {} : { '404': responseRef('NotFound') }),
     '429': responseRef('TooManyRequests'),
     '500': responseRef('InternalServerError'),
     '503': responseRef('ServiceUnavailable'),
@@ -313,7 +315,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       summary: 'Read-only market data for crypto finance: platforms, currencies, offers and APY history.',
       description: overview(),
     },
-    servers: [{ url: '/', description: 'The host this description is served from.' }],
+    // Relative: it resolves against where the description is read from (`<base>/openapi.json`),
+    // so a stage name or a custom-domain base path in front of `/api/v1` is kept (docs/adr/0002).
+    servers: [{ url: '.', description: 'Where this description is read from: `<base>/openapi.json` describes the API at `<base>/api/v1`.' }],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: TAGS,
     paths: { ...paths, ...publicPaths() },

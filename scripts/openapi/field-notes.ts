@@ -6,6 +6,9 @@ import type { SchemaName } from './response-schemas';
 
 const PERCENT = 'decimal string, percent (`4.25` means 4.25%)';
 const USD = 'decimal string, USD';
+/** What the platform schemas say about `null` (shared/schemas/resources.ts, docs/adr/0002). */
+const PLATFORM_NULLS =
+  'Every field is present. `type`, `slug`, `name`, `stats` and `updated_at` are never `null`; `url`, `logo64` and each `stats` value may be (the specification defines platforms by sample payloads only).';
 
 export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
   PlatformRef: 'The platform an offer belongs to; `null` on an offer when the platform is unknown or not public.',
@@ -14,9 +17,9 @@ export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
   Currency: 'A published, non-delisted currency.',
   CurrencyDetail:
     'A currency plus every published offer whose `asset.slug` is the currency slug, each array in its family default order (possibly empty).',
-  Exchange: 'A published, non-delisted exchange. The specification defines platforms by sample payloads only: every field is present and may be `null`.',
-  Wallet: 'A published, non-delisted wallet. Every field is present and may be `null`.',
-  Protocol: 'A published, non-delisted protocol. Every field is present and may be `null`.',
+  Exchange: `A published, non-delisted exchange. ${PLATFORM_NULLS}`,
+  Wallet: `A published, non-delisted wallet. ${PLATFORM_NULLS}`,
+  Protocol: `A published, non-delisted protocol. ${PLATFORM_NULLS}`,
   EarnOffer: 'A published earn offer; `available: false` offers are returned too.',
   BorrowOffer: 'A published borrow offer; `is_active: false` offers are returned too.',
   CollateralOffer: 'A published collateral offer; `is_active: false` offers are returned too.',

@@ -5,7 +5,6 @@
  */
 import type { CatalogFamily, OfferFamily } from '../../shared/keys';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
-import * as z from 'zod/mini';
 import { HISTORY_QUERY, LIST_QUERY, NO_QUERY, OFFER_ID_PATH, OFFER_LIST_QUERY, SLUG_PATH, type ParamSchema } from '../../shared/schemas/query';
 import { catalogOrdering, historyRules, offerOrdering } from './descriptions';
 import type { SchemaName } from './response-schemas';
@@ -29,8 +28,6 @@ export interface OperationSpec {
 const TAKES_NO_QUERY = 'Takes no query parameters: any is a `validation_error`.';
 
 /** Collateral history answers 404 whatever the id: the handler reads no parameter. */
-const ANY_ID_PATH = z.strictObject({ id: z.string().check(z.minLength(1)) });
-z.globalRegistry.add(ANY_ID_PATH.shape.id, { description: 'Any value: the answer is always 404. Must not be empty.' });
 
 const CATALOG_NAMES: Record<CatalogFamily, { one: string; many: string; schema: SchemaName; list: SchemaName; tag: Tag }> = {
   exchanges: { one: 'exchange', many: 'exchanges', schema: 'Exchange', list: 'ExchangeList', tag: 'Platforms' },
@@ -144,7 +141,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     description:
       'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the id and the query string.',
     tag: 'History',
-    path: ANY_ID_PATH,
+    // An integer like every offer id (the answer is 404 whatever the value).
+    path: OFFER_ID_PATH,
     query: NO_QUERY,
   },
 };

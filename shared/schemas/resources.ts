@@ -59,7 +59,8 @@ export const Currency = z.strictObject(currencyFields);
 
 /**
  * The specification defines platforms only by sample payloads and states no nullability; the
- * schemas require every field and accept `null` for any of them (docs/adr/0002).
+ * schemas require every field and accept `null` for `url`, `logo64` and each `stats` value
+ * (docs/adr/0002).
  */
 export const ExchangeStats = z.strictObject({
   num_coins: z.nullable(z.int()),

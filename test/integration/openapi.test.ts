@@ -61,10 +61,12 @@ describe('the document', () => {
     expect(committed).toBe(serializeDocument(buildOpenApiDocument()));
   });
 
-  it('is OpenAPI 3.1 with the Bearer scheme, version 1.1.0 and a relative server', () => {
+  it('is OpenAPI 3.1 with the Bearer scheme, version 1.1.0 and a server relative to where it is read', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.1.0');
-    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(doc.servers).toEqual([{ url: '.', description: expect.any(String) }]);
+    // Read from a stage's URL, the server keeps the stage (docs/adr/0002-contract-interpretations.md).
+    expect(new URL(doc.servers[0].url, 'https://api.example/prod/openapi.json').href).toBe('https://api.example/prod/');
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
@@ -78,8 +80,10 @@ describe('the document', () => {
       expect(params).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
     }
     const responses = Object.fromEntries(Object.entries(op.responses as Json).map(([status, r]) => [status, deref(r as Json)]));
-    const expected = route.operationId === 'getCollateralHistory' ? ['401', '403', '404', '429', '500', '503'] : ['200', '400', '401', '403', '404', '429', '500', '503'];
+    const expected = route.operationId === 'getCollateralHistory' ? ['401', '403', '404', '429', '500', '503'] : ['200', '400', '401', '403', '429', '500', '503'];
     expect(Object.keys(responses)).toEqual(expect.arrayContaining(expected));
+    // A list has no path parameter to miss: it never answers 404 (unknown routes match no operation).
+    expect('404' in responses).toBe(route.kind !== 'list');
     expect('301' in responses).toBe(/\{slug\}$/.test(route.path));
     for (const [status, response] of Object.entries(responses)) {
       expect(response.headers).toHaveProperty(['X-Request-Id']);
@@ -119,6 +123,8 @@ describe('the document', () => {
     expect(params('/api/v1/collateral')).not.toHaveProperty('min_apy');
     expect(params('/api/v1/earn/{id}/history').period).toEqual({ type: 'string', enum: ['24h', '1w', '1m', '3m', '1y', 'all'], default: '1m' });
     expect(params('/api/v1/borrow/{id}').id).toEqual({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+    // Every offer id is an integer, collateral history's too (it answers 404 whatever the value).
+    expect(params('/api/v1/collateral/{id}/history').id).toEqual(params('/api/v1/collateral/{id}').id);
   });
 
   // Every listed field is required; these are the nullable ones (docs/openapi.json).
@@ -165,6 +171,16 @@ describe('the document', () => {
 });
 
 describe('served by the local stack', () => {
+  it.each([
+    ['/api/v1/earn/', '/api/v1/earn'],
+    ['/api/v1/exchanges/binance/', '/api/v1/exchanges/binance'],
+  ])('answers %s as %s, as the overview says', async (withSlash, canonical) => {
+    expect(doc.info.description).toContain(`\`${withSlash}\``);
+    const [a, b] = await Promise.all([get(stack.url, withSlash, { key: PREMIUM_KEY }), get(stack.url, canonical, { key: PREMIUM_KEY })]);
+    expect(a.status).toBe(200);
+    expect(a.raw).toBe(b.raw);
+  });
+
   it('serves /openapi.json without a key: the committed document', async () => {
     const res = await get(stack.url, '/openapi.json');
     expect(res.status).toBe(200);

@@ -1,0 +1,174 @@
+/**
+ * The TypeScript client (client/index.ts) against the local stack: it pages a whole list, answers
+ * errors as values with the envelope's code, follows renames, answers 304 to a matching
+ * `If-None-Match`, and waits `Retry-After` within its bounds. Every answer it receives is also
+ * checked against docs/openapi.json, and the waits move the stack's clock instead of the test's.
+ */
+import { createMarketDataClient, MarketDataApiError, type MarketDataClientOptions } from '../../client';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+import { fixtureDataset } from '../fixtures/dataset';
+import { checkResponse } from '../helpers/contract';
+
+const KEY = 'client_key_0123456789abcdefghijklmnopq';
+const ONE_PER_MINUTE = 'client_slow_0123456789abcdefghijklmnop';
+const ONE_PER_MONTH = 'client_month_0123456789abcdefghijklmno';
+const START = new Date('2026-11-20T10:00:30.000Z');
+
+const ACCOUNTS = {
+  users: [
+    {
+      id: 'client',
+      premium: true,
+      keys: [{ key: KEY, per_minute: 1000 }, { key: ONE_PER_MINUTE, per_minute: 1 }, { key: ONE_PER_MONTH, per_month: 1 }],
+    },
+  ],
+};
+
+const clock = { now: START };
+let stack: LocalStack;
+beforeAll(async () => {
+  stack = await startLocalStack({ dataset: fixtureDataset(), accounts: ACCOUNTS, clock: () => clock.now });
+});
+afterAll(() => stack.close());
+beforeEach(() => {
+  clock.now = START;
+});
+
+/** A client on the local stack whose requests are counted and whose answers are contract-checked. */
+function client(apiKey: string, options: Partial<MarketDataClientOptions> = {}) {
+  const requests: string[] = [];
+  const waits: number[] = [];
+  const api = createMarketDataClient({
+    baseUrl: stack.url,
+    apiKey,
+    fetch: async (request) => {
+      const url = new URL(request.url);
+      requests.push(`${url.pathname}${url.search}`);
+      const response = await fetch(request);
+      const raw = await response.clone().text();
+      checkResponse({
+        method: 'GET',
+        path: new URL(response.url).pathname + new URL(response.url).search,
+        status: response.status,
+        headers: Object.fromEntries([...response.headers].map(([k, v]) => [k.toLowerCase(), v])),
+        body: raw === '' ? undefined : JSON.parse(raw),
+      });
+      return response;
+    },
+    // Waiting moves the stack's clock: no real time passes.
+    sleep: async (ms) => {
+      waits.push(ms);
+      clock.now = new Date(clock.now.getTime() + ms);
+    },
+    ...options,
+  });
+  return { api, requests, waits };
+}
+
+describe('pages()', () => {
+  it('yields every item of a list, page after page, in the order of one large page', async () => {
+    const { api, requests } = client(KEY);
+    const one = await api.get('/api/v1/exchanges', { query: { limit: 200 } });
+    if (one.kind !== 'ok') throw new Error(`expected a page, got ${one.kind}`);
+
+    const paged = [];
+    for await (const exchange of api.pages('/api/v1/exchanges', { query: { limit: 2 } })) paged.push(exchange.slug);
+
+    expect(paged).toEqual(one.data.data.map((e) => e.slug));
+    expect(requests.length - 1).toBe(Math.ceil(paged.length / 2));
+  });
+
+  it('keeps the filters of every page', async () => {
+    const { api } = client(KEY);
+    const all = await api.get('/api/v1/earn', { query: { asset: 'bitcoin', limit: 200 } });
+    if (all.kind !== 'ok') throw new Error(`expected a page, got ${all.kind}`);
+    const ids = [];
+    for await (const offer of api.pages('/api/v1/earn', { query: { asset: 'bitcoin', limit: 1 } })) ids.push(offer.id);
+    expect(ids.length).toBeGreaterThan(1);
+    expect(ids).toEqual(all.data.data.map((o) => o.id));
+  });
+
+  it('throws the error answer as a MarketDataApiError with its code', async () => {
+    const { api } = client(KEY);
+    const iterate = async () => {
+      for await (const _ of api.pages('/api/v1/earn', { query: { limit: 200, platform: 'x'.repeat(300) } })) void _;
+    };
+    await expect(iterate()).rejects.toThrow(MarketDataApiError);
+    await expect(iterate()).rejects.toMatchObject({ error: { status: 400, code: 'validation_error' } });
+  });
+});
+
+describe('get()', () => {
+  it('answers an error as a value with the envelope code, message, details and request id', async () => {
+    const { api } = client(KEY);
+    const missing = await api.get('/api/v1/exchanges/{slug}', { path: { slug: 'no-such-exchange' } });
+    expect(missing).toMatchObject({ kind: 'error', error: { status: 404, code: 'not_found', details: null } });
+    if (missing.kind === 'error') expect(missing.error.requestId).toMatch(/.+/);
+
+    const invalid = await api.get('/api/v1/earn', { query: { limit: 500 } });
+    expect(invalid).toMatchObject({ kind: 'error', error: { status: 400, code: 'validation_error', details: { message: ['limit must not be greater than 200'] } } });
+  });
+
+  it('follows a renamed slug to the current record and says where it went', async () => {
+    const { api } = client(KEY);
+    const renamed = await api.get('/api/v1/exchanges/{slug}', { path: { slug: 'bybit-old' } });
+    expect(renamed.kind).toBe('ok');
+    if (renamed.kind !== 'ok') return;
+    expect(renamed.data.slug).toBe('bybit');
+    expect(renamed.renamedTo).toBe(`${stack.url}/api/v1/exchanges/bybit`);
+
+    const current = await api.get('/api/v1/exchanges/{slug}', { path: { slug: 'bybit' } });
+    expect(current).toMatchObject({ kind: 'ok', renamedTo: null });
+  });
+
+  it('answers not_modified to a matching If-None-Match', async () => {
+    const { api } = client(KEY);
+    const first = await api.get('/api/v1/currencies', { query: { limit: 3 } });
+    if (first.kind !== 'ok') throw new Error(`expected a page, got ${first.kind}`);
+    const etag = first.response.headers.get('ETag') ?? '';
+    expect(etag).not.toBe('');
+
+    const again = await api.get('/api/v1/currencies', { query: { limit: 3 }, header: { 'If-None-Match': etag } });
+    expect(again).toMatchObject({ kind: 'not_modified', etag });
+    const other = await api.get('/api/v1/currencies', { query: { limit: 4 }, header: { 'If-None-Match': etag } });
+    expect(other.kind).toBe('ok');
+  });
+});
+
+describe('Retry-After', () => {
+  it('waits the seconds a 429 says, then gets the answer', async () => {
+    const { api, requests, waits } = client(ONE_PER_MINUTE);
+    expect((await api.get('/api/v1/usage')).kind).toBe('ok');
+
+    const usage = await api.get('/api/v1/usage');
+
+    // 10:00:30 → the next UTC minute is 30 s away.
+    expect(waits).toEqual([30_000]);
+    expect(requests).toHaveLength(3);
+    expect(usage).toMatchObject({ kind: 'ok', data: { minute: { used: 1, remaining: 0 } } });
+  });
+
+  it('gives up after maxRetries and answers the refusal', async () => {
+    clock.now = new Date('2026-11-20T10:05:30.000Z'); // a minute the test before did not spend
+    const { api, requests, waits } = client(ONE_PER_MINUTE, { maxRetries: 2, sleep: async (ms) => void waits.push(ms) });
+    expect((await api.get('/api/v1/usage')).kind).toBe('ok');
+
+    const refused = await api.get('/api/v1/usage');
+
+    expect(waits).toHaveLength(2);
+    expect(requests).toHaveLength(1 + 3);
+    expect(refused).toMatchObject({ kind: 'error', error: { status: 429, code: 'rate_limit_exceeded', retryAfterSeconds: 30 } });
+  });
+
+  it('does not wait longer than maxRetryAfterSeconds: a spent monthly quota is answered at once', async () => {
+    const { api, requests, waits } = client(ONE_PER_MONTH, { maxRetryAfterSeconds: 3600 });
+    await api.get('/api/v1/usage');
+
+    const refused = await api.get('/api/v1/usage');
+
+    expect(waits).toEqual([]);
+    expect(requests).toHaveLength(2);
+    expect(refused).toMatchObject({ kind: 'error', error: { status: 429, code: 'monthly_quota_exceeded' } });
+    if (refused.kind === 'error') expect(refused.error.retryAfterSeconds).toBeGreaterThan(3600);
+  });
+});
