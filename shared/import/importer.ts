@@ -206,7 +206,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   const clock = () => options.now?.() ?? new Date();
   const history = new HistoryStore(client, tableName, options.concurrency);
   const retireAfterMs = options.retireAfterMs ?? DEFAULTS.snapshotCacheMs + RETIRE_MARGIN_MS;
-  const counts = Object.fromEntries(Object.entries(dataset).map(([family, records]) => [family, (records as unknown[]).length]));
+  const counts = Object.fromEntries(Object.entries(dataset).flatMap(([family, records]) => (Array.isArray(records) ? [[family, records.length]] : [])));
   const appends = historyOf(dataset);
   const noHistory: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
 
