@@ -33,8 +33,19 @@ export type ListFamily = CatalogFamily | OfferFamily;
 export const VERSIONED_FAMILIES = [...CATALOG_FAMILIES, ...OFFER_FAMILIES] as const;
 export type VersionedFamily = ListFamily;
 
-/** Filter dimensions that have their own list views (one copy of an offer per dimension). */
-export type ViewDimension = 'platform_type' | 'platform' | 'asset';
+/** The filters of an offer list; each has its own list view (one copy of an offer per view dimension). */
+export type FilterDimension = 'platform_type' | 'platform' | 'asset';
+
+/**
+ * The pairs of filters that have a combined view too, so that a list with two filters is a position
+ * range like one with a single filter (docs/adr/0001-snapshots-and-positions.md). `platform_type`
+ * with `platform` has none: the platform's view already holds only that platform's offers.
+ */
+export const PAIR_DIMENSIONS = ['platform_type+asset', 'platform+asset'] as const;
+export type PairDimension = (typeof PAIR_DIMENSIONS)[number];
+
+/** The dimensions of offer list views: each filter alone, and the pairs above. */
+export type ViewDimension = FilterDimension | PairDimension;
 
 export interface Key {
   PK: string;
@@ -84,7 +95,16 @@ export interface ViewFilter {
   value: string;
 }
 
-/** The GSI partition of one list view: a family, optionally narrowed by one filter value. */
+/**
+ * The view of two filters, `platform_type` or `platform` with `asset`: its value joins both values
+ * with `#`, which no slug or platform type contains (`SLUG_PATTERN`), so two pairs never share one.
+ */
+export const pairFilter = (dimension: 'platform_type' | 'platform', value: string, asset: string): ViewFilter => ({
+  dimension: `${dimension}+asset`,
+  value: `${value}${SEP}${asset}`,
+});
+
+/** The GSI partition of one list view: a family, optionally narrowed by one filter value (or pair). */
 export function viewPartition(version: string, family: ListFamily, filter?: ViewFilter): string {
   const base = `${v(version)}LIST${SEP}${family}`;
   return filter ? `${base}${SEP}${filter.dimension}${SEP}${filter.value}` : base;
@@ -199,7 +219,7 @@ export const VIEW_ATTRIBUTE = 'GSIPK';
 
 /** Stored attributes outside the keys: a view's size on its META item, an offer copy's filter values. */
 export const VIEW_SIZE_ATTRIBUTE = 'n';
-export const FILTER_ATTRIBUTE: Readonly<Record<ViewDimension, string>> = { platform: 'fPlatform', asset: 'fAsset', platform_type: 'fType' };
+export const FILTER_ATTRIBUTE: Readonly<Record<FilterDimension, string>> = { platform: 'fPlatform', asset: 'fAsset', platform_type: 'fType' };
 
 /** The GSI5 sort key: the APY's order-preserving key, then the id as a tie-break. */
 export const apyValueKey = (apyKey: string, id: number) => `${apyKey}${SEP}${String(id).padStart(16, '0')}`;

@@ -19,7 +19,7 @@ import type { FloorContext, RequestKind } from './requests';
 type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 /** Request kinds served by one view read (the latency target applies to these). */
-const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set(['catalog list', 'offer list', 'single filter', 'detail']);
+const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set(['catalog list', 'offer list', 'single filter', 'filter pair', 'detail']);
 
 /** A first page of min_apy with another order reads at most about 1 MB (docs/performance.md). */
 export const MIN_APY_FIRST_PAGE_RCU = 128;
@@ -56,7 +56,7 @@ export async function measureModel(
   try {
     const latency = await measureLatencyModel(modelKinds, { uncached: asHandlers(uncached), cached: asHandlers(cached), views: floorCtx.views, quota: built.deps.quota }, quick ? 12 : 60);
     // Popularity: first pages and details first, then filtered lists, deep pages, history last.
-    const rank: Record<RequestKind['group'], number> = { detail: 0, 'catalog list': 1, 'offer list': 1, 'single filter': 2, min_apy: 3, 'combined filters': 4, history: 5 };
+    const rank: Record<RequestKind['group'], number> = { detail: 0, 'catalog list': 1, 'offer list': 1, 'single filter': 2, 'filter pair': 3, min_apy: 3, 'combined filters': 4, history: 5 };
     const paths = kinds
       .filter((k) => k.expectStatus === 200)
       .sort((a, b) => rank[a.group] - rank[b.group] + ((a.page?.role === 'deep' ? 1 : 0) - (b.page?.role === 'deep' ? 1 : 0)))
@@ -77,15 +77,18 @@ export async function measureModel(
 /**
  * The read-unit ceilings (docs/performance.md, "Ceilings"): a first page of min_apy with
  * tvl_desc or updated_desc, alone or with filters, reads at most MIN_APY_FIRST_PAGE_RCU; a list
- * with two filters reads at most twice the costliest single-filter first page of its family.
+ * with two filters (`platform_type` or `platform` with `asset`), at any offset and with `min_apy`
+ * under an APY sort too, reads at most twice the costliest single-filter first page of its family.
  */
 export function ceilingChecks(requests: KindResult[]): Check[] {
   const isFirst = (r: KindResult) => !/[?&]offset=[1-9]/.test(r.path);
-  const filters = (r: KindResult) => ['platform_type=', 'platform=', 'asset='].filter((f) => new RegExp(`[?&]${f}`).test(r.path)).length;
-  const minApy = requests.filter((r) => /[?&]min_apy=/.test(r.path) && /sort=(tvl_desc|updated_desc)/.test(r.path) && isFirst(r));
+  const has = (r: KindResult, name: string) => new RegExp(`[?&]${name}=`).test(r.path);
+  const minApyOtherSort = (r: KindResult) => has(r, 'min_apy') && /sort=(tvl_desc|updated_desc)/.test(r.path);
+  const minApy = requests.filter((r) => minApyOtherSort(r) && isFirst(r));
   const singleFilter = requests.filter((r) => r.group === 'single filter' && isFirst(r) && r.path.includes('/earn'));
   const single = Math.max(0, ...singleFilter.map((r) => r.dynamo.read_capacity));
-  const twoFilters = requests.filter((r) => filters(r) >= 2 && !/[?&]min_apy=/.test(r.path));
+  const isPair = (r: KindResult) => has(r, 'asset') && has(r, 'platform_type') !== has(r, 'platform');
+  const twoFilters = requests.filter((r) => isPair(r) && !minApyOtherSort(r));
   return [
     ...minApy.map((r) => ({
       check: `ceiling: ${r.kind} ≤ ${MIN_APY_FIRST_PAGE_RCU} RCU`,

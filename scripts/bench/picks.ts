@@ -23,6 +23,8 @@ export interface Picks {
   asset: string;
   /** The asset with the most offers on `platform` (two filters that match something). */
   platformAsset: string;
+  /** The type of `platform` (three filters that match something). */
+  platformTypeOfPlatform: string;
   earnMinApy: string;
   borrowMinApy: string;
   offerIds: Record<OfferFamily, number>;
@@ -73,6 +75,7 @@ export async function pickRequests(dataset: GeneratedDataset, views: ViewStore, 
     platform,
     asset: await firstWithView(views, versions, 'earn', 'asset', mostCommon(earn.map((o) => o.asset?.slug))),
     platformAsset: mostCommon(earn.filter((o) => o.platform?.slug === platform).map((o) => o.asset?.slug))[0],
+    platformTypeOfPlatform: mostCommon(earn.filter((o) => o.platform?.slug === platform).map((o) => o.platform?.type))[0],
     earnMinApy: medianDecimal(dataset.earn_offers.map((o) => o.apy)),
     borrowMinApy: medianDecimal(dataset.borrow_offers.map((o) => o.net_borrow_apy)),
     offerIds: {

@@ -17,6 +17,7 @@ import {
   historyPartition,
   offerKey,
   offerViewKey,
+  pairFilter,
   positionAttribute,
   SORT_INDEX,
   viewPartition,
@@ -51,7 +52,7 @@ export interface RequestKind {
   name: string;
   path: string;
   fn: FunctionName;
-  group: 'catalog list' | 'offer list' | 'single filter' | 'min_apy' | 'combined filters' | 'detail' | 'history';
+  group: 'catalog list' | 'offer list' | 'single filter' | 'filter pair' | 'min_apy' | 'combined filters' | 'detail' | 'history';
   expectStatus: number;
   /** Sequential round trips of a warm request the data model promises (docs/data-model.md). */
   promisedRoundTrips: number;
@@ -75,9 +76,21 @@ function deepOffset(n: number, target: number): number | undefined {
   return offset > 0 ? offset : undefined;
 }
 
-/** Offer fields the combined-filter floor narrows on (the attributes projectSnapshot writes). */
-const FILTER_ATTRIBUTE: Record<ViewDimension, string> = { platform: 'fPlatform', asset: 'fAsset', platform_type: 'fType' };
-const SELECTIVITY: ViewDimension[] = ['platform', 'asset', 'platform_type'];
+/** The offer attribute the floor narrows a `platform_type` left over on (the one projectOffers writes). */
+const TYPE_ATTRIBUTE = 'fType';
+
+/**
+ * The view a list of these filters reads (docs/data-model.md, "Access patterns"): one filter's,
+ * `platform_type` or `platform` with `asset`'s pair view, and a `platform_type` beside `platform` left over.
+ */
+function viewOf(filters: ViewFilter[]): { base?: ViewFilter; rest: ViewFilter[] } {
+  const find = (d: ViewDimension) => filters.find((f) => f.dimension === d);
+  const [type, platform, asset] = [find('platform_type'), find('platform'), find('asset')];
+  const rest = platform && type ? [type] : [];
+  if (asset && platform) return { base: pairFilter('platform', platform.value, asset.value), rest };
+  if (asset && type) return { base: pairFilter('platform_type', type.value, asset.value), rest };
+  return { base: platform ?? asset ?? type, rest };
+}
 
 const idsOf = (answer: Answer): (string | number)[] => (answer.body?.data ?? []).map((d: { id?: number; slug?: string }) => d.id ?? d.slug);
 
@@ -95,8 +108,8 @@ function offerList(family: OfferFamily, name: string, q: OfferListQuery, extra: 
   const sort = q.sort ?? DEFAULT_SORT[family];
   const index = SORT_INDEX[sort];
   const offset = q.offset ?? 0;
-  const combined = filters.length > 1 || (q.min_apy !== undefined && sort !== 'apy_desc' && sort !== 'apy_asc');
-  const base = [...filters].sort((a, b) => SELECTIVITY.indexOf(a.dimension) - SELECTIVITY.indexOf(b.dimension))[0];
+  const { base, rest } = viewOf(filters);
+  const combined = rest.length > 0 || (q.min_apy !== undefined && sort !== 'apy_desc' && sort !== 'apy_asc');
 
   async function floor({ versions, views }: FloorContext, answer: Answer): Promise<FloorSpec> {
     const partition = viewPartition(versions[family], family, base);
@@ -115,13 +128,11 @@ function offerList(family: OfferFamily, name: string, q: OfferListQuery, extra: 
       const clauses: string[] = [];
       const names: Record<string, string> = {};
       const values: Record<string, unknown> = {};
-      filters
-        .filter((f) => f !== base)
-        .forEach((f, i) => {
-          clauses.push(`#f${i} = :f${i}`);
-          names[`#f${i}`] = FILTER_ATTRIBUTE[f.dimension];
-          values[`:f${i}`] = f.value;
-        });
+      rest.forEach((f, i) => {
+        clauses.push(`#f${i} = :f${i}`);
+        names[`#f${i}`] = TYPE_ATTRIBUTE;
+        values[`:f${i}`] = f.value;
+      });
       if (q.min_apy !== undefined) {
         clauses.push('#apy >= :minApy');
         names['#apy'] = APY_VALUE_ATTRIBUTE;
@@ -142,7 +153,15 @@ function offerList(family: OfferFamily, name: string, q: OfferListQuery, extra: 
     return { read: 'range', partition, index, from: offset, to: offset + PAGE };
   }
 
-  const group: RequestKind['group'] = combined ? 'combined filters' : q.min_apy !== undefined ? 'min_apy' : filters.length > 0 ? 'single filter' : 'offer list';
+  const group: RequestKind['group'] = combined
+    ? 'combined filters'
+    : q.min_apy !== undefined
+      ? 'min_apy'
+      : filters.length > 1
+        ? 'filter pair'
+        : filters.length > 0
+          ? 'single filter'
+          : 'offer list';
   const promisedRoundTrips = combined ? 2 : q.min_apy !== undefined && sort === 'apy_asc' ? 2 : 1;
   return { name, path: `${API}/${family}${query(params)}`, fn: 'offers', group, expectStatus: 200, promisedRoundTrips, floor, ...extra };
 }
@@ -283,9 +302,33 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
   kinds.push(offerList('earn', `earn min_apy=${picks.earnMinApy} offset ${minApyOffset}`, { min_apy: picks.earnMinApy, offset: minApyOffset }));
   kinds.push(offerList('borrow', `borrow min_apy=${picks.borrowMinApy} (apy_asc)`, { min_apy: picks.borrowMinApy }));
 
-  // Combined filters: the most selective view read whole, with a filter expression.
-  kinds.push(offerList('earn', `earn platform_type=${picks.platformType} & asset=${picks.asset}`, { filters: [platformType, asset] }));
-  kinds.push(offerList('earn', `earn platform=${picks.platform} & asset=${picks.platformAsset}`, { filters: [platform, { dimension: 'asset', value: picks.platformAsset }] }));
+  // Two filters: the pair's own view, a position range as for one filter, at any offset, with
+  // min_apy and with another sort.
+  const typeAsset = [platformType, asset];
+  const platformAsset: ViewFilter = { dimension: 'asset', value: picks.platformAsset };
+  const typeAssetLabel = `earn platform_type=${picks.platformType} & asset=${picks.asset}`;
+  const typeAssetSize = await sizes('earn', pairFilter('platform_type', picks.platformType, picks.asset));
+  pair(
+    'earn platform_type+asset',
+    true,
+    offerList('earn', `${typeAssetLabel} (${typeAssetSize})`, { filters: typeAsset }),
+    (offset) => offerList('earn', `${typeAssetLabel} offset ${offset}`, { filters: typeAsset, offset }),
+    typeAssetSize,
+    10_000,
+  );
+  kinds.push(offerList('earn', `earn platform=${picks.platform} & asset=${picks.platformAsset}`, { filters: [platform, platformAsset] }));
+  kinds.push(offerList('earn', `${typeAssetLabel} & min_apy (apy_desc)`, { filters: typeAsset, min_apy: picks.earnMinApy }));
+  kinds.push(offerList('earn', `${typeAssetLabel} & sort=updated_desc`, { filters: typeAsset, sort: 'updated_desc' }));
+
+  // Combined filters: a view's candidates read whole, with a filter expression: platform_type
+  // beside platform (alone or with asset), and min_apy with another sort.
+  const typeOfPlatform: ViewFilter = { dimension: 'platform_type', value: picks.platformTypeOfPlatform };
+  kinds.push(offerList('earn', `earn platform_type=${picks.platformTypeOfPlatform} & platform=${picks.platform}`, { filters: [typeOfPlatform, platform] }));
+  kinds.push(
+    offerList('earn', `earn platform_type=${picks.platformTypeOfPlatform} & platform=${picks.platform} & asset=${picks.platformAsset}`, {
+      filters: [typeOfPlatform, platform, platformAsset],
+    }),
+  );
   kinds.push(offerList('earn', `earn asset=${picks.asset} & min_apy & sort=tvl_desc`, { filters: [asset], min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
   kinds.push(offerList('earn', `earn platform_type=${picks.platformType} & min_apy & sort=tvl_desc`, { filters: [platformType], min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
   kinds.push(offerList('earn', 'earn min_apy & sort=tvl_desc (no filter)', { min_apy: picks.earnMinApy, sort: 'tvl_desc' }));

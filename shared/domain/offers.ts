@@ -1,11 +1,13 @@
 /**
- * Offer lists, details and the offers of one asset. A list reads one view: the family's, or the
- * view of its most selective filter. Without other filters a page is a position range on the sort
- * mode's index (cost independent of offset); `min_apy` with an APY sort becomes a position bound
- * found on the APY value index. Anything else (two filters, or `min_apy` with a non-APY sort)
- * reads the candidates in parallel chunks (the chosen view, or with `min_apy` only its offers at
- * or above the bound) with a filter expression and orders them in memory by their stored
- * position: cost grows with the candidates, never with the offset (docs/data-model.md).
+ * Offer lists, details and the offers of one asset. A list reads one view: the family's, the view
+ * of its filter, or of its two filters (`platform_type` or `platform` with `asset`). Without other
+ * filters a page is a position range on the sort mode's index (cost independent of offset);
+ * `min_apy` with an APY sort becomes a position bound found on the APY value index, and with
+ * another sort the cheaper of its matches or the top of the order. Only `platform_type` beside
+ * `platform` reads the candidates in parallel chunks (the platform's view, or the view of the
+ * platform and the asset; with `min_apy` only its offers at or above the bound) with a filter
+ * expression and orders them in memory by their stored position: cost grows with the candidates,
+ * never with the offset (docs/data-model.md).
  */
 import { numberSortKey } from '../decimal';
 import { NotFoundError } from '../errors';
@@ -13,11 +15,12 @@ import {
   APY_VALUE_ATTRIBUTE,
   FILTER_ATTRIBUTE,
   offerKey,
+  pairFilter,
   positionAttribute,
   SORT_INDEX,
   viewPartition,
   type OfferFamily,
-  type ViewDimension,
+  type FilterDimension,
   type ViewFilter,
 } from '../keys';
 import type { OfferQuery } from '../schemas/query';
@@ -27,16 +30,24 @@ import type { FamilyVersions } from '../repositories/snapshot-store';
 import { DEFAULT_SORT, effectiveSort } from './orderings';
 import { pagination, type Page } from './page';
 
-/** Filter dimensions from the most to the least selective; the first one present picks the view. */
-const SELECTIVITY: ViewDimension[] = ['platform', 'asset', 'platform_type'];
-
 const docsOf = (items: StoredItem[]) => items.map(docOf);
 
-function filtersOf(query: OfferQuery): ViewFilter[] {
-  return SELECTIVITY.filter((d) => query[d] !== undefined).map((dimension) => ({ dimension, value: query[dimension] as string }));
+/**
+ * The view a list reads, and the filters left for a filter expression. `platform` or
+ * `platform_type` with `asset` has its own view (docs/data-model.md); a `platform_type` beside
+ * `platform` is left over, on the platform's view or the view of the platform and the asset.
+ */
+function viewOf(query: OfferQuery): { view?: ViewFilter; rest: { dimension: FilterDimension; value: string }[] } {
+  const { platform_type: type, platform, asset } = query;
+  const rest = platform !== undefined && type !== undefined ? [{ dimension: 'platform_type', value: type } as const] : [];
+  if (asset !== undefined && platform !== undefined) return { view: pairFilter('platform', platform, asset), rest };
+  if (asset !== undefined && type !== undefined) return { view: pairFilter('platform_type', type, asset), rest };
+  if (platform !== undefined) return { view: { dimension: 'platform', value: platform }, rest };
+  if (asset !== undefined) return { view: { dimension: 'asset', value: asset }, rest };
+  return { view: type === undefined ? undefined : { dimension: 'platform_type', value: type }, rest };
 }
 
-function filterExpression(rest: ViewFilter[]): ItemFilter | undefined {
+function filterExpression(rest: { dimension: FilterDimension; value: string }[]): ItemFilter | undefined {
   if (rest.length === 0) return undefined;
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -52,8 +63,8 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
   const version = await snapshot.version(family);
   const sort = effectiveSort(family, query.sort);
   const index = SORT_INDEX[sort];
-  const [base, ...rest] = filtersOf(query);
-  const partition = viewPartition(version, family, base);
+  const { view, rest } = viewOf(query);
+  const partition = viewPartition(version, family, view);
   const minApyKey = query.min_apy === undefined ? undefined : numberSortKey(query.min_apy);
   const { offset, limit } = query;
   const page = (docs: string[], total: number): Page => ({ docs, page: pagination(total, offset, limit, docs.length) });
@@ -92,9 +103,10 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
     }
   }
 
-  // Combined filters: the candidates are the most selective view, narrowed by a filter expression
-  // for the other filters. With min_apy they are only its offers at or above the bound (an
-  // apy_asc position range); they are then put in the requested order by its stored position.
+  // platform_type beside platform, or a wide min_apy match with a non-APY sort: the candidates are
+  // the view, narrowed by a filter expression for platform_type. With min_apy they are only its
+  // offers at or above the bound (an apy_asc position range); they are then put in the requested
+  // order by its stored position.
   const order = positionAttribute(index);
   const filter = filterExpression(rest);
   let candidates: StoredItem[];

@@ -32,7 +32,9 @@ import {
   viewPartition,
   type CatalogFamily,
   type OfferFamily,
+  pairFilter,
   type PlatformFamily,
+  type ViewDimension,
   type ViewFilter,
 } from '../keys';
 import type { CurrencyRecord, DatasetFamily, PlatformRecord } from '../schemas/dataset';
@@ -113,12 +115,19 @@ export function projectCatalog(version: string, family: CatalogFamily, records: 
 }
 
 export type Platforms = Readonly<Record<PlatformFamily, readonly PlatformRecord[]>>;
+/**
+ * The layout of the offer items projectOffers writes; a new one (2: the views of pairs of filters)
+ * changes every offer version through the resolver's digest, so that the next import that resolves
+ * references writes the offers again in it instead of keeping a version laid out the old way.
+ */
+const OFFER_LAYOUT = 2;
+
 export type PlatformResolver = ((ref: PlatformRef | null) => PlatformRef | null) & { digest: string };
 
 /**
  * Resolve offer platform references by current or former slug to exposed platforms (docs/api.md,
  * "Platform references"). Its digest changes exactly when some reference would render differently,
- * so offers are re-rendered only then.
+ * or when the offer items' layout (OFFER_LAYOUT) changed, so offers are re-rendered only then.
  */
 export function platformResolver(platforms: Platforms): PlatformResolver {
   const byType = new Map<PlatformType, Map<string, PlatformRef | null>>();
@@ -131,7 +140,7 @@ export function platformResolver(platforms: Platforms): PlatformResolver {
     byType.set(type, table);
   }
   const entries = [...byType].map(([type, table]) => [type, [...table].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
-  const digest = createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 20);
+  const digest = createHash('sha256').update(JSON.stringify([OFFER_LAYOUT, entries])).digest('hex').slice(0, 20);
   return Object.assign((ref: PlatformRef | null) => (ref ? byType.get(ref.type)?.get(ref.slug) ?? null : null), { digest });
 }
 
@@ -147,15 +156,21 @@ interface RenderedOffer {
   [field: string]: unknown;
 }
 
+/** The filter views an offer is a member of: each filter alone, and `platform_type` or `platform` with `asset`. */
 function filtersOf(offer: RenderedOffer): ViewFilter[] {
+  const { platform, assetSlug: asset } = offer;
   const filters: ViewFilter[] = [];
-  if (offer.platform) {
-    filters.push({ dimension: 'platform_type', value: offer.platform.type });
-    filters.push({ dimension: 'platform', value: offer.platform.slug });
-  }
-  if (offer.assetSlug !== null) filters.push({ dimension: 'asset', value: offer.assetSlug });
+  if (platform) filters.push({ dimension: 'platform_type', value: platform.type }, { dimension: 'platform', value: platform.slug });
+  if (asset !== null) filters.push({ dimension: 'asset', value: asset });
+  if (platform && asset !== null) filters.push(pairFilter('platform_type', platform.type, asset), pairFilter('platform', platform.slug, asset));
   return filters;
 }
+
+/**
+ * The views whose lists may carry a `platform_type` filter besides their own, read with a filter
+ * expression on it (shared/domain/offers.ts): only their copies store the platform type.
+ */
+const TYPE_FILTERED: ReadonlySet<ViewDimension> = new Set(['platform', 'platform+asset']);
 
 export function projectOffers(version: string, family: OfferFamily, offerRecords: readonly unknown[], resolve: PlatformResolver): Item[] {
   const records = offerRecords as (Record<string, unknown> & { id: number; published: boolean })[];
@@ -176,7 +191,8 @@ export function projectOffers(version: string, family: OfferFamily, offerRecords
       };
     });
 
-  // Group offers into views: the whole family, and one view per value of each filter dimension.
+  // Group offers into views: the whole family, one view per value of each filter dimension, and one
+  // per pair of values of platform_type or platform with asset.
   const views = new Map<string, { filter?: ViewFilter; members: RenderedOffer[] }>();
   const join = (partition: string, filter: ViewFilter | undefined, offer: RenderedOffer) => {
     const view = views.get(partition) ?? { filter, members: [] };
@@ -197,12 +213,7 @@ export function projectOffers(version: string, family: OfferFamily, offerRecords
       const item: Item = { ...key, doc: offer.doc, [VIEW_ATTRIBUTE]: partition };
       for (const { mode, order } of orders) item[positionAttribute(SORT_INDEX[mode])] = order.get(offer)!;
       if (offer.apyKey !== null) item[APY_VALUE_ATTRIBUTE] = apyValueKey(offer.apyKey, offer.id);
-      // Filter attributes for combined filters (FilterExpression on the most selective view).
-      if (offer.platform) {
-        item[FILTER_ATTRIBUTE.platform_type] = offer.platform.type;
-        item[FILTER_ATTRIBUTE.platform] = offer.platform.slug;
-      }
-      if (offer.assetSlug !== null) item[FILTER_ATTRIBUTE.asset] = offer.assetSlug;
+      if (filter && TYPE_FILTERED.has(filter.dimension)) item[FILTER_ATTRIBUTE.platform_type] = offer.platform!.type;
       items.push(item);
     }
     items.push({ ...viewMetaKey(partition), [VIEW_SIZE_ATTRIBUTE]: members.length });

@@ -4,9 +4,11 @@
  */
 import { importDataset } from '../../shared/import/importer';
 import { fixtureDataset } from '../fixtures/dataset';
+import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
 import { invoke } from '../helpers/client';
 import { compareExact, plainDecimal } from '../helpers/exact-decimal';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
+import { injectFaults, type Call } from '../helpers/faults';
 
 type Offer = Record<string, any> & { id: number };
 type Family = 'earn' | 'borrow' | 'collateral';
@@ -116,6 +118,16 @@ const QUERIES: Record<string, string>[] = [
   { asset: 'bitcoin', platform_type: 'exchange' },
   { asset: 'bitcoin', platform: 'binance', sort: 'tvl_desc' },
   { asset: 'bitcoin', platform: 'binance', platform_type: 'exchange', min_apy: '5', limit: '1', offset: '1' },
+  // Two filters read their pair's view: every sort, min_apy, offsets; platform_type beside platform.
+  { asset: 'bitcoin', platform_type: 'exchange', sort: 'apy_asc', limit: '1', offset: '1' },
+  { asset: 'bitcoin', platform_type: 'exchange', min_apy: '3', sort: 'tvl_desc' },
+  { asset: 'bitcoin', platform_type: 'exchange', min_apy: '5.5', sort: 'apy_asc' },
+  { asset: 'ethereum', platform: 'kraken', sort: 'updated_desc' },
+  { asset: 'bitcoin', platform: 'bybit-old' },
+  { asset: 'bitcoin', platform_type: 'wallet' },
+  { asset: 'bitcoin', platform: 'binance', platform_type: 'wallet' },
+  { platform: 'binance', platform_type: 'exchange', sort: 'tvl_desc', limit: '2', offset: '1' },
+  { platform: 'binance', platform_type: 'protocol' },
   { asset: 'nothing-here' },
 ];
 
@@ -148,6 +160,36 @@ describe.each(['earn', 'borrow', 'collateral'] as const)('GET /api/v1/%s', (fami
       if (!res.body.pagination.has_more) break;
     }
     expect(seen).toEqual(oracle(family, { limit: '200' }).ids);
+  });
+});
+
+describe('two filters', () => {
+  // docs/data-model.md, "Access patterns": platform_type or platform with asset has its own view.
+  it.each([
+    ['platform_type=exchange&asset=bitcoin&limit=2', 'platform_type+asset#exchange#bitcoin', 'GSI1', 0],
+    ['platform_type=exchange&asset=bitcoin&sort=apy_asc&limit=1&offset=2', 'platform_type+asset#exchange#bitcoin', 'GSI2', 2],
+    ['platform=binance&asset=bitcoin&sort=tvl_desc&limit=1&offset=1', 'platform+asset#binance#bitcoin', 'GSI3', 1],
+  ])('%s reads one position range of the pair view, in one round trip', async (query, view, index, from) => {
+    // Warm, as the service runs: the served versions cached, the data read every time.
+    const { offers: uncached } = table.api({ env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '600000' } });
+    await invoke(uncached, apiEvent('/api/v1/earn/1'));
+    const calls: Call[] = [];
+    const capture = injectFaults(table.clients(), (call) => void calls.push(call));
+    try {
+      const { result, accounting } = await withRequestAccounting(() => invoke(uncached, apiEvent(`/api/v1/earn?${query}`)));
+      const limit = Number(new URLSearchParams(query).get('limit'));
+      expect(result.status).toBe(200);
+      expect(result.body.data.map((o: Offer) => o.id)).toEqual(oracle('earn', Object.fromEntries(new URLSearchParams(query))).ids);
+      const queries = calls.filter((c) => c.command === 'QueryCommand').map((c) => c.input);
+      expect(queries).toHaveLength(1);
+      expect(queries[0]).toMatchObject({ IndexName: index, KeyConditionExpression: expect.stringContaining('BETWEEN') });
+      expect(queries[0].FilterExpression).toBeUndefined();
+      const values = Object.values(queries[0].ExpressionAttributeValues);
+      expect(values).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`#LIST#earn#${view.replace(/\+/g, '\\+')}$`)), from, from + limit - 1]));
+      expect(accounting.summary().roundTrips).toBe(1);
+    } finally {
+      capture.remove();
+    }
   });
 });
 

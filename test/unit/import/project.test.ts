@@ -49,6 +49,41 @@ describe('family projection', () => {
     expect(JSON.parse(byKey('V#v1#EARN#5')!.doc as string).platform).toBeNull();
   });
 
+  it('places an offer with a platform and an asset in the views of platform_type or platform with asset', () => {
+    const copies = items.filter((i) => i.PK === 'V#v1#EARN#3').map((i) => [i.SK, i.GSIPK]);
+    expect(copies).toEqual(
+      expect.arrayContaining([
+        ['VIEW#platform_type+asset', 'V#v1#LIST#earn#platform_type+asset#exchange#ethereum'],
+        ['VIEW#platform+asset', 'V#v1#LIST#earn#platform+asset#kraken#ethereum'],
+      ]),
+    );
+    expect(copies).toHaveLength(6);
+    // Only the copies whose lists can carry platform_type beside their own filters store it.
+    const typed = items.filter((i) => i.PK === 'V#v1#EARN#3' && i.fType !== undefined).map((i) => i.SK).sort();
+    expect(typed).toEqual(['VIEW#platform', 'VIEW#platform+asset']);
+    expect(items.filter((i) => i.PK === 'V#v1#EARN#3' && (i.fPlatform !== undefined || i.fAsset !== undefined))).toEqual([]);
+  });
+
+  it('gives each pair view its own dense positions in every order, its APY keys and its size', () => {
+    for (const pair of ['platform_type+asset#exchange#bitcoin', 'platform+asset#binance#bitcoin']) {
+      const partition = `V#v1#LIST#earn#${pair}`;
+      const members = items.filter((i) => i.GSIPK === partition);
+      const oracle = items
+        .filter((i) => i.SK === 'ITEM' && i.GSIPK === 'V#v1#LIST#earn')
+        .map((i) => JSON.parse(i.doc as string))
+        .filter((o) => o.asset?.slug === 'bitcoin' && (pair.startsWith('platform_type') ? o.platform?.type === 'exchange' : o.platform?.slug === 'binance'));
+      expect(members.length).toBeGreaterThan(1);
+      expect(members.map((i) => JSON.parse(i.doc as string).id).sort()).toEqual(oracle.map((o) => o.id).sort());
+      for (const attr of ['GSI1SK', 'GSI2SK', 'GSI3SK', 'GSI4SK']) {
+        expect(members.map((i) => i[attr]).sort()).toEqual(members.map((_, p) => p));
+      }
+      // apy_asc positions follow the APY value keys (GSI5), as in every view.
+      const byApy = [...members].sort((a, b) => ((a.GSI5SK as string) < (b.GSI5SK as string) ? -1 : 1));
+      expect(byApy.map((i) => i.GSI2SK)).toEqual(members.map((_, p) => p));
+      expect(byKey(partition, 'META')).toMatchObject({ n: members.length });
+    }
+  });
+
   it('keeps decimal strings byte for byte and normalizes timestamps', () => {
     const wallet = JSON.parse(byKey('V#v1#WALLETS#ledger')!.doc as string);
     const earn2 = byKey('V#v1#EARN#2')!.doc as string;
