@@ -217,9 +217,13 @@ export const positionAttribute = (index: PositionIndex) => `${index}SK`;
 export const APY_VALUE_ATTRIBUTE = 'GSI5SK';
 export const VIEW_ATTRIBUTE = 'GSIPK';
 
-/** Stored attributes outside the keys: a view's size on its META item, an offer copy's filter values. */
+/**
+ * Stored attributes outside the keys: a view's size on its META item; the platform type on the
+ * offer copies of the views whose lists may carry `platform_type` besides (`platform`,
+ * `platform+asset`), for a filter expression.
+ */
 export const VIEW_SIZE_ATTRIBUTE = 'n';
-export const FILTER_ATTRIBUTE: Readonly<Record<FilterDimension, string>> = { platform: 'fPlatform', asset: 'fAsset', platform_type: 'fType' };
+export const PLATFORM_TYPE_ATTRIBUTE = 'fType';
 
 /** The GSI5 sort key: the APY's order-preserving key, then the id as a tie-break. */
 export const apyValueKey = (apyKey: string, id: number) => `${apyKey}${SEP}${String(id).padStart(16, '0')}`;

@@ -13,14 +13,13 @@ import { numberSortKey } from '../decimal';
 import { NotFoundError } from '../errors';
 import {
   APY_VALUE_ATTRIBUTE,
-  FILTER_ATTRIBUTE,
   offerKey,
   pairFilter,
+  PLATFORM_TYPE_ATTRIBUTE,
   positionAttribute,
   SORT_INDEX,
   viewPartition,
   type OfferFamily,
-  type FilterDimension,
   type ViewFilter,
 } from '../keys';
 import type { OfferQuery } from '../schemas/query';
@@ -33,47 +32,37 @@ import { pagination, type Page } from './page';
 const docsOf = (items: StoredItem[]) => items.map(docOf);
 
 /**
- * The view a list reads, and the filters left for a filter expression. `platform` or
+ * The view a list reads, and the platform type left for a filter expression. `platform` or
  * `platform_type` with `asset` has its own view (docs/data-model.md); a `platform_type` beside
  * `platform` is left over, on the platform's view or the view of the platform and the asset.
  */
-function viewOf(query: OfferQuery): { view?: ViewFilter; rest: { dimension: FilterDimension; value: string }[] } {
+function viewOf(query: OfferQuery): { view?: ViewFilter; leftType?: string } {
   const { platform_type: type, platform, asset } = query;
-  const rest = platform !== undefined && type !== undefined ? [{ dimension: 'platform_type', value: type } as const] : [];
-  if (asset !== undefined && platform !== undefined) return { view: pairFilter('platform', platform, asset), rest };
-  if (asset !== undefined && type !== undefined) return { view: pairFilter('platform_type', type, asset), rest };
-  if (platform !== undefined) return { view: { dimension: 'platform', value: platform }, rest };
-  if (asset !== undefined) return { view: { dimension: 'asset', value: asset }, rest };
-  return { view: type === undefined ? undefined : { dimension: 'platform_type', value: type }, rest };
+  const leftType = platform !== undefined ? type : undefined;
+  if (asset !== undefined && platform !== undefined) return { view: pairFilter('platform', platform, asset), leftType };
+  if (asset !== undefined && type !== undefined) return { view: pairFilter('platform_type', type, asset) };
+  if (platform !== undefined) return { view: { dimension: 'platform', value: platform }, leftType };
+  if (asset !== undefined) return { view: { dimension: 'asset', value: asset } };
+  return { view: type === undefined ? undefined : { dimension: 'platform_type', value: type } };
 }
 
-function filterExpression(rest: { dimension: FilterDimension; value: string }[]): ItemFilter | undefined {
-  if (rest.length === 0) return undefined;
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const clauses = rest.map((filter, i) => {
-    names[`#f${i}`] = FILTER_ATTRIBUTE[filter.dimension];
-    values[`:f${i}`] = filter.value;
-    return `#f${i} = :f${i}`;
-  });
-  return { expression: clauses.join(' AND '), names, values };
-}
+const typeFilter = (type: string): ItemFilter => ({ expression: '#type = :type', names: { '#type': PLATFORM_TYPE_ATTRIBUTE }, values: { ':type': type } });
 
 export async function listOffers({ snapshot, views }: Stores, family: OfferFamily, query: OfferQuery): Promise<Page> {
   const version = await snapshot.version(family);
   const sort = effectiveSort(family, query.sort);
   const index = SORT_INDEX[sort];
-  const { view, rest } = viewOf(query);
+  const { view, leftType } = viewOf(query);
   const partition = viewPartition(version, family, view);
   const minApyKey = query.min_apy === undefined ? undefined : numberSortKey(query.min_apy);
   const { offset, limit } = query;
   const page = (docs: string[], total: number): Page => ({ docs, page: pagination(total, offset, limit, docs.length) });
 
-  if (rest.length === 0 && minApyKey === undefined) {
+  if (leftType === undefined && minApyKey === undefined) {
     const [total, items] = await Promise.all([views.size(partition), views.range(partition, index, offset, offset + limit)]);
     return page(docsOf(items), total);
   }
-  if (rest.length === 0 && (sort === 'apy_desc' || sort === 'apy_asc')) {
+  if (leftType === undefined && (sort === 'apy_desc' || sort === 'apy_asc')) {
     // Offers with apy >= min_apy are the apy_asc positions [start, n): the last n - start of
     // apy_asc and the first n - start of apy_desc.
     if (sort === 'apy_desc') {
@@ -85,7 +74,7 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
     return page(docsOf(await views.range(partition, index, start + offset, Math.min(n, start + offset + limit))), n - start);
   }
 
-  if (rest.length === 0 && (sort === 'tvl_desc' || sort === 'updated_desc')) {
+  if (leftType === undefined && (sort === 'tvl_desc' || sort === 'updated_desc')) {
     // The matches are the apy_asc positions [start, n) of the view, in another order. Either read
     // them all and order them (cost: the matches), or read the requested order from the top,
     // keeping what passes the bound, until the page is full (cost: about wanted × n / matches).
@@ -108,7 +97,7 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
   // offers at or above the bound (an apy_asc position range); they are then put in the requested
   // order by its stored position.
   const order = positionAttribute(index);
-  const filter = filterExpression(rest);
+  const filter = leftType === undefined ? undefined : typeFilter(leftType);
   let candidates: StoredItem[];
   if (minApyKey === undefined) {
     candidates = await views.all(partition, index, filter);

@@ -27,7 +27,7 @@ import {
   sourceKey,
   VIEW_ATTRIBUTE,
   VIEW_SIZE_ATTRIBUTE,
-  FILTER_ATTRIBUTE,
+  PLATFORM_TYPE_ATTRIBUTE,
   viewMetaKey,
   viewPartition,
   type CatalogFamily,
@@ -213,7 +213,7 @@ export function projectOffers(version: string, family: OfferFamily, offerRecords
       const item: Item = { ...key, doc: offer.doc, [VIEW_ATTRIBUTE]: partition };
       for (const { mode, order } of orders) item[positionAttribute(SORT_INDEX[mode])] = order.get(offer)!;
       if (offer.apyKey !== null) item[APY_VALUE_ATTRIBUTE] = apyValueKey(offer.apyKey, offer.id);
-      if (filter && TYPE_FILTERED.has(filter.dimension)) item[FILTER_ATTRIBUTE.platform_type] = offer.platform!.type;
+      if (filter && TYPE_FILTERED.has(filter.dimension)) item[PLATFORM_TYPE_ATTRIBUTE] = offer.platform!.type;
       items.push(item);
     }
     items.push({ ...viewMetaKey(partition), [VIEW_SIZE_ATTRIBUTE]: members.length });
