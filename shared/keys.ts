@@ -97,7 +97,8 @@ export interface ViewFilter {
 
 /**
  * The view of two filters, `platform_type` or `platform` with `asset`: its value joins both values
- * with `#`, which no slug or platform type contains (`SLUG_PATTERN`), so two pairs never share one.
+ * with `#`, which no stored slug or platform type contains (`SLUG_PATTERN` in shared/schemas/dataset.ts),
+ * so two pairs never share one.
  */
 export const pairFilter = (dimension: 'platform_type' | 'platform', value: string, asset: string): ViewFilter => ({
   dimension: `${dimension}+asset`,
