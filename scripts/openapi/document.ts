@@ -174,8 +174,8 @@ const IF_NONE_MATCH = {
   required: false,
   description:
     'Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), ' +
-    'the answer is `304` with no body. Any other value gets the full answer.',
-  schema: { type: 'string' },
+    'the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.',
+  schema: { type: 'string', maxLength: 10_240 },
 };
 
 function operation(route: Route, op: OperationSpec): JsonSchema {
