@@ -11,7 +11,7 @@ export const INGEST_PREFIXES = {
   refused: 'refused/',
 } as const;
 
-export const REPORT_SUFFIX = '.report.json';
+const REPORT_SUFFIX = '.report.json';
 
 export type IngestOutcomePrefix = typeof INGEST_PREFIXES.imported | typeof INGEST_PREFIXES.refused;
 

@@ -13,7 +13,7 @@ export interface FreshnessDeps {
   clock: () => Date;
 }
 
-export interface FreshnessResult {
+interface FreshnessResult {
   /** Seconds since each family was published; empty before the first import. */
   ages: Record<string, number>;
 }

@@ -32,7 +32,7 @@ export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
  * the source records it carries over, scans for stale snapshots, writes in batches, publishes
  * and takes its lease with conditional writes. No index: an import reads none.
  */
-export const IMPORT_ACTIONS = [
+const IMPORT_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:Query',
   'dynamodb:Scan',
@@ -44,7 +44,7 @@ export const IMPORT_ACTIONS = [
 ];
 
 /** Partitions an import never touches: keys, users and quota counters (IAM StringLike patterns). */
-export const NOT_IMPORTED_PATTERNS = [KEY_PREFIX, USER_PREFIX, QUOTA_PREFIX].map((prefix) => `${prefix}*`);
+const NOT_IMPORTED_PATTERNS = [KEY_PREFIX, USER_PREFIX, QUOTA_PREFIX].map((prefix) => `${prefix}*`);
 
 export class DataTable extends Construct {
   readonly table: dynamodb.TableV2;

@@ -17,7 +17,7 @@ export interface FreshnessProps {
   description: string;
 }
 
-export const FRESHNESS_SCHEDULE = Duration.minutes(5);
+const FRESHNESS_SCHEDULE = Duration.minutes(5);
 
 export class Freshness extends Construct {
   readonly function: ApiFunction;

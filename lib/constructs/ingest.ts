@@ -35,7 +35,7 @@ export interface IngestProps {
 }
 
 /** SQS asks for a visibility timeout of at least 6 times the function's timeout. */
-export const VISIBILITY_TIMEOUT_FACTOR = 6;
+const VISIBILITY_TIMEOUT_FACTOR = 6;
 
 /** The DynamoDB request timeout of an import's client: batch writes of large files take longer than a read. */
 const IMPORT_REQUEST_TIMEOUT_MS = 30_000;

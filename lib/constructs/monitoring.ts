@@ -67,7 +67,7 @@ const FIVE_MINUTES = Duration.minutes(5);
 const DATA_AGE_PERIOD = Duration.minutes(15);
 
 /** `earn_offers` → `EarnOffers`: the family in an alarm's name. */
-export const familyTitle = (family: string) => family.split('_').map(pascal).join('');
+const familyTitle = (family: string) => family.split('_').map(pascal).join('');
 
 /** An application metric without dimension (the import outcomes). */
 const importMetric = (metricName: ImportMetricName) =>
