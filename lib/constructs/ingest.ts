@@ -85,7 +85,9 @@ export class Ingest extends Construct {
       environment: { [ENV.dynamodbRequestTimeoutMs]: String(IMPORT_REQUEST_TIMEOUT_MS) },
     });
     const fn = this.function.fn;
-    fn.addEventSource(new lambdaEvents.SqsEventSource(this.queue, { batchSize: 1 }));
+    // At most 2 concurrent batches (the least SQS allows): other files wait in the queue instead of
+    // being throttled against the reserved concurrency, which spends their deliveries.
+    fn.addEventSource(new lambdaEvents.SqsEventSource(this.queue, { batchSize: 1, maxConcurrency: 2 }));
     props.table.grantImport(fn);
 
     this.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.SqsDestination(this.queue), { prefix: INGEST_PREFIXES.incoming });

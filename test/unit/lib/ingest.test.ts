@@ -74,6 +74,7 @@ describe('the ingest queue and function', () => {
       FunctionName: { Ref: fnId },
       EventSourceArn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.queue), 'Arn'] },
       BatchSize: 1,
+      ScalingConfig: { MaximumConcurrency: 2 },
     });
   });
 
