@@ -90,6 +90,10 @@ const stageBlock = z
     keyPepperParameter: z.string().regex(/^\/?[\w.\-/]+$/).optional(),
     snapshotCacheMs: z.int().min(0).optional(),
     readCacheMb: z.int().min(0).max(1024).optional(),
+    ingestMemorySize: z.int().min(128).max(10_240).optional(),
+    ingestTimeoutSeconds: z.int().min(30).max(900).optional(),
+    ingestMaxReceiveCount: z.int().min(1).max(1000).optional(),
+    maxDataAgeMinutes: z.int().min(15).max(525_600).optional(),
   })
   .strict();
 
@@ -147,6 +151,14 @@ export interface StageConfig {
   snapshotCacheMs: number;
   /** Bound of each function instance's cache of published snapshot data, MB (default 64; 0: off). */
   readCacheMb: number;
+  /** Memory of the ingest function, MB (default 1024): it holds the file and its projection. */
+  ingestMemorySize: number;
+  /** Timeout of the ingest function (default 300 s); the queue's visibility timeout is 6 times it. */
+  ingestTimeoutSeconds: number;
+  /** Deliveries of an ingest message before it moves to the dead-letter queue (default 5). */
+  ingestMaxReceiveCount: number;
+  /** A family's data older than this raises its DataAge alarm (default 1440, a day). */
+  maxDataAgeMinutes: number;
 }
 
 const DEFAULT_MEMORY: Record<LambdaName, number> = {
@@ -223,6 +235,10 @@ export function resolveStageConfig(stage: string, block: unknown = {}): StageCon
     keyPepperParameter: b.keyPepperParameter ?? (isProtected ? `/market-data/${stage}/key-pepper` : undefined),
     snapshotCacheMs: b.snapshotCacheMs ?? DEFAULTS.snapshotCacheMs,
     readCacheMb: b.readCacheMb ?? DEFAULTS.readCacheMb,
+    ingestMemorySize: b.ingestMemorySize ?? 1024,
+    ingestTimeoutSeconds: b.ingestTimeoutSeconds ?? 300,
+    ingestMaxReceiveCount: b.ingestMaxReceiveCount ?? 5,
+    maxDataAgeMinutes: b.maxDataAgeMinutes ?? 1440,
   };
 }
 
