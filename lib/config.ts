@@ -11,14 +11,14 @@ import { DEFAULTS } from '../shared/config';
 import { FUNCTION_NAMES } from '../shared/routes';
 
 /** The API functions and the authorizer: everything with a memory size. */
-export const LAMBDA_NAMES = [...FUNCTION_NAMES, 'authorizer'] as const;
-export type LambdaName = (typeof LAMBDA_NAMES)[number];
+const LAMBDA_NAMES = [...FUNCTION_NAMES, 'authorizer'] as const;
+type LambdaName = (typeof LAMBDA_NAMES)[number];
 
 /** Everything that can have reserved concurrency: the above and the docs function. */
-export const RESERVABLE_NAMES = [...LAMBDA_NAMES, 'docs'] as const;
-export type ReservableName = (typeof RESERVABLE_NAMES)[number];
+const RESERVABLE_NAMES = [...LAMBDA_NAMES, 'docs'] as const;
+type ReservableName = (typeof RESERVABLE_NAMES)[number];
 
-export const DEFAULT_STAGE = 'dev';
+const DEFAULT_STAGE = 'dev';
 
 /** The stage whose data is kept when the stack goes away. */
 const PROTECTED_STAGES = new Set(['prod']);
@@ -96,8 +96,6 @@ const stageBlock = z
     maxDataAgeMinutes: z.int().min(15).max(525_600).optional(),
   })
   .strict();
-
-export type StageBlock = z.infer<typeof stageBlock>;
 
 export interface StageConfig {
   /** Stage name: in the stack name (`MarketData-<stage>`), the API stage and resource names. */

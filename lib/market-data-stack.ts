@@ -23,14 +23,14 @@ import { ApiWebAcl } from './constructs/web-acl';
 import { acknowledge } from './nag';
 
 /** functions/<name>/handler.ts, exporting `handler`. */
-export const FUNCTIONS_DIR = path.join(__dirname, '..', 'functions');
+const FUNCTIONS_DIR = path.join(__dirname, '..', 'functions');
 export const handlerEntry = (name: string) => path.join(FUNCTIONS_DIR, name, 'handler.ts');
 
 /**
  * What each function may do on the table: `serve` reads the served data and takes quota units;
  * `count` touches the quota counters only (GET /api/v1/usage answers from the request's charge).
  */
-export const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count'> = {
+const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count'> = {
   platforms: 'serve',
   currencies: 'serve',
   offers: 'serve',

@@ -25,7 +25,7 @@ const attributeType = (type: KeyType): dynamodb.AttributeType =>
   type === 'N' ? dynamodb.AttributeType.NUMBER : dynamodb.AttributeType.STRING;
 
 /** The actions a serving function reads with (no batch read: the functions make none). */
-export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
 
 /**
  * What an import does on the table (shared/import/importer.ts): reads the pointer, source records

@@ -28,7 +28,7 @@ import type { Route } from '../../shared/routes';
 const APP_METRICS: readonly RequestMetricName[] = ['Requests', 'Latency', 'ConsumedReadCapacity', 'QuotaRefusals'];
 
 /** Thresholds of the alarms, documented in docs/deploy.md. */
-export const ALARM_THRESHOLDS = {
+const ALARM_THRESHOLDS = {
   /** Percent of requests answered 5xx over 5 minutes, when there were at least 10. */
   apiServerErrorPercent: 5,
   /** API p99 latency in ms, over three consecutive 5-minute periods. */

@@ -13,11 +13,11 @@ import { overview } from './descriptions';
 import { OPERATIONS, type OperationSpec, type Tag } from './operations';
 import type { SchemaName } from './response-schemas';
 
-export const OPENAPI_VERSION = '3.1.0';
-export const API_VERSION = '1.1.0';
-export const SECURITY_SCHEME = 'bearerAuth';
+const OPENAPI_VERSION = '3.1.0';
+const API_VERSION = '1.1.0';
+const SECURITY_SCHEME = 'bearerAuth';
 /** Served without a key next to the API (local/public-routes.ts, the deployed stack). */
-export const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
+const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
 
 export const USAGE_HEADER_DESCRIPTIONS = [
   ['X-RateLimit-Limit', 'Effective requests-per-minute limit of the key.'],
