@@ -167,7 +167,7 @@ export async function measureImports(dataset: GeneratedDataset, endpoint: string
 export function importLines(cases: ImportCase[]): string[] {
   return cases.map(
     (c) =>
-      `${c.name}: ${c.items_written} items${c.observations ? ` (${c.history_items_written} history items for ${c.observations} observations, the pointer)` : ''}, ` +
+      `${c.name}: ${c.items_written} items${c.observations ? ` (${c.history_items_written} history items for ${c.observations} observations; the lease and the pointer)` : ''}, ` +
       `${c.write_units} write units, ${(c.ms / 1000).toFixed(1)} s, peak heap +${c.peak_heap_mb} MB` +
       `${c.target ? `; target ${c.target}: ${c.met ? 'met' : 'NOT met'}${c.detail ? ` (${c.detail})` : ''}` : ''}`,
   );
