@@ -1040,7 +1040,7 @@ export interface components {
         query_limit: number;
         /** @description Zero-based offset into the result set. Plain decimal digits. */
         query_offset: number;
-        /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+        /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
         "header_If-None-Match": string;
         /** @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty. */
         path_slug: string;
@@ -1099,7 +1099,7 @@ export interface operations {
                 offset?: components["parameters"]["query_offset"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1140,7 +1140,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
@@ -1191,7 +1191,7 @@ export interface operations {
                 offset?: components["parameters"]["query_offset"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1232,7 +1232,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
@@ -1283,7 +1283,7 @@ export interface operations {
                 offset?: components["parameters"]["query_offset"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1324,7 +1324,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
@@ -1375,7 +1375,7 @@ export interface operations {
                 offset?: components["parameters"]["query_offset"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1416,7 +1416,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
@@ -1477,7 +1477,7 @@ export interface operations {
                 min_apy?: components["parameters"]["query_min_apy"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1518,7 +1518,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
@@ -1578,7 +1578,7 @@ export interface operations {
                 min_apy?: components["parameters"]["query_min_apy"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1619,7 +1619,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
@@ -1677,7 +1677,7 @@ export interface operations {
                 sort?: "apy_desc" | "apy_asc" | "tvl_desc" | "updated_desc";
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1718,7 +1718,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. */
+                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {

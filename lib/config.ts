@@ -11,14 +11,14 @@ import { DEFAULTS } from '../shared/config';
 import { FUNCTION_NAMES } from '../shared/routes';
 
 /** The API functions and the authorizer: everything with a memory size. */
-export const LAMBDA_NAMES = [...FUNCTION_NAMES, 'authorizer'] as const;
-export type LambdaName = (typeof LAMBDA_NAMES)[number];
+const LAMBDA_NAMES = [...FUNCTION_NAMES, 'authorizer'] as const;
+type LambdaName = (typeof LAMBDA_NAMES)[number];
 
 /** Everything that can have reserved concurrency: the above and the docs function. */
-export const RESERVABLE_NAMES = [...LAMBDA_NAMES, 'docs'] as const;
-export type ReservableName = (typeof RESERVABLE_NAMES)[number];
+const RESERVABLE_NAMES = [...LAMBDA_NAMES, 'docs'] as const;
+type ReservableName = (typeof RESERVABLE_NAMES)[number];
 
-export const DEFAULT_STAGE = 'dev';
+const DEFAULT_STAGE = 'dev';
 
 /** The stage whose data is kept when the stack goes away. */
 const PROTECTED_STAGES = new Set(['prod']);
@@ -90,10 +90,12 @@ const stageBlock = z
     keyPepperParameter: z.string().regex(/^\/?[\w.\-/]+$/).optional(),
     snapshotCacheMs: z.int().min(0).optional(),
     readCacheMb: z.int().min(0).max(1024).optional(),
+    ingestMemorySize: z.int().min(128).max(10_240).optional(),
+    ingestTimeoutSeconds: z.int().min(30).max(900).optional(),
+    ingestMaxReceiveCount: z.int().min(1).max(1000).optional(),
+    maxDataAgeMinutes: z.int().min(15).max(525_600).optional(),
   })
   .strict();
-
-export type StageBlock = z.infer<typeof stageBlock>;
 
 export interface StageConfig {
   /** Stage name: in the stack name (`MarketData-<stage>`), the API stage and resource names. */
@@ -147,6 +149,14 @@ export interface StageConfig {
   snapshotCacheMs: number;
   /** Bound of each function instance's cache of published snapshot data, MB (default 64; 0: off). */
   readCacheMb: number;
+  /** Memory of the ingest function, MB (default 1024): it holds the file and its projection. */
+  ingestMemorySize: number;
+  /** Timeout of the ingest function (default 300 s); the queue's visibility timeout is 6 times it. */
+  ingestTimeoutSeconds: number;
+  /** Deliveries of an ingest message before it moves to the dead-letter queue (default 5). */
+  ingestMaxReceiveCount: number;
+  /** A family's data older than this raises its DataAge alarm (default 1440, a day). */
+  maxDataAgeMinutes: number;
 }
 
 const DEFAULT_MEMORY: Record<LambdaName, number> = {
@@ -223,6 +233,10 @@ export function resolveStageConfig(stage: string, block: unknown = {}): StageCon
     keyPepperParameter: b.keyPepperParameter ?? (isProtected ? `/market-data/${stage}/key-pepper` : undefined),
     snapshotCacheMs: b.snapshotCacheMs ?? DEFAULTS.snapshotCacheMs,
     readCacheMb: b.readCacheMb ?? DEFAULTS.readCacheMb,
+    ingestMemorySize: b.ingestMemorySize ?? 1024,
+    ingestTimeoutSeconds: b.ingestTimeoutSeconds ?? 300,
+    ingestMaxReceiveCount: b.ingestMaxReceiveCount ?? 5,
+    maxDataAgeMinutes: b.maxDataAgeMinutes ?? 1440,
   };
 }
 

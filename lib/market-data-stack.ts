@@ -1,33 +1,36 @@
 /**
  * The whole service for one stage: the table, one function per resource family, the usage
- * function and the authorizer, the REST API built from the route table, optional WAF and custom domain, alarms
- * and the dashboard.
+ * function and the authorizer, the REST API built from the route table, optional WAF and custom domain,
+ * the ingest bucket and function, the freshness function, alarms and the dashboard.
  */
 import * as path from 'node:path';
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { ENV } from '../shared/config';
 import { FUNCTION_NAMES, PUBLIC_PATHS, ROUTES, type FunctionName } from '../shared/routes';
+import { DATASET_FAMILIES } from '../shared/schemas/dataset';
 import type { StageConfig } from './config';
 import { ApiFunction, type ApiFunctionDefaults } from './constructs/api-function';
 import { DataTable } from './constructs/data-table';
+import { Freshness } from './constructs/freshness';
+import { Ingest } from './constructs/ingest';
 import { Monitoring } from './constructs/monitoring';
 import { MarketDataApi } from './constructs/rest-api';
 import { ApiWebAcl } from './constructs/web-acl';
 import { acknowledge } from './nag';
 
 /** functions/<name>/handler.ts, exporting `handler`. */
-export const FUNCTIONS_DIR = path.join(__dirname, '..', 'functions');
+const FUNCTIONS_DIR = path.join(__dirname, '..', 'functions');
 export const handlerEntry = (name: string) => path.join(FUNCTIONS_DIR, name, 'handler.ts');
 
 /**
  * What each function may do on the table: `serve` reads the served data and takes quota units;
  * `count` touches the quota counters only (GET /api/v1/usage answers from the request's charge).
  */
-export const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count'> = {
+const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count'> = {
   platforms: 'serve',
   currencies: 'serve',
   offers: 'serve',
@@ -45,6 +48,8 @@ export class MarketDataStack extends Stack {
   readonly authorizer: ApiFunction;
   readonly docs: ApiFunction;
   readonly api: MarketDataApi;
+  readonly ingest: Ingest;
+  readonly freshness: Freshness;
   readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: MarketDataStackProps) {
@@ -125,6 +130,24 @@ export class MarketDataStack extends Stack {
       });
     }
 
+    this.ingest = new Ingest(this, 'Ingest', {
+      entry: handlerEntry('ingest'),
+      table: this.table,
+      defaults,
+      removalPolicy,
+      memorySize: config.ingestMemorySize,
+      timeout: Duration.seconds(config.ingestTimeoutSeconds),
+      maxReceiveCount: config.ingestMaxReceiveCount,
+      description: `Market data API: imports files put under incoming/ in the ingest bucket (${config.stage})`,
+    });
+
+    this.freshness = new Freshness(this, 'Freshness', {
+      entry: handlerEntry('freshness'),
+      table: this.table,
+      defaults,
+      description: `Market data API: age of each family's served data, every 5 minutes (${config.stage})`,
+    });
+
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stageName: config.stage,
       apiStage: this.api.stage,
@@ -133,6 +156,8 @@ export class MarketDataStack extends Stack {
       table: this.table.table,
       routes: ROUTES,
       topic: this.alarmTopic(config),
+      ingest: { fn: this.ingest.function.fn, deadLetterQueue: this.ingest.deadLetterQueue },
+      freshness: { fn: this.freshness.function.fn, families: DATASET_FAMILIES, maxDataAgeMinutes: config.maxDataAgeMinutes },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.api.url, description: 'Base URL of the API stage' });
@@ -140,6 +165,7 @@ export class MarketDataStack extends Stack {
       new CfnOutput(this, 'CustomDomainUrl', { value: `https://${config.customDomain?.domainName}/` });
     }
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'For npm run import / npm run keys --table' });
+    new CfnOutput(this, 'IngestBucketName', { value: this.ingest.bucket.bucketName, description: 'aws s3 cp FILE s3://<bucket>/incoming/ imports FILE' });
     new CfnOutput(this, 'DashboardName', { value: `MarketData-${config.stage}` });
 
     this.acknowledgeNagFindings(config);
@@ -178,7 +204,7 @@ export class MarketDataStack extends Stack {
       acknowledge(method, 'AwsSolutions-APIG4', 'The API description and docs page are public documents, served without a key.');
       acknowledge(method, 'AwsSolutions-COG4', 'The API description and docs page are public documents, served without a key.');
     }
-    for (const fn of [...Object.values(this.functions), this.authorizer, this.docs]) {
+    for (const fn of [...Object.values(this.functions), this.authorizer, this.docs, this.ingest.function, this.freshness.function]) {
       acknowledge(fn, 'AwsSolutions-L1', 'Pinned to nodejs22.x, the version the bundle targets and the tests run on.');
       if (config.tracing) {
         acknowledge(fn.role, 'AwsSolutions-IAM5', 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource scoping.', ['Resource::*']);

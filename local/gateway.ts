@@ -69,7 +69,7 @@ function lambdaContext(fn: string, requestId: string): Context {
 }
 
 /** Whether an IAM policy from the authorizer allows invoking `methodArn` (wildcards as IAM). */
-export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
   const matches = (pattern: string) =>
     new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(methodArn);
   let allowed = false;
@@ -83,7 +83,7 @@ export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: stri
 }
 
 /** Whether an Accept-Encoding header allows gzip (case-insensitive, honouring `q=0`). */
-export function acceptsGzip(header: string | string[] | undefined): boolean {
+function acceptsGzip(header: string | string[] | undefined): boolean {
   const entries = String(header ?? '')
     .split(',')
     .map((part) => part.trim().toLowerCase().split(';').map((p) => p.trim()))

@@ -64,16 +64,32 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
   },
 };
 
-function parseArgs(argv: string[]): Mode {
+function parseArgs(argv: string[]): Mode & { importsOnly: boolean } {
   let quick = false;
+  let importsOnly = false;
   let out: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--quick') quick = true;
+    else if (argv[i] === '--imports') importsOnly = true;
     else if (argv[i] === '--out' && argv[i + 1]) out = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--out PREFIX]`);
+    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports] [--out PREFIX]`);
   }
   const mode = MODES[quick ? 'quick' : 'full'];
-  return { ...mode, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
+  return { ...mode, importsOnly, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
+}
+
+/** `--imports`: only what imports cost, at the mode's scale (a few minutes at BENCH scale). */
+async function importsOnly(mode: Mode): Promise<void> {
+  const started = performance.now();
+  const dataset = generateDataset({ ...mode.preset, now: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000) });
+  log(`bench imports (${mode.name}): generated in ${seconds(started)} s`);
+  const dynamo = await startBenchDynamo('market-data-bench');
+  try {
+    const imports = await measureImports(dataset, dynamo.endpoint, mode.name === 'quick', log);
+    process.stdout.write(`imports (${mode.name}):\n${importLines(imports).join('\n')}\n`);
+  } finally {
+    await dynamo.close();
+  }
 }
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -81,6 +97,7 @@ const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(
 
 async function main(): Promise<void> {
   const mode = parseArgs(process.argv.slice(2));
+  if (mode.importsOnly) return importsOnly(mode);
   const started = performance.now();
   // Other work on the machine skews every latency here; the load average says how much there was.
   const loadAtStart = loadavg()[0];

@@ -8,7 +8,7 @@ import type { Pagination } from './domain/page';
 export type ApiEvent = APIGatewayProxyEvent;
 export type ApiResult = APIGatewayProxyResult;
 
-export const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' } as const;
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' } as const;
 
 /**
  * What clients and caches may keep (docs/api.md, "Conditional requests and caching"): a list or

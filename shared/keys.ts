@@ -8,7 +8,7 @@
  * History lives outside versions (`HIST#`): it only grows, one item per observation and bucket.
  */
 
-export const SEP = '#';
+const SEP = '#';
 
 /** Partition-key prefixes that IAM policies condition on (dynamodb:LeadingKeys). */
 export const KEY_PREFIX = 'KEY#';

@@ -35,7 +35,7 @@ export const enterLogContext = (fields: Record<string, unknown>) => {
   requestContext.enterWith(fields);
 };
 
-export function redact(value: unknown, depth = 0): unknown {
+function redact(value: unknown, depth = 0): unknown {
   if (depth > 5 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return { name: value.name, message: value.message };
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));

@@ -55,6 +55,7 @@ export const ROUTES = [
 ] as const satisfies readonly Route[];
 
 export type OperationId = (typeof ROUTES)[number]['operationId'];
+
 /** The operations one function serves: its route handlers are keyed by these, so none can be missing. */
 export type OperationOf<F extends FunctionName> = Extract<(typeof ROUTES)[number], { fn: F }>['operationId'];
 

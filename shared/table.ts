@@ -29,7 +29,7 @@ export const INDEXES: readonly IndexDefinition[] = [
 ];
 
 /** Every key attribute with its type, as CreateTable's AttributeDefinitions wants them. */
-export function attributeDefinitions(): { AttributeName: string; AttributeType: KeyType }[] {
+function attributeDefinitions(): { AttributeName: string; AttributeType: KeyType }[] {
   const all = new Map<string, KeyType>([
     [TABLE_PARTITION_KEY.name, TABLE_PARTITION_KEY.type],
     [TABLE_SORT_KEY.name, TABLE_SORT_KEY.type],

@@ -18,7 +18,7 @@ export interface AuthorizerDeps {
 }
 
 /** `arn:aws:execute-api:region:account:apiId/stage/*\/*` from the method ARN of the request. */
-export function apiWideResource(methodArn: string): string {
+function apiWideResource(methodArn: string): string {
   const match = /^(arn:[^:]+:execute-api:[^:]*:[^:]*:[^/]+\/[^/]+)\//.exec(methodArn);
   if (!match) throw new Error('Unexpected methodArn');
   return `${match[1]}/*/*`;

@@ -8,6 +8,7 @@ import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/schemas/query';
 export function currenciesHandler(deps: ApiDeps) {
   const { stores } = deps;
   return apiHandler(
+    'currencies',
     {
       listCurrencies: async (event: ApiEvent) => {
         const query = parseQuery(LIST_QUERY, queryValues(event));

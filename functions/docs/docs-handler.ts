@@ -11,7 +11,7 @@ import { gatewayResponseBody, GATEWAY_RESPONSES } from '../../shared/gateway-res
 import { publicDocument } from './documents';
 
 /** The document path of a request, independent of stage names and base path mappings. */
-export function documentPathOf(event: Pick<ApiEvent, 'resource' | 'pathParameters'>): string {
+function documentPathOf(event: Pick<ApiEvent, 'resource' | 'pathParameters'>): string {
   if (event.resource === '/docs/{asset}') return `/docs/${event.pathParameters?.asset ?? ''}`;
   return event.resource;
 }

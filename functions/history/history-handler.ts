@@ -15,6 +15,7 @@ export function historyHandler(deps: ApiDeps) {
     return jsonResult(await getHistory(stores, family, id, period, clock()));
   };
   return apiHandler(
+    'history',
     {
       getEarnHistory: series('earn'),
       getBorrowHistory: series('borrow'),

@@ -19,6 +19,7 @@ export function offersHandler(deps: ApiDeps) {
     return jsonResult(await getOffer(stores, family, id));
   };
   return apiHandler(
+    'offers',
     {
       listEarnOffers: list('earn'),
       getEarnOffer: detail('earn'),

@@ -20,6 +20,7 @@ export function platformsHandler(deps: ApiDeps) {
     return jsonResult(foundDoc(found, family));
   };
   return apiHandler(
+    'platforms',
     {
       listExchanges: list('exchanges'),
       getExchange: detail('exchanges'),

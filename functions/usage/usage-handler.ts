@@ -10,7 +10,7 @@ const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 const budgetBody = (b: BudgetUsage) => ({ used: b.used, remaining: b.remaining, reset_at: iso(b.resetAt) });
 
 /** The `/usage` body: the same numbers as the usage headers of the same response. */
-export function usageBody(usage: Usage, premiumUntil: string | null) {
+function usageBody(usage: Usage, premiumUntil: string | null) {
   return {
     // Only a key of an active premium subscription gets past the authorizer.
     plan: 'premium' as const,
@@ -23,6 +23,7 @@ export function usageBody(usage: Usage, premiumUntil: string | null) {
 
 export function usageHandler(deps: ApiDeps) {
   return apiHandler(
+    'usage',
     {
       // No data read: the answer is the request's charge, settled (a refusal replaces it).
       getUsage: async (event: ApiEvent, context?: unknown) => {

@@ -43,7 +43,7 @@ export interface ApiFunctionProps {
 }
 
 /** Node 22 is what the bundle targets and what the tests run on; move both together. */
-export const RUNTIME = lambda.Runtime.NODEJS_22_X;
+const RUNTIME = lambda.Runtime.NODEJS_22_X;
 
 export class ApiFunction extends Construct {
   readonly fn: nodejs.NodejsFunction;
@@ -103,7 +103,7 @@ export class ApiFunction extends Construct {
   }
 }
 
-export function defaultEnvironment(defaults: ApiFunctionDefaults): Record<string, string> {
+function defaultEnvironment(defaults: ApiFunctionDefaults): Record<string, string> {
   return {
     [ENV.tableName]: defaults.tableName,
     [ENV.ratePerMinute]: String(defaults.ratePerMinute),

@@ -3,13 +3,14 @@
  * dynalite), with a least-privilege way to bind it to a function: serving functions read only the
  * served partitions (shared/keys.ts SERVED_PREFIXES) and write only quota counters; the usage
  * function touches only quota counters; the authorizer
- * reads only keys and users.
+ * reads only keys and users; the ingest function imports (never keys, users or counters); the
+ * freshness function reads the snapshot pointer.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { KEY_PREFIX, QUOTA_PREFIX, SERVED_PREFIXES, UNSERVED_PATTERNS, USER_PREFIX } from '../../shared/keys';
+import { KEY_PREFIX, pointerKey, QUOTA_PREFIX, SERVED_PREFIXES, UNSERVED_PATTERNS, USER_PREFIX } from '../../shared/keys';
 import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE, type KeyType } from '../../shared/table';
 
 export interface DataTableProps {
@@ -24,7 +25,26 @@ const attributeType = (type: KeyType): dynamodb.AttributeType =>
   type === 'N' ? dynamodb.AttributeType.NUMBER : dynamodb.AttributeType.STRING;
 
 /** The actions a serving function reads with (no batch read: the functions make none). */
-export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
+
+/**
+ * What an import does on the table (shared/import/importer.ts): reads the pointer, source records
+ * and manifests, batch-reads the history items it may change, writes in batches, deletes retired
+ * versions, takes its lease and publishes with conditional writes. No index and no Scan: an import
+ * reads neither.
+ */
+const IMPORT_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:BatchWriteItem',
+];
+
+/** Partitions an import never touches: keys, users and quota counters (IAM StringLike patterns). */
+const NOT_IMPORTED_PATTERNS = [KEY_PREFIX, USER_PREFIX, QUOTA_PREFIX].map((prefix) => `${prefix}*`);
 
 export class DataTable extends Construct {
   readonly table: dynamodb.TableV2;
@@ -87,6 +107,27 @@ export class DataTable extends Construct {
   /** What the authorizer needs: GetItem on key and user items, nothing else. */
   grantAuthorize(grantee: iam.IGrantable): void {
     this.grantStatement(grantee, ['dynamodb:GetItem'], [this.table.tableArn], [`${KEY_PREFIX}*`, `${USER_PREFIX}*`]);
+  }
+
+  /**
+   * What the ingest function needs: the import's reads and writes on the table, with an explicit
+   * Deny on the partitions of keys, users and quota counters, whatever else the import comes to write.
+   */
+  grantImport(grantee: iam.IGrantable): void {
+    this.grantStatement(grantee, IMPORT_ACTIONS, [this.table.tableArn]);
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        effect: iam.Effect.DENY,
+        actions: IMPORT_ACTIONS,
+        resources: [this.table.tableArn],
+        conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': NOT_IMPORTED_PATTERNS } },
+      }),
+    );
+  }
+
+  /** What the freshness function needs: GetItem on the snapshot pointer's partition, nothing else. */
+  grantReadPointer(grantee: iam.IGrantable): void {
+    this.grantStatement(grantee, ['dynamodb:GetItem'], [this.table.tableArn], [pointerKey().PK]);
   }
 
   private grantStatement(grantee: iam.IGrantable, actions: string[], resourceArns: string[], leadingKeys?: string[]): void {

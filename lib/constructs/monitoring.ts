@@ -1,7 +1,8 @@
 /**
  * Alarms and the dashboard. Alarms notify an SNS topic when one is configured. The dashboard
- * shows the API (traffic, latency, errors), each function, the table, and the functions' own
- * EMF metrics in the MarketDataApi namespace, one line per route.
+ * shows the API (traffic, latency, errors), each function, the table, the functions' own
+ * EMF metrics in the MarketDataApi namespace, one line per route, the imports and the age of
+ * each family's data.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -10,15 +11,24 @@ import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE as APP_METRICS_NAMESPACE, ROUTE_DIMENSION, type RequestMetricName } from '../../shared/observability/metric-names';
+import {
+  METRICS_NAMESPACE as APP_METRICS_NAMESPACE,
+  DATA_AGE_METRIC,
+  FAMILY_DIMENSION,
+  IMPORT_METRICS,
+  ROUTE_DIMENSION,
+  type ImportMetricName,
+  type RequestMetricName,
+} from '../../shared/observability/metric-names';
 import type { Route } from '../../shared/routes';
 
 /** The application metrics the dashboard shows per route. */
 const APP_METRICS: readonly RequestMetricName[] = ['Requests', 'Latency', 'ConsumedReadCapacity', 'QuotaRefusals'];
 
 /** Thresholds of the alarms, documented in docs/deploy.md. */
-export const ALARM_THRESHOLDS = {
+const ALARM_THRESHOLDS = {
   /** Percent of requests answered 5xx over 5 minutes, when there were at least 10. */
   apiServerErrorPercent: 5,
   /** API p99 latency in ms, over three consecutive 5-minute periods. */
@@ -46,9 +56,31 @@ export interface MonitoringProps {
   table: dynamodb.ITableV2;
   routes: readonly Route[];
   topic: sns.ITopic | undefined;
+  /** The ingest function and its dead-letter queue. */
+  ingest: { fn: lambda.IFunction; deadLetterQueue: sqs.IQueue };
+  /** The freshness function, the families it reports and the stage's threshold. */
+  freshness: { fn: lambda.IFunction; families: readonly string[]; maxDataAgeMinutes: number };
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
+/** Three runs of the freshness function: one missed run is no missing data. */
+const DATA_AGE_PERIOD = Duration.minutes(15);
+
+/** `earn_offers` → `EarnOffers`: the family in an alarm's name. */
+const familyTitle = (family: string) => family.split('_').map(pascal).join('');
+
+/** An application metric without dimension (the import outcomes). */
+const importMetric = (metricName: ImportMetricName) =>
+  new cw.Metric({ namespace: APP_METRICS_NAMESPACE, metricName, statistic: cw.Stats.SUM, period: FIVE_MINUTES });
+
+const dataAgeMetric = (family: string, period: Duration) =>
+  new cw.Metric({
+    namespace: APP_METRICS_NAMESPACE,
+    metricName: DATA_AGE_METRIC,
+    dimensionsMap: { [FAMILY_DIMENSION]: family },
+    statistic: cw.Stats.MAXIMUM,
+    period,
+  });
 
 export class Monitoring extends Construct {
   readonly alarms: cw.Alarm[] = [];
@@ -64,6 +96,8 @@ export class Monitoring extends Construct {
     this.addApiAlarms(props.apiStage);
     this.addFunctionAlarms(props.functions, props.authorizerName);
     this.addTableAlarms(props.table);
+    this.addIngestAlarms(props.ingest);
+    this.addFreshnessAlarms(props.freshness);
 
     this.dashboard = new cw.Dashboard(this, 'Dashboard', {
       dashboardName: this.prefix,
@@ -127,10 +161,58 @@ export class Monitoring extends Construct {
     });
   }
 
+  private addIngestAlarms(ingest: MonitoringProps['ingest']): void {
+    this.alarm('ImportsRefused', importMetric('ImportsRefused'), {
+      threshold: 1,
+      evaluationPeriods: 1,
+      description: 'A file put under incoming/ was refused; nothing of it was published. Its report is beside it under refused/.',
+    });
+    this.alarm('ImportsFailed', importMetric('ImportsFailed'), {
+      threshold: 1,
+      evaluationPeriods: 1,
+      description: 'An import failed (DynamoDB, S3, or another import holding the lease); SQS delivers it again, then to the dead-letter queue.',
+    });
+    this.alarm('IngestErrors', ingest.fn.metricErrors({ statistic: cw.Stats.SUM, period: FIVE_MINUTES }), {
+      threshold: 1,
+      evaluationPeriods: 1,
+      description: 'ingest: Lambda errors or timeouts (a failed import, or a timeout: raise ingestTimeoutSeconds).',
+    });
+    this.alarm('IngestDeadLetters', ingest.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: cw.Stats.MAXIMUM, period: FIVE_MINUTES }), {
+      threshold: 1,
+      evaluationPeriods: 1,
+      description: 'An ingest message failed every delivery and waits in the dead-letter queue; its file is still under incoming/.',
+    });
+  }
+
+  private addFreshnessAlarms(freshness: MonitoringProps['freshness']): void {
+    this.alarm('FreshnessErrors', freshness.fn.metricErrors({ statistic: cw.Stats.SUM, period: FIVE_MINUTES }), {
+      threshold: 1,
+      evaluationPeriods: 1,
+      description: 'freshness: Lambda errors (the snapshot pointer could not be read); the DataAge alarms see no data meanwhile.',
+    });
+    const seconds = freshness.maxDataAgeMinutes * 60;
+    for (const family of freshness.families) {
+      this.alarm(`DataAge${familyTitle(family)}`, dataAgeMetric(family, DATA_AGE_PERIOD), {
+        threshold: seconds,
+        evaluationPeriods: 1,
+        comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        // No value means nothing published yet, or the freshness function not running: both need a look.
+        treatMissingData: cw.TreatMissingData.BREACHING,
+        description: `${family}: the served data is older than ${freshness.maxDataAgeMinutes} minutes, or its age is not reported.`,
+      });
+    }
+  }
+
   private alarm(
     id: string,
     metric: cw.IMetric,
-    options: { threshold: number; evaluationPeriods: number; description: string },
+    options: {
+      threshold: number;
+      evaluationPeriods: number;
+      description: string;
+      comparisonOperator?: cw.ComparisonOperator;
+      treatMissingData?: cw.TreatMissingData;
+    },
   ): void {
     const alarm = new cw.Alarm(this, id, {
       alarmName: `${this.prefix}-${id}`,
@@ -138,8 +220,8 @@ export class Monitoring extends Construct {
       metric,
       threshold: options.threshold,
       evaluationPeriods: options.evaluationPeriods,
-      comparisonOperator: cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cw.TreatMissingData.NOT_BREACHING,
+      comparisonOperator: options.comparisonOperator ?? cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: options.treatMissingData ?? cw.TreatMissingData.NOT_BREACHING,
     });
     if (this.topic) {
       alarm.addAlarmAction(new cwActions.SnsAction(this.topic));
@@ -202,7 +284,12 @@ export class Monitoring extends Construct {
       graph('Read capacity by route', perRoute('ConsumedReadCapacity', cw.Stats.SUM)),
       graph('Quota refusals by route', perRoute('QuotaRefusals', cw.Stats.SUM)),
     );
-    this.dashboard.addWidgets(new cw.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }));
+    this.dashboard.addWidgets(
+      graph('Imports (published, refused, failed)', Object.keys(IMPORT_METRICS).map((name) => importMetric(name as ImportMetricName).with({ label: name })), 8),
+      graph('Ingest dead-letter queue', [props.ingest.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: cw.Stats.MAXIMUM, period: FIVE_MINUTES, label: 'messages' })], 8),
+      graph('Data age by family (s)', props.freshness.families.map((family) => dataAgeMetric(family, FIVE_MINUTES).with({ label: family })), 8),
+    );
+    this.dashboard.addWidgets(new cw.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 6 }));
   }
 }
 

@@ -42,7 +42,7 @@ export interface MarketDataApiProps {
  * lookup of its own); everything else comes from shared/gateway-responses.ts, the table the
  * local gateway answers from.
  */
-export const DEPLOYED_ONLY_RESPONSES: Record<string, GatewayResponseSpec> = {
+const DEPLOYED_ONLY_RESPONSES: Record<string, GatewayResponseSpec> = {
   RESOURCE_NOT_FOUND: GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN,
   // The web ACL's rules answer with their own custom responses (lib/constructs/web-acl.ts), which
   // take precedence; a block without one is a refusal of the request, never a retryable 503.
@@ -50,7 +50,7 @@ export const DEPLOYED_ONLY_RESPONSES: Record<string, GatewayResponseSpec> = {
 };
 
 /** The access log line: one JSON object per request. */
-export const ACCESS_LOG_FIELDS: Record<string, string> = {
+const ACCESS_LOG_FIELDS: Record<string, string> = {
   requestId: '$context.requestId',
   requestTime: '$context.requestTimeEpoch',
   ip: '$context.identity.sourceIp',

@@ -17,7 +17,7 @@ import { median, round } from './stats';
 export const BASELINE = 'docclient-only';
 const FUNCTIONS = ['authorizer', 'platforms', 'currencies', 'offers', 'history', 'usage'] as const;
 
-export interface BundleReport {
+interface BundleReport {
   bytes: number;
   gzip_bytes: number;
   /** Output bytes by origin: the AWS SDK (smithy and their own dependencies), middy, zod, the project's code. */

@@ -27,7 +27,7 @@ export interface MeasureOptions {
   warmup: number;
 }
 
-export interface DynamoWork {
+interface DynamoWork {
   calls: number;
   round_trips: number;
   round_trips_max: number;

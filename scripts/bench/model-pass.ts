@@ -22,7 +22,7 @@ type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set(['catalog list', 'offer list', 'single filter', 'filter pair', 'detail']);
 
 /** A first page of min_apy with another order reads at most about 1 MB (docs/performance.md). */
-export const MIN_APY_FIRST_PAGE_RCU = 128;
+const MIN_APY_FIRST_PAGE_RCU = 128;
 const LATENCY_TARGET = 1.2;
 
 export interface ModelPass {

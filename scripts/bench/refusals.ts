@@ -10,7 +10,7 @@ import { withRequestAccounting } from '../../shared/observability/dynamo-account
 import type { Handler } from './measure';
 import { round } from './stats';
 
-export interface RefusalCost {
+interface RefusalCost {
   status: number;
   calls: number;
   read_capacity: number;
@@ -26,7 +26,7 @@ export interface RefusalReport {
   burst: { requests: number; by_status: Record<string, { requests: number; calls: number; read_capacity: number }> };
 }
 
-export const REFUSAL_PATH = '/api/v1/earn?min_apy=0&sort=tvl_desc&limit=200';
+const REFUSAL_PATH = '/api/v1/earn?min_apy=0&sort=tvl_desc&limit=200';
 const PER_MINUTE = 3;
 
 async function costOf(handler: Handler, keyId: string): Promise<RefusalCost> {

@@ -34,7 +34,7 @@ import type { FunctionName } from '../../shared/routes';
 import type { FloorSpec } from './floor';
 import type { Picks } from './picks';
 
-export const PAGE = 50;
+const PAGE = 50;
 const API = '/api/v1';
 
 export interface Answer {

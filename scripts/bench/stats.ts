@@ -1,5 +1,5 @@
 /** Percentiles (nearest rank) and rounding for the report. */
-export function percentile(values: readonly number[], q: number): number {
+function percentile(values: readonly number[], q: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];

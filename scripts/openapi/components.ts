@@ -13,7 +13,7 @@ import { FIELD_NOTES, SCHEMA_NOTES } from './field-notes';
 export type JsonSchema = Record<string, unknown>;
 
 /** What every timestamp of a response looks like (`Date.prototype.toISOString`). */
-export const RESPONSE_TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$';
+const RESPONSE_TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$';
 
 export const schemaRef = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 

@@ -13,11 +13,11 @@ import { overview } from './descriptions';
 import { OPERATIONS, type OperationSpec, type Tag } from './operations';
 import type { SchemaName } from './response-schemas';
 
-export const OPENAPI_VERSION = '3.1.0';
-export const API_VERSION = '1.1.0';
-export const SECURITY_SCHEME = 'bearerAuth';
+const OPENAPI_VERSION = '3.1.0';
+const API_VERSION = '1.1.0';
+const SECURITY_SCHEME = 'bearerAuth';
 /** Served without a key next to the API (local/public-routes.ts, the deployed stack). */
-export const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
+const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
 
 export const USAGE_HEADER_DESCRIPTIONS = [
   ['X-RateLimit-Limit', 'Effective requests-per-minute limit of the key.'],
@@ -174,8 +174,8 @@ const IF_NONE_MATCH = {
   required: false,
   description:
     'Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), ' +
-    'the answer is `304` with no body. Any other value gets the full answer.',
-  schema: { type: 'string' },
+    'the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.',
+  schema: { type: 'string', maxLength: 10_240 },
 };
 
 function operation(route: Route, op: OperationSpec): JsonSchema {

@@ -12,7 +12,7 @@ import * as r from '../../shared/schemas/resources';
 
 const count = () => z.int().check(z.minimum(0));
 
-export const Pagination = z.strictObject({
+const Pagination = z.strictObject({
   total: count(),
   offset: count(),
   limit: z.int().check(z.minimum(PAGE_SIZE.minimum), z.maximum(PAGE_SIZE.maximum)),
@@ -21,7 +21,7 @@ export const Pagination = z.strictObject({
 
 const list = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: z.array(item), pagination: Pagination });
 
-export const CurrencyDetail = z.strictObject({
+const CurrencyDetail = z.strictObject({
   ...r.currencyFields,
   earn_offers: z.array(r.EarnOffer),
   borrow_offers: z.array(r.BorrowOffer),
@@ -29,10 +29,10 @@ export const CurrencyDetail = z.strictObject({
 });
 
 /** The bucket sizes the periods use, in period order. */
-export const INTERVALS = [...new Set(PERIODS.map((p) => PERIOD_SPEC[p].interval))] as [Interval, ...Interval[]];
+const INTERVALS = [...new Set(PERIODS.map((p) => PERIOD_SPEC[p].interval))] as [Interval, ...Interval[]];
 
-export const BorrowHistoryPoint = z.strictObject({ timestamp: r.timestamp(), apy: r.decimal() });
-export const EarnHistoryPoint = z.strictObject({ timestamp: r.timestamp(), apy: r.decimal(), tvl: z.nullable(r.decimal()) });
+const BorrowHistoryPoint = z.strictObject({ timestamp: r.timestamp(), apy: r.decimal() });
+const EarnHistoryPoint = z.strictObject({ timestamp: r.timestamp(), apy: r.decimal(), tvl: z.nullable(r.decimal()) });
 
 const history = <T extends z.ZodMiniType>(point: T) =>
   z.strictObject({
@@ -66,7 +66,7 @@ const budget = z.strictObject({
 });
 
 /** `GET /api/v1/usage` (functions/usage/usage-handler.ts): the numbers of the usage headers of the same response. */
-export const Usage = z.strictObject({
+const Usage = z.strictObject({
   plan: z.literal('premium'),
   premium_until: z.nullable(r.timestamp()),
   limits: z.strictObject({ per_minute: z.int().check(z.minimum(1)), per_month: z.int().check(z.minimum(1)) }),
@@ -75,17 +75,17 @@ export const Usage = z.strictObject({
 });
 
 /** The error codes and their statuses (docs/api.md, "Errors"). */
-export const QuotaErrorDetails = z.object({
+const QuotaErrorDetails = z.object({
   reset_at: r.timestamp(),
   limit: z.int().check(z.minimum(1)),
 });
 
 /** One string per violated rule, each naming its parameter (docs/api.md, "Errors"). */
-export const ValidationErrorDetails = z.object({
+const ValidationErrorDetails = z.object({
   message: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
 });
 
-export const ERROR_ENVELOPES = {
+const ERROR_ENVELOPES = {
   ValidationError: errorEnvelope(codesWithStatus(400), ValidationErrorDetails),
   InvalidApiKeyError: errorEnvelope(codesWithStatus(401)),
   SubscriptionRequiredError: errorEnvelope(codesWithStatus(403)),

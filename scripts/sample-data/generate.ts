@@ -118,4 +118,4 @@ export function generateDataset(options: GenerateOptions): GeneratedDataset {
   };
 }
 
-export type { Dataset, GeneratedDataset } from './types';
+export type { GeneratedDataset } from './types';

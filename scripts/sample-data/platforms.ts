@@ -11,7 +11,7 @@ import {
 } from './catalog';
 import { applyCatalogFlags } from './flags';
 import { DAY, HOUR, type Rng, before, createRng, decimal, fixed, iso, kebab, round } from './random';
-import type { ExchangeRecord, PlatformRecord, PlatformRef, PlatformType, ProtocolRecord, WalletRecord } from './types';
+import type { ExchangeRecord, PlatformRecord, PlatformRef, ProtocolRecord, WalletRecord } from './types';
 
 const LOGO_BASE = 'https://static.marketdata.example/logos/64';
 
@@ -199,4 +199,3 @@ function generateProtocols(seed: number, now: number, count: number): ProtocolRe
   });
 }
 
-export const PLATFORM_TYPES: readonly PlatformType[] = ['exchange', 'wallet', 'protocol'];

@@ -5,9 +5,9 @@
  */
 
 /** A decimal value written as a JSON string (`"4.25"`, `"-0.5"`; never an exponent). */
-export type Decimal = string;
+type Decimal = string;
 /** An ISO 8601 UTC timestamp with milliseconds (`Date#toISOString()`). */
-export type Timestamp = string;
+type Timestamp = string;
 
 export type PlatformType = 'exchange' | 'wallet' | 'protocol';
 
@@ -34,7 +34,7 @@ export interface CatalogFlags extends PublishFlag {
   previous_slugs?: string[];
 }
 
-export interface CurrencyStats {
+interface CurrencyStats {
   rank_by_market_cap: number | null;
   circulating_supply: number | null;
   total_supply: number | null;
@@ -57,7 +57,7 @@ export interface CurrencyRecord extends CatalogFlags {
   updated_at: Timestamp;
 }
 
-export interface ExchangeStats {
+interface ExchangeStats {
   num_coins: number;
   num_markets: number;
   weekly_visits: number;
@@ -65,7 +65,7 @@ export interface ExchangeStats {
   is_centralized: boolean;
 }
 
-export interface WalletStats {
+interface WalletStats {
   wallet_type: string;
   num_coins: number;
   anonymity_rating: number;
@@ -75,7 +75,7 @@ export interface WalletStats {
   additional_services: string[];
 }
 
-export interface ProtocolStats {
+interface ProtocolStats {
   category: string;
   tvl: Decimal;
 }
@@ -155,13 +155,13 @@ export interface CollateralOfferRecord extends PublishFlag {
   updated_at: Timestamp;
 }
 
-export interface EarnHistoryPoint {
+interface EarnHistoryPoint {
   timestamp: Timestamp;
   apy: Decimal;
   tvl: Decimal | null;
 }
 
-export interface BorrowHistoryPoint {
+interface BorrowHistoryPoint {
   timestamp: Timestamp;
   apy: Decimal;
 }

@@ -38,7 +38,7 @@ export class SubscriptionInactiveError extends SubscriptionRequiredError {
 }
 
 /** Why a user's subscription is not active at `now`, or undefined when it is. */
-export function subscriptionRefusal(user: UserItem | undefined, now: Date): SubscriptionRefusal | undefined {
+function subscriptionRefusal(user: UserItem | undefined, now: Date): SubscriptionRefusal | undefined {
   if (!user) return 'no_user';
   if (!user.premium) return 'not_premium';
   if (user.premiumUntil === null) return undefined;

@@ -25,7 +25,7 @@ interface KeyState {
 }
 
 /** Keys remembered per instance; the least recently charged are forgotten first. */
-export const BUDGET_MEMORY_KEYS = 10_000;
+const BUDGET_MEMORY_KEYS = 10_000;
 
 export class BudgetMemory {
   private readonly keys = new Map<string, KeyState>();

@@ -50,7 +50,7 @@ export interface UsageCharge {
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 /** The fixed UTC minute of `now`. */
-export function minuteWindow(now: Date): WindowSpec {
+function minuteWindow(now: Date): WindowSpec {
   const id = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}`;
   return { window: 'MIN', id, resetAt: Math.floor(now.getTime() / 60_000) * 60 + 60 };
 }
@@ -62,7 +62,7 @@ export function monthWindow(now: Date): WindowSpec {
 }
 
 /** Seconds to a reset, rounded up, at least 1 (Retry-After). */
-export const secondsUntil = (resetAt: number, now: Date) => Math.max(1, Math.ceil(resetAt - now.getTime() / 1000));
+const secondsUntil = (resetAt: number, now: Date) => Math.max(1, Math.ceil(resetAt - now.getTime() / 1000));
 
 /**
  * The names of the two policies in `RateLimit-Policy` and `RateLimit`, as defined by the IETF httpapi
@@ -70,23 +70,23 @@ export const secondsUntil = (resetAt: number, now: Date) => Math.max(1, Math.cei
  * a List of Items whose value is a String naming the policy, with Integer parameters (docs/api.md,
  * "Rate-limit headers").
  */
-export const RATE_LIMIT_POLICIES = { minute: 'minute', month: 'month' } as const;
+const RATE_LIMIT_POLICIES = { minute: 'minute', month: 'month' } as const;
 
 /**
  * `RateLimit-Policy: "minute";q=60;w=60, "month";q=100000`: the quota `q` of each policy in requests
  * (the draft's default unit) and the window `w` in seconds. The month is a calendar month (28 to 31
  * days), so its policy carries no fixed `w`; `RateLimit`'s `t` gives its actual seconds to reset.
  */
-export const rateLimitPolicy = (limits: KeyLimits) =>
+const rateLimitPolicy = (limits: KeyLimits) =>
   `"${RATE_LIMIT_POLICIES.minute}";q=${limits.perMinute};w=60, "${RATE_LIMIT_POLICIES.month}";q=${limits.perMonth}`;
 
 /** `RateLimit: "minute";r=57;t=42, "month";r=98766;t=1234567`: remaining units `r`, seconds to reset `t`. */
-export const rateLimit = (usage: Usage) =>
+const rateLimit = (usage: Usage) =>
   `"${RATE_LIMIT_POLICIES.minute}";r=${usage.minute.remaining};t=${secondsUntil(usage.minute.resetAt, usage.now)}, ` +
   `"${RATE_LIMIT_POLICIES.month}";r=${usage.month.remaining};t=${secondsUntil(usage.month.resetAt, usage.now)}`;
 
 /** Every usage header of a response: the `X-*` fields and the draft's two fields (docs/api.md, "Rate-limit headers"). */
-export function usageHeaders(usage: Usage): Record<string, string> {
+function usageHeaders(usage: Usage): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(usage.limits.perMinute),
     'X-RateLimit-Remaining': String(usage.minute.remaining),

@@ -9,7 +9,7 @@ import { historyKey, OBSERVED_AT_ATTRIBUTE, type HistoryFamily, type SeriesResol
 import type { BucketPoint, HistoryItem, HistoryStore, RawPoint } from '../repositories/history-store';
 import { TTL_ATTRIBUTE } from '../table';
 
-export interface SeriesRecord {
+interface SeriesRecord {
   offer_id: number;
   points: readonly { timestamp: string; apy: string; tvl?: string | null }[];
 }
@@ -28,7 +28,7 @@ export interface AppendResult {
 /** Series appended per round (one batch read, then the writes): bounds an append's memory. */
 const SERIES_PER_ROUND = 1_000;
 
-export function historyItems(family: HistoryFamily, record: SeriesRecord, now: number): HistoryItem[] {
+function historyItems(family: HistoryFamily, record: SeriesRecord, now: number): HistoryItem[] {
   const raw = observations(record.points);
   const items: HistoryItem[] = [];
   const add = (resolution: SeriesResolution, ms: number, [, apy, tvl]: RawPoint | BucketPoint, at: number) => {

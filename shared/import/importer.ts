@@ -33,7 +33,7 @@ export type { SnapshotPointer } from '../repositories/snapshot-writer';
 /** How long after a version is replaced it may be deleted: the readers' pointer cache and a margin. */
 export const RETIRE_MARGIN_MS = 60_000;
 /** How long an import may hold the lease before another may take it over (a Lambda runs 15 minutes at most). */
-export const LEASE_MS = 15 * 60_000;
+const LEASE_MS = 15 * 60_000;
 
 export interface ImportOptions {
   client: DynamoDBDocumentClient;

@@ -51,7 +51,7 @@ import {
 
 export type Item = Record<string, unknown> & { PK: string; SK: string };
 
-export const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
+const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
   exchange: 'exchanges',
   wallet: 'wallets',
   protocol: 'protocols',

@@ -11,7 +11,7 @@ import { BudgetMemory } from '../domain/budget-memory';
 import { NotFoundError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http';
 import { requestMetrics } from '../observability/metrics';
-import { operationOfResource, type OperationId } from '../routes';
+import { operationOfResource, type FunctionName, type OperationId, type OperationOf } from '../routes';
 import { conditionalRequests } from './conditional-requests';
 import { errorEnvelope, INTERNAL_ERROR_BODY } from './error-envelope';
 import { logContext } from './log-context';
@@ -24,7 +24,7 @@ export type RouteHandler = (event: ApiEvent, context?: Context) => Promise<ApiRe
 /** One handler per operation the function serves: a missing one is a compile error. */
 export type RouteHandlers<Op extends OperationId> = Record<Op, RouteHandler>;
 
-export function apiHandler<Op extends OperationId>(handlers: RouteHandlers<Op>, deps: ApiDeps) {
+export function apiHandler<F extends FunctionName>(_fn: F, handlers: RouteHandlers<OperationOf<F>>, deps: ApiDeps) {
   const byOperation: Partial<Record<OperationId, RouteHandler>> = handlers;
   const dispatch = async (event: ApiEvent, context: Context): Promise<ApiResult> => {
     const operation = operationOfResource(event.resource);

@@ -41,7 +41,7 @@ export function keyIdOf(event: ApiEvent): string | undefined {
 }
 
 /** The key id and limits the authorizer put in the request context. */
-export function callerOf(event: ApiEvent, defaults: KeyLimits): Caller | undefined {
+function callerOf(event: ApiEvent, defaults: KeyLimits): Caller | undefined {
   const keyId = keyIdOf(event);
   if (!keyId) return undefined;
   const context = authorizerContextOf(event);

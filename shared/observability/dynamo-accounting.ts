@@ -173,7 +173,7 @@ function capacityOf(command: string, consumed: Consumed | Consumed[] | undefined
 type Input = { ReturnConsumedCapacity?: unknown };
 type Output = { ConsumedCapacity?: Consumed | Consumed[] };
 
-export function dynamoAccountingMiddleware<I extends object, O extends object>(): InitializeMiddleware<I, O> {
+function dynamoAccountingMiddleware<I extends object, O extends object>(): InitializeMiddleware<I, O> {
   return (next, context) =>
     async function recordDynamoCall(args: InitializeHandlerArguments<I>): Promise<InitializeHandlerOutput<O>> {
       const accounting = currentAccounting();
@@ -194,7 +194,7 @@ export function dynamoAccountingMiddleware<I extends object, O extends object>()
     };
 }
 
-export const DYNAMO_ACCOUNTING_MIDDLEWARE = 'dynamoAccounting';
+const DYNAMO_ACCOUNTING_MIDDLEWARE = 'dynamoAccounting';
 
 /** Attach the accounting to a client (the document client shares its client's stack). */
 export function attachDynamoAccounting<I extends object, O extends object>(client: { middlewareStack: MiddlewareStack<I, O> }): void {

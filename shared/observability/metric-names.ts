@@ -22,3 +22,17 @@ export const REQUEST_METRICS = {
 } as const;
 
 export type RequestMetricName = keyof typeof REQUEST_METRICS;
+
+/** What the ingest function reports per file (no dimension): one of the three is 1. */
+export const IMPORT_METRICS = {
+  ImportsPublished: 'Count',
+  ImportsRefused: 'Count',
+  ImportsFailed: 'Count',
+} as const;
+
+export type ImportMetricName = keyof typeof IMPORT_METRICS;
+
+/** What the freshness function reports every 5 minutes, one line per dataset family. */
+export const DATA_AGE_METRIC = 'DataAgeSeconds';
+export const DATA_AGE_UNIT = 'Seconds';
+export const FAMILY_DIMENSION = 'Family';

@@ -29,7 +29,7 @@ import type { AccountsFile } from '../schemas/dataset';
 export const API_KEY_FORMAT = new RegExp(`^${API_KEY_CHARS}$`);
 
 /** Prefix of generated keys: recognizable in leaks and by secret scanners. */
-export const GENERATED_KEY_PREFIX = 'mdk_';
+const GENERATED_KEY_PREFIX = 'mdk_';
 
 export interface KeyLimits {
   perMinute?: number;

@@ -10,7 +10,7 @@ import { CorruptDataError } from '../errors';
 import { pointerKey, VERSIONED_FAMILIES, type VersionedFamily } from '../keys';
 import { DATASET_FAMILY_OF } from '../schemas/dataset';
 
-export const EMPTY_VERSION = 'none';
+const EMPTY_VERSION = 'none';
 
 export type FamilyVersions = Readonly<Record<VersionedFamily, string>>;
 

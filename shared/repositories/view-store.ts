@@ -31,7 +31,7 @@ export interface ItemFilter {
 }
 
 /** Positions read by one query of a whole-view read (about 0.5 MB of offers). */
-export const VIEW_CHUNK = 500;
+const VIEW_CHUNK = 500;
 
 export class ViewStore {
   constructor(

@@ -23,7 +23,7 @@ import { decodeJson, isBytes, loneSurrogates, type TextProblem } from './json-te
  * A record's slug, current or former: it becomes a URL path segment and a key, so only characters
  * that need no escaping in either (README, "Data import").
  */
-export const SLUG_PATTERN = new RegExp(`^[a-z0-9][a-z0-9._-]{0,${SLUG_MAX_LENGTH - 1}}$`);
+const SLUG_PATTERN = new RegExp(`^[a-z0-9][a-z0-9._-]{0,${SLUG_MAX_LENGTH - 1}}$`);
 const recordSlug = () =>
   z.string().check(
     z.regex(SLUG_PATTERN, { error: `must be 1 to ${SLUG_MAX_LENGTH} characters of a-z, 0-9, ".", "_" and "-", starting with a letter or digit` }),
@@ -41,17 +41,17 @@ const listedFlags = {
 const platformRecord = <F extends { type: z.ZodMiniType }>(fields: F) =>
   z.strictObject({ ...fields, type: z.optional(fields.type), ...listedFlags });
 
-export const ExchangeRecord = platformRecord(exchangeFields);
-export const WalletRecord = platformRecord(walletFields);
-export const ProtocolRecord = platformRecord(protocolFields);
+const ExchangeRecord = platformRecord(exchangeFields);
+const WalletRecord = platformRecord(walletFields);
+const ProtocolRecord = platformRecord(protocolFields);
 export const CurrencyRecord = z.strictObject({ ...currencyFields, ...listedFlags });
-export const EarnOfferRecord = z.strictObject({ ...earnOfferFields, published });
-export const BorrowOfferRecord = z.strictObject({ ...borrowOfferFields, published });
-export const CollateralOfferRecord = z.strictObject({ ...collateralOfferFields, published });
+const EarnOfferRecord = z.strictObject({ ...earnOfferFields, published });
+const BorrowOfferRecord = z.strictObject({ ...borrowOfferFields, published });
+const CollateralOfferRecord = z.strictObject({ ...collateralOfferFields, published });
 
 const offerRef = z.int().check(z.minimum(0, { error: 'must not be negative' }));
 
-export const EarnHistoryRecord = z.strictObject({
+const EarnHistoryRecord = z.strictObject({
   offer_id: offerRef,
   points: z.array(
     z.strictObject({
@@ -63,7 +63,7 @@ export const EarnHistoryRecord = z.strictObject({
   ),
 });
 
-export const BorrowHistoryRecord = z.strictObject({
+const BorrowHistoryRecord = z.strictObject({
   offer_id: offerRef,
   points: z.array(z.strictObject({ timestamp: timestamp(), apy: decimal() })),
 });
@@ -80,16 +80,16 @@ export const Dataset = z.strictObject({
   borrow_history: z.optional(z.array(BorrowHistoryRecord)),
 });
 
-export type ExchangeRecord = z.output<typeof ExchangeRecord>;
-export type WalletRecord = z.output<typeof WalletRecord>;
-export type ProtocolRecord = z.output<typeof ProtocolRecord>;
+type ExchangeRecord = z.output<typeof ExchangeRecord>;
+type WalletRecord = z.output<typeof WalletRecord>;
+type ProtocolRecord = z.output<typeof ProtocolRecord>;
 export type PlatformRecord = ExchangeRecord | WalletRecord | ProtocolRecord;
 export type CurrencyRecord = z.output<typeof CurrencyRecord>;
-export type EarnOfferRecord = z.output<typeof EarnOfferRecord>;
-export type BorrowOfferRecord = z.output<typeof BorrowOfferRecord>;
-export type CollateralOfferRecord = z.output<typeof CollateralOfferRecord>;
-export type EarnHistoryRecord = z.output<typeof EarnHistoryRecord>;
-export type BorrowHistoryRecord = z.output<typeof BorrowHistoryRecord>;
+type EarnOfferRecord = z.output<typeof EarnOfferRecord>;
+type BorrowOfferRecord = z.output<typeof BorrowOfferRecord>;
+type CollateralOfferRecord = z.output<typeof CollateralOfferRecord>;
+type EarnHistoryRecord = z.output<typeof EarnHistoryRecord>;
+type BorrowHistoryRecord = z.output<typeof BorrowHistoryRecord>;
 export type Dataset = z.output<typeof Dataset>;
 export type DatasetFamily = keyof Dataset;
 export const DATASET_FAMILIES = Object.keys(Dataset.def.shape) as DatasetFamily[];
@@ -131,7 +131,7 @@ export class DataFileError extends Error {
   }
 }
 
-export function placeOf(path: readonly PropertyKey[]): string {
+function placeOf(path: readonly PropertyKey[]): string {
   return path
     .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
     .join('');
@@ -155,7 +155,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 /** Flatten a zod error into `place: message` lines, unknown keys named one by one. */
-export function issuesByPlace(error: z.core.$ZodError): string[] {
+function issuesByPlace(error: z.core.$ZodError): string[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => `${placeOf([...issue.path, key]) || key}: unknown field`);

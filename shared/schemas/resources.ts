@@ -22,13 +22,13 @@ export const timestamp = () =>
 
 const text = () => z.string().check(z.minLength(1, { error: 'must not be empty' }));
 
-export const slug = () =>
+const slug = () =>
   z.string().check(
     z.minLength(1, { error: 'must not be empty' }),
     z.maxLength(SLUG_MAX_LENGTH, { error: `must not be longer than ${SLUG_MAX_LENGTH} characters` }),
   );
 
-export { PLATFORM_TYPES, SLUG_MAX_LENGTH, type PlatformType };
+export { SLUG_MAX_LENGTH, type PlatformType };
 
 export const PlatformRef = z.strictObject({ type: z.enum(PLATFORM_TYPES), slug: slug(), name: text() });
 export const AssetRef = z.strictObject({ slug: slug(), symbol: z.string(), name: z.string() });
@@ -173,11 +173,9 @@ export type Currency = z.infer<typeof Currency>;
 export type Exchange = z.infer<typeof Exchange>;
 export type Wallet = z.infer<typeof Wallet>;
 export type Protocol = z.infer<typeof Protocol>;
-export type Platform = Exchange | Wallet | Protocol;
 export type EarnOffer = z.infer<typeof EarnOffer>;
 export type BorrowOffer = z.infer<typeof BorrowOffer>;
 export type CollateralOffer = z.infer<typeof CollateralOffer>;
-export type Offer = EarnOffer | BorrowOffer | CollateralOffer;
 
 /** Every timestamp field of each resource, rendered as `toISOString()` on output. */
 export const TIMESTAMP_FIELDS = {

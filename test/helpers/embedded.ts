@@ -15,7 +15,7 @@ export interface TestApi extends ApiFunctions {
   deps: ApiDeps;
 }
 
-export interface ApiOptions {
+interface ApiOptions {
   /** The request time of every handler (quota and history windows). */
   clock?: () => Date;
   /** Configuration as the environment variables the stack sets. */

@@ -110,11 +110,20 @@ it('counts a 429 as a quota refusal (and a 4xx), after the refusal replaced the 
 });
 
 it('counts an unexpected failure as a 5xx', async () => {
+  const unused = async (): Promise<never> => {
+    throw new Error('not called');
+  };
   const handler = apiHandler(
+    'platforms',
     {
       listExchanges: async () => {
         throw new Error('boom');
       },
+      getExchange: unused,
+      listWallets: unused,
+      getWallet: unused,
+      listProtocols: unused,
+      getProtocol: unused,
     },
     table.api().deps,
   );

@@ -100,7 +100,8 @@ describe('the stack functions', () => {
   });
 
   it('creates one function per family plus the usage, authorizer and docs functions, with the configured sizes and budgets', () => {
-    dev.template.resourceCountIs('AWS::Lambda::Function', 7);
+    // And the ingest and freshness functions, and CDK's deploy-time handler of bucket notifications.
+    dev.template.resourceCountIs('AWS::Lambda::Function', 10);
     const { functions, authorizer, table } = dev.stack;
     for (const [name, fn] of Object.entries(functions)) {
       dev.template.hasResourceProperties('AWS::Lambda::Function', {
@@ -128,8 +129,8 @@ describe('the stack functions', () => {
   });
 
   it('gives every function a log group with the stage retention', () => {
-    // Seven functions (four families, usage, authorizer, docs), the access logs and the execution logs of the stage.
-    dev.template.resourceCountIs('AWS::Logs::LogGroup', 9);
+    // Nine functions (four families, usage, authorizer, docs, ingest, freshness), the access logs and the execution logs of the stage.
+    dev.template.resourceCountIs('AWS::Logs::LogGroup', 11);
     const groups = Object.values(dev.template.findResources('AWS::Logs::LogGroup'));
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(60);
   });
@@ -172,7 +173,7 @@ describe('the stack functions', () => {
       Environment: { Variables: Match.objectLike({ KEY_PEPPER: { Ref: parameterId } }) },
     });
     const withPepper = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
-      ([, fn]) => fn.Properties.Environment.Variables.KEY_PEPPER !== undefined,
+      ([, fn]) => fn.Properties.Environment?.Variables?.KEY_PEPPER !== undefined,
     );
     expect(withPepper.map(([id]) => id)).toEqual([logicalId(stack.authorizer.fn)]);
   });

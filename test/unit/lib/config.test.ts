@@ -22,6 +22,10 @@ describe('resolveStageConfig', () => {
       waf: { enabled: false, ratePerIpPer5Minutes: 3000 },
       memorySizes: { platforms: 512, currencies: 512, offers: 512, history: 1024, usage: 256, authorizer: 256 },
       apiGatewayLogsRole: true,
+      ingestMemorySize: 1024,
+      ingestTimeoutSeconds: 300,
+      ingestMaxReceiveCount: 5,
+      maxDataAgeMinutes: 1440,
     });
     expect(config.customDomain).toBeUndefined();
     expect(config.alarmEmail).toBeUndefined();
@@ -83,6 +87,8 @@ describe('resolveStageConfig', () => {
         authorizerCacheTtlSeconds: 7200,
         alarmEmail: 'not-an-email',
         memorySizes: { reports: 512 },
+        ingestTimeoutSeconds: 901,
+        maxDataAgeMinutes: 5,
       });
 
     expect(bad).toThrow(/stages\.dev: Unrecognized key: "ratePerMinte"/);
@@ -91,6 +97,9 @@ describe('resolveStageConfig', () => {
     expect(bad).toThrow(/stages\.dev\.authorizerCacheTtlSeconds/);
     expect(bad).toThrow(/stages\.dev\.alarmEmail/);
     expect(bad).toThrow(/stages\.dev\.memorySizes/);
+    // A Lambda timeout is at most 15 minutes; an age alarm below its 15-minute period could never clear.
+    expect(bad).toThrow(/stages\.dev\.ingestTimeoutSeconds/);
+    expect(bad).toThrow(/stages\.dev\.maxDataAgeMinutes/);
   });
 
   it('refuses a stage name that cannot name a stack and an API stage', () => {

@@ -149,8 +149,77 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
     ]);
   });
 
+  it('lets the ingest function import (snapshots, the pointer, its lease) but never touch keys, users or quota counters', () => {
+    const statements = statementsOf(fixture, fixture.logicalId(fixture.stack.ingest.function.role));
+    const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+    const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
+    const v = 'a1b2c3';
+    const allowed: [string, unknown, string][] = [
+      ['dynamodb:GetItem', tableArn, pointerKey().PK],
+      ['dynamodb:PutItem', tableArn, pointerKey().PK],
+      ['dynamodb:Query', tableArn, sourcePartition(v, 'exchanges')],
+      ['dynamodb:BatchWriteItem', tableArn, catalogKey(v, 'exchanges', 'binance').PK],
+      ['dynamodb:BatchWriteItem', tableArn, offerKey(v, 'earn', 7).PK],
+      // The import's lease, whatever partition it is given (not keys, users or counters).
+      ['dynamodb:UpdateItem', tableArn, 'IMPORT'],
+      ['dynamodb:DeleteItem', tableArn, 'IMPORT'],
+    ];
+    const refused: [string, unknown, string][] = [
+      ['dynamodb:GetItem', tableArn, apiKeyKey('a'.repeat(64)).PK],
+      ['dynamodb:PutItem', tableArn, apiKeyKey('a'.repeat(64)).PK],
+      ['dynamodb:BatchWriteItem', tableArn, userKey('u1').PK],
+      ['dynamodb:DeleteItem', tableArn, userKeyRefKey('u1', 'k1').PK],
+      ['dynamodb:UpdateItem', tableArn, quotaKey('k1', 'MIN', '202601010000').PK],
+      ['dynamodb:Query', indexArn, viewPartition(v, 'earn')],
+      ['dynamodb:DeleteTable', tableArn, pointerKey().PK],
+    ];
+
+    for (const [action, resource, key] of allowed) expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, true]);
+    for (const [action, resource, key] of refused) expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, false]);
+  });
+
+  it('lets the ingest function read incoming/, write imported/ and refused/, delete under incoming/ only', () => {
+    const bucketArn = { 'Fn::GetAtt': [fixture.logicalId(fixture.stack.ingest.bucket), 'Arn'] };
+    const objects = (prefix: string) => ({ 'Fn::Join': ['', [bucketArn, `/${prefix}*`]] });
+    const s3Statements = statementsOf(fixture, fixture.logicalId(fixture.stack.ingest.function.role)).filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
+    // Each (action, resource) pair granted, however CDK merges them into statements.
+    const grants = s3Statements.flatMap((s) => {
+      expect([s.Effect, s.Condition]).toEqual(['Allow', undefined]);
+      return actionsOf(s).flatMap((action) => ([] as unknown[]).concat(s.Resource).map((resource) => JSON.stringify([action, resource])));
+    });
+
+    expect(grants.sort()).toEqual(
+      [
+        ['s3:GetObject', objects('incoming/')],
+        ['s3:DeleteObject', objects('incoming/')],
+        ['s3:DeleteObjectVersion', objects('incoming/')],
+        ['s3:PutObject', objects('imported/')],
+        ['s3:PutObject', objects('refused/')],
+      ]
+        .map((pair) => JSON.stringify(pair))
+        .sort(),
+    );
+  });
+
+  it('lets the freshness function GetItem the snapshot pointer and nothing else', () => {
+    const statements = statementsOf(fixture, fixture.logicalId(fixture.stack.freshness.function.role)).filter((s) =>
+      actionsOf(s).some((a) => !a.startsWith('logs:') && !a.startsWith('xray:')),
+    );
+
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:GetItem',
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [pointerKey().PK] } },
+      },
+    ]);
+  });
+
   it('gives function roles no managed policies', () => {
-    const roles = [...Object.values(fixture.stack.functions), fixture.stack.authorizer].map((fn) => fixture.logicalId(fn.role));
+    const roles = [...Object.values(fixture.stack.functions), fixture.stack.authorizer, fixture.stack.ingest.function, fixture.stack.freshness.function].map((fn) =>
+      fixture.logicalId(fn.role),
+    );
     for (const roleId of roles) {
       expect(fixture.template.toJSON().Resources[roleId].Properties.ManagedPolicyArns).toBeUndefined();
     }

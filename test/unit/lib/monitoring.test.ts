@@ -76,9 +76,10 @@ describe('Monitoring', () => {
     }
   });
 
-  it('has 16 alarms and, without a topic, no alarm actions', () => {
-    // API 5xx and p99, errors and throttles of six functions, DynamoDB throttles and system errors.
-    dev.template.resourceCountIs('AWS::CloudWatch::Alarm', 16);
+  it('has 30 alarms and, without a topic, no alarm actions', () => {
+    // API 5xx and p99, errors and throttles of six functions, DynamoDB throttles and system errors;
+    // imports refused and failed, ingest errors and dead letters, freshness errors, the age of nine families.
+    dev.template.resourceCountIs('AWS::CloudWatch::Alarm', 30);
     dev.template.resourceCountIs('AWS::SNS::Topic', 0);
     for (const alarm of Object.values(dev.template.findResources('AWS::CloudWatch::Alarm'))) {
       expect(alarm.Properties.AlarmActions).toBeUndefined();

@@ -1,0 +1,203 @@
+/**
+ * The ingest path and the freshness metric as synthesized: the bucket's protections, the
+ * notification filter, the queue and its dead-letter queue, one import at a time, the schedule
+ * and the alarms (docs/deploy.md, "Import data" and "Alarms").
+ */
+import { Match } from 'aws-cdk-lib/assertions';
+import { DATA_AGE_METRIC, FAMILY_DIMENSION, METRICS_NAMESPACE } from '../../../shared/observability/metric-names';
+import { DATASET_FAMILIES } from '../../../shared/schemas/dataset';
+import { synth, type Fixture } from './app-fixture';
+
+let dev: Fixture;
+
+beforeAll(() => {
+  dev = synth('dev');
+});
+
+const alarmNamed = (fixture: Fixture, name: string) => {
+  const alarms = fixture.template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmName: name } });
+  expect(Object.keys(alarms)).toEqual([expect.any(String)]);
+  return Object.values(alarms)[0].Properties;
+};
+
+const resourceOf = (fixture: Fixture, logicalId: string) => fixture.template.toJSON().Resources[logicalId];
+
+describe('the ingest bucket', () => {
+  it('is private, encrypted, versioned and owned by the account', () => {
+    const bucket = resourceOf(dev, dev.logicalId(dev.stack.ingest.bucket)).Properties;
+
+    expect(bucket.BucketEncryption).toEqual({ ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] });
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(bucket.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+  });
+
+  it('refuses every request without TLS (1.2 at least)', () => {
+    const bucketId = dev.logicalId(dev.stack.ingest.bucket);
+    const [policy] = Object.values(dev.template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: bucketId } } }));
+    const statements = policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string; Condition: Record<string, unknown> }[];
+
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } } }),
+      ]),
+    );
+  });
+
+  it('notifies the queue of objects created under incoming/ only, so moved files and reports never trigger an import', () => {
+    const [notifications] = Object.values(dev.template.findResources('Custom::S3BucketNotifications'));
+    const config = notifications.Properties.NotificationConfiguration;
+
+    expect(config.QueueConfigurations).toEqual([
+      {
+        Events: ['s3:ObjectCreated:*'],
+        Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'incoming/' }] } },
+        QueueArn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.queue), 'Arn'] },
+      },
+    ]);
+    expect(config.LambdaFunctionConfigurations).toBeUndefined();
+    expect(config.TopicConfigurations).toBeUndefined();
+  });
+
+  it('is named in an output for `aws s3 cp`', () => {
+    dev.template.hasOutput('IngestBucketName', { Value: { Ref: dev.logicalId(dev.stack.ingest.bucket) } });
+  });
+});
+
+describe('the ingest queue and function', () => {
+  it('hands one message at a time to a function that runs one import at a time', () => {
+    const fnId = dev.logicalId(dev.stack.ingest.function.fn);
+
+    expect(resourceOf(dev, fnId).Properties).toMatchObject({ ReservedConcurrentExecutions: 1, Timeout: 300, MemorySize: 1024 });
+    dev.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId },
+      EventSourceArn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.queue), 'Arn'] },
+      BatchSize: 1,
+      ScalingConfig: { MaximumConcurrency: 2 },
+    });
+  });
+
+  it('holds a message 6 times the function timeout and moves it to an encrypted dead-letter queue after the last delivery', () => {
+    const queue = resourceOf(dev, dev.logicalId(dev.stack.ingest.queue)).Properties;
+    const dlq = resourceOf(dev, dev.logicalId(dev.stack.ingest.deadLetterQueue)).Properties;
+
+    expect(queue.VisibilityTimeout).toBe(6 * 300);
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.deadLetterQueue), 'Arn'] }, maxReceiveCount: 5 });
+    expect(queue.SqsManagedSseEnabled).toBe(true);
+    expect(dlq.SqsManagedSseEnabled).toBe(true);
+    expect(dlq.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+  });
+
+  it('follows the stage’s timeout, memory and delivery count', () => {
+    const qa = synth('qa', { ingestTimeoutSeconds: 900, ingestMemorySize: 2048, ingestMaxReceiveCount: 10 });
+
+    expect(resourceOf(qa, qa.logicalId(qa.stack.ingest.function.fn)).Properties).toMatchObject({ Timeout: 900, MemorySize: 2048, ReservedConcurrentExecutions: 1 });
+    expect(resourceOf(qa, qa.logicalId(qa.stack.ingest.queue)).Properties).toMatchObject({ VisibilityTimeout: 5400, RedrivePolicy: { maxReceiveCount: 10 } });
+  });
+
+  it('allows S3 to send to the queue only from the ingest bucket, and only over TLS', () => {
+    const queueId = dev.logicalId(dev.stack.ingest.queue);
+    const [policy] = Object.values(dev.template.findResources('AWS::SQS::QueuePolicy', { Properties: { Queues: [{ Ref: queueId }] } }));
+    const statements = policy.Properties.PolicyDocument.Statement;
+
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        expect.objectContaining({
+          Effect: 'Allow',
+          Principal: { Service: 's3.amazonaws.com' },
+          Condition: { ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.bucket), 'Arn'] } } },
+        }),
+      ]),
+    );
+  });
+});
+
+describe('the freshness function', () => {
+  it('runs every 5 minutes', () => {
+    dev.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.freshness.function.fn), 'Arn'] } })],
+    });
+  });
+});
+
+describe('ingest and freshness alarms', () => {
+  it('alarm on a refused and on a failed import, from the functions’ EMF metrics', () => {
+    for (const name of ['ImportsRefused', 'ImportsFailed']) {
+      expect(alarmNamed(dev, `MarketData-dev-${name}`)).toMatchObject({
+        Namespace: METRICS_NAMESPACE,
+        MetricName: name,
+        Statistic: 'Sum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+    }
+  });
+
+  it('alarm on ingest and freshness errors and on a message in the dead-letter queue', () => {
+    for (const [name, fn] of [
+      ['IngestErrors', dev.stack.ingest.function.fn],
+      ['FreshnessErrors', dev.stack.freshness.function.fn],
+    ] as const) {
+      expect(alarmNamed(dev, `MarketData-dev-${name}`)).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: dev.logicalId(fn) } }],
+        Threshold: 1,
+      });
+    }
+    expect(alarmNamed(dev, 'MarketData-dev-IngestDeadLetters')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.deadLetterQueue), 'QueueName'] } }],
+      Threshold: 1,
+    });
+  });
+
+  it('alarm per family when its data is older than the stage’s maxDataAgeMinutes, or its age is missing', () => {
+    const qa = synth('qa', { maxDataAgeMinutes: 90 });
+    for (const [fixture, stage, minutes] of [
+      [dev, 'dev', 1440],
+      [qa, 'qa', 90],
+    ] as const) {
+      const alarms = fixture.template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: DATA_AGE_METRIC } });
+      const byFamily = Object.fromEntries(
+        Object.values(alarms).map((a) => [(a.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === FAMILY_DIMENSION)!.Value, a.Properties]),
+      );
+
+      expect(Object.keys(byFamily).sort()).toEqual([...DATASET_FAMILIES].sort());
+      for (const [family, alarm] of Object.entries(byFamily)) {
+        expect(alarm).toMatchObject({
+          AlarmName: expect.stringMatching(new RegExp(`^MarketData-${stage}-DataAge[A-Z][A-Za-z]+$`)),
+          Namespace: METRICS_NAMESPACE,
+          Dimensions: [{ Name: FAMILY_DIMENSION, Value: family }],
+          Statistic: 'Maximum',
+          Period: 900,
+          Threshold: minutes * 60,
+          ComparisonOperator: 'GreaterThanThreshold',
+          TreatMissingData: 'breaching',
+        });
+      }
+    }
+  });
+
+  it('notify the alarm topic like every other alarm', () => {
+    const { template } = synth('dev', { alarmEmail: 'ops@example.com' });
+    const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
+
+    for (const name of ['ImportsRefused', 'ImportsFailed', 'IngestErrors', 'IngestDeadLetters', 'DataAgeExchanges']) {
+      const [alarm] = Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmName: `MarketData-dev-${name}` } }));
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+    }
+  });
+
+  it('show on the dashboard', () => {
+    const [dashboard] = Object.values(dev.template.findResources('AWS::CloudWatch::Dashboard'));
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+
+    for (const title of ['Imports (published, refused, failed)', 'Ingest dead-letter queue', 'Data age by family']) expect(body).toContain(title);
+    for (const family of DATASET_FAMILIES) expect(body).toContain(`\\"${FAMILY_DIMENSION}\\",\\"${family}\\"`);
+  });
+});
