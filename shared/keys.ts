@@ -33,19 +33,14 @@ export type ListFamily = CatalogFamily | OfferFamily;
 export const VERSIONED_FAMILIES = [...CATALOG_FAMILIES, ...OFFER_FAMILIES] as const;
 export type VersionedFamily = ListFamily;
 
-/** The filters of an offer list; each has its own list view (one copy of an offer per view dimension). */
-export type FilterDimension = 'platform_type' | 'platform' | 'asset';
-
 /**
- * The pairs of filters that have a combined view too, so that a list with two filters is a position
- * range like one with a single filter (docs/adr/0001-snapshots-and-positions.md). `platform_type`
- * with `platform` has none: the platform's view already holds only that platform's offers.
+ * The dimensions of offer list views: each filter alone, and the two pairs of filters that lists
+ * combine (`platform_type` or `platform` with `asset`), so that a list with two filters is a
+ * position range like one with a single filter (docs/adr/0001-snapshots-and-positions.md). An offer
+ * has one copy per view it is in. `platform_type` with `platform` has no view of its own: it reads
+ * the platform's view, filtered on the type.
  */
-export const PAIR_DIMENSIONS = ['platform_type+asset', 'platform+asset'] as const;
-export type PairDimension = (typeof PAIR_DIMENSIONS)[number];
-
-/** The dimensions of offer list views: each filter alone, and the pairs above. */
-export type ViewDimension = FilterDimension | PairDimension;
+export type ViewDimension = 'platform_type' | 'platform' | 'asset' | 'platform_type+asset' | 'platform+asset';
 
 export interface Key {
   PK: string;
