@@ -221,6 +221,8 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     // Under the lease: plan again from the pointer as it is now (another import may have published).
     const changes = await planChanges(dataset, before, writer, startedAt.toISOString());
     const next = new Set(changes.map((c) => c.state.version));
+    const leased = new Set(planned.map((c) => c.state.version));
+    if ([...next].some((v) => !leased.has(v))) await writer.recordWriting(owner, [...next]);
     const served = new Set(Object.values(before?.families ?? {}).flatMap((s) => (s?.version ? [s.version] : [])));
     let itemsWritten = 0;
     let itemsDeleted = 0;
