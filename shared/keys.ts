@@ -33,6 +33,20 @@ export type ListFamily = CatalogFamily | OfferFamily;
 export const VERSIONED_FAMILIES = [...CATALOG_FAMILIES, ...OFFER_FAMILIES] as const;
 export type VersionedFamily = ListFamily;
 
+/** The dataset family (data file array) that each versioned family of the served data comes from. */
+export const DATASET_FAMILY_OF = {
+  exchanges: 'exchanges',
+  wallets: 'wallets',
+  protocols: 'protocols',
+  currencies: 'currencies',
+  earn: 'earn_offers',
+  borrow: 'borrow_offers',
+  collateral: 'collateral_offers',
+} as const satisfies Record<VersionedFamily, string>;
+
+/** The dataset family of each offer family's history. */
+export const HISTORY_DATASET_FAMILY = { earn: 'earn_history', borrow: 'borrow_history' } as const satisfies Record<HistoryFamily, string>;
+
 /**
  * The dimensions of offer list views: each filter alone, and the two pairs of filters that lists
  * combine (`platform_type` or `platform` with `asset`), so that a list with two filters is a

@@ -6,7 +6,8 @@
  */
 import { expiryOf, observations, rollup, ROLLUPS } from '../domain/history-points';
 import { historyKey, OBSERVED_AT_ATTRIBUTE, type HistoryFamily, type SeriesResolution } from '../keys';
-import type { BucketPoint, HistoryItem, HistoryStore, RawPoint } from '../repositories/history-store';
+import type { BucketPoint, HistoryItem, RawPoint } from '../repositories/history-store';
+import type { HistoryWriter } from '../repositories/history-writer';
 import { TTL_ATTRIBUTE } from '../table';
 
 interface SeriesRecord {
@@ -48,7 +49,7 @@ function historyItems(family: HistoryFamily, record: SeriesRecord, now: number):
 }
 
 /** Append the history records of a file, as of `now`. */
-export async function appendHistory(store: HistoryStore, appends: readonly HistoryAppend[], now: number): Promise<AppendResult> {
+export async function appendHistory(store: HistoryWriter, appends: readonly HistoryAppend[], now: number): Promise<AppendResult> {
   const result: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
   for (const { family, series } of appends) {
     for (let i = 0; i < series.length; i += SERIES_PER_ROUND) {

@@ -10,14 +10,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { DEFAULTS } from '../config';
-import { CATALOG_FAMILIES, HISTORY_FAMILIES, OFFER_FAMILIES, PLATFORM_FAMILIES, type VersionedFamily } from '../keys';
-import { HistoryStore } from '../repositories/history-store';
+import { CATALOG_FAMILIES, DATASET_FAMILY_OF, HISTORY_DATASET_FAMILY, HISTORY_FAMILIES, OFFER_FAMILIES, PLATFORM_FAMILIES, type VersionedFamily } from '../keys';
+import { HistoryWriter } from '../repositories/history-writer';
 import { SnapshotWriter, type FamilyState, type RetiredVersion, type SnapshotPointer } from '../repositories/snapshot-writer';
 import { versionsOf, type FamilyVersions } from '../repositories/snapshot-store';
 import {
-  DATASET_FAMILY_OF,
   DataFileError,
-  HISTORY_DATASET_FAMILY,
   parseDataset,
   type Dataset,
   type DatasetFamily,
@@ -189,7 +187,7 @@ const historyOf = (dataset: Dataset): HistoryAppend[] =>
   });
 
 /** Would appending this history write anything? (Reads only.) */
-async function historyChanges(history: HistoryStore, appends: HistoryAppend[], now: number): Promise<boolean> {
+async function historyChanges(history: HistoryWriter, appends: HistoryAppend[], now: number): Promise<boolean> {
   if (appends.length === 0) return false;
   const dryRun = await appendHistory(history.dryRun(), appends, now);
   return dryRun.itemsWritten > 0;
@@ -204,7 +202,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   if (errors.length > 0) throw new DataFileError(errors);
 
   const clock = () => options.now?.() ?? new Date();
-  const history = new HistoryStore(client, tableName, options.concurrency);
+  const history = new HistoryWriter(client, tableName, options.concurrency);
   const retireAfterMs = options.retireAfterMs ?? DEFAULTS.snapshotCacheMs + RETIRE_MARGIN_MS;
   const counts = Object.fromEntries(Object.entries(dataset).flatMap(([family, records]) => (Array.isArray(records) ? [[family, records.length]] : [])));
   const appends = historyOf(dataset);
@@ -223,6 +221,8 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     // Under the lease: plan again from the pointer as it is now (another import may have published).
     const changes = await planChanges(dataset, before, writer, startedAt.toISOString());
     const next = new Set(changes.map((c) => c.state.version));
+    const leased = new Set(planned.map((c) => c.state.version));
+    if ([...next].some((v) => !leased.has(v))) await writer.recordWriting(owner, [...next]);
     const served = new Set(Object.values(before?.families ?? {}).flatMap((s) => (s?.version ? [s.version] : [])));
     let itemsWritten = 0;
     let itemsDeleted = 0;

@@ -7,8 +7,7 @@
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CorruptDataError } from '../errors';
-import { pointerKey, VERSIONED_FAMILIES, type VersionedFamily } from '../keys';
-import { DATASET_FAMILY_OF } from '../schemas/dataset';
+import { DATASET_FAMILY_OF, pointerKey, VERSIONED_FAMILIES, type VersionedFamily } from '../keys';
 
 const EMPTY_VERSION = 'none';
 

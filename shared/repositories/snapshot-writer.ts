@@ -105,6 +105,20 @@ export class SnapshotWriter {
     }
   }
 
+  /** Record the versions the holder is about to write (when its plan changed under the lease). */
+  async recordWriting(owner: string, writing: string[]): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: pointerKey(),
+        UpdateExpression: 'SET #lease.#writing = :writing',
+        ConditionExpression: '#lease.#owner = :owner',
+        ExpressionAttributeNames: { '#lease': 'lease', '#owner': 'owner', '#writing': 'writing' },
+        ExpressionAttributeValues: { ':owner': owner, ':writing': writing },
+      }),
+    );
+  }
+
   /**
    * End the lease without publishing (a failed import). The lease stays as expired, with what it
    * was writing, so the next import deletes those versions.

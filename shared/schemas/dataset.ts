@@ -194,19 +194,3 @@ export type DataFileInput = Uint8Array | unknown;
 /** Validate a dataset file, its text and shape (cross-record rules are checked by the import). */
 export const parseDataset = (input: DataFileInput): Dataset => parseWith(Dataset, input);
 export const parseAccounts = (input: DataFileInput): AccountsFile => parseWith(AccountsFile, input);
-
-// ---- families of a file and of the served data -------------------------------------------------
-
-/** The dataset family that each versioned family of the served data comes from. */
-export const DATASET_FAMILY_OF = {
-  exchanges: 'exchanges',
-  wallets: 'wallets',
-  protocols: 'protocols',
-  currencies: 'currencies',
-  earn: 'earn_offers',
-  borrow: 'borrow_offers',
-  collateral: 'collateral_offers',
-} as const satisfies Record<string, DatasetFamily>;
-
-/** The dataset family of each offer family's history. */
-export const HISTORY_DATASET_FAMILY = { earn: 'earn_history', borrow: 'borrow_history' } as const satisfies Record<string, DatasetFamily>;

@@ -1,6 +1,6 @@
-import { CATALOG_FAMILIES, OFFER_FAMILIES } from '../../../shared/keys';
+import { CATALOG_FAMILIES, DATASET_FAMILY_OF, OFFER_FAMILIES } from '../../../shared/keys';
 import { platformResolver, projectCatalog, projectOffers, projectSource } from '../../../shared/import/project';
-import { DATASET_FAMILY_OF, parseDataset } from '../../../shared/schemas/dataset';
+import { parseDataset } from '../../../shared/schemas/dataset';
 import { fixtureDataset } from '../../fixtures/dataset';
 
 const dataset = parseDataset(fixtureDataset());
