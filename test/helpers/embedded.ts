@@ -2,7 +2,7 @@
  * Integration-test plumbing: an embedded DynamoDB with the stack's table, the runtime pointed at
  * it, and API Gateway proxy events for the real handlers.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuthorizerHandler } from '../../functions/authorizer/authorizer';
 import { buildFunctions, type ApiFunctions } from '../../local/functions';
 import type { ApiDeps } from '../../shared/api-deps';
@@ -31,7 +31,16 @@ export interface TestTable {
   clients: () => DynamoDBDocumentClient[];
   /** The functions as their composition roots build them, on this table. */
   api: (options?: ApiOptions) => TestApi;
+  /** Every item of the table (a Scan, page after page). */
+  items: () => Promise<Record<string, unknown>[]>;
   close: () => Promise<void>;
+}
+
+/** Every item of a table, page after page. */
+export async function scanAll(client: DynamoDBDocumentClient, tableName: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for await (const page of paginateScan({ client }, { TableName: tableName })) items.push(...(page.Items ?? []));
+  return items;
 }
 
 export async function startTestTable(env: Record<string, string> = {}): Promise<TestTable> {
@@ -61,6 +70,7 @@ export async function startTestTable(env: Record<string, string> = {}): Promise<
     config,
     clients: () => [clients.client, clients.counterClient],
     api,
+    items: () => scanAll(clients.client, tableName),
     close: async () => {
       clients.client.destroy();
       clients.counterClient.destroy();

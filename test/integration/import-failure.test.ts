@@ -131,15 +131,10 @@ let table: TestTable;
 /** Item counts per version (other items: pointer, history, keys, quota counters, under ''). */
 async function itemsByVersion(): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await table.client.send(new ScanCommand({ TableName: table.tableName, ProjectionExpression: 'PK', ExclusiveStartKey }));
-    for (const item of out.Items ?? []) {
-      const version = versionOfPartition(item.PK as string) ?? '';
-      counts[version] = (counts[version] ?? 0) + 1;
-    }
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  for (const item of await table.items()) {
+    const version = versionOfPartition(item.PK as string) ?? '';
+    counts[version] = (counts[version] ?? 0) + 1;
+  }
   return counts;
 }
 

@@ -7,7 +7,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/logger';
 import { DataFileError } from '../../shared/schemas/dataset';
@@ -76,13 +75,7 @@ const exchange = async (slug: string) => invoke(table.api().platforms, apiEvent(
 
 /** Every item of the table but the quota counters the requests above write. */
 async function dataItems(): Promise<unknown[]> {
-  const items: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await table.client.send(new ScanCommand({ TableName: table.tableName, ExclusiveStartKey }));
-    items.push(...(out.Items ?? []));
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const items = await table.items();
   return items.filter((item) => !String(item.PK).startsWith('QUOTA#')).sort((a, b) => `${a.PK}|${a.SK}`.localeCompare(`${b.PK}|${b.SK}`));
 }
 

@@ -11,7 +11,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { S3Event, S3EventRecord, SQSEvent } from 'aws-lambda';
 import S3rver from 's3rver';
 import { ingestHandler, type IngestedObject } from '../../functions/ingest/ingest-handler';
@@ -88,13 +87,7 @@ const getOffers = (path: string) => invoke(table.api({ clock: () => NOW }).offer
 
 /** Every item of the table but the quota counters the requests above write. */
 async function dataItems(): Promise<unknown[]> {
-  const items: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await table.client.send(new ScanCommand({ TableName: table.tableName, ExclusiveStartKey }));
-    items.push(...(out.Items ?? []));
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const items = await table.items();
   return items.filter((item) => !String(item.PK).startsWith('QUOTA#')).sort((a, b) => `${a.PK}|${a.SK}`.localeCompare(`${b.PK}|${b.SK}`));
 }
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authorize } from '../../functions/authorizer/authorizer';
 import { createDocumentClient } from '../../shared/dynamodb';
@@ -17,6 +17,7 @@ import { setLogSink } from '../../shared/logger';
 import { hashKey, KeyStore } from '../../shared/repositories/key-store';
 import { createTableInput } from '../../shared/table';
 import { UsageError } from '../../scripts/cli';
+import { scanAll } from '../helpers/embedded';
 import {
   createKeyCommand,
   listKeysCommand,
@@ -50,16 +51,7 @@ const outcome = (promise: Promise<APIGatewayAuthorizerResult>) =>
     (error: Error) => error.message,
   );
 
-async function scanAll(): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await client.send(new ScanCommand({ TableName: TABLE, ExclusiveStartKey: start }));
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
+const tableItems = () => scanAll(client, TABLE);
 
 function accountsFile(name: string, content: unknown): string {
   const path = join(dir, name);
@@ -182,14 +174,14 @@ describe('keys: load accounts', () => {
 
     await loadAccountsCommand(store, path);
     const before = await listKeysCommand(store, 'twice');
-    const itemsBefore = (await scanAll()).length;
+    const itemsBefore = (await tableItems()).length;
     await loadAccountsCommand(store, path);
     const after = await listKeysCommand(store, 'twice');
 
     expect(after.keys.map((key) => key.keyId)).toEqual(before.keys.map((key) => key.keyId));
     expect(after.keys).toHaveLength(2);
-    expect((await scanAll()).length).toBe(itemsBefore);
-    const refs = (await scanAll()).filter((item) => item.PK === userKey('twice').PK && item.SK !== userKey('twice').SK);
+    expect((await tableItems()).length).toBe(itemsBefore);
+    const refs = (await tableItems()).filter((item) => item.PK === userKey('twice').PK && item.SK !== userKey('twice').SK);
     expect(refs).toHaveLength(2);
   });
 
@@ -308,7 +300,7 @@ describe('keys: storage', () => {
       'twice_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
     ];
 
-    const table = JSON.stringify(await scanAll());
+    const table = JSON.stringify(await tableItems());
 
     for (const secret of secrets) {
       expect(table).not.toContain(secret);

@@ -7,7 +7,6 @@
  *   corrects, a late one counts in its window; a catalog import leaves history alone;
  * - what no window can reach is not written, and every item expires after its stated retention.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { importDataset, RETIRE_MARGIN_MS } from '../../shared/import/importer';
 import { RETENTION_MS } from '../../shared/domain/history-points';
 import { HISTORY_PREFIX, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/keys';
@@ -29,16 +28,7 @@ async function get(path: string) {
   return invoke(fn, apiEvent(path, KEY));
 }
 
-async function scan(): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await table.client.send(new ScanCommand({ TableName: table.tableName, ExclusiveStartKey }));
-    items.push(...(out.Items ?? []));
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
-}
+const scan = () => table.items();
 const historyItems = async () => (await scan()).filter((i) => (i.PK as string).startsWith(HISTORY_PREFIX));
 const storedVersions = async () => new Set((await scan()).flatMap((i) => (i.PK as string).startsWith(SNAPSHOT_PREFIX) ? [versionOfPartition(i.PK as string)!] : []));
 
