@@ -10,7 +10,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { DEFAULTS } from '../config';
-import { CATALOG_FAMILIES, DATASET_FAMILY_OF, HISTORY_DATASET_FAMILY, HISTORY_FAMILIES, OFFER_FAMILIES, PLATFORM_FAMILIES, type VersionedFamily } from '../keys';
+import { CATALOG_FAMILIES, DATASET_FAMILY_OF, HISTORY_DATASET_FAMILY, HISTORY_FAMILIES, OFFER_FAMILIES, PLATFORM_FAMILIES, VERSIONED_FAMILIES, type VersionedFamily } from '../keys';
 import { HistoryWriter } from '../repositories/history-writer';
 import { SnapshotWriter, type FamilyState, type RetiredVersion, type SnapshotPointer } from '../repositories/snapshot-writer';
 import { versionsOf, type FamilyVersions } from '../repositories/snapshot-store';
@@ -218,8 +218,12 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   const owner = randomUUID();
   const before = await writer.acquireLease({ owner, until: startedAt.getTime() + LEASE_MS, writing: planned.map((c) => c.state.version) }, startedAt.getTime());
   try {
-    // Under the lease: plan again from the pointer as it is now (another import may have published).
-    const changes = await planChanges(dataset, before, writer, startedAt.toISOString());
+    // Under the lease: plan again only if another import published since the pointer was read
+    // (a family version names its hash and references, so equal versions mean an equal plan).
+    const servedNow = versionsOf(before?.families);
+    const servedSeen = versionsOf(seen?.families);
+    const unchangedSince = VERSIONED_FAMILIES.every((f) => servedNow[f] === servedSeen[f]);
+    const changes = unchangedSince ? planned : await planChanges(dataset, before, writer, startedAt.toISOString());
     const next = new Set(changes.map((c) => c.state.version));
     const leased = new Set(planned.map((c) => c.state.version));
     if ([...next].some((v) => !leased.has(v))) await writer.recordWriting(owner, [...next]);
