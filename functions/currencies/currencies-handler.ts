@@ -11,14 +11,14 @@ export function currenciesHandler(deps: ApiDeps) {
     'currencies',
     {
       listCurrencies: async (event: ApiEvent) => {
-        const query = parseQuery(LIST_QUERY, queryValues(event));
+        const query = parseQuery(LIST_QUERY(), queryValues(event));
         const { docs, page } = await listCatalog(stores, 'currencies', query);
         return jsonResult(listBody(docs, page));
       },
       getCurrency: async (event: ApiEvent) => {
         const found = await getCurrencyDetail(stores, event.pathParameters?.slug ?? '');
         if (found && 'redirectTo' in found) return redirectResult(event, found.redirectTo);
-        parseQuery(NO_QUERY, queryValues(event));
+        parseQuery(NO_QUERY(), queryValues(event));
         return jsonResult(foundDoc(found, 'currencies'));
       },
     },

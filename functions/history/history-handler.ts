@@ -11,7 +11,7 @@ export function historyHandler(deps: ApiDeps) {
   const { stores, clock } = deps;
   const series = (family: HistoryFamily): RouteHandler => async (event: ApiEvent) => {
     const id = parseOfferId(event.pathParameters?.id);
-    const { period } = parseQuery(HISTORY_QUERY, queryValues(event));
+    const { period } = parseQuery(HISTORY_QUERY(), queryValues(event));
     return jsonResult(await getHistory(stores, family, id, period, clock()));
   };
   return apiHandler(

@@ -9,13 +9,13 @@ import { NO_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shar
 export function offersHandler(deps: ApiDeps) {
   const { stores } = deps;
   const list = (family: OfferFamily): RouteHandler => async (event: ApiEvent) => {
-    const query = parseQuery(OFFER_LIST_QUERY[family], queryValues(event));
+    const query = parseQuery(OFFER_LIST_QUERY[family](), queryValues(event));
     const { docs, page } = await listOffers(stores, family, query);
     return jsonResult(listBody(docs, page));
   };
   const detail = (family: OfferFamily): RouteHandler => async (event: ApiEvent) => {
     const id = parseOfferId(event.pathParameters?.id);
-    parseQuery(NO_QUERY, queryValues(event));
+    parseQuery(NO_QUERY(), queryValues(event));
     return jsonResult(await getOffer(stores, family, id));
   };
   return apiHandler(

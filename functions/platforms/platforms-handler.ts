@@ -9,14 +9,14 @@ import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/schemas/query';
 export function platformsHandler(deps: ApiDeps) {
   const { stores } = deps;
   const list = (family: PlatformFamily): RouteHandler => async (event: ApiEvent) => {
-    const query = parseQuery(LIST_QUERY, queryValues(event));
+    const query = parseQuery(LIST_QUERY(), queryValues(event));
     const { docs, page } = await listCatalog(stores, family, query);
     return jsonResult(listBody(docs, page));
   };
   const detail = (family: PlatformFamily): RouteHandler => async (event: ApiEvent) => {
     const found = await getCatalogRecord(stores, family, event.pathParameters?.slug ?? '');
     if (found && 'redirectTo' in found) return redirectResult(event, found.redirectTo);
-    parseQuery(NO_QUERY, queryValues(event));
+    parseQuery(NO_QUERY(), queryValues(event));
     return jsonResult(foundDoc(found, family));
   };
   return apiHandler(

@@ -27,7 +27,7 @@ export function usageHandler(deps: ApiDeps) {
     {
       // No data read: the answer is the request's charge, settled (a refusal replaces it).
       getUsage: async (event: ApiEvent, context?: unknown) => {
-        parseQuery(NO_QUERY, queryValues(event));
+        parseQuery(NO_QUERY(), queryValues(event));
         const { caller, charge } = await chargedRequest(context);
         return jsonResult(JSON.stringify(usageBody(charge.usage, caller.premiumUntil)));
       },

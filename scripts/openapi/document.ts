@@ -10,7 +10,7 @@ import { ROUTES, type Route } from '../../shared/routes';
 import type { ParamSchema } from '../../shared/schemas/query';
 import { componentSchemas, schemaRef, type JsonSchema } from './components';
 import { overview } from './descriptions';
-import { OPERATIONS, type OperationSpec, type Tag } from './operations';
+import { OPERATIONS, PARAMETER_DESCRIPTIONS, type OperationSpec, type Tag } from './operations';
 import type { SchemaName } from './response-schemas';
 
 const OPENAPI_VERSION = '3.1.0';
@@ -154,14 +154,16 @@ const responseRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/res
  */
 function parametersOf(schema: ParamSchema, where: 'path' | 'query', overrides: OperationSpec['queryOverrides'] = {}): JsonSchema[] {
   return Object.entries(schema.shape).map(([name, param]) => {
-    const { $schema: _dialect, description, default: fallback, ...json } = z.toJSONSchema(param, { target: 'draft-2020-12', io: 'output' }) as JsonSchema;
+    const { $schema: _dialect, default: fallback, ...json } = z.toJSONSchema(param, { target: 'draft-2020-12', io: 'output' }) as JsonSchema;
     const override = overrides[name] ?? {};
     const defaultValue = override.default ?? fallback;
+    const description = override.description ?? PARAMETER_DESCRIPTIONS[name];
+    if (description === undefined) throw new Error(`parameter ${name} has no description (scripts/openapi/operations.ts)`);
     return {
       name,
       in: where,
       required: where === 'path',
-      description: override.description ?? description,
+      description,
       schema: defaultValue === undefined ? json : { ...json, default: defaultValue },
     };
   });

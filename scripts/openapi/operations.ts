@@ -5,7 +5,7 @@
  */
 import type { CatalogFamily, OfferFamily } from '../../shared/keys';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
-import { HISTORY_QUERY, LIST_QUERY, NO_QUERY, OFFER_ID_PATH, OFFER_LIST_QUERY, SLUG_PATH, type ParamSchema } from '../../shared/schemas/query';
+import { HISTORY_QUERY, LIST_QUERY, NO_QUERY, NUMBER_MAX_LENGTH, OFFER_ID_PATH, OFFER_LIST_QUERY, SLUG_PATH, type ParamSchema } from '../../shared/schemas/query';
 import { catalogOrdering, historyRules, offerOrdering } from './descriptions';
 import type { SchemaName } from './response-schemas';
 
@@ -24,6 +24,22 @@ export interface OperationSpec {
   /** Former slugs answer 301. */
   redirects?: boolean;
 }
+
+/** What each parameter means; its type, bounds, enumeration and default come from its schema. */
+export const PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  limit: 'Page size. Plain decimal digits.',
+  offset: 'Zero-based offset into the result set. Plain decimal digits.',
+  platform_type: 'Only offers of platforms of this family.',
+  platform: 'Only offers of the platform with this (current) slug. Must not be empty.',
+  asset: 'Only offers of the asset (or collateral asset) with this slug. Must not be empty.',
+  sort: 'Sort mode.',
+  min_apy:
+    'Only offers whose APY (percent) is at least this value, compared as an exact decimal. A number as JSON writes it, without sign: ' +
+    `digits, an optional fraction, an optional exponent (\`4.75\`, \`1e-7\`, \`2.5E1\`; not \`.5\`, \`+1\` or \`5.\`), at most ${NUMBER_MAX_LENGTH} characters.`,
+  period: 'History window.',
+  id: 'Numeric offer identifier. Plain decimal digits.',
+  slug: 'Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty.',
+};
 
 const TAKES_NO_QUERY = 'Takes no query parameters: any is a `validation_error`.';
 
@@ -48,7 +64,7 @@ function catalogList(family: CatalogFamily): OperationSpec {
     summary: `List ${n.many}`,
     description: `Published, non-delisted ${n.many}. ${catalogOrdering(family)} Only \`limit\` and \`offset\` are accepted.`,
     tag: n.tag,
-    query: LIST_QUERY,
+    query: LIST_QUERY(),
     ok: n.list,
   };
 }
@@ -65,8 +81,8 @@ function catalogDetail(family: CatalogFamily): OperationSpec {
       `One published, non-delisted ${n.one} by slug.${embeds} A former slug answers \`301\` to the current one (query string kept); ` +
       `an unknown, unpublished or delisted slug answers \`404 not_found\`. ${TAKES_NO_QUERY}`,
     tag: n.tag,
-    path: SLUG_PATH,
-    query: NO_QUERY,
+    path: SLUG_PATH(),
+    query: NO_QUERY(),
     ok: n.schema,
     redirects: true,
   };
@@ -80,7 +96,7 @@ function offerList(family: OfferFamily): OperationSpec {
       `Published ${family} offers, whatever their ${family === 'earn' ? '`available`' : '`is_active`'} flag, filtered and sorted. ` +
       `${offerOrdering(family)}${minApy} An offer whose platform is unknown or not public has \`platform: null\` and matches no \`platform\` or \`platform_type\` filter.`,
     tag: 'Offers',
-    query: OFFER_LIST_QUERY[family],
+    query: OFFER_LIST_QUERY[family](),
     queryOverrides: { sort: { default: DEFAULT_SORT[family], description: `Sort mode. ${offerOrdering(family)}` } },
     ok: OFFER_NAMES[family].list,
   };
@@ -91,8 +107,8 @@ function offerDetail(family: OfferFamily): OperationSpec {
     summary: `Get one ${family} offer`,
     description: `One published ${family} offer by id. An unknown or unpublished id answers \`404 not_found\`; a malformed id \`400 validation_error\`. ${TAKES_NO_QUERY}`,
     tag: 'Offers',
-    path: OFFER_ID_PATH,
-    query: NO_QUERY,
+    path: OFFER_ID_PATH(),
+    query: NO_QUERY(),
     ok: OFFER_NAMES[family].schema,
   };
 }
@@ -103,8 +119,8 @@ function history(family: 'earn' | 'borrow'): OperationSpec {
     summary: `Get ${family} offer history`,
     description: `APY history of one published ${family} offer. ${points}\n\n${historyRules()}`,
     tag: 'History',
-    path: OFFER_ID_PATH,
-    query: HISTORY_QUERY,
+    path: OFFER_ID_PATH(),
+    query: HISTORY_QUERY(),
     ok: family === 'earn' ? 'EarnHistory' : 'BorrowHistory',
   };
 }
@@ -133,7 +149,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
       'Charged like any other request: its numbers include this request, and they are those of its usage headers. ' +
       `Carries no \`ETag\` (it changes with every request). ${TAKES_NO_QUERY}`,
     tag: 'Usage',
-    query: NO_QUERY,
+    query: NO_QUERY(),
     ok: 'Usage',
   },
   getCollateralHistory: {
@@ -142,7 +158,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
       'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the id and the query string.',
     tag: 'History',
     // An integer like every offer id (the answer is 404 whatever the value).
-    path: OFFER_ID_PATH,
-    query: NO_QUERY,
+    path: OFFER_ID_PATH(),
+    query: NO_QUERY(),
   },
 };

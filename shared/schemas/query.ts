@@ -1,9 +1,14 @@
 /**
  * Query and path parameters (docs/api.md, "Parameters"): one zod object schema per route, whose
  * inferred types the handlers and the domain take and from which the OpenAPI parameters are
- * generated (scripts/openapi). Validation is strict: unknown, repeated, empty, malformed and
- * out-of-range values are a `validation_error` whose messages each name the parameter, one message
- * per parameter (each check aborts the parameter's remaining checks).
+ * generated (scripts/openapi, which adds each parameter's description). Validation is strict:
+ * unknown, repeated, empty, malformed and out-of-range values are a `validation_error` whose
+ * messages each name the parameter, one message per parameter (each check aborts the
+ * parameter's remaining checks).
+ *
+ * Each schema is built on its first use, not when the module loads: building zod schemas costs a
+ * function's cold start milliseconds, a function builds only those of the routes it serves, and a
+ * bundle keeps only those its routes name (docs/performance.md, "Cold start").
  */
 import * as z from 'zod/mini';
 import { PERIODS } from '../domain/buckets';
@@ -16,7 +21,7 @@ import { PLATFORM_TYPES, SLUG_MAX_LENGTH } from './constants';
 const QUOTE_MAX_LENGTH = 64;
 
 /** `min_apy`: the JSON number grammar without sign, at most this long (docs/api.md). */
-const NUMBER_MAX_LENGTH = 32;
+export const NUMBER_MAX_LENGTH = 32;
 const UNSIGNED_NUMBER_PATTERN = /^(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
 /** Client text in a message: at most QUOTE_MAX_LENGTH characters (code points), cut with `…`. */
@@ -72,10 +77,10 @@ function unsignedNumber(name: string) {
   );
 }
 
-/** The parameter's description in the OpenAPI document: zod's global registry, which toJSONSchema reads. */
-function described<S extends z.ZodMiniType>(schema: S, description: string): S {
-  z.globalRegistry.add(schema, { description });
-  return schema;
+/** A schema built once, on its first use; pure, so a bundle drops the ones nothing calls. */
+function onFirstUse<S>(build: () => S): () => S {
+  let schema: S | undefined;
+  return () => (schema ??= build());
 }
 
 // ---- the parameters ----------------------------------------------------------------------------
@@ -83,54 +88,53 @@ function described<S extends z.ZodMiniType>(schema: S, description: string): S {
 export const PAGE_SIZE = { minimum: 1, maximum: 200, default: 50 } as const;
 export const DEFAULT_PERIOD = '1m';
 
-const limit = described(z._default(integer('limit', PAGE_SIZE.minimum, PAGE_SIZE.maximum), PAGE_SIZE.default), 'Page size. Plain decimal digits.');
-const offset = described(z._default(integer('offset', 0, Number.MAX_SAFE_INTEGER), 0), 'Zero-based offset into the result set. Plain decimal digits.');
+const limit = /* @__PURE__ */ onFirstUse(() => z._default(integer('limit', PAGE_SIZE.minimum, PAGE_SIZE.maximum), PAGE_SIZE.default));
+const offset = /* @__PURE__ */ onFirstUse(() => z._default(integer('offset', 0, Number.MAX_SAFE_INTEGER), 0));
 
-const OFFER_FILTERS = {
-  platform_type: described(z.optional(oneOf('platform_type', PLATFORM_TYPES)), 'Only offers of platforms of this family.'),
-  platform: described(z.optional(slug('platform')), 'Only offers of the platform with this (current) slug. Must not be empty.'),
-  asset: described(z.optional(slug('asset')), 'Only offers of the asset (or collateral asset) with this slug. Must not be empty.'),
-  sort: described(z.optional(oneOf('sort', SORT_MODES)), 'Sort mode.'),
-};
+const offerFilters = /* @__PURE__ */ onFirstUse(() => ({
+  platform_type: z.optional(oneOf('platform_type', PLATFORM_TYPES)),
+  platform: z.optional(slug('platform')),
+  asset: z.optional(slug('asset')),
+  sort: z.optional(oneOf('sort', SORT_MODES)),
+}));
 
-const minApy = described(
-  z.optional(unsignedNumber('min_apy')),
-  'Only offers whose APY (percent) is at least this value, compared as an exact decimal. A number as JSON writes it, without sign: ' +
-    `digits, an optional fraction, an optional exponent (\`4.75\`, \`1e-7\`, \`2.5E1\`; not \`.5\`, \`+1\` or \`5.\`), at most ${NUMBER_MAX_LENGTH} characters.`,
-);
+const minApy = () => z.optional(unsignedNumber('min_apy'));
 
 /** Routes that take no query parameter. */
-export const NO_QUERY = z.strictObject({});
+export const NO_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({}));
 
-export const LIST_QUERY = z.strictObject({ limit, offset });
+export const LIST_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({ limit: limit(), offset: offset() }));
 
-const OFFER_QUERY = z.strictObject({ limit, offset, ...OFFER_FILTERS, min_apy: minApy });
+const OFFER_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({ limit: limit(), offset: offset(), ...offerFilters(), min_apy: minApy() }));
 
 export const OFFER_LIST_QUERY = {
   earn: OFFER_QUERY,
   borrow: OFFER_QUERY,
-  collateral: z.strictObject({ limit, offset, ...OFFER_FILTERS }),
-} satisfies Record<OfferFamily, z.ZodMiniObject>;
+  collateral: /* @__PURE__ */ onFirstUse(() => z.strictObject({ limit: limit(), offset: offset(), ...offerFilters() })),
+} satisfies Record<OfferFamily, () => z.ZodMiniObject>;
 
-export const HISTORY_QUERY = z.strictObject({
-  period: described(z._default(oneOf('period', PERIODS), DEFAULT_PERIOD), 'History window.'),
-});
+export const HISTORY_QUERY = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    period: z._default(oneOf('period', PERIODS), DEFAULT_PERIOD),
+  }),
+);
 
-export const OFFER_ID_PATH = z.strictObject({
-  id: described(integer('id', 0, Number.MAX_SAFE_INTEGER), 'Numeric offer identifier. Plain decimal digits.'),
-});
+export const OFFER_ID_PATH = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    id: integer('id', 0, Number.MAX_SAFE_INTEGER),
+  }),
+);
 
 /** Documentation only: a slug no record can have is looked up as absent (404), not refused. */
-export const SLUG_PATH = z.strictObject({
-  slug: described(
-    z.string().check(z.minLength(1), z.maxLength(SLUG_MAX_LENGTH)),
-    'Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty.',
-  ),
-});
+export const SLUG_PATH = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    slug: z.string().check(z.minLength(1), z.maxLength(SLUG_MAX_LENGTH)),
+  }),
+);
 
-export type ListQuery = z.infer<typeof LIST_QUERY>;
+export type ListQuery = z.infer<ReturnType<typeof LIST_QUERY>>;
 /** What every offer family's list accepts (`min_apy` only on earn and borrow). */
-export type OfferQuery = z.infer<typeof OFFER_QUERY>;
+export type OfferQuery = z.infer<ReturnType<typeof OFFER_QUERY>>;
 
 // ---- parsing -----------------------------------------------------------------------------------
 
@@ -161,5 +165,5 @@ export function parseQuery<S extends ParamSchema>(schema: S, values: Record<stri
 
 /** A path offer id: plain decimal digits, at most 2^53-1. */
 export function parseOfferId(raw: string | undefined): number {
-  return validated(OFFER_ID_PATH, { id: raw ?? '' }, []).id;
+  return validated(OFFER_ID_PATH(), { id: raw ?? '' }, []).id;
 }

@@ -13,9 +13,9 @@ const messagesOf = (fn: () => unknown): string[] => {
 
 describe('parseQuery', () => {
   it('applies defaults and converts integers', () => {
-    expect(parseQuery(LIST_QUERY, {})).toEqual({ limit: 50, offset: 0 });
-    expect(parseQuery(LIST_QUERY, { limit: ['200'], offset: ['007'] })).toEqual({ limit: 200, offset: 7 });
-    expect(parseQuery(HISTORY_QUERY, {})).toEqual({ period: '1m' });
+    expect(parseQuery(LIST_QUERY(), {})).toEqual({ limit: 50, offset: 0 });
+    expect(parseQuery(LIST_QUERY(), { limit: ['200'], offset: ['007'] })).toEqual({ limit: 200, offset: 7 });
+    expect(parseQuery(HISTORY_QUERY(), {})).toEqual({ period: '1m' });
   });
 
   it.each([
@@ -29,31 +29,31 @@ describe('parseQuery', () => {
     [{ offset: ['1', '2'] }, ['offset must not be repeated']],
     [{ foo: ['1'], bar: [''] }, ['property foo should not exist', 'property bar should not exist']],
   ])('refuses %j', (values, expected) => {
-    expect(messagesOf(() => parseQuery(LIST_QUERY, values))).toEqual(expected);
+    expect(messagesOf(() => parseQuery(LIST_QUERY(), values))).toEqual(expected);
   });
 
   it('accepts min_apy as a JSON number without sign, on earn and borrow only', () => {
     for (const value of ['0', '4.75', '1e-7', '1.5E+2', '2.5E1', '0e0', '1'.repeat(32)]) {
-      expect(parseQuery(OFFER_LIST_QUERY.earn, { min_apy: [value] })).toMatchObject({ min_apy: value });
+      expect(parseQuery(OFFER_LIST_QUERY.earn(), { min_apy: [value] })).toMatchObject({ min_apy: value });
     }
-    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.borrow, { min_apy: ['-1'] }))).toEqual(['min_apy must not be less than 0']);
-    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn, { min_apy: ['.5'] }))).toEqual(['min_apy must be a decimal number such as 4.75']);
-    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.collateral, { min_apy: ['1'] }))).toEqual(['property min_apy should not exist']);
-    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.borrow, { min_apy: ['-1e-7'] }))).toEqual(['min_apy must not be less than 0']);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.borrow(), { min_apy: ['-1'] }))).toEqual(['min_apy must not be less than 0']);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { min_apy: ['.5'] }))).toEqual(['min_apy must be a decimal number such as 4.75']);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.collateral(), { min_apy: ['1'] }))).toEqual(['property min_apy should not exist']);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.borrow(), { min_apy: ['-1e-7'] }))).toEqual(['min_apy must not be less than 0']);
     for (const value of ['+1', '5.', '05', '1e', '1e+', '1.e5', '-0', 'Infinity', '0x10', ' 1']) {
-      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn, { min_apy: [value] }))).toEqual(['min_apy must be a decimal number such as 4.75']);
+      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { min_apy: [value] }))).toEqual(['min_apy must be a decimal number such as 4.75']);
     }
   });
 
   it('refuses a min_apy longer than 32 characters, whatever its form', () => {
     for (const value of ['1'.repeat(33), `1e-${'0'.repeat(29)}7`, '9'.repeat(15_000)]) {
-      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn, { min_apy: [value] }))).toEqual(['min_apy must not be longer than 32 characters']);
+      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { min_apy: [value] }))).toEqual(['min_apy must not be longer than 32 characters']);
     }
   });
 
   it('bounds the slug filters at 256 characters', () => {
-    expect(parseQuery(OFFER_LIST_QUERY.earn, { asset: ['a'.repeat(256)] })).toMatchObject({ asset: 'a'.repeat(256) });
-    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn, { asset: ['a'.repeat(257)], platform: ['p'.repeat(10_000)] }))).toEqual([
+    expect(parseQuery(OFFER_LIST_QUERY.earn(), { asset: ['a'.repeat(256)] })).toMatchObject({ asset: 'a'.repeat(256) });
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { asset: ['a'.repeat(257)], platform: ['p'.repeat(10_000)] }))).toEqual([
       'platform must not be longer than 256 characters',
       'asset must not be longer than 256 characters',
     ]);
@@ -61,24 +61,24 @@ describe('parseQuery', () => {
 
   it('quotes at most 64 characters of an unknown parameter name', () => {
     const name = 'x'.repeat(15_000);
-    expect(messagesOf(() => parseQuery(NO_QUERY, { [name]: ['1'], ['y'.repeat(64)]: ['1'] }))).toEqual([
+    expect(messagesOf(() => parseQuery(NO_QUERY(), { [name]: ['1'], ['y'.repeat(64)]: ['1'] }))).toEqual([
       `property ${'x'.repeat(64)}… should not exist`,
       `property ${'y'.repeat(64)} should not exist`,
     ]);
   });
 
   it('gives every route its own inferred type', () => {
-    const history = parseQuery(HISTORY_QUERY, { period: ['1y'] });
+    const history = parseQuery(HISTORY_QUERY(), { period: ['1y'] });
     const period: '24h' | '1w' | '1m' | '3m' | '1y' | 'all' = history.period;
     expect(period).toBe('1y');
-    expect(parseQuery(NO_QUERY, {})).toEqual({});
+    expect(parseQuery(NO_QUERY(), {})).toEqual({});
   });
 
   it('checks enums', () => {
-    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn, { sort: ['best'] }))).toEqual([
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { sort: ['best'] }))).toEqual([
       'sort must be one of the following values: apy_desc, apy_asc, tvl_desc, updated_desc',
     ]);
-    expect(parseQuery(OFFER_LIST_QUERY.collateral, { sort: ['tvl_desc'], platform_type: ['wallet'] })).toMatchObject({ sort: 'tvl_desc', platform_type: 'wallet' });
+    expect(parseQuery(OFFER_LIST_QUERY.collateral(), { sort: ['tvl_desc'], platform_type: ['wallet'] })).toMatchObject({ sort: 'tvl_desc', platform_type: 'wallet' });
   });
 });
 
@@ -98,5 +98,16 @@ describe('quoted', () => {
   it('counts characters, never cutting a surrogate pair in half', () => {
     const text = '😀'.repeat(65);
     expect(quoted(text)).toBe(`${'😀'.repeat(64)}…`);
+  });
+});
+
+describe('route schemas', () => {
+  it('are built on their first use, once: every later request parses with the same schema', () => {
+    const first = OFFER_LIST_QUERY.earn();
+    expect(OFFER_LIST_QUERY.earn()).toBe(first);
+    // earn and borrow accept the same parameters: one schema.
+    expect(OFFER_LIST_QUERY.borrow()).toBe(first);
+    expect(OFFER_LIST_QUERY.collateral()).not.toBe(first);
+    expect(Object.keys(OFFER_LIST_QUERY.collateral().shape)).not.toContain('min_apy');
   });
 });
