@@ -169,7 +169,16 @@ const offRoute = fc
   )
   .map(([path, query]): FuzzRequest => ({ route: undefined, path: asSent(`${path}${query}`) }));
 
-const fuzzRequest = fc.oneof({ weight: 19, arbitrary: routeRequest }, { weight: 1, arbitrary: offRoute });
+/**
+ * API Gateway refuses a request whose request line and headers pass 10,240 bytes before any route
+ * (DEFAULT_4XX, no usage headers; local-gateway.test.ts covers it): generated requests stay
+ * within it, since two double-encoded long values in one query can pass it.
+ */
+const GATEWAY_REQUEST_LINE_LIMIT = 10_240;
+
+const fuzzRequest = fc
+  .oneof({ weight: 19, arbitrary: routeRequest }, { weight: 1, arbitrary: offRoute })
+  .filter((request) => Buffer.byteLength(request.path) < GATEWAY_REQUEST_LINE_LIMIT);
 
 // ---- the properties of one answer ----------------------------------------------------------------
 
