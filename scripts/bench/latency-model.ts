@@ -13,6 +13,13 @@
  * We model a single-item call as log-normal with median 4 ms and p99 12 ms (a conditional write:
  * median 5 ms, p99 15 ms), and a Query as the same plus 0.25 ms for each 4 KB read unit it
  * consumed. Draws come from a seeded generator, so runs are comparable.
+ *
+ * Common random numbers: a call's draw depends on the iteration, its kind (read, conditional
+ * write) and its rank among the calls of that kind in the iteration, not on what ran before. The
+ * request, its cached twin and its floor run in the same iteration, so the floor's page read and
+ * counter write wait exactly as long as the request's first read and first counter write; what
+ * the request adds (its second counter write, the service's own code) is what the ratio measures,
+ * not the luck of separate draws.
  */
 import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -60,21 +67,39 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const NAME = 'benchLatencyModel';
 
-/** Put the model on the clients; returns a function that takes it off again. */
-export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42): () => void {
-  const random = seeded(seed);
+/** The model on a set of clients: `begin(i)` starts iteration i (its draws), `off()` removes it. */
+export interface LatencyModel {
+  begin: (iteration: number) => void;
+  off: () => void;
+}
+
+/** One 32-bit seed from several integers (FNV-1a over their bytes). */
+function seedOf(...parts: number[]): number {
+  let h = 0x811c9dc5;
+  for (const part of parts) {
+    for (let i = 0; i < 4; i++) {
+      h ^= (part >>> (8 * i)) & 0xff;
+      h = Math.imul(h, 0x01000193);
+    }
+  }
+  return h >>> 0;
+}
+
+/** Put the model on the clients. */
+export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42): LatencyModel {
+  let iteration = 0;
+  const ranks = new Map<number, number>();
   for (const client of clients) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const command = String(context.commandName ?? '').replace(/Command$/, '');
         const input = args.input as { ConditionExpression?: string };
-        const base =
-          command === 'UpdateItem' || command === 'PutItem' || command === 'DeleteItem'
-            ? input.ConditionExpression
-              ? LATENCY_MODEL.conditionalWrite
-              : LATENCY_MODEL.single
-            : LATENCY_MODEL.single;
-        let drawn = logNormal(random, base.medianMs, base.p99Ms);
+        const conditional = (command === 'UpdateItem' || command === 'PutItem' || command === 'DeleteItem') && input.ConditionExpression !== undefined;
+        const base = conditional ? LATENCY_MODEL.conditionalWrite : LATENCY_MODEL.single;
+        const kind = conditional ? 1 : command === 'Query' ? 2 : 3;
+        const rank = ranks.get(kind) ?? 0;
+        ranks.set(kind, rank + 1);
+        let drawn = logNormal(seeded(seedOf(seed, iteration, kind, rank)), base.medianMs, base.p99Ms);
         const started = performance.now();
         const out = await next(args);
         if (command === 'Query') {
@@ -88,7 +113,13 @@ export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42):
       { step: 'initialize', name: NAME, override: true },
     );
   }
-  return () => clients.forEach((client) => client.middlewareStack.remove(NAME));
+  return {
+    begin: (i) => {
+      iteration = i;
+      ranks.clear();
+    },
+    off: () => clients.forEach((client) => client.middlewareStack.remove(NAME)),
+  };
 }
 
 type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
@@ -114,6 +145,7 @@ export interface ModelResult {
 }
 
 export interface ModelContext {
+  model: LatencyModel;
   uncached: Record<FunctionName, Handler>;
   cached: Record<FunctionName, Handler>;
   views: ViewStore;
@@ -147,8 +179,13 @@ export async function measureLatencyModel(kinds: ModelKind[], ctx: ModelContext,
     const cachedMs: number[] = [];
     const floorMs: number[] = [];
     for (let r = 0; r < runs; r++) {
+      // The three in the same iteration: the same draws (common random numbers, above).
+      const iteration = i * 100_000 + r;
+      ctx.model.begin(iteration);
       requestMs.push(await timed(() => request(ctx.uncached)));
+      ctx.model.begin(iteration);
       cachedMs.push(await timed(() => request(ctx.cached)));
+      ctx.model.begin(iteration);
       floorMs.push(await timed(floor));
     }
     const f = median(floorMs);
@@ -179,6 +216,7 @@ export interface MixResult {
  * cache off and on. Each run starts from a cold cache.
  */
 export async function replayMix(
+  model: LatencyModel,
   paths: { path: string; fn: FunctionName }[],
   handlers: Record<'off' | 'on', Record<FunctionName, Handler>>,
   count: number,
@@ -201,6 +239,8 @@ export async function replayMix(
     let hits = 0;
     let lookups = 0;
     for (const [i, draw] of draws.entries()) {
+      // Request i waits the same with the cache off and on.
+      model.begin(1_000_000_000 + i);
       const start = performance.now();
       const { accounting } = await withRequestAccounting(() => handlers[cache][draw.fn](event(draw.path, `mix-${cache}-${i % 50}`), {} as Context));
       latencies.push(performance.now() - start);

@@ -24,6 +24,8 @@ const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set(['catalog list', 
 /** A first page of min_apy with another order reads at most about 1 MB (docs/performance.md). */
 const MIN_APY_FIRST_PAGE_RCU = 128;
 const LATENCY_TARGET = 1.2;
+/** Iterations per kind: a median of n draws moves by about 1.25σ/√n (σ ≈ 0.47 here). */
+const MODEL_RUNS = { quick: 30, full: 100 } as const;
 
 export interface ModelPass {
   latency: ModelResult[];
@@ -52,9 +54,13 @@ export async function measureModel(
     if (spec) modelKinds.push({ name: kind.name, path: kind.path, fn: kind.fn, floor: spec });
   }
 
-  const off = applyLatencyModel([clients.client, clients.counterClient]);
+  const model = applyLatencyModel([clients.client, clients.counterClient]);
   try {
-    const latency = await measureLatencyModel(modelKinds, { uncached: asHandlers(uncached), cached: asHandlers(cached), views: floorCtx.views, quota: built.deps.quota }, quick ? 12 : 60);
+    const latency = await measureLatencyModel(
+      modelKinds,
+      { model, uncached: asHandlers(uncached), cached: asHandlers(cached), views: floorCtx.views, quota: built.deps.quota },
+      quick ? MODEL_RUNS.quick : MODEL_RUNS.full,
+    );
     // Popularity: first pages and details first, then filtered lists, deep pages, history last.
     const rank: Record<RequestKind['group'], number> = { detail: 0, 'catalog list': 1, 'offer list': 1, 'single filter': 2, 'filter pair': 3, min_apy: 3, 'combined filters': 4, history: 5 };
     const paths = kinds
@@ -62,7 +68,7 @@ export async function measureModel(
       .sort((a, b) => rank[a.group] - rank[b.group] + ((a.page?.role === 'deep' ? 1 : 0) - (b.page?.role === 'deep' ? 1 : 0)))
       .map((k) => ({ path: k.path, fn: k.fn }));
     const fresh = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '64' }), clients);
-    const mix = await replayMix(paths, { off: asHandlers(uncached), on: asHandlers(fresh) }, quick ? 300 : 3_000);
+    const mix = await replayMix(model, paths, { off: asHandlers(uncached), on: asHandlers(fresh) }, quick ? 300 : 3_000);
     const checks: Check[] = latency.map((r) => ({
       check: `latency model: ${r.kind} p50 ≤ ${LATENCY_TARGET}× floor (cache off)`,
       pass: r.ratio !== null && r.ratio <= LATENCY_TARGET,
@@ -70,7 +76,7 @@ export async function measureModel(
     }));
     return { latency, mix, checks };
   } finally {
-    off();
+    model.off();
   }
 }
 

@@ -16,10 +16,7 @@ export type Lookup = { doc: string } | { redirectTo: string } | undefined;
 
 export async function listCatalog({ snapshot, views }: Stores, family: CatalogFamily, query: ListQuery): Promise<Page> {
   const partition = viewPartition(await snapshot.version(family), family);
-  const [total, items] = await Promise.all([
-    views.size(partition),
-    views.range(partition, CATALOG_INDEX, query.offset, query.offset + query.limit),
-  ]);
+  const { total, items } = await views.page(partition, CATALOG_INDEX, query.offset, query.offset + query.limit);
   const docs = items.map(docOf);
   return { docs, page: pagination(total, query.offset, query.limit, docs.length) };
 }

@@ -59,7 +59,7 @@ export async function listOffers({ snapshot, views }: Stores, family: OfferFamil
   const page = (docs: string[], total: number): Page => ({ docs, page: pagination(total, offset, limit, docs.length) });
 
   if (leftType === undefined && minApyKey === undefined) {
-    const [total, items] = await Promise.all([views.size(partition), views.range(partition, index, offset, offset + limit)]);
+    const { total, items } = await views.page(partition, index, offset, offset + limit);
     return page(docsOf(items), total);
   }
   if (leftType === undefined && (sort === 'apy_desc' || sort === 'apy_asc')) {

@@ -104,6 +104,8 @@ export function projectCatalog(version: string, family: CatalogFamily, records: 
       doc,
       [VIEW_ATTRIBUTE]: partition,
       [positionAttribute(CATALOG_INDEX)]: order.get(record)!,
+      // Every member carries its view's size, so a page read brings the list's total with it.
+      [VIEW_SIZE_ATTRIBUTE]: exposed.length,
     });
     for (const former of record.previous_slugs) {
       // A current slug always wins over somebody's former one.
@@ -116,11 +118,11 @@ export function projectCatalog(version: string, family: CatalogFamily, records: 
 
 export type Platforms = Readonly<Record<PlatformFamily, readonly PlatformRecord[]>>;
 /**
- * The layout of the offer items projectOffers writes; a new one (2: the views of pairs of filters)
- * changes every offer version through the resolver's digest, so that the next import that resolves
+ * The layout of the offer items projectOffers writes; a new one (2: the views of pairs of filters;
+ * 3: every view member carries the view's size) changes every offer version through the resolver's digest, so that the next import that resolves
  * references writes the offers again in it instead of keeping a version laid out the old way.
  */
-const OFFER_LAYOUT = 2;
+const OFFER_LAYOUT = 3;
 
 export type PlatformResolver = ((ref: PlatformRef | null) => PlatformRef | null) & { digest: string };
 
@@ -210,7 +212,7 @@ export function projectOffers(version: string, family: OfferFamily, offerRecords
     const orders = modes.map((mode: SortMode) => ({ mode, order: positions(members, comparator(offerOrder(family, mode))) }));
     for (const offer of members) {
       const key = filter ? offerViewKey(version, family, offer.id, filter.dimension) : offerKey(version, family, offer.id);
-      const item: Item = { ...key, doc: offer.doc, [VIEW_ATTRIBUTE]: partition };
+      const item: Item = { ...key, doc: offer.doc, [VIEW_ATTRIBUTE]: partition, [VIEW_SIZE_ATTRIBUTE]: members.length };
       for (const { mode, order } of orders) item[positionAttribute(SORT_INDEX[mode])] = order.get(offer)!;
       if (offer.apyKey !== null) item[APY_VALUE_ATTRIBUTE] = apyValueKey(offer.apyKey, offer.id);
       if (filter && TYPE_FILTERED.has(filter.dimension)) item[PLATFORM_TYPE_ATTRIBUTE] = offer.platform!.type;

@@ -23,6 +23,17 @@ export function docOf(item: StoredItem): string {
 /** The largest position a query may name: DynamoDB numbers are exact, JS ones only to 2^53 - 1. */
 const MAX_POSITION = Number.MAX_SAFE_INTEGER;
 
+function sizeOf(item: StoredItem, partition: string): number {
+  const n = item[VIEW_SIZE_ATTRIBUTE];
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new CorruptDataError(`view ${partition} has no size`);
+  return n;
+}
+
+/** The view's size a member carries; undefined for a version written before members carried it. */
+function carriedSize(item: StoredItem | undefined, partition: string): number | undefined {
+  return item === undefined || item[VIEW_SIZE_ATTRIBUTE] === undefined ? undefined : sizeOf(item, partition);
+}
+
 /** A filter applied to the items of a view (combined filters). */
 export interface ItemFilter {
   expression: string;
@@ -56,10 +67,19 @@ export class ViewStore {
   /** The exact size of a view (its aggregate item), 0 when the view has no members. */
   async size(partition: string): Promise<number> {
     const item = await this.getItem(viewMetaKey(partition));
-    if (!item) return 0;
-    const n = item[VIEW_SIZE_ATTRIBUTE];
-    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new CorruptDataError(`view ${partition} has no size`);
-    return n;
+    return item ? sizeOf(item, partition) : 0;
+  }
+
+  /**
+   * The items at positions [from, to) of a view and the view's size. The size comes with the
+   * items, which carry it: one Query. A page past the end, or a version written before members
+   * carried it, reads the view's aggregate item after the page.
+   */
+  async page(partition: string, index: PositionIndex, from: number, to: number): Promise<{ total: number; items: StoredItem[] }> {
+    const items = await this.range(partition, index, from, to);
+    // Nothing from position 0 on: the view has no members.
+    if (items.length === 0 && from === 0) return { total: 0, items };
+    return { total: carriedSize(items[0], partition) ?? (await this.size(partition)), items };
   }
 
   /** The items at positions [from, to) of a view in the order of `index`, in that order. */
@@ -79,12 +99,19 @@ export class ViewStore {
   }
 
   /**
-   * Every item of a view in index order, optionally filtered. The first chunk is read together
-   * with the view's size; the rest, if any, in parallel: two round trips at most.
+   * Every item of a view in index order, optionally filtered. The first chunk comes first; a
+   * full one brings the view's size, and the rest is read in parallel: two round trips at most.
+   * With a filter the first chunk may hold none of the view's items, so the size is read beside it.
    */
   async all(partition: string, index: PositionIndex, filter?: ItemFilter): Promise<StoredItem[]> {
-    const [n, first] = await Promise.all([this.size(partition), this.range(partition, index, 0, VIEW_CHUNK, filter)]);
-    return n <= VIEW_CHUNK ? first : first.concat(await this.span(partition, index, VIEW_CHUNK, n, filter));
+    if (filter) {
+      const [n, first] = await Promise.all([this.size(partition), this.range(partition, index, 0, VIEW_CHUNK, filter)]);
+      return n <= VIEW_CHUNK ? first : first.concat(await this.span(partition, index, VIEW_CHUNK, n, filter));
+    }
+    const first = await this.range(partition, index, 0, VIEW_CHUNK);
+    if (first.length < VIEW_CHUNK) return first;
+    const n = carriedSize(first[0], partition) ?? (await this.size(partition));
+    return n <= VIEW_CHUNK ? first : first.concat(await this.span(partition, index, VIEW_CHUNK, n));
   }
 
   /** The items at positions [from, to), read in parallel chunks: one round trip. */
@@ -116,28 +143,26 @@ export class ViewStore {
 
   /**
    * The offers of a view whose APY is at least `apyKey`: they are the apy_asc positions
-   * [start, n). The first of them in APY value order (GSI5, the same order as apy_asc) carries
-   * its apy_asc position; read together with the view's size, in one round trip. start = n
-   * when there are none.
+   * [start, n), n the view's size. The first of them in APY value order (GSI5, the same order as
+   * apy_asc) carries its apy_asc position and the view's size: one Query. When there are none,
+   * start = n = 0: nothing to read.
    */
   async apyBound(partition: string, apyKey: string): Promise<{ n: number; start: number }> {
-    const [n, first] = await Promise.all([
-      this.size(partition),
-      this.cached(partition, `apy\u0000${partition}\u0000${apyKey}`, async () => {
-        const out = await this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: APY_VALUE_INDEX,
-            KeyConditionExpression: '#view = :view AND #apy >= :apy',
-            ExpressionAttributeNames: { '#view': VIEW_ATTRIBUTE, '#apy': APY_VALUE_ATTRIBUTE },
-            ExpressionAttributeValues: { ':view': partition, ':apy': apyKey },
-            Limit: 1,
-          }),
-        );
-        return out.Items?.[0];
-      }),
-    ]);
-    return { n, start: first ? Number(first[positionAttribute(APY_ASC_INDEX)]) : n };
+    const first = await this.cached(partition, `apy\u0000${partition}\u0000${apyKey}`, async () => {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: APY_VALUE_INDEX,
+          KeyConditionExpression: '#view = :view AND #apy >= :apy',
+          ExpressionAttributeNames: { '#view': VIEW_ATTRIBUTE, '#apy': APY_VALUE_ATTRIBUTE },
+          ExpressionAttributeValues: { ':view': partition, ':apy': apyKey },
+          Limit: 1,
+        }),
+      );
+      return out.Items?.[0];
+    });
+    if (!first) return { n: 0, start: 0 };
+    return { n: carriedSize(first, partition) ?? (await this.size(partition)), start: Number(first[positionAttribute(APY_ASC_INDEX)]) };
   }
 
   /** Every item of a partition whose sort key is in [from, to] (history chunks). */

@@ -17,7 +17,7 @@ import {
 import type { ApiEvent, ApiResult } from '../../../shared/http';
 import { importDataset } from '../../../shared/import/importer';
 import { monthWindow } from '../../../shared/domain/quota';
-import { pointerKey, quotaKey } from '../../../shared/keys';
+import { pointerKey, quotaKey, VIEW_SIZE_ATTRIBUTE } from '../../../shared/keys';
 import { setLogSink } from '../../../shared/logger';
 import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/table';
 import { fixtureDataset } from '../../fixtures/dataset';
@@ -340,10 +340,16 @@ describe('malformed items: 500 internal_error, never a broken or empty 200', () 
     expectEnvelope(await call('currencies', '/api/v1/currencies'), '/api/v1/currencies', 500, 'internal_error');
   });
 
-  it('a list view size that is not a number', async () => {
+  it('a list view size that is not a number, on the items of the page', async () => {
+    broken.query = (_, out) => ({ ...out, Items: out.Items.map((item) => ({ ...item, [VIEW_SIZE_ATTRIBUTE]: 'many' })) });
+    expectEnvelope(await call('platforms', '/api/v1/wallets'), '/api/v1/wallets', 500, 'internal_error');
+  });
+
+  it('a list view size that is not a number, read for a page past the end', async () => {
     // Every numeric attribute of every item read by key (the view size among them) becomes text.
     broken.get = (c, out) => (isPointerRead(c) || !out.Item ? out : { ...out, Item: corrupt(out.Item, () => 'many') });
-    expectEnvelope(await call('platforms', '/api/v1/wallets'), '/api/v1/wallets', 500, 'internal_error');
+    const path = '/api/v1/wallets?offset=100000';
+    expectEnvelope(await call('platforms', path), path, 500, 'internal_error');
   });
 
   it('history items whose content is not valid JSON', async () => {
