@@ -119,8 +119,9 @@ export function projectCatalog(version: string, family: CatalogFamily, records: 
 export type Platforms = Readonly<Record<PlatformFamily, readonly PlatformRecord[]>>;
 /**
  * The layout of the offer items projectOffers writes; a new one (2: the views of pairs of filters;
- * 3: every view member carries the view's size) changes every offer version through the resolver's digest, so that the next import that resolves
- * references writes the offers again in it instead of keeping a version laid out the old way.
+ * 3: every view member carries the view's size) changes every offer version through the
+ * resolver's digest, so that the next import that resolves references writes the offers again in
+ * it instead of keeping a version laid out the old way.
  */
 const OFFER_LAYOUT = 3;
 
