@@ -4,6 +4,8 @@
  *   npm run bench               full: the BENCH dataset, writes bench/results.json and bench/results.md
  *   npm run bench -- --quick    CI smoke (< 3 min): QUICK_BENCH, writes bench/results-quick.*
  *   npm run bench -- --out P    write P.json and P.md instead
+ *   npm run bench -- --imports  only what imports cost
+ *   npm run bench -- --against REF   only the cold start of a git commit's functions against now
  *
  * Generates the dataset, loads it into an embedded DynamoDB with the real import, then measures
  * every request kind through the real handlers (DynamoDB work from the accounting middleware,
@@ -23,7 +25,7 @@ import { viewPartition, type CatalogFamily, type OfferFamily, type ViewFilter } 
 import type { FunctionName } from '../shared/routes';
 import { setLogSink } from '../shared/logger';
 import { ViewStore } from '../shared/repositories/view-store';
-import { BASELINE, measureColdStart } from './bench/cold-start';
+import { BASELINE, compareColdStart, measureColdStart } from './bench/cold-start';
 import { loadDataset, startBenchDynamo } from './bench/load';
 import { CallRecorder, measureKind, type Handler, type KindResult, type MeasureOptions } from './bench/measure';
 import { pickRequests } from './bench/picks';
@@ -64,18 +66,20 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
   },
 };
 
-function parseArgs(argv: string[]): Mode & { importsOnly: boolean } {
+function parseArgs(argv: string[]): Mode & { importsOnly: boolean; against?: string } {
   let quick = false;
   let importsOnly = false;
+  let against: string | undefined;
   let out: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--quick') quick = true;
     else if (argv[i] === '--imports') importsOnly = true;
+    else if (argv[i] === '--against' && argv[i + 1]) against = argv[++i];
     else if (argv[i] === '--out' && argv[i + 1]) out = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports] [--out PREFIX]`);
+    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports | --against REF] [--out PREFIX]`);
   }
   const mode = MODES[quick ? 'quick' : 'full'];
-  return { ...mode, importsOnly, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
+  return { ...mode, importsOnly, against, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
 }
 
 /** `--imports`: only what imports cost, at the mode's scale (a few minutes at BENCH scale). */
@@ -98,6 +102,10 @@ const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(
 async function main(): Promise<void> {
   const mode = parseArgs(process.argv.slice(2));
   if (mode.importsOnly) return importsOnly(mode);
+  if (mode.against) {
+    process.stdout.write(`${await compareColdStart(mode.against, mode.initRounds)}\n`);
+    return;
+  }
   const started = performance.now();
   // Other work on the machine skews every latency here; the load average says how much there was.
   const loadAtStart = loadavg()[0];
@@ -106,6 +114,7 @@ async function main(): Promise<void> {
   // Cold start first, while the machine is otherwise idle.
   const cold = await measureColdStart(mode.initRounds);
   log(`cold start: ${Object.entries(cold.init_ms).map(([n, i]) => `${n} ${i.median} ms`).join(', ')} (${seconds(started)} s)`);
+  log(`first answer: ${Object.entries(cold.first_answer_ms).map(([n, f]) => `${n} ${f.median} ms`).join(', ')}`);
 
   const now = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
   let dataset: ReturnType<typeof generateDataset> | undefined = generateDataset({ ...mode.preset, now });
@@ -220,6 +229,7 @@ async function main(): Promise<void> {
       requests,
       bundles: cold.bundles,
       init_ms: cold.init_ms,
+      first_answer_ms: cold.first_answer_ms,
       init_rounds: cold.rounds,
       throughput,
       latency_model: model.latency,

@@ -5,13 +5,16 @@
  * holds only the DynamoDB document client; then the module initialisation time of each bundle in
  * a fresh Node process (the `require` alone), median over interleaved rounds.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { BUNDLE_OPTIONS } from '../../lib/bundling';
+import { ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
+import { apiEvent } from '../../local/events';
 import { median, round } from './stats';
 
 export const BASELINE = 'docclient-only';
@@ -28,8 +31,25 @@ interface BundleReport {
 export interface ColdStartReport {
   bundles: Record<string, BundleReport>;
   init_ms: Record<string, { median: number | null; runs: number[]; ratio_to_baseline: number | null }>;
+  /**
+   * Init and the first request together, in a fresh process, against an embedded DynamoDB (an
+   * empty table: the quota writes, the pointer read, an answer): what moves between module load
+   * and the first request (clients, schemas) counts once, wherever it happens.
+   */
+  first_answer_ms: Record<string, { median: number | null; runs: number[] }>;
   rounds: number;
 }
+
+/** The first request each function answers in the first-answer series. */
+const FIRST_REQUEST: Partial<Record<(typeof FUNCTIONS)[number], string>> = {
+  platforms: '/api/v1/exchanges?limit=5',
+  currencies: '/api/v1/currencies?limit=5',
+  offers: '/api/v1/earn?limit=5',
+  history: '/api/v1/earn/1/history',
+  usage: '/api/v1/usage',
+};
+const FIRST_ANSWER_TABLE = 'bench-first-answer';
+const run = promisify(execFile);
 
 const DOCCLIENT_ONLY = `
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -83,6 +103,39 @@ function initMs(file: string): number {
   return Number(out);
 }
 
+/** Milliseconds from `require(file)` to the handler's first answer, in a fresh process. */
+async function firstAnswerMs(file: string, path: string, endpoint: string, round: number): Promise<number> {
+  const event = apiEvent(path, { keyId: `bench-first-${round}`, perMinute: 1_000_000_000, perMonth: 1_000_000_000 });
+  const script = `const { performance } = require('node:perf_hooks'); const t = performance.now(); const m = require(${JSON.stringify(file)});
+Promise.resolve(m.handler(${JSON.stringify(event)}, {})).then(() => process.stdout.write('\\n' + String(performance.now() - t)));`;
+  // Asynchronous: the embedded DynamoDB answers from this process meanwhile.
+  const { stdout } = await run(process.execPath, ['-e', script], {
+    env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', NODE_NO_WARNINGS: '1', TABLE_NAME: FIRST_ANSWER_TABLE, DYNAMODB_ENDPOINT: endpoint },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return Number(stdout.trim().split('\n').pop());
+}
+
+/**
+ * The first-answer series: each bundle of `files` (keyed by any label) with the first request of
+ * its function, in interleaved rounds, against one embedded DynamoDB.
+ */
+async function measureFirstAnswers(files: Record<string, { file: string; fn: string }>, rounds: number): Promise<ColdStartReport['first_answer_ms']> {
+  const dynamo = await startEmbeddedDynamo();
+  try {
+    await ensureTable(dynamo.endpoint, FIRST_ANSWER_TABLE);
+    const keys = Object.keys(files).filter((key) => FIRST_REQUEST[files[key].fn as keyof typeof FIRST_REQUEST] !== undefined);
+    const runs: Record<string, number[]> = Object.fromEntries(keys.map((key) => [key, []]));
+    for (let r = 0; r < rounds; r++) {
+      for (const key of keys) runs[key].push(await firstAnswerMs(files[key].file, FIRST_REQUEST[files[key].fn as keyof typeof FIRST_REQUEST]!, dynamo.endpoint, r));
+    }
+    return Object.fromEntries(keys.map((key) => [key, { median: round(median(runs[key])), runs: runs[key].map((ms) => round(ms) ?? 0) }]));
+  } finally {
+    await dynamo.close();
+  }
+}
+
 export async function measureColdStart(rounds: number, root = resolve(__dirname, '../..')): Promise<ColdStartReport> {
   const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
   try {
@@ -106,8 +159,48 @@ export async function measureColdStart(rounds: number, root = resolve(__dirname,
     const init_ms = Object.fromEntries(
       names.map((name) => [name, { median: round(median(runs[name])), runs: runs[name].map((ms) => round(ms) ?? 0), ratio_to_baseline: round(median(runs[name]) / baseline, 3) }]),
     );
-    return { bundles, init_ms, rounds };
+    const first_answer_ms = await measureFirstAnswers(Object.fromEntries(names.map((name) => [name, { file: built[name].file, fn: name }])), rounds);
+    return { bundles, init_ms, first_answer_ms, rounds };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `npm run bench -- --against REF`: the functions of a git commit against the working tree, both
+ * built with today's esbuild options, measured interleaved on the same machine: bundle bytes,
+ * init and first answer (docs/performance.md, "Bundle ≤ 1.2× and init"). A Markdown table.
+ */
+export async function compareColdStart(ref: string, rounds: number, root = resolve(__dirname, '../..')): Promise<string> {
+  const then = join(mkdtempSync(join(tmpdir(), 'bench-then-')), 'tree');
+  execFileSync('git', ['worktree', 'add', '--detach', then, ref], { cwd: root, stdio: 'ignore' });
+  const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
+  try {
+    symlinkSync(join(root, 'node_modules'), join(then, 'node_modules'));
+    const trees = { then, now: root } as const;
+    const names = FUNCTIONS.filter((name) => existsSync(join(then, 'functions', name, 'handler.ts')));
+    const files: Record<string, string> = {};
+    for (const [tree, treeRoot] of Object.entries(trees)) {
+      mkdirSync(join(outdir, tree));
+      for (const name of names) files[`${tree}:${name}`] = (await bundle(treeRoot, join(outdir, tree), name)).file;
+    }
+    const keys = Object.keys(files);
+    const init: Record<string, number[]> = Object.fromEntries(keys.map((key) => [key, []]));
+    initMs(files[keys[0]]); // the first process of a series pays for cold file caches
+    for (let r = 0; r < rounds; r++) for (const key of keys) init[key].push(initMs(files[key]));
+    const first = await measureFirstAnswers(Object.fromEntries(keys.map((key) => [key, { file: files[key], fn: key.split(':')[1] }])), rounds);
+    const kb = (key: string) => (statSync(files[key]).size / 1024).toFixed(1);
+    const ms = (runs: number[]) => String(round(median(runs)));
+    const answer = (key: string) => String(first[key]?.median ?? '–');
+    return [
+      `Cold start, ${ref} → working tree (KB of 1,024 bytes; ms: median of ${rounds} interleaved rounds)`,
+      '',
+      '| bundle | KB | init ms | first answer ms |',
+      '|---|---|---|---|',
+      ...names.map((name) => `| ${name} | ${kb(`then:${name}`)} → ${kb(`now:${name}`)} | ${ms(init[`then:${name}`])} → ${ms(init[`now:${name}`])} | ${answer(`then:${name}`)} → ${answer(`now:${name}`)} |`),
+    ].join('\n');
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+    execFileSync('git', ['worktree', 'remove', '--force', then], { cwd: root, stdio: 'ignore' });
   }
 }

@@ -26,6 +26,8 @@ export interface BenchResults {
   requests: KindResult[];
   bundles: ColdStartReport['bundles'];
   init_ms: ColdStartReport['init_ms'];
+  /** Absent from runs before it existed. */
+  first_answer_ms?: ColdStartReport['first_answer_ms'];
   init_rounds: number;
   throughput: { one_key: ThroughputReport; key_per_client: ThroughputReport };
   latency_model?: ModelResult[];
@@ -155,9 +157,9 @@ export function checksTable(checks: Check[]): string {
 }
 
 export function markdown(results: BenchResults): string {
-  const { bundles, init_ms: init } = results;
+  const { bundles, init_ms: init, first_answer_ms: first = {} } = results;
   const bundleRows = Object.entries(bundles).map(([name, b]) =>
-    row([name, kb(b.bytes), kb(b.gzip_bytes), `×${b.ratio_to_baseline}`, kb(b.composition.aws_sdk), kb(b.composition.middy), kb(b.composition.zod), kb(b.composition.own), init[name].median, `×${init[name].ratio_to_baseline}`]),
+    row([name, kb(b.bytes), kb(b.gzip_bytes), `×${b.ratio_to_baseline}`, kb(b.composition.aws_sdk), kb(b.composition.middy), kb(b.composition.zod), kb(b.composition.own), init[name].median, `×${init[name].ratio_to_baseline}`, first[name]?.median ?? '–']),
   );
   const throughputLine = (t: ThroughputReport) =>
     `- ${t.keys === 1 ? 'one key' : `a key per client (${t.keys})`}: **${t.requests_per_s} req/s**, p50 ${t.latency_ms.p50} ms, p90 ${t.latency_ms.p90} ms, p99 ${t.latency_ms.p99} ms; statuses ${JSON.stringify(t.statuses)}; CPU: gateway and handlers ${t.cpu_cores.gateway_and_handlers} cores, embedded DynamoDB ${t.cpu_cores.embedded_dynamodb} cores.`;
@@ -183,10 +185,10 @@ export function markdown(results: BenchResults): string {
     ...(results.refusals ? ['## Refused requests', '', ...refusalLines(results.refusals), ''] : []),
     '## Cold start',
     '',
-    `Bundles as the stack builds them (esbuild, CJS, node22, minified, SDK inside). Init = \`require\` of the bundle in a fresh \`node\`, median of ${results.init_rounds} interleaved rounds.`,
+    `Bundles as the stack builds them (esbuild, CJS, node22, minified, SDK inside). Init = \`require\` of the bundle in a fresh \`node\`, median of ${results.init_rounds} interleaved rounds. First answer = \`require\` and the handler's first request in a fresh \`node\`, against an embedded DynamoDB with an empty table (same number of rounds).`,
     '',
-    row(['bundle', 'KB', 'gzip KB', 'size ×', 'SDK KB', 'middy KB', 'zod KB', 'own KB', 'init ms', 'init ×']),
-    row(Array(10).fill('---')),
+    row(['bundle', 'KB', 'gzip KB', 'size ×', 'SDK KB', 'middy KB', 'zod KB', 'own KB', 'init ms', 'init ×', 'first answer ms']),
+    row(Array(11).fill('---')),
     ...bundleRows,
     '',
     '## Throughput',
