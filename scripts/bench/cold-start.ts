@@ -1,9 +1,10 @@
 /**
  * Cold start: each function bundled as the stack bundles it (the esbuild options of lib/bundling.ts,
  * which the stack's functions use too: CJS, node22, minified, the AWS SDK inside, ESM entry points
- * first), against a bundle that
- * holds only the DynamoDB document client; then the module initialisation time of each bundle in
- * a fresh Node process (the `require` alone), median over interleaved rounds.
+ * first), against a bundle that holds only the DynamoDB document client; then the module
+ * initialisation time of each bundle in a fresh Node process (the `require` alone), and the time
+ * to its first answer (the `require` and one request against an embedded DynamoDB), medians over
+ * interleaved rounds. `compareColdStart` measures a git commit's functions against the working tree.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
