@@ -64,14 +64,19 @@ const hashOf = (...parts: unknown[]) => createHash('sha256').update(JSON.stringi
 /** Rules across the records of one family in the file: unique identifiers, former slugs naming one record only. */
 export function crossRecordErrors(dataset: Dataset): string[] {
   const errors: string[] = [];
+  /** Each value's last place; every repeated value is an error at its place. */
+  const unique = <K>(name: DatasetFamily, values: readonly K[] | undefined, field: string): Map<K, number> => {
+    const seen = new Map<K, number>();
+    values?.forEach((value, i) => {
+      if (seen.has(value)) errors.push(`${name}[${i}].${field}: duplicate of ${name}[${seen.get(value)}]`);
+      seen.set(value, i);
+    });
+    return seen;
+  };
   for (const family of CATALOG_FAMILIES) {
     const records = dataset[family];
     if (!records) continue;
-    const seen = new Map<string, number>();
-    records.forEach((record, i) => {
-      if (seen.has(record.slug)) errors.push(`${family}[${i}].slug: duplicate of ${family}[${seen.get(record.slug)}]`);
-      seen.set(record.slug, i);
-    });
+    const seen = unique(family, records.map((record) => record.slug), 'slug');
     // A former slug naming another record would make that record's address a redirect, even once it is hidden.
     const former = new Map<string, number>();
     records.forEach((record, i) => {
@@ -85,15 +90,8 @@ export function crossRecordErrors(dataset: Dataset): string[] {
       });
     });
   }
-  const uniqueIds = (name: DatasetFamily, ids: number[] | undefined, field: string) => {
-    const seen = new Map<number, number>();
-    ids?.forEach((id, i) => {
-      if (seen.has(id)) errors.push(`${name}[${i}].${field}: duplicate of ${name}[${seen.get(id)}]`);
-      seen.set(id, i);
-    });
-  };
-  for (const family of OFFER_FAMILIES) uniqueIds(DATASET_FAMILY_OF[family], dataset[DATASET_FAMILY_OF[family]]?.map((o) => o.id), 'id');
-  for (const family of HISTORY_FAMILIES) uniqueIds(HISTORY_DATASET_FAMILY[family], dataset[HISTORY_DATASET_FAMILY[family]]?.map((s) => s.offer_id), 'offer_id');
+  for (const family of OFFER_FAMILIES) unique(DATASET_FAMILY_OF[family], dataset[DATASET_FAMILY_OF[family]]?.map((o) => o.id), 'id');
+  for (const family of HISTORY_FAMILIES) unique(HISTORY_DATASET_FAMILY[family], dataset[HISTORY_DATASET_FAMILY[family]]?.map((s) => s.offer_id), 'offer_id');
   return errors;
 }
 
