@@ -29,14 +29,14 @@ export interface AppendResult {
 /** Series appended per round (one batch read, then the writes): bounds an append's memory. */
 const SERIES_PER_ROUND = 1_000;
 
-function historyItems(family: HistoryFamily, record: SeriesRecord, now: number): HistoryItem[] {
-  const raw = observations(record.points);
+/** The items of one series' observations (`raw`, in time order). */
+function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], now: number): HistoryItem[] {
   const items: HistoryItem[] = [];
   const add = (resolution: SeriesResolution, ms: number, [, apy, tvl]: RawPoint | BucketPoint, at: number) => {
     const expiresAt = expiryOf(resolution, ms);
     if (expiresAt !== undefined && expiresAt * 1000 <= now) return; // no window reaches it any more
     items.push({
-      ...historyKey(family, record.offer_id, resolution, ms),
+      ...historyKey(family, offerId, resolution, ms),
       apy,
       ...(family === 'earn' ? { tvl } : {}),
       [OBSERVED_AT_ATTRIBUTE]: at,
@@ -53,9 +53,12 @@ export async function appendHistory(store: HistoryWriter, appends: readonly Hist
   const result: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
   for (const { family, series } of appends) {
     for (let i = 0; i < series.length; i += SERIES_PER_ROUND) {
-      const round = series.slice(i, i + SERIES_PER_ROUND);
-      const items = round.flatMap((record) => historyItems(family, record, now));
-      result.observations += round.reduce((n, record) => n + observations(record.points).length, 0);
+      const items: HistoryItem[] = [];
+      for (const record of series.slice(i, i + SERIES_PER_ROUND)) {
+        const raw = observations(record.points);
+        result.observations += raw.length;
+        for (const item of historyItems(family, record.offer_id, raw, now)) items.push(item);
+      }
       const written = await store.writeChanged(items);
       result.itemsRead += written.itemsRead;
       result.itemsWritten += written.itemsWritten;
