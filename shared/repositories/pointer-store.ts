@@ -1,7 +1,7 @@
 /**
- * The publication times of the served families, read from the snapshot pointer for the
- * freshness metric (shared/observability/data-age.ts): one GetItem of the pointer, projected to
- * `families`, the only read the freshness function's role allows.
+ * The snapshot pointer's `families` map, read with one GetItem projected to it: by the serving
+ * functions for the versions they serve (snapshot-store.ts) and by the freshness metric for the
+ * publication times (shared/observability/data-age.ts; the only read its role allows).
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { pointerKey } from '../keys';
@@ -13,8 +13,8 @@ export class PointerStore {
     private readonly tableName: string,
   ) {}
 
-  /** The pointer's `families`; undefined before the first import. */
-  async publishedFamilies(): Promise<PublishedFamilies | undefined> {
+  /** The `families` attribute as stored, unchecked; undefined before the first import. */
+  async storedFamilies(): Promise<{ families: unknown } | undefined> {
     const out = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
@@ -23,8 +23,14 @@ export class PointerStore {
         ExpressionAttributeNames: { '#families': 'families' },
       }),
     );
-    if (!out.Item) return undefined;
-    const families = out.Item.families;
+    return out.Item ? { families: out.Item.families } : undefined;
+  }
+
+  /** The pointer's `families` for the metric (a malformed map counts as none); undefined before the first import. */
+  async publishedFamilies(): Promise<PublishedFamilies | undefined> {
+    const stored = await this.storedFamilies();
+    if (!stored) return undefined;
+    const { families } = stored;
     return { families: typeof families === 'object' && families !== null ? (families as PublishedFamilies['families']) : {} };
   }
 }

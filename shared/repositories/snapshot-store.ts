@@ -5,9 +5,9 @@
  * A family never imported has EMPTY_VERSION, which no item carries: its lists are empty and its
  * details 404.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CorruptDataError } from '../errors';
-import { DATASET_FAMILY_OF, pointerKey, VERSIONED_FAMILIES, type VersionedFamily } from '../keys';
+import { DATASET_FAMILY_OF, VERSIONED_FAMILIES, type VersionedFamily } from '../keys';
+import type { PointerStore } from './pointer-store';
 
 const EMPTY_VERSION = 'none';
 
@@ -34,8 +34,7 @@ export class SnapshotStore {
   private inflight: Promise<FamilyVersions> | undefined;
 
   constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    private readonly pointer: PointerStore,
     private readonly cacheMs: number,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -54,10 +53,8 @@ export class SnapshotStore {
   }
 
   private async readPointer(): Promise<FamilyVersions> {
-    const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: pointerKey(), ProjectionExpression: 'families' }),
-    );
-    const versions = versionsOf(out.Item?.families);
+    // A malformed map fails the request (versionsOf), never serves a guess.
+    const versions = versionsOf((await this.pointer.storedFamilies())?.families);
     this.cached = { versions, until: this.clock() + this.cacheMs };
     return versions;
   }
