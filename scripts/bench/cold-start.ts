@@ -104,6 +104,15 @@ function initMs(file: string): number {
   return Number(out);
 }
 
+/** Init of each bundle (keyed by any label) in interleaved rounds, so that a slow moment of the machine hits every bundle alike. */
+function interleavedInits(files: Record<string, string>, rounds: number): Record<string, number[]> {
+  const keys = Object.keys(files);
+  const runs: Record<string, number[]> = Object.fromEntries(keys.map((key) => [key, []]));
+  initMs(files[keys[0]]); // the first process of a series pays for cold file caches
+  for (let r = 0; r < rounds; r++) for (const key of keys) runs[key].push(initMs(files[key]));
+  return runs;
+}
+
 /** Milliseconds from `require(file)` to the handler's first answer, in a fresh process. */
 async function firstAnswerMs(file: string, path: string, endpoint: string, round: number): Promise<number> {
   const event = apiEvent(path, { keyId: `bench-first-${round}`, perMinute: 1_000_000_000, perMonth: 1_000_000_000 });
@@ -152,10 +161,7 @@ export async function measureColdStart(rounds: number, root = resolve(__dirname,
         ratio_to_baseline: round(size(name) / size(BASELINE), 3),
       };
     }
-    // Interleaved rounds, so that a slow moment of the machine hits every bundle alike.
-    const runs: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-    initMs(built[BASELINE].file); // the first process of a series pays for cold file caches
-    for (let r = 0; r < rounds; r++) for (const name of names) runs[name].push(initMs(built[name].file));
+    const runs = interleavedInits(Object.fromEntries(names.map((name) => [name, built[name].file])), rounds);
     const baseline = median(runs[BASELINE]);
     const init_ms = Object.fromEntries(
       names.map((name) => [name, { median: round(median(runs[name])), runs: runs[name].map((ms) => round(ms) ?? 0), ratio_to_baseline: round(median(runs[name]) / baseline, 3) }]),
@@ -186,9 +192,7 @@ export async function compareColdStart(ref: string, rounds: number, root = resol
       for (const name of names) files[`${tree}:${name}`] = (await bundle(treeRoot, join(outdir, tree), name)).file;
     }
     const keys = Object.keys(files);
-    const init: Record<string, number[]> = Object.fromEntries(keys.map((key) => [key, []]));
-    initMs(files[keys[0]]); // the first process of a series pays for cold file caches
-    for (let r = 0; r < rounds; r++) for (const key of keys) init[key].push(initMs(files[key]));
+    const init = interleavedInits(files, rounds);
     const first = await measureFirstAnswers(Object.fromEntries(keys.map((key) => [key, { file: files[key], fn: key.split(':')[1] }])), rounds);
     const kb = (key: string) => (statSync(files[key]).size / 1024).toFixed(1);
     const ms = (runs: number[]) => String(round(median(runs)));
