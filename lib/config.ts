@@ -188,7 +188,7 @@ const PROTECTED_RESERVED_CONCURRENCY: Record<ReservableName, number> = {
 /**
  * The default on-demand ceiling. Reads: the stage throttle (500 requests/s) times 10 read units,
  * the cost of a typical page, times 4 for headroom. Writes: an import's batch writes, far above
- * the 2 counter writes per request (1,000 units/s at the stage throttle).
+ * the counter write per request (500 units/s at the stage throttle).
  */
 const DEFAULT_ON_DEMAND_CEILING = { maxReadRequestUnits: 20_000, maxWriteRequestUnits: 10_000 };
 

@@ -182,13 +182,17 @@ export const userKeyRefKey = (userId: string, keyId: string): Key => ({
 
 export const USER_KEY_REF_PREFIX = `KEY${SEP}`;
 
-export type QuotaWindow = 'MIN' | 'MON';
-
-/** A per-key counter for one window (`202611221043` minute or `202611` month). */
-export const quotaKey = (keyId: string, window: QuotaWindow, windowId: string): Key => ({
-  PK: `${QUOTA_PREFIX}${keyId}${SEP}${window}${SEP}${windowId}`,
+/**
+ * A key's counter item for one calendar month (`202611`): the month's count, and the count of the
+ * latest UTC minute in which the key was charged (shared/repositories/quota-store.ts).
+ */
+export const quotaKey = (keyId: string, monthId: string): Key => ({
+  PK: `${QUOTA_PREFIX}${keyId}${SEP}MON${SEP}${monthId}`,
   SK: 'COUNT',
 });
+
+/** The attributes of a counter item: the month's count, the latest minute (`yyyymmddhhmm`) and its count. */
+export const QUOTA_ATTRIBUTES = { monthCount: 'count', minute: 'minute', minuteCount: 'minuteCount' } as const;
 
 // ---- what the serving functions may read (IAM, lib/constructs/data-table.ts) -------------------
 

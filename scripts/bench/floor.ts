@@ -2,8 +2,10 @@
  * The floor of a request: the raw DynamoDB read (one Query or GetItem; for a currency detail, the
  * reads of its record and its three offer lists, in parallel) that returns exactly the items of
  * the request's answer, without the service around it: no quota, no view size, no middleware.
+ * The latency model's floor of an authenticated request adds one raw conditional counter write.
  */
-import { type Key, type PositionIndex } from '../../shared/keys';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QUOTA_ATTRIBUTES, quotaKey, type Key, type PositionIndex } from '../../shared/keys';
 import type { ItemFilter, StoredItem, ViewStore } from '../../shared/repositories/view-store';
 
 export type FloorSpec =
@@ -25,6 +27,20 @@ export async function runFloor(views: ViewStore, spec: FloorSpec): Promise<Store
     case 'parallel':
       return (await Promise.all(spec.reads.map((read) => runFloor(views, read)))).flat();
   }
+}
+
+/** The raw conditional counter write of an authenticated request: one atomic ADD under a limit. */
+export async function runCounterFloor(client: DynamoDBDocumentClient, tableName: string, keyId: string, month: string): Promise<void> {
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: quotaKey(keyId, month),
+      UpdateExpression: 'ADD #count :one',
+      ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+      ExpressionAttributeNames: { '#count': QUOTA_ATTRIBUTES.monthCount },
+      ExpressionAttributeValues: { ':one': 1, ':limit': 1_000_000_000 },
+    }),
+  );
 }
 
 /** A short description for the report: `Query GSI1 [5000, 5050)`. */

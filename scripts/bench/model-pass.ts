@@ -58,7 +58,7 @@ export async function measureModel(
   try {
     const latency = await measureLatencyModel(
       modelKinds,
-      { model, uncached: asHandlers(uncached), cached: asHandlers(cached), views: floorCtx.views, quota: built.deps.quota },
+      { model, uncached: asHandlers(uncached), cached: asHandlers(cached), views: floorCtx.views, counter: { client: clients.counterClient, tableName: config.tableName } },
       quick ? MODEL_RUNS.quick : MODEL_RUNS.full,
     );
     // Popularity: first pages and details first, then filtered lists, deep pages, history last.

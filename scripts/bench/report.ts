@@ -178,7 +178,7 @@ export function markdown(results: BenchResults): string {
     '',
     '## Requests',
     '',
-    'Warm requests (snapshot pointer cached) through the real handlers, with the two quota counter updates. RT = sequential DynamoDB round trips (max over the runs); RCU/WCU = consumed capacity (ReturnConsumedCapacity); overhead = p50(request) / p50(floor); DynamoDB-only = the request\'s own calls replayed raw in the same sequence; code share = p50(request) / p50(DynamoDB-only); parallel est. = the overhead if the parallel calls were served in parallel, as by DynamoDB (an estimate: docs/performance.md).',
+    'Warm requests (snapshot pointer cached) through the real handlers, with the quota counter update. RT = sequential DynamoDB round trips (max over the runs); RCU/WCU = consumed capacity (ReturnConsumedCapacity); overhead = p50(request) / p50(floor); DynamoDB-only = the request\'s own calls replayed raw in the same sequence; code share = p50(request) / p50(DynamoDB-only); parallel est. = the overhead if the parallel calls were served in parallel, as by DynamoDB (an estimate: docs/performance.md).',
     '',
     requestsTable(results.requests),
     '',

@@ -18,7 +18,7 @@ import { latencyOf, round, type Latency } from './stats';
 export interface ThroughputReport {
   endpoint: string;
   concurrency: number;
-  /** API keys the clients share (each key's quota counters are two items every request updates). */
+  /** API keys the clients share (each key's quota counter is one item every request updates). */
   keys: number;
   duration_s: number;
   requests: number;

@@ -5,11 +5,24 @@
  * before its data read, which runs only if the charge allowed it: a key that keeps calling after
  * its refusal costs no data read. Every other request is charged in parallel with its read.
  *
- * This is only a choice of order: the counters stay the authority on every request, so a wrong
- * guess (another instance spent the budget, a window reset) costs latency or a read, never a wrong
- * answer.
+ * It also tells the charge whether the key was already charged in this minute, which chooses the
+ * counter write that is likely to succeed at once (shared/repositories/quota-store.ts).
+ *
+ * These are only guesses: the counters stay the authority on every request, so a wrong guess
+ * (another instance spent the budget, a window reset) costs latency, a read or a write, never a
+ * wrong answer.
  */
-import type { ChargeOrder, KeyLimits, Usage } from './quota';
+import type { KeyLimits, Usage } from './quota';
+
+/** `parallel`: the charge beside the data read; `charge-first`: the read only once the charge allowed it. */
+export type ChargeOrder = 'parallel' | 'charge-first';
+
+/** How the next request of a key is charged. */
+export interface ChargePlan {
+  order: ChargeOrder;
+  /** The key was charged earlier in the current minute, as far as this instance knows. */
+  sameMinute: boolean;
+}
 
 interface Seen {
   limits: KeyLimits;
@@ -32,13 +45,16 @@ export class BudgetMemory {
 
   constructor(private readonly maxKeys = BUDGET_MEMORY_KEYS) {}
 
-  /** The order of the next charge of `keyId`; the request counts as in flight until `settle`. */
-  plan(keyId: string, limits: KeyLimits, now: Date): ChargeOrder {
+  /** How to charge the next request of `keyId`; the request counts as in flight until `settle`. */
+  plan(keyId: string, limits: KeyLimits, now: Date): ChargePlan {
     const state = this.keys.get(keyId) ?? { inFlight: 0 };
     this.touch(keyId, state);
-    const order = this.orderOf(state, limits, now.getTime() / 1000);
+    const nowSeconds = now.getTime() / 1000;
+    const order = this.orderOf(state, limits, nowSeconds);
     state.inFlight += 1;
-    return order;
+    // The last answer seen was of this minute: its window resets within the next 60 seconds.
+    const sameMinute = state.seen !== undefined && nowSeconds < state.seen.minuteReset && nowSeconds >= state.seen.minuteReset - 60;
+    return { order, sameMinute };
   }
 
   /** The charge of a planned request has settled: `usage` when the counters answered. */

@@ -1,26 +1,17 @@
 /**
- * One request's charge against its key's budgets (docs/api.md
- * "Quotas"). Two orders:
- *
- * - `parallel`: both counters are taken concurrently (and concurrently with the data read, by the
- *   middleware): one round trip for a request that will be served. A request refused per minute
- *   gives back the monthly unit it took; a monthly refusal keeps its per-minute unit.
- * - `charge-first`: for a key that is expected to be refused (shared/domain/budget-memory.ts), the
- *   minute unit first and the monthly unit only once the minute allowed it, so a per-minute refusal
- *   never touches the monthly counter; the monthly count it reports is read, not taken.
- *
- * Either way a per-minute refusal reports the monthly budget without its own unit.
+ * One request's charge against its key's budgets (docs/api.md "Quotas and headers"): one write
+ * takes a unit of the minute and of the month together, or refuses (the counters:
+ * shared/repositories/quota-store.ts). A per-minute refusal takes nothing, so it costs no monthly
+ * budget; a monthly refusal keeps its per-minute unit; when both budgets are spent,
+ * `rate_limit_exceeded` wins.
  */
 import { ApiError } from '../errors';
-import { logger } from '../logger';
-import type { CounterResult, QuotaStore, WindowSpec } from '../repositories/quota-store';
+import type { QuotaStore } from '../repositories/quota-store';
 
 export interface KeyLimits {
   perMinute: number;
   perMonth: number;
 }
-
-export type ChargeOrder = 'parallel' | 'charge-first';
 
 export interface BudgetUsage {
   /** Units of the window spent, this request's included when it was admitted by that budget. */
@@ -49,16 +40,23 @@ export interface UsageCharge {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
+/** A budget's window: its id and the Unix second at which the next one starts. */
+export interface Window {
+  /** `202611221043` (a minute) or `202611` (a month). */
+  id: string;
+  resetAt: number;
+}
+
 /** The fixed UTC minute of `now`. */
-function minuteWindow(now: Date): WindowSpec {
+function minuteWindow(now: Date): Window {
   const id = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}`;
-  return { window: 'MIN', id, resetAt: Math.floor(now.getTime() / 60_000) * 60 + 60 };
+  return { id, resetAt: Math.floor(now.getTime() / 60_000) * 60 + 60 };
 }
 
 /** The calendar month (UTC) of `now`. */
-export function monthWindow(now: Date): WindowSpec {
+export function monthWindow(now: Date): Window {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-  return { window: 'MON', id: `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}`, resetAt: next / 1000 };
+  return { id: `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}`, resetAt: next / 1000 };
 }
 
 /** Seconds to a reset, rounded up, at least 1 (Retry-After). */
@@ -105,20 +103,26 @@ const budget = (used: number, limit: number, resetAt: number): BudgetUsage => ({
   resetAt,
 });
 
-export async function chargeRequest(store: QuotaStore, keyId: string, limits: KeyLimits, now: Date, order: ChargeOrder = 'parallel'): Promise<UsageCharge> {
+/**
+ * Charge one request. `sameMinute`: the key was charged earlier in this minute as far as this
+ * instance knows (shared/domain/budget-memory.ts); a wrong guess costs a write, never a count.
+ */
+export async function chargeRequest(store: QuotaStore, keyId: string, limits: KeyLimits, now: Date, sameMinute = false): Promise<UsageCharge> {
   const minute = minuteWindow(now);
   const month = monthWindow(now);
-  const counts = order === 'parallel' ? await takeInParallel(store, keyId, limits, minute, month) : await takeMinuteFirst(store, keyId, limits, minute, month);
-
+  const outcome = await store.charge(keyId, { minute: Number(minute.id), month: month.id, monthResetAt: month.resetAt }, limits, sameMinute);
+  // A budget that refused reports itself spent; the other reports its count (without this
+  // request's unit when the minute refused it, since that refusal took nothing).
   const usage: Usage = {
     limits,
-    minute: budget(counts.minuteAdmitted ? counts.minuteUsed : limits.perMinute, limits.perMinute, minute.resetAt),
-    month: budget(counts.monthRefused ? limits.perMonth : counts.monthUsed, limits.perMonth, month.resetAt),
+    minute: budget(outcome.admitted || outcome.refusedBy === 'month' ? outcome.minuteCount : limits.perMinute, limits.perMinute, minute.resetAt),
+    month: budget(outcome.admitted || outcome.refusedBy === 'minute' ? outcome.monthCount : limits.perMonth, limits.perMonth, month.resetAt),
     now,
   };
   const headers = usageHeaders(usage);
 
-  if (!counts.minuteAdmitted) {
+  if (outcome.admitted) return { usage, headers };
+  if (outcome.refusedBy === 'minute') {
     return {
       usage,
       headers,
@@ -130,65 +134,14 @@ export async function chargeRequest(store: QuotaStore, keyId: string, limits: Ke
       ),
     };
   }
-  if (counts.monthRefused) {
-    return {
-      usage,
-      headers,
-      refusal: new ApiError(
-        'monthly_quota_exceeded',
-        `The monthly quota of ${limits.perMonth} requests is exhausted.`,
-        { reset_at: new Date(month.resetAt * 1000).toISOString(), limit: limits.perMonth },
-        { 'Retry-After': String(secondsUntil(month.resetAt, now)) },
-      ),
-    };
-  }
-  return { usage, headers };
-}
-
-interface Counts {
-  minuteAdmitted: boolean;
-  minuteUsed: number;
-  /** The monthly count to report: never this request's unit when the minute refused it. */
-  monthUsed: number;
-  monthRefused: boolean;
-}
-
-async function takeInParallel(store: QuotaStore, keyId: string, limits: KeyLimits, minute: WindowSpec, month: WindowSpec): Promise<Counts> {
-  const [perMinute, perMonth] = await Promise.all([store.take(keyId, minute, limits.perMinute), store.take(keyId, month, limits.perMonth)]);
-  return settleParallel(store, keyId, limits, month, perMinute, perMonth);
-}
-
-async function settleParallel(store: QuotaStore, keyId: string, limits: KeyLimits, month: WindowSpec, perMinute: CounterResult, perMonth: CounterResult): Promise<Counts> {
-  if (perMinute.taken) {
-    return { minuteAdmitted: true, minuteUsed: perMinute.count, monthUsed: perMonth.taken ? perMonth.count : limits.perMonth, monthRefused: !perMonth.taken };
-  }
-  // Refused per minute: rate_limit_exceeded wins, and the monthly unit is not this request's.
-  if (!perMonth.taken) return { minuteAdmitted: false, minuteUsed: limits.perMinute, monthUsed: limits.perMonth, monthRefused: false };
-  let monthUsed = perMonth.count - 1;
-  try {
-    // The count after the give-back can be lower still: others' units given back meanwhile.
-    monthUsed = Math.min(monthUsed, await store.giveBack(keyId, month));
-  } catch (error) {
-    // The refusal stands; at worst the key lost one monthly unit.
-    logger.warn('quota: could not give back a monthly unit', { keyId, error });
-  }
-  return { minuteAdmitted: false, minuteUsed: limits.perMinute, monthUsed, monthRefused: false };
-}
-
-async function takeMinuteFirst(store: QuotaStore, keyId: string, limits: KeyLimits, minute: WindowSpec, month: WindowSpec): Promise<Counts> {
-  // The monthly count is read beside the minute unit, for the report of a per-minute refusal.
-  const [perMinute, monthCount] = await Promise.all([
-    store.take(keyId, minute, limits.perMinute),
-    // Only the report needs it: if it cannot be read, the refusal stands and the month is counted as in parallel.
-    store.count(keyId, month).catch((error: unknown) => {
-      logger.warn('quota: could not read a monthly count', { keyId, error });
-      return undefined;
-    }),
-  ]);
-  if (!perMinute.taken && monthCount === undefined) {
-    return settleParallel(store, keyId, limits, month, perMinute, await store.take(keyId, month, limits.perMonth));
-  }
-  if (!perMinute.taken) return { minuteAdmitted: false, minuteUsed: limits.perMinute, monthUsed: monthCount ?? 0, monthRefused: false };
-  const perMonth = await store.take(keyId, month, limits.perMonth);
-  return { minuteAdmitted: true, minuteUsed: perMinute.count, monthUsed: perMonth.taken ? perMonth.count : limits.perMonth, monthRefused: !perMonth.taken };
+  return {
+    usage,
+    headers,
+    refusal: new ApiError(
+      'monthly_quota_exceeded',
+      `The monthly quota of ${limits.perMonth} requests is exhausted.`,
+      { reset_at: new Date(month.resetAt * 1000).toISOString(), limit: limits.perMonth },
+      { 'Retry-After': String(secondsUntil(month.resetAt, now)) },
+    ),
+  };
 }

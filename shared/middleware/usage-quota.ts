@@ -85,8 +85,8 @@ export function usageQuota(options: UsageQuotaOptions): middy.MiddlewareObj<ApiE
     const caller = callerOf(request.event, options.defaults);
     if (!caller) throw new InvalidApiKeyError();
     const now = options.now();
-    const order = memory.plan(caller.keyId, caller.limits, now);
-    const charge = chargeRequest(options.store, caller.keyId, caller.limits, now, order).then(
+    const plan = memory.plan(caller.keyId, caller.limits, now);
+    const charge = chargeRequest(options.store, caller.keyId, caller.limits, now, plan.sameMinute).then(
       (settled) => {
         memory.settle(caller.keyId, settled.usage);
         return settled;
@@ -100,7 +100,7 @@ export function usageQuota(options: UsageQuotaOptions): middy.MiddlewareObj<ApiE
     );
     (request.internal as WithCharge)[CHARGE] = charge;
     if (request.context) (request.context as WithCharged)[CHARGED] = { caller, charge };
-    if (order === 'charge-first') {
+    if (plan.order === 'charge-first') {
       const settled = await charge;
       // Refused (or failed): the handler and its read never run; onError renders the refusal.
       if (settled instanceof ApiError) throw settled;

@@ -1,33 +1,48 @@
 /**
- * Per-key usage counters: one item per key and fixed UTC window (minute, calendar month),
- * incremented by a conditional atomic ADD that refuses to go past the limit, so no concurrency can
- * push a key over its budget. Items expire through TTL after their window.
+ * Per-key usage counters: one item per key and calendar month (UTC) holds the month's count and
+ * the count of the key's latest minute, so one request is one conditional UpdateItem that takes
+ * both units at once, or neither (docs/adr/0008-one-counter-item-per-key-and-month.md). The
+ * conditions refuse to go past either limit, so no concurrency can push a key over its budget.
+ * Items expire through TTL a week after their month.
+ *
+ * The write that takes a unit differs between the first request of a minute (it resets the
+ * minute's count) and the others (they add to it); an update expression cannot choose, so the
+ * caller says which is likely (`sameMinute`). A wrong guess, a refusal or a concurrent writer
+ * fails the write's condition; the store then looks at the item (returned with the failure by
+ * DynamoDB, read strongly consistent where it is not) and writes what that state calls for.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { CorruptDataError } from '../errors';
-import { quotaKey, type QuotaWindow } from '../keys';
+import { QUOTA_ATTRIBUTES, quotaKey } from '../keys';
 import { TTL_ATTRIBUTE } from '../table';
 
-/** One counter's window, as the domain defines it (shared/domain/quota.ts). */
-export interface WindowSpec {
-  window: QuotaWindow;
-  /** `202611221043` or `202611`. */
-  id: string;
-  /** Unix second at which the next window starts. */
-  resetAt: number;
+/** The windows of one charge, as the domain defines them (shared/domain/quota.ts). */
+export interface ChargeWindows {
+  /** The UTC minute, `yyyymmddhhmm` as a number (`202611221043`). */
+  minute: number;
+  /** The calendar month, `202611`. */
+  month: string;
+  /** Unix second at which the next month starts. */
+  monthResetAt: number;
 }
 
-/** How long a counter item outlives its window before TTL removes it. */
-const GRACE_SECONDS = { MIN: 3_600, MON: 7 * 86_400 } as const;
-
-function countOf(attributes: Record<string, unknown> | undefined): number {
-  const count = attributes?.count;
-  if (typeof count !== 'number' || !Number.isSafeInteger(count)) throw new CorruptDataError('a quota counter has no count');
-  return count;
+export interface ChargeLimits {
+  perMinute: number;
+  perMonth: number;
 }
 
-export type CounterResult = { taken: true; count: number } | { taken: false };
+/** What one charge did: both units taken, or refused by a budget (a monthly refusal keeps its minute unit). */
+export type ChargeOutcome =
+  | { admitted: true; minuteCount: number; monthCount: number }
+  | { admitted: false; refusedBy: 'minute'; monthCount: number }
+  | { admitted: false; refusedBy: 'month'; minuteCount: number };
+
+/** How long a counter item outlives its month before TTL removes it. */
+const GRACE_SECONDS = 7 * 86_400;
+
+/** Attempts before a charge gives up on a counter that other writers keep changing (fails closed). */
+const MAX_ATTEMPTS = 8;
 
 /** Errors DynamoDB returns before applying a write: retrying them cannot charge twice. */
 const NOT_APPLIED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
@@ -44,55 +59,150 @@ async function retryNotApplied<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The counter item as stored; absent attributes are a key's first charge of the month. */
+interface CounterState {
+  monthCount: number;
+  minute?: number;
+  minuteCount: number;
+}
+
+function countAt(item: Record<string, unknown>, name: string, optional: boolean): number | undefined {
+  const value = item[name];
+  if (value === undefined && optional) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new CorruptDataError(`a quota counter has no ${name}`);
+  return value;
+}
+
+/**
+ * The state of a counter item. What a write returns must hold all three counts; an item read
+ * after a failed condition may be absent (no charge this month yet) or carry only the month's
+ * count (an item written before the minute moved onto it).
+ */
+function stateOf(item: Record<string, unknown> | undefined, written: boolean): CounterState {
+  if (!item && !written) return { monthCount: 0, minuteCount: 0 };
+  const attributes = item ?? {};
+  const minute = countAt(attributes, QUOTA_ATTRIBUTES.minute, !written);
+  return {
+    monthCount: countAt(attributes, QUOTA_ATTRIBUTES.monthCount, !written) ?? 0,
+    minute,
+    minuteCount: minute === undefined ? 0 : countAt(attributes, QUOTA_ATTRIBUTES.minuteCount, false)!,
+  };
+}
+
+/**
+ * One write: take both units (`both`) or the minute's alone (`minute`, the month being spent), in
+ * the stored minute (`same`) or starting `minute` (`new`, which must be later than the stored one).
+ */
+interface Write {
+  take: 'both' | 'minute';
+  minuteIs: 'same' | 'new';
+  minute: number;
+}
+
+/** What the stored state calls for, or the refusal it already is. */
+function nextWrite(state: CounterState, minute: number, limits: ChargeLimits): Write | ChargeOutcome {
+  // A stored minute later than ours (another instance's clock is ahead) is the current minute.
+  const current = Math.max(minute, state.minute ?? 0);
+  const minuteIs = state.minute === current ? 'same' : 'new';
+  const minuteCount = minuteIs === 'same' ? state.minuteCount : 0;
+  if (minuteCount >= limits.perMinute) return { admitted: false, refusedBy: 'minute', monthCount: state.monthCount };
+  return { take: state.monthCount >= limits.perMonth ? 'minute' : 'both', minuteIs, minute: current };
+}
+
+const NAMES = {
+  '#month': QUOTA_ATTRIBUTES.monthCount,
+  '#minute': QUOTA_ATTRIBUTES.minute,
+  '#minuteCount': QUOTA_ATTRIBUTES.minuteCount,
+  '#ttl': TTL_ATTRIBUTE,
+};
+
+/** The update and condition of a write. */
+function expressionOf(write: Write): { update: string; condition: string; names: Record<string, string>; monthValues: boolean } {
+  const minuteUpdate = write.minuteIs === 'same' ? 'ADD #minuteCount :one' : 'SET #minute = :minute, #minuteCount = :one';
+  const minuteCondition =
+    write.minuteIs === 'same' ? '#minute = :minute AND #minuteCount < :perMinute' : '(attribute_not_exists(#minute) OR #minute < :minute)';
+  if (write.take === 'minute') {
+    const names: Record<string, string> = { '#minute': NAMES['#minute'], '#minuteCount': NAMES['#minuteCount'] };
+    return { update: minuteUpdate, condition: minuteCondition, names, monthValues: false };
+  }
+  // One SET and one ADD clause each: DynamoDB allows every clause keyword once.
+  const update =
+    write.minuteIs === 'same'
+      ? 'ADD #minuteCount :one, #month :one SET #ttl = if_not_exists(#ttl, :ttl)'
+      : 'SET #minute = :minute, #minuteCount = :one, #ttl = if_not_exists(#ttl, :ttl) ADD #month :one';
+  return { update, condition: `${minuteCondition} AND (attribute_not_exists(#month) OR #month < :perMonth)`, names: NAMES, monthValues: true };
+}
+
+/** The counts of an item in DynamoDB's wire form (the failed write's item: the document client leaves errors as they are). */
+function plainCounts(item: NonNullable<ConditionalCheckFailedException['Item']>): Record<string, unknown> {
+  const plain: Record<string, unknown> = {};
+  for (const name of Object.values(QUOTA_ATTRIBUTES)) {
+    const number = item[name]?.N;
+    if (number !== undefined) plain[name] = Number(number);
+  }
+  return plain;
+}
+
+const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>
+  error instanceof ConditionalCheckFailedException || (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
+
 export class QuotaStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
 
-  /** Take one unit of the window's budget, or report that it is spent. Other failures throw. */
-  async take(keyId: string, spec: WindowSpec, limit: number): Promise<CounterResult> {
-    try {
-      const update = new UpdateCommand({
-        TableName: this.tableName,
-        Key: quotaKey(keyId, spec.window, spec.id),
-        UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-        ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': spec.resetAt + GRACE_SECONDS[spec.window] },
-        ReturnValues: 'UPDATED_NEW',
-      });
-      const out = await retryNotApplied(() => this.client.send(update));
-      return { taken: true, count: countOf(out.Attributes) };
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException') {
-        return { taken: false };
+  /**
+   * Charge one request: both units, or a refusal. `sameMinute`: the key was charged earlier in
+   * this minute, as far as the caller knows (a wrong guess costs one more write, never a wrong
+   * count). Other failures throw.
+   */
+  async charge(keyId: string, windows: ChargeWindows, limits: ChargeLimits, sameMinute: boolean): Promise<ChargeOutcome> {
+    const key = quotaKey(keyId, windows.month);
+    let write: Write = { take: 'both', minuteIs: sameMinute ? 'same' : 'new', minute: windows.minute };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const item = await this.write(key, write, windows, limits);
+        const state = stateOf(item, true);
+        if (write.take === 'minute') return { admitted: false, refusedBy: 'month', minuteCount: state.minuteCount };
+        return { admitted: true, minuteCount: state.minuteCount, monthCount: state.monthCount };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        if (attempt >= MAX_ATTEMPTS) throw new Error(`quota: the counter of ${keyId} kept changing over ${MAX_ATTEMPTS} attempts`);
+        // DynamoDB returns the item that failed the condition; without it (an absent item, or an
+        // implementation that does not return it), read it.
+        const failed = error.Item ? plainCounts(error.Item) : await this.read(key);
+        const next = nextWrite(stateOf(failed, false), windows.minute, limits);
+        if (!('take' in next)) return next;
+        write = next;
       }
-      throw error;
     }
   }
 
-  /** The window's count, read strongly consistent (0 before the window's first unit); takes nothing. */
-  async count(keyId: string, spec: WindowSpec): Promise<number> {
+  private async write(key: ReturnType<typeof quotaKey>, write: Write, windows: ChargeWindows, limits: ChargeLimits) {
+    const expression = expressionOf(write);
+    const values: Record<string, number> = { ':one': 1, ':minute': write.minute };
+    if (write.minuteIs === 'same') values[':perMinute'] = limits.perMinute;
+    if (expression.monthValues) Object.assign(values, { ':perMonth': limits.perMonth, ':ttl': windows.monthResetAt + GRACE_SECONDS });
     const out = await retryNotApplied(() =>
-      this.client.send(new GetCommand({ TableName: this.tableName, Key: quotaKey(keyId, spec.window, spec.id), ConsistentRead: true })),
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: expression.update,
+          ConditionExpression: expression.condition,
+          ExpressionAttributeNames: expression.names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
     );
-    return out.Item ? countOf(out.Item) : 0;
+    return out.Attributes;
   }
 
-  /** Give back a unit taken by a request that another budget refused. */
-  async giveBack(keyId: string, spec: WindowSpec): Promise<number> {
-    const out = await retryNotApplied(() => this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: quotaKey(keyId, spec.window, spec.id),
-        UpdateExpression: 'ADD #count :minus',
-        ConditionExpression: 'attribute_exists(#count)',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':minus': -1 },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    ));
-    return countOf(out.Attributes);
+  private async read(key: ReturnType<typeof quotaKey>): Promise<Record<string, unknown> | undefined> {
+    const out = await retryNotApplied(() => this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true })));
+    return out.Item;
   }
 }

@@ -13,7 +13,7 @@ import { createApiDeps } from '../../../shared/api-deps';
 import { readConfig } from '../../../shared/config';
 import { decimalSortKey } from '../../../shared/decimal';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
-import { catalogKey, pointerKey, quotaKey, viewMetaKey, viewPartition } from '../../../shared/keys';
+import { catalogKey, pointerKey, QUOTA_ATTRIBUTES, quotaKey, viewMetaKey, viewPartition } from '../../../shared/keys';
 import { setLogSink } from '../../../shared/logger';
 
 /** Call a handler directly. The documents here are minimal fakes, so no contract check. */
@@ -33,7 +33,8 @@ const offers = offersHandler(deps);
 beforeEach(() => {
   ddb.reset();
   ddb.on(GetCommand, { Key: pointerKey() }).resolves({ Item: { families: { exchanges: { version: 'v9' }, earn_offers: { version: 'v9' }, borrow_offers: { version: 'v9' } } } });
-  ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
+  // The key's counter item after the charge: the first unit of the month and of the minute.
+  ddb.on(UpdateCommand).resolves({ Attributes: { [QUOTA_ATTRIBUTES.monthCount]: 1, [QUOTA_ATTRIBUTES.minute]: 202611201000, [QUOTA_ATTRIBUTES.minuteCount]: 1 } });
 });
 
 /** The values a query was sent with, whatever its placeholders are called. */
@@ -124,22 +125,19 @@ describe('offer list with min_apy', () => {
 });
 
 describe('quota outcomes', () => {
-  const refuse = () => {
-    throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
-  };
-
-  it('refuses per minute, gives the monthly unit back, and hides the data read', async () => {
+  it('refuses per minute from the item DynamoDB returns with the failed condition: one write, nothing given back, the data read hidden', async () => {
     ddb.on(GetCommand).resolves({ Item: { doc: doc('a') } });
-    ddb.on(UpdateCommand, { Key: quotaKey('k1', 'MIN', '202611201000') }).callsFake(refuse);
-    // The month counter: taken (5), then given back (4).
-    ddb.on(UpdateCommand, { Key: quotaKey('k1', 'MON', '202611') }).resolvesOnce({ Attributes: { count: 5 } }).resolvesOnce({ Attributes: { count: 4 } });
+    // The key's counter item: 3 of 3 this minute, 4 this month (the failed write's ALL_OLD item, in wire form).
+    const item = { count: { N: '4' }, minute: { N: '202611201000' }, minuteCount: { N: '3' } };
+    ddb.on(UpdateCommand, { Key: quotaKey('k1', '202611') }).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {}, Item: item }));
 
     const res = await invoke(platforms, apiEvent('/api/v1/exchanges/a', { keyId: 'k1', perMinute: 3, perMonth: 10 }));
 
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe('rate_limit_exceeded');
     expect(res.headers).toMatchObject({ 'x-ratelimit-remaining': '0', 'x-quota-remaining': '6' });
-    expect(ddb.commandCalls(UpdateCommand, { Key: quotaKey('k1', 'MON', '202611') })).toHaveLength(2);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(GetCommand, { Key: quotaKey('k1', '202611') })).toHaveLength(0);
   });
 
   it('fails closed with 503 when the counters cannot be reached, even if the data read worked', async () => {

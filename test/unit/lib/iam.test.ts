@@ -106,7 +106,7 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       ['dynamodb:Query', indexArn, viewPartition(v, 'earn')],
       ['dynamodb:Query', indexArn, viewPartition(v, 'borrow', { dimension: 'platform', value: 'aave' })],
       ['dynamodb:Query', indexArn, viewPartition(v, 'currencies')],
-      ['dynamodb:UpdateItem', tableArn, quotaKey('k1', 'MIN', '202601010000').PK],
+      ['dynamodb:UpdateItem', tableArn, quotaKey('k1', '202601').PK],
     ];
     const refused: [string, unknown, string][] = [
       ['dynamodb:GetItem', tableArn, apiKeyKey('a'.repeat(64)).PK],
@@ -120,7 +120,7 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       ['dynamodb:BatchGetItem', tableArn, viewPartition(v, 'earn')],
       ['dynamodb:Scan', tableArn, viewPartition(v, 'earn')],
       ['dynamodb:UpdateItem', tableArn, catalogKey(v, 'exchanges', 'binance').PK],
-      ['dynamodb:PutItem', tableArn, quotaKey('k1', 'MIN', '202601010000').PK],
+      ['dynamodb:PutItem', tableArn, quotaKey('k1', '202601').PK],
     ];
     for (const fn of Object.values(fixture.stack.functions).filter((f) => f !== fixture.stack.functions.usage)) {
       const statements = statementsOf(fixture, fixture.logicalId(fn.role));
@@ -169,7 +169,7 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       ['dynamodb:PutItem', tableArn, apiKeyKey('a'.repeat(64)).PK],
       ['dynamodb:BatchWriteItem', tableArn, userKey('u1').PK],
       ['dynamodb:DeleteItem', tableArn, userKeyRefKey('u1', 'k1').PK],
-      ['dynamodb:UpdateItem', tableArn, quotaKey('k1', 'MIN', '202601010000').PK],
+      ['dynamodb:UpdateItem', tableArn, quotaKey('k1', '202601').PK],
       ['dynamodb:Query', indexArn, viewPartition(v, 'earn')],
       ['dynamodb:DeleteTable', tableArn, pointerKey().PK],
     ];

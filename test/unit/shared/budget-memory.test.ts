@@ -15,41 +15,41 @@ const usage = (minuteRemaining: number, monthRemaining = 50, limits = LIMITS): U
 });
 
 it('charges a key never seen in parallel with its read', () => {
-  expect(new BudgetMemory().plan('k', LIMITS, NOW)).toBe('parallel');
+  expect(new BudgetMemory().plan('k', LIMITS, NOW).order).toBe('parallel');
 });
 
 it('charges first the requests that arrive while the first one of an unknown key is in flight', () => {
   const memory = new BudgetMemory();
-  expect(memory.plan('k', LIMITS, NOW)).toBe('parallel');
-  expect(memory.plan('k', LIMITS, NOW)).toBe('charge-first');
-  expect(memory.plan('other', LIMITS, NOW)).toBe('parallel');
+  expect(memory.plan('k', LIMITS, NOW).order).toBe('parallel');
+  expect(memory.plan('k', LIMITS, NOW).order).toBe('charge-first');
+  expect(memory.plan('other', LIMITS, NOW).order).toBe('parallel');
 });
 
 it('charges first a key seen refused, until its window resets', () => {
   const memory = new BudgetMemory();
   memory.plan('k', LIMITS, NOW);
   memory.settle('k', usage(0));
-  expect(memory.plan('k', LIMITS, NOW)).toBe('charge-first');
+  expect(memory.plan('k', LIMITS, NOW).order).toBe('charge-first');
   memory.settle('k', usage(0));
-  expect(memory.plan('k', LIMITS, new Date(MINUTE_RESET * 1000))).toBe('parallel');
+  expect(memory.plan('k', LIMITS, new Date(MINUTE_RESET * 1000)).order).toBe('parallel');
 });
 
 it('charges first a key whose monthly budget is spent, until the next month', () => {
   const memory = new BudgetMemory();
   memory.plan('k', LIMITS, NOW);
   memory.settle('k', usage(2, 0));
-  expect(memory.plan('k', LIMITS, new Date(MINUTE_RESET * 1000 + 5_000))).toBe('charge-first');
+  expect(memory.plan('k', LIMITS, new Date(MINUTE_RESET * 1000 + 5_000)).order).toBe('charge-first');
   memory.settle('k', usage(2, 0));
-  expect(memory.plan('k', LIMITS, new Date(MONTH_RESET * 1000))).toBe('parallel');
+  expect(memory.plan('k', LIMITS, new Date(MONTH_RESET * 1000)).order).toBe('parallel');
 });
 
 it('counts the requests in flight against the budget left', () => {
   const memory = new BudgetMemory();
   memory.plan('k', LIMITS, NOW);
   memory.settle('k', usage(2));
-  expect(memory.plan('k', LIMITS, NOW)).toBe('parallel');
-  expect(memory.plan('k', LIMITS, NOW)).toBe('parallel');
-  expect(memory.plan('k', LIMITS, NOW)).toBe('charge-first');
+  expect(memory.plan('k', LIMITS, NOW).order).toBe('parallel');
+  expect(memory.plan('k', LIMITS, NOW).order).toBe('parallel');
+  expect(memory.plan('k', LIMITS, NOW).order).toBe('charge-first');
 });
 
 it('keeps the lowest remaining budget of a window when answers settle out of order', () => {
@@ -58,7 +58,7 @@ it('keeps the lowest remaining budget of a window when answers settle out of ord
   memory.plan('k', LIMITS, NOW);
   memory.settle('k', usage(0));
   memory.settle('k', usage(1));
-  expect(memory.plan('k', LIMITS, NOW)).toBe('charge-first');
+  expect(memory.plan('k', LIMITS, NOW).order).toBe('charge-first');
 });
 
 it('forgets what it saw when the key comes with other limits', () => {
@@ -66,7 +66,7 @@ it('forgets what it saw when the key comes with other limits', () => {
   memory.plan('k', LIMITS, NOW);
   memory.settle('k', usage(0));
   // The budget of the new limits is unknown here: the counters decide, in parallel with the read.
-  expect(memory.plan('k', { perMinute: 10, perMonth: 100 }, NOW)).toBe('parallel');
+  expect(memory.plan('k', { perMinute: 10, perMonth: 100 }, NOW).order).toBe('parallel');
 });
 
 it('forgets the least recently charged key beyond its size', () => {
@@ -75,5 +75,17 @@ it('forgets the least recently charged key beyond its size', () => {
   memory.settle('a', usage(0));
   memory.plan('b', LIMITS, NOW);
   memory.plan('c', LIMITS, NOW);
-  expect(memory.plan('a', LIMITS, NOW)).toBe('parallel');
+  expect(memory.plan('a', LIMITS, NOW).order).toBe('parallel');
+});
+
+it('says the key was charged earlier in this minute only while that minute lasts', () => {
+  const memory = new BudgetMemory();
+  expect(memory.plan('k', LIMITS, NOW).sameMinute).toBe(false);
+  memory.settle('k', usage(2));
+  expect(memory.plan('k', LIMITS, NOW).sameMinute).toBe(true);
+  memory.settle('k', usage(1));
+  expect(memory.plan('k', LIMITS, new Date(MINUTE_RESET * 1000 - 1)).sameMinute).toBe(true);
+  expect(memory.plan('k', LIMITS, new Date(MINUTE_RESET * 1000)).sameMinute).toBe(false);
+  // A clock behind the minute it saw: not this minute either.
+  expect(memory.plan('k', LIMITS, new Date((MINUTE_RESET - 60) * 1000 - 1)).sameMinute).toBe(false);
 });
