@@ -5,6 +5,7 @@
  *   npm run bench -- --quick    CI smoke (< 3 min): QUICK_BENCH, writes bench/results-quick.*
  *   npm run bench -- --out P    write P.json and P.md instead
  *   npm run bench -- --imports  only what imports cost
+ *   npm run bench -- --model    only the latency model and the traffic mix (prints; writes nothing)
  *   npm run bench -- --against REF   only the cold start of a git commit's functions against now
  *
  * Generates the dataset, loads it into an embedded DynamoDB with the real import, then measures
@@ -66,20 +67,22 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
   },
 };
 
-function parseArgs(argv: string[]): Mode & { importsOnly: boolean; against?: string } {
+function parseArgs(argv: string[]): Mode & { importsOnly: boolean; modelOnly: boolean; against?: string } {
   let quick = false;
   let importsOnly = false;
+  let modelOnly = false;
   let against: string | undefined;
   let out: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--quick') quick = true;
     else if (argv[i] === '--imports') importsOnly = true;
+    else if (argv[i] === '--model') modelOnly = true;
     else if (argv[i] === '--against' && argv[i + 1]) against = argv[++i];
     else if (argv[i] === '--out' && argv[i + 1]) out = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports | --against REF] [--out PREFIX]`);
+    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports | --model | --against REF] [--out PREFIX]`);
   }
   const mode = MODES[quick ? 'quick' : 'full'];
-  return { ...mode, importsOnly, against, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
+  return { ...mode, importsOnly, modelOnly, against, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
 }
 
 /** `--imports`: only what imports cost, at the mode's scale (a few minutes at BENCH scale). */
@@ -111,10 +114,12 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0];
   log(`bench (${mode.name})`);
 
-  // Cold start first, while the machine is otherwise idle.
-  const cold = await measureColdStart(mode.initRounds);
-  log(`cold start: ${Object.entries(cold.init_ms).map(([n, i]) => `${n} ${i.median} ms`).join(', ')} (${seconds(started)} s)`);
-  log(`first answer: ${Object.entries(cold.first_answer_ms).map(([n, f]) => `${n} ${f.median} ms`).join(', ')}`);
+  // Cold start first, while the machine is otherwise idle (not with --model).
+  const cold = mode.modelOnly ? undefined : await measureColdStart(mode.initRounds);
+  if (cold) {
+    log(`cold start: ${Object.entries(cold.init_ms).map(([n, i]) => `${n} ${i.median} ms`).join(', ')} (${seconds(started)} s)`);
+    log(`first answer: ${Object.entries(cold.first_answer_ms).map(([n, f]) => `${n} ${f.median} ms`).join(', ')}`);
+  }
 
   const now = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
   let dataset: ReturnType<typeof generateDataset> | undefined = generateDataset({ ...mode.preset, now });
@@ -158,8 +163,8 @@ async function main(): Promise<void> {
     const views = new ViewStore(client, tableName);
     const sizes = (family: CatalogFamily | OfferFamily, filter?: ViewFilter) => views.size(viewPartition(imported.versions[family], family, filter));
     const picks = await pickRequests(dataset, views, imported.versions);
-    log(`imports: (a) to (d) on their own tables (${seconds(started)} s)`);
-    const imports = await measureImports(dataset!, dynamo.endpoint, mode.name === 'quick', log);
+    if (!mode.modelOnly) log(`imports: (a) to (d) on their own tables (${seconds(started)} s)`);
+    const imports = mode.modelOnly ? undefined : await measureImports(dataset, dynamo.endpoint, mode.name === 'quick', log);
     dataset = undefined; // let the collector have it before the measurements
     const kinds = await requestMix(picks, sizes, mode.name === 'quick');
 
@@ -168,6 +173,12 @@ async function main(): Promise<void> {
     const handlers: Record<FunctionName, Handler> = built.handlers;
     const { authorizer, keyStore } = built;
 
+    if (!cold || !imports) {
+      // --model: the latency model and the mix alone.
+      const model = await measureModel(kinds, { versions: imported.versions, views, now: new Date() }, built, config, clients, mode.name === 'quick');
+      process.stdout.write(`\n${modelTables(model)}\n\n${checksTable(model.checks)}\n`);
+      return;
+    }
 
     const recorder = new CallRecorder();
     const requests: KindResult[] = [];

@@ -62,7 +62,17 @@ function logNormal(random: () => number, medianMs: number, p99Ms: number): numbe
   return medianMs * Math.exp(sigma * z);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Wait until `deadline` (performance.now() time) to a fraction of a millisecond: timers fire on
+ * whole milliseconds, which would round every drawn latency by up to 1 ms, so a timer covers all
+ * but the last millisecond and the rest passes in event-loop turns (setImmediate), which let every
+ * other pending call and request run meanwhile.
+ */
+async function waitUntil(deadline: number): Promise<void> {
+  const coarse = Math.floor(deadline - performance.now() - 1);
+  if (coarse >= 1) await new Promise((resolve) => setTimeout(resolve, coarse));
+  while (performance.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+}
 
 const NAME = 'benchLatencyModel';
 
@@ -105,8 +115,7 @@ export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42):
           const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } }).ConsumedCapacity?.CapacityUnits ?? 0.5;
           drawn += (consumed / 0.5) * LATENCY_MODEL.queryMsPerReadUnit;
         }
-        const left = drawn - (performance.now() - started);
-        if (left > 0) await sleep(left);
+        await waitUntil(started + drawn);
         return out;
       },
       { step: 'initialize', name: NAME, override: true },
