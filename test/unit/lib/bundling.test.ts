@@ -11,7 +11,6 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type BuildOptions } from 'esbuild';
 import { BUNDLE_OPTIONS } from '../../../lib/bundling';
-import { handlerEntry } from '../../../lib/market-data-stack';
 
 const ROOT = resolve(__dirname, '../../..');
 const SHIM = 'shared/lambda-credentials.ts';
@@ -30,7 +29,7 @@ const options = (): BuildOptions => ({
 describe('BUNDLE_OPTIONS', () => {
   it('bundles the environment credential provider and none of the default chain', async () => {
     // The API's functions, and the ingest function with its S3 client (the other runtime configuration that imports the chain).
-    const entries = ['platforms', 'ingest'].map(handlerEntry);
+    const entries = ['platforms', 'ingest'].map((name) => join(ROOT, 'functions', name, 'handler.ts'));
 
     const { metafile } = await build({ ...options(), entryPoints: entries, outdir: join(ROOT, 'out'), write: false, metafile: true });
 
