@@ -2,12 +2,12 @@
  * What the deployed bundles have in place of @aws-sdk/credential-provider-node. The SDK clients'
  * runtime configuration imports that package's `defaultProvider`, the whole default chain (SSO,
  * STS and OIDC clients, INI files, credential processes, the instance metadata service: about
- * 95 KB of every bundle), even when a client is given credentials. In Lambda the credentials are
+ * 130 KB of every bundle, by the esbuild metafile), even when a client is given credentials. In Lambda the credentials are
  * always in the environment, the chain's first link, so the bundles get only that link:
  * lib/bundling.ts aliases the package to this module (docs/adr/0007-credentials-from-the-environment.md).
  *
- * Never imported by code: only the bundler substitutes it. Unbundled code (tests, the local
- * stack, scripts) keeps the SDK's own chain.
+ * Imported by no application code (its unit test aside): only the bundler substitutes it.
+ * Unbundled code (tests, the local stack, scripts) keeps the SDK's own chain.
  */
 import { fromEnv, type FromEnvInit } from '@aws-sdk/credential-provider-env';
 
