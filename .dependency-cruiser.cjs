@@ -3,7 +3,7 @@
  * reverse; inside shared/, domain → repositories → platform, one way; no cycles anywhere.
  * `npm run deps` checks it; .ci/run fails on a violation.
  */
-const PLATFORM = '^shared/(config|decimal|dynamodb|errors|keys|logger|table|cors|gateway-responses)\\.ts$|^shared/observability/dynamo-accounting\\.ts$|^shared/schemas/constants\\.ts$';
+const PLATFORM = '^shared/(config|decimal|dynamodb|errors|keys|logger|table|cors|gateway-responses|lambda-credentials)\\.ts$|^shared/observability/dynamo-accounting\\.ts$|^shared/schemas/constants\\.ts$';
 
 module.exports = {
   forbidden: [

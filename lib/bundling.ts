@@ -4,6 +4,7 @@
  * measurement (scripts/bench/cold-start.ts) both read it, so the benchmark measures what deploys
  * (docs/architecture.md, "Bundles"). Plain data: the benchmark imports it without the CDK.
  */
+import { resolve } from 'node:path';
 
 /** What the bundle targets; lib/constructs/api-function.ts pins the Lambda runtime to match. */
 const BUNDLE_TARGET = 'node22';
@@ -20,4 +21,8 @@ export const BUNDLE_OPTIONS = {
   mainFields: ['module', 'main'],
   // Source maps, where a stage turns them on, map to file and line without carrying the sources.
   sourcesContent: false,
+  // The SDK's default credential chain (about 130 KB) replaced by its first link, the environment,
+  // where Lambda puts the credentials (docs/adr/0007-credentials-from-the-environment.md).
+  // Absolute: esbuild resolves an alias path from its working directory, which differs by caller.
+  alias: { '@aws-sdk/credential-provider-node': resolve(__dirname, '../shared/lambda-credentials.ts') } as Readonly<Record<string, string>>,
 } as const;

@@ -1,7 +1,7 @@
 /**
  * A Lambda function with the project's shared defaults: Node.js 22 on arm64, one minified CJS
- * bundle with the AWS SDK v3 inside (no dependency on the runtime's copy; options in
- * lib/bundling.ts, shared with the benchmark), an explicit log group
+ * bundle with the AWS SDK v3 inside (no dependency on the runtime's copy; credentials from the
+ * environment only; options in lib/bundling.ts, shared with the benchmark), an explicit log group
  * with retention, a role that may write to that log group only, and the runtime configuration of
  * shared/config.ts in its environment.
  */
@@ -90,6 +90,8 @@ export class ApiFunction extends Construct {
         sourcesContent: BUNDLE_OPTIONS.sourcesContent,
         externalModules: [...BUNDLE_OPTIONS.external],
         mainFields: [...BUNDLE_OPTIONS.mainFields],
+        // NodejsFunction has no alias option: esbuild's own flag, `--alias:PACKAGE=PATH`.
+        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_OPTIONS.alias).map(([from, to]) => [`--alias:${from}`, to])),
         commandHooks: props.assets?.length
           ? {
               beforeBundling: () => [],

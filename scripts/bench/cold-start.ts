@@ -1,7 +1,8 @@
 /**
  * Cold start: each function bundled as the stack bundles it (the esbuild options of lib/bundling.ts,
  * which the stack's functions use too: CJS, node22, minified, the AWS SDK inside, ESM entry points
- * first), against a bundle that holds only the DynamoDB document client; then the module
+ * first, credentials from the environment only), against a bundle that holds only the DynamoDB
+ * document client, built with the same options; then the module
  * initialisation time of each bundle in a fresh Node process (the `require` alone), and the time
  * to its first answer (the `require` and one request against an embedded DynamoDB), medians over
  * interleaved rounds. `compareColdStart` measures a git commit's functions against the working tree.
@@ -73,13 +74,35 @@ function composition(metafile: Metafile): BundleReport['composition'] {
   return bytes;
 }
 
-async function bundle(root: string, outdir: string, name: string): Promise<{ file: string; metafile: Metafile }> {
+/** esbuild options as lib/bundling.ts exports them: read-only, and any of them absent in an older tree's. */
+type BundleOptions = Omit<BuildOptions, 'external' | 'mainFields' | 'alias'> & {
+  readonly external?: readonly string[];
+  readonly mainFields?: readonly string[];
+  readonly alias?: Readonly<Record<string, string>>;
+};
+
+/**
+ * The esbuild options a tree's functions deploy with: its own lib/bundling.ts when it has one
+ * (required from the tree, under tsx like the benchmark), else the options the stack gave
+ * NodejsFunction before that module existed. Those are today's without the credentials alias:
+ * CJS, node22, minified, no source contents, nothing external, ESM entry points first (checked
+ * against lib/constructs/api-function.ts of 93b8a19).
+ */
+function bundleOptionsOf(tree: string): BundleOptions {
+  const file = join(tree, 'lib', 'bundling.ts');
+  if (existsSync(file)) return (require(file) as { BUNDLE_OPTIONS: BundleOptions }).BUNDLE_OPTIONS;
+  const { alias: _alias, ...before } = BUNDLE_OPTIONS;
+  return before;
+}
+
+async function bundle(root: string, outdir: string, name: string, options: BundleOptions = BUNDLE_OPTIONS): Promise<{ file: string; metafile: Metafile }> {
   const file = join(outdir, `${name}.js`);
-  // Exactly the stack's esbuild options (lib/bundling.ts); source maps are a stage setting, off here.
+  // The stack's esbuild options (lib/bundling.ts, or a compared tree's own); source maps are a stage setting, off here.
   const common: BuildOptions = {
-    ...BUNDLE_OPTIONS,
-    external: [...BUNDLE_OPTIONS.external],
-    mainFields: [...BUNDLE_OPTIONS.mainFields],
+    ...options,
+    external: [...(options.external ?? [])],
+    mainFields: options.mainFields && [...options.mainFields],
+    alias: options.alias && { ...options.alias },
     outfile: file,
     metafile: true,
     logLevel: 'error',
@@ -174,9 +197,10 @@ export async function measureColdStart(rounds: number, root = resolve(__dirname,
 }
 
 /**
- * `npm run bench -- --against REF`: the functions of a git commit against the working tree, both
- * built with today's esbuild options, measured interleaved on the same machine: bundle bytes,
- * init and first answer (docs/performance.md, "Bundle ≤ 1.2× and init"). A Markdown table.
+ * `npm run bench -- --against REF`: the functions of a git commit against the working tree, each
+ * built with its own tree's esbuild options (`bundleOptionsOf`: today's would give the old code
+ * today's credentials alias and hide what it changed), measured interleaved on the same machine:
+ * bundle bytes, init and first answer (docs/performance.md, "Bundle ≤ 1.2× and init"). A Markdown table.
  */
 export async function compareColdStart(ref: string, rounds: number, root = resolve(__dirname, '../..')): Promise<string> {
   const then = join(mkdtempSync(join(tmpdir(), 'bench-then-')), 'tree');
@@ -189,7 +213,8 @@ export async function compareColdStart(ref: string, rounds: number, root = resol
     const files: Record<string, string> = {};
     for (const [tree, treeRoot] of Object.entries(trees)) {
       mkdirSync(join(outdir, tree));
-      for (const name of names) files[`${tree}:${name}`] = (await bundle(treeRoot, join(outdir, tree), name)).file;
+      const options = bundleOptionsOf(treeRoot);
+      for (const name of names) files[`${tree}:${name}`] = (await bundle(treeRoot, join(outdir, tree), name, options)).file;
     }
     const keys = Object.keys(files);
     const init = interleavedInits(files, rounds);

@@ -185,7 +185,7 @@ export function markdown(results: BenchResults): string {
     ...(results.refusals ? ['## Refused requests', '', ...refusalLines(results.refusals), ''] : []),
     '## Cold start',
     '',
-    `Bundles as the stack builds them (esbuild, CJS, node22, minified, SDK inside). Init = \`require\` of the bundle in a fresh \`node\`, median of ${results.init_rounds} interleaved rounds. First answer = \`require\` and the handler's first request in a fresh \`node\`, against an embedded DynamoDB with an empty table (same number of rounds).`,
+    `Bundles as the stack builds them (esbuild, CJS, node22, minified, SDK inside, credentials from the environment only: docs/adr/0007). Init = \`require\` of the bundle in a fresh \`node\`, median of ${results.init_rounds} interleaved rounds. First answer = \`require\` and the handler's first request in a fresh \`node\`, against an embedded DynamoDB with an empty table (same number of rounds).`,
     '',
     row(['bundle', 'KB', 'gzip KB', 'size ×', 'SDK KB', 'middy KB', 'zod KB', 'own KB', 'init ms', 'init ×', 'first answer ms']),
     row(Array(11).fill('---')),
