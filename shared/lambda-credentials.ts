@@ -6,8 +6,8 @@
  * always in the environment, the chain's first link, so the bundles get only that link:
  * lib/bundling.ts aliases the package to this module (docs/adr/0007-credentials-from-the-environment.md).
  *
- * Imported by no application code (its unit test aside): only the bundler substitutes it.
- * Unbundled code (tests, the local stack, scripts) keeps the SDK's own chain.
+ * Imported by no code: only the bundler substitutes it (test/unit/lib/bundling.test.ts runs it in
+ * bundles). Unbundled code (tests, the local stack, scripts) keeps the SDK's own chain.
  */
 import { fromEnv, type FromEnvInit } from '@aws-sdk/credential-provider-env';
 
