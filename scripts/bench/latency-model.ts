@@ -102,7 +102,7 @@ export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42):
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const command = String(context.commandName ?? '').replace(/Command$/, '');
-        const input = args.input as { ConditionExpression?: string };
+        const input = args.input as { ConditionExpression?: string; ReturnConsumedCapacity?: string };
         const conditional = (command === 'UpdateItem' || command === 'PutItem' || command === 'DeleteItem') && input.ConditionExpression !== undefined;
         const base = conditional ? LATENCY_MODEL.conditionalWrite : LATENCY_MODEL.single;
         const kind = conditional ? 1 : command === 'Query' ? 2 : 3;
@@ -110,7 +110,10 @@ export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42):
         ranks.set(kind, rank + 1);
         let drawn = logNormal(seeded(seedOf(seed, iteration, kind, rank)), base.medianMs, base.p99Ms);
         const started = performance.now();
-        const out = await next(args);
+        // A Query's time depends on what it read, so every Query reports it: the request's do (its
+        // accounting asks), and a floor's must too, or it would be drawn as if it read nothing.
+        const asked = command === 'Query' && input.ReturnConsumedCapacity === undefined ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } } : args;
+        const out = await next(asked);
         if (command === 'Query') {
           const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } }).ConsumedCapacity?.CapacityUnits ?? 0.5;
           drawn += (consumed / 0.5) * LATENCY_MODEL.queryMsPerReadUnit;
