@@ -150,8 +150,16 @@ function validated<S extends ParamSchema>(schema: S, values: Record<string, stri
   throw new ValidationError(messages);
 }
 
+/**
+ * Valid queries already parsed, per schema and exact parameters: parsing is a pure function of
+ * them, popular pages repeat, and a parse costs more than the lookup. The results are frozen, so
+ * no caller can change what the next one gets. Invalid queries are parsed every time.
+ */
+const PARSED = new WeakMap<ParamSchema, Map<string, unknown>>();
+const PARSED_PER_SCHEMA = 256;
+
 /** A request's query against its route's schema: defaults applied, values converted. */
-export function parseQuery<S extends ParamSchema>(schema: S, values: Record<string, string[]>): z.output<S> {
+export function parseQuery<S extends ParamSchema>(schema: S, values: Record<string, string[]>): Readonly<z.output<S>> {
   const messages: string[] = [];
   // Prototype-free: a parameter named `__proto__` is a plain (unknown) key here.
   const single: Record<string, string> = Object.create(null);
@@ -160,7 +168,19 @@ export function parseQuery<S extends ParamSchema>(schema: S, values: Record<stri
     if (Object.hasOwn(schema.shape, name) && list.length > 1) messages.push(`${name} must not be repeated`);
     single[name] = list[0] ?? '';
   }
-  return validated(schema, single, messages);
+  if (messages.length > 0) return validated(schema, single, messages);
+  let parsed = PARSED.get(schema);
+  if (!parsed) PARSED.set(schema, (parsed = new Map()));
+  const key = JSON.stringify(Object.entries(single));
+  const known = parsed.get(key);
+  if (known !== undefined) return known as z.output<S>;
+  const result = Object.freeze(validated(schema, single, messages));
+  if (parsed.size >= PARSED_PER_SCHEMA) {
+    const oldest = parsed.keys().next().value;
+    if (oldest !== undefined) parsed.delete(oldest);
+  }
+  parsed.set(key, result);
+  return result;
 }
 
 /** A path offer id: plain decimal digits, at most 2^53-1. */

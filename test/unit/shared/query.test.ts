@@ -80,6 +80,32 @@ describe('parseQuery', () => {
     ]);
     expect(parseQuery(OFFER_LIST_QUERY.collateral(), { sort: ['tvl_desc'], platform_type: ['wallet'] })).toMatchObject({ sort: 'tvl_desc', platform_type: 'wallet' });
   });
+
+  it('answers a query it parsed before with the same frozen result, per schema and exact parameters', () => {
+    const first = parseQuery(LIST_QUERY(), { limit: ['17'], offset: ['3'] });
+    const again = parseQuery(LIST_QUERY(), { limit: ['17'], offset: ['3'] });
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => {
+      (first as { limit: number }).limit = 1;
+    }).toThrow(TypeError);
+    // Other values, or the same values under another schema, are parsed on their own.
+    expect(parseQuery(LIST_QUERY(), { limit: ['18'], offset: ['3'] })).toEqual({ limit: 18, offset: 3 });
+    expect(parseQuery(OFFER_LIST_QUERY.earn(), { limit: ['17'], offset: ['3'] })).not.toBe(first);
+  });
+
+  it('parses an invalid query every time, and keeps at most 256 results per schema', () => {
+    expect(messagesOf(() => parseQuery(LIST_QUERY(), { limit: ['0'] }))).toEqual(['limit must not be less than 1']);
+    expect(messagesOf(() => parseQuery(LIST_QUERY(), { limit: ['0'] }))).toEqual(['limit must not be less than 1']);
+    const oldest = parseQuery(LIST_QUERY(), { offset: ['100000'] });
+    for (let offset = 0; offset < 255; offset++) parseQuery(LIST_QUERY(), { offset: [String(offset)] });
+    expect(parseQuery(LIST_QUERY(), { offset: ['100000'] })).toBe(oldest);
+    // One more distinct query past the bound (256, this one included) and the oldest is parsed anew.
+    for (let offset = 255; offset < 512; offset++) parseQuery(LIST_QUERY(), { offset: [String(offset)] });
+    const anew = parseQuery(LIST_QUERY(), { offset: ['100000'] });
+    expect(anew).toEqual(oldest);
+    expect(anew).not.toBe(oldest);
+  });
 });
 
 describe('parseOfferId', () => {
