@@ -6,6 +6,7 @@
  *   npm run bench -- --out P    write P.json and P.md instead
  *   npm run bench -- --imports  only what imports cost
  *   npm run bench -- --model    only the latency model and the traffic mix (prints; writes nothing)
+ *   npm run bench -- --model --only TEXT   the same for the request kinds whose name contains TEXT
  *   npm run bench -- --against REF   only the cold start of a git commit's functions against now
  *
  * Generates the dataset, loads it into an embedded DynamoDB with the real import, then measures
@@ -67,22 +68,24 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
   },
 };
 
-function parseArgs(argv: string[]): Mode & { importsOnly: boolean; modelOnly: boolean; against?: string } {
+function parseArgs(argv: string[]): Mode & { importsOnly: boolean; modelOnly: boolean; only?: string; against?: string } {
   let quick = false;
   let importsOnly = false;
   let modelOnly = false;
+  let only: string | undefined;
   let against: string | undefined;
   let out: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--quick') quick = true;
     else if (argv[i] === '--imports') importsOnly = true;
     else if (argv[i] === '--model') modelOnly = true;
+    else if (argv[i] === '--only' && argv[i + 1]) only = argv[++i];
     else if (argv[i] === '--against' && argv[i + 1]) against = argv[++i];
     else if (argv[i] === '--out' && argv[i + 1]) out = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports | --model | --against REF] [--out PREFIX]`);
+    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports | --model [--only TEXT] | --against REF] [--out PREFIX]`);
   }
   const mode = MODES[quick ? 'quick' : 'full'];
-  return { ...mode, importsOnly, modelOnly, against, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
+  return { ...mode, importsOnly, modelOnly, only, against, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
 }
 
 /** `--imports`: only what imports cost, at the mode's scale (a few minutes at BENCH scale). */
@@ -175,7 +178,9 @@ async function main(): Promise<void> {
 
     if (!cold || !imports) {
       // --model: the latency model and the mix alone.
-      const model = await measureModel(kinds, { versions: imported.versions, views, now: new Date() }, built, config, clients, mode.name === 'quick');
+      const only = mode.only;
+      const chosen = only === undefined ? kinds : kinds.filter((kind) => kind.name.includes(only));
+      const model = await measureModel(chosen, { versions: imported.versions, views, now: new Date() }, built, config, clients, mode.name === 'quick');
       process.stdout.write(`\n${modelTables(model)}\n\n${checksTable(model.checks)}\n`);
       return;
     }
