@@ -3,11 +3,15 @@
  * make a slow or failing DynamoDB surface as a 503 within a few seconds, not as an API Gateway
  * timeout at 29 s. Each function's composition root builds its clients once, at module scope.
  */
-import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RuntimeConfig } from './config';
 import { DEFAULTS } from './config';
 import { attachDynamoAccounting } from './observability/dynamo-accounting';
+
+/** A write refused by its condition (the class, or its name where another copy of the SDK threw it). */
+export const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>
+  error instanceof ConditionalCheckFailedException || (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
 
 export const CLIENT_TIMEOUTS = {
   connectionTimeoutMs: DEFAULTS.dynamodbConnectionTimeoutMs,

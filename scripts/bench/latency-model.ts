@@ -180,7 +180,6 @@ export async function measureLatencyModel(kinds: ModelKind[], ctx: ModelContext,
     const month = monthWindow(new Date());
     const floor = () =>
       Promise.all([runFloor(ctx.views, kind.floor), runCounterFloor(ctx.counter.client, ctx.counter.tableName, `model-floor-${i}`, month.id)]);
-    const request = (handlers: Record<FunctionName, Handler>) => handlers[kind.fn](event(kind.path, keyId), {} as Context);
     // A request's event is built before its clock starts: API Gateway hands the function a parsed one.
     const prepared = (handlers: Record<FunctionName, Handler>) => {
       const ready = event(kind.path, keyId);
@@ -188,8 +187,8 @@ export async function measureLatencyModel(kinds: ModelKind[], ctx: ModelContext,
     };
     // Warm: pointers cached, the cached instance holds the page.
     for (let w = 0; w < 3; w++) {
-      await request(ctx.uncached);
-      await request(ctx.cached);
+      await prepared(ctx.uncached)();
+      await prepared(ctx.cached)();
       await floor();
     }
     const requestMs: number[] = [];

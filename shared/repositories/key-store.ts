@@ -16,6 +16,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { API_KEY_CHARS } from '../bearer';
+import { isConditionFailure } from '../dynamodb';
 import { putItems } from './batch-writer';
 import { apiKeyKey, USER_KEY_REF_PREFIX, userKey, userKeyRefKey } from '../keys';
 import { queryAll } from './query-all';
@@ -156,7 +157,7 @@ export class KeyStore implements KeyLookup {
         }),
       );
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') throw new KeyExistsError();
+      if (isConditionFailure(error)) throw new KeyExistsError();
       throw error;
     }
     // No transactions in the embedded DynamoDB: write the reference second, undo the key if it fails.
@@ -186,7 +187,7 @@ export class KeyStore implements KeyLookup {
       );
       return true;
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }

@@ -12,7 +12,8 @@
  * DynamoDB, read strongly consistent where it is not) and writes what that state calls for.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from '../dynamodb';
 import { CorruptDataError } from '../errors';
 import { QUOTA_ATTRIBUTES, quotaKey } from '../keys';
 import { TTL_ATTRIBUTE } from '../table';
@@ -116,21 +117,27 @@ const NAMES = {
   '#ttl': TTL_ATTRIBUTE,
 };
 
-/** The update and condition of a write. */
-function expressionOf(write: Write): { update: string; condition: string; names: Record<string, string>; monthValues: boolean } {
+/** The update, condition, names and values of a write: each names exactly what its expressions use. */
+function expressionOf(write: Write, limits: ChargeLimits, ttl: number) {
   const minuteUpdate = write.minuteIs === 'same' ? 'ADD #minuteCount :one' : 'SET #minute = :minute, #minuteCount = :one';
   const minuteCondition =
     write.minuteIs === 'same' ? '#minute = :minute AND #minuteCount < :perMinute' : '(attribute_not_exists(#minute) OR #minute < :minute)';
+  const minuteValues: Record<string, number> = { ':one': 1, ':minute': write.minute, ...(write.minuteIs === 'same' ? { ':perMinute': limits.perMinute } : {}) };
   if (write.take === 'minute') {
-    const names: Record<string, string> = { '#minute': NAMES['#minute'], '#minuteCount': NAMES['#minuteCount'] };
-    return { update: minuteUpdate, condition: minuteCondition, names, monthValues: false };
+    const names = { '#minute': NAMES['#minute'], '#minuteCount': NAMES['#minuteCount'] };
+    return { update: minuteUpdate, condition: minuteCondition, names, values: minuteValues };
   }
   // One SET and one ADD clause each: DynamoDB allows every clause keyword once.
   const update =
     write.minuteIs === 'same'
       ? 'ADD #minuteCount :one, #month :one SET #ttl = if_not_exists(#ttl, :ttl)'
       : 'SET #minute = :minute, #minuteCount = :one, #ttl = if_not_exists(#ttl, :ttl) ADD #month :one';
-  return { update, condition: `${minuteCondition} AND (attribute_not_exists(#month) OR #month < :perMonth)`, names: NAMES, monthValues: true };
+  return {
+    update,
+    condition: `${minuteCondition} AND (attribute_not_exists(#month) OR #month < :perMonth)`,
+    names: NAMES,
+    values: { ...minuteValues, ':perMonth': limits.perMonth, ':ttl': ttl },
+  };
 }
 
 /** The counts of an item in DynamoDB's wire form (the failed write's item: the document client leaves errors as they are). */
@@ -142,9 +149,6 @@ function plainCounts(item: NonNullable<ConditionalCheckFailedException['Item']>)
   }
   return plain;
 }
-
-const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>
-  error instanceof ConditionalCheckFailedException || (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
 
 export class QuotaStore {
   constructor(
@@ -180,10 +184,7 @@ export class QuotaStore {
   }
 
   private async write(key: ReturnType<typeof quotaKey>, write: Write, windows: ChargeWindows, limits: ChargeLimits) {
-    const expression = expressionOf(write);
-    const values: Record<string, number> = { ':one': 1, ':minute': write.minute };
-    if (write.minuteIs === 'same') values[':perMinute'] = limits.perMinute;
-    if (expression.monthValues) Object.assign(values, { ':perMonth': limits.perMonth, ':ttl': windows.monthResetAt + GRACE_SECONDS });
+    const expression = expressionOf(write, limits, windows.monthResetAt + GRACE_SECONDS);
     const out = await retryNotApplied(() =>
       this.client.send(
         new UpdateCommand({
@@ -192,7 +193,7 @@ export class QuotaStore {
           UpdateExpression: expression.update,
           ConditionExpression: expression.condition,
           ExpressionAttributeNames: expression.names,
-          ExpressionAttributeValues: values,
+          ExpressionAttributeValues: expression.values,
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),

@@ -4,7 +4,7 @@
  * records, and the pointer item that names the served version of each family. The pointer also
  * holds the import lease (one import at a time) and the versions replaced but not yet deleted.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from '../dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { manifestKey, manifestPartition, pointerKey, sourcePartition, type Key } from '../keys';
 import { deleteItems, putItems } from './batch-writer';
@@ -55,9 +55,6 @@ export class ImportBusyError extends Error {
 const MANIFEST_CHUNK_BYTES = 300_000;
 
 type Item = Record<string, unknown> & Key;
-
-const isConditionFailure = (error: unknown) =>
-  error instanceof ConditionalCheckFailedException || (error as Error)?.name === 'ConditionalCheckFailedException';
 
 export interface WriterOptions {
   concurrency?: number;
