@@ -20,6 +20,8 @@ export interface ImportCase {
   name: string;
   items_written: number;
   write_units: number;
+  /** Items asked for by BatchGetItem (history appends read the items they may write). */
+  items_read: number;
   ms: number;
   peak_heap_mb: number;
   observations?: number;
@@ -37,11 +39,11 @@ function writeUnits(item: Record<string, unknown>): number {
   return units * (1 + indexes);
 }
 
-/** A client on the bench's DynamoDB that counts the items and write units of every write it sends. */
+/** A client on the bench's DynamoDB that counts the items and write units of every write it sends, and the items its batch reads ask for. */
 function countingClient(endpoint: string) {
   const client: DynamoDBDocumentClient = createDocumentClient({ endpoint, maxAttempts: 10, requestTimeoutMs: 30_000 });
   const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
-  const counts = { items: 0, units: 0 };
+  const counts = { items: 0, units: 0, read: 0 };
   (client as unknown as { send: (command: unknown) => Promise<unknown> }).send = (command: unknown) => {
     const name = (command as { constructor: { name: string } }).constructor.name;
     const input = (command as { input: Record<string, any> }).input;
@@ -52,13 +54,15 @@ function countingClient(endpoint: string) {
           counts.units += r.PutRequest ? writeUnits(r.PutRequest.Item) : 1 + INDEXES.length; // a delete: at most every index
         }
       }
+    } else if (name === 'BatchGetCommand') {
+      for (const request of Object.values(input.RequestItems as Record<string, { Keys: unknown[] }>)) counts.read += request.Keys.length;
     } else if (name === 'PutCommand' || name === 'UpdateCommand' || name === 'DeleteCommand') {
       counts.items++;
       counts.units += name === 'PutCommand' ? writeUnits(input.Item) : 1;
     }
     return send(command);
   };
-  return { client, counts, reset: () => Object.assign(counts, { items: 0, units: 0 }) };
+  return { client, counts, reset: () => Object.assign(counts, { items: 0, units: 0, read: 0 }) };
 }
 
 /** Run `work`, measuring wall time and the peak heap above what was in use before. */
@@ -97,10 +101,10 @@ export async function measureImports(dataset: GeneratedDataset, endpoint: string
   const run = async (name: string, tableName: string, file: unknown): Promise<{ result: ImportResult; entry: ImportCase }> => {
     reset();
     const { value: result, ms, peakMb } = await measured(() => importDataset(file, { client, tableName }));
-    const entry: ImportCase = { name, items_written: counts.items, write_units: counts.units, ms, peak_heap_mb: peakMb };
+    const entry: ImportCase = { name, items_written: counts.items, write_units: counts.units, items_read: counts.read, ms, peak_heap_mb: peakMb };
     if (result.history.observations) Object.assign(entry, { observations: result.history.observations, history_items_written: result.history.itemsWritten });
     cases.push(entry);
-    log(`  imports: ${name}: ${counts.items} items, ${counts.units} write units, ${(ms / 1000).toFixed(1)} s`);
+    log(`  imports: ${name}: ${counts.items} items, ${counts.units} write units, ${counts.read} items read, ${(ms / 1000).toFixed(1)} s`);
     return { result, entry };
   };
 
@@ -168,7 +172,7 @@ export function importLines(cases: ImportCase[]): string[] {
   return cases.map(
     (c) =>
       `${c.name}: ${c.items_written} items${c.observations ? ` (${c.history_items_written} history items for ${c.observations} observations; the lease and the pointer)` : ''}, ` +
-      `${c.write_units} write units, ${(c.ms / 1000).toFixed(1)} s, peak heap +${c.peak_heap_mb} MB` +
+      `${c.write_units} write units, ${c.items_read} items read, ${(c.ms / 1000).toFixed(1)} s, peak heap +${c.peak_heap_mb} MB` +
       `${c.target ? `; target ${c.target}: ${c.met ? 'met' : 'NOT met'}${c.detail ? ` (${c.detail})` : ''}` : ''}`,
   );
 }

@@ -29,6 +29,9 @@ export interface AppendResult {
 /** Series appended per round (one batch read, then the writes): bounds an append's memory. */
 const SERIES_PER_ROUND = 1_000;
 
+/** The first round of a probe (`untilChange`): a feed at market cadence changes every series. */
+const FIRST_PROBE_ROUND = 8;
+
 /** The items of one series' observations (`raw`, in time order). */
 function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], now: number): HistoryItem[] {
   const items: HistoryItem[] = [];
@@ -48,13 +51,19 @@ function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], n
   return items;
 }
 
-/** Append the history records of a file, as of `now`. */
-export async function appendHistory(store: HistoryWriter, appends: readonly HistoryAppend[], now: number): Promise<AppendResult> {
+/**
+ * Append the history records of a file, as of `now`. `untilChange` (a probe, with a store that
+ * only reads): stop after the first round that would write, its rounds growing from
+ * FIRST_PROBE_ROUND series, so that asking whether a file changes anything reads a few series
+ * when it does, and every series once when it does not.
+ */
+export async function appendHistory(store: HistoryWriter, appends: readonly HistoryAppend[], now: number, { untilChange = false } = {}): Promise<AppendResult> {
   const result: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
+  let round = untilChange ? FIRST_PROBE_ROUND : SERIES_PER_ROUND;
   for (const { family, series } of appends) {
-    for (let i = 0; i < series.length; i += SERIES_PER_ROUND) {
+    for (let i = 0; i < series.length; i += round, round = Math.min(SERIES_PER_ROUND, round * 2)) {
       const items: HistoryItem[] = [];
-      for (const record of series.slice(i, i + SERIES_PER_ROUND)) {
+      for (const record of series.slice(i, i + round)) {
         const raw = observations(record.points);
         result.observations += raw.length;
         for (const item of historyItems(family, record.offer_id, raw, now)) items.push(item);
@@ -62,6 +71,7 @@ export async function appendHistory(store: HistoryWriter, appends: readonly Hist
       const written = await store.writeChanged(items);
       result.itemsRead += written.itemsRead;
       result.itemsWritten += written.itemsWritten;
+      if (untilChange && result.itemsWritten > 0) return result;
     }
   }
   return result;
