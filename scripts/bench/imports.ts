@@ -20,7 +20,7 @@ export interface ImportCase {
   name: string;
   items_written: number;
   write_units: number;
-  /** Items asked for by BatchGetItem (history appends read the items they may write). */
+  /** Keys sent in BatchGetItem calls, retried unprocessed ones again (history appends read the items they may write). */
   items_read: number;
   ms: number;
   peak_heap_mb: number;

@@ -48,10 +48,11 @@ export async function measureModel(
   // server a request's page read would queue behind its counter write (or the floor's write
   // behind its read), where on DynamoDB the two run at once on different partitions.
   const counters = await startBenchDynamo(config.tableName);
+  const counterClient = createDocumentClient({ ...clientOptionsOf(config), endpoint: counters.endpoint, maxAttempts: 1 });
   try {
-    const clients: Clients = { client: dataClients.client, counterClient: createDocumentClient({ ...clientOptionsOf(config), endpoint: counters.endpoint, maxAttempts: 1 }) };
-    return await measureWith(kinds, floorCtx, built, config, clients, quick);
+    return await measureWith(kinds, floorCtx, built, config, { client: dataClients.client, counterClient }, quick);
   } finally {
+    counterClient.destroy();
     await counters.close();
   }
 }

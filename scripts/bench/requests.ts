@@ -202,7 +202,8 @@ function currencyDetail(name: string, slug: string, sizes: Sizes, offersPerFamil
     // One round trip up to 500 offers per family (VIEW_CHUNK), two beyond.
     promisedRoundTrips: Math.max(...offersPerFamily) > 500 ? 2 : 1,
     // The record and the asset's view of every offer family: nothing tells a reader that a view is
-    // empty before it reads it, so an empty one costs its Query here too.
+    // empty before it reads it, so an empty one costs its Query here too (positions [0, 1): a
+    // range that names no position is answered without a call).
     floor: async ({ versions }) => {
       const reads: FloorSpec[] = [{ read: 'get', key: catalogKey(versions.currencies, 'currencies', slug) }];
       for (const family of families) {

@@ -29,7 +29,7 @@ export interface AppendResult {
 /** Series appended per round (one batch read, then the writes): bounds an append's memory. */
 const SERIES_PER_ROUND = 1_000;
 
-/** The first round of a probe (`untilChange`): a feed at market cadence changes every series. */
+/** The first round of a probe (historyWouldChange): a feed at market cadence changes every series. */
 const FIRST_PROBE_ROUND = 8;
 
 /** The items of one series' observations (`raw`, in time order). */
@@ -51,16 +51,25 @@ function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], n
   return items;
 }
 
+/** Append the history records of a file, as of `now`. */
+export const appendHistory = (store: HistoryWriter, appends: readonly HistoryAppend[], now: number): Promise<AppendResult> =>
+  appendInRounds(store, appends, now, false);
+
 /**
- * Append the history records of a file, as of `now`. `untilChange` (a probe, with a store that
- * only reads): stop after the first round that would write, its rounds growing from
- * FIRST_PROBE_ROUND series, so that asking whether a file changes anything reads a few series
- * when it does, and every series once when it does not.
+ * Would appending the history records of a file change what is stored? Reads only (the store's
+ * dry run), and only up to the first round that would write, its rounds growing in each family
+ * from FIRST_PROBE_ROUND series: a file of new observations costs a few series of reads, a file
+ * that changes nothing one read of each series.
  */
-export async function appendHistory(store: HistoryWriter, appends: readonly HistoryAppend[], now: number, { untilChange = false } = {}): Promise<AppendResult> {
+export async function historyWouldChange(store: HistoryWriter, appends: readonly HistoryAppend[], now: number): Promise<boolean> {
+  return (await appendInRounds(store.dryRun(), appends, now, true)).itemsWritten > 0;
+}
+
+/** The rounds of an append (SERIES_PER_ROUND series each), or of a probe that stops at the first change. */
+async function appendInRounds(store: HistoryWriter, appends: readonly HistoryAppend[], now: number, probe: boolean): Promise<AppendResult> {
   const result: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
-  let round = untilChange ? FIRST_PROBE_ROUND : SERIES_PER_ROUND;
   for (const { family, series } of appends) {
+    let round = probe ? FIRST_PROBE_ROUND : SERIES_PER_ROUND;
     for (let i = 0; i < series.length; i += round, round = Math.min(SERIES_PER_ROUND, round * 2)) {
       const items: HistoryItem[] = [];
       for (const record of series.slice(i, i + round)) {
@@ -71,7 +80,7 @@ export async function appendHistory(store: HistoryWriter, appends: readonly Hist
       const written = await store.writeChanged(items);
       result.itemsRead += written.itemsRead;
       result.itemsWritten += written.itemsWritten;
-      if (untilChange && result.itemsWritten > 0) return result;
+      if (probe && result.itemsWritten > 0) return result;
     }
   }
   return result;

@@ -23,7 +23,7 @@ import {
   type PlatformRecord,
 } from '../schemas/dataset';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { appendHistory, type AppendResult, type HistoryAppend } from './history-plan';
+import { appendHistory, historyWouldChange, type AppendResult, type HistoryAppend } from './history-plan';
 import { platformResolver, projectCatalog, projectOffers, projectSource, type Item, type PlatformResolver, type Platforms } from './project';
 
 export type { SnapshotPointer } from '../repositories/snapshot-writer';
@@ -184,13 +184,6 @@ const historyOf = (dataset: Dataset): HistoryAppend[] =>
     return series && series.length > 0 ? [{ family, series }] : [];
   });
 
-/** Would appending this history write anything? (Reads only.) */
-async function historyChanges(history: HistoryWriter, appends: HistoryAppend[], now: number): Promise<boolean> {
-  if (appends.length === 0) return false;
-  const dryRun = await appendHistory(history.dryRun(), appends, now);
-  return dryRun.itemsWritten > 0;
-}
-
 export async function importDataset(input: DataFileInput, options: ImportOptions): Promise<ImportResult> {
   const dataset = parseDataset(input);
   const { client, tableName } = options;
@@ -209,7 +202,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   // First without the lease: an import of what is served writes nothing at all.
   const startedAt = clock();
   const planned = await planChanges(dataset, seen, writer, startedAt.toISOString());
-  if (planned.length === 0 && !(await historyChanges(history, appends, startedAt.getTime()))) {
+  if (planned.length === 0 && !(await historyWouldChange(history, appends, startedAt.getTime()))) {
     return { unchanged: true, versions: versionsOf(seen?.families), published: [], itemsWritten: 0, itemsDeleted: 0, history: noHistory, counts };
   }
 

@@ -123,6 +123,32 @@ describe('history is append-only', () => {
     expect((await series('all')).data.at(-1)).toEqual({ timestamp: '2026-11-16T00:00:00.000Z', apy: '7.5' });
   });
 
+  it('a file of new observations is asked whether it changes anything with a few series, then appended: each candidate read once, and the first round twice', async () => {
+    const earnIds: number[] = fixtureDataset().earn_offers.map((o: any) => o.id);
+    expect(earnIds.length).toBeGreaterThan(8); // more series than the probe's first round
+    const keysAsked: number[] = [];
+    const counter = 'count-batch-get-keys';
+    table.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'BatchGetItemCommand') {
+          const requests = Object.values((args.input as any).RequestItems as Record<string, { Keys: unknown[] }>);
+          keysAsked.push(requests.reduce((n, r) => n + r.Keys.length, 0));
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: counter },
+    );
+    try {
+      const point = { timestamp: '2026-11-20T11:00:00.000Z', apy: '6.5', tvl: '1000' };
+      const result = await importAt({ earn_history: earnIds.map((offer_id) => ({ offer_id, points: [point] })) });
+      // Each series: its raw item and its 4h, 1d and 1w buckets.
+      expect(result.history).toMatchObject({ observations: earnIds.length, itemsRead: 4 * earnIds.length });
+      expect(keysAsked.reduce((a, b) => a + b, 0)).toBe(4 * 8 + 4 * earnIds.length);
+    } finally {
+      table.client.middlewareStack.remove(counter);
+    }
+  });
+
   it('re-sending stored observations writes nothing', async () => {
     const result = await importAt({ borrow_history: fixtureDataset().borrow_history });
     expect(result).toMatchObject({ unchanged: true, itemsWritten: 0 });

@@ -1,56 +1,80 @@
-import { appendHistory, type HistoryAppend } from '../../../shared/import/history-plan';
+import { appendHistory, historyWouldChange, type HistoryAppend } from '../../../shared/import/history-plan';
 import type { HistoryItem } from '../../../shared/repositories/history-store';
 import type { HistoryWriter, WriteResult } from '../../../shared/repositories/history-writer';
 
 const NOW = Date.parse('2026-11-20T12:00:00.000Z');
 
 /** Series of one observation each, offer ids 1..n. */
-const appendOf = (n: number): HistoryAppend => ({
-  family: 'borrow',
+const appendOf = (n: number, family: HistoryAppend['family'] = 'borrow'): HistoryAppend => ({
+  family,
   series: Array.from({ length: n }, (_, i) => ({ offer_id: i + 1, points: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.5' }] })),
 });
+const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+const offerOf = (item: HistoryItem) => Number(String(item.PK).split('#').pop());
 
-/** A store that records the offers of each round it is asked about and writes the items of the `changed` offers. */
-function recordingStore(changed: (offerId: number) => boolean) {
+/**
+ * A store that records the offers of each round it is asked about and would write the items of the
+ * offers `changed` says; `dryRun()` is the same store, marked.
+ */
+function recordingStore(changed: (family: string, offerId: number) => boolean) {
   const rounds: number[][] = [];
+  const dryRuns: unknown[] = [];
   const store = {
     async writeChanged(items: HistoryItem[]): Promise<WriteResult> {
-      const offers = [...new Set(items.map((item) => Number(String(item.PK).split('#').pop())))];
-      rounds.push(offers);
-      return { itemsRead: items.length, itemsWritten: items.filter((item) => changed(Number(String(item.PK).split('#').pop()))).length };
+      rounds.push([...new Set(items.map(offerOf))]);
+      const family = String(items[0]?.PK).split('#')[1]?.toLowerCase();
+      return { itemsRead: items.length, itemsWritten: items.filter((item) => changed(family, offerOf(item))).length };
+    },
+    dryRun() {
+      dryRuns.push(this);
+      return this;
     },
   };
-  return { store: store as unknown as HistoryWriter, rounds };
+  return { store: store as unknown as HistoryWriter, rounds, dryRuns };
 }
 
 describe('appendHistory', () => {
-  it('appends in rounds of 1,000 series and reads every series once', async () => {
-    const { store, rounds } = recordingStore(() => true);
+  it('appends in rounds of 1,000 series, each series once', async () => {
+    const { store, rounds, dryRuns } = recordingStore(() => true);
     const result = await appendHistory(store, [appendOf(2_500)], NOW);
     expect(rounds.map((offers) => offers.length)).toEqual([1_000, 1_000, 500]);
+    expect(rounds.flat()).toEqual(ids(2_500));
     expect(result.observations).toBe(2_500);
-    expect(result.itemsWritten).toBe(result.itemsRead);
+    expect(dryRuns).toHaveLength(0);
+  });
+});
+
+describe('historyWouldChange', () => {
+  it('asks the dry run, and stops at the first round that would write: new observations for every series cost 8 series of reads', async () => {
+    const { store, rounds, dryRuns } = recordingStore(() => true);
+    expect(await historyWouldChange(store, [appendOf(2_500)], NOW)).toBe(true);
+    expect(dryRuns).toHaveLength(1);
+    expect(rounds).toEqual([ids(8)]);
   });
 
-  it('as a probe, stops at the first round that would write: a file that changes every series costs 8 series of reads', async () => {
-    const { store, rounds } = recordingStore(() => true);
-    const result = await appendHistory(store, [appendOf(2_500)], NOW, { untilChange: true });
-    expect(rounds).toEqual([[1, 2, 3, 4, 5, 6, 7, 8]]);
-    expect(result.itemsWritten).toBeGreaterThan(0);
-  });
-
-  it('as a probe, reads rounds that double until one would write', async () => {
-    const { store, rounds } = recordingStore((offer) => offer === 30);
-    const result = await appendHistory(store, [appendOf(2_500)], NOW, { untilChange: true });
+  it('reads rounds that double until one would write', async () => {
+    const { store, rounds } = recordingStore((_, offer) => offer === 30);
+    expect(await historyWouldChange(store, [appendOf(2_500)], NOW)).toBe(true);
     expect(rounds.map((offers) => offers.length)).toEqual([8, 16, 32]);
-    expect(rounds.flat()).toContain(30);
-    expect(result.itemsWritten).toBeGreaterThan(0);
+    expect(rounds.flat()).toEqual(ids(56));
   });
 
-  it('as a probe of a file that changes nothing, reads every series exactly once and finds nothing to write', async () => {
+  it('starts each family with a small round again', async () => {
+    const { store, rounds } = recordingStore((family) => family === 'earn');
+    expect(await historyWouldChange(store, [appendOf(100), appendOf(50, 'earn')], NOW)).toBe(true);
+    expect(rounds.map((offers) => offers.length)).toEqual([8, 16, 32, 44, 8]);
+  });
+
+  it('for a file that changes nothing, reads every series of every family exactly once and says no', async () => {
     const { store, rounds } = recordingStore(() => false);
-    const result = await appendHistory(store, [appendOf(100), { ...appendOf(50), family: 'earn' }], NOW, { untilChange: true });
-    expect(rounds.map((offers) => offers.length)).toEqual([8, 16, 32, 44, 50]);
-    expect(result).toMatchObject({ observations: 150, itemsWritten: 0 });
+    expect(await historyWouldChange(store, [appendOf(100), appendOf(50, 'earn')], NOW)).toBe(false);
+    expect(rounds.map((offers) => offers.length)).toEqual([8, 16, 32, 44, 8, 16, 26]);
+    expect(rounds.flat()).toEqual([...ids(100), ...ids(50)]);
+  });
+
+  it('says no without a read for a file without history', async () => {
+    const { store, rounds } = recordingStore(() => true);
+    expect(await historyWouldChange(store, [], NOW)).toBe(false);
+    expect(rounds).toHaveLength(0);
   });
 });
