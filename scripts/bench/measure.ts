@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
+import { isConditionFailure } from '../../shared/dynamodb';
 import type { ApiEvent, ApiResult } from '../../shared/http';
 import type { ViewStore } from '../../shared/repositories/view-store';
 import { callDepths, roundTrips, withRequestAccounting, type DynamoCall } from '../../shared/observability/dynamo-accounting';
@@ -124,7 +125,7 @@ function replayOf(client: DynamoDBDocumentClient, calls: CapturedCall[]): { repl
   // write is a round trip all the same.
   const send = (call: CapturedCall) =>
     client.send(new REPLAY_COMMANDS[call.command](call.input)).catch((error: unknown) => {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailure(error)) throw error;
     });
   return {
     replay: async () => {
