@@ -2,9 +2,10 @@
  * Every PK/SK/GSI value of the single table is built here, and nowhere else. The layout and the
  * access patterns it serves are documented in docs/data-model.md.
  *
- * Served catalog data lives in immutable per-family versions: every item of a family version has
- * the `V#<version>#` prefix on its partition keys, and the pointer item names the version of each
- * family being served, so an import publishes every family it changed by writing one item.
+ * Served catalog data lives in immutable per-family versions: a version is an ordered index (its
+ * items have the `V#<version>#` prefix) naming document blocks (`DOC#<hash>`, shared by every version
+ * whose documents did not change), and the pointer item names the version of each family being
+ * served, so an import publishes every family it changed by writing one item.
  * History lives outside versions (`HIST#`): it only grows, one item per observation and bucket.
  */
 
@@ -15,6 +16,7 @@ export const KEY_PREFIX = 'KEY#';
 export const USER_PREFIX = 'USER#';
 export const QUOTA_PREFIX = 'QUOTA#';
 export const SNAPSHOT_PREFIX = 'V#';
+export const DOCUMENT_PREFIX = 'DOC#';
 export const HISTORY_PREFIX = 'HIST#';
 
 /** The resource families: the one list every loop over families and every family type derives from. */
@@ -47,22 +49,10 @@ export const DATASET_FAMILY_OF = {
 /** The dataset family of each offer family's history. */
 export const HISTORY_DATASET_FAMILY = { earn: 'earn_history', borrow: 'borrow_history' } as const satisfies Record<HistoryFamily, string>;
 
-/**
- * The dimensions of offer list views: each filter alone, and the two pairs of filters that lists
- * combine (`platform_type` or `platform` with `asset`), so that a list with two filters is a
- * position range like one with a single filter (docs/adr/0001-snapshots-and-positions.md). An offer
- * has one copy per view it is in. `platform_type` with `platform` has no view of its own: it reads
- * the platform's view, filtered on the type.
- */
-export type ViewDimension = 'platform_type' | 'platform' | 'asset' | 'platform_type+asset' | 'platform+asset';
-
 export interface Key {
   PK: string;
   SK: string;
 }
-
-const ITEM = 'ITEM';
-const META = 'META';
 
 // ---- snapshot pointer -------------------------------------------------------------------------
 
@@ -77,51 +67,24 @@ export function versionOfPartition(pk: string): string | undefined {
   return end < 0 ? undefined : pk.slice(SNAPSHOT_PREFIX.length, end);
 }
 
-// ---- records (platforms, currencies, offers) -------------------------------------------------
+const chunkKey = (chunk: number) => String(chunk).padStart(6, '0');
 
-/** A platform or currency by slug; a former slug has an alias item under the same key shape. */
-export const catalogKey = (version: string, family: CatalogFamily, slug: string): Key => ({
-  PK: `${v(version)}${family.toUpperCase()}${SEP}${slug}`,
-  SK: ITEM,
-});
-
-/** An offer by id; its list-view copies share the partition (see offerViewKey). */
-export const offerKey = (version: string, family: OfferFamily, id: number): Key => ({
-  PK: `${v(version)}${family.toUpperCase()}${SEP}${id}`,
-  SK: ITEM,
-});
-
-/** The copy of an offer that places it in one filtered list view. */
-export const offerViewKey = (version: string, family: OfferFamily, id: number, dimension: ViewDimension): Key => ({
-  PK: offerKey(version, family, id).PK,
-  SK: `VIEW${SEP}${dimension}`,
-});
-
-// ---- list views -------------------------------------------------------------------------------
-
-export interface ViewFilter {
-  dimension: ViewDimension;
-  value: string;
-}
+// ---- the ordered index of a family version -----------------------------------------------------
 
 /**
- * The view of two filters, `platform_type` or `platform` with `asset`: its value joins both values
- * with `#`, which no stored slug or platform type contains (`SLUG_PATTERN` in shared/schemas/dataset.ts),
- * so two pairs never share one.
+ * One segment of a family version's index (docs/adr/0009-one-index-per-family-version.md): the
+ * compressed index is cut into segments, read in parallel by key and kept by every instance that
+ * serves the version.
  */
-export const pairFilter = (dimension: 'platform_type' | 'platform', value: string, asset: string): ViewFilter => ({
-  dimension: `${dimension}+asset`,
-  value: `${value}${SEP}${asset}`,
-});
+export const indexSegmentKey = (version: string, segment: number): Key => ({ PK: `${v(version)}INDEX`, SK: chunkKey(segment) });
 
-/** The GSI partition of one list view: a family, optionally narrowed by one filter value (or pair). */
-export function viewPartition(version: string, family: ListFamily, filter?: ViewFilter): string {
-  const base = `${v(version)}LIST${SEP}${family}`;
-  return filter ? `${base}${SEP}${filter.dimension}${SEP}${filter.value}` : base;
-}
+// ---- documents -------------------------------------------------------------------------------
 
-/** The aggregate item of a list view: its exact size. */
-export const viewMetaKey = (partition: string): Key => ({ PK: partition, SK: META });
+/**
+ * A block of rendered documents, addressed by the hash of its content: an unchanged block is the
+ * same item in every version that names it, so a refresh writes only the blocks that changed.
+ */
+export const documentBlockKey = (hash: string): Key => ({ PK: `${DOCUMENT_PREFIX}${hash}`, SK: 'DOC' });
 
 // ---- history ----------------------------------------------------------------------------------
 
@@ -151,18 +114,14 @@ export const OBSERVED_AT_ATTRIBUTE = 'at';
 // ---- source records and manifests of a family version -----------------------------------------
 
 /** The keys of every item of a family version, written before them, so the version can be deleted. */
-export const manifestKey = (version: string, chunk: number): Key => ({
-  PK: `${v(version)}MANIFEST`,
-  SK: String(chunk).padStart(6, '0'),
-});
+export const manifestKey = (version: string, chunk: number): Key => ({ PK: `${v(version)}MANIFEST`, SK: chunkKey(chunk) });
 
 export const manifestPartition = (version: string): string => manifestKey(version, 0).PK;
 
 /** The source records of a family version (for re-rendering offers when platform references change). */
-
 export const sourceKey = (version: string, family: string, chunk: number): Key => ({
   PK: `${v(version)}SOURCE${SEP}${family}`,
-  SK: String(chunk).padStart(6, '0'),
+  SK: chunkKey(chunk),
 });
 
 export const sourcePartition = (version: string, family: string): string => sourceKey(version, family, 0).PK;
@@ -199,45 +158,13 @@ export const QUOTA_ATTRIBUTES = { monthCount: 'count', minute: 'minute', minuteC
 /**
  * Partition-key prefixes the serving functions read, on the table and, for index queries, as the
  * index's partition key value (GSIPK values are snapshot partitions too): the snapshot pointer,
- * every snapshot partition and the quota counters. A new served partition family is one line
+ * every snapshot partition (index segments), the document blocks, history and the quota counters. A new served partition family is one line
  * here; the stack turns each prefix into a `dynamodb:LeadingKeys` pattern.
  */
-export const SERVED_PREFIXES: readonly string[] = [pointerKey().PK, SNAPSHOT_PREFIX, HISTORY_PREFIX, QUOTA_PREFIX];
+export const SERVED_PREFIXES: readonly string[] = [pointerKey().PK, SNAPSHOT_PREFIX, DOCUMENT_PREFIX, HISTORY_PREFIX, QUOTA_PREFIX];
 
 /**
  * Partitions under a served prefix that the serving functions must still never read, as IAM
  * `StringLike` patterns: the raw source records, which include hidden platforms, and manifests.
  */
 export const UNSERVED_PATTERNS: readonly string[] = [sourcePartition('*', '*'), manifestPartition('*')];
-
-// ---- which index orders which list --------------------------------------------------------------
-
-export type PositionIndex = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4';
-
-/** The position index of each offer sort mode; platform and currency lists use GSI1. */
-export const SORT_INDEX = {
-  apy_desc: 'GSI1',
-  apy_asc: 'GSI2',
-  tvl_desc: 'GSI3',
-  updated_desc: 'GSI4',
-} as const satisfies Record<string, PositionIndex>;
-
-export const CATALOG_INDEX: PositionIndex = 'GSI1';
-
-/** The index that orders offers by their APY value (min_apy bounds). */
-export const APY_VALUE_INDEX = 'GSI5';
-
-export const positionAttribute = (index: PositionIndex) => `${index}SK`;
-export const APY_VALUE_ATTRIBUTE = 'GSI5SK';
-export const VIEW_ATTRIBUTE = 'GSIPK';
-
-/**
- * Stored attributes outside the keys: a view's size on its META item; the platform type on the
- * offer copies of the views whose lists may carry `platform_type` besides (`platform`,
- * `platform+asset`), for a filter expression.
- */
-export const VIEW_SIZE_ATTRIBUTE = 'n';
-export const PLATFORM_TYPE_ATTRIBUTE = 'fType';
-
-/** The GSI5 sort key: the APY's order-preserving key, then the id as a tie-break. */
-export const apyValueKey = (apyKey: string, id: number) => `${apyKey}${SEP}${String(id).padStart(16, '0')}`;

@@ -1,21 +1,23 @@
 /** The read stores of the served data, built by each function's composition root. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DocumentStore } from './repositories/document-store';
 import { HistoryStore } from './repositories/history-store';
-import { ReadCache } from './repositories/read-cache';
+import { IndexStore } from './repositories/index-store';
 import { PointerStore } from './repositories/pointer-store';
+import { ReadCache } from './repositories/read-cache';
 import { SnapshotStore } from './repositories/snapshot-store';
-import { ViewStore } from './repositories/view-store';
 
 export interface Stores {
   snapshot: SnapshotStore;
-  views: ViewStore;
+  indexes: IndexStore;
+  documents: DocumentStore;
   history: HistoryStore;
 }
 
 export interface StoreOptions {
   tableName: string;
   snapshotCacheMs: number;
-  /** Bound of the instance's cache of published snapshot data, in MB (0: no cache). */
+  /** Bound of the instance's cache of document blocks, in MB (0: no cache; the indexes are always kept). */
   readCacheMb: number;
 }
 
@@ -24,7 +26,8 @@ export function createStores(client: DynamoDBDocumentClient, options: StoreOptio
   const cache = options.readCacheMb > 0 ? new ReadCache(options.readCacheMb * 1024 * 1024) : undefined;
   return {
     snapshot: new SnapshotStore(new PointerStore(client, options.tableName), options.snapshotCacheMs, clock),
-    views: new ViewStore(client, options.tableName, cache),
+    indexes: new IndexStore(client, options.tableName),
+    documents: new DocumentStore(client, options.tableName, cache),
     history: new HistoryStore(client, options.tableName),
   };
 }

@@ -16,17 +16,11 @@ export const TABLE_SORT_KEY = { name: 'SK', type: 'S' } as const;
 export const TTL_ATTRIBUTE = 'expiresAt';
 
 /**
- * GSI1..GSI4 order list views by a dense position (0..n-1) written at import, so that `offset`
- * is a key condition and a page costs the same at any depth. GSI5 orders offers by an
- * order-preserving string encoding of their APY, to turn `min_apy` into a position bound.
+ * No item needs a secondary index: a family version is read by the keys of its index segments and
+ * document blocks (docs/adr/0009-one-index-per-family-version.md). The definition stays a list, so
+ * that the stack and the local stack derive any future index from one place.
  */
-export const INDEXES: readonly IndexDefinition[] = [
-  { indexName: 'GSI1', partitionKey: { name: 'GSIPK', type: 'S' }, sortKey: { name: 'GSI1SK', type: 'N' } },
-  { indexName: 'GSI2', partitionKey: { name: 'GSIPK', type: 'S' }, sortKey: { name: 'GSI2SK', type: 'N' } },
-  { indexName: 'GSI3', partitionKey: { name: 'GSIPK', type: 'S' }, sortKey: { name: 'GSI3SK', type: 'N' } },
-  { indexName: 'GSI4', partitionKey: { name: 'GSIPK', type: 'S' }, sortKey: { name: 'GSI4SK', type: 'N' } },
-  { indexName: 'GSI5', partitionKey: { name: 'GSIPK', type: 'S' }, sortKey: { name: 'GSI5SK', type: 'S' } },
-];
+export const INDEXES: readonly IndexDefinition[] = [];
 
 /** Every key attribute with its type, as CreateTable's AttributeDefinitions wants them. */
 function attributeDefinitions(): { AttributeName: string; AttributeType: KeyType }[] {
@@ -41,7 +35,7 @@ function attributeDefinitions(): { AttributeName: string; AttributeType: KeyType
   return [...all].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
 }
 
-/** The CreateTable input for the local stack and tests (on-demand, all GSIs projecting ALL). */
+/** The CreateTable input for the local stack and tests (on-demand, any GSI projecting ALL). */
 export function createTableInput(tableName: string) {
   return {
     TableName: tableName,
@@ -51,7 +45,8 @@ export function createTableInput(tableName: string) {
       { AttributeName: TABLE_PARTITION_KEY.name, KeyType: 'HASH' as const },
       { AttributeName: TABLE_SORT_KEY.name, KeyType: 'RANGE' as const },
     ],
-    GlobalSecondaryIndexes: INDEXES.map((index) => ({
+    // CreateTable refuses an empty list.
+    GlobalSecondaryIndexes: INDEXES.length === 0 ? undefined : INDEXES.map((index) => ({
       IndexName: index.indexName,
       KeySchema: [
         { AttributeName: index.partitionKey.name, KeyType: 'HASH' as const },

@@ -24,8 +24,8 @@ export interface DataTableProps {
 const attributeType = (type: KeyType): dynamodb.AttributeType =>
   type === 'N' ? dynamodb.AttributeType.NUMBER : dynamodb.AttributeType.STRING;
 
-/** The actions a serving function reads with (no batch read: the functions make none). */
-const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
+/** The actions a serving function reads with: the pointer and index segments by key, a page's document blocks in batches, history by Query. */
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 
 /**
  * What an import does on the table (shared/import/importer.ts): reads the pointer, source records

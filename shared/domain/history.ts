@@ -7,8 +7,9 @@
  */
 import { bucketStart, PERIOD_SPEC, type Interval, type Period } from './buckets';
 import type { BucketPoint, RawPoint } from './history-points';
-import { offerKey, type HistoryFamily, type SeriesResolution } from '../keys';
+import type { HistoryFamily, SeriesResolution } from '../keys';
 import { NotFoundError } from '../errors';
+import { offerExists } from './offers';
 import type { Stores } from '../stores';
 import type { HistoryStore } from '../repositories/history-store';
 
@@ -42,15 +43,15 @@ async function readPoints(history: HistoryStore, family: HistoryFamily, id: numb
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export async function getHistory({ snapshot, views, history }: Stores, family: HistoryFamily, id: number, period: Period, now: Date): Promise<string> {
+export async function getHistory(stores: Stores, family: HistoryFamily, id: number, period: Period, now: Date): Promise<string> {
   const { interval, windowMs } = PERIOD_SPEC[period];
   const to = now.getTime();
   const window = { from: windowMs === null ? undefined : to - windowMs, to };
-  const [offer, points] = await Promise.all([
-    snapshot.version(family).then((version) => views.getItem(offerKey(version, family, id))),
-    readPoints(history, family, id, interval, window),
+  const [exists, points] = await Promise.all([
+    offerExists(stores, family, id),
+    readPoints(stores.history, family, id, interval, window),
   ]);
-  if (!offer) throw new NotFoundError(`No such ${family} offer.`);
+  if (!exists) throw new NotFoundError(`No such ${family} offer.`);
 
   const from = window.from ?? (points.length > 0 ? points[0][0] : to);
   const data = points.map(([start, apy, tvl]) => (family === 'earn' ? { timestamp: iso(start), apy, tvl } : { timestamp: iso(start), apy }));

@@ -14,3 +14,20 @@ export interface Page {
 export function pagination(total: number, offset: number, limit: number, returned: number): Pagination {
   return { total, offset, limit, has_more: offset + returned < total };
 }
+
+/**
+ * The entries of `order` that `match` keeps (all without one), counted, and those at [offset,
+ * offset + limit) of them: one pass over the index, nothing allocated per entry.
+ */
+export function pageOf<F>(order: readonly number[], facts: readonly F[], match: ((f: F) => boolean) | undefined, offset: number, limit: number): { total: number; entries: number[] } {
+  if (!match) return { total: order.length, entries: order.slice(offset, offset + limit) };
+  const entries: number[] = [];
+  const end = offset + limit;
+  let total = 0;
+  for (const entry of order) {
+    if (!match(facts[entry])) continue;
+    if (total >= offset && total < end) entries.push(entry);
+    total++;
+  }
+  return { total, entries };
+}

@@ -24,14 +24,26 @@ import {
 } from '../schemas/dataset';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { appendHistory, historyWouldChange, type AppendResult, type HistoryAppend } from './history-plan';
-import { platformResolver, projectCatalog, projectOffers, projectSource, type Item, type PlatformResolver, type Platforms } from './project';
+import { platformResolver, projectCatalog, projectOffers, type PlatformResolver, type Platforms, type Projection } from './project';
 
 export type { SnapshotPointer } from '../repositories/snapshot-writer';
 
-/** How long after a version is replaced it may be deleted: the readers' pointer cache and a margin. */
+/** How long a replaced version stays readable (a list pinned to it, changes since it: docs/api.md). */
+export const RETAIN_MS = 60 * 60_000;
+/** Beyond that, the readers' pointer cache and a margin before it is deleted. */
 export const RETIRE_MARGIN_MS = 60_000;
-/** How long an import may hold the lease before another may take it over (a Lambda runs 15 minutes at most). */
-const LEASE_MS = 15 * 60_000;
+/**
+ * How long an import holds the lease before another may take it over: about the ingest function's
+ * timeout (5 minutes), so a crashed import holds off others that long at most. A longer import
+ * renews it between steps.
+ */
+const LEASE_MS = 5 * 60_000;
+/**
+ * The layout of family versions (4: one ordered index per version and content-addressed document
+ * blocks). It is part of every version's identity, so a family served in an older layout is
+ * written again by the next import that carries it or can read its source records.
+ */
+const LAYOUT = 4;
 
 export interface ImportOptions {
   client: DynamoDBDocumentClient;
@@ -39,7 +51,7 @@ export interface ImportOptions {
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
   now?: () => Date;
-  /** Replaced versions are deleted this long after (default: the readers' pointer cache + RETIRE_MARGIN_MS). */
+  /** Replaced versions are deleted this long after (default: RETAIN_MS + the readers' pointer cache + RETIRE_MARGIN_MS). */
   retireAfterMs?: number;
 }
 
@@ -50,9 +62,9 @@ export interface ImportResult {
   versions: FamilyVersions;
   /** The families published as a new version. */
   published: VersionedFamily[];
-  /** Items written: family versions (with manifests and sources), history, the pointer. */
+  /** Items written: family versions (manifests, new document blocks, index segments, sources), history, the pointer. */
   itemsWritten: number;
-  /** Items of replaced and abandoned versions deleted. */
+  /** Items of replaced and abandoned versions deleted (their own items and the blocks no kept version names). */
   itemsDeleted: number;
   history: AppendResult;
   /** Records per family in the file. */
@@ -99,37 +111,38 @@ export function crossRecordErrors(dataset: Dataset): string[] {
 interface FamilyChange {
   family: VersionedFamily;
   state: FamilyState & { version: string };
-  items: () => Item[];
+  project: () => Projection;
+  records: readonly unknown[];
 }
+
+/** A served family version in the current layout (it has an index). */
+const isCurrent = (state: FamilyState | undefined) => state?.segments !== undefined;
 
 /** Which families of the file (and which offers, through their platform references) change, against a pointer. */
 async function planChanges(dataset: Dataset, pointer: SnapshotPointer | undefined, writer: SnapshotWriter, now: string): Promise<FamilyChange[]> {
   const served = pointer?.families ?? {};
   const changes: FamilyChange[] = [];
-  const sourced = new Set<DatasetFamily>([...PLATFORM_FAMILIES, ...OFFER_FAMILIES.map((f) => DATASET_FAMILY_OF[f])]);
-  const change = (family: VersionedFamily, state: FamilyChange['state'], project: (version: string) => Item[], records: readonly unknown[]) => {
-    const name = DATASET_FAMILY_OF[family];
-    changes.push({
-      family,
-      state,
-      items: () => [...project(state.version), ...(sourced.has(name) ? projectSource(state.version, name, records) : [])],
-    });
-  };
+  const change = (family: VersionedFamily, state: Omit<FamilyChange['state'], 'version'>, project: () => Projection, records: readonly unknown[]) =>
+    changes.push({ family, state: { ...state, version: hashOf(LAYOUT, family, state.hash, state.refs ?? null) }, project, records });
 
   for (const family of CATALOG_FAMILIES) {
-    const records = dataset[family];
-    if (!records) continue;
-    const hash = hashOf(records);
-    const version = hashOf(family, hash);
-    if (served[family]?.version !== version) {
-      change(family, { version, hash, count: records.length, publishedAt: now }, (v) => projectCatalog(v, family, records), records);
+    const stored = served[family];
+    const given = dataset[family];
+    if (given) {
+      const state = { hash: hashOf(given), count: given.length, publishedAt: now };
+      if (stored?.version !== hashOf(LAYOUT, family, state.hash, null)) change(family, state, () => projectCatalog(family, given), given);
+    } else if (stored?.version && stored.hash && !isCurrent(stored)) {
+      // Served in an older layout: written again from its source records, when it has them.
+      const records = (await writer.readSource(stored.version, family)) as Parameters<typeof projectCatalog>[1];
+      if (records.length > 0 || stored.count === 0) change(family, { ...stored, publishedAt: now }, () => projectCatalog(family, records), records);
     }
   }
 
   // Offers render their platform references: resolve them when offers come in or platforms change.
   const platformsChanged = changes.some((c) => (PLATFORM_FAMILIES as readonly string[]).includes(c.family));
   const offersInFile = OFFER_FAMILIES.some((f) => dataset[DATASET_FAMILY_OF[f]] !== undefined);
-  if (!platformsChanged && !offersInFile) return changes;
+  const offersOutdated = OFFER_FAMILIES.some((f) => served[DATASET_FAMILY_OF[f]]?.version !== undefined && !isCurrent(served[DATASET_FAMILY_OF[f]]));
+  if (!platformsChanged && !offersInFile && !offersOutdated) return changes;
   const platforms = {} as Record<(typeof PLATFORM_FAMILIES)[number], readonly PlatformRecord[]>;
   for (const family of PLATFORM_FAMILIES) {
     const version = served[family]?.version;
@@ -142,16 +155,12 @@ async function planChanges(dataset: Dataset, pointer: SnapshotPointer | undefine
     const stored = served[name];
     const given = dataset[name];
     if (given) {
-      const hash = hashOf(given);
-      const version = hashOf(family, hash, resolve.digest);
-      if (stored?.version !== version) {
-        change(family, { version, hash, refs: resolve.digest, count: given.length, publishedAt: now }, (v) => projectOffers(v, family, given, resolve), given);
-      }
-    } else if (stored?.version && stored.hash && stored.refs !== resolve.digest) {
-      // The family is not in the file, but a reference it renders changed: render it again.
+      const state = { hash: hashOf(given), refs: resolve.digest, count: given.length, publishedAt: now };
+      if (stored?.version !== hashOf(LAYOUT, family, state.hash, state.refs)) change(family, state, () => projectOffers(family, given, resolve), given);
+    } else if (stored?.version && stored.hash && (stored.refs !== resolve.digest || !isCurrent(stored))) {
+      // The family is not in the file, but a reference it renders changed (or its layout is older): render it again.
       const records = await writer.readSource(stored.version, name);
-      const version = hashOf(family, stored.hash, resolve.digest);
-      change(family, { ...stored, version, refs: resolve.digest, publishedAt: now }, (v) => projectOffers(v, family, records, resolve), records);
+      change(family, { ...stored, refs: resolve.digest, publishedAt: now }, () => projectOffers(family, records, resolve), records);
     }
   }
   return changes;
@@ -194,7 +203,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
 
   const clock = () => options.now?.() ?? new Date();
   const history = new HistoryWriter(client, tableName, options.concurrency);
-  const retireAfterMs = options.retireAfterMs ?? DEFAULTS.snapshotCacheMs + RETIRE_MARGIN_MS;
+  const retireAfterMs = options.retireAfterMs ?? RETAIN_MS + DEFAULTS.snapshotCacheMs + RETIRE_MARGIN_MS;
   const counts = Object.fromEntries(Object.entries(dataset).flatMap(([family, records]) => (Array.isArray(records) ? [[family, records.length]] : [])));
   const appends = historyOf(dataset);
   const noHistory: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
@@ -207,7 +216,8 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   }
 
   const owner = randomUUID();
-  const before = await writer.acquireLease({ owner, until: startedAt.getTime() + LEASE_MS, writing: planned.map((c) => c.state.version) }, startedAt.getTime());
+  const leaseEnd = () => clock().getTime() + LEASE_MS;
+  const before = await writer.acquireLease({ owner, until: leaseEnd(), writing: planned.map((c) => c.state.version) }, startedAt.getTime());
   try {
     // Under the lease: plan again only if another import published since the pointer was read
     // (a family version names its hash and references, so equal versions mean an equal plan).
@@ -217,38 +227,61 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     const changes = unchangedSince ? planned : await planChanges(dataset, before, writer, startedAt.toISOString());
     const next = new Set(changes.map((c) => c.state.version));
     const leased = new Set(planned.map((c) => c.state.version));
-    if ([...next].some((v) => !leased.has(v))) await writer.recordWriting(owner, [...next]);
+    const unleased = [...next].filter((v) => !leased.has(v));
+    if (unleased.length > 0) await writer.recordWriting(owner, unleased);
     const served = new Set(Object.values(before?.families ?? {}).flatMap((s) => (s?.version ? [s.version] : [])));
+    const projections = new Map(changes.map((c) => [c.state.version, c.project()]));
+
+    // The blocks that stay stored: those of every served and retained version, and of the new ones.
+    const now = clock();
+    const due = (r: RetiredVersion) => !next.has(r.version) && Date.parse(r.at) + retireAfterMs <= now.getTime();
+    const retained = (before?.retired ?? []).filter((r) => !due(r) && !next.has(r.version));
+    const storedBlocks = new Set<string>();
+    for (const version of new Set([...served, ...retained.map((r) => r.version)])) {
+      for (const block of (await writer.readManifest(version)).blocks) storedBlocks.add(block);
+    }
+    const kept = new Set(storedBlocks);
+    for (const projection of projections.values()) for (const block of projection.blocks) kept.add(block.hash);
+
     let itemsWritten = 0;
     let itemsDeleted = 0;
-    // Versions an interrupted import wrote and never published: no reader can name them.
+    // Versions that interrupted imports wrote and never published: no reader can name them.
     for (const version of new Set(before?.lease?.writing ?? [])) {
-      if (!served.has(version) && !next.has(version)) itemsDeleted += await writer.deleteVersion(version);
+      if (!served.has(version) && !next.has(version)) itemsDeleted += await writer.deleteVersion(version, kept);
     }
-    for (const change of changes) itemsWritten += await writer.writeVersion(change.state.version, change.items());
+    for (const change of changes) {
+      await writer.renewLease(owner, leaseEnd());
+      const written = await writer.writeVersion(
+        change.state.version,
+        projections.get(change.state.version)!,
+        { family: DATASET_FAMILY_OF[change.family], records: change.records },
+        storedBlocks,
+      );
+      change.state.segments = written.segments;
+      itemsWritten += written.itemsWritten;
+    }
+    await writer.renewLease(owner, leaseEnd());
     const appended = appends.length > 0 ? await appendHistory(history, appends, startedAt.getTime()) : noHistory;
     itemsWritten += appended.itemsWritten;
 
-    // Versions replaced longer ago than the readers' pointer cache (and a margin) are deleted.
-    const now = clock();
-    const retired: RetiredVersion[] = [];
-    for (const r of before?.retired ?? []) {
-      if (next.has(r.version)) continue; // served again
-      if (Date.parse(r.at) + retireAfterMs <= now.getTime()) itemsDeleted += await writer.deleteVersion(r.version);
-      else retired.push(r);
-    }
+    // Versions replaced longer ago than their retention are deleted, sparing the blocks others name.
+    for (const r of before?.retired ?? []) if (due(r)) itemsDeleted += await writer.deleteVersion(r.version, kept);
 
+    const publishedAt = clock();
+    const retired: RetiredVersion[] = [...retained];
     const families: SnapshotPointer['families'] = { ...before?.families };
     for (const change of changes) {
-      const replaced = families[DATASET_FAMILY_OF[change.family]]?.version;
-      if (replaced && replaced !== change.state.version) retired.push({ family: change.family, version: replaced, at: now.toISOString() });
+      const replaced = families[DATASET_FAMILY_OF[change.family]];
+      if (replaced?.version && replaced.version !== change.state.version) {
+        retired.push({ family: change.family, version: replaced.version, at: publishedAt.toISOString(), ...(replaced.segments ? { segments: replaced.segments } : {}) });
+      }
       families[DATASET_FAMILY_OF[change.family]] = change.state;
     }
     for (const { family, series } of appends) {
       const points = series.reduce((n, s) => n + s.points.length, 0);
       families[HISTORY_DATASET_FAMILY[family]] = { count: points, publishedAt: startedAt.toISOString() };
     }
-    await writer.publish(owner, { families, retired, importedAt: now.toISOString() });
+    await writer.publish(owner, { families, retired, importedAt: publishedAt.toISOString() });
     itemsWritten += 1;
     return {
       unchanged: false,

@@ -1,43 +1,18 @@
 /**
- * The records of one family → the items of one family version. Everything the read path needs is
- * computed here, once per import: visibility (hidden records are simply not written), rendered
- * documents (decimals byte for byte), resolved platform references, dense list positions for every
- * ordering and filter view, view sizes and the APY value keys. History is appended, not projected
- * (history-plan.ts). See docs/data-model.md.
+ * The records of one family → one family version: its ordered index and its documents in blocks
+ * (docs/adr/0009-one-index-per-family-version.md). Everything the read path needs is computed here,
+ * once per import: visibility (hidden records are simply not in the index), rendered documents
+ * (decimals byte for byte), resolved platform references, every ordering and the filter values.
+ * Documents are grouped in blocks whose boundaries depend only on identifiers, so a block whose
+ * documents did not change has the same content hash in the next version and is not written again.
+ * History is appended, not projected (history-plan.ts). See docs/data-model.md.
  */
 import { createHash } from 'node:crypto';
 import { decimalSortKey } from '../decimal';
-import {
-  CATALOG_ORDER,
-  comparator,
-  distinctSortModes,
-  offerOrder,
-  OFFER_SORT_FIELDS,
-  type SortMode,
-} from '../domain/orderings';
-import {
-  apyValueKey,
-  APY_VALUE_ATTRIBUTE,
-  CATALOG_INDEX,
-  catalogKey,
-  offerKey,
-  offerViewKey,
-  pairFilter,
-  positionAttribute,
-  SORT_INDEX,
-  sourceKey,
-  VIEW_ATTRIBUTE,
-  VIEW_SIZE_ATTRIBUTE,
-  PLATFORM_TYPE_ATTRIBUTE,
-  viewMetaKey,
-  viewPartition,
-  type CatalogFamily,
-  type OfferFamily,
-  type PlatformFamily,
-  type ViewDimension,
-  type ViewFilter,
-} from '../keys';
-import type { CurrencyRecord, DatasetFamily, PlatformRecord } from '../schemas/dataset';
+import type { CatalogIndexData, IndexData, OfferIndexData } from '../domain/family-index';
+import { CATALOG_ORDER, comparator, distinctSortModes, offerOrder, OFFER_SORT_FIELDS, type SortMode } from '../domain/orderings';
+import type { CatalogFamily, OfferFamily, PlatformFamily } from '../keys';
+import type { CurrencyRecord, PlatformRecord } from '../schemas/dataset';
 import {
   borrowOfferFields,
   collateralOfferFields,
@@ -49,15 +24,12 @@ import {
   type PlatformType,
 } from '../schemas/resources';
 
-export type Item = Record<string, unknown> & { PK: string; SK: string };
-
 const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
   exchange: 'exchanges',
   wallet: 'wallets',
   protocol: 'protocols',
 };
 const TYPE_OF: Record<PlatformFamily, PlatformType> = { exchanges: 'exchange', wallets: 'wallet', protocols: 'protocol' };
-
 
 const FIELD_ORDER = {
   platform: Object.keys(exchangeFields),
@@ -79,58 +51,110 @@ function renderDoc(record: Record<string, unknown>, fields: string[], times: rea
 
 const isExposed = (r: { published: boolean; delisted: boolean }) => r.published && !r.delisted;
 
-/** Dense positions of `records` in the order of `compare`: position i of the i-th record. */
-function positions<T>(records: T[], compare: (a: T, b: T) => number): Map<T, number> {
-  return new Map([...records].sort(compare).map((record, i) => [record, i]));
+/** A block of documents: its content hash addresses it, so equal content is one item in every version. */
+export interface DocumentBlock {
+  hash: string;
+  docs: string[];
 }
+
+/** A family version as the import writes it: the index, the blocks it names, its source records. */
+export interface Projection {
+  index: IndexData;
+  blocks: DocumentBlock[];
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text);
+
+/** About 16 documents a block (2 KB compressed at BENCH: one half read unit), never more than 24 or 48 KB. */
+const BOUNDARY_MASK = 15;
+const BLOCK_MAX_DOCS = 24;
+const BLOCK_MAX_BYTES = 48 * 1024;
+
+/** FNV-1a of an identifier: where a block ends depends on the identifiers alone, never on content. */
+function endsBlock(identifier: string): boolean {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < identifier.length; i++) h = Math.imul(h ^ identifier.charCodeAt(i), 0x01000193);
+  return ((h >>> 0) & BOUNDARY_MASK) === 0;
+}
+
+/**
+ * Cut each group of entries (in its given order) into blocks and fill the index's document columns.
+ * `identifier(entry)` decides the boundaries; `doc(entry)` is the rendered document.
+ */
+function packBlocks(
+  family: string,
+  groups: Iterable<number[]>,
+  size: number,
+  identifier: (entry: number) => string,
+  doc: (entry: number) => string,
+): { columns: Pick<IndexData, 'block' | 'slot' | 'blocks' | 'hash'>; blocks: DocumentBlock[] } {
+  const block = new Array<number>(size);
+  const slot = new Array<number>(size);
+  const hash = new Array<string>(size);
+  const blocks: DocumentBlock[] = [];
+  for (const entries of groups) {
+    let members: number[] = [];
+    let bytes = 0;
+    const close = () => {
+      const docs = members.map(doc);
+      const content = sha256(family);
+      for (const d of docs) content.update('\n').update(d);
+      members.forEach((entry, i) => {
+        block[entry] = blocks.length;
+        slot[entry] = i;
+      });
+      blocks.push({ hash: content.digest('hex').slice(0, 32), docs });
+      members = [];
+      bytes = 0;
+    };
+    for (const entry of entries) {
+      const d = doc(entry);
+      hash[entry] = sha256(d).digest('base64url').slice(0, 12);
+      if (members.length > 0 && bytes + d.length > BLOCK_MAX_BYTES) close();
+      members.push(entry);
+      bytes += d.length;
+      if (endsBlock(identifier(entry)) || members.length >= BLOCK_MAX_DOCS) close();
+    }
+    if (members.length > 0) close();
+  }
+  return { columns: { block, slot, blocks: blocks.map((b) => b.hash), hash }, blocks };
+}
+
+const ascending = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 // ---- platforms and currencies --------------------------------------------------------------------
 
 type CatalogRecord = PlatformRecord | CurrencyRecord;
 
-export function projectCatalog(version: string, family: CatalogFamily, records: readonly CatalogRecord[]): Item[] {
-  const exposed = records.filter(isExposed);
-  const order = positions(exposed, comparator(CATALOG_ORDER[family]));
-  const partition = viewPartition(version, family);
-  const items: Item[] = [];
+export function projectCatalog(family: CatalogFamily, records: readonly CatalogRecord[]): Projection {
+  const exposed = records.filter(isExposed).sort((a, b) => ascending(a.slug, b.slug));
+  const compare = comparator(CATALOG_ORDER[family]);
+  const order = exposed.map((_, i) => i).sort((a, b) => compare(exposed[a], exposed[b]));
+  const docs = exposed.map((record) =>
+    family === 'currencies'
+      ? renderDoc(record as Record<string, unknown>, FIELD_ORDER.currency, TIMESTAMP_FIELDS.currency)
+      : renderDoc(record as Record<string, unknown>, FIELD_ORDER.platform, TIMESTAMP_FIELDS.platform, { type: TYPE_OF[family as PlatformFamily] }),
+  );
+  // Blocks follow the list order: a page of the list reads a few blocks.
+  const { columns, blocks } = packBlocks(family, [order], exposed.length, (i) => exposed[i].slug, (i) => docs[i]);
   const current = new Set(exposed.map((r) => r.slug));
+  const redirects: Record<string, string> = {};
   for (const record of exposed) {
-    const doc =
-      family === 'currencies'
-        ? renderDoc(record as Record<string, unknown>, FIELD_ORDER.currency, TIMESTAMP_FIELDS.currency)
-        : renderDoc(record as Record<string, unknown>, FIELD_ORDER.platform, TIMESTAMP_FIELDS.platform, { type: TYPE_OF[family as PlatformFamily] });
-    items.push({
-      ...catalogKey(version, family, record.slug),
-      doc,
-      [VIEW_ATTRIBUTE]: partition,
-      [positionAttribute(CATALOG_INDEX)]: order.get(record)!,
-      // Every member carries its view's size, so a page read brings the list's total with it.
-      [VIEW_SIZE_ATTRIBUTE]: exposed.length,
-    });
-    for (const former of record.previous_slugs) {
-      // A current slug always wins over somebody's former one.
-      if (!current.has(former)) items.push({ ...catalogKey(version, family, former), redirectTo: record.slug });
-    }
+    // A current slug always wins over somebody's former one.
+    for (const former of record.previous_slugs) if (!current.has(former)) redirects[former] = record.slug;
   }
-  items.push({ ...viewMetaKey(partition), [VIEW_SIZE_ATTRIBUTE]: exposed.length });
-  return items;
+  const index: CatalogIndexData = { kind: 'catalog', family, slugs: exposed.map((r) => r.slug), order, redirects, ...columns };
+  return { index, blocks };
 }
 
 export type Platforms = Readonly<Record<PlatformFamily, readonly PlatformRecord[]>>;
-/**
- * The layout of the offer items projectOffers writes; a new one (2: the views of pairs of filters;
- * 3: every view member carries the view's size) changes every offer version through the
- * resolver's digest, so that the next import that resolves references writes the offers again in
- * it instead of keeping a version laid out the old way.
- */
-const OFFER_LAYOUT = 3;
 
 export type PlatformResolver = ((ref: PlatformRef | null) => PlatformRef | null) & { digest: string };
 
 /**
  * Resolve offer platform references by current or former slug to exposed platforms (docs/api.md,
  * "Platform references"). Its digest changes exactly when some reference would render differently,
- * or when the offer items' layout (OFFER_LAYOUT) changed, so offers are re-rendered only then.
+ * so offers are re-rendered only then.
  */
 export function platformResolver(platforms: Platforms): PlatformResolver {
   const byType = new Map<PlatformType, Map<string, PlatformRef | null>>();
@@ -143,108 +167,51 @@ export function platformResolver(platforms: Platforms): PlatformResolver {
     byType.set(type, table);
   }
   const entries = [...byType].map(([type, table]) => [type, [...table].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
-  const digest = createHash('sha256').update(JSON.stringify([OFFER_LAYOUT, entries])).digest('hex').slice(0, 20);
+  const digest = createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 20);
   return Object.assign((ref: PlatformRef | null) => (ref ? byType.get(ref.type)?.get(ref.slug) ?? null : null), { digest });
 }
 
 // ---- offers ------------------------------------------------------------------------------------
 
-interface RenderedOffer {
-  id: number;
-  updated_at: string;
-  doc: string;
-  platform: PlatformRef | null;
-  assetSlug: string | null;
-  apyKey: string | null;
-  [field: string]: unknown;
-}
+const FLAG_FIELD: Record<OfferFamily, string> = { earn: 'available', borrow: 'is_active', collateral: 'is_active' };
 
-/** The filter views an offer is a member of: each filter alone, and `platform_type` or `platform` with `asset`. */
-function filtersOf(offer: RenderedOffer): ViewFilter[] {
-  const { platform, assetSlug: asset } = offer;
-  const filters: ViewFilter[] = [];
-  if (platform) filters.push({ dimension: 'platform_type', value: platform.type }, { dimension: 'platform', value: platform.slug });
-  if (asset !== null) filters.push({ dimension: 'asset', value: asset });
-  if (platform && asset !== null) filters.push(pairFilter('platform_type', platform.type, asset), pairFilter('platform', platform.slug, asset));
-  return filters;
-}
-
-/**
- * The views whose lists may carry a `platform_type` filter besides their own, read with a filter
- * expression on it (shared/domain/offers.ts): only their copies store the platform type.
- */
-const TYPE_FILTERED: ReadonlySet<ViewDimension> = new Set(['platform', 'platform+asset']);
-
-export function projectOffers(version: string, family: OfferFamily, offerRecords: readonly unknown[], resolve: PlatformResolver): Item[] {
-  const records = offerRecords as (Record<string, unknown> & { id: number; published: boolean })[];
-  const apyField = OFFER_SORT_FIELDS[family].apy;
-  const offers: RenderedOffer[] = records
+export function projectOffers(family: OfferFamily, offerRecords: readonly unknown[], resolve: PlatformResolver): Projection {
+  const records = (offerRecords as (Record<string, unknown> & { id: number; published: boolean; updated_at: string })[])
     .filter((r) => r.published)
-    .map((r) => {
-      const platform = resolve(r.platform as PlatformRef | null);
-      const asset = r.asset as { slug: string } | null;
-      return {
-        ...r,
-        id: r.id,
-        updated_at: r.updated_at as string,
-        platform,
-        assetSlug: asset?.slug ?? null,
-        apyKey: apyField ? decimalSortKey(r[apyField] as string) : null,
-        doc: renderDoc(r, FIELD_ORDER[family], TIMESTAMP_FIELDS[family], { platform }),
-      };
-    });
+    .sort((a, b) => a.id - b.id);
+  const fields = OFFER_SORT_FIELDS[family];
+  const platforms = records.map((r) => resolve(r.platform as PlatformRef | null));
+  const docs = records.map((r, i) => renderDoc(r, FIELD_ORDER[family], TIMESTAMP_FIELDS[family], { platform: platforms[i] }));
+  const slugOf = (value: unknown) => (value as { slug: string } | null)?.slug ?? null;
+  const keyOf = (value: unknown) => (typeof value === 'string' ? decimalSortKey(value) : null);
 
-  // Group offers into views: the whole family, one view per value of each filter dimension, and one
-  // per pair of values of platform_type or platform with asset.
-  const views = new Map<string, { filter?: ViewFilter; members: RenderedOffer[] }>();
-  const join = (partition: string, filter: ViewFilter | undefined, offer: RenderedOffer) => {
-    const view = views.get(partition) ?? { filter, members: [] };
-    view.members.push(offer);
-    views.set(partition, view);
+  const orders: Partial<Record<SortMode, number[]>> = {};
+  for (const mode of distinctSortModes(family)) {
+    const compare = comparator(offerOrder(family, mode));
+    orders[mode] = records.map((_, i) => i).sort((a, b) => compare(records[a], records[b]));
+  }
+  // Blocks group the offers of one asset, by id: the currency detail reads its asset's blocks.
+  const groups = new Map<string, number[]>();
+  records.forEach((r, i) => {
+    const asset = slugOf(r.asset) ?? '';
+    const group = groups.get(asset);
+    if (group) group.push(i);
+    else groups.set(asset, [i]);
+  });
+  const { columns, blocks } = packBlocks(family, groups.values(), records.length, (i) => String(records[i].id), (i) => docs[i]);
+  const index: OfferIndexData = {
+    kind: 'offers',
+    family,
+    ids: records.map((r) => r.id),
+    platformType: platforms.map((p) => p?.type ?? null),
+    platform: platforms.map((p) => p?.slug ?? null),
+    asset: records.map((r) => slugOf(r.asset)),
+    chain: records.map((r) => slugOf(r.chain)),
+    apyKey: records.map((r) => (fields.apy ? keyOf(r[fields.apy]) : null)),
+    tvlKey: records.map((r) => (fields.tvl ? keyOf(r[fields.tvl]) : null)),
+    flag: records.map((r) => (r[FLAG_FIELD[family]] === true ? 1 : 0)),
+    orders,
+    ...columns,
   };
-  for (const offer of offers) {
-    join(viewPartition(version, family), undefined, offer);
-    for (const filter of filtersOf(offer)) join(viewPartition(version, family, filter), filter, offer);
-  }
-
-  const items: Item[] = [];
-  const modes = distinctSortModes(family);
-  for (const [partition, { filter, members }] of views) {
-    const orders = modes.map((mode: SortMode) => ({ mode, order: positions(members, comparator(offerOrder(family, mode))) }));
-    for (const offer of members) {
-      const key = filter ? offerViewKey(version, family, offer.id, filter.dimension) : offerKey(version, family, offer.id);
-      const item: Item = { ...key, doc: offer.doc, [VIEW_ATTRIBUTE]: partition, [VIEW_SIZE_ATTRIBUTE]: members.length };
-      for (const { mode, order } of orders) item[positionAttribute(SORT_INDEX[mode])] = order.get(offer)!;
-      if (offer.apyKey !== null) item[APY_VALUE_ATTRIBUTE] = apyValueKey(offer.apyKey, offer.id);
-      if (filter && TYPE_FILTERED.has(filter.dimension)) item[PLATFORM_TYPE_ATTRIBUTE] = offer.platform!.type;
-      items.push(item);
-    }
-    items.push({ ...viewMetaKey(partition), [VIEW_SIZE_ATTRIBUTE]: members.length });
-  }
-  return items;
+  return { index, blocks };
 }
-
-// ---- source records ----------------------------------------------------------------------------
-
-const SOURCE_CHUNK_BYTES = 300_000;
-
-/** The family's records as imported, so offers can be rendered again when platform references change. */
-export function projectSource(version: string, family: DatasetFamily, records: readonly unknown[]): Item[] {
-  const items: Item[] = [];
-  let chunk: string[] = [];
-  let size = 0;
-  const flush = () => {
-    items.push({ ...sourceKey(version, family, items.length), records: `[${chunk.join(',')}]` });
-    chunk = [];
-    size = 0;
-  };
-  for (const record of records) {
-    const json = JSON.stringify(record);
-    if (size + json.length > SOURCE_CHUNK_BYTES && chunk.length > 0) flush();
-    chunk.push(json);
-    size += json.length + 1;
-  }
-  if (chunk.length > 0) flush();
-  return items;
-}
-

@@ -56,6 +56,11 @@ export class ReadCache {
     }
   }
 
+  /** Whether `key` is kept or being read (a batch reader asks before it reads the missing ones together). */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   stats(): ReadCacheStats {
     return { entries: this.entries.size, bytes: this.bytes, maxBytes: this.maxBytes };
   }

@@ -1,37 +1,60 @@
 /**
- * The version of each family being served. The pointer item is read at most once per `cacheMs`
- * per process, so a warm request goes straight to its data (one round trip); an import becomes
- * visible within that time, and a replaced version is deleted only after it (docs/adr/0006-live-data.md).
- * A family never imported has EMPTY_VERSION, which no item carries: its lists are empty and its
- * details 404.
+ * The versions being served, from the pointer item: each family's served version and the replaced
+ * versions still readable (a list pinned to one, changes since one). The pointer is read at most
+ * once per `cacheMs` per process, so a warm request goes straight to its data; an import becomes
+ * visible within that time, and a replaced version is deleted long after it (docs/adr/0006-live-data.md).
+ * A family never imported has no version: its lists are empty and its details 404.
  */
-import { CorruptDataError } from '../errors';
 import { DATASET_FAMILY_OF, VERSIONED_FAMILIES, type VersionedFamily } from '../keys';
 import type { PointerStore } from './pointer-store';
+import type { SnapshotPointer } from './stored-items';
 
-const EMPTY_VERSION = 'none';
+/** The family version a read names, where its index lies, and when it was published (or replaced). */
+export interface FamilyVersion {
+  family: VersionedFamily;
+  version: string;
+  segments: number;
+  /** When the version's content was published. */
+  publishedAt: string;
+}
+
+export interface ServedVersions {
+  /** The served version of each family (none before its first import, or in an older layout). */
+  served: Partial<Record<VersionedFamily, FamilyVersion>>;
+  /** Replaced versions still readable, by version. */
+  retired: ReadonlyMap<string, FamilyVersion>;
+  /** Dataset family → when it was last published (history families included). */
+  publishedAt: Readonly<Record<string, string>>;
+}
 
 export type FamilyVersions = Readonly<Record<VersionedFamily, string>>;
 
-/** The versions named by a stored pointer's `families` map (dataset family → { version }). */
-export function versionsOf(families: unknown): FamilyVersions {
-  if (families !== undefined && (typeof families !== 'object' || families === null)) throw new CorruptDataError('the snapshot pointer has no families');
-  const stored = (families ?? {}) as Record<string, { version?: unknown } | undefined>;
-  for (const entry of Object.values(stored)) {
-    if (typeof entry !== 'object' || entry === null) throw new CorruptDataError('the snapshot pointer holds a family that is not a map');
-  }
-  const versions = {} as Record<VersionedFamily, string>;
+const EMPTY_VERSION = 'none';
+
+/** The version of each family a pointer names ('none' for a family never imported), as imports report them. */
+export function versionsOf(families: SnapshotPointer['families'] | undefined): FamilyVersions {
+  return Object.fromEntries(VERSIONED_FAMILIES.map((f) => [f, families?.[DATASET_FAMILY_OF[f]]?.version ?? EMPTY_VERSION])) as Record<VersionedFamily, string>;
+}
+
+export function servedVersions(pointer: Pick<SnapshotPointer, 'families' | 'retired'>): ServedVersions {
+  const served: ServedVersions['served'] = {};
+  const publishedAt: Record<string, string> = {};
+  for (const [name, state] of Object.entries(pointer.families)) if (state) publishedAt[name] = state.publishedAt;
   for (const family of VERSIONED_FAMILIES) {
-    const entry = stored[DATASET_FAMILY_OF[family]];
-    if (entry !== undefined && (typeof entry.version !== 'string' || entry.version === '')) throw new CorruptDataError(`the snapshot pointer names no version of ${family}`);
-    versions[family] = (entry?.version as string | undefined) ?? EMPTY_VERSION;
+    const state = pointer.families[DATASET_FAMILY_OF[family]];
+    if (state?.version && state.segments) served[family] = { family, version: state.version, segments: state.segments, publishedAt: state.publishedAt };
   }
-  return versions;
+  const retired = new Map<string, FamilyVersion>();
+  for (const r of pointer.retired) {
+    const family = r.family as VersionedFamily;
+    if (r.segments && VERSIONED_FAMILIES.includes(family)) retired.set(r.version, { family, version: r.version, segments: r.segments, publishedAt: r.at });
+  }
+  return { served, retired, publishedAt };
 }
 
 export class SnapshotStore {
-  private cached: { versions: FamilyVersions; until: number } | undefined;
-  private inflight: Promise<FamilyVersions> | undefined;
+  private cached: { versions: ServedVersions; until: number } | undefined;
+  private inflight: Promise<ServedVersions> | undefined;
 
   constructor(
     private readonly pointer: PointerStore,
@@ -39,7 +62,7 @@ export class SnapshotStore {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async versions(): Promise<FamilyVersions> {
+  async versions(): Promise<ServedVersions> {
     if (this.cached && this.cached.until > this.clock()) return this.cached.versions;
     // Concurrent requests on a cold cache share one read.
     this.inflight ??= this.readPointer().finally(() => {
@@ -48,13 +71,9 @@ export class SnapshotStore {
     return this.inflight;
   }
 
-  async version(family: VersionedFamily): Promise<string> {
-    return (await this.versions())[family];
-  }
-
-  private async readPointer(): Promise<FamilyVersions> {
-    // A malformed map fails the request (versionsOf), never serves a guess.
-    const versions = versionsOf((await this.pointer.storedFamilies())?.families);
+  private async readPointer(): Promise<ServedVersions> {
+    // A malformed pointer fails the request (its codec), never serves a guess.
+    const versions = servedVersions((await this.pointer.served()) ?? { families: {}, retired: [] });
     this.cached = { versions, until: this.clock() + this.cacheMs };
     return versions;
   }

@@ -1,48 +1,30 @@
 /**
- * Writes of the served data (docs/data-model.md, "Versions"): a family version's items, preceded by
- * its manifest (the keys of every item, so the version can be deleted without a scan), its source
- * records, and the pointer item that names the served version of each family. The pointer also
- * holds the import lease (one import at a time) and the versions replaced but not yet deleted.
+ * Writes of the served data (docs/data-model.md, "Versions"): a family version's manifest (the
+ * items it owns and the blocks it names, so that it can be deleted without a scan), the document
+ * blocks that no kept version has yet, its index segments and its source records; and the pointer
+ * item that names the served version of each family. The pointer also holds the import lease (one
+ * import at a time) and the versions replaced but not yet deleted.
  */
 import { isConditionFailure } from '../dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { manifestKey, manifestPartition, pointerKey, sourcePartition, type Key } from '../keys';
+import { documentBlockKey, manifestPartition, pointerKey, sourcePartition } from '../keys';
+import type { Projection } from '../import/project';
 import { deleteItems, putItems } from './batch-writer';
 import { queryAll } from './query-all';
+import {
+  decodeManifest,
+  decodePointer,
+  decodeSource,
+  encodeBlock,
+  encodeIndex,
+  encodeManifest,
+  encodeSource,
+  type ImportLease,
+  type Manifest,
+  type SnapshotPointer,
+} from './stored-items';
 
-/** The served state of one dataset family. History families have no version. */
-export interface FamilyState {
-  version?: string;
-  /** Hash of the family's records (offers: before their platform references are resolved). */
-  hash?: string;
-  /** Digest of the platform references an offers version rendered. */
-  refs?: string;
-  /** Records in the file that published it (history: observations in the last file). */
-  count: number;
-  publishedAt: string;
-}
-
-/** A version replaced at `at`: readers may still name it until their pointer cache expires. */
-export interface RetiredVersion {
-  family: string;
-  version: string;
-  at: string;
-}
-
-export interface ImportLease {
-  owner: string;
-  /** Epoch ms after which another import may take the lease over. */
-  until: number;
-  /** The versions the holder writes: never published if it stops, so the next holder deletes them. */
-  writing: string[];
-}
-
-export interface SnapshotPointer {
-  families: Record<string, FamilyState | undefined>;
-  retired: RetiredVersion[];
-  importedAt?: string;
-  lease?: ImportLease;
-}
+export type { FamilyState, ImportLease, RetiredVersion, SnapshotPointer } from './stored-items';
 
 /** Another import holds the lease: retry later. */
 export class ImportBusyError extends Error {
@@ -52,9 +34,11 @@ export class ImportBusyError extends Error {
   }
 }
 
-const MANIFEST_CHUNK_BYTES = 300_000;
-
-type Item = Record<string, unknown> & Key;
+/** What writing a version did: the items it put (manifest, new blocks, index, sources) and its index segments. */
+export interface WrittenVersion {
+  itemsWritten: number;
+  segments: number;
+}
 
 export interface WriterOptions {
   concurrency?: number;
@@ -74,27 +58,43 @@ export class SnapshotWriter {
 
   async readPointer(): Promise<SnapshotPointer | undefined> {
     const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: pointerKey(), ConsistentRead: true }));
-    return out.Item && toPointer(out.Item);
+    return out.Item && decodePointer(out.Item);
   }
 
   /**
-   * Take the import lease until `now + durationMs`, unless another import holds it. Returns the
-   * pointer as it was before (with the lease of an import that stopped, if any).
+   * Take the import lease unless another import holds an unexpired one. The versions an earlier
+   * holder was writing stay listed beside this holder's (`writing`): they are deleted by whoever
+   * holds the lease next, even when this holder stops before it deletes them. Returns the pointer
+   * as it was before.
    */
   async acquireLease(lease: ImportLease, now: number): Promise<SnapshotPointer | undefined> {
-    try {
+    const take = async (update: string, condition: string, names: Record<string, string>, values: Record<string, unknown>) => {
       const out = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: pointerKey(),
-          UpdateExpression: 'SET #lease = :lease',
-          ConditionExpression: 'attribute_not_exists(#lease) OR #lease.#until < :now',
-          ExpressionAttributeNames: { '#lease': 'lease', '#until': 'until' },
-          ExpressionAttributeValues: { ':lease': lease, ':now': now },
+          UpdateExpression: update,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#lease': 'lease', ...names },
+          ExpressionAttributeValues: values,
           ReturnValues: 'ALL_OLD',
         }),
       );
-      return out.Attributes && toPointer(out.Attributes);
+      return out.Attributes && decodePointer(out.Attributes);
+    };
+    try {
+      try {
+        // An expired lease: take it over, keeping its list.
+        return await take(
+          'SET #lease.#owner = :owner, #lease.#until = :until, #lease.#writing = list_append(#lease.#writing, :writing)',
+          '#lease.#until < :now',
+          { '#until': 'until', '#owner': 'owner', '#writing': 'writing' },
+          { ':owner': lease.owner, ':until': lease.until, ':writing': lease.writing, ':now': now },
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        return await take('SET #lease = :lease', 'attribute_not_exists(#lease)', {}, { ':lease': lease });
+      }
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       const current = await this.readPointer();
@@ -102,13 +102,27 @@ export class SnapshotWriter {
     }
   }
 
-  /** Record the versions the holder is about to write (when its plan changed under the lease). */
+  /** Hold the lease until `until` (a long import renews it between steps); refused if it was taken over. */
+  async renewLease(owner: string, until: number): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: pointerKey(),
+        UpdateExpression: 'SET #lease.#until = :until',
+        ConditionExpression: '#lease.#owner = :owner',
+        ExpressionAttributeNames: { '#lease': 'lease', '#owner': 'owner', '#until': 'until' },
+        ExpressionAttributeValues: { ':owner': owner, ':until': until },
+      }),
+    );
+  }
+
+  /** Record more versions the holder is about to write (when its plan changed under the lease). */
   async recordWriting(owner: string, writing: string[]): Promise<void> {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: pointerKey(),
-        UpdateExpression: 'SET #lease.#writing = :writing',
+        UpdateExpression: 'SET #lease.#writing = list_append(#lease.#writing, :writing)',
         ConditionExpression: '#lease.#owner = :owner',
         ExpressionAttributeNames: { '#lease': 'lease', '#owner': 'owner', '#writing': 'writing' },
         ExpressionAttributeValues: { ':owner': owner, ':writing': writing },
@@ -151,40 +165,53 @@ export class SnapshotWriter {
     );
   }
 
-  /** Write a family version: its manifest first (so even a partial version can be deleted), then its items. */
-  async writeVersion(version: string, items: Item[]): Promise<number> {
-    const manifest: Item[] = [];
-    let chunk: string[] = [];
-    let size = 0;
-    const flush = () => {
-      manifest.push({ ...manifestKey(version, manifest.length), keys: `[${chunk.join(',')}]` });
-      chunk = [];
-      size = 0;
-    };
-    for (const { PK, SK } of items) {
-      const json = JSON.stringify([PK, SK]);
-      if (size + json.length > MANIFEST_CHUNK_BYTES && chunk.length > 0) flush();
-      chunk.push(json);
-      size += json.length + 1;
-    }
-    if (chunk.length > 0 || manifest.length === 0) flush();
+  /**
+   * Write a family version: its manifest first (so that even a partial version can be deleted),
+   * then the blocks that `stored` does not hold (blocks named by versions that are kept), its
+   * index and its source records.
+   */
+  async writeVersion(version: string, projection: Projection, source: { family: string; records: readonly unknown[] }, stored: ReadonlySet<string>): Promise<WrittenVersion> {
+    const index = encodeIndex(version, projection.index);
+    const sources = encodeSource(version, source.family, source.records);
+    const owned = [...index, ...sources];
+    const manifest = encodeManifest(version, { keys: owned.map(({ PK, SK }) => [PK, SK]), blocks: projection.blocks.map((b) => b.hash) });
+    const blocks = projection.blocks.filter((b) => !stored.has(b.hash)).map((b) => encodeBlock(b.hash, b.docs));
     await putItems(manifest, this.batch);
-    await putItems(items, { ...this.batch, onProgress: this.options.onProgress });
-    return manifest.length + items.length;
+    await putItems([...blocks, ...owned], { ...this.batch, onProgress: this.options.onProgress });
+    return { itemsWritten: manifest.length + blocks.length + owned.length, segments: index.length };
   }
 
-  /** Delete every item of a version (from its manifest), the manifest last. Returns the items deleted. */
-  async deleteVersion(version: string): Promise<number> {
-    const manifest = await queryAll(this.client, {
+  /** What a version holds (empty for a version that never wrote its manifest). */
+  async readManifest(version: string): Promise<Manifest> {
+    const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': manifestPartition(version) },
       ConsistentRead: true,
     });
-    const keys = manifest.flatMap((m) => (JSON.parse(m.keys as string) as [string, string][]).map(([PK, SK]) => ({ PK, SK })));
+    return decodeManifest(version, items);
+  }
+
+  /**
+   * Delete a version: the items it owns, the blocks it names that `kept` does not (blocks named by
+   * versions that stay), the manifest last. Returns the items deleted.
+   */
+  async deleteVersion(version: string, kept: ReadonlySet<string>): Promise<number> {
+    const manifestItems = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': manifestPartition(version) },
+      ConsistentRead: true,
+      ProjectionExpression: 'PK, SK, z',
+    });
+    const manifest = decodeManifest(version, manifestItems);
+    const keys = [
+      ...manifest.keys.map(([PK, SK]) => ({ PK, SK })),
+      ...[...new Set(manifest.blocks)].filter((b) => !kept.has(b)).map((b) => ({ ...documentBlockKey(b) })),
+    ];
     await deleteItems(keys, this.batch);
-    await deleteItems(manifest.map(({ PK, SK }) => ({ PK, SK })), this.batch);
-    return keys.length + manifest.length;
+    await deleteItems(manifestItems.map(({ PK, SK }) => ({ PK, SK })), this.batch);
+    return keys.length + manifestItems.length;
   }
 
   /** The source records of a family version. */
@@ -195,15 +222,6 @@ export class SnapshotWriter {
       ExpressionAttributeValues: { ':pk': sourcePartition(version, family) },
       ConsistentRead: true,
     });
-    return items.flatMap((item) => JSON.parse(item.records as string) as unknown[]);
+    return decodeSource(version, family, items);
   }
-}
-
-function toPointer(item: Record<string, unknown>): SnapshotPointer {
-  return {
-    families: (item.families as SnapshotPointer['families'] | undefined) ?? {},
-    retired: (item.retired as RetiredVersion[] | undefined) ?? [],
-    importedAt: item.importedAt as string | undefined,
-    lease: item.lease as ImportLease | undefined,
-  };
 }

@@ -1,0 +1,169 @@
+/**
+ * The ordered index of one family version (docs/adr/0009-one-index-per-family-version.md): what a
+ * list, a total, a sort, a filter or a membership needs, for every record of the version, and
+ * where each record's document lies. The import builds it once per version
+ * (shared/import/project.ts); an instance reads it once and answers every list from memory, then
+ * reads only the documents of the page.
+ */
+import type { CatalogFamily, OfferFamily } from '../keys';
+import type { SortMode } from './orderings';
+
+/** Where a document lies: the content hash of its block and its place in the block. */
+export interface DocumentRef {
+  block: string;
+  slot: number;
+}
+
+/** The columns every index has: one entry per served record, in the order of the identifiers. */
+interface IndexColumns {
+  /** Index into `blocks` of each entry's block. */
+  block: number[];
+  /** Each entry's place in its block. */
+  slot: number[];
+  /** The content hashes of the blocks the version names. */
+  blocks: string[];
+  /** A hash of each entry's document: two versions serve the same representation when equal. */
+  hash: string[];
+}
+
+/** The index of a platform or currency family: its one list order and former slugs. */
+export interface CatalogIndexData extends IndexColumns {
+  kind: 'catalog';
+  family: CatalogFamily;
+  slugs: string[];
+  /** Entries in the list order (docs/api.md, "Orderings"). */
+  order: number[];
+  /** Former slug → current slug, for exposed records. */
+  redirects: Record<string, string>;
+}
+
+/** The index of an offer family: the filter and sort values of every published offer. */
+export interface OfferIndexData extends IndexColumns {
+  kind: 'offers';
+  family: OfferFamily;
+  ids: number[];
+  /** The rendered platform's type and slug (null when the reference is hidden or unknown). */
+  platformType: (string | null)[];
+  platform: (string | null)[];
+  asset: (string | null)[];
+  chain: (string | null)[];
+  /** Order-preserving keys (shared/decimal.ts) of the family's APY and TVL fields. */
+  apyKey: (string | null)[];
+  tvlKey: (string | null)[];
+  /** `available` (earn) or `is_active` (borrow, collateral), as 0 or 1. */
+  flag: number[];
+  /** Entries in each sort mode that has an order of its own in the family. */
+  orders: Partial<Record<SortMode, number[]>>;
+}
+
+export type IndexData = CatalogIndexData | OfferIndexData;
+
+/** The filterable facts of one offer, as the index holds them. */
+export interface OfferFacts {
+  id: number;
+  platformType: string | null;
+  platform: string | null;
+  asset: string | null;
+  chain: string | null;
+  apyKey: string | null;
+  tvlKey: string | null;
+  flag: boolean;
+}
+
+class BaseIndex<D extends IndexData> {
+  constructor(
+    readonly version: string,
+    readonly data: D,
+  ) {}
+
+  get size(): number {
+    return this.data.block.length;
+  }
+
+  ref(entry: number): DocumentRef {
+    return { block: this.data.blocks[this.data.block[entry]], slot: this.data.slot[entry] };
+  }
+
+  hash(entry: number): string {
+    return this.data.hash[entry];
+  }
+}
+
+export class CatalogIndex extends BaseIndex<CatalogIndexData> {
+  private bySlug?: Map<string, number>;
+
+  /** The entry of a current slug. */
+  entry(slug: string): number | undefined {
+    this.bySlug ??= new Map(this.data.slugs.map((s, i) => [s, i]));
+    return this.bySlug.get(slug);
+  }
+
+  /** The current slug a former one redirects to. */
+  redirect(slug: string): string | undefined {
+    return Object.hasOwn(this.data.redirects, slug) ? this.data.redirects[slug] : undefined;
+  }
+
+  get order(): readonly number[] {
+    return this.data.order;
+  }
+}
+
+export class OfferIndex extends BaseIndex<OfferIndexData> {
+  private byId?: Map<number, number>;
+  private byAsset?: Map<string, number[]>;
+  private factsOf?: OfferFacts[];
+
+  entry(id: number): number | undefined {
+    this.byId ??= new Map(this.data.ids.map((id, i) => [id, i]));
+    return this.byId.get(id);
+  }
+
+  id(entry: number): number {
+    return this.data.ids[entry];
+  }
+
+  order(mode: SortMode): readonly number[] {
+    const order = this.data.orders[mode];
+    if (!order) throw new Error(`the ${this.data.family} index has no ${mode} order`);
+    return order;
+  }
+
+  /** The entries whose asset is `slug`, in `mode` (the currency detail's membership). */
+  ofAsset(slug: string, mode: SortMode): readonly number[] {
+    if (!this.byAsset) {
+      const byAsset = new Map<string, number[]>();
+      for (const entry of this.order(mode)) {
+        const asset = this.data.asset[entry];
+        if (asset === null) continue;
+        const list = byAsset.get(asset);
+        if (list) list.push(entry);
+        else byAsset.set(asset, [entry]);
+      }
+      this.byAsset = byAsset;
+    }
+    return this.byAsset.get(slug) ?? [];
+  }
+
+  /** Every entry's facts, built once per index: filters run over them without allocating. */
+  facts(): readonly OfferFacts[] {
+    if (!this.factsOf) {
+      const d = this.data;
+      this.factsOf = d.ids.map((id, i) => ({
+        id,
+        platformType: d.platformType[i],
+        platform: d.platform[i],
+        asset: d.asset[i],
+        chain: d.chain[i],
+        apyKey: d.apyKey[i],
+        tvlKey: d.tvlKey[i],
+        flag: d.flag[i] === 1,
+      }));
+    }
+    return this.factsOf;
+  }
+}
+
+export type FamilyIndex = CatalogIndex | OfferIndex;
+
+export const indexOf = (version: string, data: IndexData): FamilyIndex =>
+  data.kind === 'catalog' ? new CatalogIndex(version, data) : new OfferIndex(version, data);

@@ -1,0 +1,51 @@
+/**
+ * The documents of a page, read by key: the distinct blocks that hold them, in batches of 100 in
+ * parallel (one round trip for a page of up to 200). A block is addressed by its content, so a
+ * kept block is never stale and a document that did not change is not read again after a refresh.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DocumentRef } from '../domain/family-index';
+import { CorruptDataError } from '../errors';
+import { documentBlockKey, DOCUMENT_PREFIX } from '../keys';
+import { getItems } from './batch-reader';
+import type { ReadCache } from './read-cache';
+import { decodeBlock, type DocumentBlockView } from './stored-items';
+
+export class DocumentStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    /** Blocks kept in the instance (none: every read goes to DynamoDB). */
+    private readonly cache?: ReadCache,
+  ) {}
+
+  /** The documents at `refs`, in that order. */
+  async docs(refs: readonly DocumentRef[]): Promise<string[]> {
+    if (refs.length === 0) return [];
+    const hashes = [...new Set(refs.map((r) => r.block))];
+    const blocks = new Map<string, DocumentBlockView>();
+    const { cache } = this;
+    if (!cache) {
+      for (const [hash, block] of await this.readBlocks(hashes)) blocks.set(hash, block);
+    } else {
+      // The blocks no request holds or reads are read together, in one round trip.
+      const key = (hash: string) => `block\u0000${hash}`;
+      const missing = hashes.filter((hash) => !cache.has(key(hash)));
+      const read = missing.length > 0 ? this.readBlocks(missing) : undefined;
+      await Promise.all(hashes.map((hash) => cache.get(key(hash), () => read!.then((m) => m.get(hash)!)).then((block) => void blocks.set(hash, block))));
+    }
+    return refs.map((r) => blocks.get(r.block)!.doc(r.slot));
+  }
+
+  private async readBlocks(hashes: string[]): Promise<Map<string, DocumentBlockView>> {
+    const items = await getItems(hashes.map(documentBlockKey), { client: this.client, tableName: this.tableName, projection: ['PK', 'z'], concurrency: 8 });
+    const byHash = new Map(items.map((item) => [String(item.PK).slice(DOCUMENT_PREFIX.length), item]));
+    const blocks = new Map<string, DocumentBlockView>();
+    for (const hash of hashes) {
+      // A block an index names is written before the index is published, and deleted long after.
+      if (!byHash.has(hash)) throw new CorruptDataError(`block ${hash} is missing`);
+      blocks.set(hash, decodeBlock(hash, byHash.get(hash)));
+    }
+    return blocks;
+  }
+}

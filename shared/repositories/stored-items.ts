@@ -1,0 +1,279 @@
+/**
+ * The codec of every stored item kind of the served data (docs/data-model.md, "Items"): each kind
+ * is encoded and decoded here and nowhere else, and a stored item that does not decode fails here
+ * with a CorruptDataError (a 500 `internal_error`, never a 200 with a broken body).
+ *
+ * Index segments, document blocks, manifests and source records are gzip-compressed binary
+ * attributes: DynamoDB charges by stored bytes, and the documents compress about five to one.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import * as z from 'zod/mini';
+import type { IndexData } from '../domain/family-index';
+import { CorruptDataError } from '../errors';
+import { documentBlockKey, indexSegmentKey, manifestKey, sourceKey, type Key } from '../keys';
+
+export type Item = Record<string, unknown> & Key;
+
+/** The attribute that holds an item's compressed content. */
+const BODY = 'z';
+
+const gzip = (text: string) => gzipSync(text, { level: 9 });
+
+function body(item: Record<string, unknown> | undefined, what: string): string {
+  const value = item?.[BODY];
+  if (!(value instanceof Uint8Array)) throw new CorruptDataError(`${what} has no content`);
+  try {
+    return gunzipSync(value).toString('utf8');
+  } catch {
+    throw new CorruptDataError(`${what} is not readable`);
+  }
+}
+
+function parsed(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CorruptDataError(`${what} is not JSON`);
+  }
+}
+
+// ---- the pointer ------------------------------------------------------------------------------
+
+/** The served state of one dataset family. History families have no version. */
+const FamilyStateCodec = z.object({
+  version: z.optional(z.string().check(z.minLength(1))),
+  /** Hash of the family's records (offers: before their platform references are resolved). */
+  hash: z.optional(z.string()),
+  /** Digest of the platform references an offers version rendered. */
+  refs: z.optional(z.string()),
+  /** The index segments of the version (absent: a version written before the index, unreadable). */
+  segments: z.optional(z.number().check(z.int(), z.minimum(1))),
+  /** Records in the file that published it (history: observations in the last file). */
+  count: z.number(),
+  /** When the served content of the family last changed. */
+  publishedAt: z.string(),
+});
+
+/** A version replaced at `at`: readable (pinned lists, changes) until it is deleted. */
+const RetiredVersionCodec = z.object({
+  family: z.string(),
+  version: z.string(),
+  at: z.string(),
+  segments: z.optional(z.number()),
+});
+
+const LeaseCodec = z.object({
+  owner: z.string(),
+  /** Epoch ms after which another import may take the lease over. */
+  until: z.number(),
+  /** The versions the holder writes, and those earlier holders left: the next holder deletes what is not published. */
+  writing: z.array(z.string()),
+});
+
+const PointerCodec = z.object({
+  families: z._default(z.record(z.string(), z.optional(FamilyStateCodec)), {}),
+  retired: z._default(z.array(RetiredVersionCodec), []),
+  importedAt: z.optional(z.string()),
+  lease: z.optional(LeaseCodec),
+});
+
+export type FamilyState = z.infer<typeof FamilyStateCodec>;
+export type RetiredVersion = z.infer<typeof RetiredVersionCodec>;
+export type ImportLease = z.infer<typeof LeaseCodec>;
+export type SnapshotPointer = z.infer<typeof PointerCodec>;
+
+/** The pointer item as stored (or the projection of it a reader asked for). */
+export function decodePointer(item: Record<string, unknown>): SnapshotPointer {
+  const result = PointerCodec.safeParse(item);
+  if (!result.success) throw new CorruptDataError('the snapshot pointer is malformed');
+  return result.data;
+}
+
+// ---- index segments ---------------------------------------------------------------------------
+
+/** A segment's compressed bytes: a quarter of the item size limit, several read in parallel. */
+const SEGMENT_BYTES = 256 * 1024;
+
+export function encodeIndex(version: string, index: IndexData): Item[] {
+  const bytes = gzip(JSON.stringify(index));
+  const items: Item[] = [];
+  for (let start = 0; start === 0 || start < bytes.length; start += SEGMENT_BYTES) {
+    items.push({ ...indexSegmentKey(version, items.length), [BODY]: bytes.subarray(start, start + SEGMENT_BYTES) });
+  }
+  return items;
+}
+
+const isString = (v: unknown) => typeof v === 'string';
+const isNullableString = (v: unknown) => v === null || typeof v === 'string';
+const isIndex = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+
+const COLUMNS = {
+  catalog: { slugs: isString, block: isIndex, slot: isIndex, hash: isString },
+  offers: {
+    ids: (v: unknown) => Number.isSafeInteger(v),
+    block: isIndex,
+    slot: isIndex,
+    hash: isString,
+    platformType: isNullableString,
+    platform: isNullableString,
+    asset: isNullableString,
+    chain: isNullableString,
+    apyKey: isNullableString,
+    tvlKey: isNullableString,
+    flag: (v: unknown) => v === 0 || v === 1,
+  },
+} as const;
+
+/** Every column one entry long per record, of its type; every order a permutation of the entries. */
+function checkIndex(data: Record<string, unknown>, what: string): IndexData {
+  const fail = (why: string): never => {
+    throw new CorruptDataError(`${what}: ${why}`);
+  };
+  const kind = data.kind;
+  if (kind !== 'catalog' && kind !== 'offers') return fail('unknown kind');
+  const columns = COLUMNS[kind] as Record<string, (v: unknown) => boolean>;
+  const size = (data.block as unknown[] | undefined)?.length ?? fail('no block column');
+  for (const [name, valid] of Object.entries(columns)) {
+    const column = data[name];
+    if (!Array.isArray(column) || column.length !== size) fail(`column ${name} is not ${size} long`);
+    for (const value of column as unknown[]) if (!valid(value)) fail(`column ${name} holds ${JSON.stringify(value)}`);
+  }
+  const blocks = data.blocks;
+  if (!Array.isArray(blocks) || !blocks.every(isString)) fail('no block list');
+  for (const b of data.block as number[]) if (b >= (blocks as unknown[]).length) fail('an entry names no block');
+  const permutation = (order: unknown, name: string) => {
+    if (!Array.isArray(order) || order.length !== size) fail(`order ${name} is not ${size} long`);
+    const seen = new Uint8Array(size);
+    for (const e of order as unknown[]) {
+      if (!isIndex(e) || (e as number) >= size || seen[e as number]) fail(`order ${name} is not a permutation`);
+      seen[e as number] = 1;
+    }
+  };
+  if (kind === 'catalog') {
+    permutation(data.order, 'order');
+    if (typeof data.redirects !== 'object' || data.redirects === null) fail('no redirects');
+  } else {
+    if (typeof data.orders !== 'object' || data.orders === null) fail('no orders');
+    for (const [name, order] of Object.entries(data.orders as object)) permutation(order, name);
+  }
+  return data as unknown as IndexData;
+}
+
+export function decodeIndex(version: string, segments: (Record<string, unknown> | undefined)[]): IndexData {
+  const what = `the index of version ${version}`;
+  const parts = segments.map((item, i) => {
+    const value = item?.[BODY];
+    if (!(value instanceof Uint8Array)) throw new CorruptDataError(`${what}: segment ${i} is missing`);
+    return value;
+  });
+  let text: string;
+  try {
+    text = gunzipSync(Buffer.concat(parts)).toString('utf8');
+  } catch {
+    throw new CorruptDataError(`${what} is not readable`);
+  }
+  const data = parsed(text, what);
+  if (typeof data !== 'object' || data === null) throw new CorruptDataError(`${what} is not an object`);
+  return checkIndex(data as Record<string, unknown>, what);
+}
+
+// ---- document blocks --------------------------------------------------------------------------
+
+/** Documents are JSON texts without a raw line break (JSON.stringify escapes them): one a line. */
+const DOC_SEPARATOR = '\n';
+
+export const encodeBlock = (hash: string, docs: readonly string[]): Item => ({ ...documentBlockKey(hash), [BODY]: gzip(docs.join(DOC_SEPARATOR)) });
+
+/** A decoded block: its documents, each checked to be a JSON object the first time it is served. */
+export class DocumentBlockView {
+  private readonly checked: Uint8Array;
+
+  constructor(
+    private readonly hash: string,
+    private readonly docs: string[],
+  ) {
+    this.checked = new Uint8Array(docs.length);
+  }
+
+  doc(slot: number): string {
+    const doc = this.docs[slot];
+    if (doc === undefined) throw new CorruptDataError(`block ${this.hash} has no document ${slot}`);
+    if (!this.checked[slot]) {
+      const value = parsed(doc, `a document of block ${this.hash}`);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CorruptDataError(`a document of block ${this.hash} is not an object`);
+      this.checked[slot] = 1;
+    }
+    return doc;
+  }
+}
+
+export function decodeBlock(hash: string, item: Record<string, unknown> | undefined): DocumentBlockView {
+  return new DocumentBlockView(hash, body(item, `block ${hash}`).split(DOC_SEPARATOR));
+}
+
+// ---- manifests and source records -------------------------------------------------------------
+
+/** Bytes of JSON a manifest or source chunk holds before compression (well under the item limit once compressed). */
+const CHUNK_TEXT_BYTES = 1024 * 1024;
+
+/** JSON texts → chunks of a JSON array each, under CHUNK_TEXT_BYTES. */
+function chunked(texts: Iterable<string>): string[] {
+  const chunks: string[] = [];
+  let chunk: string[] = [];
+  let size = 0;
+  for (const text of texts) {
+    if (size + text.length > CHUNK_TEXT_BYTES && chunk.length > 0) {
+      chunks.push(`[${chunk.join(',')}]`);
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(text);
+    size += text.length + 1;
+  }
+  if (chunk.length > 0 || chunks.length === 0) chunks.push(`[${chunk.join(',')}]`);
+  return chunks;
+}
+
+/**
+ * What a version holds: the keys of the items it owns (index segments, source chunks, the
+ * manifest's own chunks aside) and the blocks it names (shared with other versions), so the
+ * version can be deleted without a scan and a block only when no kept version names it.
+ */
+export interface Manifest {
+  keys: [string, string][];
+  blocks: string[];
+}
+
+export function encodeManifest(version: string, manifest: Manifest): Item[] {
+  const entries = [...manifest.keys.map((k) => JSON.stringify(k)), ...manifest.blocks.map((b) => JSON.stringify(b))];
+  return chunked(entries).map((text, i) => ({ ...manifestKey(version, i), [BODY]: gzip(text) }));
+}
+
+export function decodeManifest(version: string, items: Record<string, unknown>[]): Manifest {
+  const manifest: Manifest = { keys: [], blocks: [] };
+  for (const item of items) {
+    const entries = parsed(body(item, `the manifest of ${version}`), `the manifest of ${version}`);
+    if (!Array.isArray(entries)) throw new CorruptDataError(`the manifest of ${version} is not a list`);
+    for (const entry of entries) {
+      if (typeof entry === 'string') manifest.blocks.push(entry);
+      else if (Array.isArray(entry) && entry.length === 2 && entry.every(isString)) manifest.keys.push(entry as [string, string]);
+      else throw new CorruptDataError(`the manifest of ${version} holds ${JSON.stringify(entry)}`);
+    }
+  }
+  return manifest;
+}
+
+export function encodeSource(version: string, family: string, records: readonly unknown[]): Item[] {
+  return chunked(records.map((r) => JSON.stringify(r))).map((text, i) => ({ ...sourceKey(version, family, i), [BODY]: gzip(text) }));
+}
+
+export function decodeSource(version: string, family: string, items: Record<string, unknown>[]): unknown[] {
+  const what = `the ${family} records of ${version}`;
+  return items.flatMap((item) => {
+    // Versions written before sources were compressed hold them as text.
+    const text = typeof item.records === 'string' ? item.records : body(item, what);
+    const records = parsed(text, what);
+    if (!Array.isArray(records)) throw new CorruptDataError(`${what} are not a list`);
+    return records;
+  });
+}
