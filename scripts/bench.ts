@@ -23,10 +23,10 @@ import { performance } from 'node:perf_hooks';
 import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/config';
 import { createClients } from '../shared/dynamodb';
 import { buildFunctions } from '../local/functions';
-import { viewPartition, type CatalogFamily, type OfferFamily, type ViewFilter } from '../shared/keys';
+import type { CatalogFamily, OfferFamily } from '../shared/keys';
+import { ServedData, type ViewFilter } from './bench/floor';
 import type { FunctionName } from '../shared/routes';
 import { setLogSink } from '../shared/logger';
-import { ViewStore } from '../shared/repositories/view-store';
 import { BASELINE, compareColdStart, measureColdStart } from './bench/cold-start';
 import { loadDataset, startBenchDynamo } from './bench/load';
 import { CallRecorder, measureKind, type Handler, type KindResult, type MeasureOptions } from './bench/measure';
@@ -163,9 +163,9 @@ async function main(): Promise<void> {
     });
     log(`import: ${imported.items} items in ${(imported.ms / 1000).toFixed(1)} s via ${imported.method}`);
 
-    const views = new ViewStore(client, tableName);
-    const sizes = (family: CatalogFamily | OfferFamily, filter?: ViewFilter) => views.size(viewPartition(imported.versions[family], family, filter));
-    const picks = await pickRequests(dataset, views, imported.versions);
+    const data = new ServedData(client, tableName);
+    const sizes = (family: CatalogFamily | OfferFamily, filters?: ViewFilter[]) => data.size(family, filters);
+    const picks = await pickRequests(dataset, data);
     if (!mode.modelOnly) log(`imports: (a) to (d) on their own tables (${seconds(started)} s)`);
     const imports = mode.modelOnly ? undefined : await measureImports(dataset, dynamo.endpoint, mode.name === 'quick', log);
     dataset = undefined; // let the collector have it before the measurements
@@ -180,7 +180,7 @@ async function main(): Promise<void> {
       // --model: the latency model and the mix alone.
       const only = mode.only;
       const chosen = only === undefined ? kinds : kinds.filter((kind) => kind.name.includes(only));
-      const model = await measureModel(chosen, { versions: imported.versions, views, now: new Date() }, built, config, clients, mode.name === 'quick');
+      const model = await measureModel(chosen, { data, now: new Date() }, built, config, clients, mode.name === 'quick');
       process.stdout.write(`\n${modelTables(model)}\n\n${checksTable(model.checks)}\n`);
       return;
     }
@@ -190,7 +190,7 @@ async function main(): Promise<void> {
     for (const [i, kind] of kinds.entries()) {
       const result = await measureKind(
         kind,
-        { versions: imported.versions, views, now: new Date(), handlers, recorder, client, counterClient, emfCalls },
+        { data, now: new Date(), handlers, recorder, client, counterClient, emfCalls },
         mode.measure,
         `bench-key-${i}`,
       );
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
       await readCapacityAtDepth(handlers.currencies, '/api/v1/currencies', deepOffset),
     ];
     // Latency as DynamoDB behaves (scripts/bench/latency-model.ts), and a skewed traffic mix.
-    const model = await measureModel(kinds, { versions: imported.versions, views, now: new Date() }, built, config, clients, mode.name === 'quick');
+    const model = await measureModel(kinds, { data, now: new Date() }, built, config, clients, mode.name === 'quick');
     log(`latency model: ${model.latency.length} single-view kinds, mix of ${model.mix[0]?.requests ?? 0} requests (${seconds(started)} s)`);
 
     const checks = [depthCheck(depth[0], depth[1]), ...evaluate(requests, cold), ...ceilingChecks(requests), ...model.checks];

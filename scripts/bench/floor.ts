@@ -1,31 +1,79 @@
 /**
- * The floor of a request: the raw DynamoDB read (one Query or GetItem; for a currency detail, the
- * reads of its record and its three offer lists, in parallel) that returns exactly the items of
- * the request's answer, without the service around it: no quota, no view size, no middleware.
- * The latency model's floor of an authenticated request adds one raw conditional counter write.
+ * The floor of a request: the raw DynamoDB reads that return exactly the items of its answer,
+ * without the service around it (no quota, no index work, no middleware): for a list or a detail,
+ * one BatchGetItem round of the document blocks that hold the answer's documents (keys the
+ * bench finds in the version's index, as the service does); for history, the one Query of its
+ * series. The latency model's floor of an authenticated request adds one raw conditional counter write.
  */
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { QUOTA_ATTRIBUTES, quotaKey, type Key, type PositionIndex } from '../../shared/keys';
-import type { ItemFilter, StoredItem, ViewStore } from '../../shared/repositories/view-store';
+import type { CatalogIndex, FamilyIndex, OfferIndex } from '../../shared/domain/family-index';
+import { documentBlockKey, QUOTA_ATTRIBUTES, quotaKey, type CatalogFamily, type Key, type OfferFamily, type VersionedFamily } from '../../shared/keys';
+import { getItems } from '../../shared/repositories/batch-reader';
+import { IndexStore } from '../../shared/repositories/index-store';
+import { PointerStore } from '../../shared/repositories/pointer-store';
+import { queryAll } from '../../shared/repositories/query-all';
+import { servedVersions } from '../../shared/repositories/snapshot-store';
 
-export type FloorSpec =
-  | { read: 'get'; key: Key }
-  | { read: 'range'; partition: string; index: PositionIndex; from: number; to: number; filter?: ItemFilter }
-  | { read: 'partition'; pk: string; from: string; to: string }
-  | { read: 'parallel'; reads: FloorSpec[] };
+export type FloorSpec = { read: 'blocks'; keys: Key[] } | { read: 'partition'; pk: string; from: string; to: string } | { read: 'parallel'; reads: FloorSpec[] };
 
-export async function runFloor(views: ViewStore, spec: FloorSpec): Promise<StoredItem[]> {
-  switch (spec.read) {
-    case 'get': {
-      const item = await views.getItem(spec.key);
-      return item ? [item] : [];
+export type StoredItem = Record<string, unknown>;
+
+/** The offers a list of these filters keeps (one value a dimension), counted on the index. */
+export interface ViewFilter {
+  dimension: 'platform_type' | 'platform' | 'asset';
+  value: string;
+}
+
+/** The served data as the bench sees it: each family's index, and the raw reads of floors. */
+export class ServedData {
+  private readonly indexes: IndexStore;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {
+    this.indexes = new IndexStore(client, tableName);
+  }
+
+  async index(family: VersionedFamily): Promise<FamilyIndex | undefined> {
+    const served = servedVersions((await new PointerStore(this.client, this.tableName).served()) ?? { families: {}, retired: [] }).served[family];
+    return served && this.indexes.load(served.version, served.segments);
+  }
+
+  /** How many records a list of the family has with these filters. */
+  async size(family: CatalogFamily | OfferFamily, filters: ViewFilter[] = []): Promise<number> {
+    const index = await this.index(family);
+    if (!index) return 0;
+    if (index.data.kind === 'catalog') return index.size;
+    const field = { platform_type: 'platformType', platform: 'platform', asset: 'asset' } as const;
+    return (index as OfferIndex).facts().filter((f) => filters.every((x) => f[field[x.dimension]] === x.value)).length;
+  }
+
+  /** The keys of the blocks that hold these offers' or records' documents (each block once). */
+  async blockKeys(family: VersionedFamily, identifiers: readonly (number | string)[]): Promise<Key[]> {
+    const index = await this.index(family);
+    const blocks = new Set<string>();
+    for (const id of identifiers) {
+      const entry = typeof id === 'number' ? (index as OfferIndex).entry(id) : (index as CatalogIndex).entry(id);
+      if (entry === undefined) throw new Error(`${family} ${id} is not in the served index`);
+      blocks.add(index!.ref(entry).block);
     }
-    case 'range':
-      return views.range(spec.partition, spec.index, spec.from, spec.to, spec.filter);
-    case 'partition':
-      return views.partitionRange(spec.pk, spec.from, spec.to);
-    case 'parallel':
-      return (await Promise.all(spec.reads.map((read) => runFloor(views, read)))).flat();
+    return [...blocks].map(documentBlockKey);
+  }
+
+  async run(spec: FloorSpec): Promise<StoredItem[]> {
+    switch (spec.read) {
+      case 'blocks':
+        return spec.keys.length === 0 ? [] : getItems(spec.keys, { client: this.client, tableName: this.tableName, projection: ['PK', 'z'], concurrency: 8 });
+      case 'partition':
+        return queryAll(this.client, {
+          TableName: this.tableName,
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': spec.pk, ':from': spec.from, ':to': spec.to },
+        });
+      case 'parallel':
+        return (await Promise.all(spec.reads.map((read) => this.run(read)))).flat();
+    }
   }
 }
 
@@ -43,14 +91,12 @@ export async function runCounterFloor(client: DynamoDBDocumentClient, tableName:
   );
 }
 
-/** A short description for the report: `Query GSI1 [5000, 5050)`. */
+/** A short description for the report: `BatchGetItem 42 blocks`. */
 export function describeFloor(spec: FloorSpec | undefined): string {
   if (!spec) return 'none (no read)';
   switch (spec.read) {
-    case 'get':
-      return 'GetItem';
-    case 'range':
-      return `Query ${spec.index} [${spec.from}, ${spec.to})${spec.filter ? ' + filter' : ''}`;
+    case 'blocks':
+      return `BatchGetItem ${spec.keys.length} block(s)`;
     case 'partition':
       return `Query PK, SK ${spec.from.split('#')[0]} chunks`;
     case 'parallel':

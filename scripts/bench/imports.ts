@@ -118,8 +118,8 @@ export async function measureImports(dataset: GeneratedDataset, endpoint: string
     const { entry: refresh } = await run('b. earn refresh, 5% of APYs changed', full, { earn_offers: earn });
     const platforms = parseDataset({ exchanges: dataset.exchanges, wallets: dataset.wallets, protocols: dataset.protocols });
     const resolve = platformResolver({ exchanges: platforms.exchanges!, wallets: platforms.wallets!, protocols: platforms.protocols! });
-    const own = projectOffers('bench', 'earn', parseDataset({ earn_offers: earn }).earn_offers!, resolve).length;
-    Object.assign(refresh, { target: `≤ 1.1 × the earn family's ${own} items`, met: refresh.items_written <= 1.1 * own, detail: `${round(refresh.items_written / own, 3)} ×` });
+    const own = projectOffers('earn', parseDataset({ earn_offers: earn }).earn_offers!, resolve).blocks.length;
+    Object.assign(refresh, { target: `≤ 1.1 × the earn family's ${own} blocks`, met: refresh.items_written <= 1.1 * own, detail: `${round(refresh.items_written / own, 3)} ×` });
 
     // (d) re-importing what is served (the full file with the refreshed earn offers).
     const { entry: again } = await run('d. re-import of what is served', full, { ...dataset, earn_offers: earn });

@@ -29,10 +29,9 @@ import type { Context } from 'aws-lambda';
 import { monthWindow } from '../../shared/domain/quota';
 import type { ApiEvent, ApiResult } from '../../shared/http';
 import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
-import type { ViewStore } from '../../shared/repositories/view-store';
 import type { FunctionName } from '../../shared/routes';
 import { apiEvent } from '../../local/events';
-import { runCounterFloor, runFloor, type FloorSpec } from './floor';
+import { runCounterFloor, type FloorSpec, type ServedData } from './floor';
 import { latencyOf, median, round, type Latency } from './stats';
 
 export const LATENCY_MODEL = {
@@ -161,7 +160,7 @@ export interface ModelContext {
   model: LatencyModel;
   uncached: Record<FunctionName, Handler>;
   cached: Record<FunctionName, Handler>;
-  views: ViewStore;
+  data: ServedData;
   /** The counter client and table, for the floor's counter write. */
   counter: { client: DynamoDBDocumentClient; tableName: string };
 }
@@ -181,7 +180,7 @@ export async function measureLatencyModel(kinds: ModelKind[], ctx: ModelContext,
     const keyId = `model-key-${i}`;
     const month = monthWindow(new Date());
     const floor = () =>
-      Promise.all([runFloor(ctx.views, kind.floor), runCounterFloor(ctx.counter.client, ctx.counter.tableName, `model-floor-${i}`, month.id)]);
+      Promise.all([ctx.data.run(kind.floor), runCounterFloor(ctx.counter.client, ctx.counter.tableName, `model-floor-${i}`, month.id)]);
     // A request's event is built before its clock starts: API Gateway hands the function a parsed one.
     const prepared = (handlers: Record<FunctionName, Handler>) => {
       const ready = event(kind.path, keyId);

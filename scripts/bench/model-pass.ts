@@ -80,7 +80,7 @@ async function measureWith(
   try {
     const latency = await measureLatencyModel(
       modelKinds,
-      { model, uncached: asHandlers(uncached), cached: asHandlers(cached), views: floorCtx.views, counter: { client: clients.counterClient, tableName: config.tableName } },
+      { model, uncached: asHandlers(uncached), cached: asHandlers(cached), data: floorCtx.data, counter: { client: clients.counterClient, tableName: config.tableName } },
       quick ? MODEL_RUNS.quick : MODEL_RUNS.full,
     );
     // Popularity: first pages and details first, then filtered lists, deep pages, history last.

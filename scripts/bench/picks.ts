@@ -1,11 +1,10 @@
 /**
  * What the request mix asks for, picked from the generated dataset: the busiest platform and
  * asset (the largest filter views, the worst realistic case), a median APY bound, offers with the
- * longest history. Every pick is checked against the imported snapshot's view sizes.
+ * longest history. Every pick is checked against the imported snapshot's index.
  */
-import { viewPartition, type OfferFamily } from '../../shared/keys';
-import type { ViewStore } from '../../shared/repositories/view-store';
-import type { FamilyVersions } from '../../shared/repositories/snapshot-store';
+import type { OfferFamily } from '../../shared/keys';
+import type { ServedData } from './floor';
 import type { GeneratedDataset } from '../sample-data/generate';
 
 type Offer = { id: number; published?: boolean; platform: { type: string; slug: string } | null; asset: { slug: string } | null };
@@ -48,19 +47,19 @@ function medianDecimal(values: (string | null | undefined)[]): string {
   return sorted[Math.floor(sorted.length / 2)] ?? '0';
 }
 
-async function firstWithView(views: ViewStore, versions: FamilyVersions, family: OfferFamily, dimension: 'platform' | 'asset' | 'platform_type', candidates: string[]): Promise<string> {
-  for (const value of candidates) if ((await views.size(viewPartition(versions[family], family, { dimension, value }))) > 0) return value;
+async function firstWithView(data: ServedData, family: OfferFamily, dimension: 'platform' | 'asset' | 'platform_type', candidates: string[]): Promise<string> {
+  for (const value of candidates) if ((await data.size(family, [{ dimension, value }])) > 0) return value;
   throw new Error(`no ${family} view for ${dimension} among ${candidates.slice(0, 5).join(', ')}`);
 }
 
-export async function pickRequests(dataset: GeneratedDataset, views: ViewStore, versions: FamilyVersions): Promise<Picks> {
+export async function pickRequests(dataset: GeneratedDataset, data: ServedData): Promise<Picks> {
   const exposed = <T extends { published?: boolean; delisted?: boolean; slug: string }>(records: T[]) =>
     records.filter((r) => r.published !== false && r.delisted !== true).map((r) => r.slug);
   const earn = published(dataset.earn_offers as unknown as Offer[]);
   const offersOfAsset = mostCommon(
     [...earn, ...published(dataset.borrow_offers as unknown as Offer[]), ...published(dataset.collateral_offers as unknown as Offer[])].map((o) => o.asset?.slug),
   );
-  const platform = await firstWithView(views, versions, 'earn', 'platform', mostCommon(earn.map((o) => o.platform?.slug)));
+  const platform = await firstWithView(data, 'earn', 'platform', mostCommon(earn.map((o) => o.platform?.slug)));
   const currencies = exposed(dataset.currencies);
   const longest = <T extends { offer_id: number; points: unknown[] }>(series: T[]) => [...series].sort((a, b) => b.points.length - a.points.length)[0];
   const earnSeries = longest(dataset.earn_history);
@@ -71,9 +70,9 @@ export async function pickRequests(dataset: GeneratedDataset, views: ViewStore, 
     protocol: exposed(dataset.protocols)[0],
     busiestCurrency: offersOfAsset.find((slug) => currencies.includes(slug)) ?? currencies[0],
     typicalCurrency: offersOfAsset.filter((slug) => currencies.includes(slug))[Math.floor(offersOfAsset.length / 4)] ?? currencies[0],
-    platformType: await firstWithView(views, versions, 'earn', 'platform_type', mostCommon(earn.map((o) => o.platform?.type))),
+    platformType: await firstWithView(data, 'earn', 'platform_type', mostCommon(earn.map((o) => o.platform?.type))),
     platform,
-    asset: await firstWithView(views, versions, 'earn', 'asset', mostCommon(earn.map((o) => o.asset?.slug))),
+    asset: await firstWithView(data, 'earn', 'asset', mostCommon(earn.map((o) => o.asset?.slug))),
     platformAsset: mostCommon(earn.filter((o) => o.platform?.slug === platform).map((o) => o.asset?.slug))[0],
     platformTypeOfPlatform: mostCommon(earn.filter((o) => o.platform?.slug === platform).map((o) => o.platform?.type))[0],
     earnMinApy: medianDecimal(dataset.earn_offers.map((o) => o.apy)),

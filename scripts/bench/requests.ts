@@ -4,34 +4,20 @@
  * the longest history. Each kind knows its floor (floor.ts) and what the data model promises
  * about it (docs/data-model.md), which the report checks.
  */
-import { decimalSortKey } from '../../shared/decimal';
 import { bucketStart, PERIOD_SPEC, PERIODS, type Period } from '../../shared/domain/buckets';
-import { DEFAULT_SORT, type SortMode } from '../../shared/domain/orderings';
+import { type SortMode } from '../../shared/domain/orderings';
 import {
-  APY_VALUE_ATTRIBUTE,
   CATALOG_FAMILIES,
   OFFER_FAMILIES,
-  CATALOG_INDEX,
-  catalogKey,
   historySortKey,
   historyPartition,
-  offerKey,
-  offerViewKey,
-  pairFilter,
-  positionAttribute,
-  SORT_INDEX,
-  viewPartition,
   type CatalogFamily,
   type HistoryFamily,
   type OfferFamily,
   type SeriesResolution,
-  type ViewDimension,
-  type ViewFilter,
 } from '../../shared/keys';
-import type { ItemFilter, ViewStore } from '../../shared/repositories/view-store';
-import type { FamilyVersions } from '../../shared/repositories/snapshot-store';
 import type { FunctionName } from '../../shared/routes';
-import type { FloorSpec } from './floor';
+import type { FloorSpec, ServedData, ViewFilter } from './floor';
 import type { Picks } from './picks';
 
 const PAGE = 50;
@@ -43,8 +29,7 @@ export interface Answer {
 }
 
 export interface FloorContext {
-  versions: FamilyVersions;
-  views: ViewStore;
+  data: ServedData;
   now: Date;
 }
 
@@ -63,7 +48,7 @@ export interface RequestKind {
   floor: (ctx: FloorContext, answer: Answer) => Promise<FloorSpec | undefined>;
 }
 
-type Sizes = (family: CatalogFamily | OfferFamily, filter?: ViewFilter) => Promise<number>;
+type Sizes = (family: CatalogFamily | OfferFamily, filters?: ViewFilter[]) => Promise<number>;
 
 const query = (params: Record<string, string | number | undefined>) => {
   const entries = Object.entries(params).filter(([, v]) => v !== undefined) as [string, string | number][];
@@ -74,22 +59,6 @@ const query = (params: Record<string, string | number | undefined>) => {
 function deepOffset(n: number, target: number): number | undefined {
   const offset = Math.min(target, n - PAGE);
   return offset > 0 ? offset : undefined;
-}
-
-/** The offer attribute the floor narrows a `platform_type` left over on (the one projectOffers writes). */
-const TYPE_ATTRIBUTE = 'fType';
-
-/**
- * The view a list of these filters reads (docs/data-model.md, "Access patterns"): one filter's,
- * `platform_type` or `platform` with `asset`'s pair view, and a `platform_type` beside `platform` left over.
- */
-function viewOf(filters: ViewFilter[]): { base?: ViewFilter; rest: ViewFilter[] } {
-  const find = (d: ViewDimension) => filters.find((f) => f.dimension === d);
-  const [type, platform, asset] = [find('platform_type'), find('platform'), find('asset')];
-  const rest = platform && type ? [type] : [];
-  if (asset && platform) return { base: pairFilter('platform', platform.value, asset.value), rest };
-  if (asset && type) return { base: pairFilter('platform_type', type.value, asset.value), rest };
-  return { base: platform ?? asset ?? type, rest };
 }
 
 const idsOf = (answer: Answer): (string | number)[] => (answer.body?.data ?? []).map((d: { id?: number; slug?: string }) => d.id ?? d.slug);
@@ -105,54 +74,9 @@ function offerList(family: OfferFamily, name: string, q: OfferListQuery, extra: 
   const filters = q.filters ?? [];
   const params: Record<string, string | number | undefined> = Object.fromEntries(filters.map((f) => [f.dimension, f.value]));
   Object.assign(params, { min_apy: q.min_apy, sort: q.sort, offset: q.offset || undefined });
-  const sort = q.sort ?? DEFAULT_SORT[family];
-  const index = SORT_INDEX[sort];
-  const offset = q.offset ?? 0;
-  const { base, rest } = viewOf(filters);
-  const combined = rest.length > 0 || (q.min_apy !== undefined && sort !== 'apy_desc' && sort !== 'apy_asc');
-
-  async function floor({ versions, views }: FloorContext, answer: Answer): Promise<FloorSpec> {
-    const partition = viewPartition(versions[family], family, base);
-    const total = Number(answer.body.pagination.total);
-    if (combined) {
-      // The page's items are a run of matches in the base view: one Query over their positions,
-      // with the other conditions as a filter, returns exactly them.
-      const ids = idsOf(answer) as number[];
-      const attribute = positionAttribute(index);
-      const positions = await Promise.all(
-        ids.map(async (id) => {
-          const item = await views.getItem(base ? offerViewKey(versions[family], family, id, base.dimension) : offerKey(versions[family], family, id));
-          return Number(item?.[attribute]);
-        }),
-      );
-      const clauses: string[] = [];
-      const names: Record<string, string> = {};
-      const values: Record<string, unknown> = {};
-      rest.forEach((f, i) => {
-        clauses.push(`#f${i} = :f${i}`);
-        names[`#f${i}`] = TYPE_ATTRIBUTE;
-        values[`:f${i}`] = f.value;
-      });
-      if (q.min_apy !== undefined) {
-        clauses.push('#apy >= :minApy');
-        names['#apy'] = APY_VALUE_ATTRIBUTE;
-        values[':minApy'] = decimalSortKey(q.min_apy);
-      }
-      const filter: ItemFilter | undefined = clauses.length > 0 ? { expression: clauses.join(' AND '), names, values } : undefined;
-      if (positions.length === 0) return { read: 'range', partition, index, from: 0, to: 0, filter };
-      return { read: 'range', partition, index, from: Math.min(...positions), to: Math.max(...positions) + 1, filter };
-    }
-    if (q.min_apy !== undefined && sort === 'apy_desc') {
-      return { read: 'range', partition, index, from: offset, to: Math.min(offset + PAGE, total) };
-    }
-    if (q.min_apy !== undefined) {
-      const n = await views.size(partition);
-      const start = n - total;
-      return { read: 'range', partition, index, from: start + offset, to: Math.min(n, start + offset + PAGE) };
-    }
-    return { read: 'range', partition, index, from: offset, to: offset + PAGE };
-  }
-
+  // The kinds that read whole views before the index: platform_type beside platform, min_apy with a non-APY sort.
+  const has = (d: ViewFilter['dimension']) => filters.some((f) => f.dimension === d);
+  const combined = (has('platform') && has('platform_type')) || (q.min_apy !== undefined && (q.sort === 'tvl_desc' || q.sort === 'updated_desc'));
   const group: RequestKind['group'] = combined
     ? 'combined filters'
     : q.min_apy !== undefined
@@ -162,8 +86,9 @@ function offerList(family: OfferFamily, name: string, q: OfferListQuery, extra: 
         : filters.length > 0
           ? 'single filter'
           : 'offer list';
-  const promisedRoundTrips = combined ? 2 : q.min_apy !== undefined && sort === 'apy_asc' ? 2 : 1;
-  return { name, path: `${API}/${family}${query(params)}`, fn: 'offers', group, expectStatus: 200, promisedRoundTrips, floor, ...extra };
+  // Every list is answered from the loaded index: one round trip, the page's blocks.
+  const floor = async ({ data }: FloorContext, answer: Answer): Promise<FloorSpec> => ({ read: 'blocks', keys: await data.blockKeys(family, idsOf(answer) as number[]) });
+  return { name, path: `${API}/${family}${query(params)}`, fn: 'offers', group, expectStatus: 200, promisedRoundTrips: 1, floor, ...extra };
 }
 
 function catalogList(family: CatalogFamily, name: string, offset: number, role: 'first' | 'deep'): RequestKind {
@@ -175,7 +100,7 @@ function catalogList(family: CatalogFamily, name: string, offset: number, role: 
     expectStatus: 200,
     promisedRoundTrips: 1,
     page: { list: family, role, filtered: false, offset },
-    floor: async ({ versions }) => ({ read: 'range', partition: viewPartition(versions[family], family), index: CATALOG_INDEX, from: offset, to: offset + PAGE }),
+    floor: async ({ data }, answer) => ({ read: 'blocks', keys: await data.blockKeys(family, idsOf(answer)) }),
   };
 }
 
@@ -187,29 +112,24 @@ function catalogDetail(family: CatalogFamily, slug: string): RequestKind {
     group: 'detail',
     expectStatus: 200,
     promisedRoundTrips: 1,
-    floor: async ({ versions }) => ({ read: 'get', key: catalogKey(versions[family], family, slug) }),
+    floor: async ({ data }) => ({ read: 'blocks', keys: await data.blockKeys(family, [slug]) }),
   };
 }
 
-function currencyDetail(name: string, slug: string, sizes: Sizes, offersPerFamily: number[]): RequestKind {
-  const families: readonly OfferFamily[] = OFFER_FAMILIES;
+function currencyDetail(name: string, slug: string): RequestKind {
   return {
     name,
     path: `${API}/currencies/${encodeURIComponent(slug)}`,
     fn: 'currencies',
     group: 'detail',
     expectStatus: 200,
-    // One round trip up to 500 offers per family (VIEW_CHUNK), two beyond.
-    promisedRoundTrips: Math.max(...offersPerFamily) > 500 ? 2 : 1,
-    // The record and the asset's view of every offer family: nothing tells a reader that a view is
-    // empty before it reads it, so an empty one costs its Query here too (positions [0, 1): a
-    // range that names no position is answered without a call).
-    floor: async ({ versions }) => {
-      const reads: FloorSpec[] = [{ read: 'get', key: catalogKey(versions.currencies, 'currencies', slug) }];
-      for (const family of families) {
-        const filter: ViewFilter = { dimension: 'asset', value: slug };
-        const n = await sizes(family, filter);
-        reads.push({ read: 'range', partition: viewPartition(versions[family], family, filter), index: SORT_INDEX[DEFAULT_SORT[family]], from: 0, to: Math.max(n, 1) });
+    promisedRoundTrips: 1,
+    // The blocks of the record and of every offer of its asset, in one round trip.
+    floor: async ({ data }, answer) => {
+      const reads: FloorSpec[] = [{ read: 'blocks', keys: await data.blockKeys('currencies', [slug]) }];
+      for (const family of OFFER_FAMILIES) {
+        const ids = (answer.body[`${family}_offers`] as { id: number }[]).map((o) => o.id);
+        reads.push({ read: 'blocks', keys: await data.blockKeys(family, ids) });
       }
       return { read: 'parallel', reads };
     },
@@ -224,7 +144,7 @@ function offerDetail(family: OfferFamily, id: number): RequestKind {
     group: 'detail',
     expectStatus: 200,
     promisedRoundTrips: 1,
-    floor: async ({ versions }) => ({ read: 'get', key: offerKey(versions[family], family, id) }),
+    floor: async ({ data }) => ({ read: 'blocks', keys: await data.blockKeys(family, [id]) }),
   };
 }
 
@@ -271,8 +191,8 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
     ['currency detail (most offers)', picks.busiestCurrency],
     ['currency detail (typical)', picks.typicalCurrency],
   ] as const) {
-    const counts = await Promise.all(OFFER_FAMILIES.map((f) => sizes(f, { dimension: 'asset', value: slug })));
-    kinds.push(currencyDetail(`${name}: ${slug} ${counts.join('/')}`, slug, sizes, counts));
+    const counts = await Promise.all(OFFER_FAMILIES.map((f) => sizes(f, [{ dimension: 'asset', value: slug }])));
+    kinds.push(currencyDetail(`${name}: ${slug} ${counts.join('/')}`, slug));
   }
 
   // Offer lists: each family, first page and deep.
@@ -286,7 +206,7 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
   const platform: ViewFilter = { dimension: 'platform', value: picks.platform };
   const asset: ViewFilter = { dimension: 'asset', value: picks.asset };
   for (const filter of [platformType, platform, asset]) {
-    const n = await sizes('earn', filter);
+    const n = await sizes('earn', [filter]);
     const label = `earn ${filter.dimension}=${filter.value}`;
     pair(`earn ${filter.dimension}`, true, offerList('earn', `${label} (${n})`, { filters: [filter] }), (offset) => offerList('earn', `${label} offset ${offset}`, { filters: [filter], offset }), n, 10_000);
   }
@@ -310,7 +230,7 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
   const typeAsset = [platformType, asset];
   const platformAsset: ViewFilter = { dimension: 'asset', value: picks.platformAsset };
   const typeAssetLabel = `earn platform_type=${picks.platformType} & asset=${picks.asset}`;
-  const typeAssetSize = await sizes('earn', pairFilter('platform_type', picks.platformType, picks.asset));
+  const typeAssetSize = await sizes('earn', typeAsset);
   pair(
     'earn platform_type+asset',
     true,

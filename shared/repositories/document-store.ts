@@ -1,9 +1,9 @@
 /**
  * The documents of a page, read by key: the distinct blocks that hold them, in batches of 100 in
- * parallel (one round trip for a page of up to 200). A block is addressed by its content, so a
+ * parallel (one round trip for a page of up to 200; one block, a detail, is a GetItem). A block is addressed by its content, so a
  * kept block is never stale and a document that did not change is not read again after a refresh.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DocumentRef } from '../domain/family-index';
 import { CorruptDataError } from '../errors';
 import { documentBlockKey, DOCUMENT_PREFIX } from '../keys';
@@ -38,7 +38,10 @@ export class DocumentStore {
   }
 
   private async readBlocks(hashes: string[]): Promise<Map<string, DocumentBlockView>> {
-    const items = await getItems(hashes.map(documentBlockKey), { client: this.client, tableName: this.tableName, projection: ['PK', 'z'], concurrency: 8 });
+    const items =
+      hashes.length === 1
+        ? await this.client.send(new GetCommand({ TableName: this.tableName, Key: documentBlockKey(hashes[0]) })).then((out) => (out.Item ? [out.Item] : []))
+        : await getItems(hashes.map(documentBlockKey), { client: this.client, tableName: this.tableName, projection: ['PK', 'z'], concurrency: 8 });
     const byHash = new Map(items.map((item) => [String(item.PK).slice(DOCUMENT_PREFIX.length), item]));
     const blocks = new Map<string, DocumentBlockView>();
     for (const hash of hashes) {

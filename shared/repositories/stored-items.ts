@@ -205,6 +205,11 @@ export class DocumentBlockView {
     }
     return doc;
   }
+
+  /** Every document of the block (checked). */
+  all(): string[] {
+    return this.docs.map((_, slot) => this.doc(slot));
+  }
 }
 
 export function decodeBlock(hash: string, item: Record<string, unknown> | undefined): DocumentBlockView {

@@ -9,6 +9,7 @@
  * data), never a stack trace, SDK message or table name; the quota fails closed (503 even when the
  * data read succeeded); nothing hangs.
  */
+import { gzipSync } from 'node:zlib';
 import {
   InternalServerError,
   ProvisionedThroughputExceededException,
@@ -16,7 +17,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
 import { importDataset } from '../../../shared/import/importer';
-import { pointerKey, QUOTA_PREFIX, VIEW_SIZE_ATTRIBUTE } from '../../../shared/keys';
+import { pointerKey, QUOTA_PREFIX } from '../../../shared/keys';
 import { setLogSink } from '../../../shared/logger';
 import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/table';
 import { fixtureDataset } from '../../fixtures/dataset';
@@ -71,6 +72,8 @@ interface Breakage {
   /** Rewrite an answer (malformed items). */
   get?: (call: Call, out: { Item?: Item }) => { Item?: Item };
   query?: (call: Call, out: { Items: Item[] }) => { Items: Item[] };
+  /** Rewrite every item a BatchGetItem returns (a page's document blocks). */
+  batch?: (item: Item) => Item;
   update?: (out: { Attributes?: Item }) => { Attributes?: Item };
 }
 let broken: Breakage;
@@ -89,6 +92,10 @@ function rewrite(call: Call, output: Record<string, any>): Record<string, any> {
   const command = commandOf(call);
   if (command === 'GetItem' && broken.get) return broken.get(call, output);
   if (command === 'Query' && broken.query) return broken.query(call, output as { Items: Item[] });
+  if (command === 'BatchGetItem' && broken.batch) {
+    const responses = output.Responses as Record<string, Item[]>;
+    return { ...output, Responses: Object.fromEntries(Object.entries(responses).map(([name, items]) => [name, items.map(broken.batch!)])) };
+  }
   if (command === 'UpdateItem' && broken.update) return broken.update(output);
   return output;
 }
@@ -115,6 +122,8 @@ const ROUTES: { fn: keyof typeof HANDLERS; path: string; healthy: number }[] = [
 ];
 /** Routes that read data (collateral history answers 404 without a read). */
 const DATA_ROUTES = ROUTES.filter((r) => r.healthy !== 404);
+/** Routes that read stored items besides the pointer (a former slug's 301 comes from the loaded index). */
+const ITEM_ROUTES = DATA_ROUTES.filter((r) => r.healthy === 200);
 
 interface Answer {
   status: number;
@@ -226,13 +235,25 @@ describe('data path: a failing DynamoDB read gives 503 service_unavailable with 
     expect(answer.headers['retry-after']).toBe('2');
   });
 
-  it.each(cases)('%s when the record and view reads (Get/Query) fail with %s', async (path, fault, route) => {
+  const itemCases = ITEM_ROUTES.flatMap((route) => FAULT_NAMES.map((fault) => [route.path, fault, route] as const));
+
+  it.each(itemCases)('%s when the document and history reads fail with %s', async (path, fault, route) => {
     broken.reads = FAULTS[fault];
     const answer = await call(route.fn, path);
     expectServiceUnavailable(answer, path);
     // The request was charged and says so (usage headers on every authenticated answer: docs/api.md, "Quotas and headers").
     expect(answer.headers['x-ratelimit-limit']).toBe('1000');
     expect(answer.headers['x-quota-remaining']).toMatch(/^[0-9]+$/);
+  });
+
+  it.each(FAULT_NAMES)('a cold instance whose index read fails with %s answers 503, and the next request loads it', async (fault) => {
+    const cold = table.api({ clock: () => NOW }).offers;
+    broken.reads = FAULTS[fault];
+    const path = '/api/v1/collateral?asset=bitcoin';
+    const failed = await cold(apiEvent(path, { perMinute: 1000, perMonth: 100_000 }), {} as never);
+    expect(failed.statusCode).toBe(503);
+    broken.reads = undefined;
+    expect((await cold(apiEvent(path, { perMinute: 1000, perMonth: 100_000 }), {} as never)).statusCode).toBe(200);
   });
 
   it('logs the failure by name and message only: no stack', async () => {
@@ -293,8 +314,11 @@ describe('malformed items: 500 internal_error, never a broken or empty 200', () 
   /** The item with every content attribute replaced. */
   const corrupt = (item: Item, value: () => unknown): Item => ({ ...item, ...Object.fromEntries(contentOf(item).map((name) => [name, value()])) });
 
-  it('a list Query returns an item without its document', async () => {
-    broken.query = (_, out) => ({ ...out, Items: out.Items.map((item, i) => (i === 0 ? withoutDoc(item)! : item)) });
+  const isBlock = (item: Item | undefined) => typeof item?.PK === 'string' && item.PK.startsWith('DOC#');
+
+  it("a list's document blocks come back without their content", async () => {
+    broken.get = (c, out) => (isBlock(out.Item) ? { ...out, Item: withoutDoc(out.Item) } : out);
+    broken.batch = (item) => (isBlock(item) ? withoutDoc(item)! : item);
     expectEnvelope(await call('platforms', '/api/v1/exchanges'), '/api/v1/exchanges', 500, 'internal_error');
   });
 
@@ -322,16 +346,21 @@ describe('malformed items: 500 internal_error, never a broken or empty 200', () 
     expectEnvelope(await call('currencies', '/api/v1/currencies'), '/api/v1/currencies', 500, 'internal_error');
   });
 
-  it('a list view size that is not a number, on the items of the page', async () => {
-    broken.query = (_, out) => ({ ...out, Items: out.Items.map((item) => ({ ...item, [VIEW_SIZE_ATTRIBUTE]: 'many' })) });
-    expectEnvelope(await call('platforms', '/api/v1/wallets'), '/api/v1/wallets', 500, 'internal_error');
+  it('a stored document that is not JSON (a block of the right shape, its text broken)', async () => {
+    const broke = (item: Item) => (isBlock(item) ? { ...item, z: gzipSync('{"slug":"binance","name":"Bin') } : item);
+    broken.get = (c, out) => (out.Item ? { ...out, Item: broke(out.Item) } : out);
+    broken.batch = broke;
+    const answer = await call('platforms', '/api/v1/exchanges/binance');
+    expectEnvelope(answer, '/api/v1/exchanges/binance', 500, 'internal_error');
+    expect(answer.headers.etag).toBeUndefined();
   });
 
-  it('a list view size that is not a number, read for a page past the end', async () => {
-    // Every numeric attribute of every item read by key (the view size among them) becomes text.
-    broken.get = (c, out) => (isPointerRead(c) || !out.Item ? out : { ...out, Item: corrupt(out.Item, () => 'many') });
-    const path = '/api/v1/wallets?offset=100000';
-    expectEnvelope(await call('platforms', path), path, 500, 'internal_error');
+  it('an index segment that does not decode, on a cold instance', async () => {
+    const cold = table.api({ clock: () => NOW }).platforms;
+    broken.get = (c, out) => (typeof out.Item?.PK === 'string' && out.Item.PK.endsWith('#INDEX') ? { ...out, Item: { ...out.Item, z: gzipSync('{"kind":"catalog"}') } } : out);
+    const answer = await cold(apiEvent('/api/v1/wallets', { perMinute: 1000, perMonth: 100_000 }), {} as never);
+    expect(answer.statusCode).toBe(500);
+    expect(JSON.parse(answer.body ?? '')).toEqual({ error: { code: 'internal_error', message: expect.any(String), details: null } });
   });
 
   it('history items whose content is not valid JSON', async () => {
