@@ -22,7 +22,7 @@
 import { BatchWriteCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/dynamodb';
 import type { ApiEvent, ApiResult } from '../../shared/http';
-import { importDataset, readPointer, RETIRE_MARGIN_MS, type ImportResult } from '../../shared/import/importer';
+import { importDataset, readPointer, RETAIN_MS, RETIRE_MARGIN_MS, type ImportResult } from '../../shared/import/importer';
 import { versionOfPartition } from '../../shared/keys';
 import { ImportBusyError, SnapshotWriter } from '../../shared/repositories/snapshot-writer';
 import { setLogSink } from '../../shared/logger';
@@ -288,9 +288,9 @@ it('re-running B completes it: served as a fresh table serves it, A’s replaced
   expect(view['/api/v1/earn/10'].status).toBe(200);
 });
 
-it('an import of C after the readers’ cache and margin deletes A’s replaced versions and keeps what C replaced', async () => {
+it('an import of C after the retention, the readers’ cache and the margin deletes A’s replaced versions and keeps what C replaced', async () => {
   const before = await pointerVersions();
-  time += 5_000 + RETIRE_MARGIN_MS + 1;
+  time += RETAIN_MS + 5_000 + RETIRE_MARGIN_MS + 1;
   const result = await importDataset(C, { client: table.client, tableName: table.tableName, now: at(time) });
   expect(result.published).toEqual(['protocols']);
   const { served, retired } = await pointerVersions();
