@@ -11,25 +11,18 @@ describe('DataTable', () => {
     prod = synth('prod');
   });
 
-  it('has the keys and indexes of shared/table.ts, each GSI projecting ALL', () => {
+  it('has the keys of shared/table.ts and no secondary index (docs/adr/0009-one-index-per-family-version.md)', () => {
+    expect(INDEXES).toEqual([]);
     dev.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       KeySchema: [
         { AttributeName: TABLE_PARTITION_KEY.name, KeyType: 'HASH' },
         { AttributeName: TABLE_SORT_KEY.name, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: INDEXES.map((index) => ({
-        IndexName: index.indexName,
-        KeySchema: [
-          { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
-          { AttributeName: index.sortKey.name, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
-      AttributeDefinitions: Match.arrayWith([
+      GlobalSecondaryIndexes: Match.absent(),
+      AttributeDefinitions: [
         { AttributeName: 'PK', AttributeType: 'S' },
-        { AttributeName: 'GSI1SK', AttributeType: 'N' },
-        { AttributeName: 'GSI5SK', AttributeType: 'S' },
-      ]),
+        { AttributeName: 'SK', AttributeType: 'S' },
+      ],
     });
   });
 
@@ -63,7 +56,7 @@ describe('DataTable', () => {
       const { WriteOnDemandThroughputSettings: write, GlobalSecondaryIndexes: indexes, Replicas: replicas } = table.Properties;
       return [
         { write: write.MaxWriteRequestUnits, read: replicas[0].ReadOnDemandThroughputSettings.MaxReadRequestUnits },
-        ...indexes.map((index: any) => ({
+        ...(indexes ?? []).map((index: any) => ({
           write: index.WriteOnDemandThroughputSettings.MaxWriteRequestUnits,
           read: replicas[0].GlobalSecondaryIndexes.find((r: any) => r.IndexName === index.IndexName).ReadOnDemandThroughputSettings.MaxReadRequestUnits,
         })),

@@ -1,16 +1,15 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import {
   apiKeyKey,
-  catalogKey,
+  documentBlockKey,
   historyPartition,
-  offerKey,
+  indexSegmentKey,
   pointerKey,
   quotaKey,
   sourcePartition,
   manifestPartition,
   userKey,
   userKeyRefKey,
-  viewPartition,
 } from '../../../shared/keys';
 import { synth, type Fixture } from './app-fixture';
 
@@ -99,13 +98,10 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
     const v = '20260101T000000Z';
     const served: [string, unknown, string][] = [
       ['dynamodb:GetItem', tableArn, pointerKey().PK],
-      ['dynamodb:GetItem', tableArn, catalogKey(v, 'exchanges', 'binance').PK],
-      ['dynamodb:GetItem', tableArn, offerKey(v, 'earn', 7).PK],
-      ['dynamodb:GetItem', tableArn, viewPartition(v, 'earn')],
+      ['dynamodb:GetItem', tableArn, indexSegmentKey(v, 0).PK],
+      ['dynamodb:GetItem', tableArn, documentBlockKey('0f'.repeat(16)).PK],
+      ['dynamodb:BatchGetItem', tableArn, documentBlockKey('0f'.repeat(16)).PK],
       ['dynamodb:Query', tableArn, historyPartition('borrow', 7)],
-      ['dynamodb:Query', indexArn, viewPartition(v, 'earn')],
-      ['dynamodb:Query', indexArn, viewPartition(v, 'borrow', { dimension: 'platform', value: 'aave' })],
-      ['dynamodb:Query', indexArn, viewPartition(v, 'currencies')],
       ['dynamodb:UpdateItem', tableArn, quotaKey('k1', '202601').PK],
     ];
     const refused: [string, unknown, string][] = [
@@ -117,9 +113,10 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       ['dynamodb:Query', indexArn, sourcePartition(v, 'exchanges')],
       ['dynamodb:GetItem', tableArn, sourcePartition(v, 'exchanges')],
       ['dynamodb:Query', tableArn, manifestPartition(v)],
-      ['dynamodb:BatchGetItem', tableArn, viewPartition(v, 'earn')],
-      ['dynamodb:Scan', tableArn, viewPartition(v, 'earn')],
-      ['dynamodb:UpdateItem', tableArn, catalogKey(v, 'exchanges', 'binance').PK],
+      ['dynamodb:BatchGetItem', tableArn, sourcePartition(v, 'earn_offers')],
+      ['dynamodb:BatchGetItem', tableArn, userKey('u1').PK],
+      ['dynamodb:Scan', tableArn, indexSegmentKey(v, 0).PK],
+      ['dynamodb:UpdateItem', tableArn, documentBlockKey('0f'.repeat(16)).PK],
       ['dynamodb:PutItem', tableArn, quotaKey('k1', '202601').PK],
     ];
     for (const fn of Object.values(fixture.stack.functions).filter((f) => f !== fixture.stack.functions.usage)) {
@@ -128,7 +125,7 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       for (const [action, resource, key] of served) expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, true]);
       for (const [action, resource, key] of refused) expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, false]);
       const actions = statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:'));
-      for (const forbidden of ['BatchGetItem', 'PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems', 'Scan']) {
+      for (const forbidden of ['PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems', 'Scan']) {
         expect(actions).not.toContain(`dynamodb:${forbidden}`);
       }
     }
@@ -158,8 +155,8 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       ['dynamodb:GetItem', tableArn, pointerKey().PK],
       ['dynamodb:PutItem', tableArn, pointerKey().PK],
       ['dynamodb:Query', tableArn, sourcePartition(v, 'exchanges')],
-      ['dynamodb:BatchWriteItem', tableArn, catalogKey(v, 'exchanges', 'binance').PK],
-      ['dynamodb:BatchWriteItem', tableArn, offerKey(v, 'earn', 7).PK],
+      ['dynamodb:BatchWriteItem', tableArn, indexSegmentKey(v, 0).PK],
+      ['dynamodb:BatchWriteItem', tableArn, documentBlockKey('0f'.repeat(16)).PK],
       // The import's lease, whatever partition it is given (not keys, users or counters).
       ['dynamodb:UpdateItem', tableArn, 'IMPORT'],
       ['dynamodb:DeleteItem', tableArn, 'IMPORT'],
@@ -170,7 +167,7 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       ['dynamodb:BatchWriteItem', tableArn, userKey('u1').PK],
       ['dynamodb:DeleteItem', tableArn, userKeyRefKey('u1', 'k1').PK],
       ['dynamodb:UpdateItem', tableArn, quotaKey('k1', '202601').PK],
-      ['dynamodb:Query', indexArn, viewPartition(v, 'earn')],
+      ['dynamodb:Query', indexArn, indexSegmentKey(v, 0).PK],
       ['dynamodb:DeleteTable', tableArn, pointerKey().PK],
     ];
 
