@@ -250,6 +250,7 @@ async function main(): Promise<void> {
       throughput,
       latency_model: model.latency,
       mix: model.mix,
+      index_loads: model.index_loads,
       refusals,
       imports,
       checks,

@@ -13,8 +13,8 @@
  * single-digit milliseconds, while a Query depends on the size of its result set
  * (https://repost.aws/knowledge-center/dynamodb-high-latency, "Why is my DynamoDB latency high").
  * We model a single-item call as log-normal with median 4 ms and p99 12 ms (a conditional write:
- * median 5 ms, p99 15 ms), and a Query as the same plus 0.25 ms for each 4 KB read unit it
- * consumed. Draws come from a seeded generator, so runs are comparable.
+ * median 5 ms, p99 15 ms), and a Query or a BatchGetItem as the same plus 0.25 ms for each 4 KB
+ * read unit it consumed (a batch of 100 blocks is not one item's read). Draws come from a seeded generator, so runs are comparable.
  *
  * Common random numbers: a call's draw depends on the iteration, its kind (read, conditional
  * write) and its rank among the calls of that kind in the iteration, not on what ran before. The
@@ -106,17 +106,20 @@ export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42):
         const input = args.input as { ConditionExpression?: string; ReturnConsumedCapacity?: string };
         const conditional = (command === 'UpdateItem' || command === 'PutItem' || command === 'DeleteItem') && input.ConditionExpression !== undefined;
         const base = conditional ? LATENCY_MODEL.conditionalWrite : LATENCY_MODEL.single;
-        const kind = conditional ? 1 : command === 'Query' ? 2 : 3;
+        const sized = command === 'Query' || command === 'BatchGetItem';
+        const kind = conditional ? 1 : sized ? 2 : 3;
         const rank = ranks.get(kind) ?? 0;
         ranks.set(kind, rank + 1);
         let drawn = logNormal(seeded(seedOf(seed, iteration, kind, rank)), base.medianMs, base.p99Ms);
         const started = performance.now();
-        // A Query's time depends on what it read, so every Query reports it: the request's do (its
-        // accounting asks), and a floor's must too, or it would be drawn as if it read nothing.
-        const asked = command === 'Query' && input.ReturnConsumedCapacity === undefined ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } } : args;
+        // A Query's or a batch's time depends on what it read, so each reports it: the request's do
+        // (its accounting asks), and a floor's must too, or it would be drawn as if it read nothing.
+        const asked = sized && input.ReturnConsumedCapacity === undefined ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } } : args;
         const out = await next(asked);
-        if (command === 'Query') {
-          const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } }).ConsumedCapacity?.CapacityUnits ?? 0.5;
+        if (sized) {
+          type Consumed = { CapacityUnits?: number };
+          const reported = (out.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
+          const consumed = ([] as Consumed[]).concat(reported ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0) || 0.5;
           drawn += (consumed / 0.5) * LATENCY_MODEL.queryMsPerReadUnit;
         }
         await waitUntil(started + drawn);

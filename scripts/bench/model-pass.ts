@@ -13,6 +13,7 @@ import type { ApiEvent, ApiResult } from '../../shared/http';
 import type { FunctionName } from '../../shared/routes';
 import { apiEvent } from '../../local/events';
 import { applyLatencyModel, LATENCY_MODEL, measureLatencyModel, replayMix, type MixResult, type ModelKind, type ModelResult } from './latency-model';
+import { indexLoadChecks, indexLoadTable, measureIndexLoads, type IndexLoads } from './index-load';
 import type { KindResult } from './measure';
 import type { Check } from './report';
 import type { FloorContext, RequestKind } from './requests';
@@ -20,7 +21,8 @@ import type { FloorContext, RequestKind } from './requests';
 type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 /** Request kinds served by one view read (the latency target applies to these). */
-const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set(['catalog list', 'offer list', 'single filter', 'filter pair', 'detail']);
+/** Every list and detail is one round trip with the index loaded: all of them are modelled (history has its own floors). */
+const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set(['catalog list', 'offer list', 'single filter', 'filter pair', 'min_apy', 'combined filters', 'detail']);
 
 /** A first page of min_apy with another order reads at most about 1 MB (docs/performance.md). */
 const MIN_APY_FIRST_PAGE_RCU = 128;
@@ -31,6 +33,7 @@ const MODEL_RUNS = { quick: 100, full: 100 } as const;
 export interface ModelPass {
   latency: ModelResult[];
   mix: MixResult[];
+  index_loads: IndexLoads;
   checks: Check[];
 }
 
@@ -91,12 +94,15 @@ async function measureWith(
       .map((k) => ({ path: k.path, fn: k.fn }));
     const fresh = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '64' }), clients);
     const mix = await replayMix(model, paths, { off: asHandlers(uncached), on: asHandlers(fresh) }, quick ? 300 : 3_000);
-    const checks: Check[] = latency.map((r) => ({
+    const checks: Check[] = latency.map((r): Check => ({
       check: `latency model: ${r.kind} p50 ≤ ${LATENCY_TARGET}× floor (cache off)`,
       pass: r.ratio !== null && r.ratio <= LATENCY_TARGET,
       detail: `×${r.ratio} (request ${r.request_ms.p50} ms, floor ${r.floor_ms.p50} ms; cache on ×${r.cached_ratio})`,
     }));
-    return { latency, mix, checks };
+    // The first request of an instance after a publish loads the version's index.
+    const index_loads = await measureIndexLoads(clients.client, config.tableName, model, quick ? 20 : 50);
+    checks.push(...indexLoadChecks(index_loads, !quick));
+    return { latency, mix, index_loads, checks };
   } finally {
     model.off();
   }
@@ -143,5 +149,6 @@ export function modelTables(pass: ModelPass): string {
     '|---|---|---|---|---|---|---|',
     ...pass.mix.map((m) => `| ${m.cache} | ${m.requests} | ${m.distinct_paths} | ${m.read_units_per_request} | ${m.cache_hit_rate ?? '–'} | ${m.latency_ms.p50} | ${m.latency_ms.p99} |`),
   ];
+  lines.push('', indexLoadTable(pass.index_loads));
   return lines.join('\n');
 }

@@ -6,6 +6,7 @@ import type { ColdStartReport } from './cold-start';
 import { BASELINE } from './cold-start';
 import type { ImportReport } from './load';
 import type { KindResult } from './measure';
+import type { IndexLoads } from './index-load';
 import type { MixResult, ModelResult } from './latency-model';
 import type { ThroughputReport } from './throughput';
 import { refusalLines, type RefusalReport } from './refusals';
@@ -32,6 +33,7 @@ export interface BenchResults {
   throughput: { one_key: ThroughputReport; key_per_client: ThroughputReport };
   latency_model?: ModelResult[];
   mix?: MixResult[];
+  index_loads?: IndexLoads;
   /** What refused requests cost (scripts/bench/refusals.ts); absent from runs before it existed. */
   refusals?: RefusalReport;
   /** What imports cost (scripts/bench/imports.ts); absent from runs before it existed. */

@@ -65,7 +65,7 @@ export interface Projection {
 
 const sha256 = (text: string) => createHash('sha256').update(text);
 
-/** About 16 documents a block (2 KB compressed at BENCH: one half read unit), never more than 24 or 48 KB. */
+/** About 16 documents a block (2 KB compressed at BENCH: one half read unit), never more than 24 or 48 KB of UTF-8. */
 const BOUNDARY_MASK = 15;
 const BLOCK_MAX_DOCS = 24;
 const BLOCK_MAX_BYTES = 48 * 1024;
@@ -109,10 +109,11 @@ function packBlocks(
     };
     for (const entry of entries) {
       const d = doc(entry);
+      const size = Buffer.byteLength(d);
       hash[entry] = sha256(d).digest('base64url').slice(0, 12);
-      if (members.length > 0 && bytes + d.length > BLOCK_MAX_BYTES) close();
+      if (members.length > 0 && bytes + size > BLOCK_MAX_BYTES) close();
       members.push(entry);
-      bytes += d.length;
+      bytes += size;
       if (endsBlock(identifier(entry)) || members.length >= BLOCK_MAX_DOCS) close();
     }
     if (members.length > 0) close();

@@ -1,0 +1,97 @@
+/**
+ * What loading a family version's index costs an instance (docs/performance.md, "Index loads"):
+ * the first request after a publish on a warm instance reads every segment of the new version in
+ * parallel and decodes it. Measured under the latency model (each segment read drawn like any
+ * read, plus its read units), p50/p99 over fresh loads; its read units; and the heap every
+ * family's index takes in one instance (each family's served version loaded, after a full GC).
+ */
+import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { OfferIndex } from '../../shared/domain/family-index';
+import { VERSIONED_FAMILIES, type VersionedFamily } from '../../shared/keys';
+import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
+import { IndexStore } from '../../shared/repositories/index-store';
+import { PointerStore } from '../../shared/repositories/pointer-store';
+import { servedVersions } from '../../shared/repositories/snapshot-store';
+import type { LatencyModel } from './latency-model';
+import { latencyOf, round, type Latency } from './stats';
+import type { Check } from './report';
+
+export interface IndexLoad {
+  family: VersionedFamily;
+  entries: number;
+  segments: number;
+  read_units: number;
+  load_ms: Latency;
+}
+
+export interface IndexLoads {
+  loads: IndexLoad[];
+  /** Heap of every family's served index in one instance, MB. */
+  heap_mb: number;
+}
+
+/** Targets of issue 21 at BENCH: the earn index loads at p50 ≤ 100 ms, every index of an instance in ≤ 64 MB. */
+export const INDEX_LOAD_P50_MS = 100;
+export const INDEX_HEAP_MB = 64;
+
+function collect(): void {
+  setFlagsFromString('--expose_gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+export async function measureIndexLoads(client: DynamoDBDocumentClient, tableName: string, model: LatencyModel, runs: number): Promise<IndexLoads> {
+  const { served } = servedVersions((await new PointerStore(client, tableName).served()) ?? { families: {}, retired: [] });
+  const loads: IndexLoad[] = [];
+  for (const [f, family] of VERSIONED_FAMILIES.entries()) {
+    const version = served[family];
+    if (!version) continue;
+    const times: number[] = [];
+    let readUnits = 0;
+    let entries = 0;
+    for (let r = 0; r < runs; r++) {
+      model.begin(2_000_000_000 + f * 10_000 + r);
+      const store = new IndexStore(client, tableName);
+      const start = performance.now();
+      const { result, accounting } = await withRequestAccounting(() => store.load(version.version, version.segments));
+      times.push(performance.now() - start);
+      readUnits = accounting.summary().readCapacity;
+      entries = result.size;
+    }
+    loads.push({ family, entries, segments: version.segments, read_units: readUnits, load_ms: latencyOf(times) });
+  }
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  const store = new IndexStore(client, tableName);
+  const kept = await Promise.all(VERSIONED_FAMILIES.flatMap((family) => (served[family] ? [store.load(served[family].version, served[family].segments)] : [])));
+  // What a request builds on first use: the id map and the facts of each offer index.
+  for (const index of kept) if (index instanceof OfferIndex) index.facts(), index.entry(0);
+  collect();
+  const heap = (process.memoryUsage().heapUsed - before) / 2 ** 20;
+  if (kept.length === 0) throw new Error('no index loaded');
+  return { loads, heap_mb: round(heap, 1) ?? 0 };
+}
+
+export function indexLoadChecks(result: IndexLoads, full: boolean): Check[] {
+  const earn = result.loads.find((l) => l.family === 'earn');
+  const scale = full ? 'BENCH' : 'quick';
+  return [
+    {
+      check: `index load (latency model, ${scale}): earn p50 ≤ ${INDEX_LOAD_P50_MS} ms`,
+      pass: earn !== undefined && (earn.load_ms.p50 ?? Infinity) <= INDEX_LOAD_P50_MS,
+      detail: earn ? `p50 ${earn.load_ms.p50} ms, p99 ${earn.load_ms.p99} ms, ${earn.segments} segment(s), ${earn.read_units} read units, ${earn.entries} offers` : 'no earn index',
+    },
+    { check: `index heap (${scale}): every family's index in one instance ≤ ${INDEX_HEAP_MB} MB`, pass: result.heap_mb <= INDEX_HEAP_MB, detail: `${result.heap_mb} MB` },
+  ];
+}
+
+export function indexLoadTable(result: IndexLoads): string {
+  return [
+    `index loads (latency model: every segment read drawn like any read, in parallel; heap of every family's index in one instance: ${result.heap_mb} MB)`,
+    '| family | entries | segments | read units | load p50 ms | load p99 ms |',
+    '|---|---|---|---|---|---|',
+    ...result.loads.map((l) => `| ${l.family} | ${l.entries} | ${l.segments} | ${l.read_units} | ${l.load_ms.p50} | ${l.load_ms.p99} |`),
+  ].join('\n');
+}
