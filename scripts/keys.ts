@@ -16,6 +16,7 @@ import { ENV } from '../shared/config';
 import { createDocumentClient } from '../shared/dynamodb';
 import { AccountsConflictError, KeyStore, type KeyLimits, type KeySummary, type UserItem } from '../shared/repositories/key-store';
 import { DataFileError, parseAccounts } from '../shared/schemas/dataset';
+import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../shared/schemas/constants';
 import { isFileTimestamp } from '../shared/schemas/resources';
 import { readDataFile, runMain, UsageError } from './cli';
 
@@ -70,7 +71,8 @@ export type Invocation =
 
 function positiveInteger(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^[1-9]\d*$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new UsageError(`--${name} must be a positive integer, got "${raw}"`);
+  // The bound of an accounts file's limits: 15 digits at most, so RateLimit values stay RFC 9651 integers.
+  if (!/^[1-9]\d*$/.test(raw) || Number(raw) > KEY_LIMIT_MAX) throw new UsageError(`--${name} must be a positive integer of at most 15 digits, got "${raw}"`);
   return Number(raw);
 }
 
@@ -112,6 +114,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv = proces
   }
 
   const userId = values.user ?? '';
+  // The rule of an accounts file's user ids, so the command line stores no id a file could not name.
+  if (values.user !== undefined && !USER_ID_PATTERN.test(userId)) throw new UsageError(`--user ${USER_ID_RULE}, got "${userId.slice(0, 140)}"`);
   let invocation: Invocation;
   switch (command) {
     case 'create': {
