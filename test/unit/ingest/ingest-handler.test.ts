@@ -57,7 +57,7 @@ it('publishes a valid file and moves it to imported/ beside a result report', as
   const done = await ingest(sqsEvent('incoming/daily 1.json'));
 
   expect(done).toEqual([
-    { bucket: BUCKET, key: 'incoming/daily 1.json', outcome: 'published', moved: { file: 'imported/daily 1.json', report: 'imported/daily 1.json.report.json' } },
+    { bucket: BUCKET, key: 'incoming/daily 1.json', versionId: 'v-read', outcome: 'published', moved: { file: 'imported/daily 1.json', report: 'imported/daily 1.json.report.json' } },
   ]);
   expect(puts().map((put) => put.Key)).toEqual(['imported/daily 1.json', 'imported/daily 1.json.report.json']);
   expect(Buffer.from(puts()[0].Body as Uint8Array).toString('utf8')).toBe('{"exchanges": []}');
