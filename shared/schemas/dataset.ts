@@ -179,14 +179,14 @@ const textErrors = (problems: TextProblem[]): string[] => [
 ];
 
 /** Elements an array inside a platform, currency or offer record may hold (`previous_slugs`, `reward_assets`, …). */
-export const RECORD_ARRAY_MAX = 64;
+const RECORD_ARRAY_MAX = 64;
 /**
  * The largest platform, currency or offer record, as compact JSON in UTF-8. Each record is stored
  * whole in one item (its rendered document, and its source beside others), and DynamoDB refuses
  * an item over 400 KB: the contract's other bounds alone allow a record of 1.6 MB (64 assets of
  * 2,048-character names), this one keeps every item far below the limit.
  */
-export const RECORD_MAX_BYTES = 16_384;
+const RECORD_MAX_BYTES = 16_384;
 
 const RECORD_FAMILIES = DATASET_FAMILIES.filter((family) => !family.endsWith('_history'));
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);

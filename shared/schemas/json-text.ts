@@ -25,7 +25,7 @@ const LONE_SURROGATE = 'lone surrogate';
 /** Levels of nesting a file may have: its value is level 1, each array or object inside adds one. */
 export const MAX_NESTING = 32;
 /** The longest string a file may hold, in characters (code points); decimals have their own, shorter bound. */
-export const MAX_STRING_LENGTH = 2048;
+const MAX_STRING_LENGTH = 2048;
 
 const TOO_DEEP = `nested deeper than ${MAX_NESTING} levels`;
 const TOO_LONG = `longer than ${MAX_STRING_LENGTH.toLocaleString('en-US')} characters`;
@@ -199,7 +199,7 @@ interface MemberFrame {
  * place (`exchanges[2].name`). `JSON.parse` keeps the last one silently; the file is refused
  * instead. Names are compared decoded (`"a"` and `"\u0061"` are one name). One pass, no recursion.
  */
-export function duplicateMembers(text: string): TextProblem[] {
+function duplicateMembers(text: string): TextProblem[] {
   const problems: TextProblem[] = [];
   const stack: MemberFrame[] = [];
   let top: MemberFrame | undefined;

@@ -10,7 +10,7 @@ import { PLATFORM_TYPES, SLUG_MAX_LENGTH, type PlatformType } from './constants'
 export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]00:?00)$/;
 
 /** The years a timestamp may name: every history window of one stays a date the API can write. */
-export const TIMESTAMP_YEARS = { min: 1970, max: 9999 } as const;
+const TIMESTAMP_YEARS = { min: 1970, max: 9999 } as const;
 
 const daysInMonth = (year: number, month: number) =>
   month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
@@ -21,7 +21,7 @@ const daysInMonth = (year: number, month: number) =>
  * `02-30` and `T24:00` over into the next day; this refuses them, so what is stored is served back
  * as the same instant (digits past the millisecond are dropped, never rounded up).
  */
-export function isRealInstant(value: string): boolean {
+function isRealInstant(value: string): boolean {
   const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((at) => Number(value.slice(at, at + (at === 0 ? 4 : 2))));
   return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23 && minute <= 59 && second <= 59;
 }
@@ -35,14 +35,14 @@ const inYears = (value: string) => {
 export const isFileTimestamp = (value: string): boolean => TIMESTAMP_PATTERN.test(value) && isRealInstant(value) && inYears(value);
 
 /** The longest decimal string a file may hold: its sort key (GSI5) stays far below DynamoDB's 1,024 bytes. */
-export const DECIMAL_MAX_LENGTH = 64;
+const DECIMAL_MAX_LENGTH = 64;
 
 /**
  * A decimal in canonical form: no leading zero but the one before a point (`0.5`, not `00.5` or
  * `01`), no sign but `-` and never on zero (`-0`, `-0.00`); trailing fraction zeros are kept as
  * given (`5.0`). Checked besides DECIMAL_PATTERN, whose `pattern` the API description shows.
  */
-export const isCanonicalDecimal = (value: string): boolean => /^-?(0|[1-9]\d*)(\.\d+)?$/.test(value) && !/^-0(\.0+)?$/.test(value);
+const isCanonicalDecimal = (value: string): boolean => /^-?(0|[1-9]\d*)(\.\d+)?$/.test(value) && !/^-0(\.0+)?$/.test(value);
 
 export const decimal = () =>
   z.string().check(
