@@ -16,7 +16,8 @@ import { ENV } from '../shared/config';
 import { createDocumentClient } from '../shared/dynamodb';
 import { AccountsConflictError, KeyStore, type KeyLimits, type KeySummary, type UserItem } from '../shared/repositories/key-store';
 import { DataFileError, parseAccounts } from '../shared/schemas/dataset';
-import { TIMESTAMP_PATTERN } from '../shared/schemas/resources';
+import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../shared/schemas/constants';
+import { isFileTimestamp } from '../shared/schemas/resources';
 import { readDataFile, runMain, UsageError } from './cli';
 
 export const USAGE = `usage: npm run keys -- COMMAND [options]
@@ -70,20 +71,20 @@ export type Invocation =
 
 function positiveInteger(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^[1-9]\d*$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new UsageError(`--${name} must be a positive integer, got "${raw}"`);
+  // The bound of an accounts file's limits: 15 digits at most, so RateLimit values stay RFC 9651 integers.
+  if (!/^[1-9]\d*$/.test(raw) || Number(raw) > KEY_LIMIT_MAX) throw new UsageError(`--${name} must be a positive integer of at most 15 digits, got "${raw}"`);
   return Number(raw);
 }
 
 /** `--until`: a date (midnight UTC) or an ISO 8601 UTC timestamp, normalized; `never`: no end. */
 export function parseUntil(raw: string): string | null {
   if (raw === 'never') return null;
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(raw);
-  const time = dateOnly || TIMESTAMP_PATTERN.test(raw) ? Date.parse(raw) : NaN;
-  // Date.parse accepts 2026-02-30; the round trip refuses it.
-  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== raw.slice(0, 10)) {
+  const full = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw;
+  // The rule of an accounts file's premium_until: a real instant (no 2026-02-30, no T24:00) in years 1970-9999.
+  if (!isFileTimestamp(full)) {
     throw new UsageError(`--until must be a date (2026-12-31), an ISO 8601 UTC timestamp (2026-12-31T23:59:59Z) or "never", got "${raw}"`);
   }
-  return new Date(time).toISOString();
+  return new Date(Date.parse(full)).toISOString();
 }
 
 /** Parse the command line; a UsageError (exit 2) names what is wrong. */
@@ -113,6 +114,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv = proces
   }
 
   const userId = values.user ?? '';
+  // The rule of an accounts file's user ids, so the command line stores no id a file could not name.
+  if (values.user !== undefined && !USER_ID_PATTERN.test(userId)) throw new UsageError(`--user ${USER_ID_RULE}, got "${userId.slice(0, 140)}"`);
   let invocation: Invocation;
   switch (command) {
     case 'create': {

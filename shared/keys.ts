@@ -95,7 +95,15 @@ export type SeriesResolution = 'RAW' | '4H' | '1D' | '1W';
 export const historyPartition = (family: HistoryFamily, id: number): string => `${HISTORY_PREFIX}${family.toUpperCase()}${SEP}${id}`;
 
 /** Epoch milliseconds up to year 9999 fit 15 digits; padded so sort keys order by time. */
-const msKey = (ms: number) => String(ms).padStart(15, '0');
+const MS_KEY_DIGITS = 15;
+const MS_KEY_OFFSET = 10 ** MS_KEY_DIGITS;
+
+/**
+ * A time as a sort key part: from 1970 on, its 15 digits (unchanged since the first history was
+ * stored); before 1970 (the weekly bucket of 1970-01-01..04 starts on Monday 1969-12-29), `-` and
+ * the 15 digits of 10^15 + ms, which sort before every later time and in time order among themselves.
+ */
+const msKey = (ms: number) => (ms >= 0 ? String(ms).padStart(MS_KEY_DIGITS, '0') : `-${String(MS_KEY_OFFSET + ms).padStart(MS_KEY_DIGITS, '0')}`);
 
 /** An observation (`RAW#<its time>`) or a bucket (`4H#<bucket start>`). */
 export const historySortKey = (resolution: SeriesResolution, ms: number): string => `${resolution}${SEP}${msKey(ms)}`;
@@ -106,7 +114,10 @@ export const historyKey = (family: HistoryFamily, id: number, resolution: Series
 });
 
 /** The time a history sort key names. */
-export const msOfHistorySortKey = (sk: string): number => Number(sk.slice(sk.indexOf(SEP) + 1));
+export function msOfHistorySortKey(sk: string): number {
+  const time = sk.slice(sk.indexOf(SEP) + 1);
+  return time.startsWith('-') ? Number(time.slice(1)) - MS_KEY_OFFSET : Number(time);
+}
 
 /** The observation time of a history item (for a bucket, its last observation's). */
 export const OBSERVED_AT_ATTRIBUTE = 'at';

@@ -10,8 +10,16 @@
  *   the message again after its visibility timeout and, after the last attempt, moves it to the
  *   dead-letter queue. The file stays under `incoming/` until then.
  * Every outcome writes one EMF line (shared/observability/import-metrics.ts).
+ *
+ * The bucket is versioned and its event names the version uploaded: that version is imported,
+ * each upload once and in upload order (CONTRACT §8). A message may arrive after a later upload of
+ * the same name, or after the later upload's message (SQS does not keep order): the versions still
+ * under `incoming/` are the uploads not yet handled (S3 lists them newest first). A message imports
+ * every such version up to its own, oldest first, and deletes each one it handled by its version
+ * id; a message whose version is gone was handled already. So a later upload is never replaced by
+ * an earlier one, and moving a file never deletes a newer upload of its name.
  */
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectVersionsCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3EventRecord, SQSEvent } from 'aws-lambda';
 import { importDataset } from '../../shared/import/importer';
@@ -32,6 +40,8 @@ export interface IngestDeps {
 export interface IngestedObject {
   bucket: string;
   key: string;
+  /** The version imported (absent for a bucket without versioning). */
+  versionId?: string;
   outcome: ImportOutcome | 'skipped';
   /** Where the file and its report now are (published or refused). */
   moved?: { file: string; report: string };
@@ -42,7 +52,8 @@ export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<In
 
   async function moveWithReport(bucket: string, key: string, versionId: string | undefined, bytes: Uint8Array, destination: IngestOutcomePrefix, report: object) {
     const moved = movedKeys(key, destination);
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: moved.file, Body: bytes, ContentType: 'application/json' }));
+    const metadata = versionId ? { Metadata: { 'source-version-id': versionId } } : {};
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: moved.file, Body: bytes, ContentType: 'application/json', ...metadata }));
     await s3.send(
       new PutObjectCommand({ Bucket: bucket, Key: moved.report, Body: `${JSON.stringify(report, null, 2)}\n`, ContentType: 'application/json' }),
     );
@@ -51,57 +62,95 @@ export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<In
     return moved;
   }
 
-  async function ingestObject(bucket: string, key: string): Promise<IngestedObject> {
-    let object;
+  /** Read one version (the current object when `versionId` is absent); undefined when it is gone (handled already). */
+  async function read(bucket: string, key: string, versionId: string | undefined): Promise<{ bytes: Uint8Array; versionId?: string } | undefined> {
     try {
-      object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, VersionId: versionId }));
+      return { bytes: await object.Body!.transformToByteArray(), versionId: versionId ?? object.VersionId };
     } catch (error) {
-      // A message delivered again after the file was moved: it was handled already.
-      if (error instanceof NoSuchKey) {
-        logger.info('ingest: object is gone, already handled', { bucket, key });
-        return { bucket, key, outcome: 'skipped' };
-      }
+      if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchVersion') return undefined;
       throw error;
     }
-    const bytes = await object.Body!.transformToByteArray();
+  }
+
+  async function ingestObject(bucket: string, key: string, versionId: string | undefined): Promise<IngestedObject> {
+    const object = await read(bucket, key, versionId);
+    if (!object) {
+      // A message delivered again after the file was moved, or an earlier upload handled by a later upload's message.
+      logger.info('ingest: object is gone, already handled', { bucket, key, versionId });
+      return { bucket, key, ...(versionId ? { versionId } : {}), outcome: 'skipped' };
+    }
+    const { bytes } = object;
+    const version = object.versionId ? { versionId: object.versionId } : {};
     const checkedAt = clock().toISOString();
     try {
       const result = await importDataset(bytes, { client: deps.client, tableName: deps.tableName, now: clock });
-      const moved = await moveWithReport(bucket, key, object.VersionId, bytes, INGEST_PREFIXES.imported, { file: key, outcome: 'published', checkedAt, result });
-      logger.info('ingest: published', { bucket, key, report: moved.report });
-      return { bucket, key, outcome: 'published', moved };
+      const moved = await moveWithReport(bucket, key, object.versionId, bytes, INGEST_PREFIXES.imported, { file: key, ...version, outcome: 'published', checkedAt, result });
+      logger.info('ingest: published', { bucket, key, ...version, report: moved.report });
+      logger.metric(importMetricDocument('published', clock().getTime()));
+      return { bucket, key, ...version, outcome: 'published', moved };
     } catch (error) {
       if (!(error instanceof DataFileError)) throw error;
-      const moved = await moveWithReport(bucket, key, object.VersionId, bytes, INGEST_PREFIXES.refused, {
+      const moved = await moveWithReport(bucket, key, object.versionId, bytes, INGEST_PREFIXES.refused, {
         file: key,
+        ...version,
         outcome: 'refused',
         checkedAt,
         errorCount: error.errors.length,
         errors: error.errors,
       });
-      logger.warn('ingest: refused, nothing published', { bucket, key, report: moved.report, errorCount: error.errors.length, firstErrors: error.errors.slice(0, 10) });
-      return { bucket, key, outcome: 'refused', moved };
+      logger.warn('ingest: refused, nothing published', { bucket, key, ...version, report: moved.report, errorCount: error.errors.length, firstErrors: error.errors.slice(0, 10) });
+      logger.metric(importMetricDocument('refused', clock().getTime()));
+      return { bucket, key, ...version, outcome: 'refused', moved };
     }
   }
 
-  async function ingestRecord(record: S3EventRecord): Promise<IngestedObject> {
+  /**
+   * The versions of `key` to handle for an event naming `versionId`, oldest first: those still
+   * under `incoming/` up to and including it (S3 lists a key's versions newest first). Empty when
+   * the version is gone: it was handled already.
+   */
+  async function pendingVersions(bucket: string, key: string, versionId: string): Promise<string[]> {
+    const newestFirst: string[] = [];
+    let keyMarker: string | undefined;
+    let versionIdMarker: string | undefined;
+    do {
+      const page = await s3.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: key, KeyMarker: keyMarker, VersionIdMarker: versionIdMarker }));
+      for (const version of page.Versions ?? []) if (version.Key === key && version.VersionId) newestFirst.push(version.VersionId);
+      [keyMarker, versionIdMarker] = page.IsTruncated ? [page.NextKeyMarker, page.NextVersionIdMarker] : [undefined, undefined];
+    } while (keyMarker !== undefined);
+    const at = newestFirst.indexOf(versionId);
+    return at < 0 ? [] : newestFirst.slice(at).reverse();
+  }
+
+  /** Handle the upload an event names, and first every earlier upload of its name still waiting. */
+  async function ingestUpload(bucket: string, key: string, versionId: string | undefined): Promise<IngestedObject[]> {
+    // A bucket without versioning names no version: its current object is the upload.
+    if (!versionId) return [await ingestObject(bucket, key, undefined)];
+    const versions = await pendingVersions(bucket, key, versionId);
+    if (versions.length === 0) return [await ingestObject(bucket, key, versionId)];
+    const done: IngestedObject[] = [];
+    for (const version of versions) done.push(await ingestObject(bucket, key, version));
+    return done;
+  }
+
+  async function ingestRecord(record: S3EventRecord): Promise<IngestedObject[]> {
     const bucket = record.s3.bucket.name;
     const key = decodeEventKey(record.s3.object.key);
+    const versionId = record.s3.object.versionId || undefined;
     // The notification filter sends only `incoming/`; a folder placeholder has nothing to import.
     if (!record.eventName.startsWith('ObjectCreated:') || !key.startsWith(INGEST_PREFIXES.incoming) || key.endsWith('/')) {
-      return { bucket, key, outcome: 'skipped' };
+      return [{ bucket, key, outcome: 'skipped' }];
     }
     try {
-      const done = await ingestObject(bucket, key);
-      if (done.outcome !== 'skipped') logger.metric(importMetricDocument(done.outcome, clock().getTime()));
-      return done;
+      return await ingestUpload(bucket, key, versionId);
     } catch (error) {
       if (error instanceof ImportBusyError) {
         // Not a failure: another import (the command line, say) is running; SQS delivers it again.
-        logger.warn('ingest: another import holds the lease, the message will be retried', { bucket, key, until: error.until });
+        logger.warn('ingest: another import holds the lease, the message will be retried', { bucket, key, versionId, until: error.until });
         throw error;
       }
-      logger.error('ingest: import failed, the message will be retried', { bucket, key, error });
+      logger.error('ingest: import failed, the message will be retried', { bucket, key, versionId, error });
       logger.metric(importMetricDocument('failed', clock().getTime()));
       throw error;
     }
@@ -114,7 +163,7 @@ export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<In
       const body = JSON.parse(message.body) as { Records?: S3EventRecord[]; Event?: string };
       // S3 sends `s3:TestEvent` once when the notification is set up.
       if (body.Event === 's3:TestEvent') continue;
-      for (const record of body.Records ?? []) done.push(await ingestRecord(record));
+      for (const record of body.Records ?? []) done.push(...(await ingestRecord(record)));
     }
     return done;
   };

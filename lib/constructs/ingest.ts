@@ -4,7 +4,8 @@
  * `incoming/` notifies a queue (the only prefix that does: the function's own writes never
  * trigger it); the function takes one message at a time (batch size 1, reserved concurrency 1)
  * and moves the file beside its report (shared/ingest-layout.ts). A message that keeps failing
- * moves to the dead-letter queue. docs/deploy.md, "Import data".
+ * moves to the dead-letter queue. The function imports the version each event names, in upload
+ * order (functions/ingest/ingest-handler.ts). docs/deploy.md, "Import data".
  */
 import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -92,9 +93,18 @@ export class Ingest extends Construct {
 
     this.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.SqsDestination(this.queue), { prefix: INGEST_PREFIXES.incoming });
 
-    // Read incoming/, write imported/ and refused/ (files and reports), delete what it moved.
+    // Read incoming/ (the version an event names: GetObjectVersion; the versions still waiting under
+    // its name: ListBucketVersions, for incoming/ only), write imported/ and refused/ (files and
+    // reports), delete the versions it moved.
     const objects = (prefix: string) => this.bucket.arnForObjects(`${prefix}*`);
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [objects(INGEST_PREFIXES.incoming)] }));
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: [objects(INGEST_PREFIXES.incoming)] }));
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucketVersions'],
+        resources: [this.bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': `${INGEST_PREFIXES.incoming}*` } },
+      }),
+    );
     fn.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'], resources: [objects(INGEST_PREFIXES.incoming)] }),
     );

@@ -36,6 +36,12 @@ export function bucketStart(interval: Interval, ms: number): number {
   }
 }
 
+/**
+ * The earliest time a bucket of any size can start: observations are from 1970 on (data files),
+ * and the week of 1970-01-01 starts on Monday 1969-12-29, three days before the epoch.
+ */
+export const EARLIEST_BUCKET_START = bucketStart('1w', 0);
+
 /** Start of the bucket after the one that contains `ms`. */
 export function nextBucketStart(interval: Interval, ms: number): number {
   const size = { '1h': HOUR, '4h': 4 * HOUR, '1d': DAY, '1w': 7 * DAY }[interval];

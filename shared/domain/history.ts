@@ -5,7 +5,7 @@
  * observations after `to` (data dated in the future); when it does, its value comes from the raw
  * observations (a second query, only then).
  */
-import { bucketStart, PERIOD_SPEC, type Interval, type Period } from './buckets';
+import { bucketStart, EARLIEST_BUCKET_START, PERIOD_SPEC, type Interval, type Period } from './buckets';
 import type { BucketPoint, RawPoint } from './history-points';
 import type { HistoryFamily, SeriesResolution } from '../keys';
 import { NotFoundError } from '../errors';
@@ -29,7 +29,7 @@ interface Window {
 
 async function readPoints(history: HistoryStore, family: HistoryFamily, id: number, interval: Interval, { from, to }: Window): Promise<BucketPoint[]> {
   if (interval === '1h') return hourly(await history.observations(family, id, from!, to));
-  const stored = await history.buckets(family, id, ROLLUP_OF[interval], from === undefined ? 0 : bucketStart(interval, from), to);
+  const stored = await history.buckets(family, id, ROLLUP_OF[interval], from === undefined ? EARLIEST_BUCKET_START : bucketStart(interval, from), to);
   const points = stored.filter(([, , , last]) => from === undefined || last >= from);
   const edge = points[points.length - 1];
   if (edge && edge[3] > to) {

@@ -43,7 +43,7 @@ export class HistoryStore {
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
       ExpressionAttributeValues: {
         ':pk': historyPartition(family, id),
-        ':from': historySortKey(resolution, Math.max(0, fromMs)),
+        ':from': historySortKey(resolution, fromMs),
         ':to': historySortKey(resolution, toMs),
       },
     });

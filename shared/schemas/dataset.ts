@@ -17,7 +17,8 @@ import {
   timestamp,
   walletFields,
 } from './resources';
-import { decodeJson, isBytes, loneSurrogates, type TextProblem } from './json-text';
+import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from './constants';
+import { decodeJson, isBytes, MAX_NESTING, valueProblems, type TextProblem } from './json-text';
 
 /**
  * A record's slug, current or former: it becomes a URL path segment and a key, so only characters
@@ -99,12 +100,14 @@ export const DATASET_FAMILIES = Object.keys(Dataset.def.shape) as DatasetFamily[
 /** Keys are 32–128 characters of [A-Za-z0-9_-] (docs/api.md, "Authentication"). */
 export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
 
-const positiveInt = () => z.int().check(z.positive({ error: 'must be a positive integer' }));
+const KEY_LIMIT_RULE = `must be a positive integer of at most 15 digits (${KEY_LIMIT_MAX})`;
+const keyLimit = () =>
+  z.int().check(z.positive({ error: KEY_LIMIT_RULE }), z.maximum(KEY_LIMIT_MAX, { error: KEY_LIMIT_RULE }));
 
 export const AccountsFile = z.strictObject({
   users: z.array(
     z.strictObject({
-      id: z.string().check(z.minLength(1, { error: 'must not be empty' })),
+      id: z.string().check(z.regex(USER_ID_PATTERN, { error: USER_ID_RULE })),
       premium: z.boolean(),
       premium_until: z.optional(z.nullable(timestamp())),
       keys: z.array(
@@ -113,8 +116,8 @@ export const AccountsFile = z.strictObject({
             z.regex(API_KEY_PATTERN, { error: 'must be 32 to 128 characters of A-Z, a-z, 0-9, _ and -' }),
           ),
           revoked: z.optional(z.boolean()),
-          per_minute: z.optional(positiveInt()),
-          per_month: z.optional(positiveInt()),
+          per_minute: z.optional(keyLimit()),
+          per_month: z.optional(keyLimit()),
         }),
       ),
     }),
@@ -175,10 +178,61 @@ const textErrors = (problems: TextProblem[]): string[] => [
   ),
 ];
 
-function parseWith<S extends z.ZodMiniType>(schema: S, input: DataFileInput): z.output<S> {
-  const { value, problems } = isBytes(input) ? decodeJson(input) : { value: input, problems: loneSurrogates(input) };
+/** Elements an array inside a platform, currency or offer record may hold (`previous_slugs`, `reward_assets`, …). */
+const RECORD_ARRAY_MAX = 64;
+/**
+ * The largest platform, currency or offer record, as compact JSON in UTF-8. Each record is stored
+ * whole in one item (its rendered document, and its source beside others), and DynamoDB refuses
+ * an item over 400 KB: the contract's other bounds alone allow a record of 1.6 MB (64 assets of
+ * 2,048-character names), this one keeps every item far below the limit.
+ */
+const RECORD_MAX_BYTES = 16_384;
+
+const RECORD_FAMILIES = DATASET_FAMILIES.filter((family) => !family.endsWith('_history'));
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The bounds of each platform, currency and offer record, by place: arrays of at most
+ * RECORD_ARRAY_MAX elements at any depth, and at most RECORD_MAX_BYTES of JSON. A record nested
+ * too deep is named by the text checks (json-text.ts) and not measured here.
+ */
+function recordProblems(file: unknown): TextProblem[] {
+  if (!isObject(file)) return [];
+  const problems: TextProblem[] = [];
+  for (const family of RECORD_FAMILIES) {
+    const records = file[family];
+    if (!Array.isArray(records)) continue;
+    records.forEach((record, i) => {
+      let tooDeep = false;
+      const visit = (node: unknown, path: PropertyKey[], level: number): void => {
+        if (node === null || typeof node !== 'object') return;
+        if (level > MAX_NESTING) {
+          tooDeep = true;
+          return;
+        }
+        const entries = Array.isArray(node) ? node.map((value, index) => [index, value] as const) : Object.entries(node);
+        if (Array.isArray(node) && node.length > RECORD_ARRAY_MAX) {
+          problems.push({ path, message: `more than ${RECORD_ARRAY_MAX} elements (${node.length})` });
+        }
+        for (const [key, value] of entries) visit(value, [...path, key], level + 1);
+      };
+      // The file is level 1, a family level 2, a record level 3.
+      visit(record, [family, i], 3);
+      if (tooDeep || !isObject(record)) return;
+      const json = JSON.stringify(record);
+      const bytes = json.length * 3 <= RECORD_MAX_BYTES ? json.length : Buffer.byteLength(json, 'utf8');
+      if (bytes > RECORD_MAX_BYTES) {
+        problems.push({ path: [family, i], message: `the record is ${bytes} bytes of JSON, more than ${RECORD_MAX_BYTES}` });
+      }
+    });
+  }
+  return problems;
+}
+
+function parseWith<S extends z.ZodMiniType>(schema: S, input: DataFileInput, bounds: (value: unknown) => TextProblem[] = () => []): z.output<S> {
+  const { value, problems } = isBytes(input) ? decodeJson(input) : { value: input, problems: valueProblems(input, { surrogates: true }) };
   if (value === undefined && problems.length > 0) throw new DataFileError(textErrors(problems));
-  const errors = textErrors(problems);
+  const errors = textErrors([...problems, ...bounds(value)]);
   const result = z.safeParse(schema, value, { reportInput: true });
   if (!result.success) errors.push(...issuesByPlace(result.error));
   if (errors.length > 0 || !result.success) throw new DataFileError(errors);
@@ -192,5 +246,5 @@ function parseWith<S extends z.ZodMiniType>(schema: S, input: DataFileInput): z.
 export type DataFileInput = Uint8Array | unknown;
 
 /** Validate a dataset file, its text and shape (cross-record rules are checked by the import). */
-export const parseDataset = (input: DataFileInput): Dataset => parseWith(Dataset, input);
+export const parseDataset = (input: DataFileInput): Dataset => parseWith(Dataset, input, recordProblems);
 export const parseAccounts = (input: DataFileInput): AccountsFile => parseWith(AccountsFile, input);

@@ -1,8 +1,10 @@
 /**
  * The text of a data file: JSON in valid UTF-8, with no lone surrogate, escaped (`"\ud800"`) or
- * not. Every path in (the command line, `npm start`, the ingest of the deployed stack) hands the
- * file's bytes to the dataset schemas, which decode them here, so a file is read the same way
- * everywhere and bad text is refused instead of being served changed (README, "Data import").
+ * not, no object that names a member twice, nesting at most MAX_NESTING levels and strings of at
+ * most MAX_STRING_LENGTH characters. Every path in (the command line, `npm start`, the ingest of
+ * the deployed stack) hands the file's bytes to the dataset schemas, which decode them here, so a
+ * file is read the same way everywhere and bad text is refused instead of being served changed
+ * (README, "Data import").
  */
 import { isUtf8 } from 'node:buffer';
 
@@ -19,6 +21,14 @@ export interface DecodedJson {
 
 const INVALID_UTF8 = 'invalid UTF-8';
 const LONE_SURROGATE = 'lone surrogate';
+
+/** Levels of nesting a file may have: its value is level 1, each array or object inside adds one. */
+export const MAX_NESTING = 32;
+/** The longest string a file may hold, in characters (code points); decimals have their own, shorter bound. */
+const MAX_STRING_LENGTH = 2048;
+
+const TOO_DEEP = `nested deeper than ${MAX_NESTING} levels`;
+const TOO_LONG = `longer than ${MAX_STRING_LENGTH.toLocaleString('en-US')} characters`;
 
 /**
  * The runs of bytes that are not UTF-8, as [start, end) offsets: each byte that cannot start or
@@ -126,31 +136,104 @@ function placesOfOffsets(text: string, offsets: number[]): ({ path: PropertyKey[
 }
 
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
-/** Every string (and field name) of a JSON value that holds a lone surrogate, by place. */
-export function loneSurrogates(value: unknown): TextProblem[] {
+/** Characters (code points) beyond MAX_STRING_LENGTH: a pair of surrogates is one character. */
+const tooLong = (text: string) =>
+  text.length > MAX_STRING_LENGTH && (text.length > 2 * MAX_STRING_LENGTH || text.length - (text.match(PAIR)?.length ?? 0) > MAX_STRING_LENGTH);
+
+/**
+ * The problems of a JSON value, by place: strings (and, with `surrogates`, field names) holding a
+ * lone surrogate, strings longer than MAX_STRING_LENGTH characters, and an array or object deeper
+ * than MAX_NESTING levels (named once, its inside not visited, so no value overflows the stack).
+ */
+export function valueProblems(value: unknown, { surrogates }: { surrogates: boolean }): TextProblem[] {
   const problems: TextProblem[] = [];
   // One path, extended and shortened in place: a large dataset has millions of values.
   const path: PropertyKey[] = [];
-  const visit = (node: unknown): void => {
+  const visit = (node: unknown, level: number): void => {
     if (typeof node === 'string') {
-      if (LONE.test(node)) problems.push({ path: [...path], message: LONE_SURROGATE });
-    } else if (Array.isArray(node)) {
+      if (surrogates && LONE.test(node)) problems.push({ path: [...path], message: LONE_SURROGATE });
+      if (tooLong(node)) problems.push({ path: [...path], message: TOO_LONG });
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    if (level > MAX_NESTING) {
+      problems.push({ path: [...path], message: TOO_DEEP });
+      return;
+    }
+    if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         path.push(i);
-        visit(node[i]);
+        visit(node[i], level + 1);
         path.pop();
       }
-    } else if (node !== null && typeof node === 'object') {
+    } else {
       for (const key of Object.keys(node)) {
-        if (LONE.test(key)) problems.push({ path: [...path], key: true, message: LONE_SURROGATE });
+        if (surrogates && LONE.test(key)) problems.push({ path: [...path], key: true, message: LONE_SURROGATE });
         path.push(key);
-        visit((node as Record<string, unknown>)[key]);
+        visit((node as Record<string, unknown>)[key], level + 1);
         path.pop();
       }
     }
   };
-  visit(value);
+  visit(value, 1);
+  return problems;
+}
+
+/** Strings and structural characters of a JSON text; numbers, literals and blanks lie between them. */
+const TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"|[{}[\],]/g;
+
+interface MemberFrame {
+  /** The names read so far (an object within MAX_NESTING levels), or null (an array, or deeper). */
+  names: Set<string> | null;
+  object: boolean;
+  expectName: boolean;
+  /** The member or element being read: its name or its index. */
+  name: string;
+  index: number;
+}
+
+/**
+ * Every member of a JSON text (valid JSON) that its object names a second time, at the member's
+ * place (`exchanges[2].name`). `JSON.parse` keeps the last one silently; the file is refused
+ * instead. Names are compared decoded (`"a"` and `"\u0061"` are one name). One pass, no recursion.
+ */
+function duplicateMembers(text: string): TextProblem[] {
+  const problems: TextProblem[] = [];
+  const stack: MemberFrame[] = [];
+  let top: MemberFrame | undefined;
+  const placeOf = (name: string): PropertyKey[] => [...stack.slice(0, -1).map((f) => (f.object ? f.name : f.index)), name];
+  TOKEN.lastIndex = 0;
+  for (let match = TOKEN.exec(text); match !== null; match = TOKEN.exec(text)) {
+    const token = match[0];
+    switch (token) {
+      case '{':
+      case '[': {
+        const object = token === '{';
+        top = { names: object && stack.length < MAX_NESTING ? new Set() : null, object, expectName: object, name: '', index: 0 };
+        stack.push(top);
+        break;
+      }
+      case '}':
+      case ']':
+        stack.pop();
+        top = stack[stack.length - 1];
+        break;
+      case ',':
+        if (top!.object) top!.expectName = true;
+        else top!.index++;
+        break;
+      default:
+        if (top?.object && top.expectName) {
+          const name = token.includes('\\') ? (JSON.parse(token) as string) : token.slice(1, -1);
+          if (top.names?.has(name)) problems.push({ path: placeOf(name), message: 'duplicate field (named twice in its object)' });
+          top.names?.add(name);
+          top.name = name;
+          top.expectName = false;
+        }
+    }
+  }
   return problems;
 }
 
@@ -177,8 +260,9 @@ export function decodeJson(bytes: Uint8Array): DecodedJson {
   placesOfOffsets(text, offsets).forEach((place, i) =>
     problems.push(place ? { ...place, message: INVALID_UTF8 } : { byte: runs[i][0], message: INVALID_UTF8 }),
   );
-  // UTF-8 cannot encode a surrogate, so only an escape can make one: no such escape, no walk.
-  if (/\\u[dD][89a-fA-F]/.test(text)) problems.push(...loneSurrogates(value));
+  problems.push(...duplicateMembers(text));
+  // UTF-8 cannot encode a surrogate, so only an escape can make one: no such escape, no search for one.
+  problems.push(...valueProblems(value, { surrogates: /\\u[dD][89a-fA-F]/.test(text) }));
   return { value, problems };
 }
 

@@ -9,15 +9,61 @@ import { PLATFORM_TYPES, SLUG_MAX_LENGTH, type PlatformType } from './constants'
 /** ISO 8601 in UTC; the API renders every timestamp as `toISOString()` (milliseconds, `Z`). */
 export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]00:?00)$/;
 
-export const decimal = () =>
-  z.string().check(z.regex(DECIMAL_PATTERN, { error: 'must be a decimal string such as "4.25" (no exponent)' }));
+/** The years a timestamp may name: every history window of one stays a date the API can write. */
+const TIMESTAMP_YEARS = { min: 1970, max: 9999 } as const;
 
+const daysInMonth = (year: number, month: number) =>
+  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+/**
+ * Whether a string of TIMESTAMP_PATTERN names a real instant: a month 01-12, a day that exists in
+ * its month (leap years included), hours 00-23, minutes and seconds 00-59. `Date.parse` rolls
+ * `02-30` and `T24:00` over into the next day; this refuses them, so what is stored is served back
+ * as the same instant (digits past the millisecond are dropped, never rounded up).
+ */
+function isRealInstant(value: string): boolean {
+  const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((at) => Number(value.slice(at, at + (at === 0 ? 4 : 2))));
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23 && minute <= 59 && second <= 59;
+}
+
+const inYears = (value: string) => {
+  const year = Number(value.slice(0, 4));
+  return year >= TIMESTAMP_YEARS.min && year <= TIMESTAMP_YEARS.max;
+};
+
+/** A timestamp a data file may hold (what `timestamp()` accepts), for checks outside zod. */
+export const isFileTimestamp = (value: string): boolean => TIMESTAMP_PATTERN.test(value) && isRealInstant(value) && inYears(value);
+
+/** The longest decimal string a file may hold: its sort key (GSI5) stays far below DynamoDB's 1,024 bytes. */
+const DECIMAL_MAX_LENGTH = 64;
+
+/**
+ * A decimal in canonical form: no leading zero but the one before a point (`0.5`, not `00.5` or
+ * `01`), no sign but `-` and never on zero (`-0`, `-0.00`); trailing fraction zeros are kept as
+ * given (`5.0`). Checked besides DECIMAL_PATTERN, whose `pattern` the API description shows.
+ */
+const isCanonicalDecimal = (value: string): boolean => /^-?(0|[1-9]\d*)(\.\d+)?$/.test(value) && !/^-0(\.0+)?$/.test(value);
+
+export const decimal = () =>
+  z.string().check(
+    z.regex(DECIMAL_PATTERN, { error: 'must be a decimal string such as "4.25" (no exponent)' }),
+    z.refine((value) => !DECIMAL_PATTERN.test(value) || isCanonicalDecimal(value), {
+      error: 'must be a decimal in canonical form (no leading zeros such as "01.5" or "00", no "-0")',
+    }),
+    z.refine((value) => !DECIMAL_PATTERN.test(value) || value.length <= DECIMAL_MAX_LENGTH, { error: `must not be longer than ${DECIMAL_MAX_LENGTH} characters` }),
+  );
+
+/** A timestamp of a data file: the pattern, then a real instant, then the years (one error each, the first that fails). */
 export const timestamp = () =>
   z.string().check(
     z.regex(TIMESTAMP_PATTERN, { error: 'must be an ISO 8601 UTC timestamp such as "2026-01-31T12:00:00.000Z"' }),
-    z.refine((value) => !Number.isNaN(Date.parse(value)), { error: 'must be a valid date' }),
+    z.refine((value) => !TIMESTAMP_PATTERN.test(value) || isRealInstant(value), {
+      error: 'must be a real instant (a day of its month, hours 00-23, minutes and seconds 00-59)',
+    }),
     // Before 1970 the history windows would reach years the API cannot write (README, "Data import").
-    z.refine((value) => !TIMESTAMP_PATTERN.test(value) || Number(value.slice(0, 4)) >= 1970, { error: 'must be within years 1970 to 9999' }),
+    z.refine((value) => !TIMESTAMP_PATTERN.test(value) || !isRealInstant(value) || inYears(value), {
+      error: `must be within years ${TIMESTAMP_YEARS.min} to ${TIMESTAMP_YEARS.max}`,
+    }),
   );
 
 const text = () => z.string().check(z.minLength(1, { error: 'must not be empty' }));

@@ -109,3 +109,40 @@ describe('history rules', () => {
     expect(res.body.error.code).toBe(code);
   });
 });
+
+describe('history before 1970-01-05: the week of Monday 1969-12-29', () => {
+  beforeAll(async () => {
+    const points = [
+      { timestamp: '1970-01-01T00:00:00.000Z', apy: '1.1', tvl: '10' },
+      { timestamp: '1970-01-04T23:59:59.999Z', apy: '1.2', tvl: null },
+      { timestamp: '1970-01-05T00:00:00.000Z', apy: '1.3', tvl: '30' },
+      { timestamp: '2026-11-17T00:00:00.000Z', apy: '1.4', tvl: '40' },
+    ];
+    await importDataset({ earn_history: [{ offer_id: 3, points }] }, { client: table.client, tableName: table.tableName, now: () => NOW });
+  });
+
+  it('is stored and served in its weekly bucket, before the later ones', async () => {
+    const res = await invoke(handlerAt(NOW), apiEvent('/api/v1/earn/3/history?period=all'));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      period: 'all',
+      interval: '1w',
+      from: '1969-12-29T00:00:00.000Z',
+      to: NOW.toISOString(),
+      point_count: 3,
+      data: [
+        { timestamp: '1969-12-29T00:00:00.000Z', apy: '1.2', tvl: null },
+        { timestamp: '1970-01-05T00:00:00.000Z', apy: '1.3', tvl: '30' },
+        { timestamp: '2026-11-16T00:00:00.000Z', apy: '1.4', tvl: '40' },
+      ],
+    });
+  });
+
+  it('keeps the keys of times from 1970 on as they were (stored data stays valid)', async () => {
+    const items = (await table.items()).filter((item) => item.PK === 'HIST#EARN#3').map((item) => String(item.SK));
+    // Raw, 4-hour and daily items of 1970 are past their retention and never written; weekly ones are kept for ever.
+    expect(items).toEqual(expect.arrayContaining(['1W#000000345600000', '1W#001794787200000', 'RAW#001794873600000']));
+    // Before 1970: '-' sorts before every digit, and 10^15 + ms keeps the order of negative times.
+    expect(items).toContain('1W#-999999740800000');
+  });
+});

@@ -68,6 +68,46 @@ function formerSlugFile(): Buffer {
   return fileBytes(dataset);
 }
 
+/** Data the database would refuse at write time, or silently change, before the bounds: each refused by place now. */
+function duplicateFamilyFile(): Buffer {
+  // `exchanges` twice: JSON.parse kept the second one, a list of one exchange, and dropped four.
+  const text = JSON.stringify(fixtureDataset());
+  return Buffer.from(`{"exchanges":[${JSON.stringify(fixtureDataset().exchanges[0])}],${text.slice(1)}`, 'utf8');
+}
+function hugeStringFile(): Buffer {
+  const dataset: any = fixtureDataset();
+  dataset.earn_offers[2].product_name = 'p'.repeat(500_000); // "Item size has exceeded the maximum allowed size" at write time
+  return fileBytes(dataset);
+}
+function longDecimalFile(): Buffer {
+  const dataset: any = fixtureDataset();
+  dataset.earn_offers[0].apy = `1${'0'.repeat(999)}`; // an index key over 1,024 bytes
+  return fileBytes(dataset);
+}
+function deepFile(): Buffer {
+  // Deep nesting with a lone surrogate: the stack overflowed instead of a refusal.
+  const text = JSON.stringify(fixtureDataset()).replace('"additional_services":["staking"]', `"additional_services":${'['.repeat(100_000)}"\\ud800"${']'.repeat(100_000)}`);
+  return Buffer.from(text, 'utf8');
+}
+function notAnInstantFile(): Buffer {
+  const dataset: any = fixtureDataset();
+  dataset.currencies[0].updated_at = '2026-02-30T00:00:00.000Z'; // served as 2026-03-02
+  dataset.earn_history[0].points[3].timestamp = '9999-12-31T24:00:00Z'; // served as +010000-01-01
+  return fileBytes(dataset);
+}
+
+/** A file at the bounds: every value stored and served as given. */
+function atBoundsFile(): { file: Buffer; dataset: any } {
+  const dataset: any = fixtureDataset();
+  const offer = dataset.earn_offers[0];
+  offer.product_name = '\u20ac'.repeat(2048); // 2,048 characters of 3 bytes each
+  offer.apy = `9${'9'.repeat(62)}0`; // 64 characters: the longest APY sort key
+  offer.asset = { slug: 'a'.repeat(256), symbol: 'S', name: 'N' };
+  offer.reward_assets = Array.from({ length: 64 }, (_, i) => ({ slug: `r${i}`, symbol: 'R', name: 'Reward' }));
+  dataset.currencies[0].updated_at = '2024-02-29T23:59:59.9999Z';
+  return { file: fileBytes(dataset), dataset };
+}
+
 let table: TestTable;
 let dir: string;
 
@@ -104,6 +144,11 @@ describe('a refused file writes nothing', () => {
     ['bad text', badTextFile, BAD_TEXT_ERRORS],
     ['bad slugs and a year-0000 timestamp', badSlugFile, BAD_SLUG_ERRORS],
     ['a former slug equal to a hidden record’s slug', formerSlugFile, ['exchanges[1].previous_slugs[0]:']],
+    ['a family named twice', duplicateFamilyFile, ['exchanges: duplicate field']],
+    ['a 500 KB product name', hugeStringFile, ['earn_offers[2].product_name: longer than 2,048 characters', 'earn_offers[2]: the record is']],
+    ['a 1,000-digit APY', longDecimalFile, ['earn_offers[0].apy: must not be longer than 64 characters']],
+    ['nesting 100,000 levels deep around a lone surrogate', deepFile, [`wallets[0].stats.additional_services${'[0]'.repeat(28)}: nested deeper than 32 levels`]],
+    ['timestamps that are not instants', notAnInstantFile, ['currencies[0].updated_at: must be a real instant', 'earn_history[0].points[3].timestamp: must be a real instant']],
   ])('%s', async (_, build, places) => {
     const before = await dataItems();
     const pointer = await readPointer(table.client, table.tableName);
@@ -132,6 +177,23 @@ describe('a refused file writes nothing', () => {
     expect(await dataItems()).toEqual(before);
   });
 });
+
+it('stores and serves a file at the bounds as given, each timestamp as the instant it names', async () => {
+  const { file, dataset } = atBoundsFile();
+  await importDataset(file, { client: table.client, tableName: table.tableName });
+
+  const api = table.api();
+  const key = { keyId: 'k-validation', perMinute: 1e6, perMonth: 1e8 };
+  const offer = await invoke(api.offers, apiEvent('/api/v1/earn/1', key));
+  expect(offer.status).toBe(200);
+  const { product_name, apy, asset, reward_assets } = dataset.earn_offers[0];
+  expect(offer.body).toMatchObject({ product_name, apy, asset, reward_assets });
+  const top = await invoke(api.offers, apiEvent('/api/v1/earn?sort=apy_desc&limit=1', key));
+  expect(top.body.data[0].id).toBe(1);
+  const bitcoin = await invoke(api.currencies, apiEvent('/api/v1/currencies/bitcoin', key));
+  expect(bitcoin.body.updated_at).toBe('2024-02-29T23:59:59.999Z');
+  expect((await exchange('kraken')).body.name).toBe('Kraken');
+}, 60_000);
 
 it('`npm start -- --data BADFILE` refuses with the errors by place and exits non-zero', () => {
   const file = join(dir, 'bad-start.json');

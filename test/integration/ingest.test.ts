@@ -19,6 +19,7 @@ import { setLogSink } from '../../shared/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+import { versionedBucket } from '../helpers/versioned-s3';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -196,5 +197,86 @@ describe('a refused file', () => {
     // Every line names a place: `family[index].field…: problem`.
     for (const error of report.errors) expect(error).toMatch(/^[a-z_]+\[\d+\][^:]*: \S/);
     expect(queued.map((r) => r.s3.object.key)).toEqual(['incoming/2026-11-20/daily.json', 'incoming/bad.json']);
+  });
+});
+
+describe('a file the bounds refuse (it failed at write time and retried into the dead-letter queue)', () => {
+  let before: unknown[];
+  let done: IngestedObject[];
+
+  beforeAll(async () => {
+    before = await dataItems();
+    const dataset: any = fixtureDataset();
+    dataset.earn_offers[1].product_name = 'p'.repeat(500_000);
+    done = await ingest(await upload('incoming/huge.json', Buffer.from(JSON.stringify(dataset), 'utf8')));
+  }, 120_000);
+
+  it('is refused with a report naming the place, nothing published, the message not retried', async () => {
+    expect(done.map((d) => d.outcome)).toEqual(['refused']);
+    expect(await dataItems()).toEqual(before);
+    expect(await keysUnder('incoming/huge')).toEqual([]);
+    const report = await readJson('refused/huge.json.report.json');
+    expect(report.errors).toEqual(expect.arrayContaining(['earn_offers[1].product_name: longer than 2,048 characters']));
+  });
+});
+
+/**
+ * Two uploads of one name before the first message runs, on a bucket that keeps versions as the
+ * deployed one does. s3rver has no versioning (it answers NotImplemented, and its events name no
+ * version), so the bucket here is an in-memory one behind the S3 client (test/helpers/versioned-s3.ts);
+ * the import, the table and the handlers that serve the data are the real ones.
+ */
+describe('a versioned bucket: each upload imported once, in upload order', () => {
+  const BUCKET_V = 'market-data-ingest-versioned';
+  const KEY = 'incoming/daily.json';
+  const withKraken = (name: string) => {
+    const dataset: any = fixtureDataset();
+    dataset.exchanges.find((e: any) => e.slug === 'kraken').name = name;
+    return JSON.stringify(dataset);
+  };
+  const krakenName = async () => (await get('/api/v1/exchanges/kraken')).body.name;
+
+  it('in order: the message of upload 1 imports upload 1, and moving it leaves upload 2 in place', async () => {
+    const bucket = versionedBucket(BUCKET_V);
+    const ingestVersioned = ingestHandler({ s3: bucket.s3, client: table.client, tableName: table.tableName, clock: () => NOW });
+    const first = await bucket.put(KEY, withKraken('Kraken One'));
+    const second = await bucket.put(KEY, withKraken('Kraken Two'));
+
+    const done1 = await ingestVersioned(bucket.message(first));
+    expect(done1.map((d) => [d.versionId, d.outcome])).toEqual([[first.s3.object.versionId, 'published']]);
+    expect(await krakenName()).toBe('Kraken One');
+    expect(bucket.versions(KEY)).toEqual([withKraken('Kraken Two')]);
+    expect(bucket.current(KEY)).toBe(withKraken('Kraken Two'));
+
+    const done2 = await ingestVersioned(bucket.message(second));
+    expect(done2.map((d) => [d.versionId, d.outcome])).toEqual([[second.s3.object.versionId, 'published']]);
+    expect(await krakenName()).toBe('Kraken Two');
+    expect(bucket.versions(KEY)).toEqual([]);
+    expect(bucket.versions('imported/daily.json')).toEqual([withKraken('Kraken One'), withKraken('Kraken Two')]);
+
+    // Delivered again: its version is gone, nothing changes.
+    expect((await ingestVersioned(bucket.message(first))).map((d) => d.outcome)).toEqual(['skipped']);
+    expect(await krakenName()).toBe('Kraken Two');
+  });
+
+  it('out of order: the later message imports the earlier upload first, and the earlier message then finds it handled', async () => {
+    const bucket = versionedBucket(BUCKET_V);
+    const ingestVersioned = ingestHandler({ s3: bucket.s3, client: table.client, tableName: table.tableName, clock: () => NOW });
+    const first = await bucket.put(KEY, withKraken('Kraken Three'));
+    const second = await bucket.put(KEY, withKraken('Kraken Four'));
+
+    const done = await ingestVersioned(bucket.message(second));
+    expect(done.map((d) => [d.versionId, d.outcome])).toEqual([
+      [first.s3.object.versionId, 'published'],
+      [second.s3.object.versionId, 'published'],
+    ]);
+    expect(await krakenName()).toBe('Kraken Four');
+
+    expect((await ingestVersioned(bucket.message(first))).map((d) => d.outcome)).toEqual(['skipped']);
+    expect(await krakenName()).toBe('Kraken Four');
+    expect(bucket.versions(KEY)).toEqual([]);
+    expect(bucket.current('imported/daily.json')).toBe(withKraken('Kraken Four'));
+    const report = JSON.parse(bucket.current('imported/daily.json.report.json')!);
+    expect(report).toMatchObject({ file: KEY, versionId: second.s3.object.versionId, outcome: 'published' });
   });
 });

@@ -216,6 +216,40 @@ describe('keys: load accounts', () => {
   });
 });
 
+describe('keys: load accounts within the bounds of a file, all or nothing', () => {
+  it('refuses a file with a 2 KB user id, a limit of 16 digits and a member named twice whole, naming each place', async () => {
+    const users = Array.from({ length: 30 }, (_, i) => ({ id: `bounded-${i}`, premium: true, keys: [{ key: `bounded_${String(i).padStart(2, '0')}_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa` }] }));
+    users[20] = { ...users[20], id: 'u'.repeat(2048) };
+    (users[25].keys[0] as Record<string, unknown>).per_month = 1e15;
+    const text = JSON.stringify({ users }).replace('"premium":true', '"premium":false,"premium":true');
+    const path = join(dir, 'bounded.json');
+    writeFileSync(path, text);
+    const before = await tableItems();
+
+    const error = await loadAccountsCommand(store, path).catch((e: Error) => e);
+
+    expect(error).toBeInstanceOf(UsageError);
+    const lines = (error as Error).message.split('\n').slice(1);
+    expect(lines).toEqual([
+      'users[0].premium: duplicate field (named twice in its object)',
+      'users[20].id: must be 1 to 128 characters of A-Z, a-z, 0-9, ".", "_", ":", "@" and "-"',
+      'users[25].keys[0].per_month: must be a positive integer of at most 15 digits (999999999999999)',
+    ]);
+    expect(await tableItems()).toEqual(before);
+  });
+
+  it('loads a file at the bounds: a 128-character user id, limits of 15 digits', async () => {
+    const id = `${'u'.repeat(120)}.:@_-X09`;
+    const secret = 'bounds_dddddddddddddddddddddddddddddddddddddd';
+    const path = accountsFile('at-bounds.json', { users: [{ id, premium: true, keys: [{ key: secret, per_minute: 999_999_999_999_999, per_month: 999_999_999_999_999 }] }] });
+
+    expect(await loadAccountsCommand(store, path)).toEqual({ users: 1, keys: 1 });
+    const allowed = await check(store, secret);
+    expect(allowed.policyDocument.Statement[0].Effect).toBe('Allow');
+    expect(allowed.context).toEqual(expect.objectContaining({ perMinute: 999_999_999_999_999, perMonth: 999_999_999_999_999 }));
+  });
+});
+
 describe('keys: the command line', () => {
   const lines: string[] = [];
   const print = (line: string) => lines.push(line);
@@ -275,6 +309,10 @@ describe('keys: the command line', () => {
     [['premium', '--user', 'u', '--off', '--until', '2030-01-01']],
     [['premium', '--user', 'u', '--until', '2030-02-30']],
     [['premium', '--user', 'u', '--until', 'tomorrow']],
+    [['premium', '--user', 'u', '--until', '2026-01-01T24:00:00Z']],
+    [['premium', '--user', 'a b', '--until', 'never']],
+    [['create', '--user', 'u'.repeat(129)]],
+    [['create', '--user', 'u', '--per-month', '1000000000000000']],
     [['load']],
     [['load', '--accounts', '/no/such/file.json']],
     [['list', 'extra', '--user', 'u']],

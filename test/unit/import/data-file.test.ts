@@ -105,11 +105,15 @@ describe('text: valid UTF-8, no lone surrogate', () => {
 
   it('reads an accounts file from its bytes by the same rules', () => {
     const accounts = { users: [{ id: 'u<<ff>>', premium: false, keys: [] }, { id: '<<lone>>', premium: false, keys: [] }] };
+    const idRule = 'must be 1 to 128 characters of A-Z, a-z, 0-9, ".", "_", ":", "@" and "-"';
     expect(errorsOf(() => parseAccounts(fileBytes(accounts, { ff: [0xff], lone: '\\udfff' })))).toEqual([
       'users[0].id: invalid UTF-8',
       'users[1].id: lone surrogate',
+      `users[0].id: ${idRule}`,
+      `users[1].id: ${idRule}`,
     ]);
-    expect(parseAccounts(fileBytes({ users: [{ id: 'u\uFFFD', premium: false, keys: [] }] })).users[0].id).toBe('u\uFFFD');
+    // U+FFFD written in the file is text, refused here only by the user id's own rule.
+    expect(errorsOf(() => parseAccounts(fileBytes({ users: [{ id: 'u\uFFFD', premium: false, keys: [] }] })))).toEqual([`users[0].id: ${idRule}`]);
   });
 
   it('finds exactly the byte strings that a strict UTF-8 decoder refuses', () => {
@@ -211,10 +215,160 @@ describe('timestamps: years 1970 to 9999', () => {
     expect(errorsOf(() => parseDataset(dataset))).toEqual([]);
   });
 
+  it.each([
+    '2026-02-30T00:00:00Z',
+    '2025-02-29T12:00:00Z',
+    '2100-02-29T00:00:00Z',
+    '2026-04-31T00:00:00.000Z',
+    '2026-01-00T00:00:00Z',
+    '2026-13-01T00:00:00Z',
+    '2026-00-10T00:00:00Z',
+    '2026-01-01T24:00:00Z',
+    '9999-12-31T24:00:00Z',
+    '2026-01-01T23:60:00Z',
+    '2026-01-01T23:59:60Z',
+  ])('refuses %p, which is not a real instant, in every timestamp field, by place', (t) => {
+    const dataset: any = fixtureDataset();
+    for (const [, set] of places) set(dataset, t);
+    const errors = errorsOf(() => parseDataset(dataset));
+    expect(errors).toEqual(places.map(([place]) => `${place}: must be a real instant (a day of its month, hours 00-23, minutes and seconds 00-59)`));
+  });
+
+  it.each([
+    ['2024-02-29T23:59:59.999Z', '2024-02-29T23:59:59.999Z'],
+    ['2000-02-29T00:00:00+00:00', '2000-02-29T00:00:00.000Z'],
+    ['9999-12-31T23:59:59.9999999Z', '9999-12-31T23:59:59.999Z'],
+  ])('accepts %p, the instant it names (%p)', (t, instant) => {
+    const dataset: any = fixtureDataset();
+    for (const [, set] of places) set(dataset, t);
+    expect(errorsOf(() => parseDataset(dataset))).toEqual([]);
+    expect(new Date(Date.parse(t)).toISOString()).toBe(instant);
+  });
+
   it('applies to an account’s premium_until', () => {
     const accounts = (until: string) => ({ users: [{ id: 'u1', premium: true, premium_until: until, keys: [] }] });
     expect(errorsOf(() => parseAccounts(accounts('1900-01-01T00:00:00Z')))).toEqual(['users[0].premium_until: must be within years 1970 to 9999']);
+    expect(errorsOf(() => parseAccounts(accounts('2026-02-30T00:00:00Z')))).toEqual([
+      'users[0].premium_until: must be a real instant (a day of its month, hours 00-23, minutes and seconds 00-59)',
+    ]);
     expect(errorsOf(() => parseAccounts(accounts('2027-01-01T00:00:00Z')))).toEqual([]);
+  });
+});
+
+describe('a member named twice, at any depth', () => {
+  /** The file's text with `"<name>": <value>` added before the first member of the object at `anchor`. */
+  const withMember = (anchor: string, member: string) => {
+    const text = JSON.stringify(fixtureDataset());
+    const at = text.indexOf(anchor) + anchor.length;
+    expect(text.indexOf(anchor)).toBeGreaterThanOrEqual(0);
+    return Buffer.from(`${text.slice(0, at)}${member},${text.slice(at)}`, 'utf8');
+  };
+
+  it.each<[string, string, string, string]>([
+    ['a family', '{', '"exchanges": []', 'exchanges'],
+    ['a record field', '"exchanges":[{', '"name": "Other"', 'exchanges[0].name'],
+    ['a nested field', '"exchanges":[{"type":"exchange","slug":"binance","name":"Binance","url":"https://binance.example","logo64":"https://img.example/binance.png","stats":{', '"num_coins": 1', 'exchanges[0].stats.num_coins'],
+    ['an escaped spelling of a name', '"exchanges":[{', '"\\u006eame": "Other"', 'exchanges[0].name'],
+  ])('%s is refused at its place', (_, anchor, member, place) => {
+    expect(errorsOf(() => parseDataset(withMember(anchor, member)))).toEqual([`${place}: duplicate field (named twice in its object)`]);
+  });
+
+  it('refuses an accounts file whose key says revoked twice', () => {
+    const text = '{"users":[{"id":"u1","premium":true,"keys":[{"key":"k_0123456789abcdef0123456789abcdef","revoked":true,"revoked":false}]}]}';
+    expect(errorsOf(() => parseAccounts(Buffer.from(text, 'utf8')))).toEqual(['users[0].keys[0].revoked: duplicate field (named twice in its object)']);
+  });
+
+  it('accepts the same name in different objects, and a string that looks like a member', () => {
+    const dataset: any = fixtureDataset();
+    dataset.exchanges[0].name = '"name": "x", "name":';
+    expect(errorsOf(() => parseDataset(Buffer.from(JSON.stringify(dataset), 'utf8')))).toEqual([]);
+  });
+});
+
+describe('bounds: what is valid can be stored', () => {
+  const deepArray = (levels: number, inner: string) => `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`;
+
+  it('refuses nesting deeper than 32 levels at its place, a lone surrogate inside it included, without overflowing the stack', () => {
+    const text = JSON.stringify(fixtureDataset()).replace('"platforms":["ios","android"]', `"platforms":${deepArray(200_000, '"\\ud800"')}`);
+    const errors = errorsOf(() => parseDataset(Buffer.from(text, 'utf8')));
+    // The file is level 1, wallets 2, a wallet 3, its stats 4, platforms 5: level 33 is 28 arrays further in.
+    expect(errors).toContain(`wallets[0].stats.platforms${'[0]'.repeat(28)}: nested deeper than 32 levels`);
+    expect(errors.filter((e) => e.includes('lone surrogate') || e.includes('nested deeper'))).toHaveLength(1);
+  });
+
+  it('accepts 32 levels', () => {
+    const errors = errorsOf(() => parseDataset(Buffer.from(`{"exchanges":[{"stats":${deepArray(29, '1')}}]}`, 'utf8')));
+    expect(errors.some((e) => e.includes('nested deeper'))).toBe(false);
+    const deeper = errorsOf(() => parseDataset(Buffer.from(`{"exchanges":[{"stats":${deepArray(30, '1')}}]}`, 'utf8')));
+    expect(deeper).toContain(`exchanges[0].stats${'[0]'.repeat(29)}: nested deeper than 32 levels`);
+  });
+
+  it.each(['01.5', '00', '007', '-0', '-0.00', '+1', ' 1', '1 ', '1e5', '.5', '5.', '1'.repeat(65), `0.${'1'.repeat(63)}`])('refuses the decimal %p by place', (apy) => {
+    const dataset: any = fixtureDataset();
+    dataset.earn_offers[0].apy = apy;
+    dataset.earn_history[0].points[0].apy = apy;
+    const errors = errorsOf(() => parseDataset(dataset));
+    expect(errors.map((e) => e.split(':')[0]).sort()).toEqual(['earn_history[0].points[0].apy', 'earn_offers[0].apy']);
+  });
+
+  it.each(['0', '0.0', '5.0', '-0.5', '-12.340', '1'.repeat(64), `0.${'0'.repeat(62)}`])('accepts the decimal %p as given', (apy) => {
+    const dataset: any = fixtureDataset();
+    dataset.earn_offers[0].apy = apy;
+    expect(parseDataset(dataset).earn_offers![0].apy).toBe(apy);
+  });
+
+  it('refuses a string over 2,048 characters by place, counting a surrogate pair as one', () => {
+    const dataset: any = fixtureDataset();
+    dataset.earn_offers[0].product_name = 'x'.repeat(2049);
+    dataset.earn_offers[1].product_name = '\u{1F600}'.repeat(2048);
+    dataset.currencies[0].name = 'y'.repeat(500_000);
+    expect(errorsOf(() => parseDataset(Buffer.from(JSON.stringify(dataset), 'utf8')))).toEqual([
+      'currencies[0].name: longer than 2,048 characters',
+      'earn_offers[0].product_name: longer than 2,048 characters',
+      'currencies[0]: the record is 500421 bytes of JSON, more than 16384',
+    ]);
+  });
+
+  it('refuses an array of more than 64 elements inside a record by place, and accepts 64', () => {
+    const dataset: any = fixtureDataset();
+    dataset.earn_offers[0].reward_assets = Array.from({ length: 65 }, (_, i) => ({ slug: `a${i}`, symbol: 'A', name: 'A' }));
+    dataset.wallets[0].stats = { ...dataset.wallets[0].stats, platforms: Array.from({ length: 64 }, (_, i) => `p${i}`) };
+    dataset.currencies[0].previous_slugs = Array.from({ length: 70 }, (_, i) => `old-${i}`);
+    expect(errorsOf(() => parseDataset(dataset))).toEqual([
+      'currencies[0].previous_slugs: more than 64 elements (70)',
+      'earn_offers[0].reward_assets: more than 64 elements (65)',
+    ]);
+  });
+
+  it('refuses a record over 16,384 bytes of JSON by place; history series are not records', () => {
+    const dataset: any = fixtureDataset();
+    // 64 assets of 2,048-character names: within every other bound, far beyond what one item holds.
+    dataset.earn_offers[0].reward_assets = Array.from({ length: 64 }, (_, i) => ({ slug: `a${i}`, symbol: 'A', name: 'é'.repeat(2048) }));
+    dataset.earn_history[0].points = Array.from({ length: 2000 }, (_, i) => ({ timestamp: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(), apy: '4.1', tvl: null }));
+    const errors = errorsOf(() => parseDataset(dataset));
+    expect(errors).toEqual([expect.stringMatching(/^earn_offers\[0\]: the record is \d+ bytes of JSON, more than 16384$/)]);
+  });
+
+  it('bounds an account: user ids of 1 to 128 characters of [A-Za-z0-9._:@-], limits of at most 15 digits', () => {
+    const key = (extra: object) => ({ key: 'k_0123456789abcdef0123456789abcdef', ...extra });
+    const file = {
+      users: [
+        { id: 'u'.repeat(2048), premium: true, keys: [] },
+        { id: 'a b', premium: true, keys: [] },
+        { id: '', premium: true, keys: [] },
+        { id: 'user.1:team@example-org_x', premium: true, keys: [key({ per_minute: 999_999_999_999_999, per_month: 1e15 })] },
+        { id: 'u'.repeat(128), premium: true, keys: [key({ per_minute: 0 })] },
+      ],
+    };
+    const idRule = 'must be 1 to 128 characters of A-Z, a-z, 0-9, ".", "_", ":", "@" and "-"';
+    const limitRule = 'must be a positive integer of at most 15 digits (999999999999999)';
+    expect(errorsOf(() => parseAccounts(file))).toEqual([
+      `users[0].id: ${idRule}`,
+      `users[1].id: ${idRule}`,
+      `users[2].id: ${idRule}`,
+      `users[3].keys[0].per_month: ${limitRule}`,
+      `users[4].keys[0].per_minute: ${limitRule}`,
+    ]);
   });
 });
 

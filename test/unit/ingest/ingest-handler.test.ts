@@ -4,7 +4,7 @@
  * it lets SQS deliver again (test/integration/ingest.test.ts runs the same path on a real local
  * S3 and the embedded DynamoDB).
  */
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectVersionsCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
@@ -57,7 +57,7 @@ it('publishes a valid file and moves it to imported/ beside a result report', as
   const done = await ingest(sqsEvent('incoming/daily 1.json'));
 
   expect(done).toEqual([
-    { bucket: BUCKET, key: 'incoming/daily 1.json', outcome: 'published', moved: { file: 'imported/daily 1.json', report: 'imported/daily 1.json.report.json' } },
+    { bucket: BUCKET, key: 'incoming/daily 1.json', versionId: 'v-read', outcome: 'published', moved: { file: 'imported/daily 1.json', report: 'imported/daily 1.json.report.json' } },
   ]);
   expect(puts().map((put) => put.Key)).toEqual(['imported/daily 1.json', 'imported/daily 1.json.report.json']);
   expect(Buffer.from(puts()[0].Body as Uint8Array).toString('utf8')).toBe('{"exchanges": []}');
@@ -66,6 +66,29 @@ it('publishes a valid file and moves it to imported/ beside a result report', as
   // The version that was read is deleted, not whatever is current under the name by then.
   expect(deletes()).toEqual([{ Bucket: BUCKET, Key: 'incoming/daily 1.json', VersionId: 'v-read' }]);
   expect(importMetrics()).toEqual([{ ImportsPublished: 1, ImportsRefused: 0, ImportsFailed: 0 }]);
+});
+
+it('reads the version its event names, not the current one, listing the name\'s versions page by page, and deletes that version only', async () => {
+  const record = { eventName: 'ObjectCreated:Put', s3: { bucket: { name: BUCKET }, object: { key: 'incoming/x.json', versionId: 'v1' } } };
+  const event = { Records: [{ messageId: 'm1', body: JSON.stringify({ Records: [record] }) }] } as unknown as SQSEvent;
+  // Newest first, over two pages; another key that shares the prefix is not a version of this one.
+  s3Mock
+    .on(ListObjectVersionsCommand)
+    .resolvesOnce({ IsTruncated: true, NextKeyMarker: 'incoming/x.json', NextVersionIdMarker: 'v2', Versions: [{ Key: 'incoming/x.json', VersionId: 'v2' }] })
+    .resolvesOnce({ IsTruncated: false, Versions: [{ Key: 'incoming/x.json', VersionId: 'v1' }, { Key: 'incoming/x.json.bak', VersionId: 'v0' }] });
+  s3Mock.on(GetObjectCommand).resolves({ Body: objectBody('{"exchanges": []}'), VersionId: 'v1' });
+  ddbMock.onAnyCommand().resolves({});
+
+  const done = await ingest(event);
+
+  expect(done.map((d) => [d.versionId, d.outcome])).toEqual([['v1', 'published']]);
+  expect(s3Mock.commandCalls(ListObjectVersionsCommand).map((call) => call.args[0].input)).toEqual([
+    { Bucket: BUCKET, Prefix: 'incoming/x.json' },
+    { Bucket: BUCKET, Prefix: 'incoming/x.json', KeyMarker: 'incoming/x.json', VersionIdMarker: 'v2' },
+  ]);
+  expect(s3Mock.commandCalls(GetObjectCommand).map((call) => call.args[0].input)).toEqual([{ Bucket: BUCKET, Key: 'incoming/x.json', VersionId: 'v1' }]);
+  expect(puts()[0].Metadata).toEqual({ 'source-version-id': 'v1' });
+  expect(deletes()).toEqual([{ Bucket: BUCKET, Key: 'incoming/x.json', VersionId: 'v1' }]);
 });
 
 it('refuses an invalid file without a write to the table, its report listing every error by place', async () => {

@@ -175,25 +175,27 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
     for (const [action, resource, key] of refused) expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, false]);
   });
 
-  it('lets the ingest function read incoming/, write imported/ and refused/, delete under incoming/ only', () => {
+  it('lets the ingest function read incoming/ (by version), list its versions, write imported/ and refused/, delete under incoming/ only', () => {
     const bucketArn = { 'Fn::GetAtt': [fixture.logicalId(fixture.stack.ingest.bucket), 'Arn'] };
     const objects = (prefix: string) => ({ 'Fn::Join': ['', [bucketArn, `/${prefix}*`]] });
     const s3Statements = statementsOf(fixture, fixture.logicalId(fixture.stack.ingest.function.role)).filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
-    // Each (action, resource) pair granted, however CDK merges them into statements.
+    // Each (action, resource, condition) granted, however CDK merges them into statements.
     const grants = s3Statements.flatMap((s) => {
-      expect([s.Effect, s.Condition]).toEqual(['Allow', undefined]);
-      return actionsOf(s).flatMap((action) => ([] as unknown[]).concat(s.Resource).map((resource) => JSON.stringify([action, resource])));
+      expect(s.Effect).toBe('Allow');
+      return actionsOf(s).flatMap((action) => ([] as unknown[]).concat(s.Resource).map((resource) => JSON.stringify([action, resource, s.Condition ?? null])));
     });
 
     expect(grants.sort()).toEqual(
       [
-        ['s3:GetObject', objects('incoming/')],
-        ['s3:DeleteObject', objects('incoming/')],
-        ['s3:DeleteObjectVersion', objects('incoming/')],
-        ['s3:PutObject', objects('imported/')],
-        ['s3:PutObject', objects('refused/')],
+        ['s3:GetObject', objects('incoming/'), null],
+        ['s3:GetObjectVersion', objects('incoming/'), null],
+        ['s3:ListBucketVersions', bucketArn, { StringLike: { 's3:prefix': 'incoming/*' } }],
+        ['s3:DeleteObject', objects('incoming/'), null],
+        ['s3:DeleteObjectVersion', objects('incoming/'), null],
+        ['s3:PutObject', objects('imported/'), null],
+        ['s3:PutObject', objects('refused/'), null],
       ]
-        .map((pair) => JSON.stringify(pair))
+        .map((grant) => JSON.stringify(grant))
         .sort(),
     );
   });
