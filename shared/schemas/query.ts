@@ -250,12 +250,15 @@ export const OFFER_ID_PATH = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 
-/** Documentation only: a slug no record can have is looked up as absent (404), not refused. */
+/** Documentation only: the detail handlers look a slug up as it comes (shared/domain/catalog.ts). */
 export const SLUG_PATH = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     slug: z.string().check(z.minLength(1), z.maxLength(SLUG_MAX_LENGTH)),
   }),
 );
+
+/** Documentation only: collateral history answers 404 whatever its id, so any text is an id there. */
+export const ANY_ID_PATH = /* @__PURE__ */ onFirstUse(() => z.strictObject({ id: z.string().check(z.minLength(1)) }));
 
 export type ListQuery = z.infer<ReturnType<typeof LIST_QUERY>>;
 /**
