@@ -16,6 +16,7 @@ import { parseAccounts, type AccountsFile } from '../shared/schemas/dataset';
 import { createGateway, type Authorizer, type FamilyHandler, type GatewayOptions } from './gateway';
 import { STATUS_PATH, type FunctionName } from '../shared/routes';
 import { docsHandler } from '../functions/docs/docs-handler';
+import { dataStatus } from '../shared/domain/status';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
 
 export interface LocalStackOptions {
@@ -96,7 +97,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let publicRoutes = options.publicRoutes;
   let bundledStack: string | undefined;
   // The key-free function, which also serves the data status: an API route, whatever `publicRoutes` holds.
-  let docs: (event: ApiEvent) => Promise<ApiResult> = docsHandler(built.deps);
+  const { stores, clock, retryAfterSeconds } = built.deps;
+  let docs: (event: ApiEvent) => Promise<ApiResult> = docsHandler({ status: (nowMs) => dataStatus(stores, nowMs), clock, retryAfterSeconds });
   if (options.bundles !== undefined) {
     // Loaded after the import: a bundle's composition root reads its configuration at load time.
     const bundled = loadBundles(options.bundles, localEnv, options.bundleStack);

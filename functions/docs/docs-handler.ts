@@ -7,18 +7,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CORS_HEADERS } from '../../shared/cors';
-import { dataStatus } from '../../shared/domain/status';
 import { CACHE_CONTROL, queryValues, type ApiEvent, type ApiResult } from '../../shared/http';
 import { gatewayResponseBody, GATEWAY_RESPONSES } from '../../shared/gateway-responses';
 import { toApiError } from '../../shared/middleware/error-envelope';
 import { STATUS_PATH } from '../../shared/routes';
 import { NO_QUERY, parseQuery } from '../../shared/schemas/query';
-import type { Stores } from '../../shared/stores';
 import { publicDocument } from './documents';
 
 export interface DocsDeps {
-  /** Read by the status (the snapshot pointer only). */
-  stores: Stores;
+  /** The body of `GET /api/v1/status` at a time (epoch ms): shared/domain/status.ts on the snapshot pointer. */
+  status: (nowMs: number) => Promise<unknown>;
   /** The request time: `stale` is measured against it. */
   clock: () => Date;
   /** Seconds a client is told to wait after a 503. */
@@ -41,7 +39,7 @@ export function docsHandler(deps: DocsDeps) {
   async function status(event: ApiEvent, headers: Record<string, string>): Promise<ApiResult> {
     try {
       parseQuery(NO_QUERY(), queryValues(event));
-      const body = JSON.stringify(await dataStatus(deps.stores, deps.clock().getTime()));
+      const body = JSON.stringify(await deps.status(deps.clock().getTime()));
       return { statusCode: 200, headers: { ...headers, 'Content-Type': JSON_TYPE }, body };
     } catch (error) {
       const refusal = toApiError(error, deps.retryAfterSeconds);

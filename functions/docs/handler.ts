@@ -4,14 +4,16 @@
  * pointer through the same stores as the family functions.
  */
 import { readConfig } from '../../shared/config';
+import { dataStatus } from '../../shared/domain/status';
 import { clientOptionsOf, createDocumentClient } from '../../shared/dynamodb';
 import { createStores } from '../../shared/stores';
 import { docsHandler } from './docs-handler';
 
 const config = readConfig(process.env);
+const stores = createStores(createDocumentClient(clientOptionsOf(config)), config);
 
 export const handler = docsHandler({
-  stores: createStores(createDocumentClient(clientOptionsOf(config)), config),
+  status: (nowMs) => dataStatus(stores, nowMs),
   clock: () => new Date(),
   retryAfterSeconds: config.retryAfterSeconds,
 });

@@ -80,10 +80,10 @@ describe('pages()', () => {
 
   it('keeps the filters of every page', async () => {
     const { api } = client(KEY);
-    const all = await api.get('/api/v1/earn', { query: { asset: 'bitcoin', limit: 200 } });
+    const all = await api.get('/api/v1/earn', { query: { asset: ['bitcoin'], limit: 200 } });
     if (all.kind !== 'ok') throw new Error(`expected a page, got ${all.kind}`);
     const ids = [];
-    for await (const offer of api.pages('/api/v1/earn', { query: { asset: 'bitcoin', limit: 1 } })) ids.push(offer.id);
+    for await (const offer of api.pages('/api/v1/earn', { query: { asset: ['bitcoin'], limit: 1 } })) ids.push(offer.id);
     expect(ids.length).toBeGreaterThan(1);
     expect(ids).toEqual(all.data.data.map((o) => o.id));
   });
@@ -91,7 +91,7 @@ describe('pages()', () => {
   it('throws the error answer as a MarketDataApiError with its code', async () => {
     const { api } = client(KEY);
     const iterate = async () => {
-      for await (const _ of api.pages('/api/v1/earn', { query: { limit: 200, platform: 'x'.repeat(300) } })) void _;
+      for await (const _ of api.pages('/api/v1/earn', { query: { limit: 200, platform: ['x'.repeat(300)] } })) void _;
     };
     await expect(iterate()).rejects.toThrow(MarketDataApiError);
     await expect(iterate()).rejects.toMatchObject({ error: { status: 400, code: 'validation_error' } });
