@@ -269,7 +269,7 @@ describe('snapshot', () => {
     ['collateral', () => OFFER_LIST_QUERY.collateral()],
     ['changes', () => CHANGES_QUERY()],
   ])('is taken by every %s', (_, schema) => {
-    const extra = schema() === CHANGES_QUERY() ? { since: ['a'] } : {};
+    const extra: Record<string, string[]> = schema() === CHANGES_QUERY() ? { since: ['a'] } : {};
     expect(parseQuery(schema(), { ...extra, snapshot: ['Az09_-'] })).toMatchObject({ snapshot: 'Az09_-' });
     expect(parseQuery(schema(), { ...extra, snapshot: ['s'.repeat(64)] })).toMatchObject({ snapshot: 's'.repeat(64) });
   });
