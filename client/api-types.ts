@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List exchanges
-         * @description Published, non-delisted exchanges. Ordered by `stats.weekly_visits` descending, `null` last, then `slug` ascending. Only `limit` and `offset` are accepted.
+         * @description Published, non-delisted exchanges. Ordered by `stats.weekly_visits` descending, `null` last, then `slug` ascending. Only `limit`, `offset` and `snapshot` are accepted. `Link` names the next and previous pages of the same version.
          */
         get: operations["listExchanges"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * List wallets
-         * @description Published, non-delisted wallets. Ordered by `name` (lowercased, compared by code unit) ascending, then `slug` ascending. Only `limit` and `offset` are accepted.
+         * @description Published, non-delisted wallets. Ordered by `name` (lowercased, compared by code unit) ascending, then `slug` ascending. Only `limit`, `offset` and `snapshot` are accepted. `Link` names the next and previous pages of the same version.
          */
         get: operations["listWallets"];
         put?: never;
@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * List protocols
-         * @description Published, non-delisted protocols. Ordered by `stats.tvl` (exact decimal) descending, `null` last, then `slug` ascending. Only `limit` and `offset` are accepted.
+         * @description Published, non-delisted protocols. Ordered by `stats.tvl` (exact decimal) descending, `null` last, then `slug` ascending. Only `limit`, `offset` and `snapshot` are accepted. `Link` names the next and previous pages of the same version.
          */
         get: operations["listProtocols"];
         put?: never;
@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * List currencies
-         * @description Published, non-delisted currencies. Ordered by `stats.rank_by_market_cap` ascending, `null` last, then `slug` ascending. Only `limit` and `offset` are accepted.
+         * @description Published, non-delisted currencies. Ordered by `stats.rank_by_market_cap` ascending, `null` last, then `slug` ascending. Only `limit`, `offset` and `snapshot` are accepted. `Link` names the next and previous pages of the same version.
          */
         get: operations["listCurrencies"];
         put?: never;
@@ -173,9 +173,29 @@ export interface paths {
         };
         /**
          * List earn offers
-         * @description Published earn offers, whatever their `available` flag, filtered and sorted. Default `apy_desc`. `apy_desc` orders by `apy` descending; `apy_asc` orders by `apy` ascending; `tvl_desc` orders by `tvl` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter.
+         * @description Published earn offers, filtered and sorted; without `available` whatever their `available` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `apy_desc`. `apy_desc` orders by `apy` descending; `apy_asc` orders by `apy` ascending; `tvl_desc` orders by `tvl` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value, `min_tvl` those whose TVL (the field `tvl_desc` sorts by) is. `is_active` is the other family's flag: a `validation_error` here. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
          */
         get: operations["listEarnOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/earn/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes of earn offers since a version
+         * @description Every earn offer whose served representation differs between the version `since` names and the served one (or the one `snapshot` names), by ascending `id`: `added` (served now, not then), `removed` (served then, not now; `offer` is `null`), `changed` (served in both, any field different; `offer` is the newer one). Keep a copy of a list up to date: read the list once, keep its `pagination.snapshot`, then ask for the changes since it and keep this answer's `snapshot` for the next time. Pages of one answer are pinned by `snapshot` (the `Link` header carries it). An expired or unknown `since` or `snapshot` is `410 snapshot_expired`. Charged like any request.
+         */
+        get: operations["listEarnChanges"];
         put?: never;
         post?: never;
         delete?: never;
@@ -213,9 +233,29 @@ export interface paths {
         };
         /**
          * List borrow offers
-         * @description Published borrow offers, whatever their `is_active` flag, filtered and sorted. Default `apy_asc`. `apy_desc` orders by `net_borrow_apy` descending; `apy_asc` orders by `net_borrow_apy` ascending; `tvl_desc` orders by `total_supply_usd` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter.
+         * @description Published borrow offers, filtered and sorted; without `is_active` whatever their `is_active` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `apy_asc`. `apy_desc` orders by `net_borrow_apy` descending; `apy_asc` orders by `net_borrow_apy` ascending; `tvl_desc` orders by `total_supply_usd` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value, `min_tvl` those whose TVL (the field `tvl_desc` sorts by) is. `available` is the other family's flag: a `validation_error` here. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
          */
         get: operations["listBorrowOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrow/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes of borrow offers since a version
+         * @description Every borrow offer whose served representation differs between the version `since` names and the served one (or the one `snapshot` names), by ascending `id`: `added` (served now, not then), `removed` (served then, not now; `offer` is `null`), `changed` (served in both, any field different; `offer` is the newer one). Keep a copy of a list up to date: read the list once, keep its `pagination.snapshot`, then ask for the changes since it and keep this answer's `snapshot` for the next time. Pages of one answer are pinned by `snapshot` (the `Link` header carries it). An expired or unknown `since` or `snapshot` is `410 snapshot_expired`. Charged like any request.
+         */
+        get: operations["listBorrowChanges"];
         put?: never;
         post?: never;
         delete?: never;
@@ -253,9 +293,29 @@ export interface paths {
         };
         /**
          * List collateral offers
-         * @description Published collateral offers, whatever their `is_active` flag, filtered and sorted. Default `updated_desc`. `apy_desc` is accepted and gives the default order; `apy_asc` is accepted and gives the default order; `tvl_desc` is accepted and gives the default order; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` is not supported here (a `validation_error`). An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter.
+         * @description Published collateral offers, filtered and sorted; without `is_active` whatever their `is_active` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `updated_desc`. `apy_desc` is accepted and gives the default order; `apy_asc` is accepted and gives the default order; `tvl_desc` is accepted and gives the default order; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` and `min_tvl` are not supported here (a `validation_error`), nor is `available`. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
          */
         get: operations["listCollateralOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/collateral/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes of collateral offers since a version
+         * @description Every collateral offer whose served representation differs between the version `since` names and the served one (or the one `snapshot` names), by ascending `id`: `added` (served now, not then), `removed` (served then, not now; `offer` is `null`), `changed` (served in both, any field different; `offer` is the newer one). Keep a copy of a list up to date: read the list once, keep its `pagination.snapshot`, then ask for the changes since it and keep this answer's `snapshot` for the next time. Pages of one answer are pinned by `snapshot` (the `Link` header carries it). An expired or unknown `since` or `snapshot` is `410 snapshot_expired`. Charged like any request.
+         */
+        get: operations["listCollateralChanges"];
         put?: never;
         post?: never;
         delete?: never;
@@ -430,6 +490,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Freshness of the served data
+         * @description For every family: the data version served (`snapshot`, as `pagination.snapshot` names it), when its content last changed (`published_at`, the `Last-Modified` of its lists and details), when an import last carried it, changed or not (`refreshed_at`), and whether that is longer ago than the stage allows (`stale`: now minus `refreshed_at` is more than `max_age_seconds`). Needs no key and takes no budget; throttled like this description. Takes no query parameters: any is a `validation_error`.
+         */
+        get: operations["getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -447,7 +527,7 @@ export interface components {
             symbol: string;
             name: string;
         };
-        /** @description Where a page sits in the whole list. */
+        /** @description Where a page sits in the whole list, and the data version it was read from. */
         Pagination: {
             /** @description Total records matching the request. */
             total: number;
@@ -457,7 +537,11 @@ export interface components {
             limit: number;
             /** @description Whether more records exist beyond this page. */
             has_more: boolean;
+            /** @description The data version this page was read from: `snapshot=` reads the same version again (same records, order and `total`), for at least 60 minutes after it is replaced. */
+            snapshot: components["schemas"]["Snapshot"];
         };
+        /** @description A data version of a family, opaque: send it back as `snapshot` (the same version) or `since` (changes from it). */
+        Snapshot: string;
         CurrencyStats: {
             rank_by_market_cap: number | null;
             circulating_supply: number | null;
@@ -571,7 +655,10 @@ export interface components {
         };
         /** @description A published earn offer; `available: false` offers are returned too. */
         EarnOffer: {
-            /** @description Numeric offer identifier. */
+            /**
+             * Format: int64
+             * @description Numeric offer identifier.
+             */
             id: number;
             compositeKey: string;
             platform: components["schemas"]["PlatformRef"] | null;
@@ -606,7 +693,10 @@ export interface components {
         };
         /** @description A published borrow offer; `is_active: false` offers are returned too. */
         BorrowOffer: {
-            /** @description Numeric offer identifier. */
+            /**
+             * Format: int64
+             * @description Numeric offer identifier.
+             */
             id: number;
             compositeKey: string;
             platform: components["schemas"]["PlatformRef"] | null;
@@ -638,7 +728,10 @@ export interface components {
         };
         /** @description A published collateral offer; `is_active: false` offers are returned too. */
         CollateralOffer: {
-            /** @description Numeric offer identifier. */
+            /**
+             * Format: int64
+             * @description Numeric offer identifier.
+             */
             id: number;
             compositeKey: string;
             platform: components["schemas"]["PlatformRef"] | null;
@@ -686,6 +779,66 @@ export interface components {
         };
         CollateralOfferList: {
             data: components["schemas"]["CollateralOffer"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description The earn offers that differ between the versions `since` and `snapshot`, by ascending `id`. */
+        EarnChanges: {
+            /** @description The older version. */
+            since: components["schemas"]["Snapshot"];
+            /** @description The newer version: pass it as `since` next time. */
+            snapshot: components["schemas"]["Snapshot"];
+            /** @description `{ id, change, offer }`: `added` and `changed` carry the newer offer, `removed` carries `null`. */
+            data: ({
+                id: number;
+                /** @enum {string} */
+                change: "added" | "changed";
+                offer: components["schemas"]["EarnOffer"];
+            } | {
+                id: number;
+                /** @constant */
+                change: "removed";
+                offer: null;
+            })[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description The borrow offers that differ between the versions `since` and `snapshot`, by ascending `id`. */
+        BorrowChanges: {
+            /** @description The older version. */
+            since: components["schemas"]["Snapshot"];
+            /** @description The newer version: pass it as `since` next time. */
+            snapshot: components["schemas"]["Snapshot"];
+            /** @description `{ id, change, offer }`: `added` and `changed` carry the newer offer, `removed` carries `null`. */
+            data: ({
+                id: number;
+                /** @enum {string} */
+                change: "added" | "changed";
+                offer: components["schemas"]["BorrowOffer"];
+            } | {
+                id: number;
+                /** @constant */
+                change: "removed";
+                offer: null;
+            })[];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description The collateral offers that differ between the versions `since` and `snapshot`, by ascending `id`. */
+        CollateralChanges: {
+            /** @description The older version. */
+            since: components["schemas"]["Snapshot"];
+            /** @description The newer version: pass it as `since` next time. */
+            snapshot: components["schemas"]["Snapshot"];
+            /** @description `{ id, change, offer }`: `added` and `changed` carry the newer offer, `removed` carries `null`. */
+            data: ({
+                id: number;
+                /** @enum {string} */
+                change: "added" | "changed";
+                offer: components["schemas"]["CollateralOffer"];
+            } | {
+                id: number;
+                /** @constant */
+                change: "removed";
+                offer: null;
+            })[];
             pagination: components["schemas"]["Pagination"];
         };
         EarnHistoryPoint: {
@@ -781,6 +934,37 @@ export interface components {
                 reset_at: string;
             };
         };
+        /** @description How fresh one family is. */
+        FamilyStatus: {
+            /** @description The data version served now. */
+            snapshot: components["schemas"]["Snapshot"];
+            /**
+             * Format: date-time
+             * @description When the served content last changed: the `Last-Modified` of its lists and details.
+             */
+            published_at: string;
+            /**
+             * Format: date-time
+             * @description When an import last carried the family, changed or not.
+             */
+            refreshed_at: string;
+            /** @description How old `refreshed_at` may be before the family is stale (per stage). */
+            max_age_seconds: number;
+            /** @description `true` when now minus `refreshed_at` is more than `max_age_seconds`. */
+            stale: boolean;
+        };
+        /** @description How fresh each family is, by its name in the paths. */
+        Status: {
+            families: {
+                exchanges: components["schemas"]["FamilyStatus"];
+                wallets: components["schemas"]["FamilyStatus"];
+                protocols: components["schemas"]["FamilyStatus"];
+                currencies: components["schemas"]["FamilyStatus"];
+                earn: components["schemas"]["FamilyStatus"];
+                borrow: components["schemas"]["FamilyStatus"];
+                collateral: components["schemas"]["FamilyStatus"];
+            };
+        };
         /** @description When to try again and the limit that refused the request. */
         QuotaErrorDetails: {
             /**
@@ -790,6 +974,11 @@ export interface components {
             reset_at: string;
             /** @description The limit that refused the request (per minute, or per month). */
             limit: number;
+        };
+        /** @description The parameter that named the version that is gone. */
+        SnapshotExpiredDetails: {
+            /** @enum {string} */
+            parameter: "snapshot" | "since";
         };
         /** @description The violated rules. */
         ValidationErrorDetails: {
@@ -838,6 +1027,15 @@ export interface components {
                 } | null;
             };
         };
+        /** @description `snapshot_expired`: the data version named by `snapshot` or `since` is no longer readable. */
+        SnapshotExpiredError: {
+            error: {
+                /** @constant */
+                code: "snapshot_expired";
+                message: string;
+                details: components["schemas"]["SnapshotExpiredDetails"];
+            };
+        };
         /** @description `rate_limit_exceeded` (per-minute budget spent) or `monthly_quota_exceeded` (monthly budget spent). */
         QuotaError: {
             error: {
@@ -871,10 +1069,11 @@ export interface components {
         };
     };
     responses: {
-        /** @description The `If-None-Match` of the request matches the current `ETag`: the body the client holds is current. No body; the `ETag`, `Cache-Control` and usage headers a 200 would carry. Charged like any other request. */
+        /** @description The `If-None-Match` of the request matches the current `ETag`: the body the client holds is current. No body; the `ETag`, `Last-Modified`, `Cache-Control` and usage headers a 200 would carry (not `Link`, which goes with the body the client holds). Charged like any other request. */
         NotModified: {
             headers: {
                 ETag: components["headers"]["ETag"];
+                "Last-Modified": components["headers"]["Last-Modified"];
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -921,6 +1120,20 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "validation_error",
+                 *         "message": "The request parameters are invalid.",
+                 *         "details": {
+                 *           "message": [
+                 *             "limit must not be greater than 200",
+                 *             "asset must not contain an empty value"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ValidationError"];
             };
         };
@@ -931,6 +1144,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "invalid_api_key",
+                 *         "message": "The Bearer API key is missing, invalid or revoked.",
+                 *         "details": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["InvalidApiKeyError"];
             };
         };
@@ -941,6 +1163,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "subscription_required",
+                 *         "message": "The API key owner has no active premium subscription.",
+                 *         "details": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["SubscriptionRequiredError"];
             };
         };
@@ -959,7 +1190,45 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "The requested resource does not exist.",
+                 *         "details": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description `snapshot_expired`: the data version named by `snapshot` (or, on changes, `since`) is not, or no longer, readable. Replaced versions stay readable at least 60 minutes. `details.parameter` names the parameter: read the list again without `snapshot`, or (for `since`) read the whole list again. Charged like any other request. */
+        Gone: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "snapshot_expired",
+                 *         "message": "The data version named by `snapshot` is no longer readable (replaced versions stay readable at least 60 minutes): read the list again without `snapshot`.",
+                 *         "details": {
+                 *           "parameter": "snapshot"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SnapshotExpiredError"];
             };
         };
         /** @description `rate_limit_exceeded` (per-minute budget spent; `X-RateLimit-Remaining: 0`) or `monthly_quota_exceeded` (monthly budget spent; `X-Quota-Remaining: 0`). Wait `Retry-After` seconds; `details.reset_at` and the `X-*-Reset` headers give the next window. */
@@ -978,6 +1247,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "rate_limit_exceeded",
+                 *         "message": "The per-minute limit of 60 requests is exhausted.",
+                 *         "details": {
+                 *           "reset_at": "2026-11-20T10:31:00.000Z",
+                 *           "limit": 60
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["QuotaError"];
             };
         };
@@ -985,25 +1266,58 @@ export interface components {
         InternalServerError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                /** @description Effective requests-per-minute limit of the key. Present when the request was charged. */
+                /**
+                 * @description Effective requests-per-minute limit of the key. Present when the request was charged.
+                 * @example 60
+                 */
                 "X-RateLimit-Limit"?: string;
-                /** @description Requests left in the current minute window (`0` on a per-minute refusal). Present when the request was charged. */
+                /**
+                 * @description Requests left in the current minute window (`0` on a per-minute refusal). Present when the request was charged.
+                 * @example 57
+                 */
                 "X-RateLimit-Remaining"?: string;
-                /** @description Unix timestamp (seconds) of the next per-minute window: the next UTC minute. Present when the request was charged. */
+                /**
+                 * @description Unix timestamp (seconds) of the next per-minute window: the next UTC minute. Present when the request was charged.
+                 * @example 1795689060
+                 */
                 "X-RateLimit-Reset"?: string;
-                /** @description Effective monthly quota of the key. Present when the request was charged. */
+                /**
+                 * @description Effective monthly quota of the key. Present when the request was charged.
+                 * @example 100000
+                 */
                 "X-Quota-Limit"?: string;
-                /** @description Requests left in the current monthly window (`0` on a monthly refusal). Present when the request was charged. */
+                /**
+                 * @description Requests left in the current monthly window (`0` on a monthly refusal). Present when the request was charged.
+                 * @example 98766
+                 */
                 "X-Quota-Remaining"?: string;
-                /** @description Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC. Present when the request was charged. */
+                /**
+                 * @description Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC. Present when the request was charged.
+                 * @example 1795996800
+                 */
                 "X-Quota-Reset"?: string;
-                /** @description The key's quota policies as defined by the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): a Structured Fields List of two policies, `"minute"` with its quota `q` and window `w=60` seconds, and `"month"` with its quota `q` (a calendar month in UTC, whose length varies, so no fixed `w`). Example: `"minute";q=60;w=60, "month";q=100000`. Present when the request was charged. */
+                /**
+                 * @description The key's quota policies as defined by the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): a Structured Fields List of two policies, `"minute"` with its quota `q` and window `w=60` seconds, and `"month"` with its quota `q` (a calendar month in UTC, whose length varies, so no fixed `w`). Example: `"minute";q=60;w=60, "month";q=100000`. Present when the request was charged.
+                 * @example "minute";q=60;w=60, "month";q=100000
+                 */
                 "RateLimit-Policy"?: string;
-                /** @description The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`. Present when the request was charged. */
+                /**
+                 * @description The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`. Present when the request was charged.
+                 * @example "minute";r=57;t=42, "month";r=98766;t=307782
+                 */
                 RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "internal_error",
+                 *         "message": "An unexpected error occurred.",
+                 *         "details": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["InternalError"];
             };
         };
@@ -1012,79 +1326,225 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                /** @description Effective requests-per-minute limit of the key. Present when the request was charged. */
+                /**
+                 * @description Effective requests-per-minute limit of the key. Present when the request was charged.
+                 * @example 60
+                 */
                 "X-RateLimit-Limit"?: string;
-                /** @description Requests left in the current minute window (`0` on a per-minute refusal). Present when the request was charged. */
+                /**
+                 * @description Requests left in the current minute window (`0` on a per-minute refusal). Present when the request was charged.
+                 * @example 57
+                 */
                 "X-RateLimit-Remaining"?: string;
-                /** @description Unix timestamp (seconds) of the next per-minute window: the next UTC minute. Present when the request was charged. */
+                /**
+                 * @description Unix timestamp (seconds) of the next per-minute window: the next UTC minute. Present when the request was charged.
+                 * @example 1795689060
+                 */
                 "X-RateLimit-Reset"?: string;
-                /** @description Effective monthly quota of the key. Present when the request was charged. */
+                /**
+                 * @description Effective monthly quota of the key. Present when the request was charged.
+                 * @example 100000
+                 */
                 "X-Quota-Limit"?: string;
-                /** @description Requests left in the current monthly window (`0` on a monthly refusal). Present when the request was charged. */
+                /**
+                 * @description Requests left in the current monthly window (`0` on a monthly refusal). Present when the request was charged.
+                 * @example 98766
+                 */
                 "X-Quota-Remaining"?: string;
-                /** @description Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC. Present when the request was charged. */
+                /**
+                 * @description Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC. Present when the request was charged.
+                 * @example 1795996800
+                 */
                 "X-Quota-Reset"?: string;
-                /** @description The key's quota policies as defined by the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): a Structured Fields List of two policies, `"minute"` with its quota `q` and window `w=60` seconds, and `"month"` with its quota `q` (a calendar month in UTC, whose length varies, so no fixed `w`). Example: `"minute";q=60;w=60, "month";q=100000`. Present when the request was charged. */
+                /**
+                 * @description The key's quota policies as defined by the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): a Structured Fields List of two policies, `"minute"` with its quota `q` and window `w=60` seconds, and `"month"` with its quota `q` (a calendar month in UTC, whose length varies, so no fixed `w`). Example: `"minute";q=60;w=60, "month";q=100000`. Present when the request was charged.
+                 * @example "minute";q=60;w=60, "month";q=100000
+                 */
                 "RateLimit-Policy"?: string;
-                /** @description The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`. Present when the request was charged. */
+                /**
+                 * @description The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`. Present when the request was charged.
+                 * @example "minute";r=57;t=42, "month";r=98766;t=307782
+                 */
                 RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "service_unavailable",
+                 *         "message": "A required internal dependency is unavailable. Retry later.",
+                 *         "details": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceUnavailableError"];
             };
         };
     };
     parameters: {
-        /** @description Page size. Plain decimal digits. */
+        /**
+         * @description Page size. Plain decimal digits.
+         * @example 100
+         */
         query_limit: number;
-        /** @description Zero-based offset into the result set. Plain decimal digits. */
+        /**
+         * @description Zero-based offset into the result set. Plain decimal digits.
+         * @example 200
+         */
         query_offset: number;
-        /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+        /**
+         * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
+         * @example v20261120T1000Z-2c41
+         */
+        query_snapshot: string;
+        /**
+         * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+         * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+         */
         "header_If-None-Match": string;
-        /** @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty. */
-        path_slug: string;
-        /** @description Only offers of platforms of this family. */
-        query_platform_type: "exchange" | "wallet" | "protocol";
-        /** @description Only offers of the platform with this (current) slug. Must not be empty. */
-        query_platform: string;
-        /** @description Only offers of the asset (or collateral asset) with this slug. Must not be empty. */
-        query_asset: string;
-        /** @description Only offers whose APY (percent) is at least this value, compared as an exact decimal. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`; not `.5`, `+1` or `5.`), at most 32 characters. */
+        /**
+         * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+         * @example [
+         *       "exchange",
+         *       "protocol"
+         *     ]
+         */
+        query_platform_type: ("exchange" | "wallet" | "protocol")[];
+        /**
+         * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+         * @example [
+         *       "aave-v3",
+         *       "binance"
+         *     ]
+         */
+        query_platform: string[];
+        /**
+         * @description Only offers of the assets (or collateral assets) with these slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+         * @example [
+         *       "tether",
+         *       "usd-coin"
+         *     ]
+         */
+        query_asset: string[];
+        /**
+         * @description Only offers whose APY (percent) is at least this value. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+         * @example 4.75
+         */
         query_min_apy: string;
-        /** @description Numeric offer identifier. Plain decimal digits. */
-        path_id: number;
-        /** @description History window. */
+        /**
+         * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+         * @example [
+         *       "arbitrum"
+         *     ]
+         */
+        query_chain: string[];
+        /**
+         * @description Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent. A comma-separated list of 1 to 200 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+         * @example [
+         *       1042,
+         *       2077
+         *     ]
+         */
+        query_ids: number[];
+        /**
+         * @description Only offers whose TVL (USD: earn `tvl`, borrow `total_supply_usd`) is at least this value; an offer whose TVL is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+         * @example 1e6
+         */
+        query_min_tvl: string;
+        /**
+         * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+         * @example v20261120T0955Z-7f3a
+         */
+        query_since: string;
+        /**
+         * @description Only offers whose `is_active` is this value (`true` or `false`).
+         * @example true
+         */
+        query_is_active: boolean;
+        /**
+         * @description History window.
+         * @example 1w
+         */
         query_period: "24h" | "1w" | "1m" | "3m" | "1y" | "all";
     };
     requestBodies: never;
     headers: {
-        /** @description Identifier of the request, on every response. */
+        /**
+         * @description Identifier of the request, on every response.
+         * @example c6a1f0de-4b7e-4f1a-9d2b-5e8c3a7f0b12
+         */
         "X-Request-Id": string;
-        /** @description Effective requests-per-minute limit of the key. A string of digits. */
+        /**
+         * @description Effective requests-per-minute limit of the key. A string of digits.
+         * @example 60
+         */
         "X-RateLimit-Limit": string;
-        /** @description Requests left in the current minute window (`0` on a per-minute refusal). A string of digits. */
+        /**
+         * @description Requests left in the current minute window (`0` on a per-minute refusal). A string of digits.
+         * @example 57
+         */
         "X-RateLimit-Remaining": string;
-        /** @description Unix timestamp (seconds) of the next per-minute window: the next UTC minute. A string of digits. */
+        /**
+         * @description Unix timestamp (seconds) of the next per-minute window: the next UTC minute. A string of digits.
+         * @example 1795689060
+         */
         "X-RateLimit-Reset": string;
-        /** @description Effective monthly quota of the key. A string of digits. */
+        /**
+         * @description Effective monthly quota of the key. A string of digits.
+         * @example 100000
+         */
         "X-Quota-Limit": string;
-        /** @description Requests left in the current monthly window (`0` on a monthly refusal). A string of digits. */
+        /**
+         * @description Requests left in the current monthly window (`0` on a monthly refusal). A string of digits.
+         * @example 98766
+         */
         "X-Quota-Remaining": string;
-        /** @description Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC. A string of digits. */
+        /**
+         * @description Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC. A string of digits.
+         * @example 1795996800
+         */
         "X-Quota-Reset": string;
-        /** @description The key's quota policies as defined by the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): a Structured Fields List of two policies, `"minute"` with its quota `q` and window `w=60` seconds, and `"month"` with its quota `q` (a calendar month in UTC, whose length varies, so no fixed `w`). Example: `"minute";q=60;w=60, "month";q=100000`. */
+        /**
+         * @description The key's quota policies as defined by the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): a Structured Fields List of two policies, `"minute"` with its quota `q` and window `w=60` seconds, and `"month"` with its quota `q` (a calendar month in UTC, whose length varies, so no fixed `w`). Example: `"minute";q=60;w=60, "month";q=100000`.
+         * @example "minute";q=60;w=60, "month";q=100000
+         */
         "RateLimit-Policy": string;
-        /** @description The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`. */
+        /**
+         * @description The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`.
+         * @example "minute";r=57;t=42, "month";r=98766;t=307782
+         */
         RateLimit: string;
-        /** @description Strong entity tag of the body (a hash of its bytes): it changes when and only when the body does. Send it back in `If-None-Match` to get `304 Not Modified` instead of an unchanged body. It identifies the uncompressed JSON: gzip is a transfer detail here. */
+        /**
+         * @description Strong entity tag of the body (a hash of its bytes): it changes when and only when the body does. Send it back in `If-None-Match` to get `304 Not Modified` instead of an unchanged body. It identifies the uncompressed JSON: gzip is a transfer detail here.
+         * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+         */
         ETag: string;
-        /** @description `private, no-cache` on lists, details and their 304: a client may keep the answer but must revalidate it (`If-None-Match`) before each use, and shared caches must not store it (it was fetched with a key). Every other answer is `no-store`. */
+        /**
+         * @description `private, no-cache` on lists, details and their 304: a client may keep the answer but must revalidate it (`If-None-Match`) before each use, and shared caches must not store it (it was fetched with a key). Every other answer is `no-store`.
+         * @example private, no-cache
+         */
         "Cache-Control": "private, no-cache";
-        /** @description Seconds to wait before retrying, rounded up, at least 1. */
+        /**
+         * @description Seconds to wait before retrying, rounded up, at least 1.
+         * @example 42
+         */
         "Retry-After": string;
-        /** @description The same path with the current slug, on the same base path, query string kept. */
+        /**
+         * @description The same path with the current slug, on the same base path, query string kept.
+         * @example /api/v1/exchanges/binance
+         */
         Location: string;
+        /**
+         * @description When the newest data version the body depends on was published (an HTTP-date, UTC), on every `200` and `304` of a list or detail. It tells the age of what is served; revalidate with `If-None-Match` (the `ETag`): `If-Modified-Since` is not evaluated, since two versions published within one second share a date.
+         * @example Fri, 20 Nov 2026 10:00:00 GMT
+         */
+        "Last-Modified": string;
+        /**
+         * @description Links to the neighbouring pages (RFC 8288): `rel="next"` while `pagination.has_more`, `rel="prev"` when `offset` > 0 (at `offset` minus `limit`, at least 0). Each is a relative reference (path and query, on the base path of the request) with the parameters of the request, `offset` moved and `snapshot` set to `pagination.snapshot`, so that following the links reads one data version from end to end. Absent when the page has neither neighbour.
+         * @example </api/v1/earn?asset=tether,usd-coin&limit=50&offset=100&snapshot=v20261120T1000Z-2c41>; rel="next", </api/v1/earn?asset=tether,usd-coin&limit=50&offset=0&snapshot=v20261120T1000Z-2c41>; rel="prev"
+         */
+        Link: string;
     };
     pathItems: never;
 }
@@ -1093,13 +1553,27 @@ export interface operations {
     listExchanges: {
         parameters: {
             query?: {
-                /** @description Page size. Plain decimal digits. */
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
                 limit?: components["parameters"]["query_limit"];
-                /** @description Zero-based offset into the result set. Plain decimal digits. */
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 200
+                 */
                 offset?: components["parameters"]["query_offset"];
+                /**
+                 * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
+                 * @example v20261120T1000Z-2c41
+                 */
+                snapshot?: components["parameters"]["query_snapshot"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1120,10 +1594,40 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "exchange",
+                     *           "slug": "binance",
+                     *           "name": "Binance",
+                     *           "url": "https://www.binance.com",
+                     *           "logo64": "https://img.example/binance.png",
+                     *           "stats": {
+                     *             "num_coins": 412,
+                     *             "num_markets": 1630,
+                     *             "weekly_visits": 51234567,
+                     *             "daily_spot_volume": 15234567890.5,
+                     *             "is_centralized": true
+                     *           },
+                     *           "updated_at": "2026-11-20T06:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 42,
+                     *         "offset": 0,
+                     *         "limit": 1,
+                     *         "has_more": true,
+                     *         "snapshot": "v20261120T1000Z-2c41"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExchangeList"];
                 };
             };
@@ -1131,6 +1635,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1140,12 +1645,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
-                /** @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty. */
-                slug: components["parameters"]["path_slug"];
+                /**
+                 * @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty; at most 256 characters (a longer slug is a `validation_error`).
+                 * @example binance
+                 */
+                slug: string;
             };
             cookie?: never;
         };
@@ -1164,10 +1675,28 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "exchange",
+                     *       "slug": "binance",
+                     *       "name": "Binance",
+                     *       "url": "https://www.binance.com",
+                     *       "logo64": "https://img.example/binance.png",
+                     *       "stats": {
+                     *         "num_coins": 412,
+                     *         "num_markets": 1630,
+                     *         "weekly_visits": 51234567,
+                     *         "daily_spot_volume": 15234567890.5,
+                     *         "is_centralized": true
+                     *       },
+                     *       "updated_at": "2026-11-20T06:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Exchange"];
                 };
             };
@@ -1185,13 +1714,27 @@ export interface operations {
     listWallets: {
         parameters: {
             query?: {
-                /** @description Page size. Plain decimal digits. */
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
                 limit?: components["parameters"]["query_limit"];
-                /** @description Zero-based offset into the result set. Plain decimal digits. */
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 200
+                 */
                 offset?: components["parameters"]["query_offset"];
+                /**
+                 * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
+                 * @example v20261120T1000Z-2c41
+                 */
+                snapshot?: components["parameters"]["query_snapshot"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1212,10 +1755,49 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "wallet",
+                     *           "slug": "ledger-nano-x",
+                     *           "name": "Ledger Nano X",
+                     *           "url": "https://www.ledger.com",
+                     *           "logo64": null,
+                     *           "stats": {
+                     *             "wallet_type": "hardware",
+                     *             "num_coins": 5500,
+                     *             "anonymity_rating": 4,
+                     *             "ease_of_use_rating": 4.5,
+                     *             "security_rating": 5,
+                     *             "platforms": [
+                     *               "ios",
+                     *               "android",
+                     *               "desktop"
+                     *             ],
+                     *             "additional_services": [
+                     *               "staking",
+                     *               "swap"
+                     *             ]
+                     *           },
+                     *           "updated_at": "2026-11-20T06:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 17,
+                     *         "offset": 0,
+                     *         "limit": 1,
+                     *         "has_more": true,
+                     *         "snapshot": "v20261120T1000Z-2c41"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WalletList"];
                 };
             };
@@ -1223,6 +1805,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1232,12 +1815,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
-                /** @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty. */
-                slug: components["parameters"]["path_slug"];
+                /**
+                 * @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty; at most 256 characters (a longer slug is a `validation_error`).
+                 * @example ledger-nano-x
+                 */
+                slug: string;
             };
             cookie?: never;
         };
@@ -1256,10 +1845,37 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "wallet",
+                     *       "slug": "ledger-nano-x",
+                     *       "name": "Ledger Nano X",
+                     *       "url": "https://www.ledger.com",
+                     *       "logo64": null,
+                     *       "stats": {
+                     *         "wallet_type": "hardware",
+                     *         "num_coins": 5500,
+                     *         "anonymity_rating": 4,
+                     *         "ease_of_use_rating": 4.5,
+                     *         "security_rating": 5,
+                     *         "platforms": [
+                     *           "ios",
+                     *           "android",
+                     *           "desktop"
+                     *         ],
+                     *         "additional_services": [
+                     *           "staking",
+                     *           "swap"
+                     *         ]
+                     *       },
+                     *       "updated_at": "2026-11-20T06:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
@@ -1277,13 +1893,27 @@ export interface operations {
     listProtocols: {
         parameters: {
             query?: {
-                /** @description Page size. Plain decimal digits. */
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
                 limit?: components["parameters"]["query_limit"];
-                /** @description Zero-based offset into the result set. Plain decimal digits. */
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 200
+                 */
                 offset?: components["parameters"]["query_offset"];
+                /**
+                 * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
+                 * @example v20261120T1000Z-2c41
+                 */
+                snapshot?: components["parameters"]["query_snapshot"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1304,10 +1934,37 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "protocol",
+                     *           "slug": "aave-v3",
+                     *           "name": "Aave V3",
+                     *           "url": "https://aave.com",
+                     *           "logo64": "https://img.example/aave.png",
+                     *           "stats": {
+                     *             "category": "lending",
+                     *             "tvl": "12345678901.25"
+                     *           },
+                     *           "updated_at": "2026-11-20T06:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 25,
+                     *         "offset": 0,
+                     *         "limit": 1,
+                     *         "has_more": true,
+                     *         "snapshot": "v20261120T1000Z-2c41"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProtocolList"];
                 };
             };
@@ -1315,6 +1972,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1324,12 +1982,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
-                /** @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty. */
-                slug: components["parameters"]["path_slug"];
+                /**
+                 * @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty; at most 256 characters (a longer slug is a `validation_error`).
+                 * @example aave-v3
+                 */
+                slug: string;
             };
             cookie?: never;
         };
@@ -1348,10 +2012,25 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "protocol",
+                     *       "slug": "aave-v3",
+                     *       "name": "Aave V3",
+                     *       "url": "https://aave.com",
+                     *       "logo64": "https://img.example/aave.png",
+                     *       "stats": {
+                     *         "category": "lending",
+                     *         "tvl": "12345678901.25"
+                     *       },
+                     *       "updated_at": "2026-11-20T06:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Protocol"];
                 };
             };
@@ -1369,13 +2048,27 @@ export interface operations {
     listCurrencies: {
         parameters: {
             query?: {
-                /** @description Page size. Plain decimal digits. */
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
                 limit?: components["parameters"]["query_limit"];
-                /** @description Zero-based offset into the result set. Plain decimal digits. */
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 200
+                 */
                 offset?: components["parameters"]["query_offset"];
+                /**
+                 * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
+                 * @example v20261120T1000Z-2c41
+                 */
+                snapshot?: components["parameters"]["query_snapshot"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1396,10 +2089,45 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "slug": "bitcoin",
+                     *           "name": "Bitcoin",
+                     *           "symbol": "BTC",
+                     *           "category": "coin",
+                     *           "sign": "₿",
+                     *           "logo64": "https://img.example/bitcoin.png",
+                     *           "stats": {
+                     *             "rank_by_market_cap": 1,
+                     *             "circulating_supply": 19790000,
+                     *             "total_supply": 19790000,
+                     *             "max_supply": 21000000,
+                     *             "usd_price": "67012.45",
+                     *             "usd_volume_24h": "28123456789.12",
+                     *             "usd_market_cap": "1326176385500.5",
+                     *             "usd_percent_change_24h": -1.25,
+                     *             "usd_market_cap_dominance": 54.2
+                     *           },
+                     *           "updated_at": "2026-11-20T09:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 250,
+                     *         "offset": 0,
+                     *         "limit": 1,
+                     *         "has_more": true,
+                     *         "snapshot": "v20261120T1000Z-2c41"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CurrencyList"];
                 };
             };
@@ -1407,6 +2135,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1416,12 +2145,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
-                /** @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty. */
-                slug: components["parameters"]["path_slug"];
+                /**
+                 * @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty; at most 256 characters (a longer slug is a `validation_error`).
+                 * @example bitcoin
+                 */
+                slug: string;
             };
             cookie?: never;
         };
@@ -1440,10 +2175,105 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": "bitcoin",
+                     *       "name": "Bitcoin",
+                     *       "symbol": "BTC",
+                     *       "category": "coin",
+                     *       "sign": "₿",
+                     *       "logo64": "https://img.example/bitcoin.png",
+                     *       "stats": {
+                     *         "rank_by_market_cap": 1,
+                     *         "circulating_supply": 19790000,
+                     *         "total_supply": 19790000,
+                     *         "max_supply": 21000000,
+                     *         "usd_price": "67012.45",
+                     *         "usd_volume_24h": "28123456789.12",
+                     *         "usd_market_cap": "1326176385500.5",
+                     *         "usd_percent_change_24h": -1.25,
+                     *         "usd_market_cap_dominance": 54.2
+                     *       },
+                     *       "updated_at": "2026-11-20T09:00:00.000Z",
+                     *       "earn_offers": [
+                     *         {
+                     *           "id": 1042,
+                     *           "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *           "platform": {
+                     *             "type": "protocol",
+                     *             "slug": "aave-v3",
+                     *             "name": "Aave V3"
+                     *           },
+                     *           "chain": {
+                     *             "slug": "ethereum",
+                     *             "symbol": "ETH",
+                     *             "name": "Ethereum"
+                     *           },
+                     *           "asset": {
+                     *             "slug": "bitcoin",
+                     *             "symbol": "BTC",
+                     *             "name": "Bitcoin"
+                     *           },
+                     *           "reward_assets": [
+                     *             {
+                     *               "slug": "arbitrum",
+                     *               "symbol": "ARB",
+                     *               "name": "Arbitrum"
+                     *             }
+                     *           ],
+                     *           "product_type": "lending",
+                     *           "product_name": "USDT supply",
+                     *           "duration_days": null,
+                     *           "apy": "5.42",
+                     *           "estimated_apy": "5.38",
+                     *           "estimated_apy_updated_at": "2026-11-20T09:55:00.000Z",
+                     *           "tvl": "1843211.07",
+                     *           "min_amount": null,
+                     *           "max_amount": null,
+                     *           "available": true,
+                     *           "available_updated_at": "2026-11-20T09:55:00.000Z",
+                     *           "link": "https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3",
+                     *           "updated_at": "2026-11-20T09:55:00.000Z"
+                     *         }
+                     *       ],
+                     *       "borrow_offers": [],
+                     *       "collateral_offers": [
+                     *         {
+                     *           "id": 3105,
+                     *           "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *           "platform": {
+                     *             "type": "protocol",
+                     *             "slug": "aave-v3",
+                     *             "name": "Aave V3"
+                     *           },
+                     *           "chain": {
+                     *             "slug": "ethereum",
+                     *             "symbol": "ETH",
+                     *             "name": "Ethereum"
+                     *           },
+                     *           "asset": {
+                     *             "slug": "bitcoin",
+                     *             "symbol": "BTC",
+                     *             "name": "Bitcoin"
+                     *           },
+                     *           "platform_type": "protocol",
+                     *           "term_days": null,
+                     *           "initial_ltv": "73",
+                     *           "margin_call_ltv": null,
+                     *           "liquidation_ltv": "78",
+                     *           "is_active": true,
+                     *           "link": "https://app.aave.com/reserve-overview/?underlyingAsset=wbtc&marketName=proto_mainnet_v3",
+                     *           "synced_at": "2026-11-20T09:55:00.000Z",
+                     *           "updated_at": "2026-11-20T09:55:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CurrencyDetail"];
                 };
             };
@@ -1461,23 +2291,86 @@ export interface operations {
     listEarnOffers: {
         parameters: {
             query?: {
-                /** @description Page size. Plain decimal digits. */
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
                 limit?: components["parameters"]["query_limit"];
-                /** @description Zero-based offset into the result set. Plain decimal digits. */
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 200
+                 */
                 offset?: components["parameters"]["query_offset"];
-                /** @description Only offers of platforms of this family. */
+                /**
+                 * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "exchange",
+                 *       "protocol"
+                 *     ]
+                 */
                 platform_type?: components["parameters"]["query_platform_type"];
-                /** @description Only offers of the platform with this (current) slug. Must not be empty. */
+                /**
+                 * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "aave-v3",
+                 *       "binance"
+                 *     ]
+                 */
                 platform?: components["parameters"]["query_platform"];
-                /** @description Only offers of the asset (or collateral asset) with this slug. Must not be empty. */
+                /**
+                 * @description Only offers of the assets (or collateral assets) with these slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "tether",
+                 *       "usd-coin"
+                 *     ]
+                 */
                 asset?: components["parameters"]["query_asset"];
-                /** @description Sort mode. Default `apy_desc`. `apy_desc` orders by `apy` descending; `apy_asc` orders by `apy` ascending; `tvl_desc` orders by `tvl` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. */
+                /**
+                 * @description Sort mode. Default `apy_desc`. `apy_desc` orders by `apy` descending; `apy_asc` orders by `apy` ascending; `tvl_desc` orders by `tvl` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly.
+                 * @example tvl_desc
+                 */
                 sort?: "apy_desc" | "apy_asc" | "tvl_desc" | "updated_desc";
-                /** @description Only offers whose APY (percent) is at least this value, compared as an exact decimal. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`; not `.5`, `+1` or `5.`), at most 32 characters. */
+                /**
+                 * @description Only offers whose APY (percent) is at least this value. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @example 4.75
+                 */
                 min_apy?: components["parameters"]["query_min_apy"];
+                /**
+                 * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "arbitrum"
+                 *     ]
+                 */
+                chain?: components["parameters"]["query_chain"];
+                /**
+                 * @description Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent. A comma-separated list of 1 to 200 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       1042,
+                 *       2077
+                 *     ]
+                 */
+                ids?: components["parameters"]["query_ids"];
+                /**
+                 * @description Only offers whose TVL (USD: earn `tvl`, borrow `total_supply_usd`) is at least this value; an offer whose TVL is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @example 1e6
+                 */
+                min_tvl?: components["parameters"]["query_min_tvl"];
+                /**
+                 * @description Only earn offers whose `available` is this value (`true` or `false`).
+                 * @example true
+                 */
+                available?: boolean;
+                /**
+                 * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
+                 * @example v20261120T1000Z-2c41
+                 */
+                snapshot?: components["parameters"]["query_snapshot"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1498,10 +2391,64 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1042,
+                     *           "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *           "platform": {
+                     *             "type": "protocol",
+                     *             "slug": "aave-v3",
+                     *             "name": "Aave V3"
+                     *           },
+                     *           "chain": {
+                     *             "slug": "arbitrum",
+                     *             "symbol": "ARB",
+                     *             "name": "Arbitrum"
+                     *           },
+                     *           "asset": {
+                     *             "slug": "tether",
+                     *             "symbol": "USDT",
+                     *             "name": "Tether"
+                     *           },
+                     *           "reward_assets": [
+                     *             {
+                     *               "slug": "arbitrum",
+                     *               "symbol": "ARB",
+                     *               "name": "Arbitrum"
+                     *             }
+                     *           ],
+                     *           "product_type": "lending",
+                     *           "product_name": "USDT supply",
+                     *           "duration_days": null,
+                     *           "apy": "5.42",
+                     *           "estimated_apy": "5.38",
+                     *           "estimated_apy_updated_at": "2026-11-20T09:55:00.000Z",
+                     *           "tvl": "1843211.07",
+                     *           "min_amount": null,
+                     *           "max_amount": null,
+                     *           "available": true,
+                     *           "available_updated_at": "2026-11-20T09:55:00.000Z",
+                     *           "link": "https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3",
+                     *           "updated_at": "2026-11-20T09:55:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 128,
+                     *         "offset": 0,
+                     *         "limit": 1,
+                     *         "has_more": true,
+                     *         "snapshot": "v20261120T1000Z-2c41"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EarnOfferList"];
                 };
             };
@@ -1509,6 +2456,138 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEarnChanges: {
+        parameters: {
+            query: {
+                /**
+                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+                 * @example v20261120T0955Z-7f3a
+                 */
+                since: components["parameters"]["query_since"];
+                /**
+                 * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
+                 * @example v20261120T1000Z-2c41
+                 */
+                snapshot?: components["parameters"]["query_snapshot"];
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["query_limit"];
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 200
+                 */
+                offset?: components["parameters"]["query_offset"];
+            };
+            header?: {
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
+                "If-None-Match"?: components["parameters"]["header_If-None-Match"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "v20261120T0955Z-7f3a",
+                     *       "snapshot": "v20261120T1000Z-2c41",
+                     *       "data": [
+                     *         {
+                     *           "id": 1042,
+                     *           "change": "changed",
+                     *           "offer": {
+                     *             "id": 1042,
+                     *             "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *             "platform": {
+                     *               "type": "protocol",
+                     *               "slug": "aave-v3",
+                     *               "name": "Aave V3"
+                     *             },
+                     *             "chain": {
+                     *               "slug": "arbitrum",
+                     *               "symbol": "ARB",
+                     *               "name": "Arbitrum"
+                     *             },
+                     *             "asset": {
+                     *               "slug": "tether",
+                     *               "symbol": "USDT",
+                     *               "name": "Tether"
+                     *             },
+                     *             "reward_assets": [
+                     *               {
+                     *                 "slug": "arbitrum",
+                     *                 "symbol": "ARB",
+                     *                 "name": "Arbitrum"
+                     *               }
+                     *             ],
+                     *             "product_type": "lending",
+                     *             "product_name": "USDT supply",
+                     *             "duration_days": null,
+                     *             "apy": "5.42",
+                     *             "estimated_apy": "5.38",
+                     *             "estimated_apy_updated_at": "2026-11-20T09:55:00.000Z",
+                     *             "tvl": "1843211.07",
+                     *             "min_amount": null,
+                     *             "max_amount": null,
+                     *             "available": true,
+                     *             "available_updated_at": "2026-11-20T09:55:00.000Z",
+                     *             "link": "https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3",
+                     *             "updated_at": "2026-11-20T09:55:00.000Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": 1043,
+                     *           "change": "removed",
+                     *           "offer": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 2,
+                     *         "offset": 0,
+                     *         "limit": 50,
+                     *         "has_more": false,
+                     *         "snapshot": "v20261120T1000Z-2c41"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EarnChanges"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1518,12 +2597,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
-                /** @description Numeric offer identifier. Plain decimal digits. */
-                id: components["parameters"]["path_id"];
+                /**
+                 * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
+                 * @example 1042
+                 */
+                id: number;
             };
             cookie?: never;
         };
@@ -1542,10 +2627,52 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1042,
+                     *       "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *       "platform": {
+                     *         "type": "protocol",
+                     *         "slug": "aave-v3",
+                     *         "name": "Aave V3"
+                     *       },
+                     *       "chain": {
+                     *         "slug": "arbitrum",
+                     *         "symbol": "ARB",
+                     *         "name": "Arbitrum"
+                     *       },
+                     *       "asset": {
+                     *         "slug": "tether",
+                     *         "symbol": "USDT",
+                     *         "name": "Tether"
+                     *       },
+                     *       "reward_assets": [
+                     *         {
+                     *           "slug": "arbitrum",
+                     *           "symbol": "ARB",
+                     *           "name": "Arbitrum"
+                     *         }
+                     *       ],
+                     *       "product_type": "lending",
+                     *       "product_name": "USDT supply",
+                     *       "duration_days": null,
+                     *       "apy": "5.42",
+                     *       "estimated_apy": "5.38",
+                     *       "estimated_apy_updated_at": "2026-11-20T09:55:00.000Z",
+                     *       "tvl": "1843211.07",
+                     *       "min_amount": null,
+                     *       "max_amount": null,
+                     *       "available": true,
+                     *       "available_updated_at": "2026-11-20T09:55:00.000Z",
+                     *       "link": "https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3",
+                     *       "updated_at": "2026-11-20T09:55:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EarnOffer"];
                 };
             };
@@ -1562,23 +2689,86 @@ export interface operations {
     listBorrowOffers: {
         parameters: {
             query?: {
-                /** @description Page size. Plain decimal digits. */
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
                 limit?: components["parameters"]["query_limit"];
-                /** @description Zero-based offset into the result set. Plain decimal digits. */
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 200
+                 */
                 offset?: components["parameters"]["query_offset"];
-                /** @description Only offers of platforms of this family. */
+                /**
+                 * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "exchange",
+                 *       "protocol"
+                 *     ]
+                 */
                 platform_type?: components["parameters"]["query_platform_type"];
-                /** @description Only offers of the platform with this (current) slug. Must not be empty. */
+                /**
+                 * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "aave-v3",
+                 *       "binance"
+                 *     ]
+                 */
                 platform?: components["parameters"]["query_platform"];
-                /** @description Only offers of the asset (or collateral asset) with this slug. Must not be empty. */
+                /**
+                 * @description Only offers of the assets (or collateral assets) with these slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "tether",
+                 *       "usd-coin"
+                 *     ]
+                 */
                 asset?: components["parameters"]["query_asset"];
-                /** @description Sort mode. Default `apy_asc`. `apy_desc` orders by `net_borrow_apy` descending; `apy_asc` orders by `net_borrow_apy` ascending; `tvl_desc` orders by `total_supply_usd` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. */
+                /**
+                 * @description Sort mode. Default `apy_asc`. `apy_desc` orders by `net_borrow_apy` descending; `apy_asc` orders by `net_borrow_apy` ascending; `tvl_desc` orders by `total_supply_usd` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly.
+                 * @example tvl_desc
+                 */
                 sort?: "apy_desc" | "apy_asc" | "tvl_desc" | "updated_desc";
-                /** @description Only offers whose APY (percent) is at least this value, compared as an exact decimal. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`; not `.5`, `+1` or `5.`), at most 32 characters. */
+                /**
+                 * @description Only offers whose APY (percent) is at least this value. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @example 4.75
+                 */
                 min_apy?: components["parameters"]["query_min_apy"];
+                /**
+                 * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "arbitrum"
+                 *     ]
+                 */
+                chain?: components["parameters"]["query_chain"];
+                /**
+                 * @description Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent. A comma-separated list of 1 to 200 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       1042,
+                 *       2077
+                 *     ]
+                 */
+                ids?: components["parameters"]["query_ids"];
+                /**
+                 * @description Only offers whose TVL (USD: earn `tvl`, borrow `total_supply_usd`) is at least this value; an offer whose TVL is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @example 1e6
+                 */
+                min_tvl?: components["parameters"]["query_min_tvl"];
+                /**
+                 * @description Only offers whose `is_active` is this value (`true` or `false`).
+                 * @example true
+                 */
+                is_active?: components["parameters"]["query_is_active"];
+                /**
+                 * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
+                 * @example v20261120T1000Z-2c41
+                 */
+                snapshot?: components["parameters"]["query_snapshot"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1599,10 +2789,57 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 2077,
+                     *           "compositeKey": "aave-v3:arbitrum:usdt:borrow",
+                     *           "platform": {
+                     *             "type": "protocol",
+                     *             "slug": "aave-v3",
+                     *             "name": "Aave V3"
+                     *           },
+                     *           "chain": {
+                     *             "slug": "arbitrum",
+                     *             "symbol": "ARB",
+                     *             "name": "Arbitrum"
+                     *           },
+                     *           "asset": {
+                     *             "slug": "tether",
+                     *             "symbol": "USDT",
+                     *             "name": "Tether"
+                     *           },
+                     *           "platform_type": "protocol",
+                     *           "term_days": null,
+                     *           "borrow_apy": "6.91",
+                     *           "supply_apy": "5.42",
+                     *           "net_borrow_apy": "6.12",
+                     *           "real_net_borrow_apy": "6.12",
+                     *           "total_supply_usd": "1843211.07",
+                     *           "total_borrow_usd": "1290247.75",
+                     *           "available_liquidity_usd": "552963.32",
+                     *           "is_active": true,
+                     *           "link": "https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3",
+                     *           "synced_at": "2026-11-20T09:55:00.000Z",
+                     *           "updated_at": "2026-11-20T09:55:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 64,
+                     *         "offset": 0,
+                     *         "limit": 1,
+                     *         "has_more": true,
+                     *         "snapshot": "v20261120T1000Z-2c41"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["BorrowOfferList"];
                 };
             };
@@ -1610,6 +2847,131 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBorrowChanges: {
+        parameters: {
+            query: {
+                /**
+                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+                 * @example v20261120T0955Z-7f3a
+                 */
+                since: components["parameters"]["query_since"];
+                /**
+                 * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
+                 * @example v20261120T1000Z-2c41
+                 */
+                snapshot?: components["parameters"]["query_snapshot"];
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["query_limit"];
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 200
+                 */
+                offset?: components["parameters"]["query_offset"];
+            };
+            header?: {
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
+                "If-None-Match"?: components["parameters"]["header_If-None-Match"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "v20261120T0955Z-7f3a",
+                     *       "snapshot": "v20261120T1000Z-2c41",
+                     *       "data": [
+                     *         {
+                     *           "id": 2077,
+                     *           "change": "changed",
+                     *           "offer": {
+                     *             "id": 2077,
+                     *             "compositeKey": "aave-v3:arbitrum:usdt:borrow",
+                     *             "platform": {
+                     *               "type": "protocol",
+                     *               "slug": "aave-v3",
+                     *               "name": "Aave V3"
+                     *             },
+                     *             "chain": {
+                     *               "slug": "arbitrum",
+                     *               "symbol": "ARB",
+                     *               "name": "Arbitrum"
+                     *             },
+                     *             "asset": {
+                     *               "slug": "tether",
+                     *               "symbol": "USDT",
+                     *               "name": "Tether"
+                     *             },
+                     *             "platform_type": "protocol",
+                     *             "term_days": null,
+                     *             "borrow_apy": "6.91",
+                     *             "supply_apy": "5.42",
+                     *             "net_borrow_apy": "6.12",
+                     *             "real_net_borrow_apy": "6.12",
+                     *             "total_supply_usd": "1843211.07",
+                     *             "total_borrow_usd": "1290247.75",
+                     *             "available_liquidity_usd": "552963.32",
+                     *             "is_active": true,
+                     *             "link": "https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3",
+                     *             "synced_at": "2026-11-20T09:55:00.000Z",
+                     *             "updated_at": "2026-11-20T09:55:00.000Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": 2078,
+                     *           "change": "removed",
+                     *           "offer": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 2,
+                     *         "offset": 0,
+                     *         "limit": 50,
+                     *         "has_more": false,
+                     *         "snapshot": "v20261120T1000Z-2c41"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BorrowChanges"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1619,12 +2981,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
-                /** @description Numeric offer identifier. Plain decimal digits. */
-                id: components["parameters"]["path_id"];
+                /**
+                 * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
+                 * @example 1042
+                 */
+                id: number;
             };
             cookie?: never;
         };
@@ -1643,10 +3011,45 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2077,
+                     *       "compositeKey": "aave-v3:arbitrum:usdt:borrow",
+                     *       "platform": {
+                     *         "type": "protocol",
+                     *         "slug": "aave-v3",
+                     *         "name": "Aave V3"
+                     *       },
+                     *       "chain": {
+                     *         "slug": "arbitrum",
+                     *         "symbol": "ARB",
+                     *         "name": "Arbitrum"
+                     *       },
+                     *       "asset": {
+                     *         "slug": "tether",
+                     *         "symbol": "USDT",
+                     *         "name": "Tether"
+                     *       },
+                     *       "platform_type": "protocol",
+                     *       "term_days": null,
+                     *       "borrow_apy": "6.91",
+                     *       "supply_apy": "5.42",
+                     *       "net_borrow_apy": "6.12",
+                     *       "real_net_borrow_apy": "6.12",
+                     *       "total_supply_usd": "1843211.07",
+                     *       "total_borrow_usd": "1290247.75",
+                     *       "available_liquidity_usd": "552963.32",
+                     *       "is_active": true,
+                     *       "link": "https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3",
+                     *       "synced_at": "2026-11-20T09:55:00.000Z",
+                     *       "updated_at": "2026-11-20T09:55:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BorrowOffer"];
                 };
             };
@@ -1663,21 +3066,76 @@ export interface operations {
     listCollateralOffers: {
         parameters: {
             query?: {
-                /** @description Page size. Plain decimal digits. */
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
                 limit?: components["parameters"]["query_limit"];
-                /** @description Zero-based offset into the result set. Plain decimal digits. */
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 200
+                 */
                 offset?: components["parameters"]["query_offset"];
-                /** @description Only offers of platforms of this family. */
+                /**
+                 * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "exchange",
+                 *       "protocol"
+                 *     ]
+                 */
                 platform_type?: components["parameters"]["query_platform_type"];
-                /** @description Only offers of the platform with this (current) slug. Must not be empty. */
+                /**
+                 * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "aave-v3",
+                 *       "binance"
+                 *     ]
+                 */
                 platform?: components["parameters"]["query_platform"];
-                /** @description Only offers of the asset (or collateral asset) with this slug. Must not be empty. */
+                /**
+                 * @description Only offers of the assets (or collateral assets) with these slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "tether",
+                 *       "usd-coin"
+                 *     ]
+                 */
                 asset?: components["parameters"]["query_asset"];
-                /** @description Sort mode. Default `updated_desc`. `apy_desc` is accepted and gives the default order; `apy_asc` is accepted and gives the default order; `tvl_desc` is accepted and gives the default order; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. */
+                /**
+                 * @description Sort mode. Default `updated_desc`. `apy_desc` is accepted and gives the default order; `apy_asc` is accepted and gives the default order; `tvl_desc` is accepted and gives the default order; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly.
+                 * @example tvl_desc
+                 */
                 sort?: "apy_desc" | "apy_asc" | "tvl_desc" | "updated_desc";
+                /**
+                 * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       "arbitrum"
+                 *     ]
+                 */
+                chain?: components["parameters"]["query_chain"];
+                /**
+                 * @description Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent. A comma-separated list of 1 to 200 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       1042,
+                 *       2077
+                 *     ]
+                 */
+                ids?: components["parameters"]["query_ids"];
+                /**
+                 * @description Only offers whose `is_active` is this value (`true` or `false`).
+                 * @example true
+                 */
+                is_active?: components["parameters"]["query_is_active"];
+                /**
+                 * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
+                 * @example v20261120T1000Z-2c41
+                 */
+                snapshot?: components["parameters"]["query_snapshot"];
             };
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path?: never;
@@ -1698,10 +3156,53 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 3105,
+                     *           "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *           "platform": {
+                     *             "type": "protocol",
+                     *             "slug": "aave-v3",
+                     *             "name": "Aave V3"
+                     *           },
+                     *           "chain": {
+                     *             "slug": "ethereum",
+                     *             "symbol": "ETH",
+                     *             "name": "Ethereum"
+                     *           },
+                     *           "asset": {
+                     *             "slug": "bitcoin",
+                     *             "symbol": "BTC",
+                     *             "name": "Bitcoin"
+                     *           },
+                     *           "platform_type": "protocol",
+                     *           "term_days": null,
+                     *           "initial_ltv": "73",
+                     *           "margin_call_ltv": null,
+                     *           "liquidation_ltv": "78",
+                     *           "is_active": true,
+                     *           "link": "https://app.aave.com/reserve-overview/?underlyingAsset=wbtc&marketName=proto_mainnet_v3",
+                     *           "synced_at": "2026-11-20T09:55:00.000Z",
+                     *           "updated_at": "2026-11-20T09:55:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 31,
+                     *         "offset": 0,
+                     *         "limit": 1,
+                     *         "has_more": true,
+                     *         "snapshot": "v20261120T1000Z-2c41"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CollateralOfferList"];
                 };
             };
@@ -1709,6 +3210,127 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCollateralChanges: {
+        parameters: {
+            query: {
+                /**
+                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+                 * @example v20261120T0955Z-7f3a
+                 */
+                since: components["parameters"]["query_since"];
+                /**
+                 * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
+                 * @example v20261120T1000Z-2c41
+                 */
+                snapshot?: components["parameters"]["query_snapshot"];
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["query_limit"];
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 200
+                 */
+                offset?: components["parameters"]["query_offset"];
+            };
+            header?: {
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
+                "If-None-Match"?: components["parameters"]["header_If-None-Match"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "v20261120T0955Z-7f3a",
+                     *       "snapshot": "v20261120T1000Z-2c41",
+                     *       "data": [
+                     *         {
+                     *           "id": 3105,
+                     *           "change": "changed",
+                     *           "offer": {
+                     *             "id": 3105,
+                     *             "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *             "platform": {
+                     *               "type": "protocol",
+                     *               "slug": "aave-v3",
+                     *               "name": "Aave V3"
+                     *             },
+                     *             "chain": {
+                     *               "slug": "ethereum",
+                     *               "symbol": "ETH",
+                     *               "name": "Ethereum"
+                     *             },
+                     *             "asset": {
+                     *               "slug": "bitcoin",
+                     *               "symbol": "BTC",
+                     *               "name": "Bitcoin"
+                     *             },
+                     *             "platform_type": "protocol",
+                     *             "term_days": null,
+                     *             "initial_ltv": "73",
+                     *             "margin_call_ltv": null,
+                     *             "liquidation_ltv": "78",
+                     *             "is_active": true,
+                     *             "link": "https://app.aave.com/reserve-overview/?underlyingAsset=wbtc&marketName=proto_mainnet_v3",
+                     *             "synced_at": "2026-11-20T09:55:00.000Z",
+                     *             "updated_at": "2026-11-20T09:55:00.000Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": 3106,
+                     *           "change": "removed",
+                     *           "offer": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 2,
+                     *         "offset": 0,
+                     *         "limit": 50,
+                     *         "has_more": false,
+                     *         "snapshot": "v20261120T1000Z-2c41"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollateralChanges"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1718,12 +3340,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes. */
+                /**
+                 * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
+                 * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
+                 */
                 "If-None-Match"?: components["parameters"]["header_If-None-Match"];
             };
             path: {
-                /** @description Numeric offer identifier. Plain decimal digits. */
-                id: components["parameters"]["path_id"];
+                /**
+                 * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
+                 * @example 1042
+                 */
+                id: number;
             };
             cookie?: never;
         };
@@ -1742,10 +3370,41 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 3105,
+                     *       "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *       "platform": {
+                     *         "type": "protocol",
+                     *         "slug": "aave-v3",
+                     *         "name": "Aave V3"
+                     *       },
+                     *       "chain": {
+                     *         "slug": "ethereum",
+                     *         "symbol": "ETH",
+                     *         "name": "Ethereum"
+                     *       },
+                     *       "asset": {
+                     *         "slug": "bitcoin",
+                     *         "symbol": "BTC",
+                     *         "name": "Bitcoin"
+                     *       },
+                     *       "platform_type": "protocol",
+                     *       "term_days": null,
+                     *       "initial_ltv": "73",
+                     *       "margin_call_ltv": null,
+                     *       "liquidation_ltv": "78",
+                     *       "is_active": true,
+                     *       "link": "https://app.aave.com/reserve-overview/?underlyingAsset=wbtc&marketName=proto_mainnet_v3",
+                     *       "synced_at": "2026-11-20T09:55:00.000Z",
+                     *       "updated_at": "2026-11-20T09:55:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CollateralOffer"];
                 };
             };
@@ -1762,13 +3421,19 @@ export interface operations {
     getEarnHistory: {
         parameters: {
             query?: {
-                /** @description History window. */
+                /**
+                 * @description History window.
+                 * @example 1w
+                 */
                 period?: components["parameters"]["query_period"];
             };
             header?: never;
             path: {
-                /** @description Numeric offer identifier. Plain decimal digits. */
-                id: components["parameters"]["path_id"];
+                /**
+                 * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
+                 * @example 1042
+                 */
+                id: number;
             };
             cookie?: never;
         };
@@ -1789,6 +3454,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "period": "24h",
+                     *       "interval": "1h",
+                     *       "from": "2026-11-19T10:30:00.000Z",
+                     *       "to": "2026-11-20T10:30:00.000Z",
+                     *       "point_count": 2,
+                     *       "data": [
+                     *         {
+                     *           "timestamp": "2026-11-20T09:00:00.000Z",
+                     *           "apy": "5.40",
+                     *           "tvl": "1840000"
+                     *         },
+                     *         {
+                     *           "timestamp": "2026-11-20T10:00:00.000Z",
+                     *           "apy": "5.42",
+                     *           "tvl": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["EarnHistory"];
                 };
             };
@@ -1804,13 +3490,19 @@ export interface operations {
     getBorrowHistory: {
         parameters: {
             query?: {
-                /** @description History window. */
+                /**
+                 * @description History window.
+                 * @example 1w
+                 */
                 period?: components["parameters"]["query_period"];
             };
             header?: never;
             path: {
-                /** @description Numeric offer identifier. Plain decimal digits. */
-                id: components["parameters"]["path_id"];
+                /**
+                 * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
+                 * @example 1042
+                 */
+                id: number;
             };
             cookie?: never;
         };
@@ -1831,6 +3523,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "period": "1w",
+                     *       "interval": "1h",
+                     *       "from": "2026-11-13T10:30:00.000Z",
+                     *       "to": "2026-11-20T10:30:00.000Z",
+                     *       "point_count": 1,
+                     *       "data": [
+                     *         {
+                     *           "timestamp": "2026-11-20T10:00:00.000Z",
+                     *           "apy": "6.12"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["BorrowHistory"];
                 };
             };
@@ -1848,8 +3555,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Numeric offer identifier. Plain decimal digits. */
-                id: components["parameters"]["path_id"];
+                /**
+                 * @description Any offer id (any text): the answer is `404 not_found` whatever it is.
+                 * @example 3105
+                 */
+                id: string;
             };
             cookie?: never;
         };
@@ -1887,6 +3597,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "plan": "premium",
+                     *       "premium_until": null,
+                     *       "limits": {
+                     *         "per_minute": 60,
+                     *         "per_month": 100000
+                     *       },
+                     *       "minute": {
+                     *         "used": 3,
+                     *         "remaining": 57,
+                     *         "reset_at": "2026-11-20T10:31:00.000Z"
+                     *       },
+                     *       "month": {
+                     *         "used": 1234,
+                     *         "remaining": 98766,
+                     *         "reset_at": "2026-12-01T00:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Usage"];
                 };
             };
@@ -1915,6 +3645,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Market Data API",
+                     *         "version": "1.2.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         openapi: "3.1.0";
@@ -1941,9 +3681,120 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">…</html>
+                     */
                     "text/html": string;
                 };
             };
+        };
+    };
+    getStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description `no-store`: the status is the answer to "how old is the data now", never kept.
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "families": {
+                     *         "exchanges": {
+                     *           "snapshot": "v20261120T1000Z-2c41",
+                     *           "published_at": "2026-11-20T10:00:00.000Z",
+                     *           "refreshed_at": "2026-11-20T10:00:00.000Z",
+                     *           "max_age_seconds": 86400,
+                     *           "stale": false
+                     *         },
+                     *         "wallets": {
+                     *           "snapshot": "v20261120T1000Z-2c41",
+                     *           "published_at": "2026-11-20T10:00:00.000Z",
+                     *           "refreshed_at": "2026-11-20T10:00:00.000Z",
+                     *           "max_age_seconds": 86400,
+                     *           "stale": false
+                     *         },
+                     *         "protocols": {
+                     *           "snapshot": "v20261120T1000Z-2c41",
+                     *           "published_at": "2026-11-20T10:00:00.000Z",
+                     *           "refreshed_at": "2026-11-20T10:00:00.000Z",
+                     *           "max_age_seconds": 86400,
+                     *           "stale": false
+                     *         },
+                     *         "currencies": {
+                     *           "snapshot": "v20261120T1000Z-2c41",
+                     *           "published_at": "2026-11-20T10:00:00.000Z",
+                     *           "refreshed_at": "2026-11-20T10:00:00.000Z",
+                     *           "max_age_seconds": 86400,
+                     *           "stale": false
+                     *         },
+                     *         "earn": {
+                     *           "snapshot": "v20261120T1000Z-2c41",
+                     *           "published_at": "2026-11-20T10:00:00.000Z",
+                     *           "refreshed_at": "2026-11-20T10:00:00.000Z",
+                     *           "max_age_seconds": 86400,
+                     *           "stale": false
+                     *         },
+                     *         "borrow": {
+                     *           "snapshot": "v20261120T1000Z-2c41",
+                     *           "published_at": "2026-11-20T10:00:00.000Z",
+                     *           "refreshed_at": "2026-11-20T10:00:00.000Z",
+                     *           "max_age_seconds": 86400,
+                     *           "stale": false
+                     *         },
+                     *         "collateral": {
+                     *           "snapshot": "v20261120T1000Z-2c41",
+                     *           "published_at": "2026-11-20T10:00:00.000Z",
+                     *           "refreshed_at": "2026-11-18T10:00:00.000Z",
+                     *           "max_age_seconds": 86400,
+                     *           "stale": true
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description `validation_error`: a query or path parameter failed validation; `details.message` lists the violated rules. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "validation_error",
+                     *         "message": "The request parameters are invalid.",
+                     *         "details": {
+                     *           "message": [
+                     *             "limit must not be greater than 200",
+                     *             "asset must not contain an empty value"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -8,7 +8,13 @@
  * - `Retry-After` honoured on 429 and 503, at most `maxRetries` times and only when the wait is at
  *   most `maxRetryAfterSeconds` (a spent monthly quota says days: it is answered at once);
  * - renamed slugs (301) followed, as fetch follows redirects; `renamedTo` gives the current URL;
- * - `pages()`: every item of a list, page after page while `pagination.has_more`.
+ * - list parameters (`asset: ['tether', 'usd-coin']`) sent as the API takes them, one
+ *   comma-separated value;
+ * - `pages()`: every item of a list, following the `Link` header's `rel="next"`, which pins every
+ *   page to the data version of the first (`pagination.snapshot`): a crawl sees each record once
+ *   even when the data is refreshed under it;
+ * - `changes()`: every offer added, changed or removed since a version, and the version to ask
+ *   from next time.
  *
  * docs/api.md ("Using the API from TypeScript") shows it in use.
  */
@@ -48,6 +54,23 @@ export type DataOf<P extends GetPath> = Operation<P>['responses'] extends { 200:
 /** Operations whose 200 is a page `{ data, pagination }`. */
 export type ListPath = { [P in GetPath]: DataOf<P> extends { data: unknown[]; pagination: { has_more: boolean } } ? P : never }[GetPath];
 export type ItemOf<P extends ListPath> = DataOf<P> extends { data: (infer Item)[] } ? Item : never;
+
+/** The offer families, whose changes `changes()` reads. */
+export type OfferFamily = 'earn' | 'borrow' | 'collateral';
+type ChangesPath<F extends OfferFamily> = `/api/v1/${F}/changes`;
+/** One entry of a changes page: `{ id, change, offer }`. */
+export type ChangeOf<F extends OfferFamily> = DataOf<ChangesPath<F>> extends { data: (infer Change)[] } ? Change : never;
+
+/** The items of a list, page after page; `snapshot` is the data version they come from, once the first page is read. */
+export interface ListPages<Item> extends AsyncIterable<Item> {
+  readonly snapshot: string | null;
+}
+
+/** The changes since a version; `snapshot` is the newer version (the `since` of next time), once the first page is read. */
+export interface ChangesFeed<F extends OfferFamily> extends AsyncIterable<ChangeOf<F>> {
+  readonly since: string;
+  readonly snapshot: string | null;
+}
 
 type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T];
 /** The parameters argument: required when the operation has a path parameter. */
@@ -98,6 +121,19 @@ function retryingFetch(options: Required<Pick<MarketDataClientOptions, 'maxRetri
   };
 }
 
+/**
+ * The targets of a `Link` field (RFC 8288) by relation type. A target may hold commas (a list
+ * parameter), so entries are read as `<target>` followed by parameters, not split on commas.
+ */
+export function parseLinkHeader(value: string | null): Record<string, string> {
+  const links: Record<string, string> = {};
+  for (const [, target, params] of (value ?? '').matchAll(/<([^>]*)>((?:\s*;\s*[^;,<]+)*)/g)) {
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(params);
+    for (const type of (rel?.[1] ?? rel?.[2] ?? '').split(/\s+/).filter(Boolean)) links[type.toLowerCase()] ??= target;
+  }
+  return links;
+}
+
 function isEnvelope(body: unknown): body is ErrorBody {
   const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   return typeof error?.code === 'string' && typeof error.message === 'string';
@@ -112,25 +148,35 @@ function apiError(body: unknown, response: Response): ApiError {
 export interface MarketDataClient {
   /** One GET; every answer is a value (a network failure rejects). */
   get<P extends GetPath>(path: P, ...params: ParamsArg<P>): Promise<Result<P>>;
-  /** Every item of a list, page after page; an error answer throws a MarketDataApiError. */
-  pages<P extends ListPath>(path: P, ...params: ParamsArg<P>): AsyncGenerator<ItemOf<P>, void, undefined>;
+  /**
+   * Every item of a list, following `Link` (`rel="next"`) from the page the parameters ask for:
+   * every page of one data version. An error answer throws a MarketDataApiError (a crawl longer
+   * than a replaced version is kept: `410 snapshot_expired`).
+   */
+  pages<P extends ListPath>(path: P, ...params: ParamsArg<P>): ListPages<ItemOf<P>>;
+  /** Every offer of a family added, changed or removed since the version `since`, by ascending id; errors throw as in `pages()`. */
+  changes<F extends OfferFamily>(family: F, since: string, options?: { limit?: number }): ChangesFeed<F>;
   /** The openapi-fetch client underneath, with the same key and retries. */
   raw: Client<paths>;
 }
 
 export function createMarketDataClient(options: MarketDataClientOptions): MarketDataClient {
+  const headers = { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' };
+  const send = retryingFetch({
+    maxRetries: options.maxRetries ?? 3,
+    maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 60,
+    fetch: options.fetch ?? ((request) => fetch(request)),
+    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+  });
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
-    headers: { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' },
+    headers,
     // A 301 (renamed slug) is followed: fetch keeps `Authorization` on the same origin. With
     // `redirect: 'manual'` openapi-fetch would answer neither `data` nor `error` (docs/api.md).
     redirect: 'follow',
-    fetch: retryingFetch({
-      maxRetries: options.maxRetries ?? 3,
-      maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 60,
-      fetch: options.fetch ?? ((request) => fetch(request)),
-      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-    }),
+    // A list parameter is one comma-separated value (`style: form`, `explode: false`).
+    querySerializer: { array: { style: 'form', explode: false } },
+    fetch: send,
   });
 
   async function get<P extends GetPath>(path: P, ...[params]: ParamsArg<P>): Promise<Result<P>> {
@@ -143,19 +189,63 @@ export function createMarketDataClient(options: MarketDataClientOptions): Market
     return { kind: 'error', error: apiError(error, response), response };
   }
 
-  async function* pages<P extends ListPath>(path: P, ...[params]: ParamsArg<P>): AsyncGenerator<ItemOf<P>, void, undefined> {
-    const given = (params ?? {}) as { query?: { offset?: number } };
-    let offset = given.query?.offset ?? 0;
+  /** The page a `Link` names (a reference relative to the page that named it). */
+  async function follow(target: string, from: Response): Promise<{ body: unknown; response: Response }> {
+    const response = await send(new Request(new URL(target, from.url), { headers, redirect: 'follow' }));
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (!response.ok) throw new MarketDataApiError(apiError(body, response));
+    return { body, response };
+  }
+
+  /** Every page from the first, following `rel="next"` while `has_more`; each page names its version. */
+  async function* pagesOf<T>(first: () => Promise<{ body: unknown; response: Response }>, pin: (snapshot: string) => void): AsyncGenerator<T[], void, undefined> {
+    let { body, response } = await first();
     for (;;) {
-      const page = await get(path, ...([{ ...given, query: { ...given.query, offset } }] as ParamsArg<P>));
-      if (page.kind === 'error') throw new MarketDataApiError(page.error);
-      if (page.kind !== 'ok') throw new MarketDataApiError(apiError(undefined, page.response));
-      const { data, pagination } = page.data as { data: ItemOf<P>[]; pagination: { has_more: boolean } };
-      yield* data;
-      if (!pagination.has_more || data.length === 0) return;
-      offset += data.length;
+      const page = body as { data: T[]; snapshot?: string; pagination: { has_more: boolean; snapshot?: string } };
+      const snapshot = page.snapshot ?? page.pagination.snapshot;
+      if (snapshot !== undefined) pin(snapshot);
+      yield page.data;
+      const next = parseLinkHeader(response.headers.get('Link')).next;
+      if (next === undefined || !page.pagination.has_more || page.data.length === 0) return;
+      ({ body, response } = await follow(next, response));
     }
   }
 
-  return { get, pages, raw };
+  async function firstPage<P extends GetPath>(path: P, params: ParamsArg<P>): Promise<{ body: unknown; response: Response }> {
+    const page = await get(path, ...params);
+    if (page.kind === 'error') throw new MarketDataApiError(page.error);
+    if (page.kind !== 'ok') throw new MarketDataApiError(apiError(undefined, page.response));
+    return { body: page.data, response: page.response };
+  }
+
+  function iterable<T>(first: () => Promise<{ body: unknown; response: Response }>) {
+    const state = { snapshot: null as string | null };
+    const items = {
+      get snapshot() {
+        return state.snapshot;
+      },
+      async *[Symbol.asyncIterator]() {
+        for await (const data of pagesOf<T>(first, (snapshot) => (state.snapshot = snapshot))) yield* data;
+      },
+    };
+    return items;
+  }
+
+  function pages<P extends ListPath>(path: P, ...params: ParamsArg<P>): ListPages<ItemOf<P>> {
+    return iterable<ItemOf<P>>(() => firstPage(path, params));
+  }
+
+  function changes<F extends OfferFamily>(family: F, since: string, options: { limit?: number } = {}): ChangesFeed<F> {
+    const path = `/api/v1/${family}/changes` as GetPath;
+    const params = [{ query: { since, ...(options.limit === undefined ? {} : { limit: options.limit }) } }] as unknown as ParamsArg<GetPath>;
+    return Object.assign(iterable<ChangeOf<F>>(() => firstPage(path, params)), { since });
+  }
+
+  return { get, pages, changes, raw };
 }

@@ -1,11 +1,13 @@
 /**
  * A client of the market-data API on the repository's typed client (client/index.ts): fetches a
- * whole list page by page (`pages()` follows `pagination.has_more`), waits `Retry-After` seconds
- * whenever it is told to (429, 503; within `--max-retries`), and prints the records as a table.
+ * whole list page by page (`pages()` follows the `Link` header, every page of one data version
+ * even when the data is refreshed meanwhile), waits `Retry-After` seconds whenever it is told to
+ * (429, 503; within `--max-retries`), and prints the records as a table.
  *
  * Usage:
  *   npx tsx examples/list-all.ts --url http://127.0.0.1:3000 --key KEY --resource exchanges
  *   npx tsx examples/list-all.ts --url http://127.0.0.1:3000 --key KEY --resource earn --page-size 100
+ *   npx tsx examples/list-all.ts --key KEY --resource earn --filter asset=tether,usd-coin --filter chain=arbitrum --filter min_tvl=1e6
  *
  * --resource is one of exchanges, wallets, protocols, currencies, earn, borrow, collateral.
  * The key may come from MARKET_DATA_API_KEY instead of --key. The API is described at
@@ -28,6 +30,9 @@ const LIST_PATH: Record<Resource, ListPath> = {
   borrow: '/api/v1/borrow',
   collateral: '/api/v1/collateral',
 };
+
+/** The filters that take a list of values (docs/api.md, "Filters"). */
+const LIST_FILTERS = new Set(['asset', 'platform', 'chain', 'platform_type', 'ids']);
 
 /** The columns printed for each resource: header → how to read it from a record. */
 const COLUMNS: Record<Resource, Record<string, (row: any) => unknown>> = {
@@ -59,6 +64,8 @@ async function main(): Promise<void> {
       resource: { type: 'string', default: 'exchanges' },
       'page-size': { type: 'string', default: '200' },
       'max-retries': { type: 'string', default: '5' },
+      // Offer filters as the API takes them: NAME=VALUE, a list as comma-separated values.
+      filter: { type: 'string', multiple: true, default: [] },
     },
   });
   const resource = values.resource as Resource;
@@ -76,10 +83,17 @@ async function main(): Promise<void> {
       return new Promise((resolve) => setTimeout(resolve, ms));
     },
   });
+  const filters = Object.fromEntries(
+    (values.filter ?? []).map((text) => {
+      const [name, value = ''] = text.split(/=(.*)/s);
+      return [name, LIST_FILTERS.has(name) ? value.split(',') : value];
+    }),
+  );
   const rows: Row[] = [];
   // An error answer throws a MarketDataApiError: "<status> <code>: <message> (request <id>)".
-  for await (const row of api.pages(LIST_PATH[resource], { query: { limit: pageSize } })) rows.push(row as Row);
-  process.stdout.write(`${table(rows, COLUMNS[resource])}\n\n${rows.length} ${resource}\n`);
+  const pages = api.pages(LIST_PATH[resource], { query: { ...filters, limit: pageSize } as never });
+  for await (const row of pages) rows.push(row as Row);
+  process.stdout.write(`${table(rows, COLUMNS[resource])}\n\n${rows.length} ${resource} (data version ${pages.snapshot})\n`);
 }
 
 main().catch((error: unknown) => {

@@ -102,16 +102,18 @@ export class MarketDataStack extends Stack {
     });
     this.table.grantAuthorize(this.authorizer.fn);
 
-    // The API description and docs page: no table access; Swagger UI's files travel with the bundle.
+    // The key-free paths: the API description and docs page (Swagger UI's files travel with the
+    // bundle) and the data status, which reads the snapshot pointer and nothing else.
     const swaggerUi = path.dirname(require.resolve('swagger-ui-dist/package.json'));
     this.docs = new ApiFunction(this, 'DocsFunction', {
       entry: handlerEntry('docs'),
       memorySize: 256,
       reservedConcurrency: config.reservedConcurrency.docs,
-      description: `Market data API: API description and docs page (${config.stage})`,
+      description: `Market data API: API description, docs page and data status (${config.stage})`,
       defaults,
       assets: ['swagger-ui.css', 'swagger-ui-bundle.js'].map((file) => ({ from: path.join(swaggerUi, file), to: 'swagger-ui' })),
     });
+    this.table.grantReadPointer(this.docs.fn);
 
     this.api = new MarketDataApi(this, 'Api', {
       routes: ROUTES,
@@ -201,8 +203,8 @@ export class MarketDataStack extends Stack {
     }
     for (const path of PUBLIC_PATHS) {
       const method = this.api.api.root.resourceForPath(path).node.findChild('GET');
-      acknowledge(method, 'AwsSolutions-APIG4', 'The API description and docs page are public documents, served without a key.');
-      acknowledge(method, 'AwsSolutions-COG4', 'The API description and docs page are public documents, served without a key.');
+      acknowledge(method, 'AwsSolutions-APIG4', 'The API description, its docs page and the data status are public, served without a key.');
+      acknowledge(method, 'AwsSolutions-COG4', 'The API description, its docs page and the data status are public, served without a key.');
     }
     for (const fn of [...Object.values(this.functions), this.authorizer, this.docs, this.ingest.function, this.freshness.function]) {
       acknowledge(fn, 'AwsSolutions-L1', 'Pinned to nodejs22.x, the version the bundle targets and the tests run on.');

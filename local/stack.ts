@@ -14,7 +14,9 @@ import type { ApiEvent, ApiResult } from '../shared/http';
 import { importDataset, type ImportResult } from '../shared/import/importer';
 import { parseAccounts, type AccountsFile } from '../shared/schemas/dataset';
 import { createGateway, type Authorizer, type FamilyHandler, type GatewayOptions } from './gateway';
-import type { FunctionName } from '../shared/routes';
+import { STATUS_PATH, type FunctionName } from '../shared/routes';
+import { docsHandler } from '../functions/docs/docs-handler';
+import { dataStatus } from '../shared/domain/status';
 import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
 
 export interface LocalStackOptions {
@@ -94,13 +96,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let authorizer: Authorizer = built.authorizer;
   let publicRoutes = options.publicRoutes;
   let bundledStack: string | undefined;
+  // The key-free function, which also serves the data status: an API route, whatever `publicRoutes` holds.
+  const { stores, clock, retryAfterSeconds } = built.deps;
+  let docs: (event: ApiEvent) => Promise<ApiResult> = docsHandler({ status: (nowMs) => dataStatus(stores, nowMs), clock, retryAfterSeconds });
   if (options.bundles !== undefined) {
     // Loaded after the import: a bundle's composition root reads its configuration at load time.
     const bundled = loadBundles(options.bundles, localEnv, options.bundleStack);
-    ({ handlers, authorizer } = bundled);
+    ({ handlers, authorizer, docs } = bundled);
     bundledStack = bundled.stackName;
     if (publicRoutes) publicRoutes = docsRoutes(Object.keys(publicRoutes), bundled.docs);
   }
+  publicRoutes = { ...publicRoutes, ...docsRoutes([STATUS_PATH], docs) };
 
   const server = createGateway({ handlers, authorizer, authCacheTtlMs: options.authCacheTtlMs, publicRoutes });
   const host = options.host ?? '127.0.0.1';
@@ -128,20 +134,23 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
 }
 
-/** Public paths answered by the bundled docs function, as API Gateway invokes it (a proxy event of the path's resource). */
+/** Public paths answered by the docs function, as API Gateway invokes it (a proxy event of the path's resource, query included). */
 function docsRoutes(paths: string[], docs: (event: ApiEvent) => Promise<ApiResult>): NonNullable<GatewayOptions['publicRoutes']> {
   const routes: NonNullable<GatewayOptions['publicRoutes']> = {};
   for (const path of paths) {
     const asset = path.startsWith('/docs/') ? path.slice('/docs/'.length) : undefined;
-    routes[path] = async (_req, requestId) => {
+    routes[path] = async (req, requestId) => {
+      const multi: Record<string, string[]> = Object.create(null);
+      for (const [name, value] of new URL(req.url ?? '/', 'http://local').searchParams) (multi[name] ??= []).push(value);
+      const hasQuery = Object.keys(multi).length > 0;
       const result = await docs({
         resource: asset === undefined ? path : '/docs/{asset}',
         path,
         httpMethod: 'GET',
         headers: {},
         multiValueHeaders: {},
-        queryStringParameters: null,
-        multiValueQueryStringParameters: null,
+        queryStringParameters: hasQuery ? Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values[values.length - 1]])) : null,
+        multiValueQueryStringParameters: hasQuery ? multi : null,
         pathParameters: asset === undefined ? null : { asset },
         stageVariables: null,
         body: null,

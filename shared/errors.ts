@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'rate_limit_exceeded'
   | 'monthly_quota_exceeded'
   | 'validation_error'
+  | 'snapshot_expired'
   | 'service_unavailable'
   | 'internal_error';
 
@@ -19,6 +20,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   rate_limit_exceeded: 429,
   monthly_quota_exceeded: 429,
   validation_error: 400,
+  snapshot_expired: 410,
   service_unavailable: 503,
   internal_error: 500,
 };
@@ -57,6 +59,26 @@ export class NotFoundError extends ApiError {
 export class ValidationError extends ApiError {
   constructor(readonly messages: string[]) {
     super('validation_error', 'The request parameters are invalid.', { message: messages });
+  }
+}
+
+/** What a client does when a version it named is gone (docs/api.md, "Paging one version"). */
+const AFTER_EXPIRY = {
+  snapshot: 'read the list again without `snapshot`',
+  since: 'read the whole list again and use its `pagination.snapshot` as the next `since`',
+} as const;
+
+/**
+ * A well-formed data version that is not (or no longer) readable: `snapshot` of a list or of a
+ * changes page, or `since` of a changes page. Replaced versions stay readable at least 60 minutes.
+ */
+export class SnapshotExpiredError extends ApiError {
+  constructor(readonly parameter: keyof typeof AFTER_EXPIRY = 'snapshot') {
+    super(
+      'snapshot_expired',
+      `The data version named by \`${parameter}\` is no longer readable (replaced versions stay readable at least 60 minutes): ${AFTER_EXPIRY[parameter]}.`,
+      { parameter },
+    );
   }
 }
 

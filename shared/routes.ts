@@ -43,10 +43,15 @@ export const ROUTES = [
   route('/currencies', 'currencies', 'listCurrencies', 'list'),
   route('/currencies/{slug}', 'currencies', 'getCurrency', 'detail'),
   route('/earn', 'offers', 'listEarnOffers', 'list'),
+  // Before `{id}`: `changes` is a route, not an id (matchRoute takes the first match, as API
+  // Gateway prefers a static segment).
+  route('/earn/changes', 'offers', 'listEarnChanges', 'list'),
   route('/earn/{id}', 'offers', 'getEarnOffer', 'detail'),
   route('/borrow', 'offers', 'listBorrowOffers', 'list'),
+  route('/borrow/changes', 'offers', 'listBorrowChanges', 'list'),
   route('/borrow/{id}', 'offers', 'getBorrowOffer', 'detail'),
   route('/collateral', 'offers', 'listCollateralOffers', 'list'),
+  route('/collateral/changes', 'offers', 'listCollateralChanges', 'list'),
   route('/collateral/{id}', 'offers', 'getCollateralOffer', 'detail'),
   route('/earn/{id}/history', 'history', 'getEarnHistory', 'history'),
   route('/borrow/{id}/history', 'history', 'getBorrowHistory', 'history'),
@@ -69,8 +74,14 @@ export const kindOfOperation = (operation: OperationId): RouteKind => KIND_OF_OP
 export const operationOfResource = (resource: string | undefined): OperationId | undefined =>
   resource === undefined ? undefined : OPERATION_OF_RESOURCE.get(resource);
 
-/** Paths served without a key by the `docs` function: the API description and its docs page. */
-export const PUBLIC_PATHS = ['/openapi.json', '/docs', '/docs/{asset}'] as const;
+/** The freshness of every family (docs/api.md, "Freshness"): public, no key and no budget. */
+export const STATUS_PATH = `${API_PREFIX}/status` as const;
+
+/**
+ * Paths served without a key by the `docs` function, throttled below the stage: the API
+ * description, its docs page and the data status.
+ */
+export const PUBLIC_PATHS = ['/openapi.json', '/docs', '/docs/{asset}', STATUS_PATH] as const;
 
 export interface RouteMatch {
   route: Route;

@@ -1,7 +1,8 @@
 /** Currencies: the list by market-cap rank and the detail with its offers (docs/api.md, "Currencies"). */
 import type { ApiDeps } from '../../shared/api-deps';
 import { foundDoc, getCurrencyDetail, listCatalog } from '../../shared/domain/catalog';
-import { jsonResult, listBody, queryValues, redirectResult, type ApiEvent } from '../../shared/http';
+import { docResult, listResult } from '../../shared/answers';
+import { queryValues, redirectResult, type ApiEvent } from '../../shared/http';
 import { apiHandler } from '../../shared/middleware/api-handler';
 import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/schemas/query';
 
@@ -12,14 +13,13 @@ export function currenciesHandler(deps: ApiDeps) {
     {
       listCurrencies: async (event: ApiEvent) => {
         const query = parseQuery(LIST_QUERY(), queryValues(event));
-        const { docs, page } = await listCatalog(stores, 'currencies', query);
-        return jsonResult(listBody(docs, page));
+        return listResult(event, await listCatalog(stores, 'currencies', query));
       },
       getCurrency: async (event: ApiEvent) => {
         const found = await getCurrencyDetail(stores, event.pathParameters?.slug ?? '');
         if (found && 'redirectTo' in found) return redirectResult(event, found.redirectTo);
         parseQuery(NO_QUERY(), queryValues(event));
-        return jsonResult(foundDoc(found, 'currencies'));
+        return docResult(foundDoc(found, 'currencies'));
       },
     },
     deps,

@@ -109,7 +109,7 @@ function swaggerUiDir(): string {
   try {
     return dirname(require.resolve('swagger-ui-dist/package.json'));
   } catch {
-    // In a bundled function, the files are copied next to the bundle (see docs-handler.ts).
+    // In a bundled function, the files are copied next to the bundle (lib/market-data-stack.ts).
     return join(__dirname, 'swagger-ui');
   }
 }

@@ -1,2 +1,19 @@
-/** The API description and the docs page, served without a key (docs/api.md, "The API description"). */
-export { handler } from './docs-handler';
+/**
+ * The key-free function's composition root (docs/api.md, "The API description" and "Freshness"):
+ * configuration read and validated once, the client built once; the status reads the snapshot
+ * pointer through the same stores as the family functions.
+ */
+import { readConfig } from '../../shared/config';
+import { dataStatus } from '../../shared/domain/status';
+import { clientOptionsOf, createDocumentClient } from '../../shared/dynamodb';
+import { createStores } from '../../shared/stores';
+import { docsHandler } from './docs-handler';
+
+const config = readConfig(process.env);
+const stores = createStores(createDocumentClient(clientOptionsOf(config)), config);
+
+export const handler = docsHandler({
+  status: (nowMs) => dataStatus(stores, nowMs),
+  clock: () => new Date(),
+  retryAfterSeconds: config.retryAfterSeconds,
+});

@@ -1,31 +1,39 @@
-/** Earn, borrow and collateral offers: filtered lists and details (docs/api.md, "Offers"). */
+/** Earn, borrow and collateral offers: filtered lists, details and changes between versions (docs/api.md, "Offers"). */
+import { docResult, changesResult, listResult } from '../../shared/answers';
 import type { ApiDeps } from '../../shared/api-deps';
+import { offerChanges } from '../../shared/domain/changes';
 import { getOffer, listOffers } from '../../shared/domain/offers';
-import { jsonResult, listBody, queryValues, type ApiEvent } from '../../shared/http';
+import { queryValues, type ApiEvent } from '../../shared/http';
 import type { OfferFamily } from '../../shared/keys';
 import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
-import { NO_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shared/schemas/query';
+import { CHANGES_QUERY, NO_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shared/schemas/query';
 
 export function offersHandler(deps: ApiDeps) {
   const { stores } = deps;
   const list = (family: OfferFamily): RouteHandler => async (event: ApiEvent) => {
     const query = parseQuery(OFFER_LIST_QUERY[family](), queryValues(event));
-    const { docs, page } = await listOffers(stores, family, query);
-    return jsonResult(listBody(docs, page));
+    return listResult(event, await listOffers(stores, family, query));
+  };
+  const changes = (family: OfferFamily): RouteHandler => async (event: ApiEvent) => {
+    const query = parseQuery(CHANGES_QUERY(), queryValues(event));
+    return changesResult(event, await offerChanges(stores, family, query));
   };
   const detail = (family: OfferFamily): RouteHandler => async (event: ApiEvent) => {
     const id = parseOfferId(event.pathParameters?.id);
     parseQuery(NO_QUERY(), queryValues(event));
-    return jsonResult(await getOffer(stores, family, id));
+    return docResult(await getOffer(stores, family, id));
   };
   return apiHandler(
     'offers',
     {
       listEarnOffers: list('earn'),
+      listEarnChanges: changes('earn'),
       getEarnOffer: detail('earn'),
       listBorrowOffers: list('borrow'),
+      listBorrowChanges: changes('borrow'),
       getBorrowOffer: detail('borrow'),
       listCollateralOffers: list('collateral'),
+      listCollateralChanges: changes('collateral'),
       getCollateralOffer: detail('collateral'),
     },
     deps,

@@ -1,7 +1,8 @@
 /** Exchanges, wallets and protocols: lists and details (docs/api.md, "Platforms"). */
 import type { ApiDeps } from '../../shared/api-deps';
 import { foundDoc, getCatalogRecord, listCatalog } from '../../shared/domain/catalog';
-import { jsonResult, listBody, queryValues, redirectResult, type ApiEvent } from '../../shared/http';
+import { docResult, listResult } from '../../shared/answers';
+import { queryValues, redirectResult, type ApiEvent } from '../../shared/http';
 import type { PlatformFamily } from '../../shared/keys';
 import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
 import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/schemas/query';
@@ -10,14 +11,13 @@ export function platformsHandler(deps: ApiDeps) {
   const { stores } = deps;
   const list = (family: PlatformFamily): RouteHandler => async (event: ApiEvent) => {
     const query = parseQuery(LIST_QUERY(), queryValues(event));
-    const { docs, page } = await listCatalog(stores, family, query);
-    return jsonResult(listBody(docs, page));
+    return listResult(event, await listCatalog(stores, family, query));
   };
   const detail = (family: PlatformFamily): RouteHandler => async (event: ApiEvent) => {
     const found = await getCatalogRecord(stores, family, event.pathParameters?.slug ?? '');
     if (found && 'redirectTo' in found) return redirectResult(event, found.redirectTo);
     parseQuery(NO_QUERY(), queryValues(event));
-    return jsonResult(foundDoc(found, family));
+    return docResult(foundDoc(found, family));
   };
   return apiHandler(
     'platforms',

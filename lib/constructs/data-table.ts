@@ -4,7 +4,7 @@
  * served partitions (shared/keys.ts SERVED_PREFIXES) and write only quota counters; the usage
  * function touches only quota counters; the authorizer
  * reads only keys and users; the ingest function imports (never keys, users or counters); the
- * freshness function reads the snapshot pointer.
+ * freshness function and the data status (the docs function) read the snapshot pointer.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -125,7 +125,7 @@ export class DataTable extends Construct {
     );
   }
 
-  /** What the freshness function needs: GetItem on the snapshot pointer's partition, nothing else. */
+  /** What the freshness function and the data status need: GetItem on the snapshot pointer's partition, nothing else. */
   grantReadPointer(grantee: iam.IGrantable): void {
     this.grantStatement(grantee, ['dynamodb:GetItem'], [this.table.tableArn], [pointerKey().PK]);
   }

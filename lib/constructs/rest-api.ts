@@ -15,13 +15,13 @@ import type { StageConfig } from '../config';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_ALLOW_ORIGIN, CORS_EXPOSE_HEADERS, CORS_HEADERS, CORS_MAX_AGE_SECONDS } from '../../shared/cors';
 import { BEARER_EXPRESSION } from '../../shared/bearer';
 import { GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
-import { PUBLIC_PATHS, type FunctionName, type Route } from '../../shared/routes';
+import { PUBLIC_PATHS, STATUS_PATH, type FunctionName, type Route } from '../../shared/routes';
 
 export interface MarketDataApiProps {
   routes: readonly Route[];
   functions: Record<FunctionName, lambda.IFunction>;
   authorizer: lambda.IFunction;
-  /** Serves PUBLIC_PATHS (the API description and docs page) without a key. */
+  /** Serves PUBLIC_PATHS (the API description, its docs page, the data status) without a key. */
   docs?: lambda.IFunction;
   config: Pick<
     StageConfig,
@@ -109,7 +109,7 @@ export class MarketDataApi extends Construct {
         dataTraceEnabled: false,
         throttlingRateLimit: config.throttle.rateLimit,
         throttlingBurstLimit: config.throttle.burstLimit,
-        // The key-free documents have no per-key budget: their own, lower ceiling.
+        // The key-free paths have no per-key budget: their own, lower ceiling.
         methodOptions: Object.fromEntries(
           (props.docs ? PUBLIC_PATHS : []).map((path) => [
             `${path}/GET`,
@@ -166,14 +166,12 @@ export class MarketDataApi extends Construct {
     }
   }
 
-  /** The documents anyone may read: no authorizer, no key. */
+  /** What anyone may read: no authorizer, no key, no budget. */
   private addPublicRoutes(docs: lambda.IFunction): void {
     const integration = new apigw.LambdaIntegration(docs, { allowTestInvoke: false });
+    const operationName = (path: string) => (path === '/openapi.json' ? 'getOpenApiDocument' : path === STATUS_PATH ? 'getStatus' : 'getDocsPage');
     for (const path of PUBLIC_PATHS) {
-      this.api.root.resourceForPath(path).addMethod('GET', integration, {
-        authorizationType: apigw.AuthorizationType.NONE,
-        operationName: path === '/openapi.json' ? 'getOpenApiDocument' : 'getDocsPage',
-      });
+      this.api.root.resourceForPath(path).addMethod('GET', integration, { authorizationType: apigw.AuthorizationType.NONE, operationName: operationName(path) });
     }
   }
 

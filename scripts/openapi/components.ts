@@ -1,8 +1,9 @@
 /**
  * `components.schemas` of the document: the zod schemas turned into JSON Schema 2020-12 (the
- * dialect of OpenAPI 3.1), each named schema a component that the others `$ref`. Two corrections
+ * dialect of OpenAPI 3.1), each named schema a component that the others `$ref`. Three corrections
  * on the way: response timestamps are always `toISOString()` output, stricter than what the
- * dataset import accepts, and zod's implicit safe-integer bounds are dropped as noise.
+ * dataset import accepts; zod's implicit safe-integer bounds are dropped as noise; an offer `id`
+ * (the only integer `id`) is `int64`, as it goes to 2^53-1.
  */
 import * as z from 'zod/mini';
 import { DECIMAL_PATTERN } from '../../shared/decimal';
@@ -44,6 +45,7 @@ export function componentSchemas(): Record<SchemaName, JsonSchema> {
   for (const name of Object.keys(COMPONENT_SCHEMAS) as SchemaName[]) {
     const { $schema: _dialect, $id: _id, ...schema } = schemas[name] as JsonSchema;
     const properties = schema.properties as Record<string, JsonSchema> | undefined;
+    if (properties?.id?.type === 'integer') properties.id.format = 'int64';
     for (const [field, note] of Object.entries(FIELD_NOTES[name] ?? {})) {
       if (!properties?.[field]) throw new Error(`field note for unknown field ${name}.${field}`);
       properties[field] = { description: note, ...withoutDescription(properties[field]) };

@@ -72,6 +72,7 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   rate_limit_exceeded: 'per-minute budget spent; `details`: `reset_at`, `limit`; `Retry-After`',
   monthly_quota_exceeded: 'monthly budget spent; `details`: `reset_at`, `limit`; `Retry-After`',
   validation_error: 'query or path parameters failed validation; `details.message` is an array of strings',
+  snapshot_expired: 'the data version named by `snapshot` or `since` is no longer readable; `details.parameter` names it',
   service_unavailable: 'a required internal dependency failed closed; `Retry-After`',
   internal_error: 'unexpected server failure',
 };
@@ -87,7 +88,7 @@ export function overview(): string {
     '## Authentication',
     'Every `/api/v1/*` endpoint needs `Authorization: Bearer <API_KEY>` (the scheme word is case-insensitive), a key of a user with an active premium subscription. ' +
       'A missing, unknown or revoked key is `401 invalid_api_key`; a key whose owner has no active subscription is `403 subscription_required`. ' +
-      'This description (`/openapi.json`) and the docs page (`/docs`) need no key.',
+      'This description (`/openapi.json`), the docs page (`/docs`) and the data status (`/api/v1/status`) need no key.',
     '',
     '## Limits and usage headers',
     `Each key has a per-minute budget (fixed UTC minutes, default ${thousands(DEFAULTS.ratePerMinute)}) and a monthly budget (calendar months in UTC, default ${thousands(DEFAULTS.quotaPerMonth)}); ` +
@@ -102,7 +103,9 @@ export function overview(): string {
     'Every `200` of a list or detail carries a strong `ETag` (a hash of the body: it changes when and only when the body does) and `Cache-Control: private, no-cache`: ' +
       'a client may keep the body but revalidates it before each use, and shared caches do not store it. Send the tag back in `If-None-Match`: while the body is unchanged ' +
       'the answer is `304 Not Modified` with no body, the `ETag` and the usage headers. A `304` is charged like any other request; it saves the transfer, not the budget. ' +
-      'History (whose window moves with the clock) and usage answers carry no `ETag`; they and every other answer are `Cache-Control: no-store`.',
+      'History (whose window moves with the clock) and usage answers carry no `ETag`; they and every other answer are `Cache-Control: no-store`. ' +
+      'Every `200` and `304` of a list or detail also carries `Last-Modified`: when the newest data version its body depends on was published. ' +
+      'It tells the age of the data; `If-Modified-Since` is not evaluated (the `ETag` is the validator).',
     '',
     '## Conventions',
     '- Decimal finance values (prices, APY, TVL, LTV, amounts, volumes) are JSON strings such as `"4.25"` to keep their precision; percentages are in percent units.',
@@ -120,6 +123,23 @@ export function overview(): string {
     `List endpoints return \`{ data, pagination }\`. \`limit\` is ${PAGE_SIZE.minimum} to ${PAGE_SIZE.maximum} (default ${PAGE_SIZE.default}), ` +
       `\`offset\` is zero-based (default 0). Request the next page with \`offset + data.length\` while \`pagination.has_more\` is true. ` +
       'Every ordering ends with a tie-break on the identifier, so pages never overlap or skip.',
+    '',
+    '## Paging one version',
+    '`pagination.snapshot` names the data version a page was read from (1 to 64 characters of `A-Z a-z 0-9 _ -`, opaque). A list request with `snapshot=<value>` ' +
+      'reads that version: the same records, order and `total` after any newer import, so a crawl that passes it on every page sees every record once. ' +
+      'Every replaced version stays readable at least 60 minutes; a version that is not (or no longer) readable is `410 snapshot_expired`. ' +
+      'Every list `200` carries a `Link` header (RFC 8288) with `rel="next"` while `has_more` and `rel="prev"` when `offset` > 0: relative references with the ' +
+      "request's parameters, `offset` moved and `snapshot` set, so following `next` reads one version to the end.",
+    '',
+    '## Filters',
+    'Offer lists filter by `platform_type`, `platform`, `asset`, `chain` (each a comma-separated list of 1 to 20 distinct values, any of which matches), ' +
+      '`ids` (1 to 200 distinct offer ids), `min_apy` and `min_tvl` (earn and borrow; exact decimals, `null` never matches) and the flag of the family ' +
+      '(`available` on earn, `is_active` on borrow and collateral). Different filters combine with AND; every combination has an exact `total` and the orderings below.',
+    '',
+    '## Changes and freshness',
+    '`GET /api/v1/{earn|borrow|collateral}/changes?since=<snapshot>` lists the offers that were added, changed or removed between two versions, by ascending id: ' +
+      'keep a copy up to date without reading everything again. `GET /api/v1/status` tells, without a key and without taking budget, the version each family serves, ' +
+      'when it last changed, when it was last refreshed and whether that is older than the stage allows (`stale`).',
     '',
     '## Orderings',
     '| list | order |',

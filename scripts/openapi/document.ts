@@ -6,15 +6,16 @@
 import * as z from 'zod/mini';
 import { GATEWAY_RESPONSES } from '../../shared/gateway-responses';
 import { CACHE_CONTROL } from '../../shared/http';
-import { ROUTES, type Route } from '../../shared/routes';
+import { API_PREFIX, ROUTES, STATUS_PATH, type Route } from '../../shared/routes';
 import type { ParamSchema } from '../../shared/schemas/query';
 import { componentSchemas, schemaRef, type JsonSchema } from './components';
 import { overview } from './descriptions';
-import { OPERATIONS, PARAMETER_DESCRIPTIONS, type OperationSpec, type Tag } from './operations';
+import { BODY_EXAMPLES, PARAMETER_EXAMPLES, SNAPSHOT_EXAMPLES } from './examples';
+import { OPERATIONS, PARAMETER_DESCRIPTIONS, type OperationSpec, type ParameterOverride, type Tag } from './operations';
 import type { SchemaName } from './response-schemas';
 
 const OPENAPI_VERSION = '3.1.0';
-const API_VERSION = '1.1.0';
+const API_VERSION = '1.2.0';
 const SECURITY_SCHEME = 'bearerAuth';
 /** Served without a key next to the API (local/public-routes.ts, the deployed stack). */
 const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
@@ -53,6 +54,36 @@ const CHARGED_HEADER_NAMES = [...USAGE_HEADER_DESCRIPTIONS.map(([name]) => name)
 
 const DIGITS = { type: 'string', pattern: '^[0-9]+$' };
 
+/** An example of each header: a request charged at 10:30:18 UTC on 20 November 2026, its third of the minute. */
+const HEADER_EXAMPLES: Record<string, string> = {
+  'X-Request-Id': 'c6a1f0de-4b7e-4f1a-9d2b-5e8c3a7f0b12',
+  'X-RateLimit-Limit': '60',
+  'X-RateLimit-Remaining': '57',
+  'X-RateLimit-Reset': '1795689060',
+  'X-Quota-Limit': '100000',
+  'X-Quota-Remaining': '98766',
+  'X-Quota-Reset': '1795996800',
+  'RateLimit-Policy': '"minute";q=60;w=60, "month";q=100000',
+  RateLimit: '"minute";r=57;t=42, "month";r=98766;t=307782',
+  ETag: '"Yx0Jr1bKQ3C0lq6F0d9w0g"',
+  'Cache-Control': CACHE_CONTROL.revalidate,
+  'Retry-After': '42',
+  Location: '/api/v1/exchanges/binance',
+  'Last-Modified': 'Fri, 20 Nov 2026 10:00:00 GMT',
+  Link:
+    `<${API_PREFIX}/earn?asset=tether,usd-coin&limit=50&offset=100&snapshot=${SNAPSHOT_EXAMPLES.newer}>; rel="next", ` +
+    `<${API_PREFIX}/earn?asset=tether,usd-coin&limit=50&offset=0&snapshot=${SNAPSHOT_EXAMPLES.newer}>; rel="prev"`,
+};
+
+const example = (name: string): string => {
+  const value = HEADER_EXAMPLES[name];
+  if (value === undefined) throw new Error(`header ${name} has no example (scripts/openapi/document.ts)`);
+  return value;
+};
+
+/** RFC 9110 §5.6.7 IMF-fixdate, as `Date.prototype.toUTCString` writes it. */
+const HTTP_DATE_PATTERN = '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$';
+
 const HEADERS: Record<string, JsonSchema> = {
   'X-Request-Id': { description: 'Identifier of the request, on every response.', required: true, schema: { type: 'string', minLength: 1 } },
   ...Object.fromEntries(USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [name, { description: `${description} A string of digits.`, required: true, schema: DIGITS }])),
@@ -79,7 +110,23 @@ const HEADERS: Record<string, JsonSchema> = {
     required: true,
     schema: { type: 'string', format: 'uri-reference' },
   },
+  'Last-Modified': {
+    description:
+      'When the newest data version the body depends on was published (an HTTP-date, UTC), on every `200` and `304` of a list or detail. ' +
+      'It tells the age of what is served; revalidate with `If-None-Match` (the `ETag`): `If-Modified-Since` is not evaluated, since two versions published within one second share a date.',
+    required: true,
+    schema: { type: 'string', pattern: HTTP_DATE_PATTERN },
+  },
+  Link: {
+    description:
+      'Links to the neighbouring pages (RFC 8288): `rel="next"` while `pagination.has_more`, `rel="prev"` when `offset` > 0 (at `offset` minus `limit`, at least 0). ' +
+      'Each is a relative reference (path and query, on the base path of the request) with the parameters of the request, `offset` moved and `snapshot` set to ' +
+      '`pagination.snapshot`, so that following the links reads one data version from end to end. Absent when the page has neither neighbour.',
+    required: false,
+    schema: { type: 'string', minLength: 1 },
+  },
 };
+for (const [name, header] of Object.entries(HEADERS)) header.example = example(name);
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const usageHeaderRefs = () => Object.fromEntries(CHARGED_HEADER_NAMES.map((name) => [name, headerRef(name)]));
@@ -87,18 +134,29 @@ const usageHeaderRefs = () => Object.fromEntries(CHARGED_HEADER_NAMES.map((name)
 const optionalUsageHeaders = () =>
   Object.fromEntries(
     [...USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [name, description, DIGITS] as const), ...RATE_LIMIT_HEADER_DESCRIPTIONS.map(([name, description, pattern]) => [name, description, { type: 'string', pattern }] as const)].map(
-      ([name, description, schema]) => [name, { description: `${description} Present when the request was charged.`, schema }],
+      ([name, description, schema]) => [name, { description: `${description} Present when the request was charged.`, schema, example: example(name) }],
     ),
   );
 
-const json = (schema: SchemaName) => ({ content: { 'application/json': { schema: schemaRef(schema) } } });
+/** A JSON body of a component schema, with its example. */
+function json(schema: SchemaName) {
+  const value = BODY_EXAMPLES[schema];
+  if (value === undefined) throw new Error(`response schema ${schema} has no example (scripts/openapi/examples.ts)`);
+  return { content: { 'application/json': { schema: schemaRef(schema), example: value } } };
+}
 
 const RESPONSES: Record<string, JsonSchema> = {
   NotModified: {
     description:
-      'The `If-None-Match` of the request matches the current `ETag`: the body the client holds is current. No body; the `ETag`, `Cache-Control` and usage headers a 200 would carry. ' +
-      'Charged like any other request.',
-    headers: { ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control'), 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+      'The `If-None-Match` of the request matches the current `ETag`: the body the client holds is current. No body; the `ETag`, `Last-Modified`, `Cache-Control` and usage headers a 200 would carry ' +
+      '(not `Link`, which goes with the body the client holds). Charged like any other request.',
+    headers: {
+      ETag: headerRef('ETag'),
+      'Last-Modified': headerRef('Last-Modified'),
+      'Cache-Control': headerRef('Cache-Control'),
+      'X-Request-Id': headerRef('X-Request-Id'),
+      ...usageHeaderRefs(),
+    },
   },
   MovedPermanently: {
     description: 'The slug was renamed: `Location` holds the current URL. Empty body, no envelope.',
@@ -126,6 +184,13 @@ const RESPONSES: Record<string, JsonSchema> = {
     headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
     ...json('NotFoundError'),
   },
+  Gone: {
+    description:
+      '`snapshot_expired`: the data version named by `snapshot` (or, on changes, `since`) is not, or no longer, readable. Replaced versions stay readable at least 60 minutes. ' +
+      '`details.parameter` names the parameter: read the list again without `snapshot`, or (for `since`) read the whole list again. Charged like any other request.',
+    headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+    ...json('SnapshotExpiredError'),
+  },
   TooManyRequests: {
     description:
       '`rate_limit_exceeded` (per-minute budget spent; `X-RateLimit-Remaining: 0`) or `monthly_quota_exceeded` (monthly budget spent; `X-Quota-Remaining: 0`). ' +
@@ -150,23 +215,37 @@ const responseRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/res
 /**
  * The parameters of a route, from the zod schemas the handler validates with (their output side:
  * the converted value, its bounds, enum, pattern, length and default); each schema's registered
- * description becomes the parameter's.
+ * description becomes the parameter's. A list parameter is one comma-separated value (`form`, not
+ * exploded); integers that reach 2^53-1 are `int64`.
  */
-function parametersOf(schema: ParamSchema, where: 'path' | 'query', overrides: OperationSpec['queryOverrides'] = {}): JsonSchema[] {
+function parametersOf(schema: ParamSchema, where: 'path' | 'query', overrides: Record<string, ParameterOverride> = {}): JsonSchema[] {
   return Object.entries(schema.shape).map(([name, param]) => {
-    const { $schema: _dialect, default: fallback, ...json } = z.toJSONSchema(param, { target: 'draft-2020-12', io: 'output' }) as JsonSchema;
+    const { $schema: _dialect, default: fallback, readOnly: _readOnly, ...json } = z.toJSONSchema(param, { target: 'draft-2020-12', io: 'output' }) as JsonSchema;
     const override = overrides[name] ?? {};
     const defaultValue = override.default ?? fallback;
     const description = override.description ?? PARAMETER_DESCRIPTIONS[name];
     if (description === undefined) throw new Error(`parameter ${name} has no description (scripts/openapi/operations.ts)`);
+    const value = override.example ?? PARAMETER_EXAMPLES[name];
+    if (value === undefined) throw new Error(`parameter ${name} has no example (scripts/openapi/examples.ts)`);
+    const isList = json.type === 'array';
+    if (isList) json.uniqueItems = true;
+    int64(json);
+    if (isList) int64(json.items as JsonSchema);
     return {
       name,
       in: where,
-      required: where === 'path',
+      required: where === 'path' || !(param as { _zod: { optin?: string } })._zod.optin,
       description,
+      ...(isList ? { style: 'form', explode: false } : {}),
       schema: defaultValue === undefined ? json : { ...json, default: defaultValue },
+      example: value,
     };
   });
+}
+
+/** Offer ids and offsets go to 2^53-1: a client needs 64-bit integers for them. */
+function int64(json: JsonSchema): void {
+  if (json.type === 'integer' && json.maximum === Number.MAX_SAFE_INTEGER) json.format = 'int64';
 }
 
 /** The conditional-request parameter of lists and details. */
@@ -178,12 +257,13 @@ const IF_NONE_MATCH = {
     'Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), ' +
     'the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.',
   schema: { type: 'string', maxLength: 10_240 },
+  example: PARAMETER_EXAMPLES['If-None-Match'],
 };
 
 function operation(route: Route, op: OperationSpec): JsonSchema {
   const conditional = route.kind === 'list' || route.kind === 'detail';
   const parameters = [
-    ...(op.path ? parametersOf(op.path, 'path') : []),
+    ...(op.path ? parametersOf(op.path, 'path', op.pathOverrides) : []),
     ...parametersOf(op.query, 'query', op.queryOverrides),
     ...(op.ok && conditional ? [IF_NONE_MATCH] : []),
   ];
@@ -194,7 +274,8 @@ function operation(route: Route, op: OperationSpec): JsonSchema {
       headers: {
         'X-Request-Id': headerRef('X-Request-Id'),
         ...usageHeaderRefs(),
-        ...(conditional ? { ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control') } : {}),
+        ...(conditional ? { ETag: headerRef('ETag'), 'Last-Modified': headerRef('Last-Modified'), 'Cache-Control': headerRef('Cache-Control') } : {}),
+        ...(route.kind === 'list' ? { Link: headerRef('Link') } : {}),
       },
       ...json(op.ok),
     };
@@ -202,12 +283,15 @@ function operation(route: Route, op: OperationSpec): JsonSchema {
   if (op.redirects) responses['301'] = responseRef('MovedPermanently');
   if (op.ok && conditional) responses['304'] = responseRef('NotModified');
   if (op.ok) responses['400'] = responseRef('BadRequest');
+  // A version named by `snapshot` (every list) or `since` (changes) that is gone.
+  const namesVersion = 'snapshot' in op.query.shape || 'since' in op.query.shape;
   Object.assign(responses, {
     '401': responseRef('Unauthorized'),
     '403': responseRef('Forbidden'),
     // A list matches no path parameter, so a 404 cannot come from it (unknown routes aside, which
     // match no operation).
     ...(route.kind === 'list' ? {} : { '404': responseRef('NotFound') }),
+    ...(namesVersion ? { '410': responseRef('Gone') } : {}),
     '429': responseRef('TooManyRequests'),
     '500': responseRef('InternalServerError'),
     '503': responseRef('ServiceUnavailable'),
@@ -251,6 +335,12 @@ function shareParameters(paths: Record<string, Record<string, JsonSchema>>): Rec
 
 function publicPaths(): Record<string, Record<string, JsonSchema>> {
   const requestId = { 'X-Request-Id': headerRef('X-Request-Id') };
+  const noStore = {
+    description: `\`${CACHE_CONTROL.none}\`: the status is the answer to "how old is the data now", never kept.`,
+    required: true,
+    schema: { type: 'string', const: CACHE_CONTROL.none },
+    example: CACHE_CONTROL.none,
+  };
   return {
     [PUBLIC_PATHS.document]: {
       get: {
@@ -270,6 +360,7 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
                   properties: { openapi: { type: 'string', const: OPENAPI_VERSION }, info: { type: 'object' }, paths: { type: 'object' } },
                   required: ['openapi', 'info', 'paths'],
                 },
+                example: { openapi: OPENAPI_VERSION, info: { title: 'Market Data API', version: API_VERSION }, paths: {} },
               },
             },
           },
@@ -283,18 +374,44 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
         description: 'A page that renders this description for people. Needs no key; loads nothing from outside the API.',
         tags: ['Documentation'],
         security: [],
-        responses: { '200': { description: 'The page.', headers: requestId, content: { 'text/html': { schema: { type: 'string' } } } } },
+        responses: {
+          '200': {
+            description: 'The page.',
+            headers: requestId,
+            content: { 'text/html': { schema: { type: 'string' }, example: '<!doctype html>\n<html lang="en">…</html>\n' } },
+          },
+        },
+      },
+    },
+    [STATUS_PATH]: {
+      get: {
+        operationId: 'getStatus',
+        summary: 'Freshness of the served data',
+        description:
+          'For every family: the data version served (`snapshot`, as `pagination.snapshot` names it), when its content last changed (`published_at`, ' +
+          'the `Last-Modified` of its lists and details), when an import last carried it, changed or not (`refreshed_at`), and whether that is longer ago than ' +
+          'the stage allows (`stale`: now minus `refreshed_at` is more than `max_age_seconds`). Needs no key and takes no budget; throttled like this description. ' +
+          'Takes no query parameters: any is a `validation_error`.',
+        tags: ['Status'],
+        security: [],
+        responses: {
+          '200': { description: 'OK', headers: { ...requestId, 'Cache-Control': noStore }, ...json('Status') },
+          '400': { description: RESPONSES.BadRequest.description, headers: requestId, ...json('ValidationError') },
+          '500': responseRef('InternalServerError'),
+          '503': responseRef('ServiceUnavailable'),
+        },
       },
     },
   };
 }
 
-const TAGS: { name: Tag | 'Documentation'; description: string }[] = [
+const TAGS: { name: Tag | 'Status' | 'Documentation'; description: string }[] = [
   { name: 'Platforms', description: 'Exchanges, wallets and protocols.' },
   { name: 'Currencies', description: 'Currencies, and the offers of each.' },
   { name: 'Offers', description: 'Earn, borrow and collateral offers.' },
   { name: 'History', description: 'APY history of earn and borrow offers.' },
   { name: 'Usage', description: "The calling key's plan and budgets." },
+  { name: 'Status', description: 'How fresh the served data is; no key needed.' },
   { name: 'Documentation', description: 'This description and its docs page.' },
 ];
 

@@ -13,7 +13,8 @@ const PLATFORM_NULLS =
 export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
   PlatformRef: 'The platform an offer belongs to; `null` on an offer when the platform is unknown or not public.',
   AssetRef: 'A chain, asset or reward asset.',
-  Pagination: 'Where a page sits in the whole list.',
+  Pagination: 'Where a page sits in the whole list, and the data version it was read from.',
+  Snapshot: 'A data version of a family, opaque: send it back as `snapshot` (the same version) or `since` (changes from it).',
   Currency: 'A published, non-delisted currency.',
   CurrencyDetail:
     'A currency plus every published offer whose `asset.slug` is the currency slug, each array in its family default order (possibly empty).',
@@ -23,6 +24,13 @@ export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
   EarnOffer: 'A published earn offer; `available: false` offers are returned too.',
   BorrowOffer: 'A published borrow offer; `is_active: false` offers are returned too.',
   CollateralOffer: 'A published collateral offer; `is_active: false` offers are returned too.',
+  EarnChanges: 'The earn offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
+  BorrowChanges: 'The borrow offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
+  CollateralChanges: 'The collateral offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
+  FamilyStatus: 'How fresh one family is.',
+  Status: 'How fresh each family is, by its name in the paths.',
+  SnapshotExpiredDetails: 'The parameter that named the version that is gone.',
+  SnapshotExpiredError: '`snapshot_expired`: the data version named by `snapshot` or `since` is no longer readable.',
   EarnHistory: 'Earn offer history: one point per non-empty bucket, ascending in time.',
   BorrowHistory: 'Borrow offer APY history (`apy` is `net_borrow_apy`): one point per non-empty bucket, ascending in time.',
   QuotaErrorDetails: 'When to try again and the limit that refused the request.',
@@ -42,6 +50,29 @@ export const FIELD_NOTES: Partial<Record<SchemaName, Record<string, string>>> = 
     offset: 'Offset applied.',
     limit: 'Limit applied.',
     has_more: 'Whether more records exist beyond this page.',
+    snapshot: 'The data version this page was read from: `snapshot=` reads the same version again (same records, order and `total`), for at least 60 minutes after it is replaced.',
+  },
+  FamilyStatus: {
+    snapshot: 'The data version served now.',
+    published_at: 'When the served content last changed: the `Last-Modified` of its lists and details.',
+    refreshed_at: 'When an import last carried the family, changed or not.',
+    max_age_seconds: 'How old `refreshed_at` may be before the family is stale (per stage).',
+    stale: '`true` when now minus `refreshed_at` is more than `max_age_seconds`.',
+  },
+  EarnChanges: {
+    since: 'The older version.',
+    snapshot: 'The newer version: pass it as `since` next time.',
+    data: '`{ id, change, offer }`: `added` and `changed` carry the newer offer, `removed` carries `null`.',
+  },
+  BorrowChanges: {
+    since: 'The older version.',
+    snapshot: 'The newer version: pass it as `since` next time.',
+    data: '`{ id, change, offer }`: `added` and `changed` carry the newer offer, `removed` carries `null`.',
+  },
+  CollateralChanges: {
+    since: 'The older version.',
+    snapshot: 'The newer version: pass it as `since` next time.',
+    data: '`{ id, change, offer }`: `added` and `changed` carry the newer offer, `removed` carries `null`.',
   },
   Currency: { logo64: 'Image URL.', updated_at: 'Last update.' },
   CurrencyStats: {

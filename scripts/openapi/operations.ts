@@ -5,8 +5,23 @@
  */
 import type { CatalogFamily, OfferFamily } from '../../shared/keys';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
-import { HISTORY_QUERY, LIST_QUERY, NO_QUERY, NUMBER_MAX_LENGTH, OFFER_ID_PATH, OFFER_LIST_QUERY, SLUG_PATH, type ParamSchema } from '../../shared/schemas/query';
+import {
+  ANY_ID_PATH,
+  CHANGES_QUERY,
+  HISTORY_QUERY,
+  LIST_MAX,
+  LIST_QUERY,
+  NO_QUERY,
+  NUMBER_MAX_LENGTH,
+  OFFER_ID_PATH,
+  OFFER_LIST_QUERY,
+  SLUG_PATH,
+  SNAPSHOT_MAX_LENGTH,
+  type ParamSchema,
+} from '../../shared/schemas/query';
+import { SLUG_MAX_LENGTH } from '../../shared/schemas/constants';
 import { catalogOrdering, historyRules, offerOrdering } from './descriptions';
+import { SLUG_EXAMPLES } from './examples';
 import type { SchemaName } from './response-schemas';
 
 export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Usage';
@@ -17,33 +32,57 @@ export interface OperationSpec {
   tag: Tag;
   path?: ParamSchema;
   query: ParamSchema;
-  /** Per-parameter default and description the family gives a shared parameter schema. */
-  queryOverrides?: Record<string, { default?: string; description?: string }>;
+  /** Per-parameter default, description and example the family gives a shared parameter schema. */
+  queryOverrides?: Record<string, ParameterOverride>;
+  pathOverrides?: Record<string, ParameterOverride>;
   /** The 200 body; absent for collateral history, which always answers 404. */
   ok?: SchemaName;
   /** Former slugs answer 301. */
   redirects?: boolean;
 }
 
+export interface ParameterOverride {
+  default?: string;
+  description?: string;
+  example?: unknown;
+}
+
+const NUMBER_GRAMMAR =
+  'A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent ' +
+  `(\`4.75\`, \`1e-7\`, \`2.5E1\`, \`1e6\`; not \`.5\`, \`+1\` or \`5.\`), at most ${NUMBER_MAX_LENGTH} characters, compared as an exact decimal.`;
+
+/** A list parameter: what one comma-separated value of it says. */
+const listOf = (what: string, maximum: number = LIST_MAX.other) =>
+  `${what} A comma-separated list of 1 to ${maximum} distinct values (\`a,b\`: either); a single value is a list of one. ` +
+  'An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.';
+
 /** What each parameter means; its type, bounds, enumeration and default come from its schema. */
 export const PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   limit: 'Page size. Plain decimal digits.',
   offset: 'Zero-based offset into the result set. Plain decimal digits.',
-  platform_type: 'Only offers of platforms of this family.',
-  platform: 'Only offers of the platform with this (current) slug. Must not be empty.',
-  asset: 'Only offers of the asset (or collateral asset) with this slug. Must not be empty.',
+  platform_type: listOf('Only offers of platforms of these families.'),
+  platform: listOf(`Only offers of the platforms with these (current) slugs, each at most ${SLUG_MAX_LENGTH} characters.`),
+  asset: listOf(`Only offers of the assets (or collateral assets) with these slugs, each at most ${SLUG_MAX_LENGTH} characters.`),
+  chain: listOf(`Only offers on the chains with these slugs (\`chain.slug\`; an offer with \`chain: null\` never matches), each at most ${SLUG_MAX_LENGTH} characters.`),
+  ids: listOf('Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent.', LIST_MAX.ids),
   sort: 'Sort mode.',
-  min_apy:
-    'Only offers whose APY (percent) is at least this value, compared as an exact decimal. A number as JSON writes it, without sign: ' +
-    `digits, an optional fraction, an optional exponent (\`4.75\`, \`1e-7\`, \`2.5E1\`; not \`.5\`, \`+1\` or \`5.\`), at most ${NUMBER_MAX_LENGTH} characters.`,
+  min_apy: `Only offers whose APY (percent) is at least this value. ${NUMBER_GRAMMAR}`,
+  min_tvl: `Only offers whose TVL (USD: earn \`tvl\`, borrow \`total_supply_usd\`) is at least this value; an offer whose TVL is \`null\` never matches. ${NUMBER_GRAMMAR}`,
+  available: 'Only earn offers whose `available` is this value (`true` or `false`).',
+  is_active: 'Only offers whose `is_active` is this value (`true` or `false`).',
+  snapshot:
+    `Read the data version a page named in \`pagination.snapshot\` (1 to ${SNAPSHOT_MAX_LENGTH} characters of \`A-Z a-z 0-9 _ -\`): the same records, order and \`total\` after any newer import, ` +
+    'so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.',
+  since:
+    'The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.',
   period: 'History window.',
-  id: 'Numeric offer identifier. Plain decimal digits.',
-  slug: 'Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty.',
+  id: 'Numeric offer identifier. Plain decimal digits, at most 2^53-1.',
+  slug:
+    'Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. ' +
+    `Must not be empty; at most ${SLUG_MAX_LENGTH} characters (a longer slug is a \`validation_error\`).`,
 };
 
 const TAKES_NO_QUERY = 'Takes no query parameters: any is a `validation_error`.';
-
-/** Collateral history answers 404 whatever the id: the handler reads no parameter. */
 
 const CATALOG_NAMES: Record<CatalogFamily, { one: string; many: string; schema: SchemaName; list: SchemaName; tag: Tag }> = {
   exchanges: { one: 'exchange', many: 'exchanges', schema: 'Exchange', list: 'ExchangeList', tag: 'Platforms' },
@@ -52,17 +91,19 @@ const CATALOG_NAMES: Record<CatalogFamily, { one: string; many: string; schema: 
   currencies: { one: 'currency', many: 'currencies', schema: 'CurrencyDetail', list: 'CurrencyList', tag: 'Currencies' },
 };
 
-const OFFER_NAMES: Record<OfferFamily, { schema: SchemaName; list: SchemaName }> = {
-  earn: { schema: 'EarnOffer', list: 'EarnOfferList' },
-  borrow: { schema: 'BorrowOffer', list: 'BorrowOfferList' },
-  collateral: { schema: 'CollateralOffer', list: 'CollateralOfferList' },
+const OFFER_NAMES: Record<OfferFamily, { schema: SchemaName; list: SchemaName; changes: SchemaName }> = {
+  earn: { schema: 'EarnOffer', list: 'EarnOfferList', changes: 'EarnChanges' },
+  borrow: { schema: 'BorrowOffer', list: 'BorrowOfferList', changes: 'BorrowChanges' },
+  collateral: { schema: 'CollateralOffer', list: 'CollateralOfferList', changes: 'CollateralChanges' },
 };
 
 function catalogList(family: CatalogFamily): OperationSpec {
   const n = CATALOG_NAMES[family];
   return {
     summary: `List ${n.many}`,
-    description: `Published, non-delisted ${n.many}. ${catalogOrdering(family)} Only \`limit\` and \`offset\` are accepted.`,
+    description:
+      `Published, non-delisted ${n.many}. ${catalogOrdering(family)} Only \`limit\`, \`offset\` and \`snapshot\` are accepted. ` +
+      '`Link` names the next and previous pages of the same version.',
     tag: n.tag,
     query: LIST_QUERY(),
     ok: n.list,
@@ -82,23 +123,46 @@ function catalogDetail(family: CatalogFamily): OperationSpec {
       `an unknown, unpublished or delisted slug answers \`404 not_found\`. ${TAKES_NO_QUERY}`,
     tag: n.tag,
     path: SLUG_PATH(),
+    pathOverrides: { slug: { example: SLUG_EXAMPLES[family] } },
     query: NO_QUERY(),
     ok: n.schema,
     redirects: true,
   };
 }
 
+const FLAG: Record<OfferFamily, string> = { earn: 'available', borrow: 'is_active', collateral: 'is_active' };
+
 function offerList(family: OfferFamily): OperationSpec {
-  const minApy = family === 'collateral' ? ' `min_apy` is not supported here (a `validation_error`).' : ' `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value.';
+  const bounds =
+    family === 'collateral'
+      ? ' `min_apy` and `min_tvl` are not supported here (a `validation_error`), nor is `available`.'
+      : ` \`min_apy\` keeps offers whose APY (the field \`apy_*\` sorts by) is at least the value, \`min_tvl\` those whose TVL (the field \`tvl_desc\` sorts by) is. ` +
+        `\`${family === 'earn' ? 'is_active' : 'available'}\` is the other family's flag: a \`validation_error\` here.`;
   return {
     summary: `List ${family} offers`,
     description:
-      `Published ${family} offers, whatever their ${family === 'earn' ? '`available`' : '`is_active`'} flag, filtered and sorted. ` +
-      `${offerOrdering(family)}${minApy} An offer whose platform is unknown or not public has \`platform: null\` and matches no \`platform\` or \`platform_type\` filter.`,
+      `Published ${family} offers, filtered and sorted; without \`${FLAG[family]}\` whatever their \`${FLAG[family]}\` flag. ` +
+      'Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. ' +
+      `${offerOrdering(family)}${bounds} An offer whose platform is unknown or not public has \`platform: null\` and matches no \`platform\` or \`platform_type\` filter. ` +
+      '`pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.',
     tag: 'Offers',
     query: OFFER_LIST_QUERY[family](),
     queryOverrides: { sort: { default: DEFAULT_SORT[family], description: `Sort mode. ${offerOrdering(family)}` } },
     ok: OFFER_NAMES[family].list,
+  };
+}
+
+function offerChanges(family: OfferFamily): OperationSpec {
+  return {
+    summary: `Changes of ${family} offers since a version`,
+    description:
+      `Every ${family} offer whose served representation differs between the version \`since\` names and the served one (or the one \`snapshot\` names), by ascending \`id\`: ` +
+      '`added` (served now, not then), `removed` (served then, not now; `offer` is `null`), `changed` (served in both, any field different; `offer` is the newer one). ' +
+      'Keep a copy of a list up to date: read the list once, keep its `pagination.snapshot`, then ask for the changes since it and keep this answer\'s `snapshot` for the next time. ' +
+      'Pages of one answer are pinned by `snapshot` (the `Link` header carries it). An expired or unknown `since` or `snapshot` is `410 snapshot_expired`. Charged like any request.',
+    tag: 'Offers',
+    query: CHANGES_QUERY(),
+    ok: OFFER_NAMES[family].changes,
   };
 }
 
@@ -135,10 +199,13 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   listCurrencies: catalogList('currencies'),
   getCurrency: catalogDetail('currencies'),
   listEarnOffers: offerList('earn'),
+  listEarnChanges: offerChanges('earn'),
   getEarnOffer: offerDetail('earn'),
   listBorrowOffers: offerList('borrow'),
+  listBorrowChanges: offerChanges('borrow'),
   getBorrowOffer: offerDetail('borrow'),
   listCollateralOffers: offerList('collateral'),
+  listCollateralChanges: offerChanges('collateral'),
   getCollateralOffer: offerDetail('collateral'),
   getEarnHistory: history('earn'),
   getBorrowHistory: history('borrow'),
@@ -157,8 +224,9 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     description:
       'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the id and the query string.',
     tag: 'History',
-    // An integer like every offer id (the answer is 404 whatever the value).
-    path: OFFER_ID_PATH(),
+    // Any text: the answer is 404 whatever the value, so a client may send any id.
+    path: ANY_ID_PATH(),
+    pathOverrides: { id: { description: 'Any offer id (any text): the answer is `404 not_found` whatever it is.', example: '3105' } },
     query: NO_QUERY(),
   },
 };

@@ -7,19 +7,51 @@
 import * as z from 'zod/mini';
 import { PERIOD_SPEC, PERIODS, type Interval } from '../../shared/domain/buckets';
 import { STATUS_OF, type ErrorCode } from '../../shared/errors';
-import { PAGE_SIZE } from '../../shared/schemas/query';
+import { VERSIONED_FAMILIES } from '../../shared/keys';
+import { PAGE_SIZE, SNAPSHOT_MAX_LENGTH } from '../../shared/schemas/query';
 import * as r from '../../shared/schemas/resources';
 
 const count = () => z.int().check(z.minimum(0));
+
+/** A data version, as `pagination.snapshot` names it and `snapshot=` and `since=` take it back. */
+const Snapshot = z.string().check(z.minLength(1), z.maxLength(SNAPSHOT_MAX_LENGTH), z.regex(/^[A-Za-z0-9_-]+$/));
 
 const Pagination = z.strictObject({
   total: count(),
   offset: count(),
   limit: z.int().check(z.minimum(PAGE_SIZE.minimum), z.maximum(PAGE_SIZE.maximum)),
   has_more: z.boolean(),
+  snapshot: Snapshot,
 });
 
 const list = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: z.array(item), pagination: Pagination });
+
+/**
+ * One offer that differs between two versions (`GET /api/v1/{family}/changes`): the newer
+ * representation when it is served now, `null` when it was removed.
+ */
+const change = <T extends z.ZodMiniType>(offer: T) =>
+  z.union([
+    z.strictObject({ id: count(), change: z.enum(['added', 'changed']), offer }),
+    z.strictObject({ id: count(), change: z.literal('removed'), offer: z.null() }),
+  ]);
+
+const changes = <T extends z.ZodMiniType>(offer: T) =>
+  z.strictObject({ since: Snapshot, snapshot: Snapshot, data: z.array(change(offer)), pagination: Pagination });
+
+/** One family's freshness (`GET /api/v1/status`). */
+const FamilyStatus = z.strictObject({
+  snapshot: Snapshot,
+  published_at: r.timestamp(),
+  refreshed_at: r.timestamp(),
+  max_age_seconds: z.int().check(z.minimum(1)),
+  stale: z.boolean(),
+});
+
+/** Every served family by its name in the paths (exchanges … collateral). */
+const Status = z.strictObject({
+  families: z.strictObject(Object.fromEntries(VERSIONED_FAMILIES.map((family) => [family, FamilyStatus])) as Record<(typeof VERSIONED_FAMILIES)[number], typeof FamilyStatus>),
+});
 
 const CurrencyDetail = z.strictObject({
   ...r.currencyFields,
@@ -80,6 +112,9 @@ const QuotaErrorDetails = z.object({
   limit: z.int().check(z.minimum(1)),
 });
 
+/** Which parameter named the version that is gone. */
+const SnapshotExpiredDetails = z.object({ parameter: z.enum(['snapshot', 'since']) });
+
 /** One string per violated rule, each naming its parameter (docs/api.md, "Errors"). */
 const ValidationErrorDetails = z.object({
   message: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
@@ -90,6 +125,7 @@ const ERROR_ENVELOPES = {
   InvalidApiKeyError: errorEnvelope(codesWithStatus(401)),
   SubscriptionRequiredError: errorEnvelope(codesWithStatus(403)),
   NotFoundError: errorEnvelope(codesWithStatus(404)),
+  SnapshotExpiredError: errorEnvelope(codesWithStatus(410), SnapshotExpiredDetails),
   QuotaError: errorEnvelope(codesWithStatus(429), QuotaErrorDetails),
   InternalError: errorEnvelope(codesWithStatus(500)),
   ServiceUnavailableError: errorEnvelope(codesWithStatus(503)),
@@ -100,6 +136,7 @@ export const COMPONENT_SCHEMAS = {
   PlatformRef: r.PlatformRef,
   AssetRef: r.AssetRef,
   Pagination,
+  Snapshot,
   CurrencyStats: r.CurrencyStats,
   Currency: r.Currency,
   CurrencyDetail,
@@ -119,12 +156,18 @@ export const COMPONENT_SCHEMAS = {
   EarnOfferList: list(r.EarnOffer),
   BorrowOfferList: list(r.BorrowOffer),
   CollateralOfferList: list(r.CollateralOffer),
+  EarnChanges: changes(r.EarnOffer),
+  BorrowChanges: changes(r.BorrowOffer),
+  CollateralChanges: changes(r.CollateralOffer),
   EarnHistoryPoint,
   EarnHistory: history(EarnHistoryPoint),
   BorrowHistoryPoint,
   BorrowHistory: history(BorrowHistoryPoint),
   Usage,
+  FamilyStatus,
+  Status,
   QuotaErrorDetails,
+  SnapshotExpiredDetails,
   ValidationErrorDetails,
   ...ERROR_ENVELOPES,
 } as const;

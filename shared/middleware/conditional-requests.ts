@@ -2,8 +2,10 @@
  * Conditional requests (docs/api.md, "Conditional requests and caching"): every 200 of a list or
  * detail carries a strong ETag computed from its body bytes, so it changes when and only when the
  * body does and costs no read beyond the answer's own; a request whose If-None-Match matches it
- * answers 304 with no body. It runs after the quota middleware: a 304 is charged like any answer,
- * and a refusal is never turned into one. History and usage answers carry no ETag.
+ * answers 304 with no body, keeping the 200's `Last-Modified` (set by the handler, shared/answers.ts).
+ * `If-Modified-Since` is not evaluated: the ETag is the validator (two versions published within
+ * one second share an HTTP-date). It runs after the quota middleware: a 304 is charged like any
+ * answer, and a refusal is never turned into one. History and usage answers carry no ETag.
  */
 import { createHash } from 'node:crypto';
 import type middy from '@middy/core';
@@ -42,8 +44,9 @@ export function conditionalRequests(): middy.MiddlewareObj<ApiEvent, ApiResult> 
     const etag = strongEtag(response.body);
     const headers: NonNullable<ApiResult['headers']> = { ...(response.headers ?? {}), ETag: etag, 'Cache-Control': CACHE_CONTROL.revalidate };
     if (ifNoneMatchMatches(headerValues(request.event, 'If-None-Match'), etag)) {
-      // RFC 9110 §15.4.5: the validator and cache headers a 200 would carry, no body, no content metadata.
-      const { 'Content-Type': _type, ...kept } = headers;
+      // RFC 9110 §15.4.5: the validators (ETag, Last-Modified) and cache headers a 200 would carry, no
+      // body, no content metadata; no Link either (it belongs to the body the client already holds).
+      const { 'Content-Type': _type, Link: _link, ...kept } = headers;
       request.response = { statusCode: 304, headers: kept, body: '' };
       return;
     }

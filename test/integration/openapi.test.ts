@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { buildOpenApiDocument, RATE_LIMIT_HEADER_DESCRIPTIONS, serializeDocument, USAGE_HEADER_DESCRIPTIONS } from '../../scripts/openapi/document';
 import { publicRoutes } from '../../local/public-routes';
-import { handler as docsHandler } from '../../functions/docs/docs-handler';
+import { docsHandler as buildDocsHandler } from '../../functions/docs/docs-handler';
 import type { ApiEvent } from '../../shared/http';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
@@ -61,9 +61,9 @@ describe('the document', () => {
     expect(committed).toBe(serializeDocument(buildOpenApiDocument()));
   });
 
-  it('is OpenAPI 3.1 with the Bearer scheme, version 1.1.0 and a server relative to where it is read', () => {
+  it('is OpenAPI 3.1 with the Bearer scheme, version 1.2.0 and a server relative to where it is read', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('1.1.0');
+    expect(doc.info.version).toBe('1.2.0');
     expect(doc.servers).toEqual([{ url: '.', description: expect.any(String) }]);
     // Read from a stage's URL, the server keeps the stage (docs/adr/0002-contract-interpretations.md).
     expect(new URL(doc.servers[0].url, 'https://api.example/prod/openapi.json').href).toBe('https://api.example/prod/');
@@ -97,11 +97,16 @@ describe('the document', () => {
     expect('304' in responses).toBe(conditional);
     if (conditional) {
       expect(deref(responses['200'].headers.ETag).required).toBe(true);
+      expect(deref(responses['200'].headers['Last-Modified']).required).toBe(true);
+      expect(deref(responses['304'].headers['Last-Modified']).required).toBe(true);
       expect(responses['304'].content).toBeUndefined();
       expect(params).toContainEqual(expect.objectContaining({ name: 'If-None-Match', in: 'header' }));
     } else if (responses['200']) {
       expect(responses['200'].headers).not.toHaveProperty(['ETag']);
     }
+    // Every list pages one version: `Link` on its 200 (when it has neighbours), 410 for a version that is gone.
+    expect('Link' in (responses['200']?.headers ?? {})).toBe(route.kind === 'list');
+    expect('410' in responses).toBe(route.kind === 'list');
     expect(deref(responses['429'].headers['Retry-After']).required).toBe(true);
     expect(deref(responses['503'].headers['Retry-After']).required).toBe(true);
     if (responses['301']) expect(responses['301'].content).toBeUndefined();
@@ -110,21 +115,44 @@ describe('the document', () => {
   it('gives every parameter its type, bounds, default and enum', () => {
     const params = (path: string) =>
       Object.fromEntries((doc.paths[path].get.parameters as Json[]).map(deref).filter((p) => p.in !== 'header').map((p) => [p.name, p.schema]));
+    const snapshot = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' };
     expect(params('/api/v1/exchanges')).toEqual({
       limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-      offset: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
+      offset: { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
+      snapshot,
     });
     const earn = params('/api/v1/earn');
-    expect(earn.platform_type).toEqual({ type: 'string', enum: ['exchange', 'wallet', 'protocol'] });
+    const list = (items: Json, maxItems = 20) => ({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items });
+    expect(earn.platform_type).toEqual(list({ type: 'string', enum: ['exchange', 'wallet', 'protocol'] }));
     expect(earn.min_apy).toEqual({ type: 'string', minLength: 1, maxLength: 32, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$' });
-    expect(earn.asset).toEqual({ type: 'string', minLength: 1, maxLength: 256 });
+    expect(earn.min_tvl).toEqual(earn.min_apy);
+    expect(earn.asset).toEqual(list({ type: 'string', minLength: 1, maxLength: 256 }));
+    expect(earn.chain).toEqual(earn.asset);
+    expect(earn.ids).toEqual(list({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, 200));
+    expect(earn.available).toEqual({ type: 'boolean' });
+    expect(earn.snapshot).toEqual(snapshot);
     expect(earn.sort).toEqual({ type: 'string', enum: ['apy_desc', 'apy_asc', 'tvl_desc', 'updated_desc'], default: DEFAULT_SORT.earn });
     expect(params('/api/v1/borrow').sort.default).toBe(DEFAULT_SORT.borrow);
+    expect(params('/api/v1/borrow')).not.toHaveProperty('available');
+    expect(params('/api/v1/borrow').is_active).toEqual({ type: 'boolean' });
     expect(params('/api/v1/collateral')).not.toHaveProperty('min_apy');
+    expect(params('/api/v1/collateral')).not.toHaveProperty('min_tvl');
+    expect(params('/api/v1/earn/changes')).toEqual({ since: snapshot, snapshot, limit: params('/api/v1/earn').limit, offset: params('/api/v1/earn').offset });
     expect(params('/api/v1/earn/{id}/history').period).toEqual({ type: 'string', enum: ['24h', '1w', '1m', '3m', '1y', 'all'], default: '1m' });
-    expect(params('/api/v1/borrow/{id}').id).toEqual({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
-    // Every offer id is an integer, collateral history's too (it answers 404 whatever the value).
-    expect(params('/api/v1/collateral/{id}/history').id).toEqual(params('/api/v1/collateral/{id}').id);
+    expect(params('/api/v1/borrow/{id}').id).toEqual({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+    // Collateral history answers 404 whatever its id: a generated client may send any text.
+    expect(params('/api/v1/collateral/{id}/history').id).toEqual({ type: 'string', minLength: 1 });
+    expect(params('/api/v1/exchanges/{slug}').slug).toEqual({ type: 'string', minLength: 1, maxLength: 256 });
+  });
+
+  it('sends a list parameter as one comma-separated value, and only `since` is a required query parameter', () => {
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
+      for (const param of ((methods.get.parameters ?? []) as Json[]).map(deref)) {
+        if (param.in !== 'query') continue;
+        expect([path, param.name, param.required]).toEqual([path, param.name, param.name === 'since']);
+        if (param.schema.type === 'array') expect([path, param.name, param.style, param.explode]).toEqual([path, param.name, 'form', false]);
+      }
+    }
   });
 
   // Every listed field is required; these are the nullable ones (docs/openapi.json).
@@ -162,6 +190,7 @@ describe('the document', () => {
 
   it('describes the errors: codes per status, quota and validation details', () => {
     expect(schemas.QuotaError.properties.error.properties.code).toEqual({ type: 'string', enum: ['rate_limit_exceeded', 'monthly_quota_exceeded'] });
+    expect(schemas.SnapshotExpiredError.properties.error.properties.code).toEqual({ type: 'string', const: 'snapshot_expired' });
     expect(schemas.QuotaErrorDetails.required).toEqual(['reset_at', 'limit']);
     expect(schemas.ValidationErrorDetails.properties.message).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(schemas.NotFoundError.properties.error.properties.code).toEqual({ type: 'string', const: 'not_found' });
@@ -281,6 +310,9 @@ describe('served by the local stack', () => {
 describe('the deployed docs function', () => {
   const event = (resource: string, pathParameters: Record<string, string> | null = null) =>
     ({ resource, path: `/prod${resource}`, httpMethod: 'GET', pathParameters, requestContext: { requestId: 'req-docs' } }) as unknown as ApiEvent;
+
+  // The documents read no data: a status that would fail shows they never ask for it.
+  const docsHandler = buildDocsHandler({ status: () => Promise.reject(new Error('not read')), clock: () => new Date(), retryAfterSeconds: 1 });
 
   it('serves the same documents by API Gateway resource, whatever the stage prefix', async () => {
     const spec = await docsHandler(event('/openapi.json'));

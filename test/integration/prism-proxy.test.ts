@@ -121,6 +121,15 @@ const CONFORMING: [string, string, string | null, number][] = [
   ['a key without subscription (403)', '/api/v1/exchanges', FREE_KEY, 403],
   ['the description', '/openapi.json', null, 200],
   ['the docs page', '/docs', null, 200],
+  // Version 1.2.
+  ['an earn list with lists of values, chain, min_tvl and available', '/api/v1/earn?asset=bitcoin,ethereum&chain=ethereum&min_tvl=0&available=true&sort=tvl_desc', KEY, 200],
+  ['a borrow list by ids and is_active', '/api/v1/borrow?ids=1,2,3&is_active=true', KEY, 200],
+  ['a collateral list of two platform types', '/api/v1/collateral?platform_type=exchange,wallet&is_active=false&limit=1', KEY, 200],
+  ['the other family\'s flag (400)', '/api/v1/earn?is_active=true', KEY, 400],
+  ['a snapshot never published (410)', '/api/v1/earn?snapshot=never_published_0', KEY, 410],
+  ['changes since a snapshot never published (410)', '/api/v1/borrow/changes?since=never_published_0', KEY, 410],
+  ['the data status, without a key', '/api/v1/status', null, 200],
+  ['the data status with a query (400)', '/api/v1/status?family=earn', null, 400],
 ];
 
 describe('Prism, validating the local stack against docs/openapi.json', () => {
@@ -134,6 +143,19 @@ describe('Prism, validating the local stack against docs/openapi.json', () => {
     const etag = first.headers.get('ETag') ?? '';
     const answer = await through(prism!, '/api/v1/currencies?limit=3', KEY, { 'If-None-Match': etag });
     expect({ violations: answer.violations, status: answer.status }).toEqual({ violations: null, status: 304 });
+  });
+
+  it('passes a pinned page named by Link, and a changes page', async () => {
+    const first = await fetch(`${stack.url}/api/v1/exchanges?limit=2`, { headers: { Authorization: `Bearer ${KEY}` } });
+    const next = /<([^>]*)>; rel="next"/.exec(first.headers.get('Link') ?? '')?.[1] ?? '';
+    expect(next).toContain('snapshot=');
+    const pinned = await through(prism!, next, KEY);
+    expect({ violations: pinned.violations, status: pinned.status }).toEqual({ violations: null, status: 200 });
+
+    const earn = await fetch(`${stack.url}/api/v1/earn?limit=1`, { headers: { Authorization: `Bearer ${KEY}` } });
+    const since = ((await earn.json()) as { pagination: { snapshot: string } }).pagination.snapshot;
+    const changes = await through(prism!, `/api/v1/earn/changes?since=${since}`, KEY);
+    expect({ violations: changes.violations, status: changes.status }).toEqual({ violations: null, status: 200 });
   });
 
   it('passes a 429 with Retry-After', async () => {

@@ -5,6 +5,7 @@
  * checked against docs/openapi.json, and the waits move the stack's clock instead of the test's.
  */
 import { createMarketDataClient, MarketDataApiError, type MarketDataClientOptions } from '../../client';
+import { importDataset } from '../../shared/import/importer';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { fixtureDataset } from '../fixtures/dataset';
 import { checkResponse } from '../helpers/contract';
@@ -80,18 +81,40 @@ describe('pages()', () => {
 
   it('keeps the filters of every page', async () => {
     const { api } = client(KEY);
-    const all = await api.get('/api/v1/earn', { query: { asset: 'bitcoin', limit: 200 } });
+    const all = await api.get('/api/v1/earn', { query: { asset: ['bitcoin'], limit: 200 } });
     if (all.kind !== 'ok') throw new Error(`expected a page, got ${all.kind}`);
     const ids = [];
-    for await (const offer of api.pages('/api/v1/earn', { query: { asset: 'bitcoin', limit: 1 } })) ids.push(offer.id);
+    for await (const offer of api.pages('/api/v1/earn', { query: { asset: ['bitcoin'], limit: 1 } })) ids.push(offer.id);
     expect(ids.length).toBeGreaterThan(1);
     expect(ids).toEqual(all.data.data.map((o) => o.id));
+  });
+
+  it('follows Link: every page after the first is pinned to the first page\'s snapshot, which it tells', async () => {
+    const { api, requests } = client(KEY);
+    const one = await api.get('/api/v1/earn', { query: { limit: 200, sort: 'tvl_desc' } });
+    if (one.kind !== 'ok') throw new Error(`expected a page, got ${one.kind}`);
+    const pages = api.pages('/api/v1/earn', { query: { limit: 2, sort: 'tvl_desc' } });
+    expect(pages.snapshot).toBeNull();
+    const ids = [];
+    for await (const offer of pages) ids.push(offer.id);
+    expect(ids).toEqual(one.data.data.map((o) => o.id));
+    expect(pages.snapshot).toBe(one.data.pagination.snapshot);
+    const followed = requests.slice(2);
+    expect(followed.length).toBeGreaterThan(1);
+    for (const url of followed) expect(url).toContain(`snapshot=${one.data.pagination.snapshot}`);
+  });
+
+  it('sends a list parameter as one comma-separated value', async () => {
+    const { api, requests } = client(KEY);
+    const both = await api.get('/api/v1/earn', { query: { asset: ['bitcoin', 'ethereum'], platform_type: ['exchange', 'protocol'] } });
+    expect(both.kind).toBe('ok');
+    expect(requests).toEqual(['/api/v1/earn?asset=bitcoin,ethereum&platform_type=exchange,protocol']);
   });
 
   it('throws the error answer as a MarketDataApiError with its code', async () => {
     const { api } = client(KEY);
     const iterate = async () => {
-      for await (const _ of api.pages('/api/v1/earn', { query: { limit: 200, platform: 'x'.repeat(300) } })) void _;
+      for await (const _ of api.pages('/api/v1/earn', { query: { limit: 200, platform: ['x'.repeat(300)] } })) void _;
     };
     await expect(iterate()).rejects.toThrow(MarketDataApiError);
     await expect(iterate()).rejects.toMatchObject({ error: { status: 400, code: 'validation_error' } });
@@ -170,5 +193,37 @@ describe('Retry-After', () => {
     expect(requests).toHaveLength(2);
     expect(refused).toMatchObject({ kind: 'error', error: { status: 429, code: 'monthly_quota_exceeded' } });
     if (refused.kind === 'error') expect(refused.error.retryAfterSeconds).toBeGreaterThan(3600);
+  });
+});
+
+describe('changes()', () => {
+  it('iterates the offers added, changed and removed since a version, and tells the version to ask from next', async () => {
+    const { api } = client(KEY);
+    const first = await api.get('/api/v1/earn', { query: { limit: 1 } });
+    if (first.kind !== 'ok') throw new Error(`expected a page, got ${first.kind}`);
+    const since = first.data.pagination.snapshot;
+    const none = api.changes('earn', since);
+    for await (const change of none) throw new Error(`no change expected, got ${change.id}`);
+    expect(none.snapshot).toBe(since);
+
+    // A refresh: offer 1 changes its APY, offer 9 goes, offer 10 comes.
+    const next = fixtureDataset();
+    const offers = next.earn_offers as Record<string, unknown>[];
+    Object.assign(offers.find((o) => o.id === 1)!, { apy: '6.5' });
+    const removed = offers.findIndex((o) => o.id === 9);
+    const added = { ...offers[removed], id: 10, compositeKey: 'earn:10' };
+    offers.splice(removed, 1, added);
+    await importDataset(next, { client: stack.clients.client, tableName: stack.tableName });
+
+    const feed = api.changes('earn', since, { limit: 1 });
+    const seen = [];
+    for await (const change of feed) seen.push([change.id, change.change, change.offer === null ? null : change.offer.apy]);
+    expect(seen).toEqual([
+      [1, 'changed', '6.5'],
+      [9, 'removed', null],
+      [10, 'added', '4'],
+    ]);
+    expect(feed.snapshot).not.toBe(since);
+    expect(feed.since).toBe(since);
   });
 });

@@ -200,8 +200,11 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
     );
   });
 
-  it('lets the freshness function GetItem the snapshot pointer and nothing else', () => {
-    const statements = statementsOf(fixture, fixture.logicalId(fixture.stack.freshness.function.role)).filter((s) =>
+  it.each([
+    ['freshness', () => fixture.stack.freshness.function],
+    ['docs (the data status)', () => fixture.stack.docs],
+  ])('lets the %s function GetItem the snapshot pointer and nothing else', (_, fn) => {
+    const statements = statementsOf(fixture, fixture.logicalId(fn().role)).filter((s) =>
       actionsOf(s).some((a) => !a.startsWith('logs:') && !a.startsWith('xray:')),
     );
 

@@ -64,13 +64,13 @@ describe('MarketDataApi', () => {
     }
   });
 
-  it('serves the API description and docs page without the authorizer', () => {
+  it('serves the API description, docs page and data status without the authorizer', () => {
     const { template, stack, logicalId } = dev;
     const paths = resourcePaths(template.findResources('AWS::ApiGateway::Resource') as Resources, logicalId(stack.api.api));
     const open = Object.values(template.findResources('AWS::ApiGateway::Method')).filter(
       (m) => m.Properties.HttpMethod === 'GET' && m.Properties.AuthorizationType === 'NONE',
     );
-    expect(open.map((m) => paths.get(m.Properties.ResourceId.Ref)).sort()).toEqual(['/docs', '/docs/{asset}', '/openapi.json']);
+    expect(open.map((m) => paths.get(m.Properties.ResourceId.Ref)).sort()).toEqual(['/api/v1/status', '/docs', '/docs/{asset}', '/openapi.json']);
     for (const method of open) expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(logicalId(stack.docs.fn));
   });
 
@@ -112,11 +112,11 @@ describe('MarketDataApi', () => {
     }
   });
 
-  it('throttles each key-free docs method below the stage throttle, as configured', () => {
+  it('throttles each key-free method below the stage throttle, as configured', () => {
     const settings = (fixture: Fixture) =>
       Object.values(fixture.template.findResources('AWS::ApiGateway::Stage'))[0].Properties.MethodSettings as Record<string, unknown>[];
 
-    for (const path of ['/~1openapi.json', '/~1docs', '/~1docs~1{asset}']) {
+    for (const path of ['/~1openapi.json', '/~1docs', '/~1docs~1{asset}', '/~1api~1v1~1status']) {
       expect(settings(dev)).toContainEqual(
         expect.objectContaining({ ResourcePath: path, HttpMethod: 'GET', ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 }),
       );

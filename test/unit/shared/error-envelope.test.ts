@@ -2,7 +2,7 @@
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { Context } from 'aws-lambda';
-import { ServiceUnavailableError, ValidationError } from '../../../shared/errors';
+import { ServiceUnavailableError, SnapshotExpiredError, ValidationError } from '../../../shared/errors';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
 import { setLogSink } from '../../../shared/logger';
 import { errorEnvelope, HttpErrorResponse, INTERNAL_ERROR_BODY } from '../../../shared/middleware/error-envelope';
@@ -51,5 +51,12 @@ describe('errorEnvelope', () => {
     expect(res.statusCode).toBe(500);
     expect(res.headers?.['Content-Type']).toBe('application/json');
     expect(JSON.parse(res.body)).toEqual({ error: { code: 'internal_error', message: 'An unexpected error occurred.', details: null } });
+  });
+
+  it.each(['snapshot', 'since'] as const)('answers a %s that is gone with 410 snapshot_expired, naming the parameter', async (parameter) => {
+    const res = await call(new SnapshotExpiredError(parameter));
+    expect(res.statusCode).toBe(410);
+    const body = JSON.parse(res.body);
+    expect(body).toEqual({ error: { code: 'snapshot_expired', message: expect.stringContaining(`\`${parameter}\``), details: { parameter } } });
   });
 });

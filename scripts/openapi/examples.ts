@@ -1,0 +1,269 @@
+/**
+ * The examples of the document: one per parameter, header and response, so that tools that
+ * generate requests and tests from the description have a value to send and an answer to expect.
+ * Every example is valid against its schema (Redocly's `no-invalid-*-examples` rules and
+ * test/integration/openapi.test.ts check it); the values are those of a small market, made up.
+ */
+import { DEFAULTS } from '../../shared/config';
+import type { ErrorCode } from '../../shared/errors';
+import type { SchemaName } from './response-schemas';
+
+type Json = Record<string, unknown>;
+
+/** Two data versions as `pagination.snapshot` names them (opaque to clients). */
+export const SNAPSHOT_EXAMPLES = { older: 'v20261120T0955Z-7f3a', newer: 'v20261120T1000Z-2c41' } as const;
+
+const UPDATED = '2026-11-20T09:55:00.000Z';
+
+const BITCOIN = { slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin' };
+const TETHER = { slug: 'tether', symbol: 'USDT', name: 'Tether' };
+const ARBITRUM = { slug: 'arbitrum', symbol: 'ARB', name: 'Arbitrum' };
+const ETHEREUM = { slug: 'ethereum', symbol: 'ETH', name: 'Ethereum' };
+
+const EXCHANGE = {
+  type: 'exchange',
+  slug: 'binance',
+  name: 'Binance',
+  url: 'https://www.binance.com',
+  logo64: 'https://img.example/binance.png',
+  stats: { num_coins: 412, num_markets: 1630, weekly_visits: 51234567, daily_spot_volume: 15234567890.5, is_centralized: true },
+  updated_at: '2026-11-20T06:00:00.000Z',
+};
+
+const WALLET = {
+  type: 'wallet',
+  slug: 'ledger-nano-x',
+  name: 'Ledger Nano X',
+  url: 'https://www.ledger.com',
+  logo64: null,
+  stats: {
+    wallet_type: 'hardware',
+    num_coins: 5500,
+    anonymity_rating: 4,
+    ease_of_use_rating: 4.5,
+    security_rating: 5,
+    platforms: ['ios', 'android', 'desktop'],
+    additional_services: ['staking', 'swap'],
+  },
+  updated_at: '2026-11-20T06:00:00.000Z',
+};
+
+const PROTOCOL = {
+  type: 'protocol',
+  slug: 'aave-v3',
+  name: 'Aave V3',
+  url: 'https://aave.com',
+  logo64: 'https://img.example/aave.png',
+  stats: { category: 'lending', tvl: '12345678901.25' },
+  updated_at: '2026-11-20T06:00:00.000Z',
+};
+
+const CURRENCY = {
+  slug: 'bitcoin',
+  name: 'Bitcoin',
+  symbol: 'BTC',
+  category: 'coin',
+  sign: '₿',
+  logo64: 'https://img.example/bitcoin.png',
+  stats: {
+    rank_by_market_cap: 1,
+    circulating_supply: 19790000,
+    total_supply: 19790000,
+    max_supply: 21000000,
+    usd_price: '67012.45',
+    usd_volume_24h: '28123456789.12',
+    usd_market_cap: '1326176385500.5',
+    usd_percent_change_24h: -1.25,
+    usd_market_cap_dominance: 54.2,
+  },
+  updated_at: '2026-11-20T09:00:00.000Z',
+};
+
+const AAVE_REF = { type: 'protocol', slug: 'aave-v3', name: 'Aave V3' };
+
+const EARN_OFFER = {
+  id: 1042,
+  compositeKey: 'aave-v3:arbitrum:usdt:supply',
+  platform: AAVE_REF,
+  chain: ARBITRUM,
+  asset: TETHER,
+  reward_assets: [ARBITRUM],
+  product_type: 'lending',
+  product_name: 'USDT supply',
+  duration_days: null,
+  apy: '5.42',
+  estimated_apy: '5.38',
+  estimated_apy_updated_at: UPDATED,
+  tvl: '1843211.07',
+  min_amount: null,
+  max_amount: null,
+  available: true,
+  available_updated_at: UPDATED,
+  link: 'https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3',
+  updated_at: UPDATED,
+};
+
+const BORROW_OFFER = {
+  id: 2077,
+  compositeKey: 'aave-v3:arbitrum:usdt:borrow',
+  platform: AAVE_REF,
+  chain: ARBITRUM,
+  asset: TETHER,
+  platform_type: 'protocol',
+  term_days: null,
+  borrow_apy: '6.91',
+  supply_apy: '5.42',
+  net_borrow_apy: '6.12',
+  real_net_borrow_apy: '6.12',
+  total_supply_usd: '1843211.07',
+  total_borrow_usd: '1290247.75',
+  available_liquidity_usd: '552963.32',
+  is_active: true,
+  link: 'https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3',
+  synced_at: UPDATED,
+  updated_at: UPDATED,
+};
+
+const COLLATERAL_OFFER = {
+  id: 3105,
+  compositeKey: 'aave-v3:ethereum:wbtc:collateral',
+  platform: AAVE_REF,
+  chain: ETHEREUM,
+  asset: BITCOIN,
+  platform_type: 'protocol',
+  term_days: null,
+  initial_ltv: '73',
+  margin_call_ltv: null,
+  liquidation_ltv: '78',
+  is_active: true,
+  link: 'https://app.aave.com/reserve-overview/?underlyingAsset=wbtc&marketName=proto_mainnet_v3',
+  synced_at: UPDATED,
+  updated_at: UPDATED,
+};
+
+/** A first page of 1 in a list of 3: `has_more`, pinned to the newer version. */
+const page = (item: Json, total = 3) => ({
+  data: [item],
+  pagination: { total, offset: 0, limit: 1, has_more: total > 1, snapshot: SNAPSHOT_EXAMPLES.newer },
+});
+
+const changes = (offer: Json) => ({
+  since: SNAPSHOT_EXAMPLES.older,
+  snapshot: SNAPSHOT_EXAMPLES.newer,
+  data: [
+    { id: offer.id, change: 'changed', offer },
+    { id: (offer.id as number) + 1, change: 'removed', offer: null },
+  ],
+  pagination: { total: 2, offset: 0, limit: 50, has_more: false, snapshot: SNAPSHOT_EXAMPLES.newer },
+});
+
+/** The stage default of `maxDataAgeMinutes` (lib/config.ts), in seconds. */
+const DEFAULT_MAX_AGE_SECONDS = 86_400;
+
+const familyStatus = (stale = false) => ({
+  snapshot: SNAPSHOT_EXAMPLES.newer,
+  published_at: '2026-11-20T10:00:00.000Z',
+  refreshed_at: stale ? '2026-11-18T10:00:00.000Z' : '2026-11-20T10:00:00.000Z',
+  max_age_seconds: DEFAULT_MAX_AGE_SECONDS,
+  stale,
+});
+
+const budget = (used: number, limit: number, resetAt: string) => ({ used, remaining: limit - used, reset_at: resetAt });
+
+const envelope = (code: ErrorCode, message: string, details: Json | null = null) => ({ error: { code, message, details } });
+
+/** The example body of each response schema the operations answer with. */
+export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
+  Exchange: EXCHANGE,
+  Wallet: WALLET,
+  Protocol: PROTOCOL,
+  CurrencyDetail: { ...CURRENCY, earn_offers: [{ ...EARN_OFFER, asset: BITCOIN, chain: ETHEREUM }], borrow_offers: [], collateral_offers: [COLLATERAL_OFFER] },
+  EarnOffer: EARN_OFFER,
+  BorrowOffer: BORROW_OFFER,
+  CollateralOffer: COLLATERAL_OFFER,
+  ExchangeList: page(EXCHANGE, 42),
+  WalletList: page(WALLET, 17),
+  ProtocolList: page(PROTOCOL, 25),
+  CurrencyList: page(CURRENCY, 250),
+  EarnOfferList: page(EARN_OFFER, 128),
+  BorrowOfferList: page(BORROW_OFFER, 64),
+  CollateralOfferList: page(COLLATERAL_OFFER, 31),
+  EarnChanges: changes(EARN_OFFER),
+  BorrowChanges: changes(BORROW_OFFER),
+  CollateralChanges: changes(COLLATERAL_OFFER),
+  EarnHistory: {
+    period: '24h',
+    interval: '1h',
+    from: '2026-11-19T10:30:00.000Z',
+    to: '2026-11-20T10:30:00.000Z',
+    point_count: 2,
+    data: [
+      { timestamp: '2026-11-20T09:00:00.000Z', apy: '5.40', tvl: '1840000' },
+      { timestamp: '2026-11-20T10:00:00.000Z', apy: '5.42', tvl: null },
+    ],
+  },
+  BorrowHistory: {
+    period: '1w',
+    interval: '1h',
+    from: '2026-11-13T10:30:00.000Z',
+    to: '2026-11-20T10:30:00.000Z',
+    point_count: 1,
+    data: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '6.12' }],
+  },
+  Usage: {
+    plan: 'premium',
+    premium_until: null,
+    limits: { per_minute: DEFAULTS.ratePerMinute, per_month: DEFAULTS.quotaPerMonth },
+    minute: budget(3, DEFAULTS.ratePerMinute, '2026-11-20T10:31:00.000Z'),
+    month: budget(1234, DEFAULTS.quotaPerMonth, '2026-12-01T00:00:00.000Z'),
+  },
+  Status: {
+    families: {
+      exchanges: familyStatus(),
+      wallets: familyStatus(),
+      protocols: familyStatus(),
+      currencies: familyStatus(),
+      earn: familyStatus(),
+      borrow: familyStatus(),
+      collateral: familyStatus(true),
+    },
+  },
+  ValidationError: envelope('validation_error', 'The request parameters are invalid.', {
+    message: ['limit must not be greater than 200', 'asset must not contain an empty value'],
+  }),
+  InvalidApiKeyError: envelope('invalid_api_key', 'The Bearer API key is missing, invalid or revoked.'),
+  SubscriptionRequiredError: envelope('subscription_required', 'The API key owner has no active premium subscription.'),
+  NotFoundError: envelope('not_found', 'The requested resource does not exist.'),
+  SnapshotExpiredError: envelope(
+    'snapshot_expired',
+    'The data version named by `snapshot` is no longer readable (replaced versions stay readable at least 60 minutes): read the list again without `snapshot`.',
+    { parameter: 'snapshot' },
+  ),
+  QuotaError: envelope('rate_limit_exceeded', `The per-minute limit of ${DEFAULTS.ratePerMinute} requests is exhausted.`, { reset_at: '2026-11-20T10:31:00.000Z', limit: DEFAULTS.ratePerMinute }),
+  InternalError: envelope('internal_error', 'An unexpected error occurred.'),
+  ServiceUnavailableError: envelope('service_unavailable', 'A required internal dependency is unavailable. Retry later.'),
+};
+
+/** An example for each query and path parameter, by name (a path slug's depends on the family). */
+export const PARAMETER_EXAMPLES: Readonly<Record<string, unknown>> = {
+  limit: 100,
+  offset: 200,
+  platform_type: ['exchange', 'protocol'],
+  platform: ['aave-v3', 'binance'],
+  asset: ['tether', 'usd-coin'],
+  chain: ['arbitrum'],
+  ids: [1042, 2077],
+  sort: 'tvl_desc',
+  min_apy: '4.75',
+  min_tvl: '1e6',
+  available: true,
+  is_active: true,
+  snapshot: SNAPSHOT_EXAMPLES.newer,
+  since: SNAPSHOT_EXAMPLES.older,
+  period: '1w',
+  id: 1042,
+  'If-None-Match': '"Yx0Jr1bKQ3C0lq6F0d9w0g"',
+};
+
+/** A slug of each catalog family, for the `{slug}` of its detail. */
+export const SLUG_EXAMPLES = { exchanges: 'binance', wallets: 'ledger-nano-x', protocols: 'aave-v3', currencies: 'bitcoin' } as const;

@@ -1,0 +1,75 @@
+/**
+ * What the offer filters of a list look at (docs/api.md, "Filters"): one offer's facts as a
+ * family version's index holds them, and the predicate of a query over them. The predicate is
+ * built once per request and runs over every offer of the version (20,000 at BENCH), so
+ * everything that depends only on the query (sets, sort keys of the bounds) is computed when it
+ * is built, and a call allocates nothing.
+ */
+import { numberSortKey } from '../decimal';
+import type { OfferFamily } from '../keys';
+import type { PlatformType } from '../schemas/constants';
+import type { OfferQuery } from '../schemas/query';
+
+export interface OfferFacts {
+  id: number;
+  /** The rendered (resolved) platform's type; null when the reference is hidden or unknown. */
+  platformType: PlatformType | null;
+  /** The rendered platform's current slug; null when the reference is hidden or unknown. */
+  platform: string | null;
+  /** `asset.slug` (null when the offer has no asset). */
+  asset: string | null;
+  /** `chain.slug` (null when the offer has no chain). */
+  chain: string | null;
+  /** decimalSortKey (shared/decimal.ts) of the APY the family sorts by: earn `apy`, borrow `net_borrow_apy`; null on collateral. */
+  apyKey: string | null;
+  /** decimalSortKey of earn `tvl` or borrow `total_supply_usd`; null when that is null, and on collateral. */
+  tvlKey: string | null;
+  /** Earn `available`, borrow and collateral `is_active`. */
+  flag: boolean;
+}
+
+export type OfferMatcher = (facts: OfferFacts) => boolean;
+
+/** The values a list parameter keeps, or undefined when the query leaves that dimension free. */
+const setOf = <T>(values: readonly T[] | undefined): ReadonlySet<T> | undefined => (values === undefined ? undefined : new Set(values));
+
+/**
+ * The predicate of a query's filters: OR within a list parameter, AND across parameters; a null
+ * fact matches no filter on it (docs/api.md, "Filters"). `min_apy` and `min_tvl` compare the
+ * order-preserving keys of shared/decimal.ts, which order exactly as the decimals do. `undefined`
+ * when the query filters nothing (every offer matches), so that the caller can skip the pass.
+ * Sort, paging and `snapshot` are not filters.
+ */
+export function offerMatcher(family: OfferFamily, query: OfferQuery): OfferMatcher | undefined {
+  const ids = setOf(query.ids);
+  const types = setOf<string | null>(query.platform_type);
+  const platforms = setOf<string | null>(query.platform);
+  const assets = setOf<string | null>(query.asset);
+  const chains = setOf<string | null>(query.chain);
+  // A bound's key; `null` facts fail `>=` below by the explicit check.
+  const minApy = query.min_apy === undefined ? undefined : numberSortKey(query.min_apy);
+  const minTvl = query.min_tvl === undefined ? undefined : numberSortKey(query.min_tvl);
+  const flag = family === 'earn' ? query.available : query.is_active;
+  if (
+    ids === undefined &&
+    types === undefined &&
+    platforms === undefined &&
+    assets === undefined &&
+    chains === undefined &&
+    minApy === undefined &&
+    minTvl === undefined &&
+    flag === undefined
+  ) {
+    return undefined;
+  }
+  // The sets hold strings only: `has(null)` is false, so a null fact never matches.
+  return (facts) =>
+    (ids === undefined || ids.has(facts.id)) &&
+    (types === undefined || types.has(facts.platformType)) &&
+    (platforms === undefined || platforms.has(facts.platform)) &&
+    (assets === undefined || assets.has(facts.asset)) &&
+    (chains === undefined || chains.has(facts.chain)) &&
+    (minApy === undefined || (facts.apyKey !== null && facts.apyKey >= minApy)) &&
+    (minTvl === undefined || (facts.tvlKey !== null && facts.tvlKey >= minTvl)) &&
+    (flag === undefined || facts.flag === flag);
+}
