@@ -58,6 +58,13 @@ export interface Key {
 
 export const pointerKey = (): Key => ({ PK: 'SNAPSHOT', SK: 'CURRENT' });
 
+/**
+ * When an import last carried each family, changed or not (`refreshed_at` of `GET /api/v1/status`):
+ * beside the pointer, in its partition, so that an import that changes nothing writes this small
+ * item only and the status reads the pointer's partition only.
+ */
+export const refreshedKey = (): Key => ({ PK: 'SNAPSHOT', SK: 'REFRESHED' });
+
 const v = (version: string) => `${SNAPSHOT_PREFIX}${version}${SEP}`;
 
 /** The version a snapshot partition key belongs to, or undefined for items outside snapshots. */

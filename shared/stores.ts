@@ -8,6 +8,8 @@ import { ReadCache } from './repositories/read-cache';
 import { SnapshotStore } from './repositories/snapshot-store';
 
 export interface Stores {
+  /** The pointer item and the refresh times, as stored (the status reads them uncached). */
+  pointer: PointerStore;
   snapshot: SnapshotStore;
   indexes: IndexStore;
   documents: DocumentStore;
@@ -24,8 +26,10 @@ export interface StoreOptions {
 /** `clock` (epoch ms) times the pointer cache. */
 export function createStores(client: DynamoDBDocumentClient, options: StoreOptions, clock: () => number = Date.now): Stores {
   const cache = options.readCacheMb > 0 ? new ReadCache(options.readCacheMb * 1024 * 1024) : undefined;
+  const pointer = new PointerStore(client, options.tableName);
   return {
-    snapshot: new SnapshotStore(new PointerStore(client, options.tableName), options.snapshotCacheMs, clock),
+    pointer,
+    snapshot: new SnapshotStore(pointer, options.snapshotCacheMs, clock),
     indexes: new IndexStore(client, options.tableName),
     documents: new DocumentStore(client, options.tableName, cache),
     history: new HistoryStore(client, options.tableName),

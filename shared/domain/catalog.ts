@@ -9,27 +9,26 @@ import type { ListQuery } from '../schemas/query';
 import { SLUG_MAX_LENGTH } from '../schemas/constants';
 import type { Stores } from '../stores';
 import { offersOfAsset } from './offers';
-import { pageOf, pagination, type Page } from './page';
+import { later, pageOf, pagination, type Detail, type Page } from './page';
 import { servedCatalog } from './served';
 
 /** A detail lookup: the document, a redirect for a former slug, or `undefined` when absent. */
-export type Lookup = { doc: string } | { redirectTo: string } | undefined;
+export type Lookup = Detail | { redirectTo: string } | undefined;
 
 export async function listCatalog(stores: Stores, family: CatalogFamily, query: ListQuery): Promise<Page> {
   const { offset, limit } = query;
-  const index = (await servedCatalog(stores, family))?.index;
-  if (!index) return { docs: [], page: pagination(0, offset, limit, 0) };
-  const { total, entries } = pageOf(index.order, [], undefined, offset, limit);
-  const docs = await stores.documents.docs(entries.map((e) => index.ref(e)));
-  return { docs, page: pagination(total, offset, limit, docs.length) };
+  const { index, snapshot, publishedAt } = await servedCatalog(stores, family, query.snapshot);
+  const { total, entries } = index ? pageOf(index.order, [], undefined, offset, limit) : { total: 0, entries: [] };
+  const docs = await stores.documents.docs(entries.map((e) => index!.ref(e)));
+  return { docs, page: { ...pagination(total, offset, limit, docs.length), snapshot }, lastModified: publishedAt };
 }
 
 const NOT_FOUND = { exchanges: 'exchange', wallets: 'wallet', protocols: 'protocol', currencies: 'currency' } as const;
 
 /** The document of a lookup, or 404 (checked after the redirect and the query: docs/api.md, "Parameters"). */
-export function foundDoc(lookup: Lookup, family: CatalogFamily): string {
+export function foundDoc(lookup: Lookup, family: CatalogFamily): Detail {
   if (!lookup || !('doc' in lookup)) throw new NotFoundError(`No such ${NOT_FOUND[family]}.`);
-  return lookup.doc;
+  return lookup;
 }
 
 /** No record has a longer slug (the import refuses them): answer without a read. */
@@ -37,26 +36,27 @@ const canExist = (slug: string) => slug.length > 0 && slug.length <= SLUG_MAX_LE
 
 /** Where a slug leads: its entry, a redirect, or nowhere. */
 async function find(stores: Stores, family: CatalogFamily, slug: string) {
-  const index = canExist(slug) ? (await servedCatalog(stores, family))?.index : undefined;
+  if (!canExist(slug)) return { publishedAt: '', index: undefined, entry: undefined, redirectTo: undefined };
+  const { index, publishedAt } = await servedCatalog(stores, family);
   const entry = index?.entry(slug);
   const redirectTo = entry === undefined ? index?.redirect(slug) : undefined;
-  return { index, entry, redirectTo };
+  return { index, publishedAt, entry, redirectTo };
 }
 
 export async function getCatalogRecord(stores: Stores, family: CatalogFamily, slug: string): Promise<Lookup> {
-  const { index, entry, redirectTo } = await find(stores, family, slug);
+  const { index, entry, redirectTo, publishedAt } = await find(stores, family, slug);
   if (redirectTo !== undefined) return { redirectTo };
   if (index === undefined || entry === undefined) return undefined;
   const [doc] = await stores.documents.docs([index.ref(entry)]);
-  return { doc };
+  return { doc, lastModified: publishedAt };
 }
 
 /** A currency with every published offer of its asset, each family in its default order. */
 export async function getCurrencyDetail(stores: Stores, slug: string): Promise<Lookup> {
-  const { index, entry, redirectTo } = await find(stores, 'currencies', slug);
+  const { index, entry, redirectTo, publishedAt } = await find(stores, 'currencies', slug);
   if (redirectTo !== undefined) return { redirectTo };
   if (index === undefined || entry === undefined) return undefined;
   const [[doc], offers] = await Promise.all([stores.documents.docs([index.ref(entry)]), offersOfAsset(stores, slug)]);
   const arrays = `"earn_offers":[${offers.earn.join(',')}],"borrow_offers":[${offers.borrow.join(',')}],"collateral_offers":[${offers.collateral.join(',')}]`;
-  return { doc: `${doc.slice(0, -1)},${arrays}}` };
+  return { doc: `${doc.slice(0, -1)},${arrays}}`, lastModified: later(publishedAt, offers.lastModified) };
 }

@@ -6,6 +6,7 @@
  * reads only the documents of the page.
  */
 import type { CatalogFamily, OfferFamily } from '../keys';
+import type { OfferFacts } from './offer-facts';
 import type { SortMode } from './orderings';
 
 /** Where a document lies: the content hash of its block and its place in the block. */
@@ -57,18 +58,6 @@ export interface OfferIndexData extends IndexColumns {
 }
 
 export type IndexData = CatalogIndexData | OfferIndexData;
-
-/** The filterable facts of one offer, as the index holds them. */
-export interface OfferFacts {
-  id: number;
-  platformType: string | null;
-  platform: string | null;
-  asset: string | null;
-  chain: string | null;
-  apyKey: string | null;
-  tvlKey: string | null;
-  flag: boolean;
-}
 
 class BaseIndex<D extends IndexData> {
   constructor(
@@ -150,7 +139,7 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
       const d = this.data;
       this.factsOf = d.ids.map((id, i) => ({
         id,
-        platformType: d.platformType[i],
+        platformType: d.platformType[i] as OfferFacts['platformType'],
         platform: d.platform[i],
         asset: d.asset[i],
         chain: d.chain[i],

@@ -1,4 +1,4 @@
-/** One page of a list: its pre-rendered documents and the pagination block of the answer. */
+/** One page of a list: its pre-rendered documents, the pagination block of the answer, the version it was read from. */
 export interface Pagination {
   total: number;
   offset: number;
@@ -8,7 +8,16 @@ export interface Pagination {
 
 export interface Page {
   docs: string[];
-  page: Pagination;
+  /** `snapshot` names the version the page was read from (docs/api.md, "Paging one version"). */
+  page: Pagination & { snapshot: string };
+  /** When that version was published (`Last-Modified`). */
+  lastModified: string;
+}
+
+/** A detail: its document and when the newest version it depends on was published. */
+export interface Detail {
+  doc: string;
+  lastModified: string;
 }
 
 export function pagination(total: number, offset: number, limit: number, returned: number): Pagination {
@@ -31,3 +40,6 @@ export function pageOf<F>(order: readonly number[], facts: readonly F[], match: 
   }
   return { total, entries };
 }
+
+/** The later of two instants (ISO 8601, UTC, same precision: text order is time order). */
+export const later = (a: string, b: string) => (a > b ? a : b);

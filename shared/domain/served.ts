@@ -1,21 +1,44 @@
 /**
- * The served version of a family and its index (shared/domain/family-index.ts): every list and
- * detail starts here. A family never imported has no index: its lists are empty, its details 404.
+ * The version of a family a request reads, and its index (shared/domain/family-index.ts): the
+ * served one, or the one a list or a changes page names (`snapshot`, `since`), which stays readable
+ * at least 60 minutes after it was replaced (docs/api.md, "Paging one version"). A family never
+ * imported has no index: its lists are empty, its details 404, its snapshot `none`.
  */
+import { CorruptDataError, SnapshotExpiredError } from '../errors';
 import type { CatalogFamily, OfferFamily, VersionedFamily } from '../keys';
 import type { FamilyVersion } from '../repositories/snapshot-store';
 import type { Stores } from '../stores';
 import type { CatalogIndex, FamilyIndex, OfferIndex } from './family-index';
 
 export interface Served<I extends FamilyIndex> {
-  version: FamilyVersion;
-  index: I;
+  /** What `pagination.snapshot` names. */
+  snapshot: string;
+  /** When the version was published (`Last-Modified`). */
+  publishedAt: string;
+  index: I | undefined;
 }
 
-async function served(stores: Stores, family: VersionedFamily): Promise<Served<FamilyIndex> | undefined> {
-  const version = (await stores.snapshot.versions()).served[family];
-  return version && { version, index: await stores.indexes.load(version.version, version.segments) };
+/** The name of a family that was never imported, and the time its empty answers claim. */
+const NONE: Omit<Served<never>, 'index'> = { snapshot: 'none', publishedAt: new Date(0).toISOString() };
+
+async function served(stores: Stores, family: VersionedFamily, pinned?: string, parameter: 'snapshot' | 'since' = 'snapshot'): Promise<Served<FamilyIndex>> {
+  const versions = await stores.snapshot.versions();
+  const current = versions.served[family];
+  const load = (v: FamilyVersion) => stores.indexes.load(v.version, v.segments);
+  if (pinned === undefined || pinned === (current?.version ?? NONE.snapshot)) {
+    return current ? { snapshot: current.version, publishedAt: current.publishedAt, index: await load(current) } : { ...NONE, index: undefined };
+  }
+  const retired = versions.retired.get(pinned);
+  if (retired?.family !== family) throw new SnapshotExpiredError(parameter);
+  try {
+    return { snapshot: retired.version, publishedAt: retired.publishedAt, index: await load(retired) };
+  } catch (error) {
+    // Deleted between the pointer this instance cached and now: no longer readable.
+    if (error instanceof CorruptDataError) throw new SnapshotExpiredError(parameter);
+    throw error;
+  }
 }
 
-export const servedOffers = (stores: Stores, family: OfferFamily) => served(stores, family) as Promise<Served<OfferIndex> | undefined>;
-export const servedCatalog = (stores: Stores, family: CatalogFamily) => served(stores, family) as Promise<Served<CatalogIndex> | undefined>;
+export const servedOffers = (stores: Stores, family: OfferFamily, pinned?: string, parameter?: 'snapshot' | 'since') =>
+  served(stores, family, pinned, parameter) as Promise<Served<OfferIndex>>;
+export const servedCatalog = (stores: Stores, family: CatalogFamily, pinned?: string) => served(stores, family, pinned) as Promise<Served<CatalogIndex>>;

@@ -211,7 +211,12 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   // First without the lease: an import of what is served writes nothing at all.
   const startedAt = clock();
   const planned = await planChanges(dataset, seen, writer, startedAt.toISOString());
+  // The families the file carries (and those whose offers it renders again): their refresh time moves.
+  const carried = (changes: FamilyChange[]) => [
+    ...new Set([...Object.keys(counts).filter((f) => Object.values(DATASET_FAMILY_OF).includes(f as never)), ...changes.map((c) => DATASET_FAMILY_OF[c.family])]),
+  ];
   if (planned.length === 0 && !(await historyWouldChange(history, appends, startedAt.getTime()))) {
+    await writer.markRefreshed(carried([]), startedAt.toISOString());
     return { unchanged: true, versions: versionsOf(seen?.families), published: [], itemsWritten: 0, itemsDeleted: 0, history: noHistory, counts };
   }
 
@@ -273,7 +278,8 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     for (const change of changes) {
       const replaced = families[DATASET_FAMILY_OF[change.family]];
       if (replaced?.version && replaced.version !== change.state.version) {
-        retired.push({ family: change.family, version: replaced.version, at: publishedAt.toISOString(), ...(replaced.segments ? { segments: replaced.segments } : {}) });
+        const readable = replaced.segments ? { segments: replaced.segments, publishedAt: replaced.publishedAt } : {};
+        retired.push({ family: change.family, version: replaced.version, at: publishedAt.toISOString(), ...readable });
       }
       families[DATASET_FAMILY_OF[change.family]] = change.state;
     }
@@ -282,7 +288,8 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       families[HISTORY_DATASET_FAMILY[family]] = { count: points, publishedAt: startedAt.toISOString() };
     }
     await writer.publish(owner, { families, retired, importedAt: publishedAt.toISOString() });
-    itemsWritten += 1;
+    await writer.markRefreshed(carried(changes), publishedAt.toISOString());
+    itemsWritten += 2;
     return {
       unchanged: false,
       versions: versionsOf(families),

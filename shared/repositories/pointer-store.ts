@@ -1,13 +1,13 @@
 /**
  * The snapshot pointer's `families` and `retired`, read with one GetItem projected to them: by the
  * serving functions for the versions they serve (snapshot-store.ts) and by the freshness metric for
- * the publication times (shared/observability/data-age.ts; the only read its role allows). The
- * pointer's one codec is in stored-items.ts.
+ * the publication times (shared/observability/data-age.ts; the only read its role allows); and the
+ * refresh times beside it (`GET /api/v1/status`). The codecs are in stored-items.ts.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { pointerKey } from '../keys';
+import { pointerKey, refreshedKey } from '../keys';
 import type { PublishedFamilies } from '../observability/data-age';
-import { decodePointer, type SnapshotPointer } from './stored-items';
+import { decodePointer, decodeRefreshed, type SnapshotPointer } from './stored-items';
 
 export class PointerStore {
   constructor(
@@ -26,6 +26,12 @@ export class PointerStore {
       }),
     );
     return out.Item ? decodePointer(out.Item) : undefined;
+  }
+
+  /** When an import last carried each dataset family, changed or not. */
+  async refreshed(): Promise<Record<string, string>> {
+    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: refreshedKey() }));
+    return decodeRefreshed(out.Item);
   }
 
   /** The pointer's `families` for the metric (a malformed pointer counts as none); undefined before the first import. */

@@ -47,7 +47,7 @@ export function servedVersions(pointer: Pick<SnapshotPointer, 'families' | 'reti
   const retired = new Map<string, FamilyVersion>();
   for (const r of pointer.retired) {
     const family = r.family as VersionedFamily;
-    if (r.segments && VERSIONED_FAMILIES.includes(family)) retired.set(r.version, { family, version: r.version, segments: r.segments, publishedAt: r.at });
+    if (r.segments && VERSIONED_FAMILIES.includes(family)) retired.set(r.version, { family, version: r.version, segments: r.segments, publishedAt: r.publishedAt ?? r.at });
   }
   return { served, retired, publishedAt };
 }

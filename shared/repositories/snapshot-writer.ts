@@ -7,7 +7,7 @@
  */
 import { isConditionFailure } from '../dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { documentBlockKey, manifestPartition, pointerKey, sourcePartition } from '../keys';
+import { documentBlockKey, manifestPartition, pointerKey, refreshedKey, sourcePartition } from '../keys';
 import type { Projection } from '../import/project';
 import { deleteItems, putItems } from './batch-writer';
 import { queryAll } from './query-all';
@@ -149,6 +149,21 @@ export class SnapshotWriter {
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
+  }
+
+  /** Record that an import carried these dataset families at `at`, changed or not: one small write. */
+  async markRefreshed(families: readonly string[], at: string): Promise<void> {
+    if (families.length === 0) return;
+    const names = Object.fromEntries(families.map((family, i) => [`#f${i}`, family]));
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: refreshedKey(),
+        UpdateExpression: `SET ${Object.keys(names).map((name) => `${name} = :at`).join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
   }
 
   /** Publish: one write of the pointer, which also ends the lease; refused if the lease was taken over. */

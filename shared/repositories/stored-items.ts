@@ -62,6 +62,8 @@ const RetiredVersionCodec = z.object({
   version: z.string(),
   at: z.string(),
   segments: z.optional(z.number()),
+  /** When it was published (its `Last-Modified`). */
+  publishedAt: z.optional(z.string()),
 });
 
 const LeaseCodec = z.object({
@@ -88,6 +90,16 @@ export type SnapshotPointer = z.infer<typeof PointerCodec>;
 export function decodePointer(item: Record<string, unknown>): SnapshotPointer {
   const result = PointerCodec.safeParse(item);
   if (!result.success) throw new CorruptDataError('the snapshot pointer is malformed');
+  return result.data;
+}
+
+/** When an import last carried each family (family → ISO time); {} before the first. */
+const RefreshedCodec = z.record(z.string(), z.string());
+
+export function decodeRefreshed(item: Record<string, unknown> | undefined): Record<string, string> {
+  const { PK: _pk, SK: _sk, ...families } = item ?? {};
+  const result = RefreshedCodec.safeParse(families);
+  if (!result.success) throw new CorruptDataError('the refresh times are malformed');
   return result.data;
 }
 

@@ -317,7 +317,7 @@ describe('malformed items: 500 internal_error, never a broken or empty 200', () 
   const isBlock = (item: Item | undefined) => typeof item?.PK === 'string' && item.PK.startsWith('DOC#');
 
   it("a list's document blocks come back without their content", async () => {
-    broken.get = (c, out) => (isBlock(out.Item) ? { ...out, Item: withoutDoc(out.Item) } : out);
+    broken.get = (_, out) => (isBlock(out.Item) ? { ...out, Item: withoutDoc(out.Item) } : out);
     broken.batch = (item) => (isBlock(item) ? withoutDoc(item)! : item);
     expectEnvelope(await call('platforms', '/api/v1/exchanges'), '/api/v1/exchanges', 500, 'internal_error');
   });
@@ -348,7 +348,7 @@ describe('malformed items: 500 internal_error, never a broken or empty 200', () 
 
   it('a stored document that is not JSON (a block of the right shape, its text broken)', async () => {
     const broke = (item: Item) => (isBlock(item) ? { ...item, z: deflateRawSync('{"slug":"binance","name":"Bin') } : item);
-    broken.get = (c, out) => (out.Item ? { ...out, Item: broke(out.Item) } : out);
+    broken.get = (_, out) => (out.Item ? { ...out, Item: broke(out.Item) } : out);
     broken.batch = broke;
     const answer = await call('platforms', '/api/v1/exchanges/binance');
     expectEnvelope(answer, '/api/v1/exchanges/binance', 500, 'internal_error');
@@ -357,7 +357,7 @@ describe('malformed items: 500 internal_error, never a broken or empty 200', () 
 
   it('an index segment that does not decode, on a cold instance', async () => {
     const cold = table.api({ clock: () => NOW }).platforms;
-    broken.get = (c, out) => (typeof out.Item?.PK === 'string' && out.Item.PK.endsWith('#INDEX') ? { ...out, Item: { ...out.Item, z: gzipSync('{"kind":"catalog"}') } } : out);
+    broken.get = (_, out) => (typeof out.Item?.PK === 'string' && out.Item.PK.endsWith('#INDEX') ? { ...out, Item: { ...out.Item, z: gzipSync('{"kind":"catalog"}') } } : out);
     const answer = await cold(apiEvent('/api/v1/wallets', { perMinute: 1000, perMonth: 100_000 }), {} as never);
     expect(answer.statusCode).toBe(500);
     expect(JSON.parse(answer.body ?? '')).toEqual({ error: { code: 'internal_error', message: expect.any(String), details: null } });

@@ -1,0 +1,83 @@
+/**
+ * Changes between two versions of an offer family (docs/api.md, "Changes"): every offer whose
+ * served representation differs, by ascending id. Both indexes hold their offers by ascending id
+ * with a hash of each document, so the difference is one merge of the two, kept per pair of
+ * versions (both immutable); a page reads only the newer documents it shows.
+ */
+import type { OfferFamily } from '../keys';
+import type { ChangesQuery } from '../schemas/query';
+import type { Stores } from '../stores';
+import type { OfferIndex } from './family-index';
+import { pagination, type Pagination } from './page';
+import { servedOffers } from './served';
+
+export type Change = 'added' | 'changed' | 'removed';
+
+export interface ChangesPage {
+  since: string;
+  snapshot: string;
+  /** The JSON array of `{ id, change, offer }`. */
+  data: string;
+  page: Pagination & { snapshot: string };
+  lastModified: string;
+}
+
+/** One difference: the offer's id, what happened, and its entry in the newer index (none when removed). */
+interface Difference {
+  id: number;
+  change: Change;
+  entry: number | undefined;
+}
+
+const EMPTY: Difference[] = [];
+
+/** The differences between two indexes, by ascending id. */
+function differences(older: OfferIndex | undefined, newer: OfferIndex | undefined): Difference[] {
+  if (older === newer) return EMPTY;
+  const a = older?.data.ids ?? [];
+  const b = newer?.data.ids ?? [];
+  const out: Difference[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i] < b[j])) out.push({ id: a[i++], change: 'removed', entry: undefined });
+    else if (i >= a.length || b[j] < a[i]) out.push({ id: b[j], change: 'added', entry: j++ });
+    else {
+      if (older!.hash(i) !== newer!.hash(j)) out.push({ id: b[j], change: 'changed', entry: j });
+      i++;
+      j++;
+    }
+  }
+  return out;
+}
+
+/** Differences kept per pair of versions: a client pages through them. */
+const KEPT = 8;
+const kept = new Map<string, Difference[]>();
+
+function differencesOf(since: string, snapshot: string, older: OfferIndex | undefined, newer: OfferIndex | undefined): Difference[] {
+  const key = `${since}\u0000${snapshot}`;
+  let found = kept.get(key);
+  if (!found) {
+    found = differences(older, newer);
+    kept.set(key, found);
+    if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
+  }
+  return found;
+}
+
+export async function offerChanges(stores: Stores, family: OfferFamily, query: ChangesQuery): Promise<ChangesPage> {
+  const [older, newer] = await Promise.all([servedOffers(stores, family, query.since, 'since'), servedOffers(stores, family, query.snapshot)]);
+  const all = differencesOf(older.snapshot, newer.snapshot, older.index, newer.index);
+  const shown = all.slice(query.offset, query.offset + query.limit);
+  const docs = await stores.documents.docs(shown.flatMap((d) => (d.entry === undefined ? [] : [newer.index!.ref(d.entry)])));
+  let next = 0;
+  const rows = shown.map((d) => `{"id":${d.id},"change":"${d.change}","offer":${d.entry === undefined ? 'null' : docs[next++]}}`);
+  return {
+    since: older.snapshot,
+    snapshot: newer.snapshot,
+    data: `[${rows.join(',')}]`,
+    page: { ...pagination(all.length, query.offset, query.limit, shown.length), snapshot: newer.snapshot },
+    lastModified: newer.publishedAt,
+  };
+}
