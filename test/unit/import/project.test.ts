@@ -31,11 +31,16 @@ import { compareExact } from '../../helpers/exact-decimal';
 type Doc = Record<string, any>;
 
 const fixture = parseDataset(fixtureDataset());
-const platformsOf = (dataset: Dataset): Platforms => ({ exchanges: dataset.exchanges ?? [], wallets: dataset.wallets ?? [], protocols: dataset.protocols ?? [] });
+const platformsOf = (dataset: Dataset): Platforms => ({
+  exchanges: dataset.exchanges ?? [],
+  wallets: dataset.wallets ?? [],
+  protocols: dataset.protocols ?? [],
+});
 const resolve = platformResolver(platformsOf(fixture));
 
 const catalog = (family: CatalogFamily, dataset: Dataset = fixture) => projectCatalog(family, dataset[family] ?? []);
-const offers = (family: OfferFamily, dataset: Dataset = fixture, resolver = resolve) => projectOffers(family, dataset[DATASET_FAMILY_OF[family]] ?? [], resolver);
+const offers = (family: OfferFamily, dataset: Dataset = fixture, resolver = resolve) =>
+  projectOffers(family, dataset[DATASET_FAMILY_OF[family]] ?? [], resolver);
 
 /** Every document of a projection, by entry, read through the entry's (block, slot). */
 function docsOf({ index, blocks }: Projection): Doc[] {
@@ -61,8 +66,14 @@ function random(seed: number) {
 }
 
 /** Decimals with many exact ties in different spellings, tiny and huge magnitudes, and negatives. */
-const DECIMALS = ['0', '0.0', '-0.1', '-1.50', '-1.5', '1.5', '1.50', '1.500', '5.5', '12.25', '100', '99.999999999999999999999', '100.000000000000000000001', '0.000000000000000000000000000000001', '123456789012345678901234567890.5'];
-const TIMES = ['2026-11-10T00:00:00.000Z', '2026-11-10T00:00:00Z', '2026-11-10T00:00:00.0004Z', '2026-11-10T00:00:00+00:00', '2026-11-12T08:30:00.123456789Z', '2026-11-09T23:59:59.999Z'];
+const DECIMALS = [
+  ...['0', '0.0', '-0.1', '-1.50', '-1.5', '1.5', '1.50', '1.500', '5.5', '12.25', '100'],
+  ...['99.999999999999999999999', '100.000000000000000000001', '0.000000000000000000000000000000001', '123456789012345678901234567890.5'],
+];
+const TIMES = [
+  ...['2026-11-10T00:00:00.000Z', '2026-11-10T00:00:00Z', '2026-11-10T00:00:00.0004Z', '2026-11-10T00:00:00+00:00'],
+  ...['2026-11-12T08:30:00.123456789Z', '2026-11-09T23:59:59.999Z'],
+];
 const ASSETS = [
   { slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin' },
   { slug: 'ethereum', symbol: 'ETH', name: 'Ethereum' },
@@ -160,8 +171,10 @@ function generatedBorrow(count: number, seed = 11): Doc[] {
 }
 
 /** The fixture's platforms with generated offers (validated, so defaults are filled in as an import has them). */
-const withOffers = (earn: Doc[], borrow: Doc[] = []) =>
-  parseDataset({ exchanges: fixtureDataset().exchanges, wallets: fixtureDataset().wallets, protocols: fixtureDataset().protocols, earn_offers: earn, borrow_offers: borrow });
+const withOffers = (earn: Doc[], borrow: Doc[] = []) => {
+  const { exchanges, wallets, protocols } = fixtureDataset();
+  return parseDataset({ exchanges, wallets, protocols, earn_offers: earn, borrow_offers: borrow });
+};
 
 // ---- visibility and former slugs --------------------------------------------------------------
 
@@ -241,7 +254,11 @@ describe('orderings (docs/api.md, "Orderings")', () => {
   it('protocols: generated TVLs in exact decimal order, null last, ties by slug', () => {
     const r = random(3);
     const records = parseDataset({
-      protocols: Array.from({ length: 120 }, (_, i) => ({ ...fixtureDataset().protocols[0], slug: `p-${(i * 7919) % 1000}`, stats: { category: null, tvl: r.pick([null, ...DECIMALS]) } })),
+      protocols: Array.from({ length: 120 }, (_, i) => ({
+        ...fixtureDataset().protocols[0],
+        slug: `p-${(i * 7919) % 1000}`,
+        stats: { category: null, tvl: r.pick([null, ...DECIMALS]) },
+      })),
     }).protocols!;
     const projection = projectCatalog('protocols', records);
     const docs = docsOf(projection);
@@ -315,7 +332,14 @@ describe('filter facts', () => {
       const facts = offerIndex(projection).facts();
 
       expect(facts.map((f) => [f.id, f.platformType, f.platform, f.asset, f.chain, f.flag])).toEqual(
-        docs.map((d) => [d.id, d.platform?.type ?? null, d.platform?.slug ?? null, d.asset?.slug ?? null, d.chain?.slug ?? null, family === 'earn' ? d.available : d.is_active]),
+        docs.map((d) => [
+          d.id,
+          d.platform?.type ?? null,
+          d.platform?.slug ?? null,
+          d.asset?.slug ?? null,
+          d.chain?.slug ?? null,
+          family === 'earn' ? d.available : d.is_active,
+        ]),
       );
     }
   });
@@ -445,7 +469,12 @@ describe('blocks', () => {
   });
 
   it('changing every document keeps every offer in the same block and slot: boundaries follow identifiers only', () => {
-    const changed = base.map((o, i) => ({ ...o, apy: `${i}.${'7'.repeat(1 + (i % 40))}`, updated_at: '2026-11-21T00:00:00.000Z', product_name: 'p'.repeat(i % 300) }));
+    const changed = base.map((o, i) => ({
+      ...o,
+      apy: `${i}.${'7'.repeat(1 + (i % 40))}`,
+      updated_at: '2026-11-21T00:00:00.000Z',
+      product_name: 'p'.repeat(i % 300),
+    }));
 
     const after = project(changed);
 
@@ -470,7 +499,8 @@ describe('blocks', () => {
       expect(position).toBeGreaterThanOrEqual(prefix);
       expect(position).toBeLessThan(where.blocks.length - suffix);
       // The run holds the same documents, regrouped, with the edited one added or removed.
-      const idsIn = (p: Projection, hashes: string[]) => p.blocks.filter((b) => hashes.includes(b.hash)).flatMap((b) => b.docs.map((d) => JSON.parse(d).id as number));
+      const idsIn = (p: Projection, hashes: string[]) =>
+        p.blocks.filter((b) => hashes.includes(b.hash)).flatMap((b) => b.docs.map((d) => JSON.parse(d).id as number));
       const expected = delta > 0 ? [...idsIn(before, removed), id] : idsIn(before, removed).filter((i) => i !== id);
       expect(idsIn(after, added).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
       // Neighbours only: a handful of blocks of the asset's many.
@@ -488,7 +518,8 @@ describe('blocks', () => {
     for (const block of projection.blocks) {
       expect(block.docs.length).toBeLessThanOrEqual(24);
       const bytes = block.docs.reduce((n, d) => n + Buffer.byteLength(d), 0);
-      expect({ block: block.hash, documents: block.docs.length, overBound: bytes > 48 * 1024 }).toEqual({ block: block.hash, documents: block.docs.length, overBound: false });
+      const documents = block.docs.length;
+      expect({ block: block.hash, documents, overBound: bytes > 48 * 1024 }).toEqual({ block: block.hash, documents, overBound: false });
     }
     // The bound cut blocks that the identifiers alone would have kept whole.
     expect(projection.blocks.length).toBeGreaterThan(before.blocks.length);
@@ -527,12 +558,14 @@ describe('platform resolver', () => {
     expect(digestWith(family, edit)).toBe(resolve.digest);
   });
 
+  const renamedKraken = (r: Doc[]) => r.map((e) => (e.slug === 'kraken' ? { ...e, slug: 'kraken2', previous_slugs: ['kraken'] } : e));
+
   it.each<[string, keyof Platforms, (records: Doc[]) => Doc[]]>([
     ['a platform is renamed', 'exchanges', (r) => r.map((e) => (e.slug === 'kraken' ? { ...e, name: 'Kraken Pro' } : e))],
     ['a platform is hidden', 'wallets', (r) => r.map((w) => (w.slug === 'trezor' ? { ...w, published: false } : w))],
     ['a platform is delisted', 'protocols', (r) => r.map((p) => (p.slug === 'aave' ? { ...p, delisted: true } : p))],
     ['a hidden platform is published', 'exchanges', (r) => r.map((e) => (e.slug === 'hidden-ex' ? { ...e, published: true } : e))],
-    ['a slug changes (the old one becomes former)', 'exchanges', (r) => r.map((e) => (e.slug === 'kraken' ? { ...e, slug: 'kraken2', previous_slugs: ['kraken'] } : e))],
+    ['a slug changes (the old one becomes former)', 'exchanges', renamedKraken],
     ['a former slug is added', 'exchanges', (r) => r.map((e) => (e.slug === 'okx' ? { ...e, previous_slugs: ['okex'] } : e))],
   ])('changes its digest when %s', (_, family, edit) => {
     expect(digestWith(family, edit)).not.toBe(resolve.digest);
@@ -585,7 +618,10 @@ describe('stored items', () => {
 
   it('a manifest round-trips, in one chunk or several', () => {
     const small: Manifest = { keys: [['V#v#INDEX', '000000']], blocks: ['b1', 'b2'] };
-    const large: Manifest = { keys: Array.from({ length: 20_000 }, (_, i) => [`V#v#SOURCE#x${i}`, String(i)]), blocks: Array.from({ length: 30_000 }, (_, i) => `block-${i}-${'0'.repeat(20)}`) };
+    const large: Manifest = {
+      keys: Array.from({ length: 20_000 }, (_, i) => [`V#v#SOURCE#x${i}`, String(i)]),
+      blocks: Array.from({ length: 30_000 }, (_, i) => `block-${i}-${'0'.repeat(20)}`),
+    };
 
     for (const manifest of [small, large]) {
       const items = encodeManifest('v', manifest);
