@@ -110,9 +110,11 @@ function packBlocks(
     for (const entry of entries) {
       const d = doc(entry);
       hash[entry] = sha256(d).digest('base64url').slice(0, 12);
-      if (members.length > 0 && bytes + d.length > BLOCK_MAX_BYTES) close();
+      // UTF-8 bytes, as stored: a document's length in UTF-16 code units undercounts non-ASCII text up to 3 times.
+      const size = Buffer.byteLength(d);
+      if (members.length > 0 && bytes + size > BLOCK_MAX_BYTES) close();
       members.push(entry);
-      bytes += d.length;
+      bytes += size;
       if (endsBlock(identifier(entry)) || members.length >= BLOCK_MAX_DOCS) close();
     }
     if (members.length > 0) close();

@@ -511,7 +511,9 @@ describe('blocks', () => {
 
   it('never hold more than 24 documents or 48 KB of them, whatever the documents’ sizes', () => {
     const r = random(5);
-    const sized = base.map((o) => ({ ...o, product_name: r.pick(['x', 'y'.repeat(2_000), 'z'.repeat(9_000), 'w'.repeat(30_000)]) }));
+    // Names in ASCII and in characters of two, three and four UTF-8 bytes: the bound is in bytes.
+    const names = ['x', 'y'.repeat(2_000), 'z'.repeat(9_000), 'w'.repeat(30_000), 'é'.repeat(6_000), '€'.repeat(4_000), '😀'.repeat(2_500)];
+    const sized = base.map((o) => ({ ...o, product_name: r.pick(names) }));
 
     const projection = project(sized);
 
