@@ -26,9 +26,10 @@ import {
 import { parseDataset, type Dataset } from '../../../shared/schemas/dataset';
 import { fixtureDataset } from '../../fixtures/dataset';
 import { compareExact } from '../../helpers/exact-decimal';
+import { ASSETS, borrowRecord, earnRecord, seeded as random, type RecordOf } from '../../helpers/records';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-type Doc = Record<string, any>;
+type Doc = RecordOf;
 
 const fixture = parseDataset(fixtureDataset());
 const platformsOf = (dataset: Dataset): Platforms => ({
@@ -53,18 +54,6 @@ const offerIndex = (p: Projection) => indexOf('v', p.index) as OfferIndex;
 
 // ---- generated records ----------------------------------------------------------------------------
 
-/** A small deterministic generator (mulberry32): the same records on every run. */
-function random(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)] };
-}
-
 /** Decimals with many exact ties in different spellings, tiny and huge magnitudes, and negatives. */
 const DECIMALS = [
   ...['0', '0.0', '-0.1', '-1.50', '-1.5', '1.5', '1.50', '1.500', '5.5', '12.25', '100'],
@@ -74,11 +63,6 @@ const TIMES = [
   ...['2026-11-10T00:00:00.000Z', '2026-11-10T00:00:00Z', '2026-11-10T00:00:00.0004Z', '2026-11-10T00:00:00+00:00'],
   ...['2026-11-12T08:30:00.123456789Z', '2026-11-09T23:59:59.999Z'],
 ];
-const ASSETS = [
-  { slug: 'bitcoin', symbol: 'BTC', name: 'Bitcoin' },
-  { slug: 'ethereum', symbol: 'ETH', name: 'Ethereum' },
-  { slug: 'tether', symbol: 'USDT', name: 'Tether' },
-];
 const PLATFORM_REFS = [
   { type: 'exchange', slug: 'binance', name: 'Binance' },
   { type: 'exchange', slug: 'bybit-old', name: 'Bybit' },
@@ -87,55 +71,6 @@ const PLATFORM_REFS = [
   { type: 'wallet', slug: 'trezor', name: 'Trezor' },
   null,
 ];
-
-function earnRecord(id: number, apy: string, extra: Doc = {}): Doc {
-  return {
-    id,
-    compositeKey: `earn:${id}`,
-    platform: { type: 'exchange', slug: 'binance', name: 'Binance' },
-    chain: null,
-    asset: ASSETS[0],
-    reward_assets: [],
-    product_type: 'flexible',
-    product_name: `Product ${id}`,
-    duration_days: null,
-    apy,
-    estimated_apy: apy,
-    estimated_apy_updated_at: '2026-11-19T00:00:00.000Z',
-    tvl: '1000',
-    min_amount: null,
-    max_amount: null,
-    available: true,
-    available_updated_at: '2026-11-19T00:00:00.000Z',
-    link: `https://example.com/earn/${id}`,
-    updated_at: '2026-11-10T00:00:00.000Z',
-    ...extra,
-  };
-}
-
-function borrowRecord(id: number, net: string, extra: Doc = {}): Doc {
-  return {
-    id,
-    compositeKey: `borrow:${id}`,
-    platform: { type: 'protocol', slug: 'aave', name: 'Aave' },
-    chain: ASSETS[1],
-    asset: ASSETS[2],
-    platform_type: 'defi',
-    term_days: null,
-    borrow_apy: '5.1',
-    supply_apy: '3.2',
-    net_borrow_apy: net,
-    real_net_borrow_apy: net,
-    total_supply_usd: '1000000',
-    total_borrow_usd: '500000',
-    available_liquidity_usd: '500000',
-    is_active: true,
-    link: `https://example.com/borrow/${id}`,
-    synced_at: '2026-11-19T00:00:00.000Z',
-    updated_at: '2026-11-10T00:00:00.000Z',
-    ...extra,
-  };
-}
 
 /** `count` earn offers (ids in shuffled order) over three assets, with ties, nulls and every platform case. */
 function generatedEarn(count: number, seed = 7): Doc[] {
