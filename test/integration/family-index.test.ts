@@ -11,7 +11,7 @@
  * - deletion: once its retention has passed, a replaced version's own items go, and the blocks
  *   that only it named; every block a kept version names stays;
  * - leases: an import killed while deleting an earlier failed import's versions leaves them on the
- *   lease, and the next import deletes them.
+ *   lease, and the next import deletes them; an abandoned version that is still retained is kept.
  */
 import { BatchWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/dynamodb';
@@ -432,5 +432,22 @@ describe('leases', () => {
     expect(result.published).toEqual(['earn']);
     expect(await partitionsOf(table, y)).toEqual([]);
     expect((await readPointer(table.client, table.tableName))!.lease).toBeUndefined();
+  });
+
+  it('an abandoned version that is still retained (a reader may name it) is not deleted', async () => {
+    const earnVersion = async () => (await readPointer(table.client, table.tableName))!.families.earn_offers!.version!;
+    const v1 = await earnVersion();
+    await importDataset(withApy(base(), 150, '11.5'), { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) });
+    // v1 is replaced, retained for 60 minutes. An import of v1's content again fails at its publish: v1 is on the lease.
+    expect(await abandoned(base(), T0 + 2_000)).toEqual([v1]);
+
+    await importDataset(withApy(base(), 151, '12.5'), { client: table.client, tableName: table.tableName, now: at(T0 + 3_000) });
+
+    const retired = (await readPointer(table.client, table.tableName))!.retired.find((r) => r.version === v1);
+    expect(retired).toBeDefined();
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`, `V#${v1}#SOURCE#earn_offers`]);
+    // A reader that names it (a cached pointer, a pinned list) still loads its index.
+    const index = await table.api().deps.stores.indexes.load(v1, retired!.segments!);
+    expect(index.size).toBe(base().earn_offers.filter((o: any) => o.published !== false).length);
   });
 });
