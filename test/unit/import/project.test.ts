@@ -569,6 +569,12 @@ describe('stored items', () => {
     expect(encodeManifest('v', large).length).toBeGreaterThan(1);
   });
 
+  it('a manifest of the positioned layout (keys as text, no blocks) reads as its keys', () => {
+    const legacy = { PK: 'V#old#MANIFEST', SK: '000000', keys: '[["V#old#LIST#earn","META"],["V#old#EARN#1","ITEM"]]' };
+
+    expect(decodeManifest('old', [legacy])).toEqual({ keys: [['V#old#LIST#earn', 'META'], ['V#old#EARN#1', 'ITEM']], blocks: [] });
+  });
+
   it('source records round-trip, in one chunk or several', () => {
     const records = Array.from({ length: 3_000 }, (_, id) => ({ id, note: 'x'.repeat(500) }));
 
