@@ -250,9 +250,12 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
 
     let itemsWritten = 0;
     let itemsDeleted = 0;
-    // Versions that interrupted imports wrote and never published: no reader can name them.
+    // Versions that interrupted imports wrote and never published: no reader can name them. An
+    // interrupted import may have been writing a version that is also retained (its content served
+    // again): readers may still name that one, and it is deleted only once it is due.
+    const retainedVersions = new Set(retained.map((r) => r.version));
     for (const version of new Set(before?.lease?.writing ?? [])) {
-      if (!served.has(version) && !next.has(version)) itemsDeleted += await writer.deleteVersion(version, kept);
+      if (!served.has(version) && !next.has(version) && !retainedVersions.has(version)) itemsDeleted += await writer.deleteVersion(version, kept);
     }
     for (const change of changes) {
       await writer.renewLease(owner, leaseEnd());

@@ -109,6 +109,7 @@ function packBlocks(
     };
     for (const entry of entries) {
       const d = doc(entry);
+      // UTF-8 bytes, as stored: a document's length in UTF-16 code units undercounts non-ASCII text up to 3 times.
       const size = Buffer.byteLength(d);
       hash[entry] = sha256(d).digest('base64url').slice(0, 12);
       if (members.length > 0 && bytes + size > BLOCK_MAX_BYTES) close();

@@ -217,7 +217,6 @@ export class SnapshotWriter {
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': manifestPartition(version) },
       ConsistentRead: true,
-      ProjectionExpression: 'PK, SK, z',
     });
     const manifest = decodeManifest(version, manifestItems);
     const keys = [

@@ -286,7 +286,9 @@ export function encodeManifest(version: string, manifest: Manifest): Item[] {
 export function decodeManifest(version: string, items: Record<string, unknown>[]): Manifest {
   const manifest: Manifest = { keys: [], blocks: [] };
   for (const item of items) {
-    const entries = parsed(body(item, `the manifest of ${version}`), `the manifest of ${version}`);
+    // Versions of the positioned layout (before ADR 0009) list their keys as text and name no blocks.
+    const text = typeof item.keys === 'string' ? item.keys : body(item, `the manifest of ${version}`);
+    const entries = parsed(text, `the manifest of ${version}`);
     if (!Array.isArray(entries)) throw new CorruptDataError(`the manifest of ${version} is not a list`);
     for (const entry of entries) {
       if (typeof entry === 'string') manifest.blocks.push(entry);

@@ -1,124 +1,627 @@
-import { CATALOG_FAMILIES, DATASET_FAMILY_OF, OFFER_FAMILIES } from '../../../shared/keys';
-import { platformResolver, projectCatalog, projectOffers, projectSource } from '../../../shared/import/project';
-import { parseDataset } from '../../../shared/schemas/dataset';
+/**
+ * The projection of a family's records into one version (docs/adr/0009-one-index-per-family-version.md):
+ * the ordered index (visibility, former slugs, every ordering of docs/api.md, the filter facts) and
+ * the documents in blocks whose boundaries depend on identifiers only; and the codecs of the
+ * stored items (shared/repositories/stored-items.ts). Orders are checked against an independent
+ * sort of the rendered documents (test/helpers/exact-decimal.ts).
+ */
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { indexOf, type CatalogIndex, type CatalogIndexData, type IndexData, type OfferIndex, type OfferIndexData } from '../../../shared/domain/family-index';
+import { SORT_MODES, type SortMode } from '../../../shared/domain/orderings';
+import { CorruptDataError } from '../../../shared/errors';
+import { platformResolver, projectCatalog, projectOffers, type Platforms, type Projection } from '../../../shared/import/project';
+import { DATASET_FAMILY_OF, type CatalogFamily, type OfferFamily } from '../../../shared/keys';
+import {
+  decodeBlock,
+  decodeIndex,
+  decodeManifest,
+  decodeSource,
+  encodeBlock,
+  encodeIndex,
+  encodeManifest,
+  encodeSource,
+  type Manifest,
+} from '../../../shared/repositories/stored-items';
+import { parseDataset, type Dataset } from '../../../shared/schemas/dataset';
 import { fixtureDataset } from '../../fixtures/dataset';
+import { compareExact } from '../../helpers/exact-decimal';
+import { ASSETS, borrowRecord, earnRecord, seeded as random, type RecordOf } from '../../helpers/records';
 
-const dataset = parseDataset(fixtureDataset());
-const resolve = platformResolver({ exchanges: dataset.exchanges ?? [], wallets: dataset.wallets ?? [], protocols: dataset.protocols ?? [] });
-// Every family projected under the same version, as a first import of the fixture does.
-const items = [
-  ...CATALOG_FAMILIES.flatMap((family) => projectCatalog('v1', family, dataset[family] ?? [])),
-  ...OFFER_FAMILIES.flatMap((family) => projectOffers('v1', family, dataset[DATASET_FAMILY_OF[family]] ?? [], resolve)),
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Doc = RecordOf;
+
+const fixture = parseDataset(fixtureDataset());
+const platformsOf = (dataset: Dataset): Platforms => ({
+  exchanges: dataset.exchanges ?? [],
+  wallets: dataset.wallets ?? [],
+  protocols: dataset.protocols ?? [],
+});
+const resolve = platformResolver(platformsOf(fixture));
+
+const catalog = (family: CatalogFamily, dataset: Dataset = fixture) => projectCatalog(family, dataset[family] ?? []);
+const offers = (family: OfferFamily, dataset: Dataset = fixture, resolver = resolve) =>
+  projectOffers(family, dataset[DATASET_FAMILY_OF[family]] ?? [], resolver);
+
+/** Every document of a projection, by entry, read through the entry's (block, slot). */
+function docsOf({ index, blocks }: Projection): Doc[] {
+  const byHash = new Map(blocks.map((b) => [b.hash, b.docs]));
+  return index.block.map((b, entry) => JSON.parse(byHash.get(index.blocks[b])![index.slot[entry]]));
+}
+const allDocs = ({ blocks }: Projection) => blocks.flatMap((b) => b.docs);
+const catalogIndex = (p: Projection) => indexOf('v', p.index) as CatalogIndex;
+const offerIndex = (p: Projection) => indexOf('v', p.index) as OfferIndex;
+
+// ---- generated records ----------------------------------------------------------------------------
+
+/** Decimals with many exact ties in different spellings, tiny and huge magnitudes, and negatives. */
+const DECIMALS = [
+  ...['0', '0.0', '-0.1', '-1.50', '-1.5', '1.5', '1.50', '1.500', '5.5', '12.25', '100'],
+  ...['99.999999999999999999999', '100.000000000000000000001', '0.000000000000000000000000000000001', '123456789012345678901234567890.5'],
 ];
-const byKey = (pk: string, sk = 'ITEM') => items.find((i) => i.PK === pk && i.SK === sk);
+const TIMES = [
+  ...['2026-11-10T00:00:00.000Z', '2026-11-10T00:00:00Z', '2026-11-10T00:00:00.0004Z', '2026-11-10T00:00:00+00:00'],
+  ...['2026-11-12T08:30:00.123456789Z', '2026-11-09T23:59:59.999Z'],
+];
+const PLATFORM_REFS = [
+  { type: 'exchange', slug: 'binance', name: 'Binance' },
+  { type: 'exchange', slug: 'bybit-old', name: 'Bybit' },
+  { type: 'exchange', slug: 'hidden-ex', name: 'Hidden' },
+  { type: 'protocol', slug: 'aave', name: 'Aave' },
+  { type: 'wallet', slug: 'trezor', name: 'Trezor' },
+  null,
+];
 
-describe('family projection', () => {
-  it('writes no item for hidden or delisted records, nor aliases for their former slugs', () => {
-    const keys = items.map((i) => i.PK);
-    for (const hidden of ['EXCHANGES#hidden-ex', 'EXCHANGES#gone-ex', 'EXCHANGES#gone-old', 'WALLETS#bitbox', 'CURRENCIES#secret-coin', 'EARN#8', 'COLLATERAL#4']) {
-      expect(keys).not.toContain(`V#v1#${hidden}`);
+/** `count` earn offers (ids in shuffled order) over three assets, with ties, nulls and every platform case. */
+function generatedEarn(count: number, seed = 7): Doc[] {
+  const r = random(seed);
+  const ids = Array.from({ length: count }, (_, i) => 10 + i * 3);
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = Math.floor(r.next() * (i + 1));
+    [ids[i], ids[j]] = [ids[j], ids[i]];
+  }
+  return ids.map((id) =>
+    earnRecord(id, r.pick(DECIMALS), {
+      tvl: r.pick([null, ...DECIMALS]),
+      updated_at: r.pick(TIMES),
+      asset: r.pick([...ASSETS, null]),
+      chain: r.pick([null, ASSETS[1]]),
+      platform: r.pick(PLATFORM_REFS),
+      available: r.next() < 0.8,
+      published: r.next() < 0.95,
+    }),
+  );
+}
+
+function generatedBorrow(count: number, seed = 11): Doc[] {
+  const r = random(seed);
+  return Array.from({ length: count }, (_, i) =>
+    borrowRecord(1000 - i, r.pick(DECIMALS), {
+      total_supply_usd: r.pick([null, ...DECIMALS]),
+      updated_at: r.pick(TIMES),
+      platform: r.pick(PLATFORM_REFS),
+      is_active: r.next() < 0.5,
+    }),
+  );
+}
+
+/** The fixture's platforms with generated offers (validated, so defaults are filled in as an import has them). */
+const withOffers = (earn: Doc[], borrow: Doc[] = []) => {
+  const { exchanges, wallets, protocols } = fixtureDataset();
+  return parseDataset({ exchanges, wallets, protocols, earn_offers: earn, borrow_offers: borrow });
+};
+
+// ---- visibility and former slugs --------------------------------------------------------------
+
+describe('visibility', () => {
+  it.each<[CatalogFamily, string[], string[]]>([
+    ['exchanges', ['binance', 'bybit', 'coinbase', 'kraken', 'okx'], ['hidden-ex', 'gone-ex']],
+    ['wallets', ['argent', 'ledger', 'trezor', 'zengo'], ['ledger-live', 'bitbox']],
+    ['currencies', ['also-no-rank', 'bitcoin', 'ethereum', 'no-rank', 'tether'], ['secret-coin', 'dead-coin']],
+  ])('%s: hidden and delisted records are in neither the index nor any block', (family, exposed, absent) => {
+    const projection = catalog(family);
+    const index = catalogIndex(projection);
+
+    expect([...(projection.index as CatalogIndexData).slugs].sort()).toEqual(exposed);
+    for (const slug of absent) expect(index.entry(slug)).toBeUndefined();
+    expect(allDocs(projection)).toHaveLength(exposed.length);
+    expect(allDocs(projection).map((d) => JSON.parse(d).slug).sort()).toEqual(exposed);
+    for (const slug of absent) expect(allDocs(projection).join('\n')).not.toContain(`"slug":"${slug}"`);
+  });
+
+  it.each<[OfferFamily, number[]]>([
+    ['earn', [1, 2, 3, 4, 5, 6, 7, 9]],
+    ['borrow', [1, 2, 3, 5]],
+    ['collateral', [1, 2, 3]],
+  ])('%s: unpublished offers are in neither the index nor any block; offers of hidden platforms are', (family, published) => {
+    const projection = offers(family);
+
+    expect((projection.index as OfferIndexData).ids).toEqual(published);
+    expect(allDocs(projection).map((d) => JSON.parse(d).id).sort((a, b) => a - b)).toEqual(published);
+  });
+});
+
+describe('former slugs', () => {
+  it('redirect to the current slug of an exposed record, never for a hidden or delisted one', () => {
+    expect(catalogIndex(catalog('exchanges')).redirect('bybit-old')).toBe('bybit');
+    expect(catalogIndex(catalog('protocols')).redirect('makerdao')).toBe('maker');
+    expect(catalogIndex(catalog('currencies')).redirect('tether-usd')).toBe('tether');
+    // gone-old is a former slug of a delisted exchange.
+    expect(catalogIndex(catalog('exchanges')).redirect('gone-old')).toBeUndefined();
+    expect(catalogIndex(catalog('exchanges')).redirect('toString')).toBeUndefined();
+  });
+
+  it('a current slug wins over somebody else’s former one', () => {
+    const records = parseDataset({
+      exchanges: [
+        { ...fixtureDataset().exchanges[0], slug: 'new-name', previous_slugs: ['old-name', 'taken'] },
+        { ...fixtureDataset().exchanges[1], slug: 'taken' },
+      ],
+    }).exchanges!;
+    // The import refuses such a file (crossRecordErrors); the projection still never shadows a current slug.
+    const index = catalogIndex(projectCatalog('exchanges', records));
+
+    expect(index.redirect('old-name')).toBe('new-name');
+    expect(index.redirect('taken')).toBeUndefined();
+    expect(index.entry('taken')).toBeDefined();
+  });
+});
+
+// ---- orderings --------------------------------------------------------------------------------
+
+describe('orderings (docs/api.md, "Orderings")', () => {
+  it.each<[CatalogFamily, string[]]>([
+    // weekly visits descending, null last, ties by slug
+    ['exchanges', ['binance', 'bybit', 'coinbase', 'kraken', 'okx']],
+    // lowercased name ascending (argent < Ledger), ties by slug
+    ['wallets', ['argent', 'ledger', 'trezor', 'zengo']],
+    // TVL descending as exact decimals, the tie 10000000.5 by slug, null last
+    ['protocols', ['lido', 'aave', 'maker', 'compound', 'curve']],
+    // rank ascending, nulls last by slug
+    ['currencies', ['bitcoin', 'ethereum', 'tether', 'also-no-rank', 'no-rank']],
+  ])('%s list order', (family, expected) => {
+    const projection = catalog(family);
+    const docs = docsOf(projection);
+
+    expect(catalogIndex(projection).order.map((e) => docs[e].slug)).toEqual(expected);
+  });
+
+  it('protocols: generated TVLs in exact decimal order, null last, ties by slug', () => {
+    const r = random(3);
+    const records = parseDataset({
+      protocols: Array.from({ length: 120 }, (_, i) => ({
+        ...fixtureDataset().protocols[0],
+        slug: `p-${(i * 7919) % 1000}`,
+        stats: { category: null, tvl: r.pick([null, ...DECIMALS]) },
+      })),
+    }).protocols!;
+    const projection = projectCatalog('protocols', records);
+    const docs = docsOf(projection);
+    const expected = [...docs]
+      .sort((a, b) => {
+        const [x, y] = [a.stats.tvl, b.stats.tvl];
+        if (x === null || y === null) return x === y ? (a.slug < b.slug ? -1 : 1) : x === null ? 1 : -1;
+        return -compareExact(x, y) || (a.slug < b.slug ? -1 : 1);
+      })
+      .map((d) => d.slug);
+
+    expect(catalogIndex(projection).order.map((e) => docs[e].slug)).toEqual(expected);
+  });
+
+  /** The independent order of docs/api.md over rendered documents: exact decimals, null last, ties by id. */
+  function expectedOrder(docs: Doc[], family: 'earn' | 'borrow', mode: SortMode): number[] {
+    const field = { earn: { apy: 'apy', tvl: 'tvl' }, borrow: { apy: 'net_borrow_apy', tvl: 'total_supply_usd' } }[family];
+    const value = (d: Doc): string | null => (mode === 'tvl_desc' ? d[field.tvl] : mode === 'updated_desc' ? d.updated_at : d[field.apy]);
+    const direction = mode === 'apy_asc' ? 1 : -1;
+    return [...docs]
+      .sort((a, b) => {
+        const [x, y] = [value(a), value(b)];
+        if (x === null || y === null) return x === y ? a.id - b.id : x === null ? 1 : -1;
+        // Rendered timestamps are ISO 8601 UTC with milliseconds: their text order is their time order.
+        const c = mode === 'updated_desc' ? (x < y ? -1 : x > y ? 1 : 0) : compareExact(x, y);
+        return direction * c || a.id - b.id;
+      })
+      .map((d) => d.id);
+  }
+
+  it.each(SORT_MODES)('earn and borrow, %s: the exact order of the rendered documents', (mode) => {
+    const dataset = withOffers(generatedEarn(400), generatedBorrow(300));
+    for (const family of ['earn', 'borrow'] as const) {
+      const projection = offers(family, dataset, platformResolver(platformsOf(dataset)));
+      const index = offerIndex(projection);
+      const docs = docsOf(projection);
+
+      const actual = index.order(mode).map((e) => index.id(e));
+
+      expect(actual).toEqual(expectedOrder(docs, family, mode));
     }
-    const docs = items.filter((i) => typeof i.doc === 'string').map((i) => i.doc as string).join('\n');
-    expect(docs).not.toContain('"slug":"hidden-ex"');
-    expect(docs).not.toContain('Gone Exchange');
   });
 
-  it('writes an alias for a former slug of an exposed record', () => {
-    expect(byKey('V#v1#EXCHANGES#bybit-old')).toEqual({ PK: 'V#v1#EXCHANGES#bybit-old', SK: 'ITEM', redirectTo: 'bybit' });
+  it('fixture known answers: 5.5 and 5.50 tie (id first) in both directions; tvl null last', () => {
+    const index = offerIndex(offers('earn'));
+    const ids = (mode: SortMode) => index.order(mode).map((e) => index.id(e));
+
+    expect(ids('apy_desc')).toEqual([3, 7, 5, 1, 2, 9, 6, 4]);
+    expect(ids('apy_asc')).toEqual([4, 6, 9, 1, 2, 5, 7, 3]);
+    expect(ids('tvl_desc')).toEqual([3, 1, 6, 7, 9, 5, 4, 2]);
+    expect(ids('updated_desc')).toEqual([6, 9, 1, 2, 3, 4, 5, 7]);
   });
 
-  it('gives dense positions in the ordering and the exact view size', () => {
-    const exchanges = items.filter((i) => i.GSIPK === 'V#v1#LIST#exchanges').sort((a, b) => (a.GSI1SK as number) - (b.GSI1SK as number));
-    expect(exchanges.map((i) => JSON.parse(i.doc as string).slug)).toEqual(['binance', 'bybit', 'coinbase', 'kraken', 'okx']);
-    expect(exchanges.map((i) => i.GSI1SK)).toEqual([0, 1, 2, 3, 4]);
-    expect(byKey('V#v1#LIST#exchanges', 'META')).toMatchObject({ n: 5 });
+  it('collateral has its one order, updated_desc, and no other', () => {
+    const index = offerIndex(offers('collateral'));
+
+    expect(index.order('updated_desc').map((e) => index.id(e))).toEqual([2, 1, 3]);
+    expect(() => index.order('apy_desc')).toThrow();
+  });
+});
+
+// ---- the filter facts and the documents --------------------------------------------------------
+
+describe('filter facts', () => {
+  it('are what each rendered document shows: platform as rendered, asset, chain, flag', () => {
+    const dataset = withOffers(generatedEarn(300), generatedBorrow(200));
+    for (const family of ['earn', 'borrow'] as const) {
+      const projection = offers(family, dataset, platformResolver(platformsOf(dataset)));
+      const docs = docsOf(projection);
+
+      const facts = offerIndex(projection).facts();
+
+      expect(facts.map((f) => [f.id, f.platformType, f.platform, f.asset, f.chain, f.flag])).toEqual(
+        docs.map((d) => [
+          d.id,
+          d.platform?.type ?? null,
+          d.platform?.slug ?? null,
+          d.asset?.slug ?? null,
+          d.chain?.slug ?? null,
+          family === 'earn' ? d.available : d.is_active,
+        ]),
+      );
+    }
   });
 
-  it('places an offer in its family view and one view per filter dimension', () => {
-    const copies = items.filter((i) => i.PK === 'V#v1#EARN#3').map((i) => [i.SK, i.GSIPK]);
-    expect(copies).toEqual(
-      expect.arrayContaining([
-        ['ITEM', 'V#v1#LIST#earn'],
-        ['VIEW#platform_type', 'V#v1#LIST#earn#platform_type#exchange'],
-        ['VIEW#platform', 'V#v1#LIST#earn#platform#kraken'],
-        ['VIEW#asset', 'V#v1#LIST#earn#asset#ethereum'],
-      ]),
-    );
-    // An offer of a hidden platform has no platform views and renders platform: null.
-    expect(items.filter((i) => i.PK === 'V#v1#EARN#5').map((i) => i.SK).sort()).toEqual(['ITEM', 'VIEW#asset']);
-    expect(JSON.parse(byKey('V#v1#EARN#5')!.doc as string).platform).toBeNull();
+  it('resolve platforms as docs/api.md says: a former slug to the current one, a hidden or delisted platform to null', () => {
+    const facts = new Map(offerIndex(offers('earn')).facts().map((f) => [f.id, f]));
+    const borrow = new Map(offerIndex(offers('borrow')).facts().map((f) => [f.id, f]));
+
+    expect(facts.get(6)).toMatchObject({ platformType: 'exchange', platform: 'bybit' }); // bybit-old
+    expect(facts.get(5)).toMatchObject({ platformType: null, platform: null, asset: 'bitcoin' }); // hidden-ex
+    expect(facts.get(7)).toMatchObject({ platformType: null, platform: null, asset: null });
+    expect(facts.get(4)).toMatchObject({ flag: false });
+    expect(borrow.get(5)).toMatchObject({ platformType: null, platform: null, chain: 'ethereum' }); // gone-ex, delisted
   });
 
-  it('places an offer with a platform and an asset in the views of platform_type or platform with asset', () => {
-    const copies = items.filter((i) => i.PK === 'V#v1#EARN#3').map((i) => [i.SK, i.GSIPK]);
-    expect(copies).toEqual(
-      expect.arrayContaining([
-        ['VIEW#platform_type+asset', 'V#v1#LIST#earn#platform_type+asset#exchange#ethereum'],
-        ['VIEW#platform+asset', 'V#v1#LIST#earn#platform+asset#kraken#ethereum'],
-      ]),
-    );
-    expect(copies).toHaveLength(6);
-    // Only the copies whose lists can carry platform_type beside their own filters store it.
-    const typed = items.filter((i) => i.PK === 'V#v1#EARN#3' && i.fType !== undefined).map((i) => i.SK).sort();
-    expect(typed).toEqual(['VIEW#platform', 'VIEW#platform+asset']);
-    expect(items.filter((i) => i.PK === 'V#v1#EARN#3' && (i.fPlatform !== undefined || i.fAsset !== undefined))).toEqual([]);
-  });
+  it('keep APY and TVL keys in the exact order of their decimals, null for a null TVL', () => {
+    const dataset = withOffers(generatedEarn(200));
+    const projection = offers('earn', dataset, platformResolver(platformsOf(dataset)));
+    const docs = docsOf(projection);
+    const facts = offerIndex(projection).facts();
+    const sign = (n: number) => Math.sign(n);
+    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-  it('gives each pair view its own dense positions in every order, its APY keys and its size', () => {
-    for (const pair of ['platform_type+asset#exchange#bitcoin', 'platform+asset#binance#bitcoin']) {
-      const partition = `V#v1#LIST#earn#${pair}`;
-      const members = items.filter((i) => i.GSIPK === partition);
-      const oracle = items
-        .filter((i) => i.SK === 'ITEM' && i.GSIPK === 'V#v1#LIST#earn')
-        .map((i) => JSON.parse(i.doc as string))
-        .filter((o) => o.asset?.slug === 'bitcoin' && (pair.startsWith('platform_type') ? o.platform?.type === 'exchange' : o.platform?.slug === 'binance'));
-      expect(members.length).toBeGreaterThan(1);
-      expect(members.map((i) => JSON.parse(i.doc as string).id).sort()).toEqual(oracle.map((o) => o.id).sort());
-      for (const attr of ['GSI1SK', 'GSI2SK', 'GSI3SK', 'GSI4SK']) {
-        expect(members.map((i) => i[attr]).sort()).toEqual(members.map((_, p) => p));
+    const wrong: unknown[] = [];
+    for (let i = 0; i < facts.length; i++) {
+      if ((facts[i].tvlKey === null) !== (docs[i].tvl === null)) wrong.push(['tvl', docs[i].tvl, facts[i].tvlKey]);
+      for (let j = 0; j < facts.length; j++) {
+        if (sign(text(facts[i].apyKey!, facts[j].apyKey!)) !== compareExact(docs[i].apy, docs[j].apy)) wrong.push(['apy', docs[i].apy, docs[j].apy]);
+        if (docs[i].tvl !== null && docs[j].tvl !== null && sign(text(facts[i].tvlKey!, facts[j].tvlKey!)) !== compareExact(docs[i].tvl, docs[j].tvl)) {
+          wrong.push(['tvl', docs[i].tvl, docs[j].tvl]);
+        }
       }
-      // apy_asc positions follow the APY value keys (GSI5), as in every view.
-      const byApy = [...members].sort((a, b) => ((a.GSI5SK as string) < (b.GSI5SK as string) ? -1 : 1));
-      expect(byApy.map((i) => i.GSI2SK)).toEqual(members.map((_, p) => p));
-      expect(byKey(partition, 'META')).toMatchObject({ n: members.length });
     }
-  });
 
-  it('keeps decimal strings byte for byte and normalizes timestamps', () => {
-    const wallet = JSON.parse(byKey('V#v1#WALLETS#ledger')!.doc as string);
-    const earn2 = byKey('V#v1#EARN#2')!.doc as string;
-    expect(wallet.updated_at).toBe('2026-11-01T00:00:00.000Z');
-    expect(earn2).toContain('"apy":"5.50"');
-  });
-
-  it('orders apy ties by id in both directions', () => {
-    const earnAll = items.filter((i) => i.GSIPK === 'V#v1#LIST#earn');
-    const order = (attr: string) => [...earnAll].sort((a, b) => (a[attr] as number) - (b[attr] as number)).map((i) => JSON.parse(i.doc as string).id);
-    expect(order('GSI1SK').indexOf(1)).toBe(order('GSI1SK').indexOf(2) - 1); // 5.5 and 5.50 tie: id 1 first
-    expect(order('GSI2SK').indexOf(1)).toBe(order('GSI2SK').indexOf(2) - 1);
+    expect(wrong).toEqual([]);
   });
 });
 
-describe('platform references', () => {
-  it('change their digest exactly when a rendered reference changes', () => {
-    const platforms = { exchanges: dataset.exchanges ?? [], wallets: dataset.wallets ?? [], protocols: dataset.protocols ?? [] };
-    const renamed = platforms.exchanges.map((e) => (e.slug === 'kraken' ? { ...e, name: 'Kraken Pro' } : e));
-    const statsOnly = platforms.exchanges.map((e) => (e.slug === 'kraken' ? { ...e, updated_at: '2030-01-01T00:00:00Z' } : e));
-    expect(platformResolver({ ...platforms, exchanges: renamed }).digest).not.toBe(resolve.digest);
-    expect(platformResolver({ ...platforms, exchanges: statsOnly }).digest).toBe(resolve.digest);
-    expect(platformResolver({ ...platforms, exchanges: renamed })({ type: 'exchange', slug: 'kraken', name: 'Kraken' })).toEqual({ type: 'exchange', slug: 'kraken', name: 'Kraken Pro' });
+describe('documents', () => {
+  it('keep decimal strings byte for byte and render timestamps as UTC with milliseconds', () => {
+    const earn = allDocs(offers('earn')).join('\n');
+    const currencies = allDocs(catalog('currencies')).join('\n');
+    const wallets = docsOf(catalog('wallets'));
+    const dataset = withOffers([earnRecord(1, '1.50', { updated_at: '2026-11-12T08:30:00.123456789+00:00', available_updated_at: '2026-11-12T08:30:00Z' })]);
+    const [generated] = docsOf(offers('earn', dataset, platformResolver(platformsOf(dataset))));
+
+    expect(earn).toContain('"apy":"0.000000000000000000000000000000000000001"');
+    expect(earn).toContain('"apy":"5.50"');
+    expect(currencies).toContain('"usd_price":"67000.123456789012345678901234567890"');
+    expect(wallets.map((w) => w.updated_at)).toEqual(wallets.map(() => '2026-11-01T00:00:00.000Z'));
+    expect(generated).toMatchObject({ apy: '1.50', updated_at: '2026-11-12T08:30:00.123Z', available_updated_at: '2026-11-12T08:30:00.000Z' });
+  });
+
+  it('render platforms with their family’s type, and offers with the platform as served', () => {
+    const [wallet] = docsOf(catalog('wallets'));
+    const earn = new Map(docsOf(offers('earn')).map((d) => [d.id, d]));
+
+    expect(wallet.type).toBe('wallet');
+    expect(earn.get(6)!.platform).toEqual({ type: 'exchange', slug: 'bybit', name: 'Bybit' });
+    expect(earn.get(5)!.platform).toBeNull();
+    expect(Object.keys(earn.get(1)!)).not.toContain('published');
   });
 });
 
-describe('source records', () => {
-  it('splits a family into items under the item size and reads back every record', () => {
-    const records = Array.from({ length: 3_000 }, (_, id) => ({ id, note: 'x'.repeat(300) }));
-    const sources = projectSource('v2', 'earn_offers', records);
-    expect(sources.length).toBeGreaterThan(1);
-    for (const item of sources) {
-      expect(item.PK).toBe('V#v2#SOURCE#earn_offers');
-      expect((item.records as string).length).toBeLessThan(350_000);
+// ---- blocks -----------------------------------------------------------------------------------
+
+describe('blocks', () => {
+  const base = generatedEarn(900);
+  const project = (records: Doc[]) => {
+    const dataset = withOffers(records);
+    return offers('earn', dataset, platformResolver(platformsOf(dataset)));
+  };
+  const before = project(base);
+  const idsOfBlock = (p: Projection, position: number) => p.blocks[position].docs.map((d) => JSON.parse(d).id as number);
+  const positionOf = (p: Projection, id: number) => p.blocks.findIndex((b) => b.docs.some((d) => JSON.parse(d).id === id));
+
+  /** The positions of `after`'s blocks that `before` does not have, and the reverse; both must be one contiguous run. */
+  function changedRun(after: Projection) {
+    const old = before.index.blocks;
+    const now = after.index.blocks;
+    let prefix = 0;
+    while (prefix < Math.min(old.length, now.length) && old[prefix] === now[prefix]) prefix++;
+    let suffix = 0;
+    while (suffix < Math.min(old.length, now.length) - prefix && old[old.length - 1 - suffix] === now[now.length - 1 - suffix]) suffix++;
+    return { prefix, suffix, removed: old.slice(prefix, old.length - suffix), added: now.slice(prefix, now.length - suffix) };
+  }
+
+  it('every entry’s (block, slot) holds its own document, and the index names exactly the projection’s blocks', () => {
+    for (const projection of [before, catalog('exchanges'), catalog('currencies'), offers('borrow')]) {
+      const docs = docsOf(projection);
+      const identifiers = projection.index.kind === 'offers' ? projection.index.ids : projection.index.slugs;
+
+      expect(docs.map((d) => d.id ?? d.slug)).toEqual(identifiers);
+      expect(projection.index.blocks).toEqual(projection.blocks.map((b) => b.hash));
+      expect(new Set(projection.index.blocks).size).toBe(projection.blocks.length);
+      // Every document of every block is some entry's: nothing stored that no entry names.
+      expect(allDocs(projection)).toHaveLength(docs.length);
     }
-    expect(sources.flatMap((i) => JSON.parse(i.records as string) as unknown[])).toEqual(records);
+  });
+
+  it('group offers by asset, in id order', () => {
+    const groups = before.blocks.map((b) => b.docs.map((d) => JSON.parse(d)));
+
+    for (const docs of groups) {
+      expect(new Set(docs.map((d) => d.asset?.slug ?? null)).size).toBe(1);
+      expect(docs.map((d) => d.id)).toEqual([...docs.map((d) => d.id)].sort((a, b) => a - b));
+    }
+    expect(before.blocks.length).toBeGreaterThan(20);
+    // The cap of 24 is reached: a run of identifiers without a boundary is cut.
+    expect(Math.max(...before.blocks.map((b) => b.docs.length))).toBe(24);
+  });
+
+  it('changing one offer’s document changes its own block only', () => {
+    const target = base.find((o) => o.published && o.apy !== '42.125')!;
+    const changed = base.map((o) => (o.id === target.id ? { ...o, apy: '42.125' } : o));
+
+    const after = project(changed);
+
+    const position = positionOf(before, target.id);
+    expect(after.index.blocks).toHaveLength(before.index.blocks.length);
+    const differing = after.index.blocks.flatMap((hash, i) => (hash === before.index.blocks[i] ? [] : [i]));
+    expect(differing).toEqual([position]);
+    expect(idsOfBlock(after, position)).toEqual(idsOfBlock(before, position));
+    // The other entries' document hashes are equal too: the same representation is served.
+    const changedEntry = after.index.kind === 'offers' ? after.index.ids.indexOf(target.id) : -1;
+    expect(after.index.hash.filter((h, e) => h !== before.index.hash[e])).toEqual([after.index.hash[changedEntry]]);
+  });
+
+  it('changing every document keeps every offer in the same block and slot: boundaries follow identifiers only', () => {
+    const changed = base.map((o, i) => ({
+      ...o,
+      apy: `${i}.${'7'.repeat(1 + (i % 40))}`,
+      updated_at: '2026-11-21T00:00:00.000Z',
+      product_name: 'p'.repeat(i % 300),
+    }));
+
+    const after = project(changed);
+
+    expect(after.blocks.map((b) => b.docs.map((d) => JSON.parse(d).id))).toEqual(before.blocks.map((b) => b.docs.map((d) => JSON.parse(d).id)));
+    expect(after.index.block).toEqual(before.index.block);
+    expect(after.index.slot).toEqual(before.index.slot);
+    expect(after.index.blocks.filter((hash) => before.index.blocks.includes(hash))).toEqual([]);
+  });
+
+  it.each([
+    ['adding', (at: Doc) => ({ records: [...base, earnRecord(at.id + 1, '3.5', { asset: at.asset })], id: at.id + 1, delta: 1 })],
+    ['removing', (at: Doc) => ({ records: base.filter((o) => o.id !== at.id), id: at.id, delta: -1 })],
+  ])('%s an offer changes only the blocks around it', (_, edit) => {
+    for (const at of base.filter((o) => o.published).slice(0, 12)) {
+      const { records, id, delta } = edit(at);
+
+      const after = project(records);
+
+      const { prefix, suffix, removed, added } = changedRun(after);
+      // The run of changed blocks holds the edited offer; every block before and after it is the same.
+      const [where, position] = delta > 0 ? [after, positionOf(after, id)] : [before, positionOf(before, id)];
+      expect(position).toBeGreaterThanOrEqual(prefix);
+      expect(position).toBeLessThan(where.blocks.length - suffix);
+      // The run holds the same documents, regrouped, with the edited one added or removed.
+      const idsIn = (p: Projection, hashes: string[]) =>
+        p.blocks.filter((b) => hashes.includes(b.hash)).flatMap((b) => b.docs.map((d) => JSON.parse(d).id as number));
+      const expected = delta > 0 ? [...idsIn(before, removed), id] : idsIn(before, removed).filter((i) => i !== id);
+      expect(idsIn(after, added).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
+      // Neighbours only: a handful of blocks of the asset's many.
+      expect(removed.length).toBeLessThanOrEqual(3);
+      expect(added.length).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('never hold more than 24 documents or 48 KB of them, whatever the documents’ sizes', () => {
+    const r = random(5);
+    // Names in ASCII and in characters of two, three and four UTF-8 bytes: the bound is in bytes.
+    const names = ['x', 'y'.repeat(2_000), 'z'.repeat(9_000), 'w'.repeat(30_000), 'é'.repeat(6_000), '€'.repeat(4_000), '😀'.repeat(2_500)];
+    const sized = base.map((o) => ({ ...o, product_name: r.pick(names) }));
+
+    const projection = project(sized);
+
+    for (const block of projection.blocks) {
+      expect(block.docs.length).toBeLessThanOrEqual(24);
+      const bytes = block.docs.reduce((n, d) => n + Buffer.byteLength(d), 0);
+      const documents = block.docs.length;
+      expect({ block: block.hash, documents, overBound: bytes > 48 * 1024 }).toEqual({ block: block.hash, documents, overBound: false });
+    }
+    // The bound cut blocks that the identifiers alone would have kept whole.
+    expect(projection.blocks.length).toBeGreaterThan(before.blocks.length);
+  });
+
+  it('equal content is one block: projecting the same records again names the same blocks', () => {
+    const again = project(structuredClone(base).reverse());
+
+    expect(again.index).toEqual(before.index);
+    expect(again.blocks).toEqual(before.blocks);
+  });
+});
+
+// ---- platform references ---------------------------------------------------------------------
+
+describe('platform resolver', () => {
+  const platforms = platformsOf(fixture);
+  const digestWith = (family: keyof Platforms, edit: (records: Doc[]) => Doc[]) =>
+    platformResolver({ ...platforms, [family]: parseDataset({ [family]: edit(structuredClone(fixtureDataset()[family])) })[family] }).digest;
+
+  it('resolves a current or former slug to the exposed platform, anything else to null', () => {
+    expect(resolve({ type: 'exchange', slug: 'bybit-old', name: 'Old' })).toEqual({ type: 'exchange', slug: 'bybit', name: 'Bybit' });
+    expect(resolve({ type: 'exchange', slug: 'kraken', name: 'whatever' })).toEqual({ type: 'exchange', slug: 'kraken', name: 'Kraken' });
+    expect(resolve({ type: 'exchange', slug: 'hidden-ex', name: 'Hidden' })).toBeNull();
+    expect(resolve({ type: 'exchange', slug: 'gone-old', name: 'Gone' })).toBeNull();
+    expect(resolve({ type: 'wallet', slug: 'kraken', name: 'Kraken' })).toBeNull();
+    expect(resolve({ type: 'exchange', slug: 'nowhere', name: 'Nowhere' })).toBeNull();
+    expect(resolve(null)).toBeNull();
+  });
+
+  it.each<[string, keyof Platforms, (records: Doc[]) => Doc[]]>([
+    ['a statistic', 'exchanges', (r) => r.map((e) => (e.slug === 'kraken' ? { ...e, stats: { ...e.stats, weekly_visits: 1 } } : e))],
+    ['an update time and a URL', 'protocols', (r) => r.map((p) => ({ ...p, updated_at: '2030-01-01T00:00:00Z', url: 'https://elsewhere.example' }))],
+    ['the order of the records', 'wallets', (r) => [...r].reverse()],
+  ])('keeps its digest when %s changes: no reference renders differently', (_, family, edit) => {
+    expect(digestWith(family, edit)).toBe(resolve.digest);
+  });
+
+  const renamedKraken = (r: Doc[]) => r.map((e) => (e.slug === 'kraken' ? { ...e, slug: 'kraken2', previous_slugs: ['kraken'] } : e));
+
+  it.each<[string, keyof Platforms, (records: Doc[]) => Doc[]]>([
+    ['a platform is renamed', 'exchanges', (r) => r.map((e) => (e.slug === 'kraken' ? { ...e, name: 'Kraken Pro' } : e))],
+    ['a platform is hidden', 'wallets', (r) => r.map((w) => (w.slug === 'trezor' ? { ...w, published: false } : w))],
+    ['a platform is delisted', 'protocols', (r) => r.map((p) => (p.slug === 'aave' ? { ...p, delisted: true } : p))],
+    ['a hidden platform is published', 'exchanges', (r) => r.map((e) => (e.slug === 'hidden-ex' ? { ...e, published: true } : e))],
+    ['a slug changes (the old one becomes former)', 'exchanges', renamedKraken],
+    ['a former slug is added', 'exchanges', (r) => r.map((e) => (e.slug === 'okx' ? { ...e, previous_slugs: ['okex'] } : e))],
+  ])('changes its digest when %s', (_, family, edit) => {
+    expect(digestWith(family, edit)).not.toBe(resolve.digest);
+  });
+});
+
+// ---- stored item codecs ----------------------------------------------------------------------
+
+describe('stored items', () => {
+  const earn = offers('earn');
+
+  it('an index round-trips, in one segment or several', () => {
+    const n = 60_000;
+    const big: OfferIndexData = {
+      ...(earn.index as OfferIndexData),
+      ids: Array.from({ length: n }, (_, i) => i),
+      block: Array.from({ length: n }, (_, i) => i % 4),
+      slot: Array.from({ length: n }, (_, i) => i % 16),
+      blocks: ['a', 'b', 'c', 'd'],
+      // Incompressible, like real document hashes.
+      hash: Array.from({ length: n }, (_, i) => createHash('sha256').update(String(i)).digest('base64url').slice(0, 12)),
+      platformType: Array.from({ length: n }, () => null),
+      platform: Array.from({ length: n }, () => null),
+      asset: Array.from({ length: n }, (_, i) => `asset-${i % 97}`),
+      chain: Array.from({ length: n }, () => null),
+      apyKey: Array.from({ length: n }, (_, i) => `2${i}`),
+      tvlKey: Array.from({ length: n }, () => null),
+      flag: Array.from({ length: n }, (_, i) => i % 2),
+      orders: { apy_desc: Array.from({ length: n }, (_, i) => n - 1 - i) },
+    };
+
+    for (const data of [earn.index, catalog('protocols').index, big] as IndexData[]) {
+      const items = encodeIndex('v7', data);
+
+      expect(items.map((i) => [i.PK, i.SK])).toEqual(items.map((_, s) => ['V#v7#INDEX', String(s).padStart(6, '0')]));
+      // Compared as text: jest's deep equality is slow on columns of 60,000 entries.
+      expect(JSON.stringify(decodeIndex('v7', items))).toBe(JSON.stringify(data));
+    }
+    expect(encodeIndex('v7', big).length).toBeGreaterThan(1);
+  });
+
+  it('a block round-trips its documents, line breaks and separators inside strings included', () => {
+    const docs = ['{"a":"line\\nbreak"}', '{"b":"\u2028\u2029 and \\r"}', ...allDocs(earn)];
+
+    const item = encodeBlock('h1', docs);
+
+    expect([item.PK, item.SK]).toEqual(['DOC#h1', 'DOC']);
+    expect(decodeBlock('h1', item).all()).toEqual(docs);
+  });
+
+  it('a manifest round-trips, in one chunk or several', () => {
+    const small: Manifest = { keys: [['V#v#INDEX', '000000']], blocks: ['b1', 'b2'] };
+    const large: Manifest = {
+      keys: Array.from({ length: 20_000 }, (_, i) => [`V#v#SOURCE#x${i}`, String(i)]),
+      blocks: Array.from({ length: 30_000 }, (_, i) => `block-${i}-${'0'.repeat(20)}`),
+    };
+
+    for (const manifest of [small, large]) {
+      const items = encodeManifest('v', manifest);
+
+      expect(items.every((i) => i.PK === 'V#v#MANIFEST')).toBe(true);
+      expect(JSON.stringify(decodeManifest('v', items))).toBe(JSON.stringify(manifest));
+    }
+    expect(encodeManifest('v', large).length).toBeGreaterThan(1);
+  });
+
+  it('a manifest of the positioned layout (keys as text, no blocks) reads as its keys', () => {
+    const legacy = { PK: 'V#old#MANIFEST', SK: '000000', keys: '[["V#old#LIST#earn","META"],["V#old#EARN#1","ITEM"]]' };
+
+    expect(decodeManifest('old', [legacy])).toEqual({ keys: [['V#old#LIST#earn', 'META'], ['V#old#EARN#1', 'ITEM']], blocks: [] });
+  });
+
+  it('source records round-trip, in one chunk or several', () => {
+    const records = Array.from({ length: 3_000 }, (_, id) => ({ id, note: 'x'.repeat(500) }));
+
+    const items = encodeSource('v2', 'earn_offers', records);
+
+    expect(items.length).toBeGreaterThan(1);
+    expect(items.every((i) => i.PK === 'V#v2#SOURCE#earn_offers')).toBe(true);
+    expect(decodeSource('v2', 'earn_offers', items)).toEqual(records);
+    expect(decodeSource('v2', 'earn_offers', encodeSource('v2', 'earn_offers', []))).toEqual([]);
+  });
+
+  describe('a stored item that does not decode is corrupt data', () => {
+    const index = encodeIndex('v', earn.index);
+    const reindexed = (edit: (data: any) => void) => {
+      const data = structuredClone(earn.index) as any;
+      edit(data);
+      return encodeIndex('v', data);
+    };
+
+    it.each<[string, () => unknown]>([
+      ['a missing segment', () => decodeIndex('v', [...index, undefined])],
+      ['a segment of other bytes', () => decodeIndex('v', [{ ...index[0], z: Buffer.from('not gzip') }])],
+      ['a truncated segment', () => decodeIndex('v', [{ ...index[0], z: (index[0].z as Buffer).subarray(0, 20) }])],
+      ['an index that is not JSON', () => decodeIndex('v', [{ ...index[0], z: gzipSync('{"kind":') }])],
+      ['an index of an unknown kind', () => decodeIndex('v', reindexed((d) => (d.kind = 'views')))],
+      ['a column one entry short', () => decodeIndex('v', reindexed((d) => d.apyKey.pop()))],
+      ['a column of the wrong type', () => decodeIndex('v', reindexed((d) => (d.flag[0] = true)))],
+      ['an entry naming no block', () => decodeIndex('v', reindexed((d) => (d.block[0] = d.blocks.length)))],
+      ['an order that is not a permutation', () => decodeIndex('v', reindexed((d) => (d.orders.apy_desc[0] = d.orders.apy_desc[1])))],
+      ['a block that is not gzip', () => decodeBlock('h', { PK: 'DOC#h', SK: 'DOC', z: Buffer.from('{}') })],
+      ['a block without content', () => decodeBlock('h', { PK: 'DOC#h', SK: 'DOC' })],
+      ['a block with a non-JSON document', () => decodeBlock('h', encodeBlock('h', ['{"id":1}', '{"id":'])).doc(1)],
+      ['a block with a document that is no object', () => decodeBlock('h', encodeBlock('h', ['[1]'])).doc(0)],
+      ['a slot past the block', () => decodeBlock('h', encodeBlock('h', ['{"id":1}'])).doc(1)],
+      ['a manifest that is not a list', () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000', z: gzipSync('{"keys":[]}') }])],
+      ['a manifest entry of the wrong shape', () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000', z: gzipSync('[["PK"],"b"]') }])],
+      ['a manifest without content', () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000' }])],
+      ['source records that are not a list', () => decodeSource('v', 'earn_offers', [{ PK: 'V#v#SOURCE#earn_offers', SK: '000000', z: gzipSync('{}') }])],
+    ])('%s', (_, decode) => {
+      expect(decode).toThrow(CorruptDataError);
+    });
+
+    it('while the good documents of a block with a bad one still read', () => {
+      const block = decodeBlock('h', encodeBlock('h', ['{"id":1}', 'oops']));
+
+      expect(block.doc(0)).toBe('{"id":1}');
+      expect(() => block.all()).toThrow(CorruptDataError);
+    });
   });
 });

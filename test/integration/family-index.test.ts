@@ -1,0 +1,496 @@
+/**
+ * One ordered index per family version (docs/adr/0009-one-index-per-family-version.md), on the
+ * embedded DynamoDB through the real import and handlers:
+ *
+ * - reads: a page reads the blocks of its documents and nothing else, in one round trip, at any
+ *   offset and at `limit=200`; a page past the end and a family never imported read no document;
+ *   the currency detail is one round trip; an instance loads a version's index once and the new one
+ *   after a publish;
+ * - writes: a refresh writes the blocks whose content changed, and the changed family's index and
+ *   source, nothing else; an import of what is served writes nothing;
+ * - deletion: once its retention has passed, a replaced version's own items go, and the blocks
+ *   that only it named; every block a kept version names stays;
+ * - leases: an import killed while deleting an earlier failed import's versions leaves them on the
+ *   lease, and the next import deletes them; an abandoned version that is still retained is kept;
+ * - upgrade: a table served in the positioned layout (before ADR 0009) is written again by the next
+ *   import, and its old versions are deleted when due.
+ */
+import { BatchWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../shared/dynamodb';
+import { importDataset, readPointer, type ImportResult } from '../../shared/import/importer';
+import { DOCUMENT_PREFIX, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/keys';
+import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
+import { ImportBusyError, SnapshotWriter } from '../../shared/repositories/snapshot-writer';
+import { decodeBlock } from '../../shared/repositories/stored-items';
+import { parseDataset } from '../../shared/schemas/dataset';
+import { setLogSink } from '../../shared/logger';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
+import { invoke } from '../helpers/client';
+import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
+import { injectFaults, type Call } from '../helpers/faults';
+import { ASSETS, earnRecord, seeded } from '../helpers/records';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+// ---- the datasets ------------------------------------------------------------------------------
+
+/**
+ * The fixture's platforms, currencies and borrow offers, and `count` more earn offers over three
+ * assets and several platforms; no wallets and no collateral (never imported), no history.
+ */
+function base(count = 600): any {
+  const { exchanges, protocols, currencies, earn_offers, borrow_offers } = fixtureDataset();
+  const r = seeded(21);
+  const platforms = [
+    { type: 'exchange', slug: 'binance', name: 'Binance' },
+    { type: 'exchange', slug: 'kraken', name: 'Kraken' },
+    { type: 'exchange', slug: 'bybit-old', name: 'Bybit' },
+    { type: 'protocol', slug: 'aave', name: 'Aave' },
+    { type: 'exchange', slug: 'hidden-ex', name: 'Hidden' },
+  ];
+  const generated = Array.from({ length: count }, (_, i) =>
+    earnRecord(100 + i, `${Math.floor(r.next() * 30)}.${Math.floor(r.next() * 100)}`, {
+      asset: ASSETS[i % 3],
+      platform: r.pick(platforms),
+      tvl: r.next() < 0.1 ? null : String(Math.floor(r.next() * 1e6)),
+      updated_at: new Date(Date.parse('2026-11-10T00:00:00.000Z') + Math.floor(r.next() * 1e6) * 1000).toISOString(),
+    }),
+  );
+  return { exchanges, protocols, currencies, earn_offers: [...earn_offers, ...generated], borrow_offers };
+}
+
+/** `dataset` with the APY of earn offer `id` set to `apy` (its document, and nothing else, changes). */
+function withApy(dataset: any, id: number, apy: string): any {
+  const changed = structuredClone(dataset);
+  Object.assign(changed.earn_offers.find((o: any) => o.id === id), { apy, estimated_apy: apy });
+  return changed;
+}
+
+// ---- helpers -----------------------------------------------------------------------------------
+
+const T0 = NOW.getTime();
+const at = (ms: number) => () => new Date(ms);
+const pkOf = (key: { PK: string | { S: string } }) => (typeof key.PK === 'string' ? key.PK : key.PK.S);
+
+/** A request's DynamoDB calls (the quota's counter write left out) and its round trips. */
+async function observe(table: TestTable, handler: TestApi[keyof TestApi], path: string) {
+  const calls: Call[] = [];
+  const capture = injectFaults(table.clients(), (call) => void calls.push(call));
+  try {
+    const { result, accounting } = await withRequestAccounting(() => invoke(handler as any, apiEvent(path)));
+    const reads = calls.filter((c) => c.command !== 'UpdateItemCommand');
+    return { result, reads, roundTrips: accounting.summary().roundTrips };
+  } finally {
+    capture.remove();
+  }
+}
+
+/** The partition keys a request's reads named (GetItem and BatchGetItem). */
+function keysRead(reads: Call[]): string[] {
+  return reads.flatMap((c) => {
+    if (c.command === 'GetItemCommand') return [pkOf(c.input.Key)];
+    if (c.command === 'BatchGetItemCommand') return Object.values(c.input.RequestItems as Record<string, { Keys: any[] }>).flatMap((r) => r.Keys.map(pkOf));
+    return [`${c.command}?`];
+  });
+}
+
+/** Every stored document block, decoded: hash → its documents. */
+async function storedBlocks(table: TestTable): Promise<Map<string, string[]>> {
+  const blocks = new Map<string, string[]>();
+  for (const item of await table.items()) {
+    const pk = item.PK as string;
+    if (pk.startsWith(DOCUMENT_PREFIX)) blocks.set(pk.slice(DOCUMENT_PREFIX.length), decodeBlock(pk, item).all());
+  }
+  return blocks;
+}
+
+const partitionsOf = async (table: TestTable, version: string) =>
+  [...new Set((await table.items()).flatMap((i) => (versionOfPartition(i.PK as string) === version ? [i.PK as string] : [])))].sort();
+
+/**
+ * A document client on the table that records every command it is sent; after `healthy` calls of
+ * `kind`, every call fails like a dropped connection (`dies`: all calls, as when the process is killed).
+ */
+function recordingClient(table: TestTable, options: { kind?: typeof BatchWriteCommand | typeof PutCommand; healthy?: number; dies?: boolean } = {}) {
+  const client: DynamoDBDocumentClient = createDocumentClient({ endpoint: table.endpoint });
+  const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
+  const sent: { name: string; input: any }[] = [];
+  let seen = 0;
+  let dead = false;
+  const inflight = new Set<Promise<unknown>>();
+  (client as unknown as { send: (command: unknown) => Promise<unknown> }).send = (command: any) => {
+    sent.push({ name: command.constructor.name, input: command.input });
+    if (dead || (options.kind && command instanceof options.kind && ++seen > (options.healthy ?? Infinity))) {
+      if (options.dies) dead = true;
+      return Promise.reject(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' }));
+    }
+    const pending = send(command);
+    inflight.add(pending);
+    const done = () => inflight.delete(pending);
+    pending.then(done, done);
+    return pending;
+  };
+  const requests = (type: 'PutRequest' | 'DeleteRequest') =>
+    sent
+      .filter((c) => c.name === 'BatchWriteCommand')
+      .flatMap((c) => Object.values(c.input.RequestItems as Record<string, any[]>).flat())
+      .flatMap((r) => (r[type] ? [type === 'PutRequest' ? r.PutRequest.Item : r.DeleteRequest.Key] : []));
+  return {
+    client,
+    /** The items put and the keys deleted by BatchWriteItem. */
+    puts: () => requests('PutRequest') as { PK: string; SK: string }[],
+    deletes: () => requests('DeleteRequest') as { PK: string; SK: string }[],
+    writes: () => sent.filter((c) => /Put|BatchWrite|Delete|Update/.test(c.name)).length,
+    settled: async () => {
+      while (inflight.size > 0) await Promise.allSettled([...inflight]);
+    },
+    close: () => client.destroy(),
+  };
+}
+
+beforeAll(() => setLogSink(() => undefined));
+
+// ---- reads ---------------------------------------------------------------------------------------
+
+describe('reads', () => {
+  let table: TestTable;
+  let api: TestApi;
+  let blocks: Map<string, string[]>;
+  // Enough offers that a page of 200 sorted by APY spreads over more than 100 blocks: two BatchGetItem calls.
+  const dataset = base(3_000);
+  const published = dataset.earn_offers.filter((o: any) => o.published !== false);
+  const earnCount = published.length;
+  const ethereumCount = published.filter((o: any) => o.asset?.slug === 'ethereum').length;
+
+  beforeAll(async () => {
+    table = await startTestTable();
+    await importDataset(dataset, { client: table.client, tableName: table.tableName, now: at(T0) });
+    blocks = await storedBlocks(table);
+    // Warm, as the service runs: the pointer cached, each index loaded, no document kept.
+    api = table.api({ env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '600000' } });
+    const warming = [
+      [api.offers, ['earn/1', 'borrow/1', 'collateral/1']],
+      [api.platforms, ['exchanges/binance', 'wallets/trezor']],
+      [api.currencies, ['currencies/bitcoin']],
+    ] as const;
+    for (const [fn, paths] of warming) for (const path of paths) await invoke(fn as any, apiEvent(`/api/v1/${path}`));
+  }, 120_000);
+  afterAll(() => table.close());
+
+  it.each([
+    ['offers', '/api/v1/earn?offset=5000', earnCount],
+    ['offers', '/api/v1/earn?asset=ethereum&offset=5000', ethereumCount],
+    ['platforms', '/api/v1/exchanges?offset=5', 5],
+  ] as const)('%s %s: a page past the end answers its total and reads no document', async (fn, path, total) => {
+    const { result, reads } = await observe(table, api[fn], path);
+
+    expect(result.status).toBe(200);
+    expect(result.body.data).toEqual([]);
+    expect(result.body.pagination).toMatchObject({ total, has_more: false });
+    expect(keysRead(reads)).toEqual([]);
+  });
+
+  it.each([
+    ['platforms', '/api/v1/wallets'],
+    ['offers', '/api/v1/collateral?platform=binance'],
+  ] as const)('a family never imported: %s %s lists total 0, reading nothing', async (fn, path) => {
+    const { result, reads } = await observe(table, api[fn], path);
+
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ data: [], pagination: { total: 0, offset: 0, limit: 50, has_more: false } });
+    expect(keysRead(reads)).toEqual([]);
+  });
+
+  it.each([
+    ['platforms', '/api/v1/wallets/trezor'],
+    ['offers', '/api/v1/collateral/1'],
+  ] as const)('a family never imported: %s %s is 404, reading nothing', async (fn, path) => {
+    const { result, reads } = await observe(table, api[fn], path);
+
+    expect(result.status).toBe(404);
+    expect(keysRead(reads)).toEqual([]);
+  });
+
+  it.each([
+    ['offers', '/api/v1/earn?limit=50'],
+    ['offers', '/api/v1/earn?limit=50&offset=450'],
+    ['offers', '/api/v1/earn?limit=200'],
+    ['offers', '/api/v1/earn?limit=200&offset=400&sort=updated_desc'],
+    ['offers', '/api/v1/earn?limit=200&offset=100&sort=tvl_desc&min_apy=3'],
+    ['offers', '/api/v1/earn?asset=ethereum&platform_type=exchange&limit=20&offset=30'],
+    ['platforms', '/api/v1/exchanges?limit=2&offset=2'],
+    ['currencies', '/api/v1/currencies?limit=3&offset=1'],
+  ] as const)('%s %s: reads the blocks of its documents and no other, in one round trip', async (fn, path) => {
+    const { result, reads, roundTrips } = await observe(table, api[fn], path);
+
+    expect(result.status).toBe(200);
+    const docs: string[] = result.body.data.map((d: unknown) => JSON.stringify(d));
+    expect(docs.length).toBeGreaterThan(0);
+    const read = keysRead(reads);
+    expect(read.every((pk) => pk.startsWith(DOCUMENT_PREFIX))).toBe(true);
+    const hashes = read.map((pk) => pk.slice(DOCUMENT_PREFIX.length));
+    // Each block once, each holding a document of the page, and together all of them.
+    expect(new Set(hashes).size).toBe(hashes.length);
+    const held = new Set(hashes.flatMap((h) => blocks.get(h) ?? []));
+    expect(hashes.filter((h) => !docs.some((d) => blocks.get(h)?.includes(d)))).toEqual([]);
+    expect(docs.filter((d) => !held.has(d))).toEqual([]);
+    expect(roundTrips).toBe(1);
+  });
+
+  it('a page of 200 over more than 100 blocks reads them in parallel batches: still one round trip', async () => {
+    const { result, reads, roundTrips } = await observe(table, api.offers, '/api/v1/earn?limit=200&offset=1000');
+
+    expect(result.body.data).toHaveLength(200);
+    expect(keysRead(reads).length).toBeGreaterThan(100);
+    expect(reads.map((c) => c.command)).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand']);
+    expect(roundTrips).toBe(1);
+  });
+
+  it('the currency detail reads its record’s block and its offers’ blocks in one round trip', async () => {
+    const { result, reads, roundTrips } = await observe(table, api.currencies, '/api/v1/currencies/bitcoin');
+
+    expect(result.status).toBe(200);
+    expect(result.body.earn_offers).toHaveLength(published.filter((o: any) => o.asset?.slug === 'bitcoin').length);
+    expect(keysRead(reads).every((pk) => pk.startsWith(DOCUMENT_PREFIX))).toBe(true);
+    expect(roundTrips).toBe(1);
+  });
+});
+
+// ---- index loads ---------------------------------------------------------------------------------
+
+describe('index loads', () => {
+  let table: TestTable;
+
+  beforeAll(async () => {
+    table = await startTestTable();
+    await importDataset(base(), { client: table.client, tableName: table.tableName, now: at(T0) });
+  });
+  afterAll(() => table.close());
+
+  it('an instance loads a version’s index once, and the new version’s after a publish', async () => {
+    // The pointer read on every request: a publish is seen at once.
+    const api = table.api({ env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '0' } });
+    const indexReads = async () => keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter((pk) => pk.endsWith('#INDEX'));
+    const first = await readPointer(table.client, table.tableName);
+
+    const cold = await indexReads();
+    const warm = await indexReads();
+    await importDataset(withApy(base(), 150, '77.125'), { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) });
+    const published = await indexReads();
+    const after = await indexReads();
+
+    const second = await readPointer(table.client, table.tableName);
+    const [v1, v2] = [first?.families.earn_offers?.version, second?.families.earn_offers?.version];
+    expect(v2).not.toBe(v1);
+    expect(cold).toEqual([`${SNAPSHOT_PREFIX}${v1}#INDEX`]);
+    expect(warm).toEqual([]);
+    expect(published).toEqual([`${SNAPSHOT_PREFIX}${v2}#INDEX`]);
+    expect(after).toEqual([]);
+  });
+});
+
+// ---- refreshes -----------------------------------------------------------------------------------
+
+describe('a refresh', () => {
+  let table: TestTable;
+  const changed = withApy(base(), 150, '77.125');
+
+  beforeAll(async () => {
+    table = await startTestTable();
+    await importDataset(base(), { client: table.client, tableName: table.tableName, now: at(T0) });
+  });
+  afterAll(() => table.close());
+
+  it('writes only the blocks whose content changed, and the changed family’s index and source', async () => {
+    const before = await storedBlocks(table);
+    const recording = recordingClient(table);
+    let result: ImportResult;
+    try {
+      result = await importDataset(changed, { client: recording.client, tableName: table.tableName, now: at(T0 + 1_000) });
+    } finally {
+      recording.close();
+    }
+
+    const after = await storedBlocks(table);
+    const newBlocks = [...after.keys()].filter((h) => !before.has(h)).sort();
+    const putBlocks = recording.puts().flatMap((i) => (i.PK.startsWith(DOCUMENT_PREFIX) ? [i.PK.slice(DOCUMENT_PREFIX.length)] : []));
+    expect(result.published).toEqual(['earn']);
+    expect(putBlocks.sort()).toEqual(newBlocks);
+    expect(putBlocks.length).toBeGreaterThanOrEqual(1);
+    expect(putBlocks.length).toBeLessThanOrEqual(2);
+    // The new blocks hold earn documents, one of them the changed offer's.
+    const docs = putBlocks.flatMap((h) => after.get(h)!.map((d) => JSON.parse(d)));
+    expect(docs.every((d) => String(d.compositeKey).startsWith('earn:'))).toBe(true);
+    expect(docs.filter((d) => d.id === 150).map((d) => d.apy)).toEqual(['77.125']);
+    // Besides them: the new earn version's manifest, index and source, and nothing of any other version.
+    const version = result.versions.earn;
+    const others = recording.puts().filter((i) => !i.PK.startsWith(DOCUMENT_PREFIX));
+    expect([...new Set(others.map((i) => i.PK))].sort()).toEqual([`V#${version}#INDEX`, `V#${version}#MANIFEST`, `V#${version}#SOURCE#earn_offers`]);
+    expect(recording.deletes()).toEqual([]);
+  });
+
+  it('writes nothing when nothing changed', async () => {
+    const recording = recordingClient(table);
+    let result: ImportResult;
+    try {
+      result = await importDataset(changed, { client: recording.client, tableName: table.tableName, now: at(T0 + 2_000) });
+    } finally {
+      recording.close();
+    }
+
+    expect(result).toMatchObject({ unchanged: true, published: [], itemsWritten: 0, itemsDeleted: 0 });
+    expect(recording.writes()).toBe(0);
+  });
+});
+
+// ---- deletion ------------------------------------------------------------------------------------
+
+describe('deletion', () => {
+  let table: TestTable;
+
+  beforeAll(async () => {
+    table = await startTestTable();
+  });
+  afterAll(() => table.close());
+
+  it('after the retention, deletes the replaced version’s items and the blocks only it named; every block a kept version names stays', async () => {
+    const writer = new SnapshotWriter(table.client, table.tableName);
+    const earnVersion = async () => (await readPointer(table.client, table.tableName))!.families.earn_offers!.version!;
+    const one = withApy(base(), 150, '1.125');
+    const two = withApy(one, 400, '2.125'); // another offer, of another asset: another block
+    await importDataset(base(), { client: table.client, tableName: table.tableName, now: at(T0) });
+    const v1 = await earnVersion();
+    await importDataset(one, { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) });
+    const v2 = await earnVersion();
+    // Within its retention, the replaced version is whole.
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`, `V#${v1}#SOURCE#earn_offers`]);
+    const named1 = (await writer.readManifest(v1)).blocks;
+
+    const result = await importDataset(two, { client: table.client, tableName: table.tableName, now: at(T0 + 601_000), retireAfterMs: 600_000 });
+
+    const v3 = await earnVersion();
+    const [named2, named3] = [(await writer.readManifest(v2)).blocks, (await writer.readManifest(v3)).blocks];
+    const stored = new Set((await storedBlocks(table)).keys());
+    const onlyV1 = named1.filter((b) => !named2.includes(b) && !named3.includes(b));
+    expect(result.itemsDeleted).toBeGreaterThan(0);
+    expect(await partitionsOf(table, v1)).toEqual([]);
+    expect((await readPointer(table.client, table.tableName))!.retired.map((r) => r.version)).toEqual([v2]);
+    expect(onlyV1.length).toBeGreaterThan(0);
+    expect(onlyV1.filter((b) => stored.has(b))).toEqual([]);
+    expect(named3.filter((b) => !stored.has(b))).toEqual([]);
+    expect(named2.filter((b) => !stored.has(b))).toEqual([]);
+    // The other families' versions are untouched: their blocks are all stored.
+    const pointer = await readPointer(table.client, table.tableName);
+    for (const family of ['exchanges', 'protocols', 'currencies', 'borrow_offers']) {
+      const version = pointer!.families[family]!.version!;
+      expect({ family, missing: (await writer.readManifest(version)).blocks.filter((b) => !stored.has(b)) }).toEqual({ family, missing: [] });
+    }
+  });
+});
+
+// ---- leases (audit issue 23, item 7) -------------------------------------------------------------
+
+describe('leases', () => {
+  let table: TestTable;
+
+  beforeEach(async () => {
+    table = await startTestTable();
+    await importDataset(base(), { client: table.client, tableName: table.tableName, now: at(T0) });
+  });
+  afterEach(() => table.close());
+
+  /** An import of `dataset` that writes its versions and fails at the publishing write: returns the versions it left. */
+  async function abandoned(dataset: unknown, time: number): Promise<string[]> {
+    const flaky = recordingClient(table, { kind: PutCommand, healthy: 0 });
+    try {
+      await expect(importDataset(dataset, { client: flaky.client, tableName: table.tableName, now: at(time) })).rejects.toThrow(/ECONNRESET/);
+      await flaky.settled();
+    } finally {
+      flaky.close();
+    }
+    return (await readPointer(table.client, table.tableName))!.lease!.writing;
+  }
+
+  it('an import killed while deleting an earlier failed import’s versions leaves them on the lease; the next import deletes them', async () => {
+    const [y] = await abandoned(withApy(base(), 150, '11.5'), T0 + 1_000);
+    expect(await partitionsOf(table, y)).toEqual([`V#${y}#INDEX`, `V#${y}#MANIFEST`, `V#${y}#SOURCE#earn_offers`]);
+    const next = withApy(base(), 151, '12.5');
+
+    // Killed after its first batch write: the deletion of y's own items, before its manifest's.
+    const killed = recordingClient(table, { kind: BatchWriteCommand, healthy: 1, dies: true });
+    try {
+      await expect(importDataset(next, { client: killed.client, tableName: table.tableName, now: at(T0 + 2_000) })).rejects.toThrow(/ECONNRESET/);
+      await killed.settled();
+    } finally {
+      killed.close();
+    }
+    expect(killed.deletes().map((k) => k.PK)).toContain(`V#${y}#INDEX`);
+    expect(await partitionsOf(table, y)).toEqual([`V#${y}#MANIFEST`]);
+    const lease = (await readPointer(table.client, table.tableName))!.lease!;
+    expect(lease.writing).toContain(y);
+    // Nobody gave the lease back: the next import waits for it to expire, then takes it over.
+    await expect(importDataset(next, { client: table.client, tableName: table.tableName, now: at(T0 + 3_000) })).rejects.toBeInstanceOf(ImportBusyError);
+    const result = await importDataset(next, { client: table.client, tableName: table.tableName, now: at(lease.until + 1) });
+
+    expect(result.published).toEqual(['earn']);
+    expect(await partitionsOf(table, y)).toEqual([]);
+    expect((await readPointer(table.client, table.tableName))!.lease).toBeUndefined();
+  });
+
+  it('an abandoned version that is still retained (a reader may name it) is not deleted', async () => {
+    const earnVersion = async () => (await readPointer(table.client, table.tableName))!.families.earn_offers!.version!;
+    const v1 = await earnVersion();
+    await importDataset(withApy(base(), 150, '11.5'), { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) });
+    // v1 is replaced, retained for 60 minutes. An import of v1's content again fails at its publish: v1 is on the lease.
+    expect(await abandoned(base(), T0 + 2_000)).toEqual([v1]);
+
+    await importDataset(withApy(base(), 151, '12.5'), { client: table.client, tableName: table.tableName, now: at(T0 + 3_000) });
+
+    const retired = (await readPointer(table.client, table.tableName))!.retired.find((r) => r.version === v1);
+    expect(retired).toBeDefined();
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`, `V#${v1}#SOURCE#earn_offers`]);
+    // A reader that names it (a cached pointer, a pinned list) still loads its index.
+    const index = await table.api().deps.stores.indexes.load(v1, retired!.segments!);
+    expect(index.size).toBe(base().earn_offers.filter((o: any) => o.published !== false).length);
+  });
+});
+
+// ---- upgrade from the positioned layout ----------------------------------------------------------
+
+describe('a table of the positioned layout', () => {
+  let table: TestTable;
+
+  beforeAll(async () => {
+    table = await startTestTable();
+  });
+  afterAll(() => table.close());
+
+  it('is written again by the next import, and its versions are deleted once due', async () => {
+    // What the positioned layout stored: a pointer without index segments, manifests listing keys as text, positioned items.
+    const put = (Item: Record<string, unknown>) => table.client.send(new PutCommand({ TableName: table.tableName, Item }));
+    const exchanges = parseDataset({ exchanges: fixtureDataset().exchanges }).exchanges!;
+    const families = { exchanges: { version: 'old1', hash: 'h-old', count: exchanges.length, publishedAt: '2026-11-01T00:00:00.000Z' } };
+    await put({ PK: 'SNAPSHOT', SK: 'CURRENT', families, retired: [{ family: 'earn', version: 'old0', at: '2026-11-01T00:00:00.000Z' }] });
+    for (const version of ['old0', 'old1']) {
+      const keys = [[`V#${version}#LIST#x`, 'META'], [`V#${version}#EXCHANGES#binance`, 'ITEM'], [`V#${version}#SOURCE#exchanges`, '000000']];
+      await put({ PK: `V#${version}#MANIFEST`, SK: '000000', keys: JSON.stringify(keys) });
+      await put({ PK: `V#${version}#LIST#x`, SK: 'META', n: 1 });
+      await put({ PK: `V#${version}#EXCHANGES#binance`, SK: 'ITEM', doc: '{}' });
+      await put({ PK: `V#${version}#SOURCE#exchanges`, SK: '000000', records: JSON.stringify(exchanges) });
+    }
+
+    // Only earn in the file: the exchanges are written again from their source records.
+    const first = await importDataset({ earn_offers: fixtureDataset().earn_offers }, { client: table.client, tableName: table.tableName, now: at(T0) });
+    const second = await importDataset(
+      { earn_offers: withApy({ earn_offers: fixtureDataset().earn_offers }, 1, '6.5').earn_offers },
+      { client: table.client, tableName: table.tableName, now: at(T0 + 10_000), retireAfterMs: 5_000 },
+    );
+
+    expect(first.published).toEqual(['exchanges', 'earn']);
+    expect(second.published).toEqual(['earn']);
+    expect(await partitionsOf(table, 'old0')).toEqual([]);
+    expect(await partitionsOf(table, 'old1')).toEqual([]);
+    const served = await invoke(table.api().platforms as any, apiEvent('/api/v1/exchanges/bybit-old'));
+    expect(served.status).toBe(301);
+  });
+});
