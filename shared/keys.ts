@@ -1,5 +1,5 @@
 /**
- * Every PK/SK/GSI value of the single table is built here, and nowhere else. The layout and the
+ * Every PK/SK value of the single table is built here, and nowhere else. The layout and the
  * access patterns it serves are documented in docs/data-model.md.
  *
  * Served catalog data lives in immutable per-family versions: a version is an ordered index (its
@@ -174,10 +174,9 @@ export const QUOTA_ATTRIBUTES = { monthCount: 'count', minute: 'minute', minuteC
 // ---- what the serving functions may read (IAM, lib/constructs/data-table.ts) -------------------
 
 /**
- * Partition-key prefixes the serving functions read, on the table and, for index queries, as the
- * index's partition key value (GSIPK values are snapshot partitions too): the snapshot pointer,
- * every snapshot partition (index segments), the document blocks, history and the quota counters. A new served partition family is one line
- * here; the stack turns each prefix into a `dynamodb:LeadingKeys` pattern.
+ * Partition-key prefixes the serving functions read: the snapshot pointer, every snapshot
+ * partition (index segments), the document blocks, history and the quota counters. A new served
+ * partition family is one line here; the stack turns each prefix into a `dynamodb:LeadingKeys` pattern.
  */
 export const SERVED_PREFIXES: readonly string[] = [pointerKey().PK, SNAPSHOT_PREFIX, DOCUMENT_PREFIX, HISTORY_PREFIX, QUOTA_PREFIX];
 

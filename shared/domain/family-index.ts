@@ -63,6 +63,8 @@ class BaseIndex<D extends IndexData> {
   constructor(
     readonly version: string,
     readonly data: D,
+    /** The length of the stored JSON it was read from (what an instance's budget counts). */
+    readonly textLength = 0,
   ) {}
 
   get size(): number {
@@ -99,7 +101,7 @@ export class CatalogIndex extends BaseIndex<CatalogIndexData> {
 
 export class OfferIndex extends BaseIndex<OfferIndexData> {
   private byId?: Map<number, number>;
-  private byAsset?: Map<string, number[]>;
+  private readonly byAsset = new Map<SortMode, Map<string, number[]>>();
   private factsOf?: OfferFacts[];
 
   entry(id: number): number | undefined {
@@ -119,8 +121,9 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
 
   /** The entries whose asset is `slug`, in `mode` (the currency detail's membership). */
   ofAsset(slug: string, mode: SortMode): readonly number[] {
-    if (!this.byAsset) {
-      const byAsset = new Map<string, number[]>();
+    let byAsset = this.byAsset.get(mode);
+    if (!byAsset) {
+      byAsset = new Map<string, number[]>();
       for (const entry of this.order(mode)) {
         const asset = this.data.asset[entry];
         if (asset === null) continue;
@@ -128,9 +131,9 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
         if (list) list.push(entry);
         else byAsset.set(asset, [entry]);
       }
-      this.byAsset = byAsset;
+      this.byAsset.set(mode, byAsset);
     }
-    return this.byAsset.get(slug) ?? [];
+    return byAsset.get(slug) ?? [];
   }
 
   /** Every entry's facts, built once per index: filters run over them without allocating. */
@@ -154,5 +157,5 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
 
 export type FamilyIndex = CatalogIndex | OfferIndex;
 
-export const indexOf = (version: string, data: IndexData): FamilyIndex =>
-  data.kind === 'catalog' ? new CatalogIndex(version, data) : new OfferIndex(version, data);
+export const indexOf = (version: string, data: IndexData, textLength?: number): FamilyIndex =>
+  data.kind === 'catalog' ? new CatalogIndex(version, data, textLength) : new OfferIndex(version, data, textLength);

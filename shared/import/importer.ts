@@ -272,7 +272,9 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     const appended = appends.length > 0 ? await appendHistory(history, appends, startedAt.getTime()) : noHistory;
     itemsWritten += appended.itemsWritten;
 
-    // Versions replaced longer ago than their retention are deleted, sparing the blocks others name.
+    // Versions replaced longer ago than their retention are deleted, sparing the blocks others name;
+    // the lease renewed first, so an import that stalled past it and was taken over deletes nothing.
+    await writer.renewLease(owner, leaseEnd());
     for (const r of before?.retired ?? []) if (due(r)) itemsDeleted += await writer.deleteVersion(r.version, kept);
 
     const publishedAt = clock();

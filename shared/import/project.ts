@@ -155,8 +155,9 @@ export type PlatformResolver = ((ref: PlatformRef | null) => PlatformRef | null)
 
 /**
  * Resolve offer platform references by current or former slug to exposed platforms (docs/api.md,
- * "Platform references"). Its digest changes exactly when some reference would render differently,
- * so offers are re-rendered only then.
+ * "Platform references"). Its digest changes whenever some reference would render differently (and
+ * when a platform nothing references changes its visibility: a harmless re-render), so offers are
+ * re-rendered only then.
  */
 export function platformResolver(platforms: Platforms): PlatformResolver {
   const byType = new Map<PlatformType, Map<string, PlatformRef | null>>();

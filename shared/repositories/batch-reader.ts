@@ -1,6 +1,6 @@
 /**
  * BatchGetItem in batches of 100, several in flight, retrying unprocessed keys with exponential
- * backoff and jitter. Used by imports only (the serving functions never batch-read).
+ * backoff and jitter: the import's history candidates, and a page's document blocks.
  */
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Key } from '../keys';

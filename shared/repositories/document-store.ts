@@ -37,12 +37,21 @@ export class DocumentStore {
     return refs.map((r) => blocks.get(r.block)!.doc(r.slot));
   }
 
+  private async read(hashes: string[], consistent: boolean): Promise<Record<string, unknown>[]> {
+    if (hashes.length === 1) {
+      const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: documentBlockKey(hashes[0]), ConsistentRead: consistent }));
+      return out.Item ? [out.Item] : [];
+    }
+    return getItems(hashes.map(documentBlockKey), { client: this.client, tableName: this.tableName, projection: ['PK', 'z'], consistent, concurrency: 8 });
+  }
+
   private async readBlocks(hashes: string[]): Promise<Map<string, DocumentBlockView>> {
-    const items =
-      hashes.length === 1
-        ? await this.client.send(new GetCommand({ TableName: this.tableName, Key: documentBlockKey(hashes[0]) })).then((out) => (out.Item ? [out.Item] : []))
-        : await getItems(hashes.map(documentBlockKey), { client: this.client, tableName: this.tableName, projection: ['PK', 'z'], concurrency: 8 });
-    const byHash = new Map(items.map((item) => [String(item.PK).slice(DOCUMENT_PREFIX.length), item]));
+    const byHash = new Map<string, Record<string, unknown>>();
+    const keep = (items: Record<string, unknown>[]) => items.forEach((item) => byHash.set(String(item.PK).slice(DOCUMENT_PREFIX.length), item));
+    keep(await this.read(hashes, false));
+    // Written before the pointer named them, but an eventually consistent read may not see them yet.
+    const unseen = hashes.filter((hash) => !byHash.has(hash));
+    if (unseen.length > 0) keep(await this.read(unseen, true));
     const blocks = new Map<string, DocumentBlockView>();
     for (const hash of hashes) {
       // A block an index names is written before the index is published, and deleted long after.

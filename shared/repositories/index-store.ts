@@ -1,23 +1,29 @@
 /**
  * The ordered index of a family version, read once per instance and kept (docs/adr/0009). A
  * version never changes once published, so a kept index never goes stale: the bound only keeps
- * memory in check (the served version of each family, and a few pinned ones: least recently used
- * leave first). The segments are read in parallel; concurrent requests for one version share the
- * read.
+ * memory in check. It is a budget of heap, estimated from each index's JSON (about three times its
+ * length: 7 MB for BENCH's 20,000 earn offers); the least recently used versions leave first, so a
+ * replaced version that no request names any more leaves as soon as the budget needs its room,
+ * while the served version of each family and the ones pinned lists read stay. The segments are
+ * read in parallel; concurrent requests for one version share the read.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { indexOf, type FamilyIndex } from '../domain/family-index';
 import { indexSegmentKey } from '../keys';
 import { decodeIndex } from './stored-items';
 
+/** What a kept index is estimated to hold in the heap, per character of its JSON. */
+const HEAP_PER_CHARACTER = 3;
+
 export class IndexStore {
-  private readonly kept = new Map<string, Promise<FamilyIndex>>();
+  private readonly kept = new Map<string, { index: Promise<FamilyIndex>; bytes: number }>();
+  private bytes = 0;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-    /** How many family versions an instance keeps (each family's served one, and pinned ones). */
-    private readonly maxVersions = 16,
+    /** The heap the kept indexes may take, estimated (BENCH's seven served families: about 15 MB). */
+    private readonly maxBytes = 48 * 1024 * 1024,
   ) {}
 
   /** The index of `version`, stored in `segments` segments. */
@@ -26,16 +32,33 @@ export class IndexStore {
     if (found) {
       this.kept.delete(version);
       this.kept.set(version, found);
-      return found;
+      return found.index;
     }
-    const loading = this.read(version, segments);
-    this.kept.set(version, loading);
-    loading.catch(() => {
-      // A failed read is never kept: the next request tries again.
-      if (this.kept.get(version) === loading) this.kept.delete(version);
-    });
-    while (this.kept.size > this.maxVersions) this.kept.delete(this.kept.keys().next().value!);
-    return loading;
+    const entry = { index: this.read(version, segments), bytes: 0 };
+    this.kept.set(version, entry);
+    entry.index.then(
+      (index) => {
+        if (this.kept.get(version) !== entry) return;
+        entry.bytes = index.textLength * HEAP_PER_CHARACTER;
+        this.bytes += entry.bytes;
+        this.evict(version);
+      },
+      () => {
+        // A failed read is never kept: the next request tries again.
+        if (this.kept.get(version) === entry) this.kept.delete(version);
+      },
+    );
+    return entry.index;
+  }
+
+  /** Least recently used first, never the one just loaded nor one still being read. */
+  private evict(loaded: string): void {
+    for (const [version, entry] of this.kept) {
+      if (this.bytes <= this.maxBytes) return;
+      if (version === loaded || entry.bytes === 0) continue;
+      this.kept.delete(version);
+      this.bytes -= entry.bytes;
+    }
   }
 
   private async read(version: string, segments: number): Promise<FamilyIndex> {
@@ -46,6 +69,7 @@ export class IndexStore {
     let items = await Promise.all(Array.from({ length: segments }, (_, i) => get(i, false)));
     // Written before the pointer named them, but an eventually consistent read may not see them yet.
     if (items.some((item) => item === undefined)) items = await Promise.all(items.map((item, i) => item ?? get(i, true)));
-    return indexOf(version, decodeIndex(version, items));
+    const { data, textLength } = decodeIndex(version, items);
+    return indexOf(version, data, textLength);
   }
 }

@@ -165,7 +165,7 @@ function checkIndex(data: Record<string, unknown>, what: string): IndexData {
   };
   if (kind === 'catalog') {
     permutation(data.order, 'order');
-    if (typeof data.redirects !== 'object' || data.redirects === null) fail('no redirects');
+    if (typeof data.redirects !== 'object' || data.redirects === null || !Object.values(data.redirects).every(isString)) fail('no redirects');
   } else {
     if (typeof data.orders !== 'object' || data.orders === null) fail('no orders');
     for (const [name, order] of Object.entries(data.orders as object)) permutation(order, name);
@@ -173,7 +173,8 @@ function checkIndex(data: Record<string, unknown>, what: string): IndexData {
   return data as unknown as IndexData;
 }
 
-export function decodeIndex(version: string, segments: (Record<string, unknown> | undefined)[]): IndexData {
+/** The index of a version, and the length of its JSON (what the instance's budget counts). */
+export function decodeIndex(version: string, segments: (Record<string, unknown> | undefined)[]): { data: IndexData; textLength: number } {
   const what = `the index of version ${version}`;
   const parts = segments.map((item, i) => {
     const value = item?.[BODY];
@@ -188,7 +189,7 @@ export function decodeIndex(version: string, segments: (Record<string, unknown> 
   }
   const data = parsed(text, what);
   if (typeof data !== 'object' || data === null) throw new CorruptDataError(`${what} is not an object`);
-  return checkIndex(data as Record<string, unknown>, what);
+  return { data: checkIndex(data as Record<string, unknown>, what), textLength: text.length };
 }
 
 // ---- document blocks --------------------------------------------------------------------------
