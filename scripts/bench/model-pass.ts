@@ -22,10 +22,13 @@ type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 /** Request kinds served by one view read (the latency target applies to these). */
 /** Every list and detail is one round trip with the index loaded: all of them are modelled (history has its own floors). */
-const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set(['catalog list', 'offer list', 'single filter', 'filter pair', 'min_apy', 'combined filters', 'detail']);
+const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set(['catalog list', 'offer list', 'single filter', 'filter pair', 'min_apy', 'combined filters', '1.2 filters', 'detail']);
 
 /** A first page of min_apy with another order reads at most about 1 MB (docs/performance.md). */
 const MIN_APY_FIRST_PAGE_RCU = 128;
+/** The largest request before the index (the currency detail of tether at BENCH) and a page of 200. */
+const REQUEST_RCU_CEILING = 342.5;
+const PAGE_200_RCU_CEILING = 128;
 const LATENCY_TARGET = 1.2;
 /** Iterations per kind, as many in --quick as in a full run: a median of n draws moves by about 1.25σ/√n (σ ≈ 0.47 here). */
 const MODEL_RUNS = { quick: 100, full: 100 } as const;
@@ -87,7 +90,7 @@ async function measureWith(
       quick ? MODEL_RUNS.quick : MODEL_RUNS.full,
     );
     // Popularity: first pages and details first, then filtered lists, deep pages, history last.
-    const rank: Record<RequestKind['group'], number> = { detail: 0, 'catalog list': 1, 'offer list': 1, 'single filter': 2, 'filter pair': 3, min_apy: 3, 'combined filters': 4, history: 5 };
+    const rank: Record<RequestKind['group'], number> = { detail: 0, 'catalog list': 1, 'offer list': 1, 'single filter': 2, 'filter pair': 3, min_apy: 3, 'combined filters': 4, '1.2 filters': 4, history: 5 };
     const paths = kinds
       .filter((k) => k.expectStatus === 200)
       .sort((a, b) => rank[a.group] - rank[b.group] + ((a.page?.role === 'deep' ? 1 : 0) - (b.page?.role === 'deep' ? 1 : 0)))
@@ -123,7 +126,13 @@ export function ceilingChecks(requests: KindResult[]): Check[] {
   const single = Math.max(0, ...singleFilter.map((r) => r.dynamo.read_capacity));
   const isPair = (r: KindResult) => has(r, 'asset') && has(r, 'platform_type') !== has(r, 'platform');
   const twoFilters = requests.filter((r) => isPair(r) && !minApyOtherSort(r));
+  // Issue 21: no request reads more than the largest currency detail did before the index (342.5
+  // read units at BENCH), and no list page more than 128 at limit=200, at any offset.
+  const pages200 = requests.filter((r) => /[?&]limit=200\b/.test(r.path));
+  const worst = requests.reduce((a, b) => (b.dynamo.read_capacity > a.dynamo.read_capacity ? b : a), requests[0]);
   return [
+    { check: `ceiling: every request ≤ ${REQUEST_RCU_CEILING} RCU`, pass: worst.dynamo.read_capacity <= REQUEST_RCU_CEILING, detail: `max ${worst.dynamo.read_capacity} RCU (${worst.kind})` },
+    ...pages200.map((r) => ({ check: `ceiling: ${r.kind} ≤ ${PAGE_200_RCU_CEILING} RCU`, pass: r.dynamo.read_capacity <= PAGE_200_RCU_CEILING, detail: `${r.dynamo.read_capacity} RCU` })),
     ...minApy.map((r) => ({
       check: `ceiling: ${r.kind} ≤ ${MIN_APY_FIRST_PAGE_RCU} RCU`,
       pass: r.dynamo.read_capacity <= MIN_APY_FIRST_PAGE_RCU,

@@ -26,6 +26,11 @@ export interface Picks {
   platformTypeOfPlatform: string;
   earnMinApy: string;
   borrowMinApy: string;
+  /** Version 1.2: a second busy asset, the busiest chain, a median TVL bound, 200 ids spread over the family. */
+  secondAsset: string;
+  chain: string;
+  earnMinTvl: string;
+  earnIds: number[];
   offerIds: Record<OfferFamily, number>;
   /** Offers with the longest stored history. */
   earnHistoryId: number;
@@ -76,6 +81,10 @@ export async function pickRequests(dataset: GeneratedDataset, data: ServedData):
     platformAsset: mostCommon(earn.filter((o) => o.platform?.slug === platform).map((o) => o.asset?.slug))[0],
     platformTypeOfPlatform: mostCommon(earn.filter((o) => o.platform?.slug === platform).map((o) => o.platform?.type))[0],
     earnMinApy: medianDecimal(dataset.earn_offers.map((o) => o.apy)),
+    secondAsset: mostCommon(earn.map((o) => o.asset?.slug))[1],
+    chain: mostCommon(earn.map((o) => (o as unknown as { chain: { slug: string } | null }).chain?.slug))[0],
+    earnMinTvl: medianDecimal(dataset.earn_offers.map((o) => o.tvl)),
+    earnIds: earn.filter((_, i) => i % Math.max(1, Math.floor(earn.length / 200)) === 0).slice(0, 200).map((o) => o.id),
     borrowMinApy: medianDecimal(dataset.borrow_offers.map((o) => o.net_borrow_apy)),
     offerIds: {
       earn: published(dataset.earn_offers)[0].id,

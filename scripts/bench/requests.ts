@@ -37,7 +37,7 @@ export interface RequestKind {
   name: string;
   path: string;
   fn: FunctionName;
-  group: 'catalog list' | 'offer list' | 'single filter' | 'filter pair' | 'min_apy' | 'combined filters' | 'detail' | 'history';
+  group: 'catalog list' | 'offer list' | 'single filter' | 'filter pair' | 'min_apy' | 'combined filters' | '1.2 filters' | 'detail' | 'history';
   expectStatus: number;
   /** Sequential round trips of a warm request the data model promises (docs/data-model.md). */
   promisedRoundTrips: number;
@@ -68,17 +68,22 @@ interface OfferListQuery {
   sort?: SortMode;
   min_apy?: string;
   offset?: number;
+  limit?: number;
+  /** Parameters of version 1.2 (lists of values, chain, min_tvl, ids, the flags), as sent. */
+  params?: Record<string, string>;
 }
 
 function offerList(family: OfferFamily, name: string, q: OfferListQuery, extra: Partial<RequestKind> = {}): RequestKind {
   const filters = q.filters ?? [];
   const params: Record<string, string | number | undefined> = Object.fromEntries(filters.map((f) => [f.dimension, f.value]));
-  Object.assign(params, { min_apy: q.min_apy, sort: q.sort, offset: q.offset || undefined });
+  Object.assign(params, q.params, { min_apy: q.min_apy, sort: q.sort, offset: q.offset || undefined, limit: q.limit });
   // The kinds that read whole views before the index: platform_type beside platform, min_apy with a non-APY sort.
   const has = (d: ViewFilter['dimension']) => filters.some((f) => f.dimension === d);
   const combined = (has('platform') && has('platform_type')) || (q.min_apy !== undefined && (q.sort === 'tvl_desc' || q.sort === 'updated_desc'));
-  const group: RequestKind['group'] = combined
-    ? 'combined filters'
+  const group: RequestKind['group'] = q.params
+    ? '1.2 filters'
+    : combined
+      ? 'combined filters'
     : q.min_apy !== undefined
       ? 'min_apy'
       : filters.length > 1
@@ -255,6 +260,18 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
   kinds.push(offerList('earn', `earn asset=${picks.asset} & min_apy & sort=tvl_desc`, { filters: [asset], min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
   kinds.push(offerList('earn', `earn platform_type=${picks.platformType} & min_apy & sort=tvl_desc`, { filters: [platformType], min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
   kinds.push(offerList('earn', 'earn min_apy & sort=tvl_desc (no filter)', { min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
+
+  // Pages of 200 (the ceiling of a list page: docs/performance.md), first and deep, alone and filtered.
+  kinds.push(offerList('earn', 'earn first page limit=200', { limit: 200 }));
+  kinds.push(offerList('earn', `earn offset ${Math.max(0, earnSize - 200)} limit=200`, { limit: 200, offset: Math.max(0, earnSize - 200) }));
+  kinds.push(offerList('earn', `earn asset=${picks.asset} limit=200`, { filters: [asset], limit: 200 }));
+
+  // Version 1.2: lists of values, chain, min_tvl, the flags, ids (docs/api.md, "Filters").
+  const twoAssets = `${picks.asset},${picks.secondAsset}`;
+  kinds.push(offerList('earn', `earn asset=${twoAssets} & chain=${picks.chain} (1.2)`, { params: { asset: twoAssets, chain: picks.chain } }));
+  kinds.push(offerList('earn', `earn min_tvl=${picks.earnMinTvl} & available=true (1.2)`, { params: { min_tvl: picks.earnMinTvl, available: 'true' } }));
+  kinds.push(offerList('earn', `earn asset=${twoAssets} & min_tvl & sort=tvl_desc (1.2)`, { params: { asset: twoAssets, min_tvl: picks.earnMinTvl }, sort: 'tvl_desc' }));
+  kinds.push(offerList('earn', 'earn ids=200 ids (1.2)', { params: { ids: picks.earnIds.join(',') }, limit: 200 }));
 
   // Details.
   for (const family of OFFER_FAMILIES) kinds.push(offerDetail(family, picks.offerIds[family]));
