@@ -18,7 +18,7 @@
 import { BatchWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/dynamodb';
 import { importDataset, readPointer, type ImportResult } from '../../shared/import/importer';
-import { DOCUMENT_PREFIX, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/keys';
+import { DOCUMENT_PREFIX, refreshedKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/keys';
 import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
 import { ImportBusyError, SnapshotWriter } from '../../shared/repositories/snapshot-writer';
 import { decodeBlock } from '../../shared/repositories/stored-items';
@@ -141,6 +141,7 @@ function recordingClient(table: TestTable, options: { kind?: typeof BatchWriteCo
     puts: () => requests('PutRequest') as { PK: string; SK: string }[],
     deletes: () => requests('DeleteRequest') as { PK: string; SK: string }[],
     writes: () => sent.filter((c) => /Put|BatchWrite|Delete|Update/.test(c.name)).length,
+    sent: () => sent,
     settled: async () => {
       while (inflight.size > 0) await Promise.allSettled([...inflight]);
     },
@@ -197,7 +198,7 @@ describe('reads', () => {
     const { result, reads } = await observe(table, api[fn], path);
 
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ data: [], pagination: { total: 0, offset: 0, limit: 50, has_more: false } });
+    expect(result.body).toEqual({ data: [], pagination: { total: 0, offset: 0, limit: 50, has_more: false, snapshot: 'none' } });
     expect(keysRead(reads)).toEqual([]);
   });
 
@@ -329,7 +330,7 @@ describe('a refresh', () => {
     expect(recording.deletes()).toEqual([]);
   });
 
-  it('writes nothing when nothing changed', async () => {
+  it('writes nothing but its refresh time when nothing changed', async () => {
     const recording = recordingClient(table);
     let result: ImportResult;
     try {
@@ -339,7 +340,11 @@ describe('a refresh', () => {
     }
 
     expect(result).toMatchObject({ unchanged: true, published: [], itemsWritten: 0, itemsDeleted: 0 });
-    expect(recording.writes()).toBe(0);
+    // `refreshed_at` of GET /api/v1/status moves (docs/api.md, "Freshness"): one small UpdateItem beside the pointer.
+    expect(recording.writes()).toBe(1);
+    expect(recording.sent().filter((c) => /Put|BatchWrite|Delete|Update/.test(c.name)).map((c) => [c.name, c.input.Key])).toEqual([
+      ['UpdateCommand', refreshedKey()],
+    ]);
   });
 });
 

@@ -28,7 +28,7 @@ const ACCOUNTS = {
 const clock = { now: START };
 let stack: LocalStack;
 beforeAll(async () => {
-  stack = await startLocalStack({ dataset: fixtureDataset(), accounts: ACCOUNTS, clock: () => clock.now });
+  stack = await startLocalStack({ dataset: fixtureDataset(), accounts: ACCOUNTS, env: { SNAPSHOT_CACHE_MS: '0' }, clock: () => clock.now });
 });
 afterAll(() => stack.close());
 beforeEach(() => {

@@ -185,8 +185,9 @@ describe('through the gateway: a failing authorizer is a 503 envelope and the fu
           RateLimit: '"minute";r=59;t=30, "month";r=99999;t=760000',
           ETag: '"j-MuQHoQOO44dTtw5TdLOg"',
           'Cache-Control': 'private, no-cache',
+          'Last-Modified': 'Thu, 01 Jan 1970 00:00:00 GMT',
         },
-        body: '{"data":[],"pagination":{"total":0,"offset":0,"limit":50,"has_more":false}}',
+        body: '{"data":[],"pagination":{"total":0,"offset":0,"limit":50,"has_more":false,"snapshot":"none"}}',
       };
     };
     server = createGateway({

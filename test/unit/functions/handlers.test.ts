@@ -120,7 +120,7 @@ describe('platform list', () => {
 
     expect(first.status).toBe(200);
     expect(first.body.data.map((e: { slug: string }) => e.slug)).toEqual(listed.slice(250, 253));
-    expect(first.body.pagination).toEqual({ total: 300, offset: 250, limit: 3, has_more: true });
+    expect(first.body.pagination).toEqual({ total: 300, offset: 250, limit: 3, has_more: true, snapshot: expect.any(String) });
     expect(second.body.data.map((e: { slug: string }) => e.slug)).toEqual(listed.slice(120, 122));
     // Each request reads the blocks that hold its documents, and nothing else of the list.
     const blocksOf = (slugs: string[]) => distinct(slugs.map((slug) => exchanges.ref(exchanges.entry(slug)!).block));
@@ -185,7 +185,7 @@ describe('offer list with min_apy', () => {
     const page = all.slice(offset, offset + limit);
     expect(res.status).toBe(200);
     expect(res.body.data.map((o: { id: number }) => o.id)).toEqual(page);
-    expect(res.body.pagination).toEqual({ total: all.length, offset, limit, has_more: offset + page.length < all.length });
+    expect(res.body.pagination).toEqual({ total: all.length, offset, limit, has_more: offset + page.length < all.length, snapshot: expect.any(String) });
     expect(page.length).toBeGreaterThan(0);
     expect(distinct(blocksRead())).toEqual(distinct(page.map((id) => earnIndex.ref(earnIndex.entry(id)!).block)));
   });
@@ -195,14 +195,14 @@ describe('offer list with min_apy', () => {
 
     const all = expected(dataset.borrow_offers!, 'net_borrow_apy', '4.5', 1);
     expect(res.body.data.map((o: { id: number }) => o.id)).toEqual(all.slice(1, 4));
-    expect(res.body.pagination).toEqual({ total: all.length, offset: 1, limit: 3, has_more: all.length > 4 });
+    expect(res.body.pagination).toEqual({ total: all.length, offset: 1, limit: 3, has_more: all.length > 4, snapshot: expect.any(String) });
     expect(distinct(blocksRead())).toEqual(distinct(all.slice(1, 4).map((id) => borrowIndex.ref(borrowIndex.entry(id)!).block)));
   });
 
   it('above every offer: total 0, no document read', async () => {
     const res = await invoke(offers, apiEvent('/api/v1/earn?min_apy=1e9'));
 
-    expect(res.body).toEqual({ data: [], pagination: { total: 0, offset: 0, limit: 50, has_more: false } });
+    expect(res.body).toEqual({ data: [], pagination: { total: 0, offset: 0, limit: 50, has_more: false, snapshot: expect.any(String) } });
     expect(blocksRead()).toEqual([]);
   });
 
