@@ -127,6 +127,8 @@ export class MarketDataStack extends Stack {
         stage: this.api.stage,
         ratePerIpPer5Minutes: config.waf.ratePerIpPer5Minutes,
         metricPrefix: `market-data-${config.stage}`,
+        logRetention: config.logRetentionDays,
+        removalPolicy,
       });
     }
 
@@ -189,11 +191,6 @@ export class MarketDataStack extends Stack {
     acknowledge(api, 'AwsSolutions-COG4', 'Clients authenticate with Bearer API keys checked by the Lambda TOKEN authorizer, not Cognito.');
     if (!config.waf.enabled) {
       acknowledge(this.api.stage, 'AwsSolutions-APIG3', `WAF is off for stage ${config.stage} by configuration (stages.${config.stage}.waf.enabled).`);
-    }
-    if (config.apiGatewayLogsRole) {
-      acknowledge(api, 'AwsSolutions-IAM4', 'API Gateway account logging role uses the AWS policy made for it.', [
-        'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
-      ]);
     }
     const tableArn = `<${this.getLogicalId(this.table.table.node.defaultChild as never)}.Arn>`;
     for (const name of FUNCTION_NAMES.filter((n) => TABLE_ACCESS[n] === 'serve')) {

@@ -30,7 +30,6 @@ export interface MarketDataApiProps {
     | 'tracing'
     | 'throttle'
     | 'docsThrottle'
-    | 'apiGatewayLogsRole'
     | 'customDomain'
     | 'logRetentionDays'
   >;
@@ -96,8 +95,9 @@ export class MarketDataApi extends Construct {
       description: 'Public market-data API (read-only, Bearer API keys).',
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
       minCompressionSize: Size.bytes(1024),
-      cloudWatchRole: config.apiGatewayLogsRole,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // The account-wide CloudWatch role (AWS::ApiGateway::Account, a region-wide singleton) is
+      // not the stage's: lib/api-gateway-account-stack.ts, deployed once per account and region.
+      cloudWatchRole: false,
       defaultMethodOptions: { authorizer, authorizationType: apigw.AuthorizationType.CUSTOM },
       deployOptions: {
         stageName: config.stage,
