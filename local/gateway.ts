@@ -14,8 +14,8 @@ import { gzipSync } from 'node:zlib';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { BEARER_EXPRESSION } from '../shared/bearer';
 import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS } from '../shared/cors';
-import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseType } from '../shared/gateway-responses';
-import type { ApiEvent, ApiResult } from '../shared/http';
+import { GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseType } from '../shared/gateway-responses';
+import { varyOnEncoding, type ApiEvent, type ApiResult } from '../shared/http';
 import { matchRoute, type FunctionName, type RouteMatch } from '../shared/routes';
 
 export type FamilyHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
@@ -171,7 +171,7 @@ function rawGatewayResponse(type: GatewayResponseType, requestId: string): strin
   const body = gatewayResponseBody(spec);
   const headers: Record<string, string> = {
     ...CORS_HEADERS,
-    'Content-Type': 'application/json; charset=utf-8',
+    ...GATEWAY_RESPONSE_HEADERS,
     'X-Request-Id': requestId,
     ...spec.headers,
     'Content-Length': String(Buffer.byteLength(body)),
@@ -217,7 +217,7 @@ export function createGateway(options: GatewayOptions): Server {
     if (payload.length >= minimumCompressionSize && acceptsGzip(req.headers['accept-encoding'])) {
       payload = gzipSync(payload);
       out['Content-Encoding'] = 'gzip';
-      out.Vary = out.Vary ? `${out.Vary}, Accept-Encoding` : 'Accept-Encoding';
+      out.Vary = varyOnEncoding(out.Vary);
     }
     out['Content-Length'] = String(payload.length);
     res.writeHead(status, out);
@@ -226,7 +226,7 @@ export function createGateway(options: GatewayOptions): Server {
 
   function sendGatewayResponse(req: IncomingMessage, res: ServerResponse, type: GatewayResponseType, requestId: string) {
     const spec = GATEWAY_RESPONSES[type];
-    send(req, res, spec.statusCode, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...spec.headers }, gatewayResponseBody(spec));
+    send(req, res, spec.statusCode, { ...GATEWAY_RESPONSE_HEADERS, 'X-Request-Id': requestId, ...spec.headers }, gatewayResponseBody(spec));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {

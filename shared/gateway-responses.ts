@@ -4,6 +4,7 @@
  * local gateway answers from it, so the two give the same answers.
  */
 import type { ErrorCode } from './errors';
+import { CACHE_CONTROL, JSON_CONTENT_TYPE, VARY_ENCODING } from './http';
 
 export type GatewayResponseType =
   | 'UNAUTHORIZED'
@@ -78,6 +79,17 @@ export const WAF_RESPONSES = {
     details: { message: ['the request was refused by the web application firewall'] },
   },
 } as const satisfies Record<string, GatewayResponseSpec>;
+
+/**
+ * Headers of every gateway response, beside CORS and the request id: the one JSON content type,
+ * nothing to keep (`Cache-Control: no-store`, which the description promises on every answer),
+ * and `Vary: Accept-Encoding` like every other answer.
+ */
+export const GATEWAY_RESPONSE_HEADERS: Record<string, string> = {
+  'Content-Type': JSON_CONTENT_TYPE,
+  'Cache-Control': CACHE_CONTROL.none,
+  Vary: VARY_ENCODING,
+};
 
 /** The envelope body of a gateway response. */
 export const gatewayResponseBody = (spec: GatewayResponseSpec) =>

@@ -8,7 +8,25 @@ import type { Pagination } from './domain/page';
 export type ApiEvent = APIGatewayProxyEvent;
 export type ApiResult = APIGatewayProxyResult;
 
-const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' } as const;
+/** The one content type of every JSON answer: the functions', the gateway responses', the local gateway's. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+const JSON_HEADERS = { 'Content-Type': JSON_CONTENT_TYPE } as const;
+
+/**
+ * Every answer may come in another content coding for a client that accepts one (the functions
+ * compress large bodies, API Gateway may too), so every answer says it varies on Accept-Encoding,
+ * an uncompressed one included, or a cache would serve a stored coding to a client that cannot
+ * read it.
+ */
+export const VARY_ENCODING = 'Accept-Encoding';
+
+/** A `Vary` value with `Accept-Encoding` in it, the values already there kept. */
+export function varyOnEncoding(vary: string | number | boolean | undefined): string {
+  const values = String(vary ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  if (values.some((v) => v === '*' || v.toLowerCase() === VARY_ENCODING.toLowerCase())) return values.join(', ');
+  return [...values, VARY_ENCODING].join(', ');
+}
 
 /**
  * What clients and caches may keep (docs/api.md, "Conditional requests and caching"): a list or

@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_ALLOW_ORIGIN, CORS_EXPOSE_HEADERS, CORS_HEADERS, CORS_MAX_AGE_SECONDS } from '../../shared/cors';
 import { BEARER_EXPRESSION } from '../../shared/bearer';
-import { GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
+import { GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
 import { PUBLIC_PATHS, type FunctionName, type Route } from '../../shared/routes';
 
 export interface MarketDataApiProps {
@@ -179,11 +179,10 @@ export class MarketDataApi extends Construct {
 
   private addGatewayResponse(type: string, spec: GatewayResponseSpec): void {
     const headers: Record<string, string> = {
-      'Content-Type': "'application/json'",
       // The request's own id (a context variable), never a value the client sent.
       'X-Request-Id': 'context.requestId',
     };
-    for (const [name, value] of Object.entries(CORS_HEADERS)) headers[name] = `'${value}'`;
+    for (const [name, value] of Object.entries({ ...GATEWAY_RESPONSE_HEADERS, ...CORS_HEADERS })) headers[name] = `'${value}'`;
     for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name] = `'${value}'`;
     this.api.addGatewayResponse(type, {
       type: apigw.ResponseType.of(type),

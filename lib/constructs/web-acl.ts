@@ -12,7 +12,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { CORS_HEADERS } from '../../shared/cors';
-import { gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
+import { GATEWAY_RESPONSE_HEADERS, gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
 
 export interface ApiWebAclProps {
   stage: apigw.Stage;
@@ -43,8 +43,10 @@ const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigPropert
 
 /** A block action answering `spec` with the body registered under `key`. */
 function blockWith(key: string, spec: GatewayResponseSpec): wafv2.CfnWebACL.RuleActionProperty {
-  // WAF sets Content-Type from the body's content type; it refuses it as a custom header.
-  const headers = { ...CORS_HEADERS, ...spec.headers };
+  // WAF sets Content-Type from the body's content type (`application/json`, without a charset:
+  // it refuses Content-Type as a custom header); the other headers are every answer's.
+  const { 'Content-Type': _contentType, ...common } = GATEWAY_RESPONSE_HEADERS;
+  const headers = { ...common, ...CORS_HEADERS, ...spec.headers };
   return {
     block: {
       customResponse: {

@@ -102,3 +102,22 @@ describe('after authentication', () => {
     expect(Number(answers[3].headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('headers of every answer', () => {
+  it.each([
+    ['an unknown route (404 before authentication)', '/api/v1/nothing', null, 404],
+    ['no key (401)', '/api/v1/exchanges', null, 401],
+    ['a key without a subscription (403)', '/api/v1/exchanges', keyOf('free'), 403],
+    ['a validation error of a function (400)', '/api/v1/exchanges?limit=0', DEMO, 400],
+    ['an unknown slug (404 of a function)', '/api/v1/exchanges/nope', DEMO, 404],
+    ['a small list (200, not compressed)', '/api/v1/wallets?limit=1', DEMO, 200],
+    ['a history (200 without a validator)', '/api/v1/earn/1/history?period=24h', DEMO, 200],
+  ])('%s: Cache-Control, Vary: Accept-Encoding and the one JSON content type', async (_case, path, key, status) => {
+    const res = await call(path, key);
+    expect(res.status).toBe(status);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['cache-control']).toBe(status === 200 && !path.includes('/history') ? 'private, no-cache' : 'no-store');
+    expect(res.headers.vary).toBe('Accept-Encoding');
+  });
+});

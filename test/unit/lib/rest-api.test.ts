@@ -190,7 +190,10 @@ describe('MarketDataApi', () => {
     expect(Object.keys(responses)).toHaveLength(1);
     expect(response.Properties.StatusCode).toBe(status);
     expect(response.Properties.ResponseParameters).toMatchObject({
-      'gatewayresponse.header.Content-Type': "'application/json'",
+      'gatewayresponse.header.Content-Type': "'application/json; charset=utf-8'",
+      // Nothing to keep, on every answer the description promises it on; and every answer varies by coding.
+      'gatewayresponse.header.Cache-Control': "'no-store'",
+      'gatewayresponse.header.Vary': "'Accept-Encoding'",
       // The request's own id, never a header the client chose.
       'gatewayresponse.header.X-Request-Id': 'context.requestId',
     });
@@ -266,7 +269,7 @@ describe('MarketDataApi', () => {
     expect(rate.Statement.RateBasedStatement).toEqual({ Limit: 1200, AggregateKeyType: 'IP', EvaluationWindowSec: 300 });
     expect(responseOf(rate)).toEqual({
       status: 429,
-      headers: { ...CORS_HEADERS, 'Retry-After': '60' },
+      headers: { ...CORS_HEADERS, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding', 'Retry-After': '60' },
       contentType: 'APPLICATION_JSON',
       envelope: { error: { code: 'rate_limit_exceeded', message: WAF_RESPONSES.rateLimited.message, details: null } },
     });
@@ -284,7 +287,7 @@ describe('MarketDataApi', () => {
     expect(JSON.stringify(refusal.Statement)).toContain('NoUserAgent_Header');
     expect(responseOf(refusal)).toEqual({
       status: 400,
-      headers: CORS_HEADERS,
+      headers: { ...CORS_HEADERS, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' },
       contentType: 'APPLICATION_JSON',
       envelope: { error: { code: 'validation_error', message: expect.any(String), details: { message: [expect.any(String)] } } },
     });
