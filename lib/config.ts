@@ -138,8 +138,9 @@ export interface StageConfig {
   alarmEmail: string | undefined;
   alarmTopicArn: string | undefined;
   /**
-   * SSM String parameter holding the key-hash pepper, resolved at deploy time: by default
-   * `/market-data/<stage>/key-pepper` for prod (created before the first deploy), none elsewhere.
+   * SSM SecureString parameter holding the key-hash pepper, read by the authorizer at cold start
+   * (its environment carries the name only): by default `/market-data/<stage>/key-pepper` for prod
+   * (created before the first deploy), none elsewhere.
    */
   keyPepperParameter: string | undefined;
   /** How long a function trusts its cached snapshot pointer (default 5000). */

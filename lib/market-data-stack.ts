@@ -4,10 +4,10 @@
  * the ingest bucket and function, the freshness function, alarms and the dashboard.
  */
 import * as path from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
-import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { ENV } from '../shared/config';
 import { FUNCTION_NAMES, PUBLIC_PATHS, ROUTES, type FunctionName } from '../shared/routes';
@@ -96,11 +96,12 @@ export class MarketDataStack extends Stack {
       reservedConcurrency: config.reservedConcurrency.authorizer,
       description: `Market data API: Bearer key authorizer (${config.stage})`,
       defaults,
-      environment: config.keyPepperParameter
-        ? { [ENV.keyPepper]: ssm.StringParameter.valueForStringParameter(this, config.keyPepperParameter) }
-        : {},
+      // The pepper's parameter by name: the authorizer reads the SecureString at cold start, so
+      // the value is in no template and no function configuration (functions/authorizer/pepper.ts).
+      environment: config.keyPepperParameter ? { [ENV.keyPepperParameter]: config.keyPepperParameter } : {},
     });
     this.table.grantAuthorize(this.authorizer.fn);
+    if (config.keyPepperParameter) this.grantPepperRead(this.authorizer, config.keyPepperParameter);
 
     // The API description and docs page: no table access; Swagger UI's files travel with the bundle.
     const swaggerUi = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -171,6 +172,30 @@ export class MarketDataStack extends Stack {
     new CfnOutput(this, 'DashboardName', { value: `MarketData-${config.stage}` });
 
     this.acknowledgeNagFindings(config);
+  }
+
+  /**
+   * GetParameter on the pepper's parameter and nothing else of SSM, and kms:Decrypt only when SSM
+   * asks on the function's behalf for that parameter (`kms:ViaService`, and the encryption context
+   * SSM gives a SecureString: its ARN), whichever KMS key (AWS-managed or the operator's) it uses.
+   */
+  private grantPepperRead(fn: ApiFunction, parameterName: string): void {
+    const parameterArn = this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: parameterName.replace(/^\//, '') });
+    fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameterArn] }));
+    fn.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:Decrypt'],
+        resources: [this.formatArn({ service: 'kms', resource: 'key', resourceName: '*' })],
+        conditions: {
+          StringEquals: { 'kms:ViaService': `ssm.${this.region}.amazonaws.com`, 'kms:EncryptionContext:PARAMETER_ARN': parameterArn },
+        },
+      }),
+    );
+    // cdk-nag names a pseudo parameter `<AWS::Region>`, a stage pinned to a region by its value.
+    const named = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
+    acknowledge(fn.role, 'AwsSolutions-IAM5', "Decrypt with the pepper parameter's KMS key, only through SSM and only for that parameter.", [
+      `Resource::arn:<AWS::Partition>:kms:${named(this.region, 'Region')}:${named(this.account, 'AccountId')}:key/*`,
+    ]);
   }
 
   private alarmTopic(config: StageConfig): sns.ITopic | undefined {
