@@ -4,7 +4,19 @@
  * local gateway answers from it, so the two give the same answers.
  */
 import type { ErrorCode } from './errors';
-import { CACHE_CONTROL, JSON_CONTENT_TYPE, VARY_ENCODING } from './http';
+
+/** The one content type of every JSON answer: the functions', the gateway responses', the local gateway's. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Every answer may come in another content coding for a client that accepts one (the functions
+ * compress large bodies), so every answer says it varies on Accept-Encoding, an uncompressed one
+ * included, or a cache could serve a stored coding to a client that cannot read it.
+ */
+export const VARY_ENCODING = 'Accept-Encoding';
+
+/** What an answer that may not be kept says (shared/http.ts CACHE_CONTROL.none). */
+export const NO_STORE = 'no-store';
 
 export type GatewayResponseType =
   | 'UNAUTHORIZED'
@@ -87,7 +99,7 @@ export const WAF_RESPONSES = {
  */
 export const GATEWAY_RESPONSE_HEADERS: Record<string, string> = {
   'Content-Type': JSON_CONTENT_TYPE,
-  'Cache-Control': CACHE_CONTROL.none,
+  'Cache-Control': NO_STORE,
   Vary: VARY_ENCODING,
 };
 

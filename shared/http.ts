@@ -4,22 +4,12 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Pagination } from './domain/page';
+import { JSON_CONTENT_TYPE, NO_STORE, VARY_ENCODING } from './gateway-responses';
 
 export type ApiEvent = APIGatewayProxyEvent;
 export type ApiResult = APIGatewayProxyResult;
 
-/** The one content type of every JSON answer: the functions', the gateway responses', the local gateway's. */
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
 const JSON_HEADERS = { 'Content-Type': JSON_CONTENT_TYPE } as const;
-
-/**
- * Every answer may come in another content coding for a client that accepts one (the functions
- * compress large bodies, API Gateway may too), so every answer says it varies on Accept-Encoding,
- * an uncompressed one included, or a cache would serve a stored coding to a client that cannot
- * read it.
- */
-export const VARY_ENCODING = 'Accept-Encoding';
 
 /** A `Vary` value with `Accept-Encoding` in it, the values already there kept. */
 export function varyOnEncoding(vary: string | number | boolean | undefined): string {
@@ -33,7 +23,7 @@ export function varyOnEncoding(vary: string | number | boolean | undefined): str
  * detail may be stored by the client only (`private`: it was fetched with a key) and revalidated
  * with its ETag before each use; every other answer is not stored.
  */
-export const CACHE_CONTROL = { revalidate: 'private, no-cache', none: 'no-store' } as const;
+export const CACHE_CONTROL = { revalidate: 'private, no-cache', none: NO_STORE } as const;
 
 /** Every value of a request header, whatever the case of its name (several fields included). */
 export function headerValues(event: ApiEvent, name: string): string[] {

@@ -1,7 +1,7 @@
 /**
  * Builds a family function: dispatch on the API Gateway resource to the handler of its route's
  * operation, wrapped in the middleware every family shares (request metrics, log context,
- * response headers, error envelope, conditional requests, usage quota).
+ * compression, response headers, error envelope, conditional requests, usage quota).
  */
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
@@ -12,6 +12,7 @@ import { NotFoundError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http';
 import { requestMetrics } from '../observability/metrics';
 import { operationOfResource, type FunctionName, type OperationId, type OperationOf } from '../routes';
+import { compression } from './compression';
 import { conditionalRequests } from './conditional-requests';
 import { errorEnvelope, INTERNAL_ERROR_BODY } from './error-envelope';
 import { logContext } from './log-context';
@@ -38,6 +39,8 @@ export function apiHandler<F extends FunctionName>(_fn: F, handlers: RouteHandle
     // First, so that its after/onError run last and record the final status (429s included).
     .use(requestMetrics())
     .use(logContext())
+    // Before the response headers, so that its after/onError compress the final body.
+    .use(compression())
     .use(responseHeaders())
     .use(httpErrorHandler({ logger: false, fallbackMessage: INTERNAL_ERROR_BODY }))
     .use(errorEnvelope({ retryAfterSeconds: deps.retryAfterSeconds }))

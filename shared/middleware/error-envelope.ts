@@ -6,7 +6,8 @@
  */
 import type middy from '@middy/core';
 import { ApiError, InternalError, isDependencyFailure, ServiceUnavailableError } from '../errors';
-import { JSON_CONTENT_TYPE, type ApiEvent, type ApiResult } from '../http';
+import { JSON_CONTENT_TYPE } from '../gateway-responses';
+import type { ApiEvent, ApiResult } from '../http';
 import { logger } from '../logger';
 
 export function toApiError(error: unknown, retryAfterSeconds: number): ApiError {

@@ -6,7 +6,8 @@
  */
 import type middy from '@middy/core';
 import { CORS_HEADERS } from '../cors';
-import { CACHE_CONTROL, JSON_CONTENT_TYPE, varyOnEncoding, type ApiEvent, type ApiResult } from '../http';
+import { JSON_CONTENT_TYPE } from '../gateway-responses';
+import { CACHE_CONTROL, varyOnEncoding, type ApiEvent, type ApiResult } from '../http';
 import { USAGE_HEADERS, type WithUsageHeaders } from './usage-quota';
 
 export function responseHeaders(): middy.MiddlewareObj<ApiEvent, ApiResult> {

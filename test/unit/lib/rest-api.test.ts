@@ -40,6 +40,17 @@ describe('MarketDataApi', () => {
     });
   });
 
+  it('passes the functions\' base64 coded answers on as bytes, the preflight mocks still answering as text', () => {
+    // The proxy decodes an isBase64Encoded body only when the request's Accept is a binary media type.
+    dev.template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
+    const options = Object.values(dev.template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } }));
+    expect(options.length).toBeGreaterThan(0);
+    for (const method of options) {
+      expect(method.Properties.Integration).toMatchObject({ Type: 'MOCK', ContentHandling: 'CONVERT_TO_TEXT' });
+      for (const response of method.Properties.Integration.IntegrationResponses) expect(response.ContentHandling).toBe('CONVERT_TO_TEXT');
+    }
+  });
+
   it('has exactly one GET method per route, proxied to the route family function behind the authorizer', () => {
     const { template, stack, logicalId } = dev;
     const restApiId = logicalId(stack.api.api);
