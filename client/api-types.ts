@@ -1077,7 +1077,7 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`. */
         RateLimit: string;
-        /** @description Strong entity tag of the body (a hash of its bytes): it changes when and only when the body does. Send it back in `If-None-Match` to get `304 Not Modified` instead of an unchanged body. It identifies the uncompressed JSON: gzip is a transfer detail here. */
+        /** @description Strong entity tag of the body (a hash of its bytes): it changes when and only when the body does. Send it back in `If-None-Match` to get `304 Not Modified` instead of an unchanged body. A gzip- or deflate-coded answer is another representation of the same body, with its own tag (the same hash, suffixed `-gzip` or `-deflate`). */
         ETag: string;
         /** @description `private, no-cache` on lists, details and their 304: a client may keep the answer but must revalidate it (`If-None-Match`) before each use, and shared caches must not store it (it was fetched with a key). Every other answer is `no-store`. */
         "Cache-Control": "private, no-cache";
