@@ -81,6 +81,17 @@ describe('after authentication', () => {
     expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
   });
 
+  it.each(['exchanges', 'wallets', 'protocols', 'currencies'])('refuses a %s slug over 256 characters by name (400), and looks up one of 256 (404)', async (family) => {
+    const long = await call(`/api/v1/${family}/${'a'.repeat(257)}?limit=0`, DEMO);
+    expect(long.status).toBe(400);
+    expect(long.body.error).toMatchObject({ code: 'validation_error', details: { message: ['slug must not be longer than 256 characters'] } });
+    expect(long.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+    // Code points, as the description's maxLength counts them: 256 of them in 512 UTF-16 units.
+    const astral = await call(`/api/v1/${family}/${encodeURIComponent('🙂'.repeat(256))}`, DEMO);
+    expect(astral.status).toBe(404);
+    expect((await call(`/api/v1/${family}/${'a'.repeat(256)}`, DEMO)).status).toBe(404);
+  });
+
   it('answers collateral history 404 whatever the id and query', async () => {
     const res = await call('/api/v1/collateral/not-a-number/history?period=nope', DEMO);
     expect(res.status).toBe(404);
