@@ -47,6 +47,8 @@ describe('cdk-nag AwsSolutions', () => {
     ['dev', undefined],
     ['prod', undefined],
     ['qa', EVERYTHING_ON],
+    // A stage pinned to an account and region: acknowledgments name the values, not pseudo parameters.
+    ['pinned', { ...EVERYTHING_ON, account: '123456789012', region: 'eu-west-1' }],
   ])('reports nothing for %s', (stage, block) => {
     const { stack } = synth(stage, block);
 
