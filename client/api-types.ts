@@ -1516,7 +1516,7 @@ export interface components {
          */
         RateLimit: string;
         /**
-         * @description Strong entity tag of the body (a hash of its bytes): it changes when and only when the body does. Send it back in `If-None-Match` to get `304 Not Modified` instead of an unchanged body. It identifies the uncompressed JSON: gzip is a transfer detail here.
+         * @description Strong entity tag of the body (a hash of its bytes): it changes when and only when the body does. Send it back in `If-None-Match` to get `304 Not Modified` instead of an unchanged body. A gzip- or deflate-coded answer is another representation of the same body, with its own tag (the same hash, suffixed `-gzip` or `-deflate`).
          * @example "Yx0Jr1bKQ3C0lq6F0d9w0g"
          */
         ETag: string;

@@ -82,7 +82,6 @@ const stageBlock = z
     docsThrottle: throttle.optional(),
     reservedConcurrency: reservedConcurrency.optional(),
     onDemandCeiling: onDemandCeiling.optional(),
-    apiGatewayLogsRole: z.boolean().optional(),
     customDomain: customDomain.optional(),
     waf: waf.optional(),
     alarmEmail: z.email().optional(),
@@ -129,20 +128,19 @@ export interface StageConfig {
   reservedConcurrency: Partial<Record<ReservableName, number>>;
   /** On-demand throughput ceiling of the table and of each of its indexes. */
   onDemandCeiling: { maxReadRequestUnits: number; maxWriteRequestUnits: number };
-  /**
-   * Create the account-wide role API Gateway needs to write logs (default on). Turn it off when
-   * the account's API Gateway settings are managed elsewhere.
-   */
-  apiGatewayLogsRole: boolean;
   customDomain: z.infer<typeof customDomain> | undefined;
   /** A regional WAFv2 web ACL on the stage: per-IP rate rule and AWS common rules (default off). */
   waf: { enabled: boolean; ratePerIpPer5Minutes: number };
-  /** Alarm notifications: a topic is created for the e-mail, or an existing topic is used. */
+  /**
+   * Alarm notifications: a topic is created for the e-mail, or an existing topic is used. Every
+   * alarm notifies it; a protected stage (prod) refuses to synthesize without one of the two.
+   */
   alarmEmail: string | undefined;
   alarmTopicArn: string | undefined;
   /**
-   * SSM String parameter holding the key-hash pepper, resolved at deploy time: by default
-   * `/market-data/<stage>/key-pepper` for prod (created before the first deploy), none elsewhere.
+   * SSM SecureString parameter holding the key-hash pepper, read by the authorizer at cold start
+   * (its environment carries the name only): by default `/market-data/<stage>/key-pepper` for prod
+   * (created before the first deploy), none elsewhere.
    */
   keyPepperParameter: string | undefined;
   /** How long a function trusts its cached snapshot pointer (default 5000). */
@@ -204,6 +202,13 @@ export function resolveStageConfig(stage: string, block: unknown = {}): StageCon
   }
   const b = parsed.data;
   const isProtected = PROTECTED_STAGES.has(stage);
+  // A protected stage's alarms must reach someone: 30 alarms that notify no one are none.
+  if (isProtected && b.alarmEmail === undefined && b.alarmTopicArn === undefined) {
+    throw new Error(
+      `config: stage "${stage}" has no alarm target: set stages.${stage}.alarmEmail (an address to notify) or ` +
+        `stages.${stage}.alarmTopicArn (an existing SNS topic) in cdk.json; its alarms would notify no one`,
+    );
+  }
   return {
     stage,
     account: b.account,
@@ -225,7 +230,6 @@ export function resolveStageConfig(stage: string, block: unknown = {}): StageCon
       ...definedOnly(b.reservedConcurrency ?? {}),
     },
     onDemandCeiling: { ...DEFAULT_ON_DEMAND_CEILING, ...definedOnly(b.onDemandCeiling ?? {}) },
-    apiGatewayLogsRole: b.apiGatewayLogsRole ?? true,
     customDomain: b.customDomain,
     waf: { enabled: b.waf?.enabled ?? false, ratePerIpPer5Minutes: b.waf?.ratePerIpPer5Minutes ?? 3000 },
     alarmEmail: b.alarmEmail,

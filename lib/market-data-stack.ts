@@ -4,10 +4,10 @@
  * the ingest bucket and function, the freshness function, alarms and the dashboard.
  */
 import * as path from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
-import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { ENV } from '../shared/config';
 import { FUNCTION_NAMES, PUBLIC_PATHS, ROUTES, type FunctionName } from '../shared/routes';
@@ -96,11 +96,12 @@ export class MarketDataStack extends Stack {
       reservedConcurrency: config.reservedConcurrency.authorizer,
       description: `Market data API: Bearer key authorizer (${config.stage})`,
       defaults,
-      environment: config.keyPepperParameter
-        ? { [ENV.keyPepper]: ssm.StringParameter.valueForStringParameter(this, config.keyPepperParameter) }
-        : {},
+      // The pepper's parameter by name: the authorizer reads the SecureString at cold start, so
+      // the value is in no template and no function configuration (functions/authorizer/pepper.ts).
+      environment: config.keyPepperParameter ? { [ENV.keyPepperParameter]: config.keyPepperParameter } : {},
     });
     this.table.grantAuthorize(this.authorizer.fn);
+    if (config.keyPepperParameter) this.grantPepperRead(this.authorizer, config.keyPepperParameter);
 
     // The key-free paths: the API description and docs page (Swagger UI's files travel with the
     // bundle) and the data status, which reads the snapshot pointer and nothing else.
@@ -129,6 +130,8 @@ export class MarketDataStack extends Stack {
         stage: this.api.stage,
         ratePerIpPer5Minutes: config.waf.ratePerIpPer5Minutes,
         metricPrefix: `market-data-${config.stage}`,
+        logRetention: config.logRetentionDays,
+        removalPolicy,
       });
     }
 
@@ -173,6 +176,30 @@ export class MarketDataStack extends Stack {
     this.acknowledgeNagFindings(config);
   }
 
+  /**
+   * GetParameter on the pepper's parameter and nothing else of SSM, and kms:Decrypt only when SSM
+   * asks on the function's behalf for that parameter (`kms:ViaService`, and the encryption context
+   * SSM gives a SecureString: its ARN), whichever KMS key (AWS-managed or the operator's) it uses.
+   */
+  private grantPepperRead(fn: ApiFunction, parameterName: string): void {
+    const parameterArn = this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: parameterName.replace(/^\//, '') });
+    fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameterArn] }));
+    fn.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:Decrypt'],
+        resources: [this.formatArn({ service: 'kms', resource: 'key', resourceName: '*' })],
+        conditions: {
+          StringEquals: { 'kms:ViaService': `ssm.${this.region}.amazonaws.com`, 'kms:EncryptionContext:PARAMETER_ARN': parameterArn },
+        },
+      }),
+    );
+    // cdk-nag names a pseudo parameter `<AWS::Region>`, a stage pinned to a region by its value.
+    const named = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
+    acknowledge(fn.role, 'AwsSolutions-IAM5', "Decrypt with the pepper parameter's KMS key, only through SSM and only for that parameter.", [
+      `Resource::arn:<AWS::Partition>:kms:${named(this.region, 'Region')}:${named(this.account, 'AccountId')}:key/*`,
+    ]);
+  }
+
   private alarmTopic(config: StageConfig): sns.ITopic | undefined {
     let topic: sns.ITopic | undefined;
     if (config.alarmTopicArn) {
@@ -191,11 +218,6 @@ export class MarketDataStack extends Stack {
     acknowledge(api, 'AwsSolutions-COG4', 'Clients authenticate with Bearer API keys checked by the Lambda TOKEN authorizer, not Cognito.');
     if (!config.waf.enabled) {
       acknowledge(this.api.stage, 'AwsSolutions-APIG3', `WAF is off for stage ${config.stage} by configuration (stages.${config.stage}.waf.enabled).`);
-    }
-    if (config.apiGatewayLogsRole) {
-      acknowledge(api, 'AwsSolutions-IAM4', 'API Gateway account logging role uses the AWS policy made for it.', [
-        'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
-      ]);
     }
     const tableArn = `<${this.getLogicalId(this.table.table.node.defaultChild as never)}.Arn>`;
     for (const name of FUNCTION_NAMES.filter((n) => TABLE_ACCESS[n] === 'serve')) {

@@ -2,13 +2,14 @@
  * The functions as deployed: the bundles `cdk synth` wrote to `cdk.out`, found through the cloud
  * assembly's manifest and the stack's template (each function's asset directory and handler),
  * loaded with the environment variables the template gives them, the deploy-time references
- * among them (the table's name, the pepper parameter) replaced by the local stack's values. The
+ * among them (the table's name) and the pepper's parameter replaced by the local stack's values. The
  * local stack serves these instead of the TypeScript sources with `npm start -- --bundles`
  * (docs/architecture.md, "Testing what deploys").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runInThisContext } from 'node:vm';
+import { ENV } from '../shared/config';
 import type { ApiEvent, ApiResult } from '../shared/http';
 import { FUNCTION_NAMES, type FunctionName } from '../shared/routes';
 import type { Authorizer, FamilyHandler } from './gateway';
@@ -106,15 +107,30 @@ export function readBundledStack(cdkOut: string, stackName?: string): BundledSta
 }
 
 /**
+ * Variables that name something a deployed function reads from AWS when it starts (the pepper's
+ * SSM SecureString), each with the variable that gives the value locally instead: the local stack
+ * reaches no AWS account.
+ */
+const READ_FROM_AWS: Record<string, string> = { [ENV.keyPepperParameter]: ENV.keyPepper };
+
+/**
  * The variables a bundle runs with: the template's, with `local` (the embedded DynamoDB's
  * endpoint, the table's local name, the caller's overrides) over them. A deploy-time reference
- * (`Ref`, `Fn::…`) without a local value is an error, never an object passed on as a string.
+ * (`Ref`, `Fn::…`), or the name of a parameter the function would read from AWS (the pepper's),
+ * without a local value is an error, never an object passed on as a string or a call to AWS.
  * NODE_OPTIONS is for a new process; a bundle loaded here gets its source maps another way.
  */
 function bundleEnvironment(fn: BundledFunction, local: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(fn.environment)) {
     if (name === 'NODE_OPTIONS' || name in local) continue;
+    const standIn = READ_FROM_AWS[name];
+    if (standIn !== undefined) {
+      if (local[standIn] === undefined) {
+        throw new BundleError(`${fn.name}: ${name} names a parameter the function reads from AWS (${JSON.stringify(value)}); give ${standIn} a local value`);
+      }
+      continue;
+    }
     if (typeof value !== 'string') {
       throw new BundleError(`${fn.name}: ${name} is a deploy-time reference (${JSON.stringify(value)}); give it a local value`);
     }

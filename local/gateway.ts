@@ -3,7 +3,8 @@
  * It matches the same route table on the path as sent (no normalisation of `//` or encoded dot
  * segments), answers unknown routes 404 before anything else, runs the same TOKEN authorizer
  * (with an optional result cache, like API Gateway's), turns the request into a REST proxy event
- * and serves it through the same family handler, gzip-compressing large bodies. A request the
+ * and serves it through the same family handler, refusing a function response over Lambda's 6 MB
+ * as Lambda does, and gzip-compressing large bodies the function left uncompressed. A request the
  * HTTP parser refuses (oversized request line and headers, a malformed header) gets API Gateway's
  * DEFAULT_4XX answer in the error envelope, like every other refusal (docs/api.md, "Errors").
  */
@@ -14,8 +15,9 @@ import { gzipSync } from 'node:zlib';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { BEARER_EXPRESSION } from '../shared/bearer';
 import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS } from '../shared/cors';
-import { GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseType } from '../shared/gateway-responses';
-import type { ApiEvent, ApiResult } from '../shared/http';
+import { GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseType } from '../shared/gateway-responses';
+import { varyOnEncoding, type ApiEvent, type ApiResult } from '../shared/http';
+import { MIN_COMPRESSION_BYTES } from '../shared/middleware/compression';
 import { matchRoute, type FunctionName, type RouteMatch } from '../shared/routes';
 
 export type FamilyHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
@@ -40,6 +42,12 @@ interface PublicAnswer {
   headers: Record<string, string>;
   body: string | Buffer;
 }
+
+/**
+ * Lambda's limit on a synchronous invocation's response: 6 MB, the JSON of the whole proxy result
+ * (status, headers, body; a base64 body counts as its base64 text).
+ */
+export const LAMBDA_RESPONSE_LIMIT_BYTES = 6 * 1024 * 1024;
 
 const API_ID = 'local';
 const ACCOUNT = '000000000000';
@@ -171,7 +179,7 @@ function rawGatewayResponse(type: GatewayResponseType, requestId: string): strin
   const body = gatewayResponseBody(spec);
   const headers: Record<string, string> = {
     ...CORS_HEADERS,
-    'Content-Type': 'application/json; charset=utf-8',
+    ...GATEWAY_RESPONSE_HEADERS,
     'X-Request-Id': requestId,
     ...spec.headers,
     'Content-Length': String(Buffer.byteLength(body)),
@@ -184,7 +192,7 @@ function rawGatewayResponse(type: GatewayResponseType, requestId: string): strin
 export function createGateway(options: GatewayOptions): Server {
   const stage = options.stage ?? 'local';
   const cacheTtl = options.authCacheTtlMs ?? 0;
-  const minimumCompressionSize = options.minimumCompressionSize ?? 1024;
+  const minimumCompressionSize = options.minimumCompressionSize ?? MIN_COMPRESSION_BYTES;
   const authCache = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
 
   async function authorize(token: string | undefined, methodArn: string): Promise<AuthOutcome> {
@@ -213,11 +221,11 @@ export function createGateway(options: GatewayOptions): Server {
       res.end();
       return;
     }
-    // Compression changes only the transfer, as API Gateway's does: the ETag is the identity body's.
-    if (payload.length >= minimumCompressionSize && acceptsGzip(req.headers['accept-encoding'])) {
+    // Like API Gateway: an answer that has a coding (a function compressed it) is passed on as it is.
+    if (!out['Content-Encoding'] && payload.length >= minimumCompressionSize && acceptsGzip(req.headers['accept-encoding'])) {
       payload = gzipSync(payload);
       out['Content-Encoding'] = 'gzip';
-      out.Vary = out.Vary ? `${out.Vary}, Accept-Encoding` : 'Accept-Encoding';
+      out.Vary = varyOnEncoding(out.Vary);
     }
     out['Content-Length'] = String(payload.length);
     res.writeHead(status, out);
@@ -226,7 +234,7 @@ export function createGateway(options: GatewayOptions): Server {
 
   function sendGatewayResponse(req: IncomingMessage, res: ServerResponse, type: GatewayResponseType, requestId: string) {
     const spec = GATEWAY_RESPONSES[type];
-    send(req, res, spec.statusCode, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...spec.headers }, gatewayResponseBody(spec));
+    send(req, res, spec.statusCode, { ...GATEWAY_RESPONSE_HEADERS, 'X-Request-Id': requestId, ...spec.headers }, gatewayResponseBody(spec));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -265,6 +273,9 @@ export function createGateway(options: GatewayOptions): Server {
     try {
       const result = await options.handlers[match.route.fn](event, lambdaContext(match.route.fn, requestId));
       options.onInvoke?.(match.route.fn, event, result);
+      // Lambda refuses to return a response over its limit: the invocation fails, and API Gateway
+      // answers as for any function error (DEFAULT_5XX).
+      if (Buffer.byteLength(JSON.stringify(result)) > LAMBDA_RESPONSE_LIMIT_BYTES) return sendGatewayResponse(req, res, 'DEFAULT_5XX', requestId);
       const outHeaders = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
       send(req, res, result.statusCode, outHeaders, result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     } catch {

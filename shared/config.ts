@@ -15,8 +15,16 @@ export interface RuntimeConfig {
   quotaPerMonth: number;
   /** How long a function trusts its cached copy of the snapshot pointer. */
   snapshotCacheMs: number;
-  /** Optional HMAC pepper for key hashes (empty: plain SHA-256). */
+  /**
+   * Optional HMAC pepper for key hashes (empty: plain SHA-256), given as a value (the local stack,
+   * the tests, the scripts)...
+   */
   keyPepper: string;
+  /**
+   * ...or as the name of the SSM SecureString that holds it, which the authorizer reads at cold
+   * start (the deployed stack: the value is never in a function's environment). Not both.
+   */
+  keyPepperParameter: string | undefined;
   /** Seconds a client is told to wait after a 503. */
   retryAfterSeconds: number;
   /** Bound of each instance's cache of published snapshot data, in MB (0 turns it off). */
@@ -33,6 +41,7 @@ export const ENV = {
   quotaPerMonth: 'QUOTA_PER_MONTH',
   snapshotCacheMs: 'SNAPSHOT_CACHE_MS',
   keyPepper: 'KEY_PEPPER',
+  keyPepperParameter: 'KEY_PEPPER_PARAMETER',
   retryAfterSeconds: 'RETRY_AFTER_SECONDS',
   readCacheMb: 'READ_CACHE_MB',
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
@@ -64,13 +73,19 @@ function positiveInt(env: Record<string, string | undefined>, name: string, fall
 export function readConfig(env: Record<string, string | undefined>): RuntimeConfig {
   const tableName = env[ENV.tableName];
   if (!tableName) throw new Error(`configuration: ${ENV.tableName} is required`);
+  const keyPepper = env[ENV.keyPepper] ?? '';
+  const keyPepperParameter = env[ENV.keyPepperParameter] || undefined;
+  if (keyPepper !== '' && keyPepperParameter !== undefined) {
+    throw new Error(`configuration: ${ENV.keyPepper} and ${ENV.keyPepperParameter} are exclusive (a pepper, or the parameter that holds it)`);
+  }
   return {
     tableName,
     dynamodbEndpoint: env[ENV.dynamodbEndpoint] || undefined,
     ratePerMinute: positiveInt(env, ENV.ratePerMinute, DEFAULTS.ratePerMinute),
     quotaPerMonth: positiveInt(env, ENV.quotaPerMonth, DEFAULTS.quotaPerMonth),
     snapshotCacheMs: positiveInt(env, ENV.snapshotCacheMs, DEFAULTS.snapshotCacheMs, true),
-    keyPepper: env[ENV.keyPepper] ?? '',
+    keyPepper,
+    keyPepperParameter,
     retryAfterSeconds: positiveInt(env, ENV.retryAfterSeconds, DEFAULTS.retryAfterSeconds),
     readCacheMb: positiveInt(env, ENV.readCacheMb, DEFAULTS.readCacheMb, true),
     dynamodbRequestTimeoutMs: positiveInt(env, ENV.dynamodbRequestTimeoutMs, DEFAULTS.dynamodbRequestTimeoutMs),

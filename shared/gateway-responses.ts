@@ -5,6 +5,19 @@
  */
 import type { ErrorCode } from './errors';
 
+/** The one content type of every JSON answer: the functions', the gateway responses', the local gateway's. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Every answer may come in another content coding for a client that accepts one (the functions
+ * compress large bodies), so every answer says it varies on Accept-Encoding, an uncompressed one
+ * included, or a cache could serve a stored coding to a client that cannot read it.
+ */
+export const VARY_ENCODING = 'Accept-Encoding';
+
+/** What an answer that may not be kept says (shared/http.ts CACHE_CONTROL.none). */
+export const NO_STORE = 'no-store';
+
 export type GatewayResponseType =
   | 'UNAUTHORIZED'
   | 'ACCESS_DENIED'
@@ -78,6 +91,17 @@ export const WAF_RESPONSES = {
     details: { message: ['the request was refused by the web application firewall'] },
   },
 } as const satisfies Record<string, GatewayResponseSpec>;
+
+/**
+ * Headers of every gateway response, beside CORS and the request id: the one JSON content type,
+ * nothing to keep (`Cache-Control: no-store`, which the description promises on every answer),
+ * and `Vary: Accept-Encoding` like every other answer.
+ */
+export const GATEWAY_RESPONSE_HEADERS: Record<string, string> = {
+  'Content-Type': JSON_CONTENT_TYPE,
+  'Cache-Control': NO_STORE,
+  Vary: VARY_ENCODING,
+};
 
 /** The envelope body of a gateway response. */
 export const gatewayResponseBody = (spec: GatewayResponseSpec) =>

@@ -4,18 +4,26 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Pagination } from './domain/page';
+import { JSON_CONTENT_TYPE, NO_STORE, VARY_ENCODING } from './gateway-responses';
 
 export type ApiEvent = APIGatewayProxyEvent;
 export type ApiResult = APIGatewayProxyResult;
 
-const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' } as const;
+const JSON_HEADERS = { 'Content-Type': JSON_CONTENT_TYPE } as const;
+
+/** A `Vary` value with `Accept-Encoding` in it, the values already there kept. */
+export function varyOnEncoding(vary: string | number | boolean | undefined): string {
+  const values = String(vary ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  if (values.some((v) => v === '*' || v.toLowerCase() === VARY_ENCODING.toLowerCase())) return values.join(', ');
+  return [...values, VARY_ENCODING].join(', ');
+}
 
 /**
  * What clients and caches may keep (docs/api.md, "Conditional requests and caching"): a list or
  * detail may be stored by the client only (`private`: it was fetched with a key) and revalidated
  * with its ETag before each use; every other answer is not stored.
  */
-export const CACHE_CONTROL = { revalidate: 'private, no-cache', none: 'no-store' } as const;
+export const CACHE_CONTROL = { revalidate: 'private, no-cache', none: NO_STORE } as const;
 
 /** Every value of a request header, whatever the case of its name (several fields included). */
 export function headerValues(event: ApiEvent, name: string): string[] {

@@ -1,9 +1,21 @@
-/** The authorizer's composition root: configuration read and validated once, the key store built once. */
+/**
+ * The authorizer's composition root: configuration read and validated once, the clients built
+ * once. The key store hashes with the pepper: a value given in the environment (the local stack,
+ * the tests, the scripts), or the SSM SecureString the environment names, read at the first
+ * invocation and kept for the life of the instance (functions/authorizer/pepper.ts).
+ */
 import { readConfig } from '../../shared/config';
 import { clientOptionsOf, createDocumentClient } from '../../shared/dynamodb';
-import { KeyStore } from '../../shared/repositories/key-store';
+import { KeyStore, type KeyLookup } from '../../shared/repositories/key-store';
 import { authorizerHandler } from './authorizer';
+import { createSsmClient, pepperedKeyLookup, ssmPepper } from './pepper';
 
 const config = readConfig(process.env);
+const client = createDocumentClient(clientOptionsOf(config));
 
-export const handler = authorizerHandler({ store: new KeyStore(createDocumentClient(clientOptionsOf(config)), config.tableName, config.keyPepper) });
+const store: KeyLookup =
+  config.keyPepperParameter === undefined
+    ? new KeyStore(client, config.tableName, config.keyPepper)
+    : pepperedKeyLookup(ssmPepper(createSsmClient(), config.keyPepperParameter), (pepper) => new KeyStore(client, config.tableName, pepper));
+
+export const handler = authorizerHandler({ store });

@@ -14,7 +14,8 @@ import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_ALLOW_ORIGIN, CORS_EXPOSE_HEADERS, CORS_HEADERS, CORS_MAX_AGE_SECONDS } from '../../shared/cors';
 import { BEARER_EXPRESSION } from '../../shared/bearer';
-import { GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
+import { GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
+import { MIN_COMPRESSION_BYTES } from '../../shared/middleware/compression';
 import { PUBLIC_PATHS, STATUS_PATH, type FunctionName, type Route } from '../../shared/routes';
 
 export interface MarketDataApiProps {
@@ -30,7 +31,6 @@ export interface MarketDataApiProps {
     | 'tracing'
     | 'throttle'
     | 'docsThrottle'
-    | 'apiGatewayLogsRole'
     | 'customDomain'
     | 'logRetentionDays'
   >;
@@ -95,9 +95,15 @@ export class MarketDataApi extends Construct {
       restApiName: `market-data-${config.stage}`,
       description: 'Public market-data API (read-only, Bearer API keys).',
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
-      minCompressionSize: Size.bytes(1024),
-      cloudWatchRole: config.apiGatewayLogsRole,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      minCompressionSize: Size.bytes(MIN_COMPRESSION_BYTES),
+      // The functions compress large answers themselves (shared/middleware/compression.ts) and
+      // return them base64 with isBase64Encoded: the proxy decodes a body to binary only when the
+      // request's Accept matches a binary media type, so every type is one. A text body
+      // (isBase64Encoded false) passes as it is.
+      binaryMediaTypes: ['*/*'],
+      // The account-wide CloudWatch role (AWS::ApiGateway::Account, a region-wide singleton) is
+      // not the stage's: lib/api-gateway-account-stack.ts, deployed once per account and region.
+      cloudWatchRole: false,
       defaultMethodOptions: { authorizer, authorizationType: apigw.AuthorizationType.CUSTOM },
       deployOptions: {
         stageName: config.stage,
@@ -156,13 +162,18 @@ export class MarketDataApi extends Construct {
     }
     // Browsers send the preflight without the Authorization header: answered by a mock, no key.
     for (const resource of resources) {
-      resource.addCorsPreflight({
+      const preflight = resource.addCorsPreflight({
         allowOrigins: [CORS_ALLOW_ORIGIN],
         allowHeaders: CORS_ALLOW_HEADERS,
         allowMethods: CORS_ALLOW_METHODS,
         exposeHeaders: CORS_EXPOSE_HEADERS,
         maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
       });
+      // With every media type binary, a mock cannot apply its request template to the request
+      // it takes for binary (500 "Unable to transform request") unless told to treat it as text.
+      const method = preflight.node.defaultChild as apigw.CfnMethod;
+      method.addPropertyOverride('Integration.ContentHandling', 'CONVERT_TO_TEXT');
+      method.addPropertyOverride('Integration.IntegrationResponses.0.ContentHandling', 'CONVERT_TO_TEXT');
     }
   }
 
@@ -177,11 +188,10 @@ export class MarketDataApi extends Construct {
 
   private addGatewayResponse(type: string, spec: GatewayResponseSpec): void {
     const headers: Record<string, string> = {
-      'Content-Type': "'application/json'",
       // The request's own id (a context variable), never a value the client sent.
       'X-Request-Id': 'context.requestId',
     };
-    for (const [name, value] of Object.entries(CORS_HEADERS)) headers[name] = `'${value}'`;
+    for (const [name, value] of Object.entries({ ...GATEWAY_RESPONSE_HEADERS, ...CORS_HEADERS })) headers[name] = `'${value}'`;
     for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name] = `'${value}'`;
     this.api.addGatewayResponse(type, {
       type: apigw.ResponseType.of(type),

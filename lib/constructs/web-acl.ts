@@ -1,27 +1,39 @@
 /**
  * A regional WAFv2 web ACL in front of the API stage: a per-IP rate rule (a flood guard below
- * which the per-key budgets apply) and AWS's common rule set. Each block answers with the
- * service's error envelope (shared/gateway-responses.ts WAF_RESPONSES): the rate rule 429
- * `rate_limit_exceeded` with Retry-After, a request refused for its content 400
- * `validation_error`.
+ * which the per-key budgets apply), AWS's common rule set and its known-bad-inputs rule set. Each
+ * block answers with the service's error envelope (shared/gateway-responses.ts WAF_RESPONSES): the
+ * rate rule 429 `rate_limit_exceeded` with Retry-After, a request refused for its content 400
+ * `validation_error`. Every request WAF sees is logged to a log group of its own (`aws-waf-logs-…`,
+ * the prefix WAF requires), with the Authorization header redacted: it carries the Bearer key.
  */
-import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import { ArnFormat, Stack, type RemovalPolicy } from 'aws-cdk-lib';
+import type * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { CORS_HEADERS } from '../../shared/cors';
-import { gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
+import { GATEWAY_RESPONSE_HEADERS, gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
 
 export interface ApiWebAclProps {
   stage: apigw.Stage;
   /** Requests one IP may make in any 5 minutes. */
   ratePerIpPer5Minutes: number;
   metricPrefix: string;
+  logRetention: logs.RetentionDays;
+  removalPolicy: RemovalPolicy;
 }
 
-/** The labels AWS's common rule set gives the requests its rules match. */
-const COMMON_RULES_NAMESPACE = 'awswaf:managed:aws:core-rule-set:';
+/**
+ * The AWS managed rule groups, each run in count mode: they only label the requests their rules
+ * match, and one rule after them blocks on those labels with the envelope, so every refusal of
+ * theirs (of a rule AWS adds later too) answers 400 `validation_error` (CONTRACT §2).
+ */
+const MANAGED_RULE_GROUPS = [
+  { name: 'AWSManagedRulesCommonRuleSet', metric: 'common-rules', labels: 'awswaf:managed:aws:core-rule-set:' },
+  { name: 'AWSManagedRulesKnownBadInputsRuleSet', metric: 'known-bad-inputs', labels: 'awswaf:managed:aws:known-bad-inputs:' },
+] as const;
 /** API clients (scripts, SDKs) often send no User-Agent: that rule's match is not a refusal. */
-const NO_USER_AGENT_LABEL = `${COMMON_RULES_NAMESPACE}NoUserAgent_Header`;
+const NO_USER_AGENT_LABEL = `${MANAGED_RULE_GROUPS[0].labels}NoUserAgent_Header`;
 
 const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
   cloudWatchMetricsEnabled: true,
@@ -31,8 +43,10 @@ const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigPropert
 
 /** A block action answering `spec` with the body registered under `key`. */
 function blockWith(key: string, spec: GatewayResponseSpec): wafv2.CfnWebACL.RuleActionProperty {
-  // WAF sets Content-Type from the body's content type; it refuses it as a custom header.
-  const headers = { ...CORS_HEADERS, ...spec.headers };
+  // WAF sets Content-Type from the body's content type (`application/json`, without a charset:
+  // it refuses Content-Type as a custom header); the other headers are every answer's.
+  const { 'Content-Type': _contentType, ...common } = GATEWAY_RESPONSE_HEADERS;
+  const headers = { ...common, ...CORS_HEADERS, ...spec.headers };
   return {
     block: {
       customResponse: {
@@ -68,32 +82,48 @@ export class ApiWebAcl extends Construct {
           },
           visibilityConfig: visibility(metric('rate-per-ip')),
         },
-        {
-          // Its rules only label (count) here; the next rule blocks on those labels, so every
-          // refusal, of any rule AWS adds later too, answers with the envelope.
-          name: 'AWSManagedRulesCommonRuleSet',
-          priority: 1,
+        ...MANAGED_RULE_GROUPS.map((group, index) => ({
+          name: group.name,
+          priority: 1 + index,
           overrideAction: { count: {} },
-          statement: {
-            managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesCommonRuleSet' },
-          },
-          visibilityConfig: visibility(metric('common-rules')),
-        },
+          statement: { managedRuleGroupStatement: { vendorName: 'AWS', name: group.name } },
+          visibilityConfig: visibility(metric(group.metric)),
+        })),
         {
-          name: 'RefusedByCommonRules',
-          priority: 2,
+          name: 'RefusedByManagedRules',
+          priority: 1 + MANAGED_RULE_GROUPS.length,
           action: blockWith('refused', WAF_RESPONSES.refused),
           statement: {
             andStatement: {
               statements: [
-                { labelMatchStatement: { scope: 'NAMESPACE', key: COMMON_RULES_NAMESPACE } },
+                {
+                  orStatement: {
+                    statements: MANAGED_RULE_GROUPS.map((group) => ({ labelMatchStatement: { scope: 'NAMESPACE', key: group.labels } })),
+                  },
+                },
                 { notStatement: { statement: { labelMatchStatement: { scope: 'LABEL', key: NO_USER_AGENT_LABEL } } } },
               ],
             },
           },
-          visibilityConfig: visibility(metric('common-rules-refused')),
+          visibilityConfig: visibility(metric('managed-rules-refused')),
         },
       ],
+    });
+
+    // WAF delivers only to log groups whose name starts with `aws-waf-logs-`, named by an ARN
+    // without the `:*` suffix a log group's own ARN attribute carries.
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      logGroupName: `aws-waf-logs-${props.metricPrefix}`,
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+    new wafv2.CfnLoggingConfiguration(this, 'Logging', {
+      resourceArn: this.webAcl.attrArn,
+      logDestinationConfigs: [
+        Stack.of(this).formatArn({ service: 'logs', resource: 'log-group', resourceName: logGroup.logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+      ],
+      // Requests carry Bearer keys: never in a log.
+      redactedFields: [{ singleHeader: { Name: 'authorization' } }],
     });
 
     const association = new wafv2.CfnWebACLAssociation(this, 'Association', {

@@ -93,7 +93,8 @@ const HEADERS: Record<string, JsonSchema> = {
   ETag: {
     description:
       'Strong entity tag of the body (a hash of its bytes): it changes when and only when the body does. ' +
-      'Send it back in `If-None-Match` to get `304 Not Modified` instead of an unchanged body. It identifies the uncompressed JSON: gzip is a transfer detail here.',
+      'Send it back in `If-None-Match` to get `304 Not Modified` instead of an unchanged body. A gzip- or deflate-coded answer is another representation of the same body, ' +
+      'with its own tag (the same hash, suffixed `-gzip` or `-deflate`).',
     required: true,
     schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
   },

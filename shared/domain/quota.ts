@@ -53,6 +53,13 @@ function minuteWindow(now: Date): Window {
   return { id, resetAt: Math.floor(now.getTime() / 60_000) * 60 + 60 };
 }
 
+/** The Unix second at which a minute `yyyymmddhhmm` (a charged window's id) ends. */
+function minuteResetAt(minute: number): number {
+  const id = String(minute);
+  const at = (from: number, to: number) => Number(id.slice(from, to));
+  return Date.UTC(at(0, 4), at(4, 6) - 1, at(6, 8), at(8, 10), at(10, 12) + 1) / 1000;
+}
+
 /** The calendar month (UTC) of `now`. */
 export function monthWindow(now: Date): Window {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
@@ -111,11 +118,15 @@ export async function chargeRequest(store: QuotaStore, keyId: string, limits: Ke
   const minute = minuteWindow(now);
   const month = monthWindow(now);
   const outcome = await store.charge(keyId, { minute: Number(minute.id), month: month.id, monthResetAt: month.resetAt }, limits, sameMinute);
+  // The window the request was counted in, which may be later than its clock's minute (another
+  // instance's clock ahead started it): the headers, `/usage` and any 429 name that one, so that
+  // the answers naming a window are exactly the requests counted in it (CONTRACT §6).
+  const minuteReset = minuteResetAt(outcome.minute);
   // A budget that refused reports itself spent; the other reports its count (without this
   // request's unit when the minute refused it, since that refusal took nothing).
   const usage: Usage = {
     limits,
-    minute: budget(outcome.admitted || outcome.refusedBy === 'month' ? outcome.minuteCount : limits.perMinute, limits.perMinute, minute.resetAt),
+    minute: budget(outcome.admitted || outcome.refusedBy === 'month' ? outcome.minuteCount : limits.perMinute, limits.perMinute, minuteReset),
     month: budget(outcome.admitted || outcome.refusedBy === 'minute' ? outcome.monthCount : limits.perMonth, limits.perMonth, month.resetAt),
     now,
   };
@@ -129,8 +140,8 @@ export async function chargeRequest(store: QuotaStore, keyId: string, limits: Ke
       refusal: new ApiError(
         'rate_limit_exceeded',
         `The per-minute limit of ${limits.perMinute} requests is exhausted.`,
-        { reset_at: new Date(minute.resetAt * 1000).toISOString(), limit: limits.perMinute },
-        { 'Retry-After': String(secondsUntil(minute.resetAt, now)) },
+        { reset_at: new Date(minuteReset * 1000).toISOString(), limit: limits.perMinute },
+        { 'Retry-After': String(secondsUntil(minuteReset, now)) },
       ),
     };
   }

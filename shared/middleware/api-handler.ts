@@ -1,17 +1,19 @@
 /**
  * Builds a family function: dispatch on the API Gateway resource to the handler of its route's
  * operation, wrapped in the middleware every family shares (request metrics, log context,
- * response headers, error envelope, conditional requests, usage quota).
+ * compression, response headers, error envelope, conditional requests, usage quota).
  */
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { Context } from 'aws-lambda';
 import type { ApiDeps } from '../api-deps';
 import { BudgetMemory } from '../domain/budget-memory';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http';
 import { requestMetrics } from '../observability/metrics';
 import { operationOfResource, type FunctionName, type OperationId, type OperationOf } from '../routes';
+import { SLUG_MAX_LENGTH } from '../schemas/constants';
+import { compression } from './compression';
 import { conditionalRequests } from './conditional-requests';
 import { errorEnvelope, INTERNAL_ERROR_BODY } from './error-envelope';
 import { logContext } from './log-context';
@@ -24,12 +26,25 @@ export type RouteHandler = (event: ApiEvent, context?: Context) => Promise<ApiRe
 /** One handler per operation the function serves: a missing one is a compile error. */
 export type RouteHandlers<Op extends OperationId> = Record<Op, RouteHandler>;
 
+/**
+ * A slug in the path is at most SLUG_MAX_LENGTH characters, as the description declares: a longer
+ * one is refused by name (400, checked with the path, before the query and the lookup), not looked
+ * up as absent. Characters are code points, as JSON Schema's maxLength counts them.
+ */
+function checkPathSlug(event: ApiEvent): void {
+  const slug = event.pathParameters?.slug;
+  if (slug !== undefined && [...slug].length > SLUG_MAX_LENGTH) {
+    throw new ValidationError([`slug must not be longer than ${SLUG_MAX_LENGTH} characters`]);
+  }
+}
+
 export function apiHandler<F extends FunctionName>(_fn: F, handlers: RouteHandlers<OperationOf<F>>, deps: ApiDeps) {
   const byOperation: Partial<Record<OperationId, RouteHandler>> = handlers;
   const dispatch = async (event: ApiEvent, context: Context): Promise<ApiResult> => {
     const operation = operationOfResource(event.resource);
     const route = operation && byOperation[operation];
     if (!route) throw new NotFoundError('No such route.');
+    checkPathSlug(event);
     return route(event, context);
   };
   // Per function instance: the keys' budgets this instance has seen.
@@ -38,6 +53,8 @@ export function apiHandler<F extends FunctionName>(_fn: F, handlers: RouteHandle
     // First, so that its after/onError run last and record the final status (429s included).
     .use(requestMetrics())
     .use(logContext())
+    // Before the response headers, so that its after/onError compress the final body.
+    .use(compression())
     .use(responseHeaders())
     .use(httpErrorHandler({ logger: false, fallbackMessage: INTERNAL_ERROR_BODY }))
     .use(errorEnvelope({ retryAfterSeconds: deps.retryAfterSeconds }))

@@ -6,6 +6,7 @@
  */
 import type middy from '@middy/core';
 import { ApiError, InternalError, isDependencyFailure, ServiceUnavailableError } from '../errors';
+import { JSON_CONTENT_TYPE } from '../gateway-responses';
 import type { ApiEvent, ApiResult } from '../http';
 import { logger } from '../logger';
 
@@ -21,7 +22,8 @@ export function toApiError(error: unknown, retryAfterSeconds: number): ApiError 
 
 /**
  * The error @middy/http-error-handler is written for: an exposed Error with its status, its
- * headers and the body as `message`. The handler sends a JSON message as `application/json`.
+ * headers and the body as `message`. The handler labels a JSON message `application/json`; the
+ * response headers middleware gives it the charset every answer names.
  */
 export class HttpErrorResponse extends Error {
   readonly statusCode: number;
@@ -32,7 +34,7 @@ export class HttpErrorResponse extends Error {
     super(JSON.stringify(error.toEnvelope()));
     this.name = 'HttpErrorResponse';
     this.statusCode = error.statusCode;
-    this.headers = { 'Content-Type': 'application/json', ...error.headers };
+    this.headers = { 'Content-Type': JSON_CONTENT_TYPE, ...error.headers };
   }
 }
 

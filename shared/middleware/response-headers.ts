@@ -1,12 +1,13 @@
 /**
  * Headers every response carries: CORS, the usage headers of the request's charge (when it was
- * charged), the request id, JSON content type on bodies that name none (error bodies come with
- * theirs, error-envelope.ts), and `Cache-Control: no-store` unless the answer says what may be
- * kept (conditional-requests.ts).
+ * charged), the request id, the one JSON content type on every body (errors included),
+ * `Vary: Accept-Encoding`, and `Cache-Control: no-store` unless the answer says what may be kept
+ * (conditional-requests.ts).
  */
 import type middy from '@middy/core';
 import { CORS_HEADERS } from '../cors';
-import { CACHE_CONTROL, type ApiEvent, type ApiResult } from '../http';
+import { JSON_CONTENT_TYPE } from '../gateway-responses';
+import { CACHE_CONTROL, varyOnEncoding, type ApiEvent, type ApiResult } from '../http';
 import { USAGE_HEADERS, type WithUsageHeaders } from './usage-quota';
 
 export function responseHeaders(): middy.MiddlewareObj<ApiEvent, ApiResult> {
@@ -17,7 +18,9 @@ export function responseHeaders(): middy.MiddlewareObj<ApiEvent, ApiResult> {
     const headers: Record<string, string | number | boolean> = { ...CORS_HEADERS, ...(request.response.headers ?? {}), ...usage };
     if (requestId) headers['X-Request-Id'] = requestId;
     headers['Cache-Control'] ??= CACHE_CONTROL.none;
-    if (request.response.body && !headers['Content-Type']) headers['Content-Type'] = 'application/json; charset=utf-8';
+    headers.Vary = varyOnEncoding(headers.Vary);
+    // Bodies are JSON: one content type for all, errors included (http-error-handler writes a bare `application/json`).
+    if (request.response.body && (!headers['Content-Type'] || headers['Content-Type'] === 'application/json')) headers['Content-Type'] = JSON_CONTENT_TYPE;
     request.response = { ...request.response, headers };
   };
   return { after: addHeaders, onError: addHeaders };

@@ -10,6 +10,8 @@
  * caller says which is likely (`sameMinute`). A wrong guess, a refusal or a concurrent writer
  * fails the write's condition; the store then looks at the item (returned with the failure by
  * DynamoDB, read strongly consistent where it is not) and writes what that state calls for.
+ * The stored minute only moves forward: a request whose clock is behind it is counted in it, and
+ * the outcome names the minute counted, which its answer's headers then name (CONTRACT §6).
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -33,11 +35,15 @@ export interface ChargeLimits {
   perMonth: number;
 }
 
-/** What one charge did: both units taken, or refused by a budget (a monthly refusal keeps its minute unit). */
+/**
+ * What one charge did: both units taken, or refused by a budget (a monthly refusal keeps its minute
+ * unit). `minute` is the window the request was counted in, or refused by: the request's own, or a
+ * later one that another instance, its clock ahead, had already started (the usage headers name it).
+ */
 export type ChargeOutcome =
-  | { admitted: true; minuteCount: number; monthCount: number }
-  | { admitted: false; refusedBy: 'minute'; monthCount: number }
-  | { admitted: false; refusedBy: 'month'; minuteCount: number };
+  | { admitted: true; minute: number; minuteCount: number; monthCount: number }
+  | { admitted: false; refusedBy: 'minute'; minute: number; monthCount: number }
+  | { admitted: false; refusedBy: 'month'; minute: number; minuteCount: number };
 
 /** How long a counter item outlives its month before TTL removes it. */
 const GRACE_SECONDS = 7 * 86_400;
@@ -106,7 +112,7 @@ function nextWrite(state: CounterState, minute: number, limits: ChargeLimits): W
   const current = Math.max(minute, state.minute ?? 0);
   const minuteIs = state.minute === current ? 'same' : 'new';
   const minuteCount = minuteIs === 'same' ? state.minuteCount : 0;
-  if (minuteCount >= limits.perMinute) return { admitted: false, refusedBy: 'minute', monthCount: state.monthCount };
+  if (minuteCount >= limits.perMinute) return { admitted: false, refusedBy: 'minute', minute: current, monthCount: state.monthCount };
   return { take: state.monthCount >= limits.perMonth ? 'minute' : 'both', minuteIs, minute: current };
 }
 
@@ -168,8 +174,9 @@ export class QuotaStore {
       try {
         const item = await this.write(key, write, windows, limits);
         const state = stateOf(item, true);
-        if (write.take === 'minute') return { admitted: false, refusedBy: 'month', minuteCount: state.minuteCount };
-        return { admitted: true, minuteCount: state.minuteCount, monthCount: state.monthCount };
+        // The condition held, so the stored minute is the one this write named.
+        if (write.take === 'minute') return { admitted: false, refusedBy: 'month', minute: write.minute, minuteCount: state.minuteCount };
+        return { admitted: true, minute: write.minute, minuteCount: state.minuteCount, monthCount: state.monthCount };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         if (attempt >= MAX_ATTEMPTS) throw new Error(`quota: the counter of ${keyId} kept changing over ${MAX_ATTEMPTS} attempts`);

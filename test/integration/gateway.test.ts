@@ -81,6 +81,17 @@ describe('after authentication', () => {
     expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
   });
 
+  it.each(['exchanges', 'wallets', 'protocols', 'currencies'])('refuses a %s slug over 256 characters by name (400), and looks up one of 256 (404)', async (family) => {
+    const long = await call(`/api/v1/${family}/${'a'.repeat(257)}?limit=0`, DEMO);
+    expect(long.status).toBe(400);
+    expect(long.body.error).toMatchObject({ code: 'validation_error', details: { message: ['slug must not be longer than 256 characters'] } });
+    expect(long.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+    // Code points, as the description's maxLength counts them: 256 of them in 512 UTF-16 units.
+    const astral = await call(`/api/v1/${family}/${encodeURIComponent('🙂'.repeat(256))}`, DEMO);
+    expect(astral.status).toBe(404);
+    expect((await call(`/api/v1/${family}/${'a'.repeat(256)}`, DEMO)).status).toBe(404);
+  });
+
   it('answers collateral history 404 whatever the id and query', async () => {
     const res = await call('/api/v1/collateral/not-a-number/history?period=nope', DEMO);
     expect(res.status).toBe(404);
@@ -100,5 +111,24 @@ describe('after authentication', () => {
     expect(answers.map((a) => a.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0', '0']);
     expect(answers[3].body.error).toMatchObject({ code: 'rate_limit_exceeded', details: { limit: 3 } });
     expect(Number(answers[3].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('headers of every answer', () => {
+  it.each([
+    ['an unknown route (404 before authentication)', '/api/v1/nothing', null, 404],
+    ['no key (401)', '/api/v1/exchanges', null, 401],
+    ['a key without a subscription (403)', '/api/v1/exchanges', keyOf('free'), 403],
+    ['a validation error of a function (400)', '/api/v1/exchanges?limit=0', DEMO, 400],
+    ['an unknown slug (404 of a function)', '/api/v1/exchanges/nope', DEMO, 404],
+    ['a small list (200, not compressed)', '/api/v1/wallets?limit=1', DEMO, 200],
+    ['a history (200 without a validator)', '/api/v1/earn/1/history?period=24h', DEMO, 200],
+  ])('%s: Cache-Control, Vary: Accept-Encoding and the one JSON content type', async (_case, path, key, status) => {
+    const res = await call(path, key);
+    expect(res.status).toBe(status);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['cache-control']).toBe(status === 200 && !path.includes('/history') ? 'private, no-cache' : 'no-store');
+    expect(res.headers.vary).toBe('Accept-Encoding');
   });
 });

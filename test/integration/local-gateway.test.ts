@@ -7,8 +7,11 @@
  */
 import { request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
-import { createGateway, type FamilyHandler } from '../../local/gateway';
+import { createGateway, LAMBDA_RESPONSE_LIMIT_BYTES, type FamilyHandler } from '../../local/gateway';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/gateway-responses';
+import type { ApiResult } from '../../shared/http';
 
 const KEY = 'k'.repeat(40);
 const REFUSED_KEY = 'r'.repeat(40);
@@ -174,5 +177,54 @@ describe('local gateway: paths are matched as sent', () => {
 
     expect(answer.status).toBe(200);
     expect(invoked).toEqual(['/api/v1/exchanges/bin%61nce']);
+  });
+});
+
+describe('local gateway: the Lambda response limit and coded answers', () => {
+  let sized: Server;
+  let sizedBase: string;
+  /** A function answering a JSON string of `size` characters, gzip-coded when `coded` is set, as the functions code large answers. */
+  const sizedAnswer: FamilyHandler = async (event): Promise<ApiResult> => {
+    const size = Number(event.queryStringParameters?.size ?? 0);
+    const body = JSON.stringify('x'.repeat(Math.max(0, size - 2)));
+    if (event.queryStringParameters?.coded) {
+      return { statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Encoding': 'gzip' }, body: gzipSync(body).toString('base64'), isBase64Encoded: true };
+    }
+    return { statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body };
+  };
+
+  beforeAll(async () => {
+    sized = createGateway({
+      handlers: { platforms: sizedAnswer, currencies: sizedAnswer, offers: sizedAnswer, history: sizedAnswer, usage: sizedAnswer },
+      authorizer: async ({ authorizationToken }) => allow(authorizationToken),
+    });
+    await new Promise<void>((resolve) => sized.listen(0, '127.0.0.1', resolve));
+    sizedBase = `http://127.0.0.1:${(sized.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => sized.close(() => resolve())));
+
+  const fetchSized = (query: string, encoding = 'identity') =>
+    fetch(`${sizedBase}/api/v1/exchanges?${query}`, { headers: { Authorization: `Bearer ${KEY}`, 'Accept-Encoding': encoding } });
+
+  it('serves a response just under 6 MB and answers one over it as API Gateway does for a failed invocation', async () => {
+    // The proxy result's JSON around the body: {"statusCode":200,"headers":{…},"body":…}.
+    const envelope = JSON.stringify({ statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '' }).length;
+    const under = await fetchSized(`size=${LAMBDA_RESPONSE_LIMIT_BYTES - envelope - 100}`);
+    expect(under.status).toBe(200);
+    expect((await under.text()).length).toBe(LAMBDA_RESPONSE_LIMIT_BYTES - envelope - 100);
+
+    const over = await fetchSized(`size=${LAMBDA_RESPONSE_LIMIT_BYTES}`);
+    expect(over.status).toBe(GATEWAY_RESPONSES.DEFAULT_5XX.statusCode);
+    expect(over.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(over.headers.get('cache-control')).toBe('no-store');
+    expect(await over.json()).toEqual(JSON.parse(gatewayResponseBody(GATEWAY_RESPONSES.DEFAULT_5XX)));
+  });
+
+  it('counts a coded body as its base64 text, and passes a coded answer on without coding it again', async () => {
+    // 20 MB of JSON that compresses to a few KB: far under the limit once coded.
+    const coded = await fetchSized(`size=${20 * 1024 * 1024}&coded=1`, 'gzip');
+    expect(coded.status).toBe(200);
+    expect(coded.headers.get('content-encoding')).toBe('gzip');
+    expect((await coded.text()).length).toBe(20 * 1024 * 1024);
   });
 });

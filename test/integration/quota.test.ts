@@ -200,3 +200,58 @@ it('reports the monthly budget without the refused units during a burst on a 10/
   const reported = refused.map((r) => Number(r.headers['x-quota-remaining']));
   expect(Math.min(...reported)).toBeGreaterThanOrEqual(100_000 - 10);
 });
+
+describe('two instances whose clocks straddle a minute boundary (CONTRACT §6)', () => {
+  /** Every answer's status by the minute window its X-RateLimit-Reset names. */
+  const byWindow = (answers: { status: number; headers: Record<string, string> }[]) => {
+    const windows = new Map<string, { admitted: number; refused: number }>();
+    for (const answer of answers) {
+      const window = windows.get(answer.headers['x-ratelimit-reset']) ?? { admitted: 0, refused: 0 };
+      if (answer.status === 429) window.refused += 1;
+      else window.admitted += 1;
+      windows.set(answer.headers['x-ratelimit-reset'], window);
+    }
+    return Object.fromEntries(windows);
+  };
+  const reset = (iso: string) => String(Date.parse(iso) / 1000);
+
+  it('names the window a request was counted in: at most the limit admitted under each X-RateLimit-Reset', async () => {
+    // Instance A's clock is still in 10:20; instance B's, two seconds ahead, is in 10:21.
+    const behind = at('2026-11-20T10:20:59.500Z').handler;
+    const ahead = at('2026-11-20T10:21:01.500Z').handler;
+    const event = () => apiEvent('/api/v1/wallets', { keyId: 'k-straddle', perMinute: 5, perMonth: 1000 });
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await invoke(behind, event()));
+    answers.push(await invoke(ahead, event()));
+    // A charges after B started 10:21: those requests are counted in 10:21 and must say so.
+    for (let i = 0; i < 6; i++) answers.push(await invoke(behind, event()));
+    for (let i = 0; i < 2; i++) answers.push(await invoke(ahead, event()));
+
+    expect(byWindow(answers)).toEqual({
+      [reset('2026-11-20T10:21:00Z')]: { admitted: 5, refused: 0 },
+      [reset('2026-11-20T10:22:00Z')]: { admitted: 5, refused: 4 },
+    });
+    // A's refusals name 10:21's end: their Retry-After counts to it from A's clock.
+    const late = answers.slice(6, 12);
+    expect(late.map((a) => a.status)).toEqual([200, 200, 200, 200, 429, 429]);
+    expect(late[5].headers['retry-after']).toBe('61');
+    expect(late[5].body.error.details.reset_at).toBe('2026-11-20T10:22:00.000Z');
+    expect(await counter('k-straddle', 'MIN', '202611201021')).toBe(5);
+    expect(await counter('k-straddle', 'MON', '202611')).toBe(10);
+  });
+
+  it('keeps that bound for concurrent requests of both instances', async () => {
+    const behind = at('2026-11-20T10:30:59.000Z').handler;
+    const ahead = at('2026-11-20T10:31:02.000Z').handler;
+    const event = () => apiEvent('/api/v1/wallets', { keyId: 'k-straddle-burst', perMinute: 7, perMonth: 1000 });
+    const first = await Promise.all(Array.from({ length: 5 }, () => invoke(behind, event())));
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => invoke(i % 2 === 0 ? behind : ahead, event())));
+
+    const windows = byWindow([...first, ...burst]);
+    for (const window of Object.values(windows)) expect(window.admitted).toBeLessThanOrEqual(7);
+    // The later minute filled; every unit counted is an answer that names its window.
+    expect(windows[reset('2026-11-20T10:32:00Z')].admitted).toBe(7);
+    const admitted = Object.values(windows).reduce((sum, w) => sum + w.admitted, 0);
+    expect(await counter('k-straddle-burst', 'MON', '202611')).toBe(admitted);
+  });
+});

@@ -140,8 +140,7 @@ describe('the stack functions', () => {
       const [authorizer] = Object.values(
         fixture.template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('authorizer') } }),
       );
-      const ref = authorizer.Properties.Environment.Variables.KEY_PEPPER?.Ref;
-      return ref && fixture.template.toJSON().Parameters[ref].Default;
+      return authorizer.Properties.Environment.Variables.KEY_PEPPER_PARAMETER;
     };
 
     expect(pepperOf(synth('prod'))).toBe('/market-data/prod/key-pepper');
@@ -162,19 +161,15 @@ describe('the stack functions', () => {
     expect(reserved(synth('dev', { reservedConcurrency: { offers: 7, docs: 2 } }))).toMatchObject({ offers: 7, docs: 2, history: undefined });
   });
 
-  it('resolves the key pepper from SSM at deploy time into the authorizer only', () => {
+  it('gives the authorizer only the name of the pepper parameter: no value in any environment or template', () => {
     const { template, logicalId, stack } = synth('dev', { keyPepperParameter: '/market-data/dev/key-pepper' });
-    const parameters = template.findParameters('*', { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/market-data/dev/key-pepper' });
-    const [parameterId] = Object.keys(parameters);
 
-    expect(parameterId).toBeDefined();
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Description: Match.stringLikeRegexp('authorizer'),
-      Environment: { Variables: Match.objectLike({ KEY_PEPPER: { Ref: parameterId } }) },
-    });
-    const withPepper = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
-      ([, fn]) => fn.Properties.Environment?.Variables?.KEY_PEPPER !== undefined,
-    );
-    expect(withPepper.map(([id]) => id)).toEqual([logicalId(stack.authorizer.fn)]);
+    // No deploy-time resolution of the value: no template parameter names it.
+    expect(JSON.stringify(template.toJSON().Parameters ?? {})).not.toContain('key-pepper');
+    const variables = Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Environment?.Variables ?? {}] as const);
+    for (const [, vars] of variables) expect(vars.KEY_PEPPER).toBeUndefined();
+    expect(variables.filter(([, vars]) => vars.KEY_PEPPER_PARAMETER !== undefined)).toEqual([
+      [logicalId(stack.authorizer.fn), expect.objectContaining({ KEY_PEPPER_PARAMETER: '/market-data/dev/key-pepper' })],
+    ]);
   });
 });

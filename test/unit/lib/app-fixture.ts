@@ -23,13 +23,30 @@ export interface Fixture {
   logicalId: (construct: IConstruct) => string;
 }
 
-/** The stack for `stage`, with `block` replacing that stage's cdk.json block when given. */
-export function synth(stage: string, block?: Record<string, unknown>): Fixture {
+/** An existing topic for the alarms: what an operator adds to cdk.json's `prod` block before deploying it. */
+export const TEST_ALARM_TOPIC = 'arn:aws:sns:eu-west-1:123456789012:market-data-alarms';
+
+/**
+ * cdk.json's `prod` block with an alarm target. cdk.json ships none (the operator's address or
+ * topic), and a prod synth without one fails (lib/config.ts), so the prod fixtures add this one.
+ */
+export const PROD_BLOCK: Record<string, unknown> = { ...(cdkJsonContext().stages as Record<string, Record<string, unknown>>).prod, alarmTopicArn: TEST_ALARM_TOPIC };
+
+/** The app for `stage` with `block` replacing that stage's cdk.json block when given, and `extra` context. */
+export function synthApp(stage: string, extra: Record<string, unknown> = {}, block?: Record<string, unknown>): App {
   const context = cdkJsonContext();
   const stages = { ...(context.stages as Record<string, unknown>) };
   if (block) stages[stage] = block;
-  const app = new App({ context: { ...context, stages, stage, 'aws:cdk:bundling-stacks': [] } });
-  const stack = buildMarketDataApp(app, { nag: true });
+  else if (stage === 'prod') stages[stage] = PROD_BLOCK;
+  const app = new App({ context: { ...context, stages, stage, 'aws:cdk:bundling-stacks': [], ...extra } });
+  buildMarketDataApp(app, { nag: true });
+  return app;
+}
+
+/** The stack for `stage`, with `block` replacing that stage's cdk.json block when given (prod: PROD_BLOCK by default). */
+export function synth(stage: string, block?: Record<string, unknown>): Fixture {
+  const app = synthApp(stage, {}, block);
+  const stack = app.node.findChild(`MarketData-${stage}`) as MarketDataStack;
   const template = Template.fromStack(stack);
   const logicalId = (construct: IConstruct) => {
     const element = (construct.node.defaultChild ?? construct) as CfnElement;

@@ -21,7 +21,6 @@ describe('resolveStageConfig', () => {
       readCacheMb: 64,
       waf: { enabled: false, ratePerIpPer5Minutes: 3000 },
       memorySizes: { platforms: 512, currencies: 512, offers: 512, history: 1024, usage: 256, authorizer: 256 },
-      apiGatewayLogsRole: true,
       ingestMemorySize: 1024,
       ingestTimeoutSeconds: 300,
       ingestMaxReceiveCount: 5,
@@ -36,7 +35,7 @@ describe('resolveStageConfig', () => {
   });
 
   it('retains data, turns deletion protection on, peppers keys and reserves concurrency for prod by default', () => {
-    const config = resolveStageConfig('prod');
+    const config = resolveStageConfig('prod', { alarmEmail: 'ops@example.com' });
 
     expect(config.removalPolicy).toBe('retain');
     expect(config.deletionProtection).toBe(true);
@@ -46,6 +45,7 @@ describe('resolveStageConfig', () => {
 
   it('applies the cost ceilings of a block key by key', () => {
     const config = resolveStageConfig('prod', {
+      alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms',
       keyPepperParameter: '/other/pepper',
       reservedConcurrency: { offers: 40 },
       docsThrottle: { burstLimit: 5 },
@@ -62,6 +62,7 @@ describe('resolveStageConfig', () => {
 
   it('applies a block key by key over the defaults', () => {
     const config = resolveStageConfig('prod', {
+      alarmEmail: 'ops@example.com',
       ratePerMinute: 120,
       authorizerCacheTtlSeconds: 0,
       removalPolicy: 'destroy',
@@ -76,6 +77,13 @@ describe('resolveStageConfig', () => {
     expect(config.deletionProtection).toBe(true);
     expect(config.memorySizes).toMatchObject({ offers: 1024, platforms: 512 });
     expect(config.waf).toEqual({ enabled: true, ratePerIpPer5Minutes: 3000 });
+  });
+
+  it('refuses a prod stage without an alarm target, naming both settings; other stages may go without', () => {
+    expect(() => resolveStageConfig('prod')).toThrow(/stages\.prod\.alarmEmail.*stages\.prod\.alarmTopicArn/);
+    expect(() => resolveStageConfig('prod', { tracing: true })).toThrow(/no alarm target/);
+    expect(resolveStageConfig('prod', { alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }).alarmTopicArn).toBeDefined();
+    expect(resolveStageConfig('dev').alarmEmail).toBeUndefined();
   });
 
   it('refuses unknown keys and bad values, naming each', () => {
@@ -117,14 +125,17 @@ describe('loadStageConfig', () => {
     expect(loadStageConfig(qa)).toMatchObject({ stage: 'qa', ratePerMinute: 7 });
   });
 
-  it('accepts every stage block in cdk.json', () => {
+  it('accepts every stage block in cdk.json, prod once an operator adds its alarm target', () => {
     const context = cdkJsonContext();
-    const stages = Object.keys(context.stages as object);
+    const stages = context.stages as Record<string, Record<string, unknown>>;
 
-    expect(stages).toEqual(expect.arrayContaining(['dev', 'prod']));
-    for (const stage of stages) {
+    expect(Object.keys(stages)).toEqual(expect.arrayContaining(['dev', 'prod']));
+    for (const stage of Object.keys(stages).filter((name) => name !== 'prod')) {
       expect(() => loadStageConfig(new App({ context: { ...context, stage } }))).not.toThrow();
     }
+    expect(() => loadStageConfig(new App({ context: { ...context, stage: 'prod' } }))).toThrow(/no alarm target/);
+    const withTarget = { ...stages, prod: { ...stages.prod, alarmEmail: 'ops@example.com' } };
+    expect(() => loadStageConfig(new App({ context: { ...context, stages: withTarget, stage: 'prod' } }))).not.toThrow();
   });
 
   it('reads flags given as strings on the command line or booleans in cdk.json', () => {

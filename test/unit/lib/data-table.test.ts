@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/table';
-import { synth, type Fixture } from './app-fixture';
+import { synth, TEST_ALARM_TOPIC, type Fixture } from './app-fixture';
 
 describe('DataTable', () => {
   let dev: Fixture;
@@ -70,7 +70,7 @@ describe('DataTable', () => {
   });
 
   it('follows an explicit removal policy and deletion protection over the stage default', () => {
-    const { template } = synth('prod', { removalPolicy: 'destroy', deletionProtection: false });
+    const { template } = synth('prod', { alarmTopicArn: TEST_ALARM_TOPIC, removalPolicy: 'destroy', deletionProtection: false });
 
     template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {

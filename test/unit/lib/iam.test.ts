@@ -146,6 +146,34 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
     ]);
   });
 
+  it('lets the authorizer read the pepper parameter and decrypt it through SSM only, when the stage has one', () => {
+    const pepperStatements = (f: Fixture) =>
+      statementsOf(f, f.logicalId(f.stack.authorizer.role)).filter((s) => actionsOf(s).some((a) => /^(ssm|kms):/.test(a)));
+    if (stage !== 'prod') {
+      expect(pepperStatements(fixture)).toEqual([]);
+      return;
+    }
+    const parameterArn = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':parameter/market-data/prod/key-pepper']] };
+    expect(pepperStatements(fixture)).toEqual([
+      { Effect: 'Allow', Action: 'ssm:GetParameter', Resource: parameterArn },
+      {
+        Effect: 'Allow',
+        Action: 'kms:Decrypt',
+        Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':kms:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':key/*']] },
+        Condition: {
+          StringEquals: {
+            'kms:ViaService': { 'Fn::Join': ['', ['ssm.', { Ref: 'AWS::Region' }, '.amazonaws.com']] },
+            'kms:EncryptionContext:PARAMETER_ARN': parameterArn,
+          },
+        },
+      },
+    ]);
+    // No other function may read it.
+    for (const fn of [...Object.values(fixture.stack.functions), fixture.stack.docs, fixture.stack.ingest.function, fixture.stack.freshness.function]) {
+      expect(statementsOf(fixture, fixture.logicalId(fn.role)).flatMap(actionsOf).filter((a) => /^(ssm|kms):/.test(a))).toEqual([]);
+    }
+  });
+
   it('lets the ingest function import (snapshots, the pointer, its lease) but never touch keys, users or quota counters', () => {
     const statements = statementsOf(fixture, fixture.logicalId(fixture.stack.ingest.function.role));
     const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };

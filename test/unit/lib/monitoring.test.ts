@@ -1,5 +1,5 @@
 import { ROUTES } from '../../../shared/routes';
-import { synth, type Fixture } from './app-fixture';
+import { cdkJsonContext, PROD_BLOCK, synth, synthApp, TEST_ALARM_TOPIC, type Fixture } from './app-fixture';
 import { METRICS_NAMESPACE, ROUTE_DIMENSION } from '../../../shared/observability/metric-names';
 
 describe('Monitoring', () => {
@@ -94,6 +94,22 @@ describe('Monitoring', () => {
     for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.Properties.OKActions).toEqual([{ Ref: topicId }]);
+    }
+  });
+
+  it('refuses to synthesize prod as cdk.json ships it, without an alarm target, naming the settings', () => {
+    const shipped = (cdkJsonContext().stages as Record<string, Record<string, unknown>>).prod;
+    expect(shipped.alarmEmail ?? shipped.alarmTopicArn).toBeUndefined();
+    expect(() => synthApp('prod', {}, shipped)).toThrow(/stage "prod" has no alarm target: set stages\.prod\.alarmEmail .* or stages\.prod\.alarmTopicArn/);
+  });
+
+  it('notifies on every alarm of prod, on alarm and on recovery', () => {
+    const { template } = synth('prod', PROD_BLOCK);
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(30);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([TEST_ALARM_TOPIC]);
+      expect(alarm.Properties.OKActions).toEqual([TEST_ALARM_TOPIC]);
     }
   });
 

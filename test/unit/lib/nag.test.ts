@@ -2,7 +2,8 @@ import { Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { synth } from './app-fixture';
+import { API_GATEWAY_ACCOUNT_STACK } from '../../../lib/api-gateway-account-stack';
+import { synth, synthApp } from './app-fixture';
 
 const EVERYTHING_ON = {
   tracing: true,
@@ -47,10 +48,17 @@ describe('cdk-nag AwsSolutions', () => {
     ['dev', undefined],
     ['prod', undefined],
     ['qa', EVERYTHING_ON],
+    // A stage pinned to an account and region: acknowledgments name the values, not pseudo parameters.
+    ['pinned', { ...EVERYTHING_ON, account: '123456789012', region: 'eu-west-1' }],
   ])('reports nothing for %s', (stage, block) => {
     const { stack } = synth(stage, block);
 
     expect(violationsOf(stack)).toEqual([]);
+  });
+
+  it('reports nothing for the stack of the account\'s API Gateway settings', () => {
+    const app = synthApp('dev', { apiGatewayAccount: 'true' });
+    expect(violationsOf(app.node.findChild(API_GATEWAY_ACCOUNT_STACK))).toEqual([]);
   });
 
   it('justifies every acknowledgment in one line and scopes IAM ones to named findings', () => {

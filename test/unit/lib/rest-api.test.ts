@@ -1,9 +1,11 @@
-import { Match } from 'aws-cdk-lib/assertions';
+import { Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { API_GATEWAY_ACCOUNT_STACK } from '../../../lib/api-gateway-account-stack';
 import { bearerKey } from '../../../shared/bearer';
 import { CORS_HEADERS } from '../../../shared/cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES } from '../../../shared/gateway-responses';
 import { ROUTES } from '../../../shared/routes';
-import { synth, type Fixture } from './app-fixture';
+import { PROD_BLOCK, synth, synthApp, type Fixture } from './app-fixture';
 
 type Resources = Record<string, { Properties: Record<string, any> }>;
 
@@ -36,6 +38,17 @@ describe('MarketDataApi', () => {
       EndpointConfiguration: { Types: ['REGIONAL'] },
       MinimumCompressionSize: 1024,
     });
+  });
+
+  it('passes the functions\' base64 coded answers on as bytes, the preflight mocks still answering as text', () => {
+    // The proxy decodes an isBase64Encoded body only when the request's Accept is a binary media type.
+    dev.template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
+    const options = Object.values(dev.template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } }));
+    expect(options.length).toBeGreaterThan(0);
+    for (const method of options) {
+      expect(method.Properties.Integration).toMatchObject({ Type: 'MOCK', ContentHandling: 'CONVERT_TO_TEXT' });
+      for (const response of method.Properties.Integration.IntegrationResponses) expect(response.ContentHandling).toBe('CONVERT_TO_TEXT');
+    }
   });
 
   it('has exactly one GET method per route, proxied to the route family function behind the authorizer', () => {
@@ -188,7 +201,10 @@ describe('MarketDataApi', () => {
     expect(Object.keys(responses)).toHaveLength(1);
     expect(response.Properties.StatusCode).toBe(status);
     expect(response.Properties.ResponseParameters).toMatchObject({
-      'gatewayresponse.header.Content-Type': "'application/json'",
+      'gatewayresponse.header.Content-Type': "'application/json; charset=utf-8'",
+      // Nothing to keep, on every answer the description promises it on; and every answer varies by coding.
+      'gatewayresponse.header.Cache-Control': "'no-store'",
+      'gatewayresponse.header.Vary': "'Accept-Encoding'",
       // The request's own id, never a header the client chose.
       'gatewayresponse.header.X-Request-Id': 'context.requestId',
     });
@@ -264,20 +280,25 @@ describe('MarketDataApi', () => {
     expect(rate.Statement.RateBasedStatement).toEqual({ Limit: 1200, AggregateKeyType: 'IP', EvaluationWindowSec: 300 });
     expect(responseOf(rate)).toEqual({
       status: 429,
-      headers: { ...CORS_HEADERS, 'Retry-After': '60' },
+      headers: { ...CORS_HEADERS, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding', 'Retry-After': '60' },
       contentType: 'APPLICATION_JSON',
       envelope: { error: { code: 'rate_limit_exceeded', message: WAF_RESPONSES.rateLimited.message, details: null } },
     });
-    // The common rules only label; the rule after them refuses on those labels with a 400.
-    const common = rules.find((r: any) => r.Statement.ManagedRuleGroupStatement);
-    expect(common.Statement.ManagedRuleGroupStatement).toMatchObject({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' });
-    expect(common.OverrideAction).toEqual({ Count: {} });
+    // The managed rule groups (common rules, known bad inputs) only label; the rule after them
+    // refuses on the labels of either with a 400.
+    const managed = rules.filter((r: any) => r.Statement.ManagedRuleGroupStatement);
+    expect(managed.map((r: any) => r.Statement.ManagedRuleGroupStatement)).toEqual([
+      { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' },
+      { VendorName: 'AWS', Name: 'AWSManagedRulesKnownBadInputsRuleSet' },
+    ]);
+    for (const group of managed) expect(group.OverrideAction).toEqual({ Count: {} });
     const refusal = rules.find((r: any) => JSON.stringify(r.Statement).includes('awswaf:managed:aws:core-rule-set:'));
-    expect(refusal.Priority).toBeGreaterThan(common.Priority);
+    expect(JSON.stringify(refusal.Statement)).toContain('awswaf:managed:aws:known-bad-inputs:');
+    for (const group of managed) expect(refusal.Priority).toBeGreaterThan(group.Priority);
     expect(JSON.stringify(refusal.Statement)).toContain('NoUserAgent_Header');
     expect(responseOf(refusal)).toEqual({
       status: 400,
-      headers: CORS_HEADERS,
+      headers: { ...CORS_HEADERS, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' },
       contentType: 'APPLICATION_JSON',
       envelope: { error: { code: 'validation_error', message: expect.any(String), details: { message: [expect.any(String)] } } },
     });
@@ -286,5 +307,34 @@ describe('MarketDataApi', () => {
     const [association] = Object.values(template.findResources('AWS::WAFv2::WebACLAssociation'));
     expect(JSON.stringify(association.Properties.ResourceArn)).toContain(logicalId(stack.api.api));
     expect(association.DependsOn).toEqual(expect.arrayContaining([logicalId(stack.api.stage)]));
+  });
+
+  it('logs what WAF sees to an aws-waf-logs- log group with the stage retention, the Authorization header redacted', () => {
+    const { template } = synth('dev', { waf: { enabled: true } });
+    const [group] = Object.entries(template.findResources('AWS::Logs::LogGroup', { Properties: { LogGroupName: Match.stringLikeRegexp('^aws-waf-logs-') } }));
+    expect(group[1].Properties).toMatchObject({ LogGroupName: 'aws-waf-logs-market-data-dev', RetentionInDays: 30 });
+    const [logging] = Object.values(template.findResources('AWS::WAFv2::LoggingConfiguration'));
+    const [aclId] = Object.keys(template.findResources('AWS::WAFv2::WebACL'));
+    expect(logging.Properties.ResourceArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    // WAF wants the log group's ARN without the `:*` of its Arn attribute.
+    const destination = JSON.stringify(logging.Properties.LogDestinationConfigs);
+    expect(destination).toContain(`":log-group:",{"Ref":"${group[0]}"}]`);
+    expect(destination).not.toContain(':*');
+    expect(logging.Properties.RedactedFields).toEqual([{ SingleHeader: { Name: 'authorization' } }]);
+  });
+
+  it('owns no account-wide API Gateway settings in any stage: that is a stack of its own, on request', () => {
+    for (const fixture of [dev, synth('prod', PROD_BLOCK)]) {
+      fixture.template.resourceCountIs('AWS::ApiGateway::Account', 0);
+      fixture.template.resourcePropertiesCountIs('AWS::IAM::Role', { AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'apigateway.amazonaws.com' } })] }) }, 0);
+      expect(fixture.app.node.children.filter((child) => child instanceof Stack)).toHaveLength(1);
+    }
+    const withAccount = synthApp('dev', { apiGatewayAccount: 'true' });
+    const account = Template.fromStack(withAccount.node.findChild(API_GATEWAY_ACCOUNT_STACK) as Stack);
+    account.resourceCountIs('AWS::ApiGateway::Account', 1);
+    account.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'apigateway.amazonaws.com' } })] }),
+    });
+    account.hasResource('AWS::IAM::Role', { DeletionPolicy: 'Retain' });
   });
 });

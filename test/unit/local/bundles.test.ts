@@ -16,7 +16,8 @@ const pascal = (name: string) => name[0].toUpperCase() + name.slice(1);
 /** A bundle that reports the environment its module initialised with, as a composition root reads it. */
 const bundleSource = (name: string) => `
 const seen = { TABLE_NAME: process.env.TABLE_NAME, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
-  RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE, KEY_PEPPER: process.env.KEY_PEPPER };
+  RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE, KEY_PEPPER: process.env.KEY_PEPPER,
+  KEY_PEPPER_PARAMETER: process.env.KEY_PEPPER_PARAMETER };
 exports.main = async () => ({ statusCode: 200, headers: {}, body: JSON.stringify({ name: ${JSON.stringify(name)}, seen }) });
 `;
 
@@ -131,6 +132,15 @@ describe('loadBundles', () => {
 
     expect(() => loadBundles(dir, LOCAL)).toThrow(BundleError);
     expect(() => loadBundles(dir, LOCAL)).toThrow(/KEY_PEPPER is a deploy-time reference/);
+  });
+
+  it('refuses the pepper parameter the deployed authorizer reads from SSM without a local pepper, and never passes its name on', async () => {
+    const dir = assembly({ environment: { KEY_PEPPER_PARAMETER: '/market-data/prod/key-pepper' } });
+
+    expect(() => loadBundles(dir, LOCAL)).toThrow(/KEY_PEPPER_PARAMETER names a parameter the function reads from AWS .*give KEY_PEPPER a local value/);
+    const { seen } = await bodyOf(loadBundles(dir, { ...LOCAL, KEY_PEPPER: 'local-pepper' }).authorizer);
+    expect(seen.KEY_PEPPER).toBe('local-pepper');
+    expect(seen.KEY_PEPPER_PARAMETER).toBeUndefined();
   });
 
   it('takes the local value of such a reference', async () => {

@@ -32,7 +32,7 @@ describe('errorEnvelope', () => {
 
     expect(seen).toBeInstanceOf(Error);
     expect(seen).toBeInstanceOf(HttpErrorResponse);
-    expect(seen).toMatchObject({ statusCode: 400, expose: true, headers: { 'Content-Type': 'application/json' } });
+    expect(seen).toMatchObject({ statusCode: 400, expose: true, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
     expect(JSON.parse((seen as Error).message)).toEqual({
       error: { code: 'validation_error', message: 'The request parameters are invalid.', details: { message: ['limit must be an integer'] } },
     });
