@@ -69,6 +69,7 @@ export class MarketDataStack extends Stack {
       quotaPerMonth: config.quotaPerMonth,
       snapshotCacheMs: config.snapshotCacheMs,
       readCacheMb: config.readCacheMb,
+      dataMaxAgeSeconds: config.maxDataAgeMinutes * 60,
       logRetention: config.logRetentionDays,
       removalPolicy,
       tracing: config.tracing,

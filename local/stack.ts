@@ -98,7 +98,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let bundledStack: string | undefined;
   // The key-free function, which also serves the data status: an API route, whatever `publicRoutes` holds.
   const { stores, clock, retryAfterSeconds } = built.deps;
-  let docs: (event: ApiEvent) => Promise<ApiResult> = docsHandler({ status: (nowMs) => dataStatus(stores, nowMs), clock, retryAfterSeconds });
+  let docs: (event: ApiEvent) => Promise<ApiResult> = docsHandler({ status: (nowMs) => dataStatus(stores, nowMs, config.dataMaxAgeSeconds), clock, retryAfterSeconds });
   if (options.bundles !== undefined) {
     // Loaded after the import: a bundle's composition root reads its configuration at load time.
     const bundled = loadBundles(options.bundles, localEnv, options.bundleStack);

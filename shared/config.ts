@@ -29,6 +29,11 @@ export interface RuntimeConfig {
   retryAfterSeconds: number;
   /** Bound of each instance's cache of published snapshot data, in MB (0 turns it off). */
   readCacheMb: number;
+  /**
+   * How long after its last refresh a family counts as stale (`GET /api/v1/status`): the stage's
+   * `maxDataAgeMinutes`, the age at which its freshness alarm fires too.
+   */
+  dataMaxAgeSeconds: number;
   /** DynamoDB client timeouts (the local stack, whose embedded DynamoDB shares the process, needs longer ones). */
   dynamodbRequestTimeoutMs: number;
   dynamodbConnectionTimeoutMs: number;
@@ -44,6 +49,7 @@ export const ENV = {
   keyPepperParameter: 'KEY_PEPPER_PARAMETER',
   retryAfterSeconds: 'RETRY_AFTER_SECONDS',
   readCacheMb: 'READ_CACHE_MB',
+  dataMaxAgeSeconds: 'DATA_MAX_AGE_SECONDS',
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
   dynamodbConnectionTimeoutMs: 'DYNAMODB_CONNECTION_TIMEOUT_MS',
 } as const;
@@ -54,6 +60,7 @@ export const DEFAULTS = {
   snapshotCacheMs: 5_000,
   retryAfterSeconds: 1,
   readCacheMb: 64,
+  dataMaxAgeSeconds: 86_400,
   dynamodbRequestTimeoutMs: 2_000,
   dynamodbConnectionTimeoutMs: 1_000,
 } as const;
@@ -88,6 +95,7 @@ export function readConfig(env: Record<string, string | undefined>): RuntimeConf
     keyPepperParameter,
     retryAfterSeconds: positiveInt(env, ENV.retryAfterSeconds, DEFAULTS.retryAfterSeconds),
     readCacheMb: positiveInt(env, ENV.readCacheMb, DEFAULTS.readCacheMb, true),
+    dataMaxAgeSeconds: positiveInt(env, ENV.dataMaxAgeSeconds, DEFAULTS.dataMaxAgeSeconds),
     dynamodbRequestTimeoutMs: positiveInt(env, ENV.dynamodbRequestTimeoutMs, DEFAULTS.dynamodbRequestTimeoutMs),
     dynamodbConnectionTimeoutMs: positiveInt(env, ENV.dynamodbConnectionTimeoutMs, DEFAULTS.dynamodbConnectionTimeoutMs),
   };

@@ -13,7 +13,7 @@ const config = readConfig(process.env);
 const stores = createStores(createDocumentClient(clientOptionsOf(config)), config);
 
 export const handler = docsHandler({
-  status: (nowMs) => dataStatus(stores, nowMs),
+  status: (nowMs) => dataStatus(stores, nowMs, config.dataMaxAgeSeconds),
   clock: () => new Date(),
   retryAfterSeconds: config.retryAfterSeconds,
 });

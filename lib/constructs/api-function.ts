@@ -20,6 +20,8 @@ export interface ApiFunctionDefaults {
   quotaPerMonth: number;
   snapshotCacheMs: number;
   readCacheMb: number;
+  /** `stale` of GET /api/v1/status after this long without a refresh. */
+  dataMaxAgeSeconds: number;
   logRetention: logs.RetentionDays;
   removalPolicy: RemovalPolicy;
   tracing: boolean;
@@ -112,6 +114,7 @@ function defaultEnvironment(defaults: ApiFunctionDefaults): Record<string, strin
     [ENV.quotaPerMonth]: String(defaults.quotaPerMonth),
     [ENV.snapshotCacheMs]: String(defaults.snapshotCacheMs),
     [ENV.readCacheMb]: String(defaults.readCacheMb),
+    [ENV.dataMaxAgeSeconds]: String(defaults.dataMaxAgeSeconds),
     ...(defaults.sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
   };
 }

@@ -22,7 +22,7 @@ export const DEFAULT_MAX_AGE_SECONDS = 3600;
 export async function dataStatus(
   { pointer }: Pick<Stores, 'pointer'>,
   nowMs: number,
-  maxAgeSeconds = DEFAULT_MAX_AGE_SECONDS,
+  maxAgeSeconds: number,
 ): Promise<{ families: Record<VersionedFamily, FamilyStatus> }> {
   const [stored, refreshed] = await Promise.all([pointer.served(), pointer.refreshed()]);
   const { served } = servedVersions(stored ?? { families: {}, retired: [] });

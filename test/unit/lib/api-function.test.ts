@@ -11,6 +11,7 @@ const defaults: ApiFunctionDefaults = {
   quotaPerMonth: 100_000,
   snapshotCacheMs: 5000,
   readCacheMb: 64,
+  dataMaxAgeSeconds: 86_400,
   logRetention: RetentionDays.TWO_WEEKS,
   removalPolicy: RemovalPolicy.DESTROY,
   tracing: false,
