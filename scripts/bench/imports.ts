@@ -252,6 +252,8 @@ export interface BaselineCase {
   write_units: number;
   delete_units: number;
   total: number;
+  items_read: number;
+  read_units: number;
 }
 
 interface Baseline {
@@ -288,7 +290,8 @@ export function writeBaseline(cases: ImportCase[], dataset: BaselineDataset, git
       "that charges each write by DynamoDB's item-size rules: the table 1 write unit per KB " +
       '(rounded up) of the larger of the item before and after, each GSI entry the same for the projected item (ALL) plus 100 bytes, deletions by the item deleted ' +
       "with its index entries (scripts/bench/write-units.ts). A refresh's deletions are counted in it: the versions it replaced, deleted by SnapshotWriter.deleteVersion " +
-      'right after it (deleteReplaced). total = write_units + delete_units; items = items put or updated.',
+      'right after it (deleteReplaced). total = write_units + delete_units; items = items put or updated; items_read = items the reads returned; ' +
+      'read_units = the read units the embedded DynamoDB reports for those reads (ReturnConsumedCapacity).',
   };
   baseline.datasets[dataset] = {
     measured_at: new Date().toISOString(),
@@ -296,7 +299,23 @@ export function writeBaseline(cases: ImportCase[], dataset: BaselineDataset, git
     command,
     cases: Object.fromEntries(
       cases.flatMap((c) =>
-        c.id ? [[c.id, { name: c.name, items: c.items_written, items_deleted: c.items_deleted, write_units: c.write_units, delete_units: c.delete_units, total: c.total_units }]] : [],
+        c.id
+          ? [
+              [
+                c.id,
+                {
+                  name: c.name,
+                  items: c.items_written,
+                  items_deleted: c.items_deleted,
+                  write_units: c.write_units,
+                  delete_units: c.delete_units,
+                  total: c.total_units,
+                  items_read: c.items_read,
+                  read_units: c.read_units,
+                },
+              ],
+            ]
+          : [],
       ),
     ),
   };
