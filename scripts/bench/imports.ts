@@ -245,7 +245,7 @@ const BASELINE_FILE = resolve(__dirname, '../../bench/baseline-writes.json');
 
 export type BaselineDataset = 'quick' | 'bench';
 
-export interface BaselineCase {
+interface BaselineCase {
   name: string;
   items: number;
   items_deleted: number;
