@@ -4,7 +4,8 @@
  *   npm run bench               full: the BENCH dataset, writes bench/results.json and bench/results.md
  *   npm run bench -- --quick    CI smoke (< 3 min): QUICK_BENCH, writes bench/results-quick.*
  *   npm run bench -- --out P    write P.json and P.md instead
- *   npm run bench -- --imports  only what imports cost
+ *   npm run bench -- --imports [--quick]   only what imports cost (the refresh cases against bench/baseline-writes.json)
+ *   npm run bench -- --imports [--quick] --write-baseline   the same, recorded as the baseline (the design before issue 21 only)
  *   npm run bench -- --model    only the latency model and the traffic mix (prints; writes nothing)
  *   npm run bench -- --model --only TEXT   the same for the request kinds whose name contains TEXT
  *   npm run bench -- --against REF   only the cold start of a git commit's functions against now
@@ -13,9 +14,11 @@
  * every request kind through the real handlers (DynamoDB work from the accounting middleware,
  * latency against the floor read), the functions' bundles and module initialisation, and the
  * local stack's throughput on one hot endpoint. Prints the goals as PASS/FAIL checks; exits 0
- * unless it crashes.
+ * unless it crashes, or unless ENFORCE_WRITE_TARGETS (scripts/bench/report.ts) is on and a refresh
+ * misses its write-unit target.
  */
-import { importLines, measureImports } from './bench/imports';
+import { importsTable, measureImports, writeBaseline, type BaselineDataset } from './bench/imports';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -32,7 +35,7 @@ import { loadDataset, startBenchDynamo } from './bench/load';
 import { CallRecorder, measureKind, type Handler, type KindResult, type MeasureOptions } from './bench/measure';
 import { pickRequests } from './bench/picks';
 import { depthCheck, readCapacityAtDepth } from './bench/depth';
-import { checksTable, evaluate, markdown, requestsTable, type BenchResults } from './bench/report';
+import { checksTable, ENFORCE_WRITE_TARGETS, evaluate, markdown, requestsTable, writeTargetChecks, type BenchResults, type Check } from './bench/report';
 import { measureRefusals, refusalLines } from './bench/refusals';
 import { requestMix } from './bench/requests';
 import { measureThroughput } from './bench/throughput';
@@ -68,9 +71,12 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
   },
 };
 
-function parseArgs(argv: string[]): Mode & { importsOnly: boolean; modelOnly: boolean; only?: string; against?: string } {
+type Args = Mode & { importsOnly: boolean; writeBaseline: boolean; modelOnly: boolean; only?: string; against?: string };
+
+function parseArgs(argv: string[]): Args {
   let quick = false;
   let importsOnly = false;
+  let writeBaseline = false;
   let modelOnly = false;
   let only: string | undefined;
   let against: string | undefined;
@@ -78,25 +84,45 @@ function parseArgs(argv: string[]): Mode & { importsOnly: boolean; modelOnly: bo
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--quick') quick = true;
     else if (argv[i] === '--imports') importsOnly = true;
+    else if (argv[i] === '--write-baseline') writeBaseline = true;
     else if (argv[i] === '--model') modelOnly = true;
     else if (argv[i] === '--only' && argv[i + 1]) only = argv[++i];
     else if (argv[i] === '--against' && argv[i + 1]) against = argv[++i];
     else if (argv[i] === '--out' && argv[i + 1]) out = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports | --model [--only TEXT] | --against REF] [--out PREFIX]`);
+    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports [--write-baseline] | --model [--only TEXT] | --against REF] [--out PREFIX]`);
   }
+  if (writeBaseline && !importsOnly) throw new Error('--write-baseline goes with --imports');
   const mode = MODES[quick ? 'quick' : 'full'];
-  return { ...mode, importsOnly, modelOnly, only, against, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
+  return { ...mode, importsOnly, writeBaseline, modelOnly, only, against, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
 }
 
-/** `--imports`: only what imports cost, at the mode's scale (a few minutes at BENCH scale). */
-async function importsOnly(mode: Mode): Promise<void> {
+/** The baseline a mode's dataset is checked against (bench/baseline-writes.json). */
+const baselineOf = (mode: Mode): BaselineDataset => (mode.name === 'quick' ? 'quick' : 'bench');
+
+/** Exit status: 1 when the write-unit targets are enforced and one is missed. */
+const exitStatus = (writeTargets: Check[]) => (ENFORCE_WRITE_TARGETS && writeTargets.some((c) => !c.pass) ? 1 : 0);
+
+/** `--imports`: only what imports cost, at the mode's scale (a quarter of an hour at BENCH scale). */
+async function importsOnly(mode: Args): Promise<number> {
   const started = performance.now();
   const dataset = generateDataset({ ...mode.preset, now: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000) });
   log(`bench imports (${mode.name}): generated in ${seconds(started)} s`);
   const dynamo = await startBenchDynamo('market-data-bench');
   try {
     const imports = await measureImports(dataset, dynamo.endpoint, mode.name === 'quick', log);
-    process.stdout.write(`imports (${mode.name}):\n${importLines(imports).join('\n')}\n`);
+    const checks = writeTargetChecks(imports, baselineOf(mode));
+    process.stdout.write(`imports (${mode.name}, ${seconds(started)} s):\n\n${importsTable(imports)}\n\n${checksTable(checks)}\n`);
+    if (mode.writeBaseline) {
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: resolve(__dirname, '..'), encoding: 'utf8' }).trim();
+      writeBaseline(
+        imports,
+        baselineOf(mode),
+        { commit: git('rev-parse', 'HEAD'), sharedCommit: git('log', '-1', '--format=%H', '--', 'shared'), dirty: git('status', '--porcelain', '--', 'shared', 'scripts') !== '' },
+        `npm run bench -- --imports${mode.name === 'quick' ? ' --quick' : ''} --write-baseline`,
+      );
+      process.stdout.write(`wrote the ${baselineOf(mode)} baseline to bench/baseline-writes.json\n`);
+    }
+    return exitStatus(checks);
   } finally {
     await dynamo.close();
   }
@@ -105,12 +131,12 @@ async function importsOnly(mode: Mode): Promise<void> {
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const mode = parseArgs(process.argv.slice(2));
   if (mode.importsOnly) return importsOnly(mode);
   if (mode.against) {
     process.stdout.write(`${await compareColdStart(mode.against, mode.initRounds)}\n`);
-    return;
+    return 0;
   }
   const started = performance.now();
   // Other work on the machine skews every latency here; the load average says how much there was.
@@ -182,7 +208,7 @@ async function main(): Promise<void> {
       const chosen = only === undefined ? kinds : kinds.filter((kind) => kind.name.includes(only));
       const model = await measureModel(chosen, { data, now: new Date() }, built, config, clients, mode.name === 'quick');
       process.stdout.write(`\n${modelTables(model)}\n\n${checksTable(model.checks)}\n`);
-      return;
+      return 0;
     }
 
     const recorder = new CallRecorder();
@@ -228,7 +254,8 @@ async function main(): Promise<void> {
     const model = await measureModel(kinds, { data, now: new Date() }, built, config, clients, mode.name === 'quick');
     log(`latency model: ${model.latency.length} single-view kinds, mix of ${model.mix[0]?.requests ?? 0} requests (${seconds(started)} s)`);
 
-    const checks = [depthCheck(depth[0], depth[1]), ...evaluate(requests, cold), ...ceilingChecks(requests), ...model.checks];
+    const writeTargets = writeTargetChecks(imports, baselineOf(mode));
+    const checks = [depthCheck(depth[0], depth[1]), ...evaluate(requests, cold), ...ceilingChecks(requests), ...model.checks, ...writeTargets];
     const results: BenchResults = {
       mode: mode.name,
       generated_at: new Date().toISOString(),
@@ -269,10 +296,11 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`\n${modelTables(model)}\n`);
     process.stdout.write(`\nrefused requests:\n${refusalLines(refusals).join('\n')}\n`);
-    process.stdout.write(`\nimports:\n${importLines(imports).join('\n')}\n`);
+    process.stdout.write(`\nimports:\n\n${importsTable(imports)}\n`);
     process.stdout.write('\n');
     process.stdout.write(`${checksTable(checks)}\n\n`);
     process.stdout.write(`wrote ${mode.out}.json and ${mode.out}.md in ${seconds(started)} s\n`);
+    return exitStatus(writeTargets);
   } finally {
     setLogSink((line) => process.stdout.write(`${line}\n`));
     client.destroy();
@@ -282,7 +310,7 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => process.exit(0),
+  (status) => process.exit(status),
   (error: unknown) => {
     process.stderr.write(`bench failed: ${(error as Error)?.stack ?? String(error)}\n`);
     process.exit(1);

@@ -1,0 +1,58 @@
+/**
+ * The bench report (scripts/bench/report.ts): results.md prints the import cases and the traffic
+ * mix, and the refresh cases are checked against the committed baseline (bench/baseline-writes.json)
+ * at issue 21's ratios.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readBaseline, type CaseId, type ImportCase } from '../../../scripts/bench/imports';
+import { markdown, writeTargetChecks, type BenchResults } from '../../../scripts/bench/report';
+
+const committed = JSON.parse(readFileSync(resolve(__dirname, '../../../bench/results.json'), 'utf8')) as BenchResults;
+
+/** A measured case with `total` write units. */
+const measured = (id: CaseId, total: number): ImportCase => ({
+  id,
+  name: `${id}. case`,
+  items_written: 1,
+  items_deleted: 0,
+  write_units: total,
+  delete_units: 0,
+  total_units: total,
+  items_read: 0,
+  read_units: 0,
+  ms: 1000,
+  peak_heap_mb: 1,
+});
+
+describe('markdown', () => {
+  it('prints every import case and the traffic mix', () => {
+    const imports = [measured('b', 123_457), measured('c', 98_765)];
+    const md = markdown({ ...committed, imports });
+    const section = (title: string) => md.split(`## ${title}\n`)[1]?.split('\n## ')[0] ?? '';
+    expect(section('Imports')).toContain('| b. case |');
+    expect(section('Imports')).toContain('| 123457 |');
+    expect(section('Imports')).toContain('| c. case |');
+    for (const m of committed.mix!) expect(section('Traffic mix')).toContain(`| ${m.cache} | ${m.requests} | ${m.distinct_paths} | ${m.read_units_per_request} |`);
+  });
+});
+
+describe('writeTargetChecks', () => {
+  const baseline = readBaseline('quick')!;
+  const passes = (id: CaseId, total: number) => writeTargetChecks([measured(id, total)], 'quick').find((c) => c.check.startsWith(`import (${id})`))!.pass;
+
+  it('holds (b) to 1/8, (c) to 1/20, (d) to 0 and (e) to the quick baseline', () => {
+    expect(passes('b', Math.floor(baseline.b!.total / 8))).toBe(true);
+    expect(passes('b', Math.floor(baseline.b!.total / 8) + 1)).toBe(false);
+    expect(passes('c', Math.floor(baseline.c!.total / 20))).toBe(true);
+    expect(passes('c', Math.floor(baseline.c!.total / 20) + 1)).toBe(false);
+    expect(passes('d', 0)).toBe(true);
+    expect(passes('d', 1)).toBe(false);
+    expect(passes('e', baseline.e!.total)).toBe(true);
+    expect(passes('e', baseline.e!.total + 1)).toBe(false);
+  });
+
+  it('fails a case that was not measured', () => {
+    expect(writeTargetChecks([], 'quick').every((c) => !c.pass)).toBe(true);
+  });
+});
