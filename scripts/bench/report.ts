@@ -44,29 +44,39 @@ export interface BenchResults {
 /**
  * Issue 21's refresh targets, against the committed baseline of the dataset (bench/baseline-writes.json):
  * total write units (puts and the deletions the refresh causes) of (b) at most 1/8 of the baseline's,
- * (c) at most 1/20, (d) none, (e) at most the baseline's. The design before issue 21 fails (b), (c)
- * and (e) is equal by definition: until the new import lands they are reported and not enforced. At
- * true, a missed target makes `npm run bench` (quick, full and --imports) exit 1.
+ * (c) at most 1/20, (d) none, (e) at most the baseline's. Since API 1.2 every import also records
+ * when it carried each family (`refreshed_at` of GET /api/v1/status, CONTRACT §11), an item of
+ * about 300 bytes: one write unit that (d) may spend beyond the baseline. The pointer item now names
+ * the index segments of every family version and is about 1 KB, so an import's two writes of it (its
+ * lease and its publish) may each cost one unit more than before: (e), whose history items are
+ * exactly the baseline's, may spend those two. Each allowance is said in the check.
+ * The design before issue 21 failed (b) and (c); since it landed they are enforced: a missed target
+ * makes `npm run bench` (quick, full and --imports) exit 1.
  */
-export const ENFORCE_WRITE_TARGETS = false;
+export const ENFORCE_WRITE_TARGETS = true;
 
-const WRITE_TARGETS: { id: CaseId; ratio: number; text: string }[] = [
-  { id: 'b', ratio: 1 / 8, text: 'every earn document changed: ≤ 1/8 of' },
-  { id: 'c', ratio: 1 / 20, text: '5 % of earn documents changed: ≤ 1/20 of' },
-  { id: 'd', ratio: 0, text: 'nothing changed: 0, whatever' },
-  { id: 'e', ratio: 1, text: 'one hour of history: ≤ 1.0 ×' },
+/** The write unit of the refresh time every import records (shared/repositories/snapshot-writer.ts, markRefreshed). */
+const REFRESH_TIME_UNITS = 1;
+/** What the pointer's index segments may add to one write of it (its lease, its publish). */
+const POINTER_GROWTH_UNITS = 1;
+
+const WRITE_TARGETS: { id: CaseId; ratio: number; plus: number; text: string }[] = [
+  { id: 'b', ratio: 1 / 8, plus: 0, text: 'every earn document changed: ≤ 1/8 of' },
+  { id: 'c', ratio: 1 / 20, plus: 0, text: '5 % of earn documents changed: ≤ 1/20 of' },
+  { id: 'd', ratio: 0, plus: REFRESH_TIME_UNITS, text: 'nothing changed: only the refresh time (1 write unit of CONTRACT §11), whatever' },
+  { id: 'e', ratio: 1, plus: 2 * POINTER_GROWTH_UNITS, text: 'one hour of history: ≤ 1.0 × (+ 1 unit for each of the 2 pointer writes, which name index segments now)' },
 ];
 
 /** The write-unit targets of the refresh cases against the dataset's committed baseline. */
 export function writeTargetChecks(imports: ImportCase[], dataset: BaselineDataset): Check[] {
   const baseline = readBaseline(dataset);
   const enforced = ENFORCE_WRITE_TARGETS ? 'enforced' : 'reported, not enforced: ENFORCE_WRITE_TARGETS = false';
-  return WRITE_TARGETS.map(({ id, ratio, text }) => {
+  return WRITE_TARGETS.map(({ id, ratio, plus, text }) => {
     const measured = imports.find((c) => c.id === id);
     const base = baseline?.[id];
     const check = `import (${id}) total write units, ${text} the ${dataset} baseline (${enforced})`;
     if (!measured || !base) return { check, pass: false, detail: !base ? `no ${dataset} baseline for (${id}) in bench/baseline-writes.json` : `case (${id}) not measured` };
-    const limit = base.total * ratio;
+    const limit = base.total * ratio + plus;
     const times = base.total > 0 ? ` (×${(measured.total_units / base.total).toFixed(3)})` : '';
     return { check, pass: measured.total_units <= limit, detail: `${measured.total_units} vs baseline ${base.total}${times}, limit ${Math.floor(limit)}` };
   });

@@ -129,12 +129,12 @@ async function planChanges(dataset: Dataset, pointer: SnapshotPointer | undefine
     const stored = served[family];
     const given = dataset[family];
     if (given) {
-      const state = { hash: hashOf(given), count: given.length, publishedAt: now };
+      const state = { hash: hashOf(given), publishedAt: now };
       if (stored?.version !== hashOf(LAYOUT, family, state.hash, null)) change(family, state, () => projectCatalog(family, given), given);
     } else if (stored?.version && stored.hash && !isCurrent(stored)) {
       // Served in an older layout: written again from its source records, when it has them.
       const records = (await writer.readSource(stored.version, family)) as Parameters<typeof projectCatalog>[1];
-      if (records.length > 0 || stored.count === 0) change(family, { ...stored, publishedAt: now }, () => projectCatalog(family, records), records);
+      if (records.length > 0) change(family, { ...stored, publishedAt: now }, () => projectCatalog(family, records), records);
     }
   }
 
@@ -155,7 +155,7 @@ async function planChanges(dataset: Dataset, pointer: SnapshotPointer | undefine
     const stored = served[name];
     const given = dataset[name];
     if (given) {
-      const state = { hash: hashOf(given), refs: resolve.digest, count: given.length, publishedAt: now };
+      const state = { hash: hashOf(given), refs: resolve.digest, publishedAt: now };
       if (stored?.version !== hashOf(LAYOUT, family, state.hash, state.refs)) change(family, state, () => projectOffers(family, given, resolve), given);
     } else if (stored?.version && stored.hash && (stored.refs !== resolve.digest || !isCurrent(stored))) {
       // The family is not in the file, but a reference it renders changed (or its layout is older): render it again.
@@ -221,8 +221,16 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   }
 
   const owner = randomUUID();
-  const leaseEnd = () => clock().getTime() + LEASE_MS;
-  const before = await writer.acquireLease({ owner, until: leaseEnd(), writing: planned.map((c) => c.state.version) }, startedAt.getTime());
+  let leaseUntil = startedAt.getTime() + LEASE_MS;
+  // Renewed once half of it has passed: a quick import never renews it (each renewal rewrites the
+  // pointer item); one that stalled past it and was taken over fails here, before it deletes anything.
+  const holdLease = async () => {
+    const now = clock().getTime();
+    if (leaseUntil - now > LEASE_MS / 2) return;
+    leaseUntil = now + LEASE_MS;
+    await writer.renewLease(owner, leaseUntil);
+  };
+  const before = await writer.acquireLease({ owner, until: leaseUntil, writing: planned.map((c) => c.state.version) }, startedAt.getTime());
   try {
     // Under the lease: plan again only if another import published since the pointer was read
     // (a family version names its hash and references, so equal versions mean an equal plan).
@@ -258,7 +266,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       if (!served.has(version) && !next.has(version) && !retainedVersions.has(version)) itemsDeleted += await writer.deleteVersion(version, kept);
     }
     for (const change of changes) {
-      await writer.renewLease(owner, leaseEnd());
+      await holdLease();
       const written = await writer.writeVersion(
         change.state.version,
         projections.get(change.state.version)!,
@@ -268,13 +276,13 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       change.state.segments = written.segments;
       itemsWritten += written.itemsWritten;
     }
-    await writer.renewLease(owner, leaseEnd());
+    await holdLease();
     const appended = appends.length > 0 ? await appendHistory(history, appends, startedAt.getTime()) : noHistory;
     itemsWritten += appended.itemsWritten;
 
     // Versions replaced longer ago than their retention are deleted, sparing the blocks others name;
-    // the lease renewed first, so an import that stalled past it and was taken over deletes nothing.
-    await writer.renewLease(owner, leaseEnd());
+    // the lease held first, so an import that stalled past it and was taken over deletes nothing.
+    await holdLease();
     for (const r of before?.retired ?? []) if (due(r)) itemsDeleted += await writer.deleteVersion(r.version, kept);
 
     const publishedAt = clock();
@@ -288,10 +296,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       }
       families[DATASET_FAMILY_OF[change.family]] = change.state;
     }
-    for (const { family, series } of appends) {
-      const points = series.reduce((n, s) => n + s.points.length, 0);
-      families[HISTORY_DATASET_FAMILY[family]] = { count: points, publishedAt: startedAt.toISOString() };
-    }
+    for (const { family } of appends) families[HISTORY_DATASET_FAMILY[family]] = { publishedAt: startedAt.toISOString() };
     await writer.publish(owner, { families, retired, importedAt: publishedAt.toISOString() });
     await writer.markRefreshed(carried(changes), publishedAt.toISOString());
     itemsWritten += 1;

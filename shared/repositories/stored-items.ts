@@ -50,8 +50,8 @@ const FamilyStateCodec = z.object({
   refs: z.optional(z.string()),
   /** The index segments of the version (absent: a version written before the index, unreadable). */
   segments: z.optional(z.number().check(z.int(), z.minimum(1))),
-  /** Records in the file that published it (history: observations in the last file). */
-  count: z.number(),
+  /** Records in the file that published it: written by imports before ADR 0009, no longer (every pointer write is charged by its size). */
+  count: z.optional(z.number()),
   /** When the served content of the family last changed. */
   publishedAt: z.string(),
 });
