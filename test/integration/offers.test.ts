@@ -148,6 +148,7 @@ describe.each(['earn', 'borrow', 'collateral'] as const)('GET /api/v1/%s', (fami
         offset: Number(q.offset ?? 0),
         limit: Number(q.limit ?? 50),
         has_more: Number(q.offset ?? 0) + expected.ids.length < expected.total,
+        snapshot: expect.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
       });
     },
   );

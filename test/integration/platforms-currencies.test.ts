@@ -43,13 +43,13 @@ describe('pagination', () => {
   it('applies limit and offset with an exact total', async () => {
     const res = await list('/api/v1/exchanges?limit=2&offset=1');
     expect(slugs(res.body)).toEqual(['bybit', 'coinbase']);
-    expect(res.body.pagination).toEqual({ total: 5, offset: 1, limit: 2, has_more: true });
+    expect(res.body.pagination).toEqual({ total: 5, offset: 1, limit: 2, has_more: true, snapshot: expect.any(String) });
   });
 
   it('says there is no more on the last page and past the end', async () => {
-    expect((await list('/api/v1/exchanges?limit=2&offset=3')).body.pagination).toEqual({ total: 5, offset: 3, limit: 2, has_more: false });
+    expect((await list('/api/v1/exchanges?limit=2&offset=3')).body.pagination).toEqual({ total: 5, offset: 3, limit: 2, has_more: false, snapshot: expect.any(String) });
     const past = await list('/api/v1/exchanges?offset=10');
-    expect(past.body).toEqual({ data: [], pagination: { total: 5, offset: 10, limit: 50, has_more: false } });
+    expect(past.body).toEqual({ data: [], pagination: { total: 5, offset: 10, limit: 50, has_more: false, snapshot: expect.any(String) } });
   });
 
   it.each([
