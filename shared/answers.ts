@@ -74,7 +74,7 @@ export function linkHeader(event: ApiEvent, page: Pagination & { snapshot: strin
 }
 
 /** A paged body (a list's, or a changes page's) with its `Link` and `Last-Modified`. */
-export function pagedResult(event: ApiEvent, body: string, page: Pagination & { snapshot: string }, lastModified: string): ApiResult {
+function pagedResult(event: ApiEvent, body: string, page: Pagination & { snapshot: string }, lastModified: string): ApiResult {
   const result = jsonResult(body);
   const link = linkHeader(event, page);
   result.headers = { ...result.headers, 'Last-Modified': httpDate(lastModified), ...(link === undefined ? {} : { Link: link }) };

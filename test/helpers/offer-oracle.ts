@@ -24,7 +24,7 @@ function platformIndex(data: Record<string, any>): Map<string, Platform | null> 
   return index;
 }
 
-export const FIELDS: Record<Family, { apy?: string; tvl?: string; flag: string }> = {
+const FIELDS: Record<Family, { apy?: string; tvl?: string; flag: string }> = {
   earn: { apy: 'apy', tvl: 'tvl', flag: 'available' },
   borrow: { apy: 'net_borrow_apy', tvl: 'total_supply_usd', flag: 'is_active' },
   collateral: { flag: 'is_active' },
@@ -42,7 +42,7 @@ export function servedOffers(data: Record<string, any>, family: Family): Offer[]
 const listOf = (value: string | undefined) => (value === undefined ? undefined : value.split(','));
 
 /** Whether an offer passes every filter of a query (OR within a list, AND across parameters, null never matching). */
-export function matches(family: Family, q: Record<string, string>, o: Offer): boolean {
+function matches(family: Family, q: Record<string, string>, o: Offer): boolean {
   const anyOf = (values: string[] | undefined, value: string | number | null | undefined) =>
     values === undefined || (value !== null && value !== undefined && values.includes(String(value)));
   const atLeast = (bound: string | undefined, value: string | null | undefined) =>
@@ -63,7 +63,7 @@ export function matches(family: Family, q: Record<string, string>, o: Offer): bo
 }
 
 /** The full ordered list of a query (no paging): ties by id, nulls last, decimals exact. */
-export function ordered(family: Family, offers: Offer[], sortParam?: string): Offer[] {
+function ordered(family: Family, offers: Offer[], sortParam?: string): Offer[] {
   const sort = family === 'collateral' ? 'updated_desc' : (sortParam ?? DEFAULT_SORT[family]);
   const fields = FIELDS[family];
   const key = (o: Offer): string | number | null => (sort === 'updated_desc' ? Date.parse(o.updated_at) : o[sort === 'tvl_desc' ? fields.tvl! : fields.apy!]);

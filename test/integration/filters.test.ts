@@ -25,7 +25,7 @@ const request = (path: string) => get(stack.url, path, { key: KEY });
 
 const SORTS = ['apy_desc', 'apy_asc', 'tvl_desc', 'updated_desc'];
 const PLATFORM_SLUGS = ['binance', 'kraken', 'bybit', 'bybit-old', 'hidden-ex', 'gone-ex', 'trezor', 'ledger', 'aave', 'maker', 'makerdao', 'no-such-protocol'];
-const BOUNDS = ['0', '3', '5.5', '5.50000000000000000000001', '55e-1', '1e-39', '4.75', '100', '1e6', '999999.99', '1000000', '1e20', '0.000000000000000000000000000001'];
+const BOUNDS = ['0', '3', '5.5', '5.50000000000000000000001', '55e-1', '1e-39', '4.75', '100', '1e6', '999999.99', '1000000', '1e20', '0.0000000000000000000000000001'];
 
 /** A deterministic generator for the combinations. */
 function random(seed: number) {

@@ -4,7 +4,8 @@
  * `%`-encoding, huge, negative and exponent numbers, empty values, known and unknown parameters,
  * repeats), sent with a premium key over HTTP. Every answer goes through `get`, which validates it
  * against docs/openapi.json. The properties: never a 5xx (nor a 429: the key's limits are high),
- * only 200/301/400/404, and each status agrees with what the request was.
+ * only 200/301/400/404 (and 410 for a version named by `snapshot` or `since`), and each status
+ * agrees with what the request was.
  *
  * Reproduce a failure with FUZZ_SEED=<seed printed by fast-check>.
  */
@@ -92,7 +93,7 @@ const idValue = fc.oneof(
   { weight: 2, arbitrary: anyText },
 );
 
-const PARAM_NAMES = ['limit', 'offset', 'platform_type', 'platform', 'asset', 'min_apy', 'sort', 'period'];
+const PARAM_NAMES = ['limit', 'offset', 'platform_type', 'platform', 'asset', 'min_apy', 'sort', 'period', 'chain', 'ids', 'min_tvl', 'available', 'is_active', 'snapshot', 'since'];
 const paramName = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...PARAM_NAMES) },
   { weight: 1, arbitrary: fc.constantFrom('LIMIT', 'Limit', 'limit[]', 'limit ', 'page', 'q', 'id', 'slug', 'foo', '__proto__', 'constructor', '') },
@@ -125,7 +126,18 @@ const paramValue = (name: string) => {
       return fc.constantFrom('24h', '1w', '1m', '3m', '1y', 'all', '1d', '7d', 'ALL', '', '1M');
     case 'platform':
     case 'asset':
-      return slugValue;
+    case 'chain':
+      return fc.oneof({ weight: 3, arbitrary: slugValue }, { weight: 2, arbitrary: fc.array(slugValue, { minLength: 2, maxLength: 22 }).map((values) => values.join(',')) });
+    case 'ids':
+      return fc.oneof(idValue, fc.array(idValue, { minLength: 2, maxLength: 210 }).map((values) => values.join(',')));
+    case 'min_tvl':
+      return fc.constantFrom('0', '1e6', '1000000', '-1', '', '1M', '9'.repeat(33), '1e-400000');
+    case 'available':
+    case 'is_active':
+      return fc.constantFrom('true', 'false', 'TRUE', '1', '');
+    case 'snapshot':
+    case 'since':
+      return fc.oneof(fc.constantFrom('never_published_0', 'a'.repeat(64), 'a'.repeat(65), 'a.b', '', 'SNAPSHOT', 'CURRENT'), anyText);
     default:
       return anyText;
   }
@@ -185,7 +197,7 @@ const fuzzRequest = fc
 /** A request path for a failure message: long generated values shortened. */
 const shown = (path: string) => path.replace(/[^/?&=]{120,}/g, (long) => `${long.slice(0, 40)}…(${long.length} chars)`);
 
-const ALLOWED = new Set([200, 301, 400, 404]);
+const ALLOWED = new Set([200, 301, 400, 404, 410]);
 
 /** How a message quotes what the client sent: at most 64 characters, then `…` (docs/api.md). */
 function quoted(text: string): string {
@@ -196,16 +208,18 @@ function quoted(text: string): string {
 /** What is wrong with an answer (empty when right). */
 function problemsOf(request: FuzzRequest, res: TestResponse): string[] {
   const problems: string[] = [];
-  if (!ALLOWED.has(res.status)) problems.push(`status ${res.status} is not one of 200, 301, 400, 404`);
+  if (!ALLOWED.has(res.status)) problems.push(`status ${res.status} is not one of 200, 301, 400, 404, 410`);
   const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
   if (res.status === 400 && code !== 'validation_error') problems.push(`400 with code ${code}`);
   if (res.status === 404 && code !== 'not_found') problems.push(`404 with code ${code}`);
+  if (res.status === 410 && code !== 'snapshot_expired') problems.push(`410 with code ${code}`);
 
   // What the gateway sees: the normalized path, matched against the route table.
   const url = new URL(request.path, 'http://localhost');
   const match = matchRoute('GET', url.pathname);
   if (!match && res.status !== 404) problems.push(`no route matches ${url.pathname}, yet ${res.status}`);
   if (!match) return problems;
+  if (res.status === 410 && !url.searchParams.has('snapshot') && !url.searchParams.has('since')) problems.push('410 for a request that names no version');
 
   const family = match.route.path.split('/')[3];
   const slug = match.pathParameters.slug;
