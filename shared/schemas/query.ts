@@ -267,6 +267,7 @@ export type ListQuery = z.infer<ReturnType<typeof LIST_QUERY>>;
  * earn, `is_active` never on earn).
  */
 export type OfferQuery = z.infer<ReturnType<typeof OFFER_LIST_QUERY.earn>> & Pick<z.infer<ReturnType<typeof OFFER_LIST_QUERY.borrow>>, 'is_active'>;
+export type ChangesQuery = z.infer<ReturnType<typeof CHANGES_QUERY>>;
 
 // ---- parsing -----------------------------------------------------------------------------------
 
