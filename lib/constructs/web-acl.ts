@@ -5,7 +5,7 @@
  * `rate_limit_exceeded` with Retry-After, a request refused for its content 400
  * `validation_error`.
  */
-import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { CORS_HEADERS } from '../../shared/cors';

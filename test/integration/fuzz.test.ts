@@ -51,6 +51,7 @@ const WEIRD = [
   '-1', '-0', '0', '00', '01', '+5', '1e2', '1E2', '1.0', '1.', '.5', '0x10', '1_000', '٣', '１', 'NaN', 'Infinity', '-Infinity',
   '9007199254740991', '9007199254740992', '18446744073709551616', '99999999999999999999999999999999999999999',
   'null', 'undefined', 'true', '[object Object]', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: '${7*7}' is a template-injection probe, on purpose
   'SNAPSHOT', 'CURRENT', 'V#x#EXCHANGES#binance', 'ITEM', 'META', 'QUOTA#k', 'KEY#x', '*', '\\', '<script>alert(1)</script>', "' OR '1'='1", '${7*7}',
   'BINANCE', 'Binance', 'binance ', ' binance', 'binance%20', 'bin%61nce', 'b%C3%AFnance', 'ｂinance', 'bitcoin\u0000', '🙂', 'é', 'e\u0301', '\u202e',
   'a'.repeat(300), '1'.repeat(400),
