@@ -20,18 +20,21 @@ const shared = {
   setupFiles: ['<rootDir>/test/setup-env.js'],
   setupFilesAfterEnv: ['<rootDir>/test/setup-quiet.ts'],
   collectCoverageFrom,
-  // V8's own counters: no instrumenting transform, a few per cent slower instead of a third.
+  // V8's own counters: no instrumenting transform of the sources.
   coverageProvider: 'v8',
 };
 
 module.exports = {
   testTimeout: 60000,
-  // Jest's default is one worker per core less one: on 2 cores, one file at a time. Most test time is
-  // waiting on a socket, the embedded database or a timer, so two workers on 2 cores finish sooner.
+  // Jest's default is one worker per core less one, leaving a core to its parent process, which does
+  // little: on 2 cores that is one test file at a time. Two workers use both cores.
   maxWorkers: Math.max(2, availableParallelism() - 1),
   collectCoverageFrom,
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'json-summary', 'lcov'],
+  // The floor: the figures of the whole suite on 2026-11-24 (statements and lines 99.08 %, branches
+  // 92.5 %, functions 97.7 %), rounded down. Raise it when coverage rises; never lower it to pass.
+  coverageThreshold: { global: { statements: 99, branches: 92, functions: 97, lines: 99 } },
   projects: [
     { ...shared, displayName: 'unit', roots: ['<rootDir>/test/unit'], testPathIgnorePatterns: ['/test/unit/lib/'] },
     { ...shared, displayName: 'stack', roots: ['<rootDir>/test/unit/lib'] },
