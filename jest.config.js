@@ -32,8 +32,9 @@ module.exports = {
   collectCoverageFrom,
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'json-summary', 'lcov'],
-  // The floor: the figures of the whole suite on 2026-11-24 (statements and lines 99.08 %, branches
-  // 92.5 %, functions 97.7 %), rounded down. Raise it when coverage rises; never lower it to pass.
+  // The floor: the figures of the whole suite on 2026-11-24, rounded down (statements and lines 99.08 %,
+  // 99.02 % once the formatter has split long lines; branches 92.5 %; functions 97.7 %). Raise it when
+  // coverage rises; never lower it to pass.
   coverageThreshold: { global: { statements: 99, branches: 92, functions: 97, lines: 99 } },
   projects: [
     { ...shared, displayName: 'unit', roots: ['<rootDir>/test/unit'], testPathIgnorePatterns: ['/test/unit/lib/'] },
