@@ -3,8 +3,13 @@
  * the synthesized template) and `integration` (the real handlers on the embedded DynamoDB, the
  * local gateway, the browser). `npm test` runs all three; `npm run test:unit` the first.
  * Log lines of the code under test are dropped unless TEST_LOGS=1 (test/setup-quiet.ts).
+ * `npm run test:coverage` (and .ci/run) add the coverage report of the application code, with its floor.
  * @type {import('jest').Config}
  */
+const { availableParallelism } = require('node:os');
+
+/** The application's code: what deploys, the local stack and the client (not tooling, tests or examples). */
+const collectCoverageFrom = ['{bin,lib,functions,shared,local,client}/**/*.ts', '!client/api-types.ts'];
 const shared = {
   testEnvironment: 'node',
   testMatch: ['**/*.test.ts'],
@@ -14,10 +19,23 @@ const shared = {
   transformIgnorePatterns: ['/node_modules/(?!@middy/)', '/cdk\\.out/'],
   setupFiles: ['<rootDir>/test/setup-env.js'],
   setupFilesAfterEnv: ['<rootDir>/test/setup-quiet.ts'],
+  collectCoverageFrom,
+  // V8's own counters: no instrumenting transform of the sources.
+  coverageProvider: 'v8',
 };
 
 module.exports = {
   testTimeout: 60000,
+  // Jest's default is one worker per core less one, leaving a core to its parent process, which does
+  // little: on 2 cores that is one test file at a time. Two workers use both cores.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
+  collectCoverageFrom,
+  coverageProvider: 'v8',
+  coverageReporters: ['text-summary', 'json-summary', 'lcov'],
+  // The floor: the figures of the whole suite on 2026-11-24, rounded down (statements and lines 99.08 %,
+  // 99.02 % once the formatter has split long lines; branches 92.5 %; functions 97.7 %). Raise it when
+  // coverage rises; never lower it to pass.
+  coverageThreshold: { global: { statements: 99, branches: 92, functions: 97, lines: 99 } },
   projects: [
     { ...shared, displayName: 'unit', roots: ['<rootDir>/test/unit'], testPathIgnorePatterns: ['/test/unit/lib/'] },
     { ...shared, displayName: 'stack', roots: ['<rootDir>/test/unit/lib'] },

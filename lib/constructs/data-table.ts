@@ -6,7 +6,7 @@
  * reads only keys and users; the ingest function imports (never keys, users or counters); the
  * freshness function and the data status (the docs function) read the snapshot pointer.
  */
-import { RemovalPolicy } from 'aws-cdk-lib';
+import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';

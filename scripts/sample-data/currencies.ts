@@ -122,8 +122,8 @@ function synthesizeCurrency(serial: number, usedSlugs: Set<string>, usedSymbols:
 
 /** A long-tail coin: market cap falls off with its position, price anywhere from dust to $500. */
 function tailDraft(rng: Rng, candidate: Candidate, position: number): Draft {
-  const marketCap = 1.6e9 * Math.pow(position / 50, -1.5) * Math.exp(0.35 * rng.normal());
-  const price = Math.pow(10, rng.uniform(-5, 2.7));
+  const marketCap = 1.6e9 * (position / 50) ** -1.5 * Math.exp(0.35 * rng.normal());
+  const price = 10 ** rng.uniform(-5, 2.7);
   const circulating = Math.max(1, Math.round(marketCap / price));
   const total = rng.chance(0.1) ? null : Math.round(circulating * rng.uniform(1, 2.5));
   return {

@@ -87,7 +87,7 @@ const lendingKey = (base: LendingBase, kind: string) =>
   ].join(':');
 
 /** APR to APY with daily compounding: the service's normalized "real" rate. */
-const compounded = (apr: number) => (Math.pow(1 + apr / 100 / 365, 365) - 1) * 100;
+const compounded = (apr: number) => ((1 + apr / 100 / 365) ** 365 - 1) * 100;
 
 export function generateBorrowOffers(ctx: OfferContext, count: number): BorrowOfferRecord[] {
   const rng = createRng(ctx.seed, 'borrow');

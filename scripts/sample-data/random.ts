@@ -53,7 +53,7 @@ export function createRng(seed: number, stream: string): Rng {
       if (items.length === 0) throw new Error('pick from an empty list');
       return items[Math.floor(next() * items.length)];
     },
-    headIndex: (n, skew) => Math.min(n - 1, Math.floor(n * Math.pow(next(), skew))),
+    headIndex: (n, skew) => Math.min(n - 1, Math.floor(n * next() ** skew)),
     normal: () => {
       const u = 1 - next();
       return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());

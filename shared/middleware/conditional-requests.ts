@@ -47,7 +47,7 @@ const hasEtag = (event: ApiEvent) => {
 export function conditionalRequests(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const conditionalRequestsAfter: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     const response = request.response;
-    if (!response || response.statusCode !== 200 || !hasEtag(request.event)) return;
+    if (response?.statusCode !== 200 || !hasEtag(request.event)) return;
     // The tag of the representation this request gets: the coding decided as compression.ts will.
     const etag = strongEtag(response.body, codingOf(request.event, response.body));
     const headers: NonNullable<ApiResult['headers']> = { ...(response.headers ?? {}), ETag: etag, 'Cache-Control': CACHE_CONTROL.revalidate };

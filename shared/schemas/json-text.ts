@@ -114,8 +114,14 @@ function placesOfOffsets(text: string, offsets: number[]): ({ path: PropertyKey[
       const top = stack[stack.length - 1];
       const isKey = top !== undefined && !top.array && top.expectKey;
       const path = isKey ? top.path : childPath();
-      while (next < offsets.length && offsets[next] < i) (places.push(undefined), next++);
-      while (next < offsets.length && offsets[next] <= j) (places.push({ path, key: isKey }), next++);
+      while (next < offsets.length && offsets[next] < i) {
+        places.push(undefined);
+        next++;
+      }
+      while (next < offsets.length && offsets[next] <= j) {
+        places.push({ path, key: isKey });
+        next++;
+      }
       if (isKey) {
         top.key = JSON.parse(text.slice(i, j + 1)) as string;
         top.expectKey = false;

@@ -11,7 +11,7 @@ export interface Call {
   input: Record<string, any>;
 }
 
-export type Fault = (call: Call) => Error | undefined | void;
+export type Fault = (call: Call) => Error | undefined;
 export type Rewrite = (call: Call, output: Record<string, any>) => Record<string, any>;
 
 let injected = 0;

@@ -298,8 +298,14 @@ describe('keys and Authorization values never reach a log line', () => {
     setLogSink(capture);
     setLogLevel('debug');
     const spies = [
-      jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (capture(chunk), true)),
-      jest.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (capture(chunk), true)),
+      jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
+        capture(chunk);
+        return true;
+      }),
+      jest.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => {
+        capture(chunk);
+        return true;
+      }),
       ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((method) =>
         jest.spyOn(console, method).mockImplementation((...args: unknown[]) => capture(args.map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))),
       ),

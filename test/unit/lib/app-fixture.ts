@@ -1,7 +1,10 @@
 /**
  * Builds the app as bin/app.ts does, with cdk.json's context (feature flags and stage blocks),
  * esbuild skipped (`aws:cdk:bundling-stacks: []`) and cdk-nag always on, so that every template
- * a test reads has also passed the AwsSolutions checks.
+ * a test reads has also passed the AwsSolutions checks. CDK's built-in CloudFormation validation is
+ * off here (`builtinCloudFormationValidation: false`): without the `validateAgainstDefaultRules` flag
+ * its findings are only warnings that no test reads, and its WASM engine was two thirds of a synth's
+ * time. `npm run synth` (in .ci/run) still runs it on the deployed template.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -38,7 +41,11 @@ export function synthApp(stage: string, extra: Record<string, unknown> = {}, blo
   const stages = { ...(context.stages as Record<string, unknown>) };
   if (block) stages[stage] = block;
   else if (stage === 'prod') stages[stage] = PROD_BLOCK;
-  const app = new App({ context: { ...context, stages, stage, 'aws:cdk:bundling-stacks': [], ...extra } });
+  const app = new App({
+    context: { ...context, stages, stage, 'aws:cdk:bundling-stacks': [], ...extra },
+    // CloudFormation's built-in validation only warns, and no test reads it: off, for speed.
+    builtinCloudFormationValidation: false,
+  });
   buildMarketDataApp(app, { nag: true });
   return app;
 }

@@ -275,7 +275,10 @@ describe('generateDataset', () => {
     it('writes timestamps as UTC ISO strings with milliseconds, none after the anchor', () => {
       const bad: string[] = [];
       const visit = (value: unknown, path: string): void => {
-        if (Array.isArray(value)) return value.forEach((v, i) => visit(v, `${path}[${i}]`));
+        if (Array.isArray(value)) {
+          value.forEach((v, i) => visit(v, `${path}[${i}]`));
+          return;
+        }
         if (value === null || typeof value !== 'object') return;
         for (const [key, v] of Object.entries(value)) {
           if (key.endsWith('_at') || key === 'timestamp') {

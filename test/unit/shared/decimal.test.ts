@@ -51,10 +51,20 @@ describe('decimalSortKey', () => {
       const kb = decimalSortKey(b);
       return ka < kb ? -1 : ka > kb ? 1 : 0;
     });
-    // Equal numbers may appear in either order; compare the sequences of values.
-    expect(byKey.map((v) => byNumber.findIndex((w) => reference(v, w) === 0))).toEqual(
-      byNumber.map((v) => byNumber.findIndex((w) => reference(v, w) === 0)),
-    );
+    // Equal numbers may appear in either order; compare the sequences of values. `firstEqual` is
+    // `byNumber.findIndex((w) => reference(v, w) === 0)` by binary search: byNumber is sorted, so equal
+    // values sit together and the first of them is the lower bound (4 million BigInt comparisons fewer).
+    const firstEqual = (v: string) => {
+      let lo = 0;
+      let hi = byNumber.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (reference(byNumber[mid], v) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo < byNumber.length && reference(v, byNumber[lo]) === 0 ? lo : -1;
+    };
+    expect(byKey.map(firstEqual)).toEqual(byNumber.map(firstEqual));
   });
 
   it('gives equal numbers equal keys, and a key followed by "#" sorts below every larger number', () => {
