@@ -3,7 +3,7 @@
  * each a Lambda proxy to its family function behind the TOKEN authorizer; JSON access logs; and
  * gateway responses that render API Gateway's own refusals in the service's error envelope.
  */
-import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Size } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';

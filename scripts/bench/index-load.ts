@@ -67,7 +67,11 @@ export async function measureIndexLoads(client: DynamoDBDocumentClient, tableNam
   const store = new IndexStore(client, tableName);
   const kept = await Promise.all(VERSIONED_FAMILIES.flatMap((family) => (served[family] ? [store.load(served[family].version, served[family].segments)] : [])));
   // What a request builds on first use: the id map and the facts of each offer index.
-  for (const index of kept) if (index instanceof OfferIndex) index.facts(), index.entry(0);
+  for (const index of kept) {
+    if (!(index instanceof OfferIndex)) continue;
+    index.facts();
+    index.entry(0);
+  }
   collect();
   const heap = (process.memoryUsage().heapUsed - before) / 2 ** 20;
   if (kept.length === 0) throw new Error('no index loaded');

@@ -5,7 +5,7 @@
  * about it (docs/data-model.md), which the report checks.
  */
 import { bucketStart, PERIOD_SPEC, PERIODS, type Period } from '../../shared/domain/buckets';
-import { type SortMode } from '../../shared/domain/orderings';
+import type { SortMode } from '../../shared/domain/orderings';
 import {
   CATALOG_FAMILIES,
   OFFER_FAMILIES,

@@ -4,7 +4,7 @@
  * (docs/data-model.md, "History: append-only series"). A window is one Query of one series.
  * Imports write them with history-writer.ts.
  */
-import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { historyPartition, historySortKey, msOfHistorySortKey, OBSERVED_AT_ATTRIBUTE, type HistoryFamily, type Key, type SeriesResolution } from '../keys';
 import { DECIMAL_PATTERN } from '../decimal';
 import { CorruptDataError } from '../errors';

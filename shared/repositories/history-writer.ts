@@ -4,7 +4,7 @@
  * re-sending stored observations writes nothing and the cost does not depend on what is stored.
  * Used by imports only; the serving functions read with history-store.ts.
  */
-import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OBSERVED_AT_ATTRIBUTE } from '../keys';
 import { getItems } from './batch-reader';
 import { putItems } from './batch-writer';

@@ -26,7 +26,14 @@ beforeAll(() => setLogSink(() => undefined));
 describe('GET /api/v1/status', () => {
   it('answers the status at the request time, as JSON that no cache keeps, with CORS and the request id', async () => {
     const asked: number[] = [];
-    const handler = docsHandler({ status: async (nowMs) => (asked.push(nowMs), BODY), clock: () => NOW, retryAfterSeconds: 2 });
+    const handler = docsHandler({
+      status: async (nowMs) => {
+        asked.push(nowMs);
+        return BODY;
+      },
+      clock: () => NOW,
+      retryAfterSeconds: 2,
+    });
     const res = await handler(event());
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body)).toEqual(BODY);
