@@ -3,15 +3,23 @@
  * reverse; inside shared/, domain → repositories → platform, one way; no cycles anywhere.
  * `npm run deps` checks it; .ci/run fails on a violation.
  */
-const PLATFORM = '^shared/(config|decimal|dynamodb|errors|keys|logger|table|cors|gateway-responses|lambda-credentials)\\.ts$|^shared/observability/dynamo-accounting\\.ts$|^shared/schemas/constants\\.ts$';
+const PLATFORM =
+  '^shared/(config|decimal|dynamodb|errors|keys|logger|table|cors|gateway-responses|lambda-credentials)\\.ts$|^shared/observability/dynamo-accounting\\.ts$|^shared/schemas/constants\\.ts$';
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'A cycle is a design question: split the shared part out.', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle is a design question: split the shared part out.',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'application-not-to-tooling',
       severity: 'error',
-      comment: 'functions/ and shared/ are what we deploy: they never import the local stack, scripts, tests, the stack or examples.',
+      comment:
+        'functions/ and shared/ are what we deploy: they never import the local stack, scripts, tests, the stack or examples.',
       from: { path: '^(functions|shared)/' },
       to: { path: '^(local|scripts|test|lib|bin|examples|client)/' },
     },

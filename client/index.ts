@@ -50,16 +50,23 @@ type Operation<P extends GetPath> = paths[P]['get'];
 /** The parameters of an operation (`path`, `query`, `header`), as the description declares them. */
 export type ParamsOf<P extends GetPath> = Operation<P>['parameters'];
 /** The body of an operation's 200. */
-export type DataOf<P extends GetPath> = Operation<P>['responses'] extends { 200: { content: { 'application/json': infer B } } } ? B : never;
+export type DataOf<P extends GetPath> = Operation<P>['responses'] extends {
+  200: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 /** Operations whose 200 is a page `{ data, pagination }`. */
-export type ListPath = { [P in GetPath]: DataOf<P> extends { data: unknown[]; pagination: { has_more: boolean } } ? P : never }[GetPath];
+export type ListPath = {
+  [P in GetPath]: DataOf<P> extends { data: unknown[]; pagination: { has_more: boolean } } ? P : never;
+}[GetPath];
 export type ItemOf<P extends ListPath> = DataOf<P> extends { data: (infer Item)[] } ? Item : never;
 
 /** The offer families, whose changes `changes()` reads. */
 export type OfferFamily = 'earn' | 'borrow' | 'collateral';
 type ChangesPath<F extends OfferFamily> = `/api/v1/${F}/changes`;
 /** One entry of a changes page: `{ id, change, offer }`. */
-export type ChangeOf<F extends OfferFamily> = DataOf<ChangesPath<F>> extends { data: (infer Change)[] } ? Change : never;
+export type ChangeOf<F extends OfferFamily> =
+  DataOf<ChangesPath<F>> extends { data: (infer Change)[] } ? Change : never;
 
 /** The items of a list, page after page; `snapshot` is the data version they come from, once the first page is read. */
 export interface ListPages<Item> extends AsyncIterable<Item> {
@@ -74,10 +81,17 @@ export interface ChangesFeed<F extends OfferFamily> extends AsyncIterable<Change
 
 type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T];
 /** The parameters argument: required when the operation has a path parameter. */
-type ParamsArg<P extends GetPath> = [RequiredKeys<ParamsOf<P>>] extends [never] ? [params?: ParamsOf<P>] : [params: ParamsOf<P>];
+type ParamsArg<P extends GetPath> = [RequiredKeys<ParamsOf<P>>] extends [never]
+  ? [params?: ParamsOf<P>]
+  : [params: ParamsOf<P>];
 
 export type Result<P extends GetPath> =
-  | { kind: 'ok'; data: DataOf<P>; response: Response; /** The current URL when a former slug was followed (301). */ renamedTo: string | null }
+  | {
+      kind: 'ok';
+      data: DataOf<P>;
+      response: Response /** The current URL when a former slug was followed (301). */;
+      renamedTo: string | null;
+    }
   | { kind: 'not_modified'; response: Response; etag: string | null }
   | { kind: 'error'; error: ApiError; response: Response };
 
@@ -109,12 +123,20 @@ function retryAfterSeconds(response: Response): number | null {
 }
 
 /** A fetch that waits `Retry-After` and tries again, within the bounds. */
-function retryingFetch(options: Required<Pick<MarketDataClientOptions, 'maxRetries' | 'maxRetryAfterSeconds' | 'fetch' | 'sleep'>>) {
+function retryingFetch(
+  options: Required<Pick<MarketDataClientOptions, 'maxRetries' | 'maxRetryAfterSeconds' | 'fetch' | 'sleep'>>,
+) {
   return async (request: Request): Promise<Response> => {
     for (let attempt = 0; ; attempt++) {
       const response = await options.fetch(request.clone());
       const wait = retryAfterSeconds(response);
-      if (!RETRIED_STATUSES.has(response.status) || wait === null || attempt >= options.maxRetries || wait > options.maxRetryAfterSeconds) return response;
+      if (
+        !RETRIED_STATUSES.has(response.status) ||
+        wait === null ||
+        attempt >= options.maxRetries ||
+        wait > options.maxRetryAfterSeconds
+      )
+        return response;
       await response.body?.cancel();
       await options.sleep(Math.max(1, wait) * 1000);
     }
@@ -140,9 +162,19 @@ function isEnvelope(body: unknown): body is ErrorBody {
 }
 
 function apiError(body: unknown, response: Response): ApiError {
-  const common = { status: response.status, requestId: response.headers.get('X-Request-Id'), retryAfterSeconds: retryAfterSeconds(response) };
-  if (isEnvelope(body)) return { ...common, code: body.error.code, message: body.error.message, details: body.error.details ?? null };
-  return { ...common, code: 'unexpected_response', message: `HTTP ${response.status} without the error envelope`, details: null };
+  const common = {
+    status: response.status,
+    requestId: response.headers.get('X-Request-Id'),
+    retryAfterSeconds: retryAfterSeconds(response),
+  };
+  if (isEnvelope(body))
+    return { ...common, code: body.error.code, message: body.error.message, details: body.error.details ?? null };
+  return {
+    ...common,
+    code: 'unexpected_response',
+    message: `HTTP ${response.status} without the error envelope`,
+    details: null,
+  };
 }
 
 export interface MarketDataClient {
@@ -182,10 +214,14 @@ export function createMarketDataClient(options: MarketDataClientOptions): Market
   async function get<P extends GetPath>(path: P, ...[params]: ParamsArg<P>): Promise<Result<P>> {
     // One call for every path: openapi-fetch's per-path overloads cannot be named generically;
     // the signature above carries the types.
-    const GET = raw.GET as unknown as (path: string, init: { params?: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    const GET = raw.GET as unknown as (
+      path: string,
+      init: { params?: unknown },
+    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
     const { data, error, response } = await GET(path, { params });
     if (response.status === 304) return { kind: 'not_modified', response, etag: response.headers.get('ETag') };
-    if (response.ok) return { kind: 'ok', data: data as DataOf<P>, response, renamedTo: response.redirected ? response.url : null };
+    if (response.ok)
+      return { kind: 'ok', data: data as DataOf<P>, response, renamedTo: response.redirected ? response.url : null };
     return { kind: 'error', error: apiError(error, response), response };
   }
 
@@ -204,7 +240,10 @@ export function createMarketDataClient(options: MarketDataClientOptions): Market
   }
 
   /** Every page from the first, following `rel="next"` while `has_more`; each page names its version. */
-  async function* pagesOf<T>(first: () => Promise<{ body: unknown; response: Response }>, pin: (snapshot: string) => void): AsyncGenerator<T[], void, undefined> {
+  async function* pagesOf<T>(
+    first: () => Promise<{ body: unknown; response: Response }>,
+    pin: (snapshot: string) => void,
+  ): AsyncGenerator<T[], void, undefined> {
     let { body, response } = await first();
     for (;;) {
       const page = body as { data: T[]; snapshot?: string; pagination: { has_more: boolean; snapshot?: string } };
@@ -217,7 +256,10 @@ export function createMarketDataClient(options: MarketDataClientOptions): Market
     }
   }
 
-  async function firstPage<P extends GetPath>(path: P, params: ParamsArg<P>): Promise<{ body: unknown; response: Response }> {
+  async function firstPage<P extends GetPath>(
+    path: P,
+    params: ParamsArg<P>,
+  ): Promise<{ body: unknown; response: Response }> {
     const page = await get(path, ...params);
     if (page.kind === 'error') throw new MarketDataApiError(page.error);
     if (page.kind !== 'ok') throw new MarketDataApiError(apiError(undefined, page.response));
@@ -243,8 +285,13 @@ export function createMarketDataClient(options: MarketDataClientOptions): Market
 
   function changes<F extends OfferFamily>(family: F, since: string, options: { limit?: number } = {}): ChangesFeed<F> {
     const path = `/api/v1/${family}/changes` as GetPath;
-    const params = [{ query: { since, ...(options.limit === undefined ? {} : { limit: options.limit }) } }] as unknown as ParamsArg<GetPath>;
-    return Object.assign(iterable<ChangeOf<F>>(() => firstPage(path, params)), { since });
+    const params = [
+      { query: { since, ...(options.limit === undefined ? {} : { limit: options.limit }) } },
+    ] as unknown as ParamsArg<GetPath>;
+    return Object.assign(
+      iterable<ChangeOf<F>>(() => firstPage(path, params)),
+      { since },
+    );
   }
 
   return { get, pages, changes, raw };

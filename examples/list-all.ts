@@ -36,23 +36,68 @@ const LIST_FILTERS = new Set(['asset', 'platform', 'chain', 'platform_type', 'id
 
 /** The columns printed for each resource: header → how to read it from a record. */
 const COLUMNS: Record<Resource, Record<string, (row: any) => unknown>> = {
-  exchanges: { slug: (r) => r.slug, name: (r) => r.name, 'weekly visits': (r) => r.stats?.weekly_visits, coins: (r) => r.stats?.num_coins },
-  wallets: { slug: (r) => r.slug, name: (r) => r.name, type: (r) => r.stats?.wallet_type, security: (r) => r.stats?.security_rating },
-  protocols: { slug: (r) => r.slug, name: (r) => r.name, category: (r) => r.stats?.category, 'tvl (USD)': (r) => r.stats?.tvl },
-  currencies: { rank: (r) => r.stats?.rank_by_market_cap, symbol: (r) => r.symbol, name: (r) => r.name, 'price (USD)': (r) => r.stats?.usd_price },
-  earn: { id: (r) => r.id, platform: (r) => r.platform?.name, asset: (r) => r.asset?.symbol, 'apy %': (r) => r.apy, 'tvl (USD)': (r) => r.tvl, available: (r) => r.available },
-  borrow: { id: (r) => r.id, platform: (r) => r.platform?.name, asset: (r) => r.asset?.symbol, 'net apy %': (r) => r.net_borrow_apy, active: (r) => r.is_active },
-  collateral: { id: (r) => r.id, platform: (r) => r.platform?.name, asset: (r) => r.asset?.symbol, 'initial ltv %': (r) => r.initial_ltv, active: (r) => r.is_active },
+  exchanges: {
+    slug: (r) => r.slug,
+    name: (r) => r.name,
+    'weekly visits': (r) => r.stats?.weekly_visits,
+    coins: (r) => r.stats?.num_coins,
+  },
+  wallets: {
+    slug: (r) => r.slug,
+    name: (r) => r.name,
+    type: (r) => r.stats?.wallet_type,
+    security: (r) => r.stats?.security_rating,
+  },
+  protocols: {
+    slug: (r) => r.slug,
+    name: (r) => r.name,
+    category: (r) => r.stats?.category,
+    'tvl (USD)': (r) => r.stats?.tvl,
+  },
+  currencies: {
+    rank: (r) => r.stats?.rank_by_market_cap,
+    symbol: (r) => r.symbol,
+    name: (r) => r.name,
+    'price (USD)': (r) => r.stats?.usd_price,
+  },
+  earn: {
+    id: (r) => r.id,
+    platform: (r) => r.platform?.name,
+    asset: (r) => r.asset?.symbol,
+    'apy %': (r) => r.apy,
+    'tvl (USD)': (r) => r.tvl,
+    available: (r) => r.available,
+  },
+  borrow: {
+    id: (r) => r.id,
+    platform: (r) => r.platform?.name,
+    asset: (r) => r.asset?.symbol,
+    'net apy %': (r) => r.net_borrow_apy,
+    active: (r) => r.is_active,
+  },
+  collateral: {
+    id: (r) => r.id,
+    platform: (r) => r.platform?.name,
+    asset: (r) => r.asset?.symbol,
+    'initial ltv %': (r) => r.initial_ltv,
+    active: (r) => r.is_active,
+  },
 };
 
 function table(rows: Row[], columns: Record<string, (row: Row) => unknown>): string {
   const headers = Object.keys(columns);
-  const cells = rows.map((row) => headers.map((h) => {
-    const value = columns[h](row);
-    return value === null || value === undefined ? '-' : String(value);
-  }));
+  const cells = rows.map((row) =>
+    headers.map((h) => {
+      const value = columns[h](row);
+      return value === null || value === undefined ? '-' : String(value);
+    }),
+  );
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 
@@ -93,7 +138,9 @@ async function main(): Promise<void> {
   // An error answer throws a MarketDataApiError: "<status> <code>: <message> (request <id>)".
   const pages = api.pages(LIST_PATH[resource], { query: { ...filters, limit: pageSize } as never });
   for await (const row of pages) rows.push(row as Row);
-  process.stdout.write(`${table(rows, COLUMNS[resource])}\n\n${rows.length} ${resource} (data version ${pages.snapshot})\n`);
+  process.stdout.write(
+    `${table(rows, COLUMNS[resource])}\n\n${rows.length} ${resource} (data version ${pages.snapshot})\n`,
+  );
 }
 
 main().catch((error: unknown) => {

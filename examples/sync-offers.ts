@@ -18,10 +18,14 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createMarketDataClient, MarketDataApiError, type ListPath, type OfferFamily } from '../client';
+import { createMarketDataClient, type ListPath, MarketDataApiError, type OfferFamily } from '../client';
 
 const FAMILIES: readonly OfferFamily[] = ['earn', 'borrow', 'collateral'];
-const LIST_PATH: Record<OfferFamily, ListPath> = { earn: '/api/v1/earn', borrow: '/api/v1/borrow', collateral: '/api/v1/collateral' };
+const LIST_PATH: Record<OfferFamily, ListPath> = {
+  earn: '/api/v1/earn',
+  borrow: '/api/v1/borrow',
+  collateral: '/api/v1/collateral',
+};
 
 interface Copy {
   family: OfferFamily;
@@ -62,7 +66,8 @@ async function main(): Promise<void> {
   if (copy && values['if-changed']) {
     // No key needed and no budget taken: the version each family serves now.
     const status = await fetch(new URL('api/v1/status', values.url!.endsWith('/') ? values.url : `${values.url}/`));
-    const served = ((await status.json()) as { families: Record<string, { snapshot: string; published_at: string }> }).families[family];
+    const served = ((await status.json()) as { families: Record<string, { snapshot: string; published_at: string }> })
+      .families[family];
     if (served?.snapshot === copy.snapshot) {
       process.stdout.write(`${family}: unchanged since ${served.published_at}\n`);
       return;
@@ -79,7 +84,9 @@ async function main(): Promise<void> {
         else copy.offers[id] = offer;
       }
       writeCopy(file, { family, snapshot: feed.snapshot ?? copy.snapshot, offers: copy.offers });
-      process.stdout.write(`${family}: ${counts.added} added, ${counts.changed} changed, ${counts.removed} removed; ${Object.keys(copy.offers).length} offers\n`);
+      process.stdout.write(
+        `${family}: ${counts.added} added, ${counts.changed} changed, ${counts.removed} removed; ${Object.keys(copy.offers).length} offers\n`,
+      );
       return;
     } catch (error) {
       if (!(error instanceof MarketDataApiError && error.error.code === 'snapshot_expired')) throw error;

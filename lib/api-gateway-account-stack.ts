@@ -23,7 +23,9 @@ export class ApiGatewayAccountStack extends Stack {
     this.role = new iam.Role(this, 'CloudWatchRole', {
       assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com'),
       description: 'Lets API Gateway write the access and execution logs of the REST APIs of this account and region',
-      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
+      managedPolicies: [
+        iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs'),
+      ],
     });
     // Other APIs of the account may log through it: it outlives this stack.
     this.role.applyRemovalPolicy(RemovalPolicy.RETAIN);

@@ -37,7 +37,10 @@ const customDomain = z
     /** An ACM certificate in the stack's region (regional endpoint). */
     certificateArn: z.string().startsWith('arn:'),
     /** When given, an alias A record is created in this zone. */
-    hostedZone: z.object({ id: z.string().min(1), name: z.string().min(1) }).strict().optional(),
+    hostedZone: z
+      .object({ id: z.string().min(1), name: z.string().min(1) })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -64,14 +67,20 @@ const onDemandCeiling = z
 /** What a `stages.<name>` block in cdk.json may hold; every key is optional. */
 const stageBlock = z
   .object({
-    account: z.string().regex(/^\d{12}$/).optional(),
+    account: z
+      .string()
+      .regex(/^\d{12}$/)
+      .optional(),
     region: z.string().min(1).optional(),
     ratePerMinute: positiveInt.optional(),
     quotaPerMonth: positiveInt.optional(),
     authorizerCacheTtlSeconds: z.int().min(0).max(3600).optional(),
     logRetentionDays: z
       .int()
-      .refine((days) => RETENTION_VALUES.has(days), 'must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, …)')
+      .refine(
+        (days) => RETENTION_VALUES.has(days),
+        'must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, …)',
+      )
       .optional(),
     removalPolicy: z.enum(['retain', 'destroy']).optional(),
     deletionProtection: z.boolean().optional(),
@@ -86,7 +95,10 @@ const stageBlock = z
     waf: waf.optional(),
     alarmEmail: z.email().optional(),
     alarmTopicArn: z.string().startsWith('arn:').optional(),
-    keyPepperParameter: z.string().regex(/^\/?[\w.\-/]+$/).optional(),
+    keyPepperParameter: z
+      .string()
+      .regex(/^\/?[\w.\-/]+$/)
+      .optional(),
     snapshotCacheMs: z.int().min(0).optional(),
     readCacheMb: z.int().min(0).max(1024).optional(),
     ingestMemorySize: z.int().min(128).max(10_240).optional(),
@@ -197,7 +209,9 @@ export function resolveStageConfig(stage: string, block: unknown = {}): StageCon
   }
   const parsed = stageBlock.safeParse(block ?? {});
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${['stages', stage, ...issue.path].join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${['stages', stage, ...issue.path].join('.')}: ${issue.message}`,
+    );
     throw new Error(`config: invalid stage block\n  ${problems.join('\n  ')}`);
   }
   const b = parsed.data;

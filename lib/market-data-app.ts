@@ -4,7 +4,7 @@
  * `-c apiGatewayAccount=true`, the stack of the account's API Gateway settings beside it (deployed
  * once per account and region: lib/api-gateway-account-stack.ts).
  */
-import { Validations, type App } from 'aws-cdk-lib';
+import { type App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { API_GATEWAY_ACCOUNT_STACK, ApiGatewayAccountStack } from './api-gateway-account-stack';
 import { contextFlag, loadStageConfig } from './config';
@@ -17,7 +17,10 @@ export interface BuildOptions {
 
 export function buildMarketDataApp(app: App, options: BuildOptions = {}): MarketDataStack {
   const config = loadStageConfig(app);
-  const env = { account: config.account ?? process.env.CDK_DEFAULT_ACCOUNT, region: config.region ?? process.env.CDK_DEFAULT_REGION };
+  const env = {
+    account: config.account ?? process.env.CDK_DEFAULT_ACCOUNT,
+    region: config.region ?? process.env.CDK_DEFAULT_REGION,
+  };
   const stack = new MarketDataStack(app, `MarketData-${config.stage}`, {
     config,
     description: `Market data API (${config.stage})`,

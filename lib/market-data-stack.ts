@@ -4,13 +4,13 @@
  * the ingest bucket and function, the freshness function, alarms and the dashboard.
  */
 import * as path from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { ENV } from '../shared/config';
-import { FUNCTION_NAMES, PUBLIC_PATHS, ROUTES, type FunctionName } from '../shared/routes';
+import { FUNCTION_NAMES, type FunctionName, PUBLIC_PATHS, ROUTES } from '../shared/routes';
 import { DATASET_FAMILIES } from '../shared/schemas/dataset';
 import type { StageConfig } from './config';
 import { ApiFunction, type ApiFunctionDefaults } from './constructs/api-function';
@@ -113,7 +113,10 @@ export class MarketDataStack extends Stack {
       reservedConcurrency: config.reservedConcurrency.docs,
       description: `Market data API: API description, docs page and data status (${config.stage})`,
       defaults,
-      assets: ['swagger-ui.css', 'swagger-ui-bundle.js'].map((file) => ({ from: path.join(swaggerUi, file), to: 'swagger-ui' })),
+      assets: ['swagger-ui.css', 'swagger-ui-bundle.js'].map((file) => ({
+        from: path.join(swaggerUi, file),
+        to: 'swagger-ui',
+      })),
     });
     this.table.grantReadPointer(this.docs.fn);
 
@@ -163,15 +166,25 @@ export class MarketDataStack extends Stack {
       routes: ROUTES,
       topic: this.alarmTopic(config),
       ingest: { fn: this.ingest.function.fn, deadLetterQueue: this.ingest.deadLetterQueue },
-      freshness: { fn: this.freshness.function.fn, families: DATASET_FAMILIES, maxDataAgeMinutes: config.maxDataAgeMinutes },
+      freshness: {
+        fn: this.freshness.function.fn,
+        families: DATASET_FAMILIES,
+        maxDataAgeMinutes: config.maxDataAgeMinutes,
+      },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.api.url, description: 'Base URL of the API stage' });
     if (this.api.domainName) {
       new CfnOutput(this, 'CustomDomainUrl', { value: `https://${config.customDomain?.domainName}/` });
     }
-    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'For npm run import / npm run keys --table' });
-    new CfnOutput(this, 'IngestBucketName', { value: this.ingest.bucket.bucketName, description: 'aws s3 cp FILE s3://<bucket>/incoming/ imports FILE' });
+    new CfnOutput(this, 'TableName', {
+      value: this.table.tableName,
+      description: 'For npm run import / npm run keys --table',
+    });
+    new CfnOutput(this, 'IngestBucketName', {
+      value: this.ingest.bucket.bucketName,
+      description: 'aws s3 cp FILE s3://<bucket>/incoming/ imports FILE',
+    });
     new CfnOutput(this, 'DashboardName', { value: `MarketData-${config.stage}` });
 
     this.acknowledgeNagFindings(config);
@@ -183,22 +196,32 @@ export class MarketDataStack extends Stack {
    * SSM gives a SecureString: its ARN), whichever KMS key (AWS-managed or the operator's) it uses.
    */
   private grantPepperRead(fn: ApiFunction, parameterName: string): void {
-    const parameterArn = this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: parameterName.replace(/^\//, '') });
+    const parameterArn = this.formatArn({
+      service: 'ssm',
+      resource: 'parameter',
+      resourceName: parameterName.replace(/^\//, ''),
+    });
     fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameterArn] }));
     fn.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: ['kms:Decrypt'],
         resources: [this.formatArn({ service: 'kms', resource: 'key', resourceName: '*' })],
         conditions: {
-          StringEquals: { 'kms:ViaService': `ssm.${this.region}.amazonaws.com`, 'kms:EncryptionContext:PARAMETER_ARN': parameterArn },
+          StringEquals: {
+            'kms:ViaService': `ssm.${this.region}.amazonaws.com`,
+            'kms:EncryptionContext:PARAMETER_ARN': parameterArn,
+          },
         },
       }),
     );
     // cdk-nag names a pseudo parameter `<AWS::Region>`, a stage pinned to a region by its value.
     const named = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
-    acknowledge(fn.role, 'AwsSolutions-IAM5', "Decrypt with the pepper parameter's KMS key, only through SSM and only for that parameter.", [
-      `Resource::arn:<AWS::Partition>:kms:${named(this.region, 'Region')}:${named(this.account, 'AccountId')}:key/*`,
-    ]);
+    acknowledge(
+      fn.role,
+      'AwsSolutions-IAM5',
+      "Decrypt with the pepper parameter's KMS key, only through SSM and only for that parameter.",
+      [`Resource::arn:<AWS::Partition>:kms:${named(this.region, 'Region')}:${named(this.account, 'AccountId')}:key/*`],
+    );
   }
 
   private alarmTopic(config: StageConfig): sns.ITopic | undefined {
@@ -207,7 +230,10 @@ export class MarketDataStack extends Stack {
       topic = sns.Topic.fromTopicArn(this, 'AlarmTopic', config.alarmTopicArn);
     } else if (config.alarmEmail) {
       // No KMS key: CloudWatch cannot publish under the AWS-managed SNS key, and alarms hold no secrets.
-      topic = new sns.Topic(this, 'AlarmTopic', { displayName: `Market data API alarms (${config.stage})`, enforceSSL: true });
+      topic = new sns.Topic(this, 'AlarmTopic', {
+        displayName: `Market data API alarms (${config.stage})`,
+        enforceSSL: true,
+      });
     }
     if (topic && config.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(config.alarmEmail));
     return topic;
@@ -215,24 +241,57 @@ export class MarketDataStack extends Stack {
 
   private acknowledgeNagFindings(config: StageConfig): void {
     const api = this.api.api;
-    acknowledge(api, 'AwsSolutions-APIG2', 'Requests are validated by the functions (zod schemas) so errors use the service envelope.');
-    acknowledge(api, 'AwsSolutions-COG4', 'Clients authenticate with Bearer API keys checked by the Lambda TOKEN authorizer, not Cognito.');
+    acknowledge(
+      api,
+      'AwsSolutions-APIG2',
+      'Requests are validated by the functions (zod schemas) so errors use the service envelope.',
+    );
+    acknowledge(
+      api,
+      'AwsSolutions-COG4',
+      'Clients authenticate with Bearer API keys checked by the Lambda TOKEN authorizer, not Cognito.',
+    );
     if (!config.waf.enabled) {
-      acknowledge(this.api.stage, 'AwsSolutions-APIG3', `WAF is off for stage ${config.stage} by configuration (stages.${config.stage}.waf.enabled).`);
+      acknowledge(
+        this.api.stage,
+        'AwsSolutions-APIG3',
+        `WAF is off for stage ${config.stage} by configuration (stages.${config.stage}.waf.enabled).`,
+      );
     }
     const tableArn = `<${this.getLogicalId(this.table.table.node.defaultChild as never)}.Arn>`;
     for (const name of FUNCTION_NAMES.filter((n) => TABLE_ACCESS[n] === 'serve')) {
-      acknowledge(this.functions[name].role, 'AwsSolutions-IAM5', 'Reads span the GSIs, whose ARNs end in /index/*.', [`Resource::${tableArn}/index/*`]);
+      acknowledge(this.functions[name].role, 'AwsSolutions-IAM5', 'Reads span the GSIs, whose ARNs end in /index/*.', [
+        `Resource::${tableArn}/index/*`,
+      ]);
     }
     for (const path of PUBLIC_PATHS) {
       const method = this.api.api.root.resourceForPath(path).node.findChild('GET');
-      acknowledge(method, 'AwsSolutions-APIG4', 'The API description, its docs page and the data status are public, served without a key.');
-      acknowledge(method, 'AwsSolutions-COG4', 'The API description, its docs page and the data status are public, served without a key.');
+      acknowledge(
+        method,
+        'AwsSolutions-APIG4',
+        'The API description, its docs page and the data status are public, served without a key.',
+      );
+      acknowledge(
+        method,
+        'AwsSolutions-COG4',
+        'The API description, its docs page and the data status are public, served without a key.',
+      );
     }
-    for (const fn of [...Object.values(this.functions), this.authorizer, this.docs, this.ingest.function, this.freshness.function]) {
+    for (const fn of [
+      ...Object.values(this.functions),
+      this.authorizer,
+      this.docs,
+      this.ingest.function,
+      this.freshness.function,
+    ]) {
       acknowledge(fn, 'AwsSolutions-L1', 'Pinned to nodejs22.x, the version the bundle targets and the tests run on.');
       if (config.tracing) {
-        acknowledge(fn.role, 'AwsSolutions-IAM5', 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource scoping.', ['Resource::*']);
+        acknowledge(
+          fn.role,
+          'AwsSolutions-IAM5',
+          'X-Ray PutTraceSegments/PutTelemetryRecords support no resource scoping.',
+          ['Resource::*'],
+        );
       }
     }
   }

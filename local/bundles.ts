@@ -87,7 +87,8 @@ export function readBundledStack(cdkOut: string, stackName?: string): BundledSta
     if (!name || !(BUNDLED_FUNCTIONS as readonly string[]).includes(name)) continue;
     const asset = resource.Metadata?.['aws:asset:path'];
     const handler = resource.Properties?.Handler;
-    if (typeof asset !== 'string' || !handler) throw new BundleError(`${logicalId}: no bundled asset in the template (was bundling skipped?)`);
+    if (typeof asset !== 'string' || !handler)
+      throw new BundleError(`${logicalId}: no bundled asset in the template (was bundling skipped?)`);
     const dot = handler.lastIndexOf('.');
     const assetDir = join(dir, asset);
     const file = join(assetDir, `${handler.slice(0, dot)}.js`);
@@ -127,12 +128,16 @@ function bundleEnvironment(fn: BundledFunction, local: Record<string, string>): 
     const standIn = READ_FROM_AWS[name];
     if (standIn !== undefined) {
       if (local[standIn] === undefined) {
-        throw new BundleError(`${fn.name}: ${name} names a parameter the function reads from AWS (${JSON.stringify(value)}); give ${standIn} a local value`);
+        throw new BundleError(
+          `${fn.name}: ${name} names a parameter the function reads from AWS (${JSON.stringify(value)}); give ${standIn} a local value`,
+        );
       }
       continue;
     }
     if (typeof value !== 'string') {
-      throw new BundleError(`${fn.name}: ${name} is a deploy-time reference (${JSON.stringify(value)}); give it a local value`);
+      throw new BundleError(
+        `${fn.name}: ${name} is a deploy-time reference (${JSON.stringify(value)}); give it a local value`,
+      );
     }
     env[name] = value;
   }
@@ -156,7 +161,9 @@ const CARRIED = ['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'];
 
 /** `require` a bundle with `env` in process.env while its module initialises (its composition root reads it then). */
 function loadWith(fn: BundledFunction, bundleEnv: Record<string, string>): unknown {
-  const carried = Object.fromEntries(CARRIED.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]!]));
+  const carried = Object.fromEntries(
+    CARRIED.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]!]),
+  );
   const env = { ...carried, ...bundleEnv };
   const processEnv = nodeProcess.env;
   const saved = Object.fromEntries(Object.keys(env).map((name) => [name, processEnv[name]]));
@@ -184,12 +191,16 @@ export function loadBundles(cdkOut: string, local: Record<string, string>, stack
   for (const name of BUNDLED_FUNCTIONS) {
     const fn = stack.functions[name];
     environments[name] = bundleEnvironment(fn, local);
-    if (String(fn.environment.NODE_OPTIONS ?? '').includes('--enable-source-maps')) nodeProcess.setSourceMapsEnabled(true);
+    if (String(fn.environment.NODE_OPTIONS ?? '').includes('--enable-source-maps'))
+      nodeProcess.setSourceMapsEnabled(true);
     loaded[name] = loadWith(fn, environments[name]);
   }
   return {
     stackName: stack.stackName,
-    handlers: Object.fromEntries(FUNCTION_NAMES.map((name) => [name, loaded[name]])) as Record<FunctionName, FamilyHandler>,
+    handlers: Object.fromEntries(FUNCTION_NAMES.map((name) => [name, loaded[name]])) as Record<
+      FunctionName,
+      FamilyHandler
+    >,
     authorizer: loaded.authorizer as Authorizer,
     docs: loaded.docs as LoadedBundles['docs'],
     environments,

@@ -3,7 +3,12 @@
  * in memory, on a loopback port, with the table created from the same definition as the stack's.
  */
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '../shared/table';
 
 // dynalite ships no types.
@@ -30,11 +35,16 @@ export async function startEmbeddedDynamo(port = 0, host = '127.0.0.1'): Promise
 
 /** Create the table as the stack defines it, unless it exists. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
   } catch (error) {
-    if (!(error instanceof ResourceNotFoundException) && (error as Error).name !== 'ResourceNotFoundException') throw error;
+    if (!(error instanceof ResourceNotFoundException) && (error as Error).name !== 'ResourceNotFoundException')
+      throw error;
     await client.send(new CreateTableCommand(createTableInput(tableName)));
   } finally {
     client.destroy();

@@ -2,13 +2,13 @@
  * Every function of the API built from the same factories their composition roots call, on the
  * given clients and configuration: the local stack, the benchmark and the tests serve these.
  */
-import { authorizerHandler, type AuthorizerHandler } from '../functions/authorizer/authorizer';
+import { type AuthorizerHandler, authorizerHandler } from '../functions/authorizer/authorizer';
 import { currenciesHandler } from '../functions/currencies/currencies-handler';
 import { historyHandler } from '../functions/history/history-handler';
 import { offersHandler } from '../functions/offers/offers-handler';
 import { platformsHandler } from '../functions/platforms/platforms-handler';
 import { usageHandler } from '../functions/usage/usage-handler';
-import { createApiDeps, type ApiDeps } from '../shared/api-deps';
+import { type ApiDeps, createApiDeps } from '../shared/api-deps';
 import type { RuntimeConfig } from '../shared/config';
 import type { Clients } from '../shared/dynamodb';
 import { KeyStore } from '../shared/repositories/key-store';

@@ -9,16 +9,21 @@
  * DEFAULT_4XX answer in the error envelope, like every other refusal (docs/api.md, "Errors").
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { BEARER_EXPRESSION } from '../shared/bearer';
 import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS } from '../shared/cors';
-import { GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseBody, type GatewayResponseType } from '../shared/gateway-responses';
-import { varyOnEncoding, type ApiEvent, type ApiResult } from '../shared/http';
+import {
+  GATEWAY_RESPONSE_HEADERS,
+  GATEWAY_RESPONSES,
+  type GatewayResponseType,
+  gatewayResponseBody,
+} from '../shared/gateway-responses';
+import { type ApiEvent, type ApiResult, varyOnEncoding } from '../shared/http';
 import { MIN_COMPRESSION_BYTES } from '../shared/middleware/compression';
-import { matchRoute, type FunctionName, type RouteMatch } from '../shared/routes';
+import { type FunctionName, matchRoute, type RouteMatch } from '../shared/routes';
 
 export type FamilyHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 export type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -94,7 +99,13 @@ function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): bo
 function acceptsGzip(header: string | string[] | undefined): boolean {
   const entries = String(header ?? '')
     .split(',')
-    .map((part) => part.trim().toLowerCase().split(';').map((p) => p.trim()))
+    .map((part) =>
+      part
+        .trim()
+        .toLowerCase()
+        .split(';')
+        .map((p) => p.trim()),
+    )
     .filter(([coding]) => coding);
   const quality = (coding: string) => {
     const entry = entries.find(([c]) => c === coding);
@@ -148,7 +159,10 @@ export function proxyEvent(input: ProxyEventInput): ApiEvent {
       authorizer: input.authorizer,
       protocol: 'HTTP/1.1',
       httpMethod: method,
-      identity: { sourceIp: input.sourceIp ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' } as ApiEvent['requestContext']['identity'],
+      identity: {
+        sourceIp: input.sourceIp ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      } as ApiEvent['requestContext']['identity'],
       path,
       stage,
       requestId,
@@ -185,7 +199,9 @@ function rawGatewayResponse(type: GatewayResponseType, requestId: string): strin
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',
   };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return `HTTP/1.1 ${spec.statusCode} ${STATUS_CODES[spec.statusCode]}\r\n${head}\r\n${body}`;
 }
 
@@ -209,10 +225,19 @@ export function createGateway(options: GatewayOptions): Server {
       }
     }
     if (!policyAllows(result.result, methodArn)) return { refused: 'ACCESS_DENIED' };
-    return { context: { ...(result.result.context ?? {}), principalId: result.result.principalId }, principalId: result.result.principalId };
+    return {
+      context: { ...(result.result.context ?? {}), principalId: result.result.principalId },
+      principalId: result.result.principalId,
+    };
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    headers: Record<string, string>,
+    body: string | Buffer,
+  ) {
     let payload = typeof body === 'string' ? Buffer.from(body) : body;
     const out: Record<string, string> = { ...CORS_HEADERS, ...headers };
     if (status === 304) {
@@ -222,7 +247,11 @@ export function createGateway(options: GatewayOptions): Server {
       return;
     }
     // Like API Gateway: an answer that has a coding (a function compressed it) is passed on as it is.
-    if (!out['Content-Encoding'] && payload.length >= minimumCompressionSize && acceptsGzip(req.headers['accept-encoding'])) {
+    if (
+      !out['Content-Encoding'] &&
+      payload.length >= minimumCompressionSize &&
+      acceptsGzip(req.headers['accept-encoding'])
+    ) {
       payload = gzipSync(payload);
       out['Content-Encoding'] = 'gzip';
       out.Vary = varyOnEncoding(out.Vary);
@@ -232,9 +261,20 @@ export function createGateway(options: GatewayOptions): Server {
     res.end(req.method === 'HEAD' ? undefined : payload);
   }
 
-  function sendGatewayResponse(req: IncomingMessage, res: ServerResponse, type: GatewayResponseType, requestId: string) {
+  function sendGatewayResponse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    type: GatewayResponseType,
+    requestId: string,
+  ) {
     const spec = GATEWAY_RESPONSES[type];
-    send(req, res, spec.statusCode, { ...GATEWAY_RESPONSE_HEADERS, 'X-Request-Id': requestId, ...spec.headers }, gatewayResponseBody(spec));
+    send(
+      req,
+      res,
+      spec.statusCode,
+      { ...GATEWAY_RESPONSE_HEADERS, 'X-Request-Id': requestId, ...spec.headers },
+      gatewayResponseBody(spec),
+    );
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -258,7 +298,9 @@ export function createGateway(options: GatewayOptions): Server {
     const auth = await authorize(typeof token === 'string' ? token : undefined, methodArn);
     if ('refused' in auth) return sendGatewayResponse(req, res, auth.refused, requestId);
 
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]),
+    );
     const event = proxyEvent({
       url,
       path,
@@ -275,9 +317,16 @@ export function createGateway(options: GatewayOptions): Server {
       options.onInvoke?.(match.route.fn, event, result);
       // Lambda refuses to return a response over its limit: the invocation fails, and API Gateway
       // answers as for any function error (DEFAULT_5XX).
-      if (Buffer.byteLength(JSON.stringify(result)) > LAMBDA_RESPONSE_LIMIT_BYTES) return sendGatewayResponse(req, res, 'DEFAULT_5XX', requestId);
+      if (Buffer.byteLength(JSON.stringify(result)) > LAMBDA_RESPONSE_LIMIT_BYTES)
+        return sendGatewayResponse(req, res, 'DEFAULT_5XX', requestId);
       const outHeaders = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
-      send(req, res, result.statusCode, outHeaders, result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+      send(
+        req,
+        res,
+        result.statusCode,
+        outHeaders,
+        result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body,
+      );
     } catch {
       // A function that throws past its middleware is an API Gateway 502/5xx.
       sendGatewayResponse(req, res, 'DEFAULT_5XX', requestId);

@@ -6,18 +6,18 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadBundles } from './bundles';
-import { buildFunctions } from './functions';
-import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/config';
-import { createClients, type Clients } from '../shared/dynamodb';
-import type { ApiEvent, ApiResult } from '../shared/http';
-import { importDataset, type ImportResult } from '../shared/import/importer';
-import { parseAccounts, type AccountsFile } from '../shared/schemas/dataset';
-import { createGateway, type Authorizer, type FamilyHandler, type GatewayOptions } from './gateway';
-import { STATUS_PATH, type FunctionName } from '../shared/routes';
 import { docsHandler } from '../functions/docs/docs-handler';
+import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/config';
 import { dataStatus } from '../shared/domain/status';
-import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from './embedded-dynamodb';
+import { type Clients, createClients } from '../shared/dynamodb';
+import type { ApiEvent, ApiResult } from '../shared/http';
+import { type ImportResult, importDataset } from '../shared/import/importer';
+import { type FunctionName, STATUS_PATH } from '../shared/routes';
+import { type AccountsFile, parseAccounts } from '../shared/schemas/dataset';
+import { loadBundles } from './bundles';
+import { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from './embedded-dynamodb';
+import { buildFunctions } from './functions';
+import { type Authorizer, createGateway, type FamilyHandler, type GatewayOptions } from './gateway';
 
 export interface LocalStackOptions {
   port?: number;
@@ -66,7 +66,8 @@ export interface LocalStack {
 }
 
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
-  if (options.bundles !== undefined && options.clock) throw new Error('a bundled function keeps its own clock: give bundles or clock, not both');
+  if (options.bundles !== undefined && options.clock)
+    throw new Error('a bundled function keeps its own clock: give bundles or clock, not both');
   const tableName = options.tableName ?? 'market-data-local';
   const dynamo: EmbeddedDynamo = await startEmbeddedDynamo();
   await ensureTable(dynamo.endpoint, tableName);
@@ -98,7 +99,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let bundledStack: string | undefined;
   // The key-free function, which also serves the data status: an API route, whatever `publicRoutes` holds.
   const { stores, clock, retryAfterSeconds } = built.deps;
-  let docs: (event: ApiEvent) => Promise<ApiResult> = docsHandler({ status: (nowMs) => dataStatus(stores, nowMs, config.dataMaxAgeSeconds), clock, retryAfterSeconds });
+  let docs: (event: ApiEvent) => Promise<ApiResult> = docsHandler({
+    status: (nowMs) => dataStatus(stores, nowMs, config.dataMaxAgeSeconds),
+    clock,
+    retryAfterSeconds,
+  });
   if (options.bundles !== undefined) {
     // Loaded after the import: a bundle's composition root reads its configuration at load time.
     const bundled = loadBundles(options.bundles, localEnv, options.bundleStack);
@@ -135,13 +140,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 }
 
 /** Public paths answered by the docs function, as API Gateway invokes it (a proxy event of the path's resource, query included). */
-function docsRoutes(paths: string[], docs: (event: ApiEvent) => Promise<ApiResult>): NonNullable<GatewayOptions['publicRoutes']> {
+function docsRoutes(
+  paths: string[],
+  docs: (event: ApiEvent) => Promise<ApiResult>,
+): NonNullable<GatewayOptions['publicRoutes']> {
   const routes: NonNullable<GatewayOptions['publicRoutes']> = {};
   for (const path of paths) {
     const asset = path.startsWith('/docs/') ? path.slice('/docs/'.length) : undefined;
     routes[path] = async (req, requestId) => {
       const multi: Record<string, string[]> = Object.create(null);
-      for (const [name, value] of new URL(req.url ?? '/', 'http://local').searchParams) (multi[name] ??= []).push(value);
+      for (const [name, value] of new URL(req.url ?? '/', 'http://local').searchParams)
+        (multi[name] ??= []).push(value);
       const hasQuery = Object.keys(multi).length > 0;
       const result = await docs({
         resource: asset === undefined ? path : '/docs/{asset}',
@@ -149,7 +158,9 @@ function docsRoutes(paths: string[], docs: (event: ApiEvent) => Promise<ApiResul
         httpMethod: 'GET',
         headers: {},
         multiValueHeaders: {},
-        queryStringParameters: hasQuery ? Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values[values.length - 1]])) : null,
+        queryStringParameters: hasQuery
+          ? Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values[values.length - 1]]))
+          : null,
         multiValueQueryStringParameters: hasQuery ? multi : null,
         pathParameters: asset === undefined ? null : { asset },
         stageVariables: null,
@@ -158,7 +169,11 @@ function docsRoutes(paths: string[], docs: (event: ApiEvent) => Promise<ApiResul
         requestContext: { requestId } as ApiEvent['requestContext'],
       } as ApiEvent);
       const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
-      return { status: result.statusCode, headers, body: result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body };
+      return {
+        status: result.statusCode,
+        headers,
+        body: result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body,
+      };
     };
   }
   return routes;

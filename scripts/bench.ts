@@ -17,30 +17,40 @@
  * unless it crashes, or unless ENFORCE_WRITE_TARGETS (scripts/bench/report.ts) is on and a refresh
  * misses its write-unit target.
  */
-import { importsTable, measureImports, writeBaseline, type BaselineDataset } from './bench/imports';
+
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { buildFunctions } from '../local/functions';
 import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/config';
 import { createClients } from '../shared/dynamodb';
-import { buildFunctions } from '../local/functions';
 import type { CatalogFamily, OfferFamily } from '../shared/keys';
-import { ServedData, type ViewFilter } from './bench/floor';
-import type { FunctionName } from '../shared/routes';
 import { setLogSink } from '../shared/logger';
+import type { FunctionName } from '../shared/routes';
 import { BASELINE, compareColdStart, measureColdStart } from './bench/cold-start';
-import { loadDataset, startBenchDynamo } from './bench/load';
-import { CallRecorder, measureKind, type Handler, type KindResult, type MeasureOptions } from './bench/measure';
-import { pickRequests } from './bench/picks';
 import { depthCheck, readCapacityAtDepth } from './bench/depth';
-import { checksTable, ENFORCE_WRITE_TARGETS, evaluate, markdown, requestsTable, writeTargetChecks, type BenchResults, type Check } from './bench/report';
+import { ServedData, type ViewFilter } from './bench/floor';
+import { type BaselineDataset, importsTable, measureImports, writeBaseline } from './bench/imports';
+import { loadDataset, startBenchDynamo } from './bench/load';
+import { CallRecorder, type Handler, type KindResult, type MeasureOptions, measureKind } from './bench/measure';
+import { ceilingChecks, measureModel, modelTables } from './bench/model-pass';
+import { pickRequests } from './bench/picks';
 import { measureRefusals, refusalLines } from './bench/refusals';
+import {
+  type BenchResults,
+  type Check,
+  checksTable,
+  ENFORCE_WRITE_TARGETS,
+  evaluate,
+  markdown,
+  requestsTable,
+  writeTargetChecks,
+} from './bench/report';
 import { requestMix } from './bench/requests';
 import { measureThroughput } from './bench/throughput';
-import { ceilingChecks, measureModel, modelTables } from './bench/model-pass';
-import { BENCH, QUICK_BENCH, generateDataset } from './sample-data/generate';
+import { BENCH, generateDataset, QUICK_BENCH } from './sample-data/generate';
 
 interface Mode {
   name: 'quick' | 'full';
@@ -71,7 +81,13 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
   },
 };
 
-type Args = Mode & { importsOnly: boolean; writeBaseline: boolean; modelOnly: boolean; only?: string; against?: string };
+type Args = Mode & {
+  importsOnly: boolean;
+  writeBaseline: boolean;
+  modelOnly: boolean;
+  only?: string;
+  against?: string;
+};
 
 function parseArgs(argv: string[]): Args {
   let quick = false;
@@ -89,11 +105,22 @@ function parseArgs(argv: string[]): Args {
     else if (argv[i] === '--only' && argv[i + 1]) only = argv[++i];
     else if (argv[i] === '--against' && argv[i + 1]) against = argv[++i];
     else if (argv[i] === '--out' && argv[i + 1]) out = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports [--write-baseline] | --model [--only TEXT] | --against REF] [--out PREFIX]`);
+    else
+      throw new Error(
+        `unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports [--write-baseline] | --model [--only TEXT] | --against REF] [--out PREFIX]`,
+      );
   }
   if (writeBaseline && !importsOnly) throw new Error('--write-baseline goes with --imports');
   const mode = MODES[quick ? 'quick' : 'full'];
-  return { ...mode, importsOnly, writeBaseline, modelOnly, only, against, out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`) };
+  return {
+    ...mode,
+    importsOnly,
+    writeBaseline,
+    modelOnly,
+    only,
+    against,
+    out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`),
+  };
 }
 
 /** The baseline a mode's dataset is checked against (bench/baseline-writes.json). */
@@ -111,13 +138,20 @@ async function importsOnly(mode: Args): Promise<number> {
   try {
     const imports = await measureImports(dataset, dynamo.endpoint, mode.name === 'quick', log);
     const checks = writeTargetChecks(imports, baselineOf(mode));
-    process.stdout.write(`imports (${mode.name}, ${seconds(started)} s):\n\n${importsTable(imports)}\n\n${checksTable(checks)}\n`);
+    process.stdout.write(
+      `imports (${mode.name}, ${seconds(started)} s):\n\n${importsTable(imports)}\n\n${checksTable(checks)}\n`,
+    );
     if (mode.writeBaseline) {
-      const git = (...args: string[]) => execFileSync('git', args, { cwd: resolve(__dirname, '..'), encoding: 'utf8' }).trim();
+      const git = (...args: string[]) =>
+        execFileSync('git', args, { cwd: resolve(__dirname, '..'), encoding: 'utf8' }).trim();
       writeBaseline(
         imports,
         baselineOf(mode),
-        { commit: git('rev-parse', 'HEAD'), sharedCommit: git('log', '-1', '--format=%H', '--', 'shared'), dirty: git('status', '--porcelain', '--', 'shared', 'scripts') !== '' },
+        {
+          commit: git('rev-parse', 'HEAD'),
+          sharedCommit: git('log', '-1', '--format=%H', '--', 'shared'),
+          dirty: git('status', '--porcelain', '--', 'shared', 'scripts') !== '',
+        },
         `npm run bench -- --imports${mode.name === 'quick' ? ' --quick' : ''} --write-baseline`,
       );
       process.stdout.write(`wrote the ${baselineOf(mode)} baseline to bench/baseline-writes.json\n`);
@@ -146,8 +180,16 @@ async function main(): Promise<number> {
   // Cold start first, while the machine is otherwise idle (not with --model).
   const cold = mode.modelOnly ? undefined : await measureColdStart(mode.initRounds);
   if (cold) {
-    log(`cold start: ${Object.entries(cold.init_ms).map(([n, i]) => `${n} ${i.median} ms`).join(', ')} (${seconds(started)} s)`);
-    log(`first answer: ${Object.entries(cold.first_answer_ms).map(([n, f]) => `${n} ${f.median} ms`).join(', ')}`);
+    log(
+      `cold start: ${Object.entries(cold.init_ms)
+        .map(([n, i]) => `${n} ${i.median} ms`)
+        .join(', ')} (${seconds(started)} s)`,
+    );
+    log(
+      `first answer: ${Object.entries(cold.first_answer_ms)
+        .map(([n, f]) => `${n} ${f.median} ms`)
+        .join(', ')}`,
+    );
   }
 
   const now = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
@@ -193,7 +235,9 @@ async function main(): Promise<number> {
     const sizes = (family: CatalogFamily | OfferFamily, filters?: ViewFilter[]) => data.size(family, filters);
     const picks = await pickRequests(dataset, data);
     if (!mode.modelOnly) log(`imports: (a) to (d) on their own tables (${seconds(started)} s)`);
-    const imports = mode.modelOnly ? undefined : await measureImports(dataset, dynamo.endpoint, mode.name === 'quick', log);
+    const imports = mode.modelOnly
+      ? undefined
+      : await measureImports(dataset, dynamo.endpoint, mode.name === 'quick', log);
     dataset = undefined; // let the collector have it before the measurements
     const kinds = await requestMix(picks, sizes, mode.name === 'quick');
 
@@ -206,7 +250,14 @@ async function main(): Promise<number> {
       // --model: the latency model and the mix alone.
       const only = mode.only;
       const chosen = only === undefined ? kinds : kinds.filter((kind) => kind.name.includes(only));
-      const model = await measureModel(chosen, { data, now: new Date() }, built, config, clients, mode.name === 'quick');
+      const model = await measureModel(
+        chosen,
+        { data, now: new Date() },
+        built,
+        config,
+        clients,
+        mode.name === 'quick',
+      );
       process.stdout.write(`\n${modelTables(model)}\n\n${checksTable(model.checks)}\n`);
       return 0;
     }
@@ -228,7 +279,9 @@ async function main(): Promise<number> {
     }
 
     const refusals = await measureRefusals(handlers.offers);
-    log(`refusals: ${refusals.sequence.map((c) => `${c.status} (${c.calls} calls, ${c.read_capacity} RCU)`).join(', ')} (${seconds(started)} s)`);
+    log(
+      `refusals: ${refusals.sequence.map((c) => `${c.status} (${c.calls} calls, ${c.read_capacity} RCU)`).join(', ')} (${seconds(started)} s)`,
+    );
 
     const load = (keys: number) =>
       measureThroughput({
@@ -242,7 +295,9 @@ async function main(): Promise<number> {
         dynamoPid: dynamo.pid,
       });
     const throughput = { one_key: await load(1), key_per_client: await load(mode.concurrency) };
-    log(`throughput: ${throughput.one_key.requests_per_s} req/s with one key, ${throughput.key_per_client.requests_per_s} with a key per client (${seconds(started)} s)`);
+    log(
+      `throughput: ${throughput.one_key.requests_per_s} req/s with one key, ${throughput.key_per_client.requests_per_s} with a key per client (${seconds(started)} s)`,
+    );
 
     // The deep pages start at 5,000, or as deep as a smaller (quick) dataset allows.
     const deepOffset = Math.min(5_000, Math.max(0, (await sizes('currencies')) - 500));
@@ -252,10 +307,18 @@ async function main(): Promise<number> {
     ];
     // Latency as DynamoDB behaves (scripts/bench/latency-model.ts), and a skewed traffic mix.
     const model = await measureModel(kinds, { data, now: new Date() }, built, config, clients, mode.name === 'quick');
-    log(`latency model: ${model.latency.length} single-view kinds, mix of ${model.mix[0]?.requests ?? 0} requests (${seconds(started)} s)`);
+    log(
+      `latency model: ${model.latency.length} single-view kinds, mix of ${model.mix[0]?.requests ?? 0} requests (${seconds(started)} s)`,
+    );
 
     const writeTargets = writeTargetChecks(imports, baselineOf(mode));
-    const checks = [depthCheck(depth[0], depth[1]), ...evaluate(requests, cold), ...ceilingChecks(requests), ...model.checks, ...writeTargets];
+    const checks = [
+      depthCheck(depth[0], depth[1]),
+      ...evaluate(requests, cold),
+      ...ceilingChecks(requests),
+      ...model.checks,
+      ...writeTargets,
+    ];
     const results: BenchResults = {
       mode: mode.name,
       generated_at: new Date().toISOString(),
@@ -288,11 +351,19 @@ async function main(): Promise<number> {
 
     process.stdout.write(`\n${requestsTable(requests)}\n\n`);
     process.stdout.write(
-      `bundles (KB): ${Object.entries(cold.bundles).map(([n, b]) => `${n} ${(b.bytes / 1024).toFixed(1)} ×${b.ratio_to_baseline}`).join(', ')}; baseline ${BASELINE}\n`,
+      `bundles (KB): ${Object.entries(cold.bundles)
+        .map(([n, b]) => `${n} ${(b.bytes / 1024).toFixed(1)} ×${b.ratio_to_baseline}`)
+        .join(', ')}; baseline ${BASELINE}\n`,
     );
-    process.stdout.write(`init (ms): ${Object.entries(cold.init_ms).map(([n, i]) => `${n} ${i.median} ×${i.ratio_to_baseline}`).join(', ')}\n`);
+    process.stdout.write(
+      `init (ms): ${Object.entries(cold.init_ms)
+        .map(([n, i]) => `${n} ${i.median} ×${i.ratio_to_baseline}`)
+        .join(', ')}\n`,
+    );
     for (const [name, t] of Object.entries(throughput)) {
-      process.stdout.write(`throughput (${name}): ${t.requests_per_s} req/s on ${t.endpoint}, ${t.concurrency} clients, ${t.keys} key(s) (p50 ${t.latency_ms.p50} ms, p99 ${t.latency_ms.p99} ms)\n`);
+      process.stdout.write(
+        `throughput (${name}): ${t.requests_per_s} req/s on ${t.endpoint}, ${t.concurrency} clients, ${t.keys} key(s) (p50 ${t.latency_ms.p50} ms, p99 ${t.latency_ms.p99} ms)\n`,
+      );
     }
     process.stdout.write(`\n${modelTables(model)}\n`);
     process.stdout.write(`\nrefused requests:\n${refusalLines(refusals).join('\n')}\n`);

@@ -29,7 +29,9 @@ export function progressBar(label: string, minimumTotal = 2_000): (done: number,
     last = percent;
     const width = 30;
     const filled = Math.round((percent / 100) * width);
-    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${percent}% ${done}/${total}`);
+    process.stderr.write(
+      `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${percent}% ${done}/${total}`,
+    );
     if (done >= total) process.stderr.write('\n');
   };
 }

@@ -8,9 +8,10 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { formatDataset } from './sample-data/format';
-import { PRESETS, type PresetName, generateDataset } from './sample-data/generate';
+import { generateDataset, PRESETS, type PresetName } from './sample-data/generate';
 
-const USAGE = 'usage: npm run generate:sample -- [--preset sample|quick-bench|bench] [--seed N] [--now ISO] [--out FILE]';
+const USAGE =
+  'usage: npm run generate:sample -- [--preset sample|quick-bench|bench] [--seed N] [--now ISO] [--out FILE]';
 const HOUR_MS = 3_600_000;
 
 interface CliOptions {

@@ -23,15 +23,28 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     },
   });
   if (positionals.length > 1 || (positionals.length === 0 && !values.accounts)) {
-    throw new UsageError('usage: npm run import -- FILE [--table NAME] [--endpoint URL] [--region R] [--accounts FILE]');
+    throw new UsageError(
+      'usage: npm run import -- FILE [--table NAME] [--endpoint URL] [--region R] [--accounts FILE]',
+    );
   }
-  const client = createDocumentClient({ endpoint: values.endpoint, region: values.region, maxAttempts: 10, requestTimeoutMs: 30_000 });
+  const client = createDocumentClient({
+    endpoint: values.endpoint,
+    region: values.region,
+    maxAttempts: 10,
+    requestTimeoutMs: 30_000,
+  });
   const tableName = values.table!;
   try {
     if (positionals[0]) {
       const started = Date.now();
-      const result = await importDataset(readDataFile(positionals[0]), { client, tableName, onProgress: progressBar('importing') });
-      const summary = Object.entries(result.counts).map(([family, n]) => `${family}=${n}`).join(' ');
+      const result = await importDataset(readDataFile(positionals[0]), {
+        client,
+        tableName,
+        onProgress: progressBar('importing'),
+      });
+      const summary = Object.entries(result.counts)
+        .map(([family, n]) => `${family}=${n}`)
+        .join(' ');
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const { observations, itemsWritten: historyItems } = result.history;
       process.stdout.write(

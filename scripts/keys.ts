@@ -14,9 +14,15 @@
 import { parseArgs } from 'node:util';
 import { ENV } from '../shared/config';
 import { createDocumentClient } from '../shared/dynamodb';
-import { AccountsConflictError, KeyStore, type KeyLimits, type KeySummary, type UserItem } from '../shared/repositories/key-store';
-import { DataFileError, parseAccounts } from '../shared/schemas/dataset';
+import {
+  AccountsConflictError,
+  type KeyLimits,
+  KeyStore,
+  type KeySummary,
+  type UserItem,
+} from '../shared/repositories/key-store';
 import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../shared/schemas/constants';
+import { DataFileError, parseAccounts } from '../shared/schemas/dataset';
 import { isFileTimestamp } from '../shared/schemas/resources';
 import { readDataFile, runMain, UsageError } from './cli';
 
@@ -72,7 +78,8 @@ export type Invocation =
 function positiveInteger(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   // The bound of an accounts file's limits: 15 digits at most, so RateLimit values stay RFC 9651 integers.
-  if (!/^[1-9]\d*$/.test(raw) || Number(raw) > KEY_LIMIT_MAX) throw new UsageError(`--${name} must be a positive integer of at most 15 digits, got "${raw}"`);
+  if (!/^[1-9]\d*$/.test(raw) || Number(raw) > KEY_LIMIT_MAX)
+    throw new UsageError(`--${name} must be a positive integer of at most 15 digits, got "${raw}"`);
   return Number(raw);
 }
 
@@ -82,13 +89,18 @@ export function parseUntil(raw: string): string | null {
   const full = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw;
   // The rule of an accounts file's premium_until: a real instant (no 2026-02-30, no T24:00) in years 1970-9999.
   if (!isFileTimestamp(full)) {
-    throw new UsageError(`--until must be a date (2026-12-31), an ISO 8601 UTC timestamp (2026-12-31T23:59:59Z) or "never", got "${raw}"`);
+    throw new UsageError(
+      `--until must be a date (2026-12-31), an ISO 8601 UTC timestamp (2026-12-31T23:59:59Z) or "never", got "${raw}"`,
+    );
   }
   return new Date(Date.parse(full)).toISOString();
 }
 
 /** Parse the command line; a UsageError (exit 2) names what is wrong. */
-export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv = process.env): { invocation: Invocation; connection: Connection } {
+export function parseCommandLine(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { invocation: Invocation; connection: Connection } {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -102,11 +114,17 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv = proces
   }
   const allowed = COMMAND_OPTIONS[command];
   const given = Object.keys(values);
-  const extra = given.filter((name) => ![...allowed.required, ...allowed.optional, ...CONNECTION_OPTIONS].includes(name));
-  if (extra.length > 0) throw new UsageError(`${command} does not take ${extra.map((name) => `--${name}`).join(', ')}\n${USAGE}`);
+  const extra = given.filter(
+    (name) => ![...allowed.required, ...allowed.optional, ...CONNECTION_OPTIONS].includes(name),
+  );
+  if (extra.length > 0)
+    throw new UsageError(`${command} does not take ${extra.map((name) => `--${name}`).join(', ')}\n${USAGE}`);
   const missing = allowed.required.filter((name) => values[name as keyof typeof values] === undefined);
   if (missing.length > 0) {
-    const hint = command === 'revoke' && missing.includes('user') ? ' (a key is found through its owner: see `list --user ID`)' : '';
+    const hint =
+      command === 'revoke' && missing.includes('user')
+        ? ' (a key is found through its owner: see `list --user ID`)'
+        : '';
     throw new UsageError(`${command} needs ${missing.map((name) => `--${name}`).join(', ')}${hint}\n${USAGE}`);
   }
   for (const name of ['user', 'key-id', 'accounts', 'table', 'endpoint', 'region'] as const) {
@@ -115,7 +133,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv = proces
 
   const userId = values.user ?? '';
   // The rule of an accounts file's user ids, so the command line stores no id a file could not name.
-  if (values.user !== undefined && !USER_ID_PATTERN.test(userId)) throw new UsageError(`--user ${USER_ID_RULE}, got "${userId.slice(0, 140)}"`);
+  if (values.user !== undefined && !USER_ID_PATTERN.test(userId))
+    throw new UsageError(`--user ${USER_ID_RULE}, got "${userId.slice(0, 140)}"`);
   let invocation: Invocation;
   switch (command) {
     case 'create': {
@@ -135,7 +154,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv = proces
       invocation = { command, userId };
       break;
     case 'premium':
-      if ((values.until === undefined) === (values.off !== true)) throw new UsageError(`premium needs exactly one of --until DATE and --off\n${USAGE}`);
+      if ((values.until === undefined) === (values.off !== true))
+        throw new UsageError(`premium needs exactly one of --until DATE and --off\n${USAGE}`);
       invocation = { command, userId, until: values.off ? false : parseUntil(values.until!) };
       break;
     case 'load':
@@ -171,7 +191,10 @@ export async function revokeKeyCommand(store: KeyStore, userId: string, keyId: s
   if (!(await store.revokeKey(userId, keyId))) throw new Error(`user "${userId}" has no key ${keyId}`);
 }
 
-export async function listKeysCommand(store: KeyStore, userId: string): Promise<{ user: UserItem | undefined; keys: KeySummary[] }> {
+export async function listKeysCommand(
+  store: KeyStore,
+  userId: string,
+): Promise<{ user: UserItem | undefined; keys: KeySummary[] }> {
   const [user, keys] = await Promise.all([store.getUser(userId), store.listKeys(userId)]);
   return { user, keys };
 }
@@ -194,27 +217,43 @@ export async function loadAccountsCommand(store: KeyStore, path: string): Promis
 // ---- output -----------------------------------------------------------------------------------
 
 export const describeUser = (user: UserItem | undefined): string =>
-  !user ? 'no such user (its keys answer 403 until `premium --user ID --until …`)'
-  : !user.premium ? 'no premium subscription'
-  : user.premiumUntil === null ? 'premium, no end date'
-  : `premium until ${user.premiumUntil}${Date.parse(user.premiumUntil) <= Date.now() ? ' (expired)' : ''}`;
+  !user
+    ? 'no such user (its keys answer 403 until `premium --user ID --until …`)'
+    : !user.premium
+      ? 'no premium subscription'
+      : user.premiumUntil === null
+        ? 'premium, no end date'
+        : `premium until ${user.premiumUntil}${Date.parse(user.premiumUntil) <= Date.now() ? ' (expired)' : ''}`;
 
 const limitText = (value: number | undefined) => (value === undefined ? 'default' : String(value));
 
 export function formatKeyTable(keys: KeySummary[]): string[] {
   const rows = [
     ['KEY ID', 'STATE', 'PER MINUTE', 'PER MONTH', 'CREATED'],
-    ...keys.map((key) => [key.keyId, key.revoked ? 'revoked' : 'active', limitText(key.perMinute), limitText(key.perMonth), key.createdAt]),
+    ...keys.map((key) => [
+      key.keyId,
+      key.revoked ? 'revoked' : 'active',
+      limitText(key.perMinute),
+      limitText(key.perMonth),
+      key.createdAt,
+    ]),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export async function run(invocation: Invocation, store: KeyStore, print: (line: string) => void): Promise<void> {
   switch (invocation.command) {
     case 'create': {
       const created = await createKeyCommand(store, invocation.userId, invocation.limits);
-      print(`created key ${created.keyId} for user ${invocation.userId} (per minute: ${limitText(invocation.limits.perMinute)}, per month: ${limitText(invocation.limits.perMonth)})`);
+      print(
+        `created key ${created.keyId} for user ${invocation.userId} (per minute: ${limitText(invocation.limits.perMinute)}, per month: ${limitText(invocation.limits.perMonth)})`,
+      );
       print(`user ${invocation.userId}: ${describeUser(created.user)}`);
       print('API key (shown once; only its hash is stored):');
       print(created.secret);
@@ -222,7 +261,9 @@ export async function run(invocation: Invocation, store: KeyStore, print: (line:
     }
     case 'revoke':
       await revokeKeyCommand(store, invocation.userId, invocation.keyId);
-      print(`revoked key ${invocation.keyId} of user ${invocation.userId} (cached authorizer answers may last until their TTL ends)`);
+      print(
+        `revoked key ${invocation.keyId} of user ${invocation.userId} (cached authorizer answers may last until their TTL ends)`,
+      );
       return;
     case 'list': {
       const { user, keys } = await listKeysCommand(store, invocation.userId);
@@ -244,9 +285,17 @@ export async function run(invocation: Invocation, store: KeyStore, print: (line:
   }
 }
 
-export async function main(argv = process.argv.slice(2), print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<void> {
+export async function main(
+  argv = process.argv.slice(2),
+  print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<void> {
   const { invocation, connection } = parseCommandLine(argv);
-  const client = createDocumentClient({ endpoint: connection.endpoint, region: connection.region, maxAttempts: 5, requestTimeoutMs: 10_000 });
+  const client = createDocumentClient({
+    endpoint: connection.endpoint,
+    region: connection.region,
+    maxAttempts: 5,
+    requestTimeoutMs: 10_000,
+  });
   try {
     await run(invocation, new KeyStore(client, connection.tableName, connection.pepper), print);
   } finally {

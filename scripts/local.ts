@@ -8,8 +8,8 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BundleError } from '../local/bundles';
-import { startLocalStack } from '../local/stack';
 import { publicRoutes } from '../local/public-routes';
+import { startLocalStack } from '../local/stack';
 import { AccountsConflictError } from '../shared/repositories/key-store';
 import { DataFileError } from '../shared/schemas/dataset';
 import { BUNDLE_OPTIONS_SPEC, bundlesOption, progressBar, readDataFile, runMain, UsageError } from './cli';
@@ -30,7 +30,8 @@ async function main(): Promise<void> {
   });
   const bundles = bundlesOption(values);
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be a port number, got ${values.port}`);
   const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
   const dataset = values.data ? readDataFile(values.data) : generateDataset({ ...SAMPLE, now: hour });
 
@@ -59,7 +60,9 @@ async function main(): Promise<void> {
   const lines = [
     `Market data API listening on ${stack.url}/api/v1 (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     `  functions: ${stack.bundledStack ? `bundles of ${stack.bundledStack} from ${bundles}` : 'TypeScript sources'}`,
-    `  data: ${values.data ?? 'generated sample'} (${Object.entries(stack.imported?.counts ?? {}).map(([f, n]) => `${f} ${n}`).join(', ')})`,
+    `  data: ${values.data ?? 'generated sample'} (${Object.entries(stack.imported?.counts ?? {})
+      .map(([f, n]) => `${f} ${n}`)
+      .join(', ')})`,
     `  embedded DynamoDB: ${stack.endpoint} table ${stack.tableName} (for npm run import / npm run keys --endpoint)`,
     `  API description: ${stack.url}/openapi.json, docs: ${stack.url}/docs`,
   ];

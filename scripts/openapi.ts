@@ -7,9 +7,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runMain } from './cli';
 import { CLIENT_TYPES_PATH, generateClientTypes } from './openapi/client-types';
 import { buildOpenApiDocument, serializeDocument } from './openapi/document';
-import { runMain } from './cli';
 
 export const DOCUMENT_PATH = join(__dirname, '..', 'docs', 'openapi.json');
 
@@ -34,7 +34,9 @@ async function main(): Promise<void> {
       // reported below as stale
     }
     if (committed !== content) {
-      throw new Error(`${shown} is stale: it differs from what the code generates. Run \`npm run openapi\` and commit the result.`);
+      throw new Error(
+        `${shown} is stale: it differs from what the code generates. Run \`npm run openapi\` and commit the result.`,
+      );
     }
     process.stdout.write(`${shown} is up to date\n`);
   }

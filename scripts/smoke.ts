@@ -32,17 +32,28 @@ const isList = (status: number, body: any) =>
       : undefined;
 
 const isObject = (fields: string[]) => (status: number, body: any) =>
-  status !== 200 ? `status ${status}` : fields.find((f) => !(f in (body ?? {}))) ? `missing ${fields.find((f) => !(f in body))}` : undefined;
+  status !== 200
+    ? `status ${status}`
+    : fields.find((f) => !(f in (body ?? {})))
+      ? `missing ${fields.find((f) => !(f in body))}`
+      : undefined;
 
 const isError = (expected: number, code: string) => (status: number, body: any) =>
-  status !== expected ? `status ${status}, expected ${expected}` : body?.error?.code !== code ? `code ${body?.error?.code}, expected ${code}` : undefined;
+  status !== expected
+    ? `status ${status}, expected ${expected}`
+    : body?.error?.code !== code
+      ? `code ${body?.error?.code}, expected ${code}`
+      : undefined;
 
 const hasUsageHeaders = (headers: Headers) =>
   ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-quota-limit', 'x-quota-remaining'].find((h) => !headers.has(h));
 
 async function fetchJson(base: string, path: string, key: string | null | undefined) {
   const started = performance.now();
-  const res = await fetch(`${base}${path}`, { headers: key ? { Authorization: `Bearer ${key}` } : {}, redirect: 'manual' });
+  const res = await fetch(`${base}${path}`, {
+    headers: key ? { Authorization: `Bearer ${key}` } : {},
+    redirect: 'manual',
+  });
   const text = await res.text();
   let body: unknown;
   try {
@@ -53,7 +64,11 @@ async function fetchJson(base: string, path: string, key: string | null | undefi
   return { status: res.status, body, headers: res.headers, ms: performance.now() - started };
 }
 
-export async function runSmoke(base: string, key: string, log: (line: string) => void = console.log): Promise<Outcome[]> {
+export async function runSmoke(
+  base: string,
+  key: string,
+  log: (line: string) => void = console.log,
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   const run = async (check: Check) => {
     try {
@@ -74,22 +89,42 @@ export async function runSmoke(base: string, key: string, log: (line: string) =>
   for (const family of CATALOG_FAMILIES) {
     const list = await run({ name: `list ${family}`, path: `/api/v1/${family}?limit=5`, expect: isList });
     const slug = list?.data?.[0]?.slug;
-    if (slug) await run({ name: `${family} detail`, path: `/api/v1/${family}/${encodeURIComponent(slug)}`, expect: isObject(['slug', 'name', 'updated_at']) });
+    if (slug)
+      await run({
+        name: `${family} detail`,
+        path: `/api/v1/${family}/${encodeURIComponent(slug)}`,
+        expect: isObject(['slug', 'name', 'updated_at']),
+      });
   }
   const currency = await run({ name: 'currency with offers', path: '/api/v1/currencies?limit=1', expect: isList });
   if (currency?.data?.[0]) {
-    await run({ name: 'currency detail offers', path: `/api/v1/currencies/${currency.data[0].slug}`, expect: isObject(['earn_offers', 'borrow_offers', 'collateral_offers']) });
+    await run({
+      name: 'currency detail offers',
+      path: `/api/v1/currencies/${currency.data[0].slug}`,
+      expect: isObject(['earn_offers', 'borrow_offers', 'collateral_offers']),
+    });
   }
   for (const family of OFFER_FAMILIES) {
     const list = await run({ name: `list ${family}`, path: `/api/v1/${family}?limit=5`, expect: isList });
-    await run({ name: `${family} filtered`, path: `/api/v1/${family}?platform_type=exchange&sort=updated_desc&limit=5`, expect: isList });
+    await run({
+      name: `${family} filtered`,
+      path: `/api/v1/${family}?platform_type=exchange&sort=updated_desc&limit=5`,
+      expect: isList,
+    });
     const id = list?.data?.[0]?.id;
     if (id !== undefined) {
-      await run({ name: `${family} detail`, path: `/api/v1/${family}/${id}`, expect: isObject(['id', 'compositeKey', 'updated_at']) });
+      await run({
+        name: `${family} detail`,
+        path: `/api/v1/${family}/${id}`,
+        expect: isObject(['id', 'compositeKey', 'updated_at']),
+      });
       const history = (period: string) => ({
         name: `${family} history ${period}`,
         path: `/api/v1/${family}/${id}/history?period=${period}`,
-        expect: family === 'collateral' ? isError(404, 'not_found') : isObject(['period', 'interval', 'from', 'to', 'point_count', 'data']),
+        expect:
+          family === 'collateral'
+            ? isError(404, 'not_found')
+            : isObject(['period', 'interval', 'from', 'to', 'point_count', 'data']),
       });
       await run(history('1m'));
       if (family !== 'collateral') await run(history('all'));
@@ -97,14 +132,25 @@ export async function runSmoke(base: string, key: string, log: (line: string) =>
   }
   await run({ name: 'earn min_apy', path: '/api/v1/earn?min_apy=1&limit=5', expect: isList });
   await run({ name: 'validation error', path: '/api/v1/earn?limit=0', expect: isError(400, 'validation_error') });
-  await run({ name: 'unknown slug', path: '/api/v1/exchanges/no-such-exchange-smoke', expect: isError(404, 'not_found') });
+  await run({
+    name: 'unknown slug',
+    path: '/api/v1/exchanges/no-such-exchange-smoke',
+    expect: isError(404, 'not_found'),
+  });
   await run({ name: 'no key', path: '/api/v1/exchanges', key: null, expect: isError(401, 'invalid_api_key') });
-  await run({ name: 'bad key', path: '/api/v1/exchanges', key: 'smoke_not_a_real_key_000000000000000000', expect: isError(401, 'invalid_api_key') });
+  await run({
+    name: 'bad key',
+    path: '/api/v1/exchanges',
+    key: 'smoke_not_a_real_key_000000000000000000',
+    expect: isError(401, 'invalid_api_key'),
+  });
   await run({ name: 'unknown route', path: '/api/v1/nothing-here', key: null, expect: isError(404, 'not_found') });
 
   const width = Math.max(...outcomes.map((o) => o.name.length));
   for (const o of outcomes) {
-    log(`${o.problem ? 'FAIL' : 'pass'}  ${o.name.padEnd(width)}  ${String(o.status).padStart(5)}  ${String(o.ms).padStart(5)} ms  ${o.path}${o.problem ? `  — ${o.problem}` : ''}`);
+    log(
+      `${o.problem ? 'FAIL' : 'pass'}  ${o.name.padEnd(width)}  ${String(o.status).padStart(5)}  ${String(o.ms).padStart(5)} ms  ${o.path}${o.problem ? `  — ${o.problem}` : ''}`,
+    );
   }
   const failed = outcomes.filter((o) => o.problem).length;
   log(`${outcomes.length - failed} passed, ${failed} failed`);
@@ -113,7 +159,12 @@ export async function runSmoke(base: string, key: string, log: (line: string) =>
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { url: { type: 'string' }, key: { type: 'string' }, local: { type: 'boolean', default: false }, ...BUNDLE_OPTIONS_SPEC },
+    options: {
+      url: { type: 'string' },
+      key: { type: 'string' },
+      local: { type: 'boolean', default: false },
+      ...BUNDLE_OPTIONS_SPEC,
+    },
   });
   const bundles = bundlesOption(values);
   if (bundles && !values.local) throw new UsageError('--bundles goes with --local');
@@ -126,8 +177,15 @@ async function main(): Promise<void> {
     const { readDataFile } = await import('./cli');
     const { parseAccounts } = await import('../shared/schemas/dataset');
     const accounts = parseAccounts(readDataFile(`${__dirname}/../data/demo-accounts.json`));
-    const stack = await startLocalStack({ dataset: generateDataset({ ...SAMPLE, now: new Date() }), accounts, bundles, bundleStack: values.stack });
-    console.log(`local stack: ${stack.bundledStack ? `bundles of ${stack.bundledStack} from ${bundles}` : 'TypeScript sources'}`);
+    const stack = await startLocalStack({
+      dataset: generateDataset({ ...SAMPLE, now: new Date() }),
+      accounts,
+      bundles,
+      bundleStack: values.stack,
+    });
+    console.log(
+      `local stack: ${stack.bundledStack ? `bundles of ${stack.bundledStack} from ${bundles}` : 'TypeScript sources'}`,
+    );
     base = stack.url;
     key = accounts.users.find((u) => u.premium)!.keys.find((k) => !k.revoked && !k.per_minute)!.key;
     close = stack.close;

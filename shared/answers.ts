@@ -5,7 +5,7 @@
  * The ETag and `304` come after, from the body (middleware/conditional-requests.ts).
  */
 import type { Pagination } from './domain/page';
-import { jsonResult, listBody, type ApiEvent, type ApiResult } from './http';
+import { type ApiEvent, type ApiResult, jsonResult, listBody } from './http';
 
 /** A page as the data layer answers it: pre-rendered documents, the page's place, and the version it was read from. */
 export interface ListAnswer {
@@ -69,20 +69,31 @@ function pageReference(event: ApiEvent, offset: number, snapshot: string): strin
 export function linkHeader(event: ApiEvent, page: Pagination & { snapshot: string }): string | undefined {
   const links: string[] = [];
   if (page.has_more) links.push(`<${pageReference(event, page.offset + page.limit, page.snapshot)}>; rel="next"`);
-  if (page.offset > 0) links.push(`<${pageReference(event, Math.max(0, page.offset - page.limit), page.snapshot)}>; rel="prev"`);
+  if (page.offset > 0)
+    links.push(`<${pageReference(event, Math.max(0, page.offset - page.limit), page.snapshot)}>; rel="prev"`);
   return links.length > 0 ? links.join(', ') : undefined;
 }
 
 /** A paged body (a list's, or a changes page's) with its `Link` and `Last-Modified`. */
-function pagedResult(event: ApiEvent, body: string, page: Pagination & { snapshot: string }, lastModified: string): ApiResult {
+function pagedResult(
+  event: ApiEvent,
+  body: string,
+  page: Pagination & { snapshot: string },
+  lastModified: string,
+): ApiResult {
   const result = jsonResult(body);
   const link = linkHeader(event, page);
-  result.headers = { ...result.headers, 'Last-Modified': httpDate(lastModified), ...(link === undefined ? {} : { Link: link }) };
+  result.headers = {
+    ...result.headers,
+    'Last-Modified': httpDate(lastModified),
+    ...(link === undefined ? {} : { Link: link }),
+  };
   return result;
 }
 
 /** `{ data, pagination }` of a list page, with its headers. */
-export const listResult = (event: ApiEvent, answer: ListAnswer): ApiResult => pagedResult(event, listBody(answer.docs, answer.page), answer.page, answer.lastModified);
+export const listResult = (event: ApiEvent, answer: ListAnswer): ApiResult =>
+  pagedResult(event, listBody(answer.docs, answer.page), answer.page, answer.lastModified);
 
 /** `{ since, snapshot, data, pagination }` of a changes page, with its headers. */
 export function changesResult(event: ApiEvent, answer: ChangesAnswer): ApiResult {

@@ -3,8 +3,8 @@
  * or by the local stack and the tests, which pass their own client and clock.
  */
 import type { RuntimeConfig } from './config';
-import { createClients, type Clients } from './dynamodb';
 import type { KeyLimits } from './domain/quota';
+import { type Clients, createClients } from './dynamodb';
 import { QuotaStore } from './repositories/quota-store';
 import { createStores, type Stores } from './stores';
 
@@ -21,7 +21,11 @@ export interface ApiDeps {
   clock: () => Date;
 }
 
-export function createApiDeps(config: RuntimeConfig, clients: Clients = createClients(config), clock: () => Date = () => new Date()): ApiDeps {
+export function createApiDeps(
+  config: RuntimeConfig,
+  clients: Clients = createClients(config),
+  clock: () => Date = () => new Date(),
+): ApiDeps {
   return {
     stores: createStores(clients.client, config, () => clock().getTime()),
     quota: new QuotaStore(clients.counterClient, config.tableName),

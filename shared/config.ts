@@ -68,7 +68,12 @@ export const DEFAULTS = {
 /** The timeouts the local stack and integration tests use with the embedded DynamoDB. */
 export const EMBEDDED_TIMEOUTS = { dynamodbRequestTimeoutMs: 20_000, dynamodbConnectionTimeoutMs: 10_000 } as const;
 
-function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number, allowZero = false): number {
+function positiveInt(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  allowZero = false,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || (!allowZero && Number(raw) === 0)) {
@@ -83,7 +88,9 @@ export function readConfig(env: Record<string, string | undefined>): RuntimeConf
   const keyPepper = env[ENV.keyPepper] ?? '';
   const keyPepperParameter = env[ENV.keyPepperParameter] || undefined;
   if (keyPepper !== '' && keyPepperParameter !== undefined) {
-    throw new Error(`configuration: ${ENV.keyPepper} and ${ENV.keyPepperParameter} are exclusive (a pepper, or the parameter that holds it)`);
+    throw new Error(
+      `configuration: ${ENV.keyPepper} and ${ENV.keyPepperParameter} are exclusive (a pepper, or the parameter that holds it)`,
+    );
   }
   return {
     tableName,
@@ -97,6 +104,10 @@ export function readConfig(env: Record<string, string | undefined>): RuntimeConf
     readCacheMb: positiveInt(env, ENV.readCacheMb, DEFAULTS.readCacheMb, true),
     dataMaxAgeSeconds: positiveInt(env, ENV.dataMaxAgeSeconds, DEFAULTS.dataMaxAgeSeconds),
     dynamodbRequestTimeoutMs: positiveInt(env, ENV.dynamodbRequestTimeoutMs, DEFAULTS.dynamodbRequestTimeoutMs),
-    dynamodbConnectionTimeoutMs: positiveInt(env, ENV.dynamodbConnectionTimeoutMs, DEFAULTS.dynamodbConnectionTimeoutMs),
+    dynamodbConnectionTimeoutMs: positiveInt(
+      env,
+      ENV.dynamodbConnectionTimeoutMs,
+      DEFAULTS.dynamodbConnectionTimeoutMs,
+    ),
   };
 }

@@ -49,8 +49,7 @@ export function compareDecimal(a: string, b: string): number {
 const EXPONENT_BIAS = 50_000;
 const EXPONENT_WIDTH = 6;
 
-const complementDigits = (digits: string) =>
-  digits.replace(/\d/g, (d) => String(9 - Number(d)));
+const complementDigits = (digits: string) => digits.replace(/\d/g, (d) => String(9 - Number(d)));
 
 /**
  * An order-preserving string key: for decimal strings a < b exactly when key(a) < key(b) in code

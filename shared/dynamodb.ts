@@ -11,7 +11,8 @@ import { attachDynamoAccounting } from './observability/dynamo-accounting';
 
 /** A write refused by its condition (the class, or its name where another copy of the SDK threw it). */
 export const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>
-  error instanceof ConditionalCheckFailedException || (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
+  error instanceof ConditionalCheckFailedException ||
+  (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
 
 export const CLIENT_TIMEOUTS = {
   connectionTimeoutMs: DEFAULTS.dynamodbConnectionTimeoutMs,
@@ -61,7 +62,10 @@ export interface Clients {
   counterClient: DynamoDBDocumentClient;
 }
 
-type ClientConfig = Pick<RuntimeConfig, 'dynamodbEndpoint' | 'dynamodbRequestTimeoutMs' | 'dynamodbConnectionTimeoutMs'>;
+type ClientConfig = Pick<
+  RuntimeConfig,
+  'dynamodbEndpoint' | 'dynamodbRequestTimeoutMs' | 'dynamodbConnectionTimeoutMs'
+>;
 
 export const clientOptionsOf = (config: ClientConfig): ClientOptions => ({
   endpoint: config.dynamodbEndpoint,

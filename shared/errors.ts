@@ -95,13 +95,13 @@ export class SubscriptionRequiredError extends ApiError {
 }
 
 export class ServiceUnavailableError extends ApiError {
-  constructor(retryAfterSeconds: number, readonly dependencyError?: unknown) {
-    super(
-      'service_unavailable',
-      'A required internal dependency is unavailable. Retry later.',
-      null,
-      { 'Retry-After': String(retryAfterSeconds) },
-    );
+  constructor(
+    retryAfterSeconds: number,
+    readonly dependencyError?: unknown,
+  ) {
+    super('service_unavailable', 'A required internal dependency is unavailable. Retry later.', null, {
+      'Retry-After': String(retryAfterSeconds),
+    });
   }
 }
 

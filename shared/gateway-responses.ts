@@ -52,15 +52,39 @@ export const GATEWAY_RESPONSES: Record<GatewayResponseType, GatewayResponseSpec>
     message: 'The Bearer API key is missing, invalid or revoked.',
     headers: { 'WWW-Authenticate': BEARER_CHALLENGE },
   },
-  ACCESS_DENIED: { statusCode: 403, code: 'subscription_required', message: 'The API key owner has no active premium subscription.' },
+  ACCESS_DENIED: {
+    statusCode: 403,
+    code: 'subscription_required',
+    message: 'The API key owner has no active premium subscription.',
+  },
   // API Gateway answers unknown routes and methods with this type.
   MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, code: 'not_found', message: 'No such route.' },
-  AUTHORIZER_FAILURE: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
-  AUTHORIZER_CONFIGURATION_ERROR: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
+  AUTHORIZER_FAILURE: {
+    statusCode: 503,
+    code: 'service_unavailable',
+    message: 'A required internal dependency is unavailable. Retry later.',
+    headers: { 'Retry-After': '1' },
+  },
+  AUTHORIZER_CONFIGURATION_ERROR: {
+    statusCode: 503,
+    code: 'service_unavailable',
+    message: 'A required internal dependency is unavailable. Retry later.',
+    headers: { 'Retry-After': '1' },
+  },
   // The stage-wide throttle sheds load for everybody; a key's own budget is the 429 of the
   // functions, which alone can tell its window and limit (docs/adr/0002).
-  THROTTLED: { statusCode: 503, code: 'service_unavailable', message: 'The service is shedding load. Retry later.', headers: { 'Retry-After': '1' } },
-  INTEGRATION_TIMEOUT: { statusCode: 503, code: 'service_unavailable', message: 'A required internal dependency is unavailable. Retry later.', headers: { 'Retry-After': '1' } },
+  THROTTLED: {
+    statusCode: 503,
+    code: 'service_unavailable',
+    message: 'The service is shedding load. Retry later.',
+    headers: { 'Retry-After': '1' },
+  },
+  INTEGRATION_TIMEOUT: {
+    statusCode: 503,
+    code: 'service_unavailable',
+    message: 'A required internal dependency is unavailable. Retry later.',
+    headers: { 'Retry-After': '1' },
+  },
   // validation_error always lists its violated rules (docs/api.md, "Errors").
   DEFAULT_4XX: {
     statusCode: 400,

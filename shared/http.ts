@@ -13,7 +13,10 @@ const JSON_HEADERS = { 'Content-Type': JSON_CONTENT_TYPE } as const;
 
 /** A `Vary` value with `Accept-Encoding` in it, the values already there kept. */
 export function varyOnEncoding(vary: string | number | boolean | undefined): string {
-  const values = String(vary ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  const values = String(vary ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
   if (values.some((v) => v === '*' || v.toLowerCase() === VARY_ENCODING.toLowerCase())) return values.join(', ');
   return [...values, VARY_ENCODING].join(', ');
 }
@@ -43,16 +46,21 @@ export function queryValues(event: ApiEvent): Record<string, string[]> {
   return Object.fromEntries(Object.entries(single).map(([k, v]) => [k, v === undefined ? [] : [v]]));
 }
 
-export const jsonResult = (body: string, statusCode = 200): ApiResult => ({ statusCode, headers: { ...JSON_HEADERS }, body });
-
+export const jsonResult = (body: string, statusCode = 200): ApiResult => ({
+  statusCode,
+  headers: { ...JSON_HEADERS },
+  body,
+});
 
 /** `{ data, pagination }` from documents that are already JSON. */
-export const listBody = (docs: string[], page: Pagination) => `{"data":[${docs.join(',')}],"pagination":${JSON.stringify(page)}}`;
+export const listBody = (docs: string[], page: Pagination) =>
+  `{"data":[${docs.join(',')}],"pagination":${JSON.stringify(page)}}`;
 
 /** A permanent redirect to the same path with the current slug, query string kept. */
 export function redirectResult(event: ApiEvent, currentSlug: string): ApiResult {
-  const path = (event.requestContext?.path ?? event.path).replace(/[^/]+\/?$/, (last) =>
-    encodeURIComponent(currentSlug) + (last.endsWith('/') ? '/' : ''),
+  const path = (event.requestContext?.path ?? event.path).replace(
+    /[^/]+\/?$/,
+    (last) => encodeURIComponent(currentSlug) + (last.endsWith('/') ? '/' : ''),
   );
   const multi = event.multiValueQueryStringParameters ?? {};
   const query = Object.entries(multi)

@@ -47,7 +47,10 @@ export const DATASET_FAMILY_OF = {
 } as const satisfies Record<VersionedFamily, string>;
 
 /** The dataset family of each offer family's history. */
-export const HISTORY_DATASET_FAMILY = { earn: 'earn_history', borrow: 'borrow_history' } as const satisfies Record<HistoryFamily, string>;
+export const HISTORY_DATASET_FAMILY = { earn: 'earn_history', borrow: 'borrow_history' } as const satisfies Record<
+  HistoryFamily,
+  string
+>;
 
 export interface Key {
   PK: string;
@@ -83,7 +86,10 @@ const chunkKey = (chunk: number) => String(chunk).padStart(6, '0');
  * compressed index is cut into segments, read in parallel by key and kept by every instance that
  * serves the version.
  */
-export const indexSegmentKey = (version: string, segment: number): Key => ({ PK: `${v(version)}INDEX`, SK: chunkKey(segment) });
+export const indexSegmentKey = (version: string, segment: number): Key => ({
+  PK: `${v(version)}INDEX`,
+  SK: chunkKey(segment),
+});
 
 // ---- documents -------------------------------------------------------------------------------
 
@@ -99,7 +105,8 @@ export const documentBlockKey = (hash: string): Key => ({ PK: `${DOCUMENT_PREFIX
 export type SeriesResolution = 'RAW' | '4H' | '1D' | '1W';
 
 /** One partition per offer, outside every version: appending never rewrites what is stored. */
-export const historyPartition = (family: HistoryFamily, id: number): string => `${HISTORY_PREFIX}${family.toUpperCase()}${SEP}${id}`;
+export const historyPartition = (family: HistoryFamily, id: number): string =>
+  `${HISTORY_PREFIX}${family.toUpperCase()}${SEP}${id}`;
 
 /** Epoch milliseconds up to year 9999 fit 15 digits; padded so sort keys order by time. */
 const MS_KEY_DIGITS = 15;
@@ -110,7 +117,8 @@ const MS_KEY_OFFSET = 10 ** MS_KEY_DIGITS;
  * stored); before 1970 (the weekly bucket of 1970-01-01..04 starts on Monday 1969-12-29), `-` and
  * the 15 digits of 10^15 + ms, which sort before every later time and in time order among themselves.
  */
-const msKey = (ms: number) => (ms >= 0 ? String(ms).padStart(MS_KEY_DIGITS, '0') : `-${String(MS_KEY_OFFSET + ms).padStart(MS_KEY_DIGITS, '0')}`);
+const msKey = (ms: number) =>
+  ms >= 0 ? String(ms).padStart(MS_KEY_DIGITS, '0') : `-${String(MS_KEY_OFFSET + ms).padStart(MS_KEY_DIGITS, '0')}`;
 
 /** An observation (`RAW#<its time>`) or a bucket (`4H#<bucket start>`). */
 export const historySortKey = (resolution: SeriesResolution, ms: number): string => `${resolution}${SEP}${msKey(ms)}`;
@@ -132,7 +140,10 @@ export const OBSERVED_AT_ATTRIBUTE = 'at';
 // ---- source records and manifests of a family version -----------------------------------------
 
 /** The keys of every item of a family version, written before them, so the version can be deleted. */
-export const manifestKey = (version: string, chunk: number): Key => ({ PK: `${v(version)}MANIFEST`, SK: chunkKey(chunk) });
+export const manifestKey = (version: string, chunk: number): Key => ({
+  PK: `${v(version)}MANIFEST`,
+  SK: chunkKey(chunk),
+});
 
 export const manifestPartition = (version: string): string => manifestKey(version, 0).PK;
 
@@ -178,7 +189,13 @@ export const QUOTA_ATTRIBUTES = { monthCount: 'count', minute: 'minute', minuteC
  * partition (index segments), the document blocks, history and the quota counters. A new served
  * partition family is one line here; the stack turns each prefix into a `dynamodb:LeadingKeys` pattern.
  */
-export const SERVED_PREFIXES: readonly string[] = [pointerKey().PK, SNAPSHOT_PREFIX, DOCUMENT_PREFIX, HISTORY_PREFIX, QUOTA_PREFIX];
+export const SERVED_PREFIXES: readonly string[] = [
+  pointerKey().PK,
+  SNAPSHOT_PREFIX,
+  DOCUMENT_PREFIX,
+  HISTORY_PREFIX,
+  QUOTA_PREFIX,
+];
 
 /**
  * Partitions under a served prefix that the serving functions must still never read, as IAM

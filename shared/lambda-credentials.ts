@@ -9,7 +9,7 @@
  * Imported by no code: only the bundler substitutes it (test/unit/lib/bundling.test.ts runs it in
  * bundles). Unbundled code (tests, the local stack, scripts) keeps the SDK's own chain.
  */
-import { fromEnv, type FromEnvInit } from '@aws-sdk/credential-provider-env';
+import { type FromEnvInit, fromEnv } from '@aws-sdk/credential-provider-env';
 
 /** AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; a CredentialsProviderError without them. */
 export const defaultProvider = (init?: FromEnvInit) => fromEnv(init);

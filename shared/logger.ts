@@ -47,7 +47,9 @@ function redact(value: unknown, depth = 0): unknown {
 function write(level: Level, message: string, fields?: Record<string, unknown>) {
   if (ORDER[level] < threshold) return;
   const context = requestContext.getStore() ?? {};
-  sink(JSON.stringify({ level, time: new Date().toISOString(), message, ...context, ...(redact(fields ?? {}) as object) }));
+  sink(
+    JSON.stringify({ level, time: new Date().toISOString(), message, ...context, ...(redact(fields ?? {}) as object) }),
+  );
 }
 
 export const logger = {

@@ -25,7 +25,12 @@ export type RouteKind = 'list' | 'detail' | 'history' | 'usage';
 
 export const API_PREFIX = '/api/v1';
 
-const route = <const P extends string, const F extends FunctionName, const O extends string>(path: P, fn: F, operationId: O, kind: RouteKind) => ({
+const route = <const P extends string, const F extends FunctionName, const O extends string>(
+  path: P,
+  fn: F,
+  operationId: O,
+  kind: RouteKind,
+) => ({
   method: 'GET' as const,
   path: `${API_PREFIX}${path}` as `${typeof API_PREFIX}${P}`,
   fn,

@@ -24,7 +24,11 @@ export interface StoreOptions {
 }
 
 /** `clock` (epoch ms) times the pointer cache. */
-export function createStores(client: DynamoDBDocumentClient, options: StoreOptions, clock: () => number = Date.now): Stores {
+export function createStores(
+  client: DynamoDBDocumentClient,
+  options: StoreOptions,
+  clock: () => number = Date.now,
+): Stores {
   const cache = options.readCacheMb > 0 ? new ReadCache(options.readCacheMb * 1024 * 1024) : undefined;
   const pointer = new PointerStore(client, options.tableName);
   return {

@@ -46,13 +46,16 @@ export function createTableInput(tableName: string) {
       { AttributeName: TABLE_SORT_KEY.name, KeyType: 'RANGE' as const },
     ],
     // CreateTable refuses an empty list.
-    GlobalSecondaryIndexes: INDEXES.length === 0 ? undefined : INDEXES.map((index) => ({
-      IndexName: index.indexName,
-      KeySchema: [
-        { AttributeName: index.partitionKey.name, KeyType: 'HASH' as const },
-        { AttributeName: index.sortKey.name, KeyType: 'RANGE' as const },
-      ],
-      Projection: { ProjectionType: 'ALL' as const },
-    })),
+    GlobalSecondaryIndexes:
+      INDEXES.length === 0
+        ? undefined
+        : INDEXES.map((index) => ({
+            IndexName: index.indexName,
+            KeySchema: [
+              { AttributeName: index.partitionKey.name, KeyType: 'HASH' as const },
+              { AttributeName: index.sortKey.name, KeyType: 'RANGE' as const },
+            ],
+            Projection: { ProjectionType: 'ALL' as const },
+          })),
   };
 }

@@ -29,12 +29,19 @@ const policy = (effect: 'Allow' | 'Deny', resource: string) => ({
   Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: resource }],
 });
 
-export async function authorize(event: APIGatewayTokenAuthorizerEvent, deps: AuthorizerDeps): Promise<APIGatewayAuthorizerResult> {
+export async function authorize(
+  event: APIGatewayTokenAuthorizerEvent,
+  deps: AuthorizerDeps,
+): Promise<APIGatewayAuthorizerResult> {
   const now = deps.clock?.() ?? new Date();
   let resource = '';
   try {
     resource = apiWideResource(event.methodArn);
-    const { keyId, perMinute, perMonth, premiumUntil } = await authorizeToken(deps.store, event.authorizationToken, now);
+    const { keyId, perMinute, perMonth, premiumUntil } = await authorizeToken(
+      deps.store,
+      event.authorizationToken,
+      now,
+    );
     logger.debug('authorizer: allow', { keyId });
     return {
       principalId: keyId,
@@ -54,7 +61,10 @@ export async function authorize(event: APIGatewayTokenAuthorizerEvent, deps: Aut
     }
     if (error instanceof SubscriptionRequiredError) {
       const keyId = error instanceof SubscriptionInactiveError ? error.keyId : 'unknown';
-      logger.info('authorizer: deny', { keyId, reason: error instanceof SubscriptionInactiveError ? error.reason : 'inactive' });
+      logger.info('authorizer: deny', {
+        keyId,
+        reason: error instanceof SubscriptionInactiveError ? error.reason : 'inactive',
+      });
       return { principalId: keyId, policyDocument: policy('Deny', resource), context: { keyId } };
     }
     // DynamoDB unreachable, throttled, or a bug: fail closed with a retryable 503. The SDK error
@@ -64,7 +74,10 @@ export async function authorize(event: APIGatewayTokenAuthorizerEvent, deps: Aut
   }
 }
 
-export type AuthorizerHandler = (event: APIGatewayTokenAuthorizerEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<APIGatewayAuthorizerResult>;
+export type AuthorizerHandler = (
+  event: APIGatewayTokenAuthorizerEvent,
+  context?: Pick<Context, 'awsRequestId'>,
+) => Promise<APIGatewayAuthorizerResult>;
 
 export function authorizerHandler(deps: AuthorizerDeps): AuthorizerHandler {
   return (event, context) => {

@@ -6,7 +6,7 @@
  */
 import { readConfig } from '../../shared/config';
 import { clientOptionsOf, createDocumentClient } from '../../shared/dynamodb';
-import { KeyStore, type KeyLookup } from '../../shared/repositories/key-store';
+import { type KeyLookup, KeyStore } from '../../shared/repositories/key-store';
 import { authorizerHandler } from './authorizer';
 import { createSsmClient, pepperedKeyLookup, ssmPepper } from './pepper';
 
@@ -16,6 +16,9 @@ const client = createDocumentClient(clientOptionsOf(config));
 const store: KeyLookup =
   config.keyPepperParameter === undefined
     ? new KeyStore(client, config.tableName, config.keyPepper)
-    : pepperedKeyLookup(ssmPepper(createSsmClient(), config.keyPepperParameter), (pepper) => new KeyStore(client, config.tableName, pepper));
+    : pepperedKeyLookup(
+        ssmPepper(createSsmClient(), config.keyPepperParameter),
+        (pepper) => new KeyStore(client, config.tableName, pepper),
+      );
 
 export const handler = authorizerHandler({ store });

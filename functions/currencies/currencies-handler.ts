@@ -1,8 +1,9 @@
 /** Currencies: the list by market-cap rank and the detail with its offers (docs/api.md, "Currencies"). */
+
+import { docResult, listResult } from '../../shared/answers';
 import type { ApiDeps } from '../../shared/api-deps';
 import { foundDoc, getCurrencyDetail, listCatalog } from '../../shared/domain/catalog';
-import { docResult, listResult } from '../../shared/answers';
-import { queryValues, redirectResult, type ApiEvent } from '../../shared/http';
+import { type ApiEvent, queryValues, redirectResult } from '../../shared/http';
 import { apiHandler } from '../../shared/middleware/api-handler';
 import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/schemas/query';
 

@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CORS_HEADERS } from '../../shared/cors';
-import { CACHE_CONTROL, queryValues, type ApiEvent, type ApiResult } from '../../shared/http';
-import { gatewayResponseBody, GATEWAY_RESPONSES } from '../../shared/gateway-responses';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/gateway-responses';
+import { type ApiEvent, type ApiResult, CACHE_CONTROL, queryValues } from '../../shared/http';
 import { toApiError } from '../../shared/middleware/error-envelope';
 import { STATUS_PATH } from '../../shared/routes';
 import { NO_QUERY, parseQuery } from '../../shared/schemas/query';
@@ -43,7 +43,11 @@ export function docsHandler(deps: DocsDeps) {
       return { statusCode: 200, headers: { ...headers, 'Content-Type': JSON_TYPE }, body };
     } catch (error) {
       const refusal = toApiError(error, deps.retryAfterSeconds);
-      return { statusCode: refusal.statusCode, headers: { ...headers, 'Content-Type': JSON_TYPE, ...refusal.headers }, body: JSON.stringify(refusal.toEnvelope()) };
+      return {
+        statusCode: refusal.statusCode,
+        headers: { ...headers, 'Content-Type': JSON_TYPE, ...refusal.headers },
+        body: JSON.stringify(refusal.toEnvelope()),
+      };
     }
   }
 
@@ -63,6 +67,10 @@ export function docsHandler(deps: DocsDeps) {
       };
     }
     const body = typeof found.body === 'string' ? found.body : found.body.toString('utf8');
-    return { statusCode: found.status, headers: { ...CORS_HEADERS, ...found.headers, 'X-Request-Id': requestId }, body };
+    return {
+      statusCode: found.status,
+      headers: { ...CORS_HEADERS, ...found.headers, 'X-Request-Id': requestId },
+      body,
+    };
   };
 }

@@ -124,7 +124,12 @@ function swaggerUiFile(name: SwaggerUiFile): Buffer {
 
 const ok = (contentType: string, body: string | Buffer, extra: Record<string, string> = {}): PublicDocument => ({
   status: 200,
-  headers: { 'Content-Type': contentType, 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff', ...extra },
+  headers: {
+    'Content-Type': contentType,
+    'Cache-Control': 'public, max-age=300',
+    'X-Content-Type-Options': 'nosniff',
+    ...extra,
+  },
   body,
 });
 
@@ -134,12 +139,18 @@ export function publicDocument(path: string): PublicDocument | undefined {
   if (path === '/docs') return ok('text/html; charset=utf-8', docsHtml(), { 'Content-Security-Policy': CSP });
   if (path === `/docs/${DOCS_SCRIPT}`) return ok('text/javascript; charset=utf-8', docsScript());
   const file = path.startsWith('/docs/') ? path.slice('/docs/'.length) : '';
-  if (Object.hasOwn(SWAGGER_UI_FILES, file)) return ok(SWAGGER_UI_FILES[file as SwaggerUiFile], swaggerUiFile(file as SwaggerUiFile));
+  if (Object.hasOwn(SWAGGER_UI_FILES, file))
+    return ok(SWAGGER_UI_FILES[file as SwaggerUiFile], swaggerUiFile(file as SwaggerUiFile));
   return undefined;
 }
 
 /** The paths `publicDocument` answers. */
-export const PUBLIC_DOCUMENT_PATHS = ['/openapi.json', '/docs', `/docs/${DOCS_SCRIPT}`, ...Object.keys(SWAGGER_UI_FILES).map((f) => `/docs/${f}`)];
+export const PUBLIC_DOCUMENT_PATHS = [
+  '/openapi.json',
+  '/docs',
+  `/docs/${DOCS_SCRIPT}`,
+  ...Object.keys(SWAGGER_UI_FILES).map((f) => `/docs/${f}`),
+];
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

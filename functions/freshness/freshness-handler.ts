@@ -4,8 +4,9 @@
  * family (shared/observability/data-age.ts). A failed read throws: the function's Errors alarm
  * fires and, with no data, so do the age alarms.
  */
-import { dataAgeDocuments, dataAgeSeconds } from '../../shared/observability/data-age';
+
 import { logger } from '../../shared/logger';
+import { dataAgeDocuments, dataAgeSeconds } from '../../shared/observability/data-age';
 import type { PointerStore } from '../../shared/repositories/pointer-store';
 
 export interface FreshnessDeps {

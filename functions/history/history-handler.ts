@@ -2,18 +2,20 @@
 import type { ApiDeps } from '../../shared/api-deps';
 import { getHistory } from '../../shared/domain/history';
 import { NotFoundError } from '../../shared/errors';
-import { jsonResult, queryValues, type ApiEvent } from '../../shared/http';
+import { type ApiEvent, jsonResult, queryValues } from '../../shared/http';
 import type { HistoryFamily } from '../../shared/keys';
 import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
 import { HISTORY_QUERY, parseOfferId, parseQuery } from '../../shared/schemas/query';
 
 export function historyHandler(deps: ApiDeps) {
   const { stores, clock } = deps;
-  const series = (family: HistoryFamily): RouteHandler => async (event: ApiEvent) => {
-    const id = parseOfferId(event.pathParameters?.id);
-    const { period } = parseQuery(HISTORY_QUERY(), queryValues(event));
-    return jsonResult(await getHistory(stores, family, id, period, clock()));
-  };
+  const series =
+    (family: HistoryFamily): RouteHandler =>
+    async (event: ApiEvent) => {
+      const id = parseOfferId(event.pathParameters?.id);
+      const { period } = parseQuery(HISTORY_QUERY(), queryValues(event));
+      return jsonResult(await getHistory(stores, family, id, period, clock()));
+    };
   return apiHandler(
     'history',
     {

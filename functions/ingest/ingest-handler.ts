@@ -19,13 +19,20 @@
  * id; a message whose version is gone was handled already. So a later upload is never replaced by
  * an earlier one, and moving a file never deletes a newer upload of its name.
  */
-import { DeleteObjectCommand, GetObjectCommand, ListObjectVersionsCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectVersionsCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3EventRecord, SQSEvent } from 'aws-lambda';
 import { importDataset } from '../../shared/import/importer';
-import { decodeEventKey, INGEST_PREFIXES, movedKeys, type IngestOutcomePrefix } from '../../shared/ingest-layout';
+import { decodeEventKey, INGEST_PREFIXES, type IngestOutcomePrefix, movedKeys } from '../../shared/ingest-layout';
 import { logger } from '../../shared/logger';
-import { importMetricDocument, type ImportOutcome } from '../../shared/observability/import-metrics';
+import { type ImportOutcome, importMetricDocument } from '../../shared/observability/import-metrics';
 import { ImportBusyError } from '../../shared/repositories/snapshot-writer';
 import { DataFileError } from '../../shared/schemas/dataset';
 
@@ -50,12 +57,32 @@ export interface IngestedObject {
 export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<IngestedObject[]> {
   const { s3, clock } = deps;
 
-  async function moveWithReport(bucket: string, key: string, versionId: string | undefined, bytes: Uint8Array, destination: IngestOutcomePrefix, report: object) {
+  async function moveWithReport(
+    bucket: string,
+    key: string,
+    versionId: string | undefined,
+    bytes: Uint8Array,
+    destination: IngestOutcomePrefix,
+    report: object,
+  ) {
     const moved = movedKeys(key, destination);
     const metadata = versionId ? { Metadata: { 'source-version-id': versionId } } : {};
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: moved.file, Body: bytes, ContentType: 'application/json', ...metadata }));
     await s3.send(
-      new PutObjectCommand({ Bucket: bucket, Key: moved.report, Body: `${JSON.stringify(report, null, 2)}\n`, ContentType: 'application/json' }),
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: moved.file,
+        Body: bytes,
+        ContentType: 'application/json',
+        ...metadata,
+      }),
+    );
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: moved.report,
+        Body: `${JSON.stringify(report, null, 2)}\n`,
+        ContentType: 'application/json',
+      }),
     );
     // The version read, not the key's current one: a newer upload of the same name stays and is imported on its own event.
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: versionId }));
@@ -63,7 +90,11 @@ export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<In
   }
 
   /** Read one version (the current object when `versionId` is absent); undefined when it is gone (handled already). */
-  async function read(bucket: string, key: string, versionId: string | undefined): Promise<{ bytes: Uint8Array; versionId?: string } | undefined> {
+  async function read(
+    bucket: string,
+    key: string,
+    versionId: string | undefined,
+  ): Promise<{ bytes: Uint8Array; versionId?: string } | undefined> {
     try {
       const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, VersionId: versionId }));
       return { bytes: await object.Body!.transformToByteArray(), versionId: versionId ?? object.VersionId };
@@ -85,7 +116,13 @@ export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<In
     const checkedAt = clock().toISOString();
     try {
       const result = await importDataset(bytes, { client: deps.client, tableName: deps.tableName, now: clock });
-      const moved = await moveWithReport(bucket, key, object.versionId, bytes, INGEST_PREFIXES.imported, { file: key, ...version, outcome: 'published', checkedAt, result });
+      const moved = await moveWithReport(bucket, key, object.versionId, bytes, INGEST_PREFIXES.imported, {
+        file: key,
+        ...version,
+        outcome: 'published',
+        checkedAt,
+        result,
+      });
       logger.info('ingest: published', { bucket, key, ...version, report: moved.report });
       logger.metric(importMetricDocument('published', clock().getTime()));
       return { bucket, key, ...version, outcome: 'published', moved };
@@ -99,7 +136,14 @@ export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<In
         errorCount: error.errors.length,
         errors: error.errors,
       });
-      logger.warn('ingest: refused, nothing published', { bucket, key, ...version, report: moved.report, errorCount: error.errors.length, firstErrors: error.errors.slice(0, 10) });
+      logger.warn('ingest: refused, nothing published', {
+        bucket,
+        key,
+        ...version,
+        report: moved.report,
+        errorCount: error.errors.length,
+        firstErrors: error.errors.slice(0, 10),
+      });
       logger.metric(importMetricDocument('refused', clock().getTime()));
       return { bucket, key, ...version, outcome: 'refused', moved };
     }
@@ -115,9 +159,19 @@ export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<In
     let keyMarker: string | undefined;
     let versionIdMarker: string | undefined;
     do {
-      const page = await s3.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: key, KeyMarker: keyMarker, VersionIdMarker: versionIdMarker }));
-      for (const version of page.Versions ?? []) if (version.Key === key && version.VersionId) newestFirst.push(version.VersionId);
-      [keyMarker, versionIdMarker] = page.IsTruncated ? [page.NextKeyMarker, page.NextVersionIdMarker] : [undefined, undefined];
+      const page = await s3.send(
+        new ListObjectVersionsCommand({
+          Bucket: bucket,
+          Prefix: key,
+          KeyMarker: keyMarker,
+          VersionIdMarker: versionIdMarker,
+        }),
+      );
+      for (const version of page.Versions ?? [])
+        if (version.Key === key && version.VersionId) newestFirst.push(version.VersionId);
+      [keyMarker, versionIdMarker] = page.IsTruncated
+        ? [page.NextKeyMarker, page.NextVersionIdMarker]
+        : [undefined, undefined];
     } while (keyMarker !== undefined);
     const at = newestFirst.indexOf(versionId);
     return at < 0 ? [] : newestFirst.slice(at).reverse();
@@ -139,7 +193,11 @@ export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<In
     const key = decodeEventKey(record.s3.object.key);
     const versionId = record.s3.object.versionId || undefined;
     // The notification filter sends only `incoming/`; a folder placeholder has nothing to import.
-    if (!record.eventName.startsWith('ObjectCreated:') || !key.startsWith(INGEST_PREFIXES.incoming) || key.endsWith('/')) {
+    if (
+      !record.eventName.startsWith('ObjectCreated:') ||
+      !key.startsWith(INGEST_PREFIXES.incoming) ||
+      key.endsWith('/')
+    ) {
       return [{ bucket, key, outcome: 'skipped' }];
     }
     try {
@@ -147,7 +205,12 @@ export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<In
     } catch (error) {
       if (error instanceof ImportBusyError) {
         // Not a failure: another import (the command line, say) is running; SQS delivers it again.
-        logger.warn('ingest: another import holds the lease, the message will be retried', { bucket, key, versionId, until: error.until });
+        logger.warn('ingest: another import holds the lease, the message will be retried', {
+          bucket,
+          key,
+          versionId,
+          until: error.until,
+        });
         throw error;
       }
       logger.error('ingest: import failed, the message will be retried', { bucket, key, versionId, error });

@@ -1,28 +1,34 @@
 /** Earn, borrow and collateral offers: filtered lists, details and changes between versions (docs/api.md, "Offers"). */
-import { docResult, changesResult, listResult } from '../../shared/answers';
+import { changesResult, docResult, listResult } from '../../shared/answers';
 import type { ApiDeps } from '../../shared/api-deps';
 import { offerChanges } from '../../shared/domain/changes';
 import { getOffer, listOffers } from '../../shared/domain/offers';
-import { queryValues, type ApiEvent } from '../../shared/http';
+import { type ApiEvent, queryValues } from '../../shared/http';
 import type { OfferFamily } from '../../shared/keys';
 import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
 import { CHANGES_QUERY, NO_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shared/schemas/query';
 
 export function offersHandler(deps: ApiDeps) {
   const { stores } = deps;
-  const list = (family: OfferFamily): RouteHandler => async (event: ApiEvent) => {
-    const query = parseQuery(OFFER_LIST_QUERY[family](), queryValues(event));
-    return listResult(event, await listOffers(stores, family, query));
-  };
-  const changes = (family: OfferFamily): RouteHandler => async (event: ApiEvent) => {
-    const query = parseQuery(CHANGES_QUERY(), queryValues(event));
-    return changesResult(event, await offerChanges(stores, family, query));
-  };
-  const detail = (family: OfferFamily): RouteHandler => async (event: ApiEvent) => {
-    const id = parseOfferId(event.pathParameters?.id);
-    parseQuery(NO_QUERY(), queryValues(event));
-    return docResult(await getOffer(stores, family, id));
-  };
+  const list =
+    (family: OfferFamily): RouteHandler =>
+    async (event: ApiEvent) => {
+      const query = parseQuery(OFFER_LIST_QUERY[family](), queryValues(event));
+      return listResult(event, await listOffers(stores, family, query));
+    };
+  const changes =
+    (family: OfferFamily): RouteHandler =>
+    async (event: ApiEvent) => {
+      const query = parseQuery(CHANGES_QUERY(), queryValues(event));
+      return changesResult(event, await offerChanges(stores, family, query));
+    };
+  const detail =
+    (family: OfferFamily): RouteHandler =>
+    async (event: ApiEvent) => {
+      const id = parseOfferId(event.pathParameters?.id);
+      parseQuery(NO_QUERY(), queryValues(event));
+      return docResult(await getOffer(stores, family, id));
+    };
   return apiHandler(
     'offers',
     {

@@ -1,24 +1,29 @@
 /** Exchanges, wallets and protocols: lists and details (docs/api.md, "Platforms"). */
+
+import { docResult, listResult } from '../../shared/answers';
 import type { ApiDeps } from '../../shared/api-deps';
 import { foundDoc, getCatalogRecord, listCatalog } from '../../shared/domain/catalog';
-import { docResult, listResult } from '../../shared/answers';
-import { queryValues, redirectResult, type ApiEvent } from '../../shared/http';
+import { type ApiEvent, queryValues, redirectResult } from '../../shared/http';
 import type { PlatformFamily } from '../../shared/keys';
 import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
 import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/schemas/query';
 
 export function platformsHandler(deps: ApiDeps) {
   const { stores } = deps;
-  const list = (family: PlatformFamily): RouteHandler => async (event: ApiEvent) => {
-    const query = parseQuery(LIST_QUERY(), queryValues(event));
-    return listResult(event, await listCatalog(stores, family, query));
-  };
-  const detail = (family: PlatformFamily): RouteHandler => async (event: ApiEvent) => {
-    const found = await getCatalogRecord(stores, family, event.pathParameters?.slug ?? '');
-    if (found && 'redirectTo' in found) return redirectResult(event, found.redirectTo);
-    parseQuery(NO_QUERY(), queryValues(event));
-    return docResult(foundDoc(found, family));
-  };
+  const list =
+    (family: PlatformFamily): RouteHandler =>
+    async (event: ApiEvent) => {
+      const query = parseQuery(LIST_QUERY(), queryValues(event));
+      return listResult(event, await listCatalog(stores, family, query));
+    };
+  const detail =
+    (family: PlatformFamily): RouteHandler =>
+    async (event: ApiEvent) => {
+      const found = await getCatalogRecord(stores, family, event.pathParameters?.slug ?? '');
+      if (found && 'redirectTo' in found) return redirectResult(event, found.redirectTo);
+      parseQuery(NO_QUERY(), queryValues(event));
+      return docResult(foundDoc(found, family));
+    };
   return apiHandler(
     'platforms',
     {

@@ -1,7 +1,7 @@
 /** The calling key's plan and budgets (docs/api.md, "Usage"): the numbers of this request's own charge. */
 import type { ApiDeps } from '../../shared/api-deps';
 import type { BudgetUsage, Usage } from '../../shared/domain/quota';
-import { jsonResult, queryValues, type ApiEvent } from '../../shared/http';
+import { type ApiEvent, jsonResult, queryValues } from '../../shared/http';
 import { apiHandler } from '../../shared/middleware/api-handler';
 import { chargedRequest } from '../../shared/middleware/usage-quota';
 import { NO_QUERY, parseQuery } from '../../shared/schemas/query';

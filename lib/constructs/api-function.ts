@@ -93,7 +93,9 @@ export class ApiFunction extends Construct {
         externalModules: [...BUNDLE_OPTIONS.external],
         mainFields: [...BUNDLE_OPTIONS.mainFields],
         // NodejsFunction has no alias option: esbuild's own flag, `--alias:PACKAGE=PATH`.
-        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_OPTIONS.alias).map(([from, to]) => [`--alias:${from}`, to])),
+        esbuildArgs: Object.fromEntries(
+          Object.entries(BUNDLE_OPTIONS.alias).map(([from, to]) => [`--alias:${from}`, to]),
+        ),
         commandHooks: props.assets?.length
           ? {
               beforeBundling: () => [],

@@ -10,8 +10,15 @@ import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { KEY_PREFIX, pointerKey, QUOTA_PREFIX, SERVED_PREFIXES, UNSERVED_PATTERNS, USER_PREFIX } from '../../shared/keys';
-import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE, type KeyType } from '../../shared/table';
+import {
+  KEY_PREFIX,
+  pointerKey,
+  QUOTA_PREFIX,
+  SERVED_PREFIXES,
+  UNSERVED_PATTERNS,
+  USER_PREFIX,
+} from '../../shared/keys';
+import { INDEXES, type KeyType, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../shared/table';
 
 export interface DataTableProps {
   removalPolicy: RemovalPolicy;
@@ -51,7 +58,10 @@ export class DataTable extends Construct {
 
   constructor(scope: Construct, id: string, props: DataTableProps) {
     super(scope, id);
-    const ceiling = { maxReadRequestUnits: props.maxReadRequestUnits, maxWriteRequestUnits: props.maxWriteRequestUnits };
+    const ceiling = {
+      maxReadRequestUnits: props.maxReadRequestUnits,
+      maxWriteRequestUnits: props.maxWriteRequestUnits,
+    };
     this.table = new dynamodb.TableV2(this, 'Table', {
       partitionKey: { name: TABLE_PARTITION_KEY.name, type: attributeType(TABLE_PARTITION_KEY.type) },
       sortKey: { name: TABLE_SORT_KEY.name, type: attributeType(TABLE_SORT_KEY.type) },
@@ -83,7 +93,12 @@ export class DataTable extends Construct {
    */
   grantServe(grantee: iam.IGrantable): void {
     const tableAndIndexes = [this.table.tableArn, `${this.table.tableArn}/index/*`];
-    this.grantStatement(grantee, READ_ACTIONS, tableAndIndexes, SERVED_PREFIXES.map((prefix) => `${prefix}*`));
+    this.grantStatement(
+      grantee,
+      READ_ACTIONS,
+      tableAndIndexes,
+      SERVED_PREFIXES.map((prefix) => `${prefix}*`),
+    );
     // An explicit Deny wins over the Allow above, whatever prefix is added to it later.
     grantee.grantPrincipal.addToPrincipalPolicy(
       new iam.PolicyStatement({
@@ -101,7 +116,12 @@ export class DataTable extends Construct {
    * a count (a key expected to be refused, shared/domain/quota.ts). Nothing of the served data.
    */
   grantCount(grantee: iam.IGrantable): void {
-    this.grantStatement(grantee, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [this.table.tableArn], [`${QUOTA_PREFIX}*`]);
+    this.grantStatement(
+      grantee,
+      ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      [this.table.tableArn],
+      [`${QUOTA_PREFIX}*`],
+    );
   }
 
   /** What the authorizer needs: GetItem on key and user items, nothing else. */
@@ -130,7 +150,12 @@ export class DataTable extends Construct {
     this.grantStatement(grantee, ['dynamodb:GetItem'], [this.table.tableArn], [pointerKey().PK]);
   }
 
-  private grantStatement(grantee: iam.IGrantable, actions: string[], resourceArns: string[], leadingKeys?: string[]): void {
+  private grantStatement(
+    grantee: iam.IGrantable,
+    actions: string[],
+    resourceArns: string[],
+    leadingKeys?: string[],
+  ): void {
     iam.Grant.addToPrincipal({
       grantee,
       actions,

@@ -7,7 +7,7 @@
  * moves to the dead-letter queue. The function imports the version each event names, in upload
  * order (functions/ingest/ingest-handler.ts). docs/deploy.md, "Import data".
  */
-import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -16,9 +16,9 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV } from '../../shared/config';
 import { INGEST_PREFIXES } from '../../shared/ingest-layout';
+import { acknowledge } from '../nag';
 import { ApiFunction, type ApiFunctionDefaults } from './api-function';
 import type { DataTable } from './data-table';
-import { acknowledge } from '../nag';
 
 /** The id CDK gives the one function per stack that sets bucket notifications at deploy time. */
 const NOTIFICATIONS_HANDLER_ID = 'BucketNotificationsHandler050a0587b7544547bf325f094a3db834';
@@ -59,7 +59,13 @@ export class Ingest extends Construct {
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       removalPolicy: props.removalPolicy,
       // Versions replaced or moved away are kept a month (an upload overwritten by mistake can be recovered).
-      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(1), expiredObjectDeleteMarker: true }],
+      lifecycleRules: [
+        {
+          noncurrentVersionExpiration: Duration.days(30),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+          expiredObjectDeleteMarker: true,
+        },
+      ],
     });
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
@@ -91,13 +97,20 @@ export class Ingest extends Construct {
     fn.addEventSource(new lambdaEvents.SqsEventSource(this.queue, { batchSize: 1, maxConcurrency: 2 }));
     props.table.grantImport(fn);
 
-    this.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.SqsDestination(this.queue), { prefix: INGEST_PREFIXES.incoming });
+    this.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.SqsDestination(this.queue), {
+      prefix: INGEST_PREFIXES.incoming,
+    });
 
     // Read incoming/ (the version an event names: GetObjectVersion; the versions still waiting under
     // its name: ListBucketVersions, for incoming/ only), write imported/ and refused/ (files and
     // reports), delete the versions it moved.
     const objects = (prefix: string) => this.bucket.arnForObjects(`${prefix}*`);
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: [objects(INGEST_PREFIXES.incoming)] }));
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:GetObject', 's3:GetObjectVersion'],
+        resources: [objects(INGEST_PREFIXES.incoming)],
+      }),
+    );
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['s3:ListBucketVersions'],
@@ -106,25 +119,41 @@ export class Ingest extends Construct {
       }),
     );
     fn.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'], resources: [objects(INGEST_PREFIXES.incoming)] }),
+      new iam.PolicyStatement({
+        actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
+        resources: [objects(INGEST_PREFIXES.incoming)],
+      }),
     );
     fn.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [objects(INGEST_PREFIXES.imported), objects(INGEST_PREFIXES.refused)] }),
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject'],
+        resources: [objects(INGEST_PREFIXES.imported), objects(INGEST_PREFIXES.refused)],
+      }),
     );
     this.acknowledgeNagFindings();
   }
 
   private acknowledgeNagFindings(): void {
     const bucketArn = `<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as never)}.Arn>`;
-    acknowledge(this.function.role, 'AwsSolutions-IAM5', 'Object grants are scoped to one prefix each: read incoming/, write imported/ and refused/.', [
-      ...Object.values(INGEST_PREFIXES).map((prefix) => `Resource::${bucketArn}/${prefix}*`),
-    ]);
-    acknowledge(this.bucket, 'AwsSolutions-S1', 'Every upload is logged by the ingest function and answered by a report in the bucket; no access-log bucket.');
+    acknowledge(
+      this.function.role,
+      'AwsSolutions-IAM5',
+      'Object grants are scoped to one prefix each: read incoming/, write imported/ and refused/.',
+      [...Object.values(INGEST_PREFIXES).map((prefix) => `Resource::${bucketArn}/${prefix}*`)],
+    );
+    acknowledge(
+      this.bucket,
+      'AwsSolutions-S1',
+      'Every upload is logged by the ingest function and answered by a report in the bucket; no access-log bucket.',
+    );
     const notifications = Stack.of(this).node.tryFindChild(NOTIFICATIONS_HANDLER_ID);
     if (notifications) {
-      acknowledge(notifications, 'AwsSolutions-IAM4', "CDK's deploy-time handler that sets the bucket notification uses the basic execution role.", [
-        'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
-      ]);
+      acknowledge(
+        notifications,
+        'AwsSolutions-IAM4',
+        "CDK's deploy-time handler that sets the bucket notification uses the basic execution role.",
+        ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
+      );
     }
   }
 }

@@ -18,9 +18,9 @@ import {
   DATA_AGE_METRIC,
   FAMILY_DIMENSION,
   IMPORT_METRICS,
-  ROUTE_DIMENSION,
   type ImportMetricName,
   type RequestMetricName,
+  ROUTE_DIMENSION,
 } from '../../shared/observability/metric-names';
 import type { Route } from '../../shared/routes';
 
@@ -149,46 +149,65 @@ export class Monitoring extends Construct {
   }
 
   private addTableAlarms(table: dynamodb.ITableV2): void {
-    this.alarm('TableThrottles', table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }), {
-      threshold: 1,
-      evaluationPeriods: 1,
-      description: 'DynamoDB throttled requests (hot partition or on-demand limits).',
-    });
-    this.alarm('TableSystemErrors', table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }), {
-      threshold: 1,
-      evaluationPeriods: 1,
-      description: 'DynamoDB system errors (the API answers 503 while they last).',
-    });
+    this.alarm(
+      'TableThrottles',
+      table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }),
+      {
+        threshold: 1,
+        evaluationPeriods: 1,
+        description: 'DynamoDB throttled requests (hot partition or on-demand limits).',
+      },
+    );
+    this.alarm(
+      'TableSystemErrors',
+      table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }),
+      {
+        threshold: 1,
+        evaluationPeriods: 1,
+        description: 'DynamoDB system errors (the API answers 503 while they last).',
+      },
+    );
   }
 
   private addIngestAlarms(ingest: MonitoringProps['ingest']): void {
     this.alarm('ImportsRefused', importMetric('ImportsRefused'), {
       threshold: 1,
       evaluationPeriods: 1,
-      description: 'A file put under incoming/ was refused; nothing of it was published. Its report is beside it under refused/.',
+      description:
+        'A file put under incoming/ was refused; nothing of it was published. Its report is beside it under refused/.',
     });
     this.alarm('ImportsFailed', importMetric('ImportsFailed'), {
       threshold: 1,
       evaluationPeriods: 1,
-      description: 'An import failed (DynamoDB, S3, or another import holding the lease); SQS delivers it again, then to the dead-letter queue.',
+      description:
+        'An import failed (DynamoDB, S3, or another import holding the lease); SQS delivers it again, then to the dead-letter queue.',
     });
     this.alarm('IngestErrors', ingest.fn.metricErrors({ statistic: cw.Stats.SUM, period: FIVE_MINUTES }), {
       threshold: 1,
       evaluationPeriods: 1,
       description: 'ingest: Lambda errors or timeouts (a failed import, or a timeout: raise ingestTimeoutSeconds).',
     });
-    this.alarm('IngestDeadLetters', ingest.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: cw.Stats.MAXIMUM, period: FIVE_MINUTES }), {
-      threshold: 1,
-      evaluationPeriods: 1,
-      description: 'An ingest message failed every delivery and waits in the dead-letter queue; its file is still under incoming/.',
-    });
+    this.alarm(
+      'IngestDeadLetters',
+      ingest.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        statistic: cw.Stats.MAXIMUM,
+        period: FIVE_MINUTES,
+      }),
+      {
+        threshold: 1,
+        evaluationPeriods: 1,
+        description:
+          'An ingest message failed every delivery and waits in the dead-letter queue; its file is still under incoming/.',
+      },
+    );
   }
 
   private addFreshnessAlarms(freshness: MonitoringProps['freshness']): void {
     this.alarm('FreshnessErrors', freshness.fn.metricErrors({ statistic: cw.Stats.SUM, period: FIVE_MINUTES }), {
       threshold: 1,
       evaluationPeriods: 1,
-      description: 'freshness: Lambda errors (the snapshot pointer could not be read); the DataAge alarms see no data meanwhile.',
+      description:
+        'freshness: Lambda errors (the snapshot pointer could not be read); the DataAge alarms see no data meanwhile.',
     });
     const seconds = freshness.maxDataAgeMinutes * 60;
     for (const family of freshness.families) {
@@ -234,7 +253,8 @@ export class Monitoring extends Construct {
     const stage = props.apiStage;
     const fns = Object.entries(props.functions);
     const sum = { statistic: cw.Stats.SUM, period: FIVE_MINUTES };
-    const graph = (title: string, left: cw.IMetric[], width = 6) => new cw.GraphWidget({ title, left, width, height: 6 });
+    const graph = (title: string, left: cw.IMetric[], width = 6) =>
+      new cw.GraphWidget({ title, left, width, height: 6 });
 
     this.dashboard.addWidgets(
       new cw.TextWidget({
@@ -254,17 +274,41 @@ export class Monitoring extends Construct {
       graph('API 5xx', [stage.metricServerError({ ...sum, label: '5xx' })]),
     );
     this.dashboard.addWidgets(
-      graph('Function duration p99 (ms)', fns.map(([name, fn]) => fn.metricDuration({ statistic: cw.Stats.p(99), period: FIVE_MINUTES, label: name })), 8),
-      graph('Function errors', fns.map(([name, fn]) => fn.metricErrors({ ...sum, label: name })), 8),
-      graph('Function throttles', fns.map(([name, fn]) => fn.metricThrottles({ ...sum, label: name })), 8),
+      graph(
+        'Function duration p99 (ms)',
+        fns.map(([name, fn]) => fn.metricDuration({ statistic: cw.Stats.p(99), period: FIVE_MINUTES, label: name })),
+        8,
+      ),
+      graph(
+        'Function errors',
+        fns.map(([name, fn]) => fn.metricErrors({ ...sum, label: name })),
+        8,
+      ),
+      graph(
+        'Function throttles',
+        fns.map(([name, fn]) => fn.metricThrottles({ ...sum, label: name })),
+        8,
+      ),
     );
     this.dashboard.addWidgets(
-      graph('Table consumed capacity', [
-        props.table.metricConsumedReadCapacityUnits({ ...sum, label: 'read units' }),
-        props.table.metricConsumedWriteCapacityUnits({ ...sum, label: 'write units' }),
-      ], 8),
-      graph('Table throttled requests', [props.table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES })], 8),
-      graph('Table system errors', [props.table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES })], 8),
+      graph(
+        'Table consumed capacity',
+        [
+          props.table.metricConsumedReadCapacityUnits({ ...sum, label: 'read units' }),
+          props.table.metricConsumedWriteCapacityUnits({ ...sum, label: 'write units' }),
+        ],
+        8,
+      ),
+      graph(
+        'Table throttled requests',
+        [props.table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES })],
+        8,
+      ),
+      graph(
+        'Table system errors',
+        [props.table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES })],
+        8,
+      ),
     );
     const perRoute = (metricName: (typeof APP_METRICS)[number], statistic: string) =>
       props.routes.map(
@@ -285,9 +329,27 @@ export class Monitoring extends Construct {
       graph('Quota refusals by route', perRoute('QuotaRefusals', cw.Stats.SUM)),
     );
     this.dashboard.addWidgets(
-      graph('Imports (published, refused, failed)', Object.keys(IMPORT_METRICS).map((name) => importMetric(name as ImportMetricName).with({ label: name })), 8),
-      graph('Ingest dead-letter queue', [props.ingest.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: cw.Stats.MAXIMUM, period: FIVE_MINUTES, label: 'messages' })], 8),
-      graph('Data age by family (s)', props.freshness.families.map((family) => dataAgeMetric(family, FIVE_MINUTES).with({ label: family })), 8),
+      graph(
+        'Imports (published, refused, failed)',
+        Object.keys(IMPORT_METRICS).map((name) => importMetric(name as ImportMetricName).with({ label: name })),
+        8,
+      ),
+      graph(
+        'Ingest dead-letter queue',
+        [
+          props.ingest.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+            statistic: cw.Stats.MAXIMUM,
+            period: FIVE_MINUTES,
+            label: 'messages',
+          }),
+        ],
+        8,
+      ),
+      graph(
+        'Data age by family (s)',
+        props.freshness.families.map((family) => dataAgeMetric(family, FIVE_MINUTES).with({ label: family })),
+        8,
+      ),
     );
     this.dashboard.addWidgets(new cw.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 6 }));
   }

@@ -11,12 +11,25 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
-import type { StageConfig } from '../config';
-import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_ALLOW_ORIGIN, CORS_EXPOSE_HEADERS, CORS_HEADERS, CORS_MAX_AGE_SECONDS } from '../../shared/cors';
 import { BEARER_EXPRESSION } from '../../shared/bearer';
-import { GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
+import {
+  CORS_ALLOW_HEADERS,
+  CORS_ALLOW_METHODS,
+  CORS_ALLOW_ORIGIN,
+  CORS_EXPOSE_HEADERS,
+  CORS_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+} from '../../shared/cors';
+import {
+  GATEWAY_RESPONSE_HEADERS,
+  GATEWAY_RESPONSES,
+  type GatewayResponseSpec,
+  gatewayResponseBody,
+  WAF_RESPONSES,
+} from '../../shared/gateway-responses';
 import { MIN_COMPRESSION_BYTES } from '../../shared/middleware/compression';
-import { PUBLIC_PATHS, STATUS_PATH, type FunctionName, type Route } from '../../shared/routes';
+import { type FunctionName, PUBLIC_PATHS, type Route, STATUS_PATH } from '../../shared/routes';
+import type { StageConfig } from '../config';
 
 export interface MarketDataApiProps {
   routes: readonly Route[];
@@ -180,9 +193,13 @@ export class MarketDataApi extends Construct {
   /** What anyone may read: no authorizer, no key, no budget. */
   private addPublicRoutes(docs: lambda.IFunction): void {
     const integration = new apigw.LambdaIntegration(docs, { allowTestInvoke: false });
-    const operationName = (path: string) => (path === '/openapi.json' ? 'getOpenApiDocument' : path === STATUS_PATH ? 'getStatus' : 'getDocsPage');
+    const operationName = (path: string) =>
+      path === '/openapi.json' ? 'getOpenApiDocument' : path === STATUS_PATH ? 'getStatus' : 'getDocsPage';
     for (const path of PUBLIC_PATHS) {
-      this.api.root.resourceForPath(path).addMethod('GET', integration, { authorizationType: apigw.AuthorizationType.NONE, operationName: operationName(path) });
+      this.api.root.resourceForPath(path).addMethod('GET', integration, {
+        authorizationType: apigw.AuthorizationType.NONE,
+        operationName: operationName(path),
+      });
     }
   }
 
@@ -191,7 +208,8 @@ export class MarketDataApi extends Construct {
       // The request's own id (a context variable), never a value the client sent.
       'X-Request-Id': 'context.requestId',
     };
-    for (const [name, value] of Object.entries({ ...GATEWAY_RESPONSE_HEADERS, ...CORS_HEADERS })) headers[name] = `'${value}'`;
+    for (const [name, value] of Object.entries({ ...GATEWAY_RESPONSE_HEADERS, ...CORS_HEADERS }))
+      headers[name] = `'${value}'`;
     for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name] = `'${value}'`;
     this.api.addGatewayResponse(type, {
       type: apigw.ResponseType.of(type),

@@ -6,13 +6,18 @@
  * `validation_error`. Every request WAF sees is logged to a log group of its own (`aws-waf-logs-…`,
  * the prefix WAF requires), with the Authorization header redacted: it carries the Bearer key.
  */
-import { ArnFormat, Stack, type RemovalPolicy } from 'aws-cdk-lib';
+import { ArnFormat, type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { CORS_HEADERS } from '../../shared/cors';
-import { GATEWAY_RESPONSE_HEADERS, gatewayResponseBody, WAF_RESPONSES, type GatewayResponseSpec } from '../../shared/gateway-responses';
+import {
+  GATEWAY_RESPONSE_HEADERS,
+  type GatewayResponseSpec,
+  gatewayResponseBody,
+  WAF_RESPONSES,
+} from '../../shared/gateway-responses';
 
 export interface ApiWebAclProps {
   stage: apigw.Stage;
@@ -30,7 +35,11 @@ export interface ApiWebAclProps {
  */
 const MANAGED_RULE_GROUPS = [
   { name: 'AWSManagedRulesCommonRuleSet', metric: 'common-rules', labels: 'awswaf:managed:aws:core-rule-set:' },
-  { name: 'AWSManagedRulesKnownBadInputsRuleSet', metric: 'known-bad-inputs', labels: 'awswaf:managed:aws:known-bad-inputs:' },
+  {
+    name: 'AWSManagedRulesKnownBadInputsRuleSet',
+    metric: 'known-bad-inputs',
+    labels: 'awswaf:managed:aws:known-bad-inputs:',
+  },
 ] as const;
 /** API clients (scripts, SDKs) often send no User-Agent: that rule's match is not a refusal. */
 const NO_USER_AGENT_LABEL = `${MANAGED_RULE_GROUPS[0].labels}NoUserAgent_Header`;
@@ -70,7 +79,10 @@ export class ApiWebAcl extends Construct {
       defaultAction: { allow: {} },
       visibilityConfig: visibility(metric('web-acl')),
       customResponseBodies: Object.fromEntries(
-        Object.entries(WAF_RESPONSES).map(([key, spec]) => [key, { contentType: 'APPLICATION_JSON', content: gatewayResponseBody(spec) }]),
+        Object.entries(WAF_RESPONSES).map(([key, spec]) => [
+          key,
+          { contentType: 'APPLICATION_JSON', content: gatewayResponseBody(spec) },
+        ]),
       ),
       rules: [
         {
@@ -98,7 +110,9 @@ export class ApiWebAcl extends Construct {
               statements: [
                 {
                   orStatement: {
-                    statements: MANAGED_RULE_GROUPS.map((group) => ({ labelMatchStatement: { scope: 'NAMESPACE', key: group.labels } })),
+                    statements: MANAGED_RULE_GROUPS.map((group) => ({
+                      labelMatchStatement: { scope: 'NAMESPACE', key: group.labels },
+                    })),
                   },
                 },
                 { notStatement: { statement: { labelMatchStatement: { scope: 'LABEL', key: NO_USER_AGENT_LABEL } } } },
@@ -120,7 +134,12 @@ export class ApiWebAcl extends Construct {
     new wafv2.CfnLoggingConfiguration(this, 'Logging', {
       resourceArn: this.webAcl.attrArn,
       logDestinationConfigs: [
-        Stack.of(this).formatArn({ service: 'logs', resource: 'log-group', resourceName: logGroup.logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+        Stack.of(this).formatArn({
+          service: 'logs',
+          resource: 'log-group',
+          resourceName: logGroup.logGroupName,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
       ],
       // Requests carry Bearer keys: never in a log.
       redactedFields: [{ singleHeader: { Name: 'authorization' } }],

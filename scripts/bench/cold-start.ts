@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { BUNDLE_OPTIONS } from '../../lib/bundling';
 import { ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
 import { apiEvent } from '../../local/events';
@@ -95,7 +95,12 @@ function bundleOptionsOf(tree: string): BundleOptions {
   return before;
 }
 
-async function bundle(root: string, outdir: string, name: string, options: BundleOptions = BUNDLE_OPTIONS): Promise<{ file: string; metafile: Metafile }> {
+async function bundle(
+  root: string,
+  outdir: string,
+  name: string,
+  options: BundleOptions = BUNDLE_OPTIONS,
+): Promise<{ file: string; metafile: Metafile }> {
   const file = join(outdir, `${name}.js`);
   // The stack's esbuild options (lib/bundling.ts, or a compared tree's own); source maps are a stage setting, off here.
   const common: BuildOptions = {
@@ -110,7 +115,10 @@ async function bundle(root: string, outdir: string, name: string, options: Bundl
   };
   const result =
     name === BASELINE
-      ? await build({ ...common, stdin: { contents: DOCCLIENT_ONLY, resolveDir: root, loader: 'ts', sourcefile: `${BASELINE}.ts` } })
+      ? await build({
+          ...common,
+          stdin: { contents: DOCCLIENT_ONLY, resolveDir: root, loader: 'ts', sourcefile: `${BASELINE}.ts` },
+        })
       : await build({ ...common, entryPoints: [join(root, 'functions', name, 'handler.ts')] });
   return { file, metafile: result.metafile! };
 }
@@ -143,7 +151,13 @@ async function firstAnswerMs(file: string, path: string, endpoint: string, round
 Promise.resolve(m.handler(${JSON.stringify(event)}, {})).then(() => process.stdout.write('\\n' + String(performance.now() - t)));`;
   // Asynchronous: the embedded DynamoDB answers from this process meanwhile.
   const { stdout } = await run(process.execPath, ['-e', script], {
-    env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', NODE_NO_WARNINGS: '1', TABLE_NAME: FIRST_ANSWER_TABLE, DYNAMODB_ENDPOINT: endpoint },
+    env: {
+      PATH: process.env.PATH ?? '',
+      AWS_REGION: 'us-east-1',
+      NODE_NO_WARNINGS: '1',
+      TABLE_NAME: FIRST_ANSWER_TABLE,
+      DYNAMODB_ENDPOINT: endpoint,
+    },
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -154,16 +168,31 @@ Promise.resolve(m.handler(${JSON.stringify(event)}, {})).then(() => process.stdo
  * The first-answer series: each bundle of `files` (keyed by any label) with the first request of
  * its function, in interleaved rounds, against one embedded DynamoDB.
  */
-async function measureFirstAnswers(files: Record<string, { file: string; fn: string }>, rounds: number): Promise<ColdStartReport['first_answer_ms']> {
+async function measureFirstAnswers(
+  files: Record<string, { file: string; fn: string }>,
+  rounds: number,
+): Promise<ColdStartReport['first_answer_ms']> {
   const dynamo = await startEmbeddedDynamo();
   try {
     await ensureTable(dynamo.endpoint, FIRST_ANSWER_TABLE);
-    const keys = Object.keys(files).filter((key) => FIRST_REQUEST[files[key].fn as keyof typeof FIRST_REQUEST] !== undefined);
+    const keys = Object.keys(files).filter(
+      (key) => FIRST_REQUEST[files[key].fn as keyof typeof FIRST_REQUEST] !== undefined,
+    );
     const runs: Record<string, number[]> = Object.fromEntries(keys.map((key) => [key, []]));
     for (let r = 0; r < rounds; r++) {
-      for (const key of keys) runs[key].push(await firstAnswerMs(files[key].file, FIRST_REQUEST[files[key].fn as keyof typeof FIRST_REQUEST]!, dynamo.endpoint, r));
+      for (const key of keys)
+        runs[key].push(
+          await firstAnswerMs(
+            files[key].file,
+            FIRST_REQUEST[files[key].fn as keyof typeof FIRST_REQUEST]!,
+            dynamo.endpoint,
+            r,
+          ),
+        );
     }
-    return Object.fromEntries(keys.map((key) => [key, { median: round(median(runs[key])), runs: runs[key].map((ms) => round(ms) ?? 0) }]));
+    return Object.fromEntries(
+      keys.map((key) => [key, { median: round(median(runs[key])), runs: runs[key].map((ms) => round(ms) ?? 0) }]),
+    );
   } finally {
     await dynamo.close();
   }
@@ -173,7 +202,9 @@ export async function measureColdStart(rounds: number, root = resolve(__dirname,
   const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
   try {
     const names = [BASELINE, ...FUNCTIONS];
-    const built = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await bundle(root, outdir, name)] as const)));
+    const built = Object.fromEntries(
+      await Promise.all(names.map(async (name) => [name, await bundle(root, outdir, name)] as const)),
+    );
     const size = (name: string) => statSync(built[name].file).size;
     const bundles: Record<string, BundleReport> = {};
     for (const name of names) {
@@ -187,9 +218,19 @@ export async function measureColdStart(rounds: number, root = resolve(__dirname,
     const runs = interleavedInits(Object.fromEntries(names.map((name) => [name, built[name].file])), rounds);
     const baseline = median(runs[BASELINE]);
     const init_ms = Object.fromEntries(
-      names.map((name) => [name, { median: round(median(runs[name])), runs: runs[name].map((ms) => round(ms) ?? 0), ratio_to_baseline: round(median(runs[name]) / baseline, 3) }]),
+      names.map((name) => [
+        name,
+        {
+          median: round(median(runs[name])),
+          runs: runs[name].map((ms) => round(ms) ?? 0),
+          ratio_to_baseline: round(median(runs[name]) / baseline, 3),
+        },
+      ]),
     );
-    const first_answer_ms = await measureFirstAnswers(Object.fromEntries(names.map((name) => [name, { file: built[name].file, fn: name }])), rounds);
+    const first_answer_ms = await measureFirstAnswers(
+      Object.fromEntries(names.map((name) => [name, { file: built[name].file, fn: name }])),
+      rounds,
+    );
     return { bundles, init_ms, first_answer_ms, rounds };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
@@ -202,7 +243,11 @@ export async function measureColdStart(rounds: number, root = resolve(__dirname,
  * today's credentials alias and hide what it changed), measured interleaved on the same machine:
  * bundle bytes, init and first answer (docs/performance.md, "Bundle ≤ 1.2× and init"). A Markdown table.
  */
-export async function compareColdStart(ref: string, rounds: number, root = resolve(__dirname, '../..')): Promise<string> {
+export async function compareColdStart(
+  ref: string,
+  rounds: number,
+  root = resolve(__dirname, '../..'),
+): Promise<string> {
   const then = join(mkdtempSync(join(tmpdir(), 'bench-then-')), 'tree');
   execFileSync('git', ['worktree', 'add', '--detach', then, ref], { cwd: root, stdio: 'ignore' });
   const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
@@ -214,11 +259,15 @@ export async function compareColdStart(ref: string, rounds: number, root = resol
     for (const [tree, treeRoot] of Object.entries(trees)) {
       mkdirSync(join(outdir, tree));
       const options = bundleOptionsOf(treeRoot);
-      for (const name of names) files[`${tree}:${name}`] = (await bundle(treeRoot, join(outdir, tree), name, options)).file;
+      for (const name of names)
+        files[`${tree}:${name}`] = (await bundle(treeRoot, join(outdir, tree), name, options)).file;
     }
     const keys = Object.keys(files);
     const init = interleavedInits(files, rounds);
-    const first = await measureFirstAnswers(Object.fromEntries(keys.map((key) => [key, { file: files[key], fn: key.split(':')[1] }])), rounds);
+    const first = await measureFirstAnswers(
+      Object.fromEntries(keys.map((key) => [key, { file: files[key], fn: key.split(':')[1] }])),
+      rounds,
+    );
     const kb = (key: string) => (statSync(files[key]).size / 1024).toFixed(1);
     const ms = (runs: number[]) => String(round(median(runs)));
     const answer = (key: string) => String(first[key]?.median ?? '–');
@@ -227,7 +276,10 @@ export async function compareColdStart(ref: string, rounds: number, root = resol
       '',
       '| bundle | KB | init ms | first answer ms |',
       '|---|---|---|---|',
-      ...names.map((name) => `| ${name} | ${kb(`then:${name}`)} → ${kb(`now:${name}`)} | ${ms(init[`then:${name}`])} → ${ms(init[`now:${name}`])} | ${answer(`then:${name}`)} → ${answer(`now:${name}`)} |`),
+      ...names.map(
+        (name) =>
+          `| ${name} | ${kb(`then:${name}`)} → ${kb(`now:${name}`)} | ${ms(init[`then:${name}`])} → ${ms(init[`now:${name}`])} | ${answer(`then:${name}`)} → ${answer(`now:${name}`)} |`,
+      ),
     ].join('\n');
   } finally {
     rmSync(outdir, { recursive: true, force: true });

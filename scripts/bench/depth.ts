@@ -4,10 +4,10 @@
  * rounds each read up to 4 KB); the mean over a few pages shows what depth itself costs.
  */
 import type { Context } from 'aws-lambda';
-import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
 import { apiEvent } from '../../local/events';
-import type { Check } from './report';
+import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
 import type { Handler } from './measure';
+import type { Check } from './report';
 import { round } from './stats';
 
 export interface DepthCost {
@@ -17,10 +17,20 @@ export interface DepthCost {
   mean: number;
 }
 
-export async function readCapacityAtDepth(handler: Handler, list: string, offset: number, limit = 50, pages = 10): Promise<DepthCost> {
+export async function readCapacityAtDepth(
+  handler: Handler,
+  list: string,
+  offset: number,
+  limit = 50,
+  pages = 10,
+): Promise<DepthCost> {
   const costs: number[] = [];
   for (let i = 0; i < pages; i++) {
-    const event = apiEvent(`${list}?limit=${limit}&offset=${offset + i * limit}`, { keyId: `bench-depth-${offset}`, perMinute: 1e9, perMonth: 1e9 });
+    const event = apiEvent(`${list}?limit=${limit}&offset=${offset + i * limit}`, {
+      keyId: `bench-depth-${offset}`,
+      perMinute: 1e9,
+      perMonth: 1e9,
+    });
     const { accounting } = await withRequestAccounting(() => handler(event, {} as Context));
     costs.push(accounting.calls.reduce((sum, call) => sum + call.readCapacity, 0));
   }

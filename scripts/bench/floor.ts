@@ -5,16 +5,27 @@
  * bench finds in the version's index, as the service does); for history, the one Query of its
  * series. The latency model's floor of an authenticated request adds one raw conditional counter write.
  */
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CatalogIndex, FamilyIndex, OfferIndex } from '../../shared/domain/family-index';
-import { documentBlockKey, QUOTA_ATTRIBUTES, quotaKey, type CatalogFamily, type Key, type OfferFamily, type VersionedFamily } from '../../shared/keys';
+import {
+  type CatalogFamily,
+  documentBlockKey,
+  type Key,
+  type OfferFamily,
+  QUOTA_ATTRIBUTES,
+  quotaKey,
+  type VersionedFamily,
+} from '../../shared/keys';
 import { getItems } from '../../shared/repositories/batch-reader';
 import { IndexStore } from '../../shared/repositories/index-store';
 import { PointerStore } from '../../shared/repositories/pointer-store';
 import { queryAll } from '../../shared/repositories/query-all';
 import { servedVersions } from '../../shared/repositories/snapshot-store';
 
-export type FloorSpec = { read: 'blocks'; keys: Key[] } | { read: 'partition'; pk: string; from: string; to: string } | { read: 'parallel'; reads: FloorSpec[] };
+export type FloorSpec =
+  | { read: 'blocks'; keys: Key[] }
+  | { read: 'partition'; pk: string; from: string; to: string }
+  | { read: 'parallel'; reads: FloorSpec[] };
 
 export type StoredItem = Record<string, unknown>;
 
@@ -36,7 +47,9 @@ export class ServedData {
   }
 
   async index(family: VersionedFamily): Promise<FamilyIndex | undefined> {
-    const served = servedVersions((await new PointerStore(this.client, this.tableName).served()) ?? { families: {}, retired: [] }).served[family];
+    const served = servedVersions(
+      (await new PointerStore(this.client, this.tableName).served()) ?? { families: {}, retired: [] },
+    ).served[family];
     return served && this.indexes.load(served.version, served.segments);
   }
 
@@ -64,7 +77,14 @@ export class ServedData {
   async run(spec: FloorSpec): Promise<StoredItem[]> {
     switch (spec.read) {
       case 'blocks':
-        return spec.keys.length === 0 ? [] : getItems(spec.keys, { client: this.client, tableName: this.tableName, projection: ['PK', 'z'], concurrency: 8 });
+        return spec.keys.length === 0
+          ? []
+          : getItems(spec.keys, {
+              client: this.client,
+              tableName: this.tableName,
+              projection: ['PK', 'z'],
+              concurrency: 8,
+            });
       case 'partition':
         return queryAll(this.client, {
           TableName: this.tableName,
@@ -78,7 +98,12 @@ export class ServedData {
 }
 
 /** The raw conditional counter write of an authenticated request: one atomic ADD under a limit. */
-export async function runCounterFloor(client: DynamoDBDocumentClient, tableName: string, keyId: string, month: string): Promise<void> {
+export async function runCounterFloor(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  keyId: string,
+  month: string,
+): Promise<void> {
   await client.send(
     new UpdateCommand({
       TableName: tableName,

@@ -21,10 +21,10 @@ import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../local/embedded-dynamodb';
 import { createDocumentClient } from '../../shared/dynamodb';
-import { importDataset, readPointer, type ImportResult, type SnapshotPointer } from '../../shared/import/importer';
+import { type ImportResult, importDataset, readPointer, type SnapshotPointer } from '../../shared/import/importer';
 import { SnapshotWriter } from '../../shared/repositories/snapshot-writer';
-import { createRng, decimal, type Rng } from '../sample-data/random';
 import type { GeneratedDataset } from '../sample-data/generate';
+import { createRng, decimal, type Rng } from '../sample-data/random';
 import { round } from './stats';
 import { countingClient } from './write-units';
 
@@ -65,7 +65,12 @@ export interface ImportCase {
  * steady stream of refreshes this is what each refresh makes someone delete. `client` is the
  * counting client.
  */
-async function deleteReplaced(client: DynamoDBDocumentClient, tableName: string, before: SnapshotPointer | undefined, after: SnapshotPointer | undefined): Promise<void> {
+async function deleteReplaced(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  before: SnapshotPointer | undefined,
+  after: SnapshotPointer | undefined,
+): Promise<void> {
   const writer = new SnapshotWriter(client, tableName);
   const replaced = Object.entries(before?.families ?? {}).flatMap(([family, state]) =>
     state?.version && after?.families[family]?.version !== state.version ? [state.version] : [],
@@ -85,7 +90,11 @@ async function measured<T>(work: () => Promise<T>): Promise<{ value: T; ms: numb
   const started = performance.now();
   try {
     const value = await work();
-    return { value, ms: Math.round(performance.now() - started), peakMb: round((Math.max(peak, process.memoryUsage().heapUsed) - base) / 2 ** 20, 1) ?? 0 };
+    return {
+      value,
+      ms: Math.round(performance.now() - started),
+      peakMb: round((Math.max(peak, process.memoryUsage().heapUsed) - base) / 2 ** 20, 1) ?? 0,
+    };
   } finally {
     clearInterval(timer);
   }
@@ -99,7 +108,11 @@ function hourly(from: number, to: number, earn: boolean) {
   const points: { timestamp: string; apy: string; tvl?: string | null }[] = [];
   for (let t = from, i = 0; t < to; t += HOUR, i++) {
     const apy = (3 + (i % 97) / 100).toFixed(2);
-    points.push(earn ? { timestamp: new Date(t).toISOString(), apy, tvl: String(1_000_000 + i) } : { timestamp: new Date(t).toISOString(), apy });
+    points.push(
+      earn
+        ? { timestamp: new Date(t).toISOString(), apy, tvl: String(1_000_000 + i) }
+        : { timestamp: new Date(t).toISOString(), apy },
+    );
   }
   return points;
 }
@@ -107,17 +120,31 @@ function hourly(from: number, to: number, earn: boolean) {
 type EarnOffer = GeneratedDataset['earn_offers'][number];
 
 /** A decimal moved by a random ±30 %, with as many decimals as it had (2 to 8), as the generator writes them. */
-const moved = (value: string, rng: Rng) => decimal(Number(value) * rng.uniform(0.7, 1.3), Math.min(8, Math.max(2, value.split('.')[1]?.length ?? 0)));
+const moved = (value: string, rng: Rng) =>
+  decimal(Number(value) * rng.uniform(0.7, 1.3), Math.min(8, Math.max(2, value.split('.')[1]?.length ?? 0)));
 
 /** Every `every`-th offer (every offer at 1) changed as a feed's refresh changes it at `at`; the others untouched. */
 function refreshed(offers: EarnOffer[], every: number, at: string, stream: string): EarnOffer[] {
   const rng = createRng(2024, stream);
   return offers.map((o, i) =>
-    i % every === 0 ? { ...o, apy: moved(o.apy, rng), estimated_apy: moved(o.estimated_apy, rng), available_updated_at: at, updated_at: at } : o,
+    i % every === 0
+      ? {
+          ...o,
+          apy: moved(o.apy, rng),
+          estimated_apy: moved(o.estimated_apy, rng),
+          available_updated_at: at,
+          updated_at: at,
+        }
+      : o,
   );
 }
 
-export async function measureImports(dataset: GeneratedDataset, endpoint: string, quick: boolean, log: (line: string) => void): Promise<ImportCase[]> {
+export async function measureImports(
+  dataset: GeneratedDataset,
+  endpoint: string,
+  quick: boolean,
+  log: (line: string) => void,
+): Promise<ImportCase[]> {
   const cases: ImportCase[] = [];
   const table = async (name: string) => {
     await ensureTable(endpoint, name);
@@ -126,10 +153,19 @@ export async function measureImports(dataset: GeneratedDataset, endpoint: string
   const { client, counts, reset } = countingClient(endpoint);
   // Pointer reads and the tables' preparation, counted nowhere.
   const raw = createDocumentClient({ endpoint, maxAttempts: 10, requestTimeoutMs: 30_000 });
-  const run = async (id: CaseId | undefined, name: string, tableName: string, file: unknown): Promise<{ result: ImportResult; entry: ImportCase }> => {
+  const run = async (
+    id: CaseId | undefined,
+    name: string,
+    tableName: string,
+    file: unknown,
+  ): Promise<{ result: ImportResult; entry: ImportCase }> => {
     const before = await readPointer(raw, tableName);
     reset();
-    const { value: result, ms, peakMb } = await measured(async () => {
+    const {
+      value: result,
+      ms,
+      peakMb,
+    } = await measured(async () => {
       const imported = await importDataset(file, { client, tableName });
       await deleteReplaced(client, tableName, before, await readPointer(raw, tableName));
       return imported;
@@ -147,7 +183,11 @@ export async function measureImports(dataset: GeneratedDataset, endpoint: string
       ms,
       peak_heap_mb: peakMb,
     };
-    if (result.history.observations) Object.assign(entry, { observations: result.history.observations, history_items_written: result.history.itemsWritten });
+    if (result.history.observations)
+      Object.assign(entry, {
+        observations: result.history.observations,
+        history_items_written: result.history.itemsWritten,
+      });
     cases.push(entry);
     log(
       `  imports: ${name}: ${entry.items_written} items written, ${entry.items_deleted} deleted, ${entry.write_units} + ${entry.delete_units} = ${entry.total_units} write units, ` +
@@ -191,24 +231,47 @@ export async function measureImports(dataset: GeneratedDataset, endpoint: string
       'e',
       'e. history: 1 h appended for every earn and borrow offer',
       await prepared('imports-append-every'),
-      appendFor(dataset.earn_offers.map((o) => o.id), dataset.borrow_offers.map((o) => o.id)),
+      appendFor(
+        dataset.earn_offers.map((o) => o.id),
+        dataset.borrow_offers.map((o) => o.id),
+      ),
     );
     const perObservation = (every.entry.history_items_written ?? 0) / (every.entry.observations ?? 1);
-    Object.assign(every.entry, { target: '≤ 4 item writes per observation', met: perObservation <= 4, detail: `${round(perObservation, 2)} per observation` });
+    Object.assign(every.entry, {
+      target: '≤ 4 item writes per observation',
+      met: perObservation <= 4,
+      detail: `${round(perObservation, 2)} per observation`,
+    });
 
     const sample = quick ? 10 : 100;
     const earnIds = dataset.earn_offers.slice(0, sample).map((o) => o.id);
     const borrowIds = dataset.borrow_offers.slice(0, sample).map((o) => o.id);
-    const withoutHistory = await run(undefined, `history: 1 h for ${2 * sample} offers, no history stored`, await prepared('imports-append-sample-empty'), appendFor(earnIds, borrowIds));
+    const withoutHistory = await run(
+      undefined,
+      `history: 1 h for ${2 * sample} offers, no history stored`,
+      await prepared('imports-append-sample-empty'),
+      appendFor(earnIds, borrowIds),
+    );
 
     const stored = await prepared('imports-append-sample-3y');
     const threeYears = 3 * 365 * 24 * HOUR;
     log(`  imports: storing three years of hourly history for ${2 * sample} offers`);
     for (let i = 0; i < sample; i += 5) {
-      const slice = (ids: number[], earnFamily: boolean) => ids.slice(i, i + 5).map((offer_id) => ({ offer_id, points: hourly(hourStart - threeYears, hourStart, earnFamily) }));
-      await importDataset({ earn_history: slice(earnIds, true), borrow_history: slice(borrowIds, false) }, { client: raw, tableName: stored });
+      const slice = (ids: number[], earnFamily: boolean) =>
+        ids
+          .slice(i, i + 5)
+          .map((offer_id) => ({ offer_id, points: hourly(hourStart - threeYears, hourStart, earnFamily) }));
+      await importDataset(
+        { earn_history: slice(earnIds, true), borrow_history: slice(borrowIds, false) },
+        { client: raw, tableName: stored },
+      );
     }
-    const withHistory = await run(undefined, `history: 1 h for ${2 * sample} offers, three years stored`, stored, appendFor(earnIds, borrowIds));
+    const withHistory = await run(
+      undefined,
+      `history: 1 h for ${2 * sample} offers, three years stored`,
+      stored,
+      appendFor(earnIds, borrowIds),
+    );
     const same = withHistory.entry.items_written === withoutHistory.entry.items_written;
     Object.assign(withHistory.entry, {
       target: 'the same writes as with no history stored, ≤ 4 history items per observation',
@@ -226,7 +289,19 @@ export function importsTable(cases: ImportCase[]): string {
   const cell = (value: unknown) => (value === undefined || value === null ? '–' : String(value));
   const row = (cells: unknown[]) => `| ${cells.map(cell).join(' | ')} |`;
   return [
-    row(['case', 'items written', 'items deleted', 'write units (puts)', 'delete units', 'total write units', 'items read', 'read units', 'time s', 'peak heap MB', 'target']),
+    row([
+      'case',
+      'items written',
+      'items deleted',
+      'write units (puts)',
+      'delete units',
+      'total write units',
+      'items read',
+      'read units',
+      'time s',
+      'peak heap MB',
+      'target',
+    ]),
     row(Array(11).fill('---')),
     ...cases.map((c) =>
       row([
@@ -264,7 +339,12 @@ interface BaselineCase {
 
 interface Baseline {
   header: { commit: string; shared_last_changed: string; date: string; method: string };
-  datasets: Partial<Record<BaselineDataset, { measured_at: string; commit: string; command: string; cases: Partial<Record<CaseId, BaselineCase>> }>>;
+  datasets: Partial<
+    Record<
+      BaselineDataset,
+      { measured_at: string; commit: string; command: string; cases: Partial<Record<CaseId, BaselineCase>> }
+    >
+  >;
 }
 
 export function readBaseline(dataset: BaselineDataset): Partial<Record<CaseId, BaselineCase>> | undefined {
@@ -279,8 +359,14 @@ export function readBaseline(dataset: BaselineDataset): Partial<Record<CaseId, B
  * `--write-baseline`: record these figures as the baseline of `dataset` in bench/baseline-writes.json.
  * Only for the design before issue 21 (the header names its commit), and only from committed code.
  */
-export function writeBaseline(cases: ImportCase[], dataset: BaselineDataset, git: { commit: string; sharedCommit: string; dirty: boolean }, command: string): void {
-  if (git.dirty) throw new Error('--write-baseline: shared/ or scripts/ has uncommitted changes; a baseline names a commit');
+export function writeBaseline(
+  cases: ImportCase[],
+  dataset: BaselineDataset,
+  git: { commit: string; sharedCommit: string; dirty: boolean },
+  command: string,
+): void {
+  if (git.dirty)
+    throw new Error('--write-baseline: shared/ or scripts/ has uncommitted changes; a baseline names a commit');
   let baseline: Baseline;
   try {
     baseline = JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as Baseline;

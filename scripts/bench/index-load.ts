@@ -16,8 +16,8 @@ import { IndexStore } from '../../shared/repositories/index-store';
 import { PointerStore } from '../../shared/repositories/pointer-store';
 import { servedVersions } from '../../shared/repositories/snapshot-store';
 import type { LatencyModel } from './latency-model';
-import { latencyOf, round, type Latency } from './stats';
 import type { Check } from './report';
+import { type Latency, latencyOf, round } from './stats';
 
 export interface IndexLoad {
   family: VersionedFamily;
@@ -42,8 +42,15 @@ function collect(): void {
   (runInNewContext('gc') as () => void)();
 }
 
-export async function measureIndexLoads(client: DynamoDBDocumentClient, tableName: string, model: LatencyModel, runs: number): Promise<IndexLoads> {
-  const { served } = servedVersions((await new PointerStore(client, tableName).served()) ?? { families: {}, retired: [] });
+export async function measureIndexLoads(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  model: LatencyModel,
+  runs: number,
+): Promise<IndexLoads> {
+  const { served } = servedVersions(
+    (await new PointerStore(client, tableName).served()) ?? { families: {}, retired: [] },
+  );
   const loads: IndexLoad[] = [];
   for (const [f, family] of VERSIONED_FAMILIES.entries()) {
     const version = served[family];
@@ -65,7 +72,11 @@ export async function measureIndexLoads(client: DynamoDBDocumentClient, tableNam
   collect();
   const before = process.memoryUsage().heapUsed;
   const store = new IndexStore(client, tableName);
-  const kept = await Promise.all(VERSIONED_FAMILIES.flatMap((family) => (served[family] ? [store.load(served[family].version, served[family].segments)] : [])));
+  const kept = await Promise.all(
+    VERSIONED_FAMILIES.flatMap((family) =>
+      served[family] ? [store.load(served[family].version, served[family].segments)] : [],
+    ),
+  );
   // What a request builds on first use: the id map and the facts of each offer index.
   for (const index of kept) {
     if (!(index instanceof OfferIndex)) continue;
@@ -85,9 +96,15 @@ export function indexLoadChecks(result: IndexLoads, full: boolean): Check[] {
     {
       check: `index load (latency model, ${scale}): earn p50 ≤ ${INDEX_LOAD_P50_MS} ms`,
       pass: earn !== undefined && (earn.load_ms.p50 ?? Infinity) <= INDEX_LOAD_P50_MS,
-      detail: earn ? `p50 ${earn.load_ms.p50} ms, p99 ${earn.load_ms.p99} ms, ${earn.segments} segment(s), ${earn.read_units} read units, ${earn.entries} offers` : 'no earn index',
+      detail: earn
+        ? `p50 ${earn.load_ms.p50} ms, p99 ${earn.load_ms.p99} ms, ${earn.segments} segment(s), ${earn.read_units} read units, ${earn.entries} offers`
+        : 'no earn index',
     },
-    { check: `index heap (${scale}): every family's index in one instance ≤ ${INDEX_HEAP_MB} MB`, pass: result.heap_mb <= INDEX_HEAP_MB, detail: `${result.heap_mb} MB` },
+    {
+      check: `index heap (${scale}): every family's index in one instance ≤ ${INDEX_HEAP_MB} MB`,
+      pass: result.heap_mb <= INDEX_HEAP_MB,
+      detail: `${result.heap_mb} MB`,
+    },
   ];
 }
 
@@ -96,6 +113,8 @@ export function indexLoadTable(result: IndexLoads): string {
     `index loads (latency model: every segment read drawn like any read, in parallel; heap of every family's index in one instance: ${result.heap_mb} MB)`,
     '| family | entries | segments | read units | load p50 ms | load p99 ms |',
     '|---|---|---|---|---|---|',
-    ...result.loads.map((l) => `| ${l.family} | ${l.entries} | ${l.segments} | ${l.read_units} | ${l.load_ms.p50} | ${l.load_ms.p99} |`),
+    ...result.loads.map(
+      (l) => `| ${l.family} | ${l.entries} | ${l.segments} | ${l.read_units} | ${l.load_ms.p50} | ${l.load_ms.p99} |`,
+    ),
   ].join('\n');
 }

@@ -26,13 +26,13 @@
 import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
+import { apiEvent } from '../../local/events';
 import { monthWindow } from '../../shared/domain/quota';
 import type { ApiEvent, ApiResult } from '../../shared/http';
 import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
 import type { FunctionName } from '../../shared/routes';
-import { apiEvent } from '../../local/events';
-import { runCounterFloor, type FloorSpec, type ServedData } from './floor';
-import { latencyOf, median, round, type Latency } from './stats';
+import { type FloorSpec, runCounterFloor, type ServedData } from './floor';
+import { type Latency, latencyOf, median, round } from './stats';
 
 export const LATENCY_MODEL = {
   source: 'https://repost.aws/knowledge-center/dynamodb-high-latency',
@@ -104,7 +104,9 @@ export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42):
       (next, context) => async (args) => {
         const command = String(context.commandName ?? '').replace(/Command$/, '');
         const input = args.input as { ConditionExpression?: string; ReturnConsumedCapacity?: string };
-        const conditional = (command === 'UpdateItem' || command === 'PutItem' || command === 'DeleteItem') && input.ConditionExpression !== undefined;
+        const conditional =
+          (command === 'UpdateItem' || command === 'PutItem' || command === 'DeleteItem') &&
+          input.ConditionExpression !== undefined;
         const base = conditional ? LATENCY_MODEL.conditionalWrite : LATENCY_MODEL.single;
         const sized = command === 'Query' || command === 'BatchGetItem';
         const kind = conditional ? 1 : sized ? 2 : 3;
@@ -114,12 +116,16 @@ export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42):
         const started = performance.now();
         // A Query's or a batch's time depends on what it read, so each reports it: the request's do
         // (its accounting asks), and a floor's must too, or it would be drawn as if it read nothing.
-        const asked = sized && input.ReturnConsumedCapacity === undefined ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } } : args;
+        const asked =
+          sized && input.ReturnConsumedCapacity === undefined
+            ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } }
+            : args;
         const out = await next(asked);
         if (sized) {
           type Consumed = { CapacityUnits?: number };
           const reported = (out.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
-          const consumed = ([] as Consumed[]).concat(reported ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0) || 0.5;
+          const consumed =
+            ([] as Consumed[]).concat(reported ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0) || 0.5;
           drawn += (consumed / 0.5) * LATENCY_MODEL.queryMsPerReadUnit;
         }
         await waitUntil(started + drawn);
@@ -168,7 +174,8 @@ export interface ModelContext {
   counter: { client: DynamoDBDocumentClient; tableName: string };
 }
 
-const event = (path: string, keyId: string) => apiEvent(path, { keyId, perMinute: 1_000_000_000, perMonth: 1_000_000_000 });
+const event = (path: string, keyId: string) =>
+  apiEvent(path, { keyId, perMinute: 1_000_000_000, perMonth: 1_000_000_000 });
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
@@ -183,7 +190,10 @@ export async function measureLatencyModel(kinds: ModelKind[], ctx: ModelContext,
     const keyId = `model-key-${i}`;
     const month = monthWindow(new Date());
     const floor = () =>
-      Promise.all([ctx.data.run(kind.floor), runCounterFloor(ctx.counter.client, ctx.counter.tableName, `model-floor-${i}`, month.id)]);
+      Promise.all([
+        ctx.data.run(kind.floor),
+        runCounterFloor(ctx.counter.client, ctx.counter.tableName, `model-floor-${i}`, month.id),
+      ]);
     // A request's event is built before its clock starts: API Gateway hands the function a parsed one.
     const prepared = (handlers: Record<FunctionName, Handler>) => {
       const ready = event(kind.path, keyId);
@@ -268,7 +278,9 @@ export async function replayMix(
       // Request i waits the same with the cache off and on.
       model.begin(1_000_000_000 + i);
       const start = performance.now();
-      const { accounting } = await withRequestAccounting(() => handlers[cache][draw.fn](event(draw.path, `mix-${cache}-${i % 50}`), {} as Context));
+      const { accounting } = await withRequestAccounting(() =>
+        handlers[cache][draw.fn](event(draw.path, `mix-${cache}-${i % 50}`), {} as Context),
+      );
       latencies.push(performance.now() - start);
       const summary = accounting.summary();
       readUnits += summary.readCapacity;

@@ -2,9 +2,9 @@
  * The benchmark's table: the embedded DynamoDB in a child process (dynamo-server.ts) and the
  * generated dataset written into it by the real import.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { importDataset } from '../../shared/import/importer';
 import type { FamilyVersions } from '../../shared/repositories/snapshot-store';
@@ -55,9 +55,20 @@ export interface ImportReport {
 }
 
 /** The generated dataset written by the real import, timed. */
-export async function loadDataset(dataset: unknown, client: DynamoDBDocumentClient, tableName: string, onProgress?: (done: number, total: number) => void): Promise<ImportReport> {
+export async function loadDataset(
+  dataset: unknown,
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ImportReport> {
   const started = performance.now();
   const result = await importDataset(dataset, { client, tableName, onProgress });
   const ms = performance.now() - started;
-  return { method: 'importDataset', ms: Math.round(ms), items: result.itemsWritten, items_per_s: round(result.itemsWritten / (ms / 1000), 0), versions: result.versions };
+  return {
+    method: 'importDataset',
+    ms: Math.round(ms),
+    items: result.itemsWritten,
+    items_per_s: round(result.itemsWritten / (ms / 1000), 0),
+    versions: result.versions,
+  };
 }

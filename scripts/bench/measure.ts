@@ -6,17 +6,29 @@
  * emits as EMF metrics.
  */
 import { performance } from 'node:perf_hooks';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
+import { apiEvent } from '../../local/events';
 import { isConditionFailure } from '../../shared/dynamodb';
 import type { ApiEvent, ApiResult } from '../../shared/http';
+import {
+  callDepths,
+  type DynamoCall,
+  roundTrips,
+  withRequestAccounting,
+} from '../../shared/observability/dynamo-accounting';
 import { decodeBlock } from '../../shared/repositories/stored-items';
-import { callDepths, roundTrips, withRequestAccounting, type DynamoCall } from '../../shared/observability/dynamo-accounting';
 import type { FunctionName } from '../../shared/routes';
-import { apiEvent } from '../../local/events';
 import { describeFloor, type FloorSpec, type StoredItem } from './floor';
 import type { Answer, FloorContext, RequestKind } from './requests';
-import { latencyOf, median, round, type Latency } from './stats';
+import { type Latency, latencyOf, median, round } from './stats';
 
 export type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
@@ -45,7 +57,14 @@ export interface KindResult {
   runs: number;
   dynamo: DynamoWork;
   latency_ms: Latency;
-  floor: { read: string; calls: number; read_capacity: number; items: number; item_bytes: number; latency_ms: Latency } | null;
+  floor: {
+    read: string;
+    calls: number;
+    read_capacity: number;
+    items: number;
+    item_bytes: number;
+    latency_ms: Latency;
+  } | null;
   /** The request's own DynamoDB calls replayed raw, level by level: what DynamoDB alone costs. */
   dynamo_only_ms: Latency;
   /**
@@ -97,7 +116,12 @@ export class CallRecorder {
         const start = performance.now();
         const out = await next(args);
         const { ReturnConsumedCapacity: _ignored, ...input } = args.input as Record<string, unknown>;
-        sink.push({ command: String(context.commandName).replace(/Command$/, ''), input, start, end: performance.now() });
+        sink.push({
+          command: String(context.commandName).replace(/Command$/, ''),
+          input,
+          start,
+          end: performance.now(),
+        });
         return out;
       },
       { step: 'initialize', name: 'benchCallRecorder', override: true },
@@ -117,7 +141,10 @@ export class CallRecorder {
 }
 
 /** The calls grouped by depth: each level is sent in parallel once the previous one is done. */
-function replayOf(client: DynamoDBDocumentClient, calls: CapturedCall[]): { replay: () => Promise<void>; criticalPath: () => Promise<number> } {
+function replayOf(
+  client: DynamoDBDocumentClient,
+  calls: CapturedCall[],
+): { replay: () => Promise<void>; criticalPath: () => Promise<number> } {
   const levels: CapturedCall[][] = [];
   callDepths(calls).forEach((depth, i) => (levels[depth - 1] ??= []).push(calls[i]));
   for (const call of calls) if (!REPLAY_COMMANDS[call.command]) throw new Error(`cannot replay ${call.command}`);
@@ -179,7 +206,12 @@ export interface MeasureContext extends FloorContext {
   emfCalls: { total: number };
 }
 
-export async function measureKind(kind: RequestKind, ctx: MeasureContext, options: MeasureOptions, keyId: string): Promise<KindResult> {
+export async function measureKind(
+  kind: RequestKind,
+  ctx: MeasureContext,
+  options: MeasureOptions,
+  keyId: string,
+): Promise<KindResult> {
   const handler = ctx.handlers[kind.fn];
   const event = () => apiEvent(kind.path, { keyId, perMinute: 1_000_000_000, perMonth: 1_000_000_000 });
   const invoke = async () => {
@@ -192,16 +224,24 @@ export async function measureKind(kind: RequestKind, ctx: MeasureContext, option
   // First call: warms the function (pointer cached), gives the answer the floor is built from.
   const first = await invoke();
   if (first.result.statusCode !== kind.expectStatus) {
-    throw new Error(`${kind.name}: ${kind.path} answered ${first.result.statusCode}, expected ${kind.expectStatus}: ${first.result.body.slice(0, 300)}`);
+    throw new Error(
+      `${kind.name}: ${kind.path} answered ${first.result.statusCode}, expected ${kind.expectStatus}: ${first.result.body.slice(0, 300)}`,
+    );
   }
-  const answer: Answer = { status: first.result.statusCode, body: first.result.body ? JSON.parse(first.result.body) : undefined };
+  const answer: Answer = {
+    status: first.result.statusCode,
+    body: first.result.body ? JSON.parse(first.result.body) : undefined,
+  };
   const spec: FloorSpec | undefined = await kind.floor(ctx, answer);
   if (spec && kind.group !== 'history' && Array.isArray(answer.body?.data)) {
     // The floor reads the blocks of the page's documents: every document of the page is in one of them.
     const items = await ctx.data.run(spec);
     const read = new Set(idsOfDocs(items.flatMap(docsOfBlock).map((doc) => JSON.parse(doc))).split(','));
-    const missing = idsOfDocs(answer.body.data).split(',').filter((id) => id !== '' && !read.has(id));
-    if (missing.length > 0) throw new Error(`${kind.name}: the floor does not read the page's documents ${missing.slice(0, 10).join(',')}`);
+    const missing = idsOfDocs(answer.body.data)
+      .split(',')
+      .filter((id) => id !== '' && !read.has(id));
+    if (missing.length > 0)
+      throw new Error(`${kind.name}: the floor does not read the page's documents ${missing.slice(0, 10).join(',')}`);
   }
 
   ctx.recorder.attach(ctx.client);
@@ -278,7 +318,11 @@ export async function measureKind(kind: RequestKind, ctx: MeasureContext, option
       ? {
           read: describeFloor(spec),
           calls: floorCalls.length,
-          read_capacity: round(floorCalls.reduce((s, c) => s + c.readCapacity, 0), 3) ?? 0,
+          read_capacity:
+            round(
+              floorCalls.reduce((s, c) => s + c.readCapacity, 0),
+              3,
+            ) ?? 0,
           items: floorItems.length,
           // What DynamoDB meters reads by (4 KB units): attribute names and values, about.
           item_bytes: floorItems.reduce((n, item) => n + Buffer.byteLength(JSON.stringify(item)), 0),

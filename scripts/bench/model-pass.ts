@@ -4,16 +4,24 @@
  * the read-unit ceiling of the min_apy kinds (docs/performance.md, "Ceilings").
  */
 import type { Context } from 'aws-lambda';
+import { apiEvent } from '../../local/events';
 import type { BuiltFunctions } from '../../local/functions';
 import { buildFunctions } from '../../local/functions';
-import { ENV, readConfig, type RuntimeConfig } from '../../shared/config';
-import { clientOptionsOf, createDocumentClient, type Clients } from '../../shared/dynamodb';
-import { startBenchDynamo } from './load';
+import { ENV, type RuntimeConfig, readConfig } from '../../shared/config';
+import { type Clients, clientOptionsOf, createDocumentClient } from '../../shared/dynamodb';
 import type { ApiEvent, ApiResult } from '../../shared/http';
 import type { FunctionName } from '../../shared/routes';
-import { apiEvent } from '../../local/events';
-import { applyLatencyModel, LATENCY_MODEL, measureLatencyModel, replayMix, type MixResult, type ModelKind, type ModelResult } from './latency-model';
-import { indexLoadChecks, indexLoadTable, measureIndexLoads, type IndexLoads } from './index-load';
+import { type IndexLoads, indexLoadChecks, indexLoadTable, measureIndexLoads } from './index-load';
+import {
+  applyLatencyModel,
+  LATENCY_MODEL,
+  type MixResult,
+  type ModelKind,
+  type ModelResult,
+  measureLatencyModel,
+  replayMix,
+} from './latency-model';
+import { startBenchDynamo } from './load';
 import type { KindResult } from './measure';
 import type { Check } from './report';
 import type { FloorContext, RequestKind } from './requests';
@@ -22,7 +30,16 @@ type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 /** Request kinds served by one view read (the latency target applies to these). */
 /** Every list and detail is one round trip with the index loaded: all of them are modelled (history has its own floors). */
-const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set(['catalog list', 'offer list', 'single filter', 'filter pair', 'min_apy', 'combined filters', '1.2 filters', 'detail']);
+const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set([
+  'catalog list',
+  'offer list',
+  'single filter',
+  'filter pair',
+  'min_apy',
+  'combined filters',
+  '1.2 filters',
+  'detail',
+]);
 
 /** A first page of min_apy with another order reads at most about 1 MB (docs/performance.md). */
 const MIN_APY_FIRST_PAGE_RCU = 128;
@@ -54,7 +71,11 @@ export async function measureModel(
   // server a request's page read would queue behind its counter write (or the floor's write
   // behind its read), where on DynamoDB the two run at once on different partitions.
   const counters = await startBenchDynamo(config.tableName);
-  const counterClient = createDocumentClient({ ...clientOptionsOf(config), endpoint: counters.endpoint, maxAttempts: 1 });
+  const counterClient = createDocumentClient({
+    ...clientOptionsOf(config),
+    endpoint: counters.endpoint,
+    maxAttempts: 1,
+  });
   try {
     return await measureWith(kinds, floorCtx, built, config, { client: dataClients.client, counterClient }, quick);
   } finally {
@@ -77,8 +98,14 @@ async function measureWith(
 
   const modelKinds: ModelKind[] = [];
   for (const kind of kinds.filter((k) => SINGLE_VIEW.has(k.group))) {
-    const res = await asHandlers(built)[kind.fn](apiEvent(kind.path, { keyId: 'model-floor', perMinute: 1e9, perMonth: 1e9 }), {} as Context);
-    const spec = await kind.floor(floorCtx, { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined });
+    const res = await asHandlers(built)[kind.fn](
+      apiEvent(kind.path, { keyId: 'model-floor', perMinute: 1e9, perMonth: 1e9 }),
+      {} as Context,
+    );
+    const spec = await kind.floor(floorCtx, {
+      status: res.statusCode,
+      body: res.body ? JSON.parse(res.body) : undefined,
+    });
     if (spec) modelKinds.push({ name: kind.name, path: kind.path, fn: kind.fn, floor: spec });
   }
 
@@ -86,22 +113,48 @@ async function measureWith(
   try {
     const latency = await measureLatencyModel(
       modelKinds,
-      { model, uncached: asHandlers(uncached), cached: asHandlers(cached), data: floorCtx.data, counter: { client: clients.counterClient, tableName: config.tableName } },
+      {
+        model,
+        uncached: asHandlers(uncached),
+        cached: asHandlers(cached),
+        data: floorCtx.data,
+        counter: { client: clients.counterClient, tableName: config.tableName },
+      },
       quick ? MODEL_RUNS.quick : MODEL_RUNS.full,
     );
     // Popularity: first pages and details first, then filtered lists, deep pages, history last.
-    const rank: Record<RequestKind['group'], number> = { detail: 0, 'catalog list': 1, 'offer list': 1, 'single filter': 2, 'filter pair': 3, min_apy: 3, 'combined filters': 4, '1.2 filters': 4, history: 5 };
+    const rank: Record<RequestKind['group'], number> = {
+      detail: 0,
+      'catalog list': 1,
+      'offer list': 1,
+      'single filter': 2,
+      'filter pair': 3,
+      min_apy: 3,
+      'combined filters': 4,
+      '1.2 filters': 4,
+      history: 5,
+    };
     const paths = kinds
       .filter((k) => k.expectStatus === 200)
-      .sort((a, b) => rank[a.group] - rank[b.group] + ((a.page?.role === 'deep' ? 1 : 0) - (b.page?.role === 'deep' ? 1 : 0)))
+      .sort(
+        (a, b) =>
+          rank[a.group] - rank[b.group] + ((a.page?.role === 'deep' ? 1 : 0) - (b.page?.role === 'deep' ? 1 : 0)),
+      )
       .map((k) => ({ path: k.path, fn: k.fn }));
     const fresh = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '64' }), clients);
-    const mix = await replayMix(model, paths, { off: asHandlers(uncached), on: asHandlers(fresh) }, quick ? 300 : 3_000);
-    const checks: Check[] = latency.map((r): Check => ({
-      check: `latency model: ${r.kind} p50 ≤ ${LATENCY_TARGET}× floor (cache off)`,
-      pass: r.ratio !== null && r.ratio <= LATENCY_TARGET,
-      detail: `×${r.ratio} (request ${r.request_ms.p50} ms, floor ${r.floor_ms.p50} ms; cache on ×${r.cached_ratio})`,
-    }));
+    const mix = await replayMix(
+      model,
+      paths,
+      { off: asHandlers(uncached), on: asHandlers(fresh) },
+      quick ? 300 : 3_000,
+    );
+    const checks: Check[] = latency.map(
+      (r): Check => ({
+        check: `latency model: ${r.kind} p50 ≤ ${LATENCY_TARGET}× floor (cache off)`,
+        pass: r.ratio !== null && r.ratio <= LATENCY_TARGET,
+        detail: `×${r.ratio} (request ${r.request_ms.p50} ms, floor ${r.floor_ms.p50} ms; cache on ×${r.cached_ratio})`,
+      }),
+    );
     // The first request of an instance after a publish loads the version's index.
     const index_loads = await measureIndexLoads(clients.client, config.tableName, model, quick ? 20 : 50);
     checks.push(...indexLoadChecks(index_loads, !quick));
@@ -131,8 +184,16 @@ export function ceilingChecks(requests: KindResult[]): Check[] {
   const pages200 = requests.filter((r) => /[?&]limit=200\b/.test(r.path));
   const worst = requests.reduce((a, b) => (b.dynamo.read_capacity > a.dynamo.read_capacity ? b : a), requests[0]);
   return [
-    { check: `ceiling: every request ≤ ${REQUEST_RCU_CEILING} RCU`, pass: worst.dynamo.read_capacity <= REQUEST_RCU_CEILING, detail: `max ${worst.dynamo.read_capacity} RCU (${worst.kind})` },
-    ...pages200.map((r) => ({ check: `ceiling: ${r.kind} ≤ ${PAGE_200_RCU_CEILING} RCU`, pass: r.dynamo.read_capacity <= PAGE_200_RCU_CEILING, detail: `${r.dynamo.read_capacity} RCU` })),
+    {
+      check: `ceiling: every request ≤ ${REQUEST_RCU_CEILING} RCU`,
+      pass: worst.dynamo.read_capacity <= REQUEST_RCU_CEILING,
+      detail: `max ${worst.dynamo.read_capacity} RCU (${worst.kind})`,
+    },
+    ...pages200.map((r) => ({
+      check: `ceiling: ${r.kind} ≤ ${PAGE_200_RCU_CEILING} RCU`,
+      pass: r.dynamo.read_capacity <= PAGE_200_RCU_CEILING,
+      detail: `${r.dynamo.read_capacity} RCU`,
+    })),
     ...minApy.map((r) => ({
       check: `ceiling: ${r.kind} ≤ ${MIN_APY_FIRST_PAGE_RCU} RCU`,
       pass: r.dynamo.read_capacity <= MIN_APY_FIRST_PAGE_RCU,
@@ -151,12 +212,18 @@ export function modelTables(pass: ModelPass): string {
     `latency model (every DynamoDB call: log-normal, median ${LATENCY_MODEL.single.medianMs} ms, p99 ${LATENCY_MODEL.single.p99Ms} ms; conditional writes ${LATENCY_MODEL.conditionalWrite.medianMs}/${LATENCY_MODEL.conditionalWrite.p99Ms} ms; Query +${LATENCY_MODEL.queryMsPerReadUnit} ms per read unit; ${LATENCY_MODEL.source})`,
     '| kind | request p50/p99 (cache off) | cache on p50/p99 | floor p50/p99 | ×floor | ×floor (cache on) |',
     '|---|---|---|---|---|---|',
-    ...pass.latency.map((r) => `| ${r.kind} | ${r.request_ms.p50}/${r.request_ms.p99} | ${r.cached_ms.p50}/${r.cached_ms.p99} | ${r.floor_ms.p50}/${r.floor_ms.p99} | ${r.ratio} | ${r.cached_ratio} |`),
+    ...pass.latency.map(
+      (r) =>
+        `| ${r.kind} | ${r.request_ms.p50}/${r.request_ms.p99} | ${r.cached_ms.p50}/${r.cached_ms.p99} | ${r.floor_ms.p50}/${r.floor_ms.p99} | ${r.ratio} | ${r.cached_ratio} |`,
+    ),
     '',
     'traffic mix (Zipf s = 1.1 over the request kinds, first pages and details most popular; latency model on)',
     '| cache | requests | distinct paths | read units / request | cache hit rate | p50 ms | p99 ms |',
     '|---|---|---|---|---|---|---|',
-    ...pass.mix.map((m) => `| ${m.cache} | ${m.requests} | ${m.distinct_paths} | ${m.read_units_per_request} | ${m.cache_hit_rate ?? '–'} | ${m.latency_ms.p50} | ${m.latency_ms.p99} |`),
+    ...pass.mix.map(
+      (m) =>
+        `| ${m.cache} | ${m.requests} | ${m.distinct_paths} | ${m.read_units_per_request} | ${m.cache_hit_rate ?? '–'} | ${m.latency_ms.p50} | ${m.latency_ms.p99} |`,
+    ),
   ];
   lines.push('', indexLoadTable(pass.index_loads));
   return lines.join('\n');

@@ -4,10 +4,15 @@
  * longest history. Every pick is checked against the imported snapshot's index.
  */
 import type { OfferFamily } from '../../shared/keys';
-import type { ServedData } from './floor';
 import type { GeneratedDataset } from '../sample-data/generate';
+import type { ServedData } from './floor';
 
-type Offer = { id: number; published?: boolean; platform: { type: string; slug: string } | null; asset: { slug: string } | null };
+type Offer = {
+  id: number;
+  published?: boolean;
+  platform: { type: string; slug: string } | null;
+  asset: { slug: string } | null;
+};
 
 export interface Picks {
   exchange: string;
@@ -48,11 +53,18 @@ function mostCommon(values: (string | undefined)[]): string[] {
 
 /** The median of decimal strings at or above zero (a bound that about half the offers pass). */
 function medianDecimal(values: (string | null | undefined)[]): string {
-  const sorted = values.filter((v): v is string => typeof v === 'string' && !v.startsWith('-')).sort((a, b) => Number(a) - Number(b));
+  const sorted = values
+    .filter((v): v is string => typeof v === 'string' && !v.startsWith('-'))
+    .sort((a, b) => Number(a) - Number(b));
   return sorted[Math.floor(sorted.length / 2)] ?? '0';
 }
 
-async function firstWithView(data: ServedData, family: OfferFamily, dimension: 'platform' | 'asset' | 'platform_type', candidates: string[]): Promise<string> {
+async function firstWithView(
+  data: ServedData,
+  family: OfferFamily,
+  dimension: 'platform' | 'asset' | 'platform_type',
+  candidates: string[],
+): Promise<string> {
   for (const value of candidates) if ((await data.size(family, [{ dimension, value }])) > 0) return value;
   throw new Error(`no ${family} view for ${dimension} among ${candidates.slice(0, 5).join(', ')}`);
 }
@@ -62,11 +74,16 @@ export async function pickRequests(dataset: GeneratedDataset, data: ServedData):
     records.filter((r) => r.published !== false && r.delisted !== true).map((r) => r.slug);
   const earn = published(dataset.earn_offers as unknown as Offer[]);
   const offersOfAsset = mostCommon(
-    [...earn, ...published(dataset.borrow_offers as unknown as Offer[]), ...published(dataset.collateral_offers as unknown as Offer[])].map((o) => o.asset?.slug),
+    [
+      ...earn,
+      ...published(dataset.borrow_offers as unknown as Offer[]),
+      ...published(dataset.collateral_offers as unknown as Offer[]),
+    ].map((o) => o.asset?.slug),
   );
   const platform = await firstWithView(data, 'earn', 'platform', mostCommon(earn.map((o) => o.platform?.slug)));
   const currencies = exposed(dataset.currencies);
-  const longest = <T extends { offer_id: number; points: unknown[] }>(series: T[]) => [...series].sort((a, b) => b.points.length - a.points.length)[0];
+  const longest = <T extends { offer_id: number; points: unknown[] }>(series: T[]) =>
+    [...series].sort((a, b) => b.points.length - a.points.length)[0];
   const earnSeries = longest(dataset.earn_history);
   const borrowSeries = longest(dataset.borrow_history);
   return {
@@ -74,17 +91,23 @@ export async function pickRequests(dataset: GeneratedDataset, data: ServedData):
     wallet: exposed(dataset.wallets)[0],
     protocol: exposed(dataset.protocols)[0],
     busiestCurrency: offersOfAsset.find((slug) => currencies.includes(slug)) ?? currencies[0],
-    typicalCurrency: offersOfAsset.filter((slug) => currencies.includes(slug))[Math.floor(offersOfAsset.length / 4)] ?? currencies[0],
+    typicalCurrency:
+      offersOfAsset.filter((slug) => currencies.includes(slug))[Math.floor(offersOfAsset.length / 4)] ?? currencies[0],
     platformType: await firstWithView(data, 'earn', 'platform_type', mostCommon(earn.map((o) => o.platform?.type))),
     platform,
     asset: await firstWithView(data, 'earn', 'asset', mostCommon(earn.map((o) => o.asset?.slug))),
     platformAsset: mostCommon(earn.filter((o) => o.platform?.slug === platform).map((o) => o.asset?.slug))[0],
-    platformTypeOfPlatform: mostCommon(earn.filter((o) => o.platform?.slug === platform).map((o) => o.platform?.type))[0],
+    platformTypeOfPlatform: mostCommon(
+      earn.filter((o) => o.platform?.slug === platform).map((o) => o.platform?.type),
+    )[0],
     earnMinApy: medianDecimal(dataset.earn_offers.map((o) => o.apy)),
     secondAsset: mostCommon(earn.map((o) => o.asset?.slug))[1],
     chain: mostCommon(earn.map((o) => (o as unknown as { chain: { slug: string } | null }).chain?.slug))[0],
     earnMinTvl: medianDecimal(dataset.earn_offers.map((o) => o.tvl)),
-    earnIds: earn.filter((_, i) => i % Math.max(1, Math.floor(earn.length / 200)) === 0).slice(0, 200).map((o) => o.id),
+    earnIds: earn
+      .filter((_, i) => i % Math.max(1, Math.floor(earn.length / 200)) === 0)
+      .slice(0, 200)
+      .map((o) => o.id),
     borrowMinApy: medianDecimal(dataset.borrow_offers.map((o) => o.net_borrow_apy)),
     offerIds: {
       earn: published(dataset.earn_offers)[0].id,

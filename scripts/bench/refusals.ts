@@ -36,8 +36,16 @@ async function costOf(handler: Handler, keyId: string): Promise<RefusalCost> {
   return {
     status: result.statusCode,
     calls: calls.length,
-    read_capacity: round(calls.reduce((sum, c) => sum + c.readCapacity, 0), 1) ?? 0,
-    write_capacity: round(calls.reduce((sum, c) => sum + c.writeCapacity, 0), 1) ?? 0,
+    read_capacity:
+      round(
+        calls.reduce((sum, c) => sum + c.readCapacity, 0),
+        1,
+      ) ?? 0,
+    write_capacity:
+      round(
+        calls.reduce((sum, c) => sum + c.writeCapacity, 0),
+        1,
+      ) ?? 0,
   };
 }
 
@@ -68,7 +76,9 @@ export function refusalLines(report: RefusalReport): string[] {
     '',
     '| request | status | DynamoDB calls | RCU | WCU |',
     '|---|---|---|---|---|',
-    ...report.sequence.map((c, i) => `| ${i + 1} | ${c.status} | ${c.calls} | ${c.read_capacity} | ${c.write_capacity} |`),
+    ...report.sequence.map(
+      (c, i) => `| ${i + 1} | ${c.status} | ${c.calls} | ${c.read_capacity} | ${c.write_capacity} |`,
+    ),
     '',
     `A burst of ${report.burst.requests} concurrent requests on a fresh key with the same limit: ` +
       Object.entries(report.burst.by_status)

@@ -1,15 +1,16 @@
 /**
  * The goals as explicit checks (PASS/FAIL, never an exit code) and the Markdown report.
  */
-import { importsTable, readBaseline, type BaselineDataset, type CaseId, type ImportCase } from './imports';
+
 import type { ColdStartReport } from './cold-start';
 import { BASELINE } from './cold-start';
-import type { ImportReport } from './load';
-import type { KindResult } from './measure';
+import { type BaselineDataset, type CaseId, type ImportCase, importsTable, readBaseline } from './imports';
 import type { IndexLoads } from './index-load';
 import type { MixResult, ModelResult } from './latency-model';
+import type { ImportReport } from './load';
+import type { KindResult } from './measure';
+import { type RefusalReport, refusalLines } from './refusals';
 import type { ThroughputReport } from './throughput';
-import { refusalLines, type RefusalReport } from './refusals';
 
 export interface Check {
   check: string;
@@ -21,7 +22,13 @@ export interface BenchResults {
   mode: 'quick' | 'full';
   generated_at: string;
   runtime_s: number;
-  machine: { node: string; platform: string; cpus: number; cpu_model: string; load_average_1m: { start: number; end: number } };
+  machine: {
+    node: string;
+    platform: string;
+    cpus: number;
+    cpu_model: string;
+    load_average_1m: { start: number; end: number };
+  };
   dataset: Record<string, number>;
   import: ImportReport;
   requests: KindResult[];
@@ -63,8 +70,18 @@ const POINTER_GROWTH_UNITS = 1;
 const WRITE_TARGETS: { id: CaseId; ratio: number; plus: number; text: string }[] = [
   { id: 'b', ratio: 1 / 8, plus: 0, text: 'every earn document changed: ≤ 1/8 of' },
   { id: 'c', ratio: 1 / 20, plus: 0, text: '5 % of earn documents changed: ≤ 1/20 of' },
-  { id: 'd', ratio: 0, plus: REFRESH_TIME_UNITS, text: 'nothing changed: only the refresh time (1 write unit of CONTRACT §11), whatever' },
-  { id: 'e', ratio: 1, plus: 2 * POINTER_GROWTH_UNITS, text: 'one hour of history: ≤ 1.0 × (+ 1 unit for each of the 2 pointer writes, which name index segments now)' },
+  {
+    id: 'd',
+    ratio: 0,
+    plus: REFRESH_TIME_UNITS,
+    text: 'nothing changed: only the refresh time (1 write unit of CONTRACT §11), whatever',
+  },
+  {
+    id: 'e',
+    ratio: 1,
+    plus: 2 * POINTER_GROWTH_UNITS,
+    text: 'one hour of history: ≤ 1.0 × (+ 1 unit for each of the 2 pointer writes, which name index segments now)',
+  },
 ];
 
 /** The write-unit targets of the refresh cases against the dataset's committed baseline. */
@@ -75,10 +92,21 @@ export function writeTargetChecks(imports: ImportCase[], dataset: BaselineDatase
     const measured = imports.find((c) => c.id === id);
     const base = baseline?.[id];
     const check = `import (${id}) total write units, ${text} the ${dataset} baseline (${enforced})`;
-    if (!measured || !base) return { check, pass: false, detail: !base ? `no ${dataset} baseline for (${id}) in bench/baseline-writes.json` : `case (${id}) not measured` };
+    if (!measured || !base)
+      return {
+        check,
+        pass: false,
+        detail: !base
+          ? `no ${dataset} baseline for (${id}) in bench/baseline-writes.json`
+          : `case (${id}) not measured`,
+      };
     const limit = base.total * ratio + plus;
     const times = base.total > 0 ? ` (×${(measured.total_units / base.total).toFixed(3)})` : '';
-    return { check, pass: measured.total_units <= limit, detail: `${measured.total_units} vs baseline ${base.total}${times}, limit ${Math.floor(limit)}` };
+    return {
+      check,
+      pass: measured.total_units <= limit,
+      detail: `${measured.total_units} vs baseline ${base.total}${times}, limit ${Math.floor(limit)}`,
+    };
   });
 }
 
@@ -94,7 +122,10 @@ function listPairs(requests: KindResult[]) {
     entry[r.page.role] = r;
     lists.set(r.page.list, entry);
   }
-  return [...lists.entries()].filter(([, p]) => p.first && p.deep) as [string, { first: KindResult; deep: KindResult }][];
+  return [...lists.entries()].filter(([, p]) => p.first && p.deep) as [
+    string,
+    { first: KindResult; deep: KindResult },
+  ][];
 }
 
 export function evaluate(requests: KindResult[], cold: ColdStartReport): Check[] {
@@ -109,31 +140,53 @@ export function evaluate(requests: KindResult[], cold: ColdStartReport): Check[]
   }
   const maxTrips = Math.max(...requests.map((r) => r.dynamo.round_trips_max));
   const worst = requests.filter((r) => r.dynamo.round_trips_max === maxTrips).map((r) => r.kind);
-  checks.push({ check: 'every request: ≤ 3 sequential DynamoDB round trips', pass: maxTrips <= 3, detail: `max ${maxTrips} (${worst.join('; ')})` });
+  checks.push({
+    check: 'every request: ≤ 3 sequential DynamoDB round trips',
+    pass: maxTrips <= 3,
+    detail: `max ${maxTrips} (${worst.join('; ')})`,
+  });
   const simple = requests.filter((r) => r.promised_round_trips === 1);
   const notOne = simple.filter((r) => r.dynamo.round_trips_max !== 1);
   checks.push({
     check: 'warm simple requests (cached pointer and authorizer): exactly 1 round trip',
     pass: notOne.length === 0,
-    detail: notOne.length === 0 ? `${simple.length} kinds` : notOne.map((r) => `${r.kind}: ${r.dynamo.round_trips_max}`).join('; '),
+    detail:
+      notOne.length === 0
+        ? `${simple.length} kinds`
+        : notOne.map((r) => `${r.kind}: ${r.dynamo.round_trips_max}`).join('; '),
   });
   const overPromise = requests.filter((r) => r.dynamo.round_trips_max > r.promised_round_trips);
   checks.push({
     check: 'round trips as docs/data-model.md promises, for every kind',
     pass: overPromise.length === 0,
-    detail: overPromise.length === 0 ? 'all' : overPromise.map((r) => `${r.kind}: ${r.dynamo.round_trips_max} > ${r.promised_round_trips}`).join('; '),
+    detail:
+      overPromise.length === 0
+        ? 'all'
+        : overPromise.map((r) => `${r.kind}: ${r.dynamo.round_trips_max} > ${r.promised_round_trips}`).join('; '),
   });
   for (const r of requests.filter((k) => k.period === 'all')) {
     const queries = r.dynamo.commands.Query ?? 0;
-    checks.push({ check: `${r.kind}: one page (one Query)`, pass: queries === 1, detail: `${queries} Query call(s), ${r.dynamo.read_capacity} RCU` });
+    checks.push({
+      check: `${r.kind}: one page (one Query)`,
+      pass: queries === 1,
+      detail: `${queries} Query call(s), ${r.dynamo.read_capacity} RCU`,
+    });
   }
   for (const [name, bundle] of Object.entries(cold.bundles)) {
     if (name === BASELINE) continue;
-    checks.push({ check: `${name}: bundle ≤ ${SIZE_GOAL}× ${BASELINE}`, pass: (bundle.ratio_to_baseline ?? Infinity) <= SIZE_GOAL, detail: `${(bundle.bytes / 1024).toFixed(1)} KB, ×${bundle.ratio_to_baseline}` });
+    checks.push({
+      check: `${name}: bundle ≤ ${SIZE_GOAL}× ${BASELINE}`,
+      pass: (bundle.ratio_to_baseline ?? Infinity) <= SIZE_GOAL,
+      detail: `${(bundle.bytes / 1024).toFixed(1)} KB, ×${bundle.ratio_to_baseline}`,
+    });
   }
   for (const [name, init] of Object.entries(cold.init_ms)) {
     if (name === BASELINE) continue;
-    checks.push({ check: `${name}: init ≤ ${SIZE_GOAL}× ${BASELINE}`, pass: (init.ratio_to_baseline ?? Infinity) <= SIZE_GOAL, detail: `${init.median} ms, ×${init.ratio_to_baseline}` });
+    checks.push({
+      check: `${name}: init ≤ ${SIZE_GOAL}× ${BASELINE}`,
+      pass: (init.ratio_to_baseline ?? Infinity) <= SIZE_GOAL,
+      detail: `${init.median} ms, ×${init.ratio_to_baseline}`,
+    });
   }
   const measured = requests.filter((r) => r.overhead_ratio !== null);
   const over = measured.filter((r) => r.overhead_ratio! > OVERHEAD_GOAL);
@@ -169,7 +222,22 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 export function requestsTable(requests: KindResult[]): string {
   const lines = [
-    row(['request', 'calls', 'RT', 'RCU', 'WCU', 'p50 ms', 'p99 ms', 'floor p50', 'overhead', 'DynamoDB-only p50', 'code share', 'parallel est.', 'floor read (RCU, KB)', 'runs']),
+    row([
+      'request',
+      'calls',
+      'RT',
+      'RCU',
+      'WCU',
+      'p50 ms',
+      'p99 ms',
+      'floor p50',
+      'overhead',
+      'DynamoDB-only p50',
+      'code share',
+      'parallel est.',
+      'floor read (RCU, KB)',
+      'runs',
+    ]),
     row(Array(14).fill('---')),
   ];
   for (const r of requests) {
@@ -201,18 +269,44 @@ function mixTable(mix: MixResult[]): string {
     '',
     row(['cache', 'requests', 'distinct paths', 'read units / request', 'cache hit rate', 'p50 ms', 'p99 ms']),
     row(Array(7).fill('---')),
-    ...mix.map((m) => row([m.cache, m.requests, m.distinct_paths, m.read_units_per_request, m.cache_hit_rate, m.latency_ms.p50, m.latency_ms.p99])),
+    ...mix.map((m) =>
+      row([
+        m.cache,
+        m.requests,
+        m.distinct_paths,
+        m.read_units_per_request,
+        m.cache_hit_rate,
+        m.latency_ms.p50,
+        m.latency_ms.p99,
+      ]),
+    ),
   ].join('\n');
 }
 
 export function checksTable(checks: Check[]): string {
-  return [row(['', 'check', 'measured']), row(['---', '---', '---']), ...checks.map((c) => row([c.pass ? 'PASS' : 'FAIL', c.check, c.detail]))].join('\n');
+  return [
+    row(['', 'check', 'measured']),
+    row(['---', '---', '---']),
+    ...checks.map((c) => row([c.pass ? 'PASS' : 'FAIL', c.check, c.detail])),
+  ].join('\n');
 }
 
 export function markdown(results: BenchResults): string {
   const { bundles, init_ms: init, first_answer_ms: first = {} } = results;
   const bundleRows = Object.entries(bundles).map(([name, b]) =>
-    row([name, kb(b.bytes), kb(b.gzip_bytes), `×${b.ratio_to_baseline}`, kb(b.composition.aws_sdk), kb(b.composition.middy), kb(b.composition.zod), kb(b.composition.own), init[name].median, `×${init[name].ratio_to_baseline}`, first[name]?.median ?? '–']),
+    row([
+      name,
+      kb(b.bytes),
+      kb(b.gzip_bytes),
+      `×${b.ratio_to_baseline}`,
+      kb(b.composition.aws_sdk),
+      kb(b.composition.middy),
+      kb(b.composition.zod),
+      kb(b.composition.own),
+      init[name].median,
+      `×${init[name].ratio_to_baseline}`,
+      first[name]?.median ?? '–',
+    ]),
   );
   const throughputLine = (t: ThroughputReport) =>
     `- ${t.keys === 1 ? 'one key' : `a key per client (${t.keys})`}: **${t.requests_per_s} req/s**, p50 ${t.latency_ms.p50} ms, p90 ${t.latency_ms.p90} ms, p99 ${t.latency_ms.p99} ms; statuses ${JSON.stringify(t.statuses)}; CPU: gateway and handlers ${t.cpu_cores.gateway_and_handlers} cores, embedded DynamoDB ${t.cpu_cores.embedded_dynamodb} cores.`;
@@ -222,7 +316,9 @@ export function markdown(results: BenchResults): string {
     '',
     `Generated ${results.generated_at} by \`npm run bench${results.mode === 'quick' ? ' -- --quick' : ''}\` in ${results.runtime_s} s on ${results.machine.cpus} × ${results.machine.cpu_model}, Node ${results.machine.node} (load average ${results.machine.load_average_1m.start} at the start, ${results.machine.load_average_1m.end} at the end). Method and discussion: docs/performance.md.`,
     '',
-    `Dataset: ${Object.entries(results.dataset).map(([k, v]) => `${v} ${k}`).join(', ')}.`,
+    `Dataset: ${Object.entries(results.dataset)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ')}.`,
     `Import: ${results.import.items} items in ${(results.import.ms / 1000).toFixed(1)} s (${results.import.items_per_s} items/s) via ${results.import.method}.`,
     '',
     '## Checks',
@@ -231,7 +327,7 @@ export function markdown(results: BenchResults): string {
     '',
     '## Requests',
     '',
-    'Warm requests (snapshot pointer cached) through the real handlers, with the quota counter update. RT = sequential DynamoDB round trips (max over the runs); RCU/WCU = consumed capacity (ReturnConsumedCapacity); overhead = p50(request) / p50(floor); DynamoDB-only = the request\'s own calls replayed raw in the same sequence; code share = p50(request) / p50(DynamoDB-only); parallel est. = the overhead if the parallel calls were served in parallel, as by DynamoDB (an estimate: docs/performance.md).',
+    "Warm requests (snapshot pointer cached) through the real handlers, with the quota counter update. RT = sequential DynamoDB round trips (max over the runs); RCU/WCU = consumed capacity (ReturnConsumedCapacity); overhead = p50(request) / p50(floor); DynamoDB-only = the request's own calls replayed raw in the same sequence; code share = p50(request) / p50(DynamoDB-only); parallel est. = the overhead if the parallel calls were served in parallel, as by DynamoDB (an estimate: docs/performance.md).",
     '',
     requestsTable(results.requests),
     '',
@@ -241,7 +337,7 @@ export function markdown(results: BenchResults): string {
       ? [
           '## Imports',
           '',
-          "Through the real import, each write charged by DynamoDB's item-size rules with its index entries, the deletions a refresh causes counted in it (scripts/bench/imports.ts, docs/performance.md, \"Refresh cost\").",
+          'Through the real import, each write charged by DynamoDB\'s item-size rules with its index entries, the deletions a refresh causes counted in it (scripts/bench/imports.ts, docs/performance.md, "Refresh cost").',
           '',
           importsTable(results.imports),
           '',
@@ -251,7 +347,19 @@ export function markdown(results: BenchResults): string {
     '',
     `Bundles as the stack builds them (esbuild, CJS, node22, minified, SDK inside, credentials from the environment only: docs/adr/0007). Init = \`require\` of the bundle in a fresh \`node\`, median of ${results.init_rounds} interleaved rounds. First answer = \`require\` and the handler's first request in a fresh \`node\`, against an embedded DynamoDB with an empty table (same number of rounds).`,
     '',
-    row(['bundle', 'KB', 'gzip KB', 'size ×', 'SDK KB', 'middy KB', 'zod KB', 'own KB', 'init ms', 'init ×', 'first answer ms']),
+    row([
+      'bundle',
+      'KB',
+      'gzip KB',
+      'size ×',
+      'SDK KB',
+      'middy KB',
+      'zod KB',
+      'own KB',
+      'init ms',
+      'init ×',
+      'first answer ms',
+    ]),
     row(Array(11).fill('---')),
     ...bundleRows,
     '',

@@ -8,11 +8,11 @@ import { bucketStart, PERIOD_SPEC, PERIODS, type Period } from '../../shared/dom
 import type { SortMode } from '../../shared/domain/orderings';
 import {
   CATALOG_FAMILIES,
-  OFFER_FAMILIES,
-  historySortKey,
-  historyPartition,
   type CatalogFamily,
   type HistoryFamily,
+  historyPartition,
+  historySortKey,
+  OFFER_FAMILIES,
   type OfferFamily,
   type SeriesResolution,
 } from '../../shared/keys';
@@ -37,7 +37,16 @@ export interface RequestKind {
   name: string;
   path: string;
   fn: FunctionName;
-  group: 'catalog list' | 'offer list' | 'single filter' | 'filter pair' | 'min_apy' | 'combined filters' | '1.2 filters' | 'detail' | 'history';
+  group:
+    | 'catalog list'
+    | 'offer list'
+    | 'single filter'
+    | 'filter pair'
+    | 'min_apy'
+    | 'combined filters'
+    | '1.2 filters'
+    | 'detail'
+    | 'history';
   expectStatus: number;
   /** Sequential round trips of a warm request the data model promises (docs/data-model.md). */
   promisedRoundTrips: number;
@@ -61,7 +70,8 @@ function deepOffset(n: number, target: number): number | undefined {
   return offset > 0 ? offset : undefined;
 }
 
-const idsOf = (answer: Answer): (string | number)[] => (answer.body?.data ?? []).map((d: { id?: number; slug?: string }) => d.id ?? d.slug);
+const idsOf = (answer: Answer): (string | number)[] =>
+  (answer.body?.data ?? []).map((d: { id?: number; slug?: string }) => d.id ?? d.slug);
 
 interface OfferListQuery {
   filters?: ViewFilter[];
@@ -73,27 +83,48 @@ interface OfferListQuery {
   params?: Record<string, string>;
 }
 
-function offerList(family: OfferFamily, name: string, q: OfferListQuery, extra: Partial<RequestKind> = {}): RequestKind {
+function offerList(
+  family: OfferFamily,
+  name: string,
+  q: OfferListQuery,
+  extra: Partial<RequestKind> = {},
+): RequestKind {
   const filters = q.filters ?? [];
-  const params: Record<string, string | number | undefined> = Object.fromEntries(filters.map((f) => [f.dimension, f.value]));
+  const params: Record<string, string | number | undefined> = Object.fromEntries(
+    filters.map((f) => [f.dimension, f.value]),
+  );
   Object.assign(params, q.params, { min_apy: q.min_apy, sort: q.sort, offset: q.offset || undefined, limit: q.limit });
   // The kinds that read whole views before the index: platform_type beside platform, min_apy with a non-APY sort.
   const has = (d: ViewFilter['dimension']) => filters.some((f) => f.dimension === d);
-  const combined = (has('platform') && has('platform_type')) || (q.min_apy !== undefined && (q.sort === 'tvl_desc' || q.sort === 'updated_desc'));
+  const combined =
+    (has('platform') && has('platform_type')) ||
+    (q.min_apy !== undefined && (q.sort === 'tvl_desc' || q.sort === 'updated_desc'));
   const group: RequestKind['group'] = q.params
     ? '1.2 filters'
     : combined
       ? 'combined filters'
-    : q.min_apy !== undefined
-      ? 'min_apy'
-      : filters.length > 1
-        ? 'filter pair'
-        : filters.length > 0
-          ? 'single filter'
-          : 'offer list';
+      : q.min_apy !== undefined
+        ? 'min_apy'
+        : filters.length > 1
+          ? 'filter pair'
+          : filters.length > 0
+            ? 'single filter'
+            : 'offer list';
   // Every list is answered from the loaded index: one round trip, the page's blocks.
-  const floor = async ({ data }: FloorContext, answer: Answer): Promise<FloorSpec> => ({ read: 'blocks', keys: await data.blockKeys(family, idsOf(answer) as number[]) });
-  return { name, path: `${API}/${family}${query(params)}`, fn: 'offers', group, expectStatus: 200, promisedRoundTrips: 1, floor, ...extra };
+  const floor = async ({ data }: FloorContext, answer: Answer): Promise<FloorSpec> => ({
+    read: 'blocks',
+    keys: await data.blockKeys(family, idsOf(answer) as number[]),
+  });
+  return {
+    name,
+    path: `${API}/${family}${query(params)}`,
+    fn: 'offers',
+    group,
+    expectStatus: 200,
+    promisedRoundTrips: 1,
+    floor,
+    ...extra,
+  };
 }
 
 function catalogList(family: CatalogFamily, name: string, offset: number, role: 'first' | 'deep'): RequestKind {
@@ -170,14 +201,26 @@ function history(family: HistoryFamily, id: number, period: Period): RequestKind
       const resolution = ROLLUP[interval];
       const to = now.getTime();
       const from = windowMs === null ? 0 : interval === '1h' ? to - windowMs : bucketStart(interval, to - windowMs);
-      return { read: 'partition', pk: historyPartition(family, id), from: historySortKey(resolution, from), to: historySortKey(resolution, to) };
+      return {
+        read: 'partition',
+        pk: historyPartition(family, id),
+        from: historySortKey(resolution, from),
+        to: historySortKey(resolution, to),
+      };
     },
   };
 }
 
 export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Promise<RequestKind[]> {
   const kinds: RequestKind[] = [];
-  const pair = (list: string, filtered: boolean, first: RequestKind, deep: (offset: number) => RequestKind, n: number, target: number) => {
+  const pair = (
+    list: string,
+    filtered: boolean,
+    first: RequestKind,
+    deep: (offset: number) => RequestKind,
+    n: number,
+    target: number,
+  ) => {
     kinds.push({ ...first, page: { list, role: 'first', filtered, offset: 0 } });
     const offset = deepOffset(n, target);
     if (offset !== undefined) kinds.push({ ...deep(offset), page: { list, role: 'deep', filtered, offset } });
@@ -191,7 +234,11 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
     kinds.push(catalogList(family, `${family} first page`, 0, 'first'));
     if (offset !== undefined) kinds.push(catalogList(family, `${family} offset ${offset}`, offset, 'deep'));
   }
-  kinds.push(catalogDetail('exchanges', picks.exchange), catalogDetail('wallets', picks.wallet), catalogDetail('protocols', picks.protocol));
+  kinds.push(
+    catalogDetail('exchanges', picks.exchange),
+    catalogDetail('wallets', picks.wallet),
+    catalogDetail('protocols', picks.protocol),
+  );
   for (const [name, slug] of [
     ['currency detail (most offers)', picks.busiestCurrency],
     ['currency detail (typical)', picks.typicalCurrency],
@@ -203,7 +250,14 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
   // Offer lists: each family, first page and deep.
   for (const family of OFFER_FAMILIES) {
     const n = await sizes(family);
-    pair(family, false, offerList(family, `${family} first page`, {}), (offset) => offerList(family, `${family} offset ${offset}`, { offset }), n, 10_000);
+    pair(
+      family,
+      false,
+      offerList(family, `${family} first page`, {}),
+      (offset) => offerList(family, `${family} offset ${offset}`, { offset }),
+      n,
+      10_000,
+    );
   }
 
   // Each filter alone, on earn; the largest views of each dimension.
@@ -213,21 +267,44 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
   for (const filter of [platformType, platform, asset]) {
     const n = await sizes('earn', [filter]);
     const label = `earn ${filter.dimension}=${filter.value}`;
-    pair(`earn ${filter.dimension}`, true, offerList('earn', `${label} (${n})`, { filters: [filter] }), (offset) => offerList('earn', `${label} offset ${offset}`, { filters: [filter], offset }), n, 10_000);
+    pair(
+      `earn ${filter.dimension}`,
+      true,
+      offerList('earn', `${label} (${n})`, { filters: [filter] }),
+      (offset) => offerList('earn', `${label} offset ${offset}`, { filters: [filter], offset }),
+      n,
+      10_000,
+    );
   }
   kinds.push(offerList('borrow', `borrow platform_type=${picks.platformType}`, { filters: [{ ...platformType }] }));
-  kinds.push(offerList('collateral', `collateral asset=${picks.busiestCurrency}`, { filters: [{ dimension: 'asset', value: picks.busiestCurrency }] }));
+  kinds.push(
+    offerList('collateral', `collateral asset=${picks.busiestCurrency}`, {
+      filters: [{ dimension: 'asset', value: picks.busiestCurrency }],
+    }),
+  );
 
   // Sort modes (earn), the non-default ones with a deep page too.
   const earnSize = await sizes('earn');
   for (const sort of ['apy_asc', 'tvl_desc', 'updated_desc'] as const) {
-    pair(`earn sort=${sort}`, false, offerList('earn', `earn sort=${sort}`, { sort }), (offset) => offerList('earn', `earn sort=${sort} offset ${offset}`, { sort, offset }), earnSize, 10_000);
+    pair(
+      `earn sort=${sort}`,
+      false,
+      offerList('earn', `earn sort=${sort}`, { sort }),
+      (offset) => offerList('earn', `earn sort=${sort} offset ${offset}`, { sort, offset }),
+      earnSize,
+      10_000,
+    );
   }
 
   // min_apy with the default sorts: apy_desc (earn) is a position bound, apy_asc (borrow) two steps.
   kinds.push(offerList('earn', `earn min_apy=${picks.earnMinApy} (apy_desc)`, { min_apy: picks.earnMinApy }));
   const minApyOffset = quick ? 100 : 1_000;
-  kinds.push(offerList('earn', `earn min_apy=${picks.earnMinApy} offset ${minApyOffset}`, { min_apy: picks.earnMinApy, offset: minApyOffset }));
+  kinds.push(
+    offerList('earn', `earn min_apy=${picks.earnMinApy} offset ${minApyOffset}`, {
+      min_apy: picks.earnMinApy,
+      offset: minApyOffset,
+    }),
+  );
   kinds.push(offerList('borrow', `borrow min_apy=${picks.borrowMinApy} (apy_asc)`, { min_apy: picks.borrowMinApy }));
 
   // Two filters: the pair's own view, a position range as for one filter, at any offset, with
@@ -244,33 +321,79 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
     typeAssetSize,
     10_000,
   );
-  kinds.push(offerList('earn', `earn platform=${picks.platform} & asset=${picks.platformAsset}`, { filters: [platform, platformAsset] }));
-  kinds.push(offerList('earn', `${typeAssetLabel} & min_apy (apy_desc)`, { filters: typeAsset, min_apy: picks.earnMinApy }));
+  kinds.push(
+    offerList('earn', `earn platform=${picks.platform} & asset=${picks.platformAsset}`, {
+      filters: [platform, platformAsset],
+    }),
+  );
+  kinds.push(
+    offerList('earn', `${typeAssetLabel} & min_apy (apy_desc)`, { filters: typeAsset, min_apy: picks.earnMinApy }),
+  );
   kinds.push(offerList('earn', `${typeAssetLabel} & sort=updated_desc`, { filters: typeAsset, sort: 'updated_desc' }));
 
   // Combined filters: a view's candidates read whole, with a filter expression: platform_type
   // beside platform (alone or with asset), and min_apy with another sort.
   const typeOfPlatform: ViewFilter = { dimension: 'platform_type', value: picks.platformTypeOfPlatform };
-  kinds.push(offerList('earn', `earn platform_type=${picks.platformTypeOfPlatform} & platform=${picks.platform}`, { filters: [typeOfPlatform, platform] }));
   kinds.push(
-    offerList('earn', `earn platform_type=${picks.platformTypeOfPlatform} & platform=${picks.platform} & asset=${picks.platformAsset}`, {
-      filters: [typeOfPlatform, platform, platformAsset],
+    offerList('earn', `earn platform_type=${picks.platformTypeOfPlatform} & platform=${picks.platform}`, {
+      filters: [typeOfPlatform, platform],
     }),
   );
-  kinds.push(offerList('earn', `earn asset=${picks.asset} & min_apy & sort=tvl_desc`, { filters: [asset], min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
-  kinds.push(offerList('earn', `earn platform_type=${picks.platformType} & min_apy & sort=tvl_desc`, { filters: [platformType], min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
-  kinds.push(offerList('earn', 'earn min_apy & sort=tvl_desc (no filter)', { min_apy: picks.earnMinApy, sort: 'tvl_desc' }));
+  kinds.push(
+    offerList(
+      'earn',
+      `earn platform_type=${picks.platformTypeOfPlatform} & platform=${picks.platform} & asset=${picks.platformAsset}`,
+      {
+        filters: [typeOfPlatform, platform, platformAsset],
+      },
+    ),
+  );
+  kinds.push(
+    offerList('earn', `earn asset=${picks.asset} & min_apy & sort=tvl_desc`, {
+      filters: [asset],
+      min_apy: picks.earnMinApy,
+      sort: 'tvl_desc',
+    }),
+  );
+  kinds.push(
+    offerList('earn', `earn platform_type=${picks.platformType} & min_apy & sort=tvl_desc`, {
+      filters: [platformType],
+      min_apy: picks.earnMinApy,
+      sort: 'tvl_desc',
+    }),
+  );
+  kinds.push(
+    offerList('earn', 'earn min_apy & sort=tvl_desc (no filter)', { min_apy: picks.earnMinApy, sort: 'tvl_desc' }),
+  );
 
   // Pages of 200 (the ceiling of a list page: docs/performance.md), first and deep, alone and filtered.
   kinds.push(offerList('earn', 'earn first page limit=200', { limit: 200 }));
-  kinds.push(offerList('earn', `earn offset ${Math.max(0, earnSize - 200)} limit=200`, { limit: 200, offset: Math.max(0, earnSize - 200) }));
+  kinds.push(
+    offerList('earn', `earn offset ${Math.max(0, earnSize - 200)} limit=200`, {
+      limit: 200,
+      offset: Math.max(0, earnSize - 200),
+    }),
+  );
   kinds.push(offerList('earn', `earn asset=${picks.asset} limit=200`, { filters: [asset], limit: 200 }));
 
   // Version 1.2: lists of values, chain, min_tvl, the flags, ids (docs/api.md, "Filters").
   const twoAssets = `${picks.asset},${picks.secondAsset}`;
-  kinds.push(offerList('earn', `earn asset=${twoAssets} & chain=${picks.chain} (1.2)`, { params: { asset: twoAssets, chain: picks.chain } }));
-  kinds.push(offerList('earn', `earn min_tvl=${picks.earnMinTvl} & available=true (1.2)`, { params: { min_tvl: picks.earnMinTvl, available: 'true' } }));
-  kinds.push(offerList('earn', `earn asset=${twoAssets} & min_tvl & sort=tvl_desc (1.2)`, { params: { asset: twoAssets, min_tvl: picks.earnMinTvl }, sort: 'tvl_desc' }));
+  kinds.push(
+    offerList('earn', `earn asset=${twoAssets} & chain=${picks.chain} (1.2)`, {
+      params: { asset: twoAssets, chain: picks.chain },
+    }),
+  );
+  kinds.push(
+    offerList('earn', `earn min_tvl=${picks.earnMinTvl} & available=true (1.2)`, {
+      params: { min_tvl: picks.earnMinTvl, available: 'true' },
+    }),
+  );
+  kinds.push(
+    offerList('earn', `earn asset=${twoAssets} & min_tvl & sort=tvl_desc (1.2)`, {
+      params: { asset: twoAssets, min_tvl: picks.earnMinTvl },
+      sort: 'tvl_desc',
+    }),
+  );
   kinds.push(offerList('earn', 'earn ids=200 ids (1.2)', { params: { ids: picks.earnIds.join(',') }, limit: 200 }));
 
   // Details.

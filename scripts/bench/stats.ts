@@ -7,11 +7,15 @@ function percentile(values: readonly number[], q: number): number {
 
 export const median = (values: readonly number[]) => percentile(values, 0.5);
 
-export const round = (value: number, digits = 2) => (Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : null);
+export const round = (value: number, digits = 2) =>
+  Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : null;
 
 export interface Latency {
   p50: number | null;
   p99: number | null;
 }
 
-export const latencyOf = (values: readonly number[]): Latency => ({ p50: round(percentile(values, 0.5)), p99: round(percentile(values, 0.99)) });
+export const latencyOf = (values: readonly number[]): Latency => ({
+  p50: round(percentile(values, 0.5)),
+  p99: round(percentile(values, 0.99)),
+});

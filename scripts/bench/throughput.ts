@@ -9,11 +9,11 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createGateway, type Authorizer, type FamilyHandler } from '../../local/gateway';
+import { type Authorizer, createGateway, type FamilyHandler } from '../../local/gateway';
 import type { KeyStore } from '../../shared/repositories/key-store';
 import type { FunctionName } from '../../shared/routes';
 import { parseAccounts } from '../../shared/schemas/dataset';
-import { latencyOf, round, type Latency } from './stats';
+import { type Latency, latencyOf, round } from './stats';
 
 export interface ThroughputReport {
   endpoint: string;
@@ -57,11 +57,15 @@ function cpuSecondsOf(pid: number): number | undefined {
 
 function get(agent: Agent, url: string, key: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers: { Authorization: `Bearer ${key}`, 'Accept-Encoding': 'gzip' } }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { agent, headers: { Authorization: `Bearer ${key}`, 'Accept-Encoding': 'gzip' } },
+      (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(30_000, () => req.destroy(new Error('request timed out')));
     req.on('error', reject);
     req.end();
@@ -72,7 +76,14 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
   // Premium keys with limits far above what the run can spend, so no request is refused.
   const keys = Array.from({ length: options.keys }, () => `bench_${randomBytes(24).toString('hex')}`);
   const accounts = parseAccounts({
-    users: [{ id: 'bench', premium: true, premium_until: null, keys: keys.map((key) => ({ key, per_minute: 1_000_000_000, per_month: 1_000_000_000 })) }],
+    users: [
+      {
+        id: 'bench',
+        premium: true,
+        premium_until: null,
+        keys: keys.map((key) => ({ key, per_minute: 1_000_000_000, per_month: 1_000_000_000 })),
+      },
+    ],
   });
   await options.keyStore.loadAccounts(accounts);
 
@@ -116,7 +127,8 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
       latency_ms: { ...latencyOf(latencies), p90: round(sorted[Math.max(0, Math.ceil(0.9 * sorted.length) - 1)]) },
       cpu_cores: {
         gateway_and_handlers: round((own.user + own.system) / 1e6 / elapsed),
-        embedded_dynamodb: dynamoCpu === undefined || dynamoAfter === undefined ? null : round((dynamoAfter - dynamoCpu) / elapsed),
+        embedded_dynamodb:
+          dynamoCpu === undefined || dynamoAfter === undefined ? null : round((dynamoAfter - dynamoCpu) / elapsed),
       },
       note: 'gateway, authorizer (cached) and handlers in one Node process; the embedded DynamoDB in another; loopback, gzip accepted',
     };

@@ -27,11 +27,7 @@
  * projection of shared/table.ts) plus 100 bytes of overhead per index item. The documentation
  * gives those 100 bytes for storage; counted here in the entry's size as well, the larger reading.
  */
-import {
-  BatchGetCommand,
-  GetCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, isConditionFailure } from '../../shared/dynamodb';
 import { createTableInput, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../../shared/table';
 
@@ -57,13 +53,23 @@ function valueSize(value: unknown): number {
   if (value instanceof Set) return [...value].reduce((n: number, v) => n + valueSize(v), 0);
   if (Array.isArray(value)) return 3 + value.reduce((n: number, v) => n + 1 + valueSize(v), 0);
   if (typeof value === 'object' && value.constructor?.name === 'NumberValue') return numberSize(String(value));
-  if (typeof value === 'object') return 3 + Object.entries(value).reduce((n, [name, v]) => (v === undefined ? n : n + 1 + Buffer.byteLength(name, 'utf8') + valueSize(v)), 0);
+  if (typeof value === 'object')
+    return (
+      3 +
+      Object.entries(value).reduce(
+        (n, [name, v]) => (v === undefined ? n : n + 1 + Buffer.byteLength(name, 'utf8') + valueSize(v)),
+        0,
+      )
+    );
   throw new Error(`no DynamoDB size for a value of type ${typeof value}`);
 }
 
 /** An item's size in bytes by DynamoDB's rules (undefined attributes are not sent: the client removes them). */
 export function itemSize(item: Item): number {
-  return Object.entries(item).reduce((n, [name, value]) => (value === undefined ? n : n + Buffer.byteLength(name, 'utf8') + valueSize(value)), 0);
+  return Object.entries(item).reduce(
+    (n, [name, value]) => (value === undefined ? n : n + Buffer.byteLength(name, 'utf8') + valueSize(value)),
+    0,
+  );
 }
 
 const units = (bytes: number) => Math.max(1, Math.ceil(bytes / KB));
@@ -81,7 +87,14 @@ const INDEX_SHAPES: IndexShape[] = (createTableInput('bench').GlobalSecondaryInd
   const projection = index.Projection as { ProjectionType?: string; NonKeyAttributes?: string[] };
   const keys = index.KeySchema.map((k) => k.AttributeName);
   const type = projection.ProjectionType ?? 'ALL';
-  return { name: index.IndexName, keys, projected: type === 'ALL' ? undefined : [...TABLE_KEYS, ...keys, ...(type === 'INCLUDE' ? (projection.NonKeyAttributes ?? []) : [])] };
+  return {
+    name: index.IndexName,
+    keys,
+    projected:
+      type === 'ALL'
+        ? undefined
+        : [...TABLE_KEYS, ...keys, ...(type === 'INCLUDE' ? (projection.NonKeyAttributes ?? []) : [])],
+  };
 });
 
 /** The item's entry in an index, or undefined when the item lacks one of the index's keys (a sparse index). */
@@ -93,9 +106,11 @@ function indexEntry(index: IndexShape, item: Item | undefined): Item | undefined
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a === 'number' || typeof b === 'number' || typeof a === 'bigint' || typeof b === 'bigint') return String(a) === String(b);
+  if (typeof a === 'number' || typeof b === 'number' || typeof a === 'bigint' || typeof b === 'bigint')
+    return String(a) === String(b);
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.from(a).equals(Buffer.from(b));
-  if (a instanceof Set && b instanceof Set) return a.size === b.size && [...a].every((v) => [...b].some((w) => sameValue(v, w)));
+  if (a instanceof Set && b instanceof Set)
+    return a.size === b.size && [...a].every((v) => [...b].some((w) => sameValue(v, w)));
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
   if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
     const defined = (o: object) => Object.entries(o).filter(([, v]) => v !== undefined);
@@ -165,8 +180,11 @@ function writeOps(name: string, input: Record<string, any>): Op[] | undefined {
       return [{ kind: 'delete', table: input.TableName, key: input.Key, factor: 1 }];
     case 'BatchWriteCommand':
       return Object.entries(input.RequestItems as Record<string, any[]>).flatMap(([table, requests]) =>
-        requests.map((r): Op =>
-          r.PutRequest ? { kind: 'put', table, key: keyOf(r.PutRequest.Item), item: r.PutRequest.Item, factor: 1 } : { kind: 'delete', table, key: r.DeleteRequest.Key, factor: 1 },
+        requests.map(
+          (r): Op =>
+            r.PutRequest
+              ? { kind: 'put', table, key: keyOf(r.PutRequest.Item), item: r.PutRequest.Item, factor: 1 }
+              : { kind: 'delete', table, key: r.DeleteRequest.Key, factor: 1 },
         ),
       );
     case 'TransactWriteCommand':
@@ -201,7 +219,9 @@ async function lookUp(raw: DynamoDBDocumentClient, ops: Op[]): Promise<Map<strin
     for (let i = 0; i < all.length; i += 100) {
       let pending: Item[] = all.slice(i, i + 100);
       while (pending.length > 0) {
-        const out = await raw.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
+        const out = await raw.send(
+          new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
+        );
         for (const item of out.Responses?.[table] ?? []) found.set(keyText(table, item), item);
         pending = (out.UnprocessedKeys?.[table]?.Keys as Item[] | undefined) ?? [];
       }
@@ -213,14 +233,19 @@ async function lookUp(raw: DynamoDBDocumentClient, ops: Op[]): Promise<Map<strin
 const returned = (name: string, out: Record<string, any>): number => {
   if (name === 'GetCommand') return out.Item ? 1 : 0;
   if (name === 'QueryCommand' || name === 'ScanCommand') return out.Items?.length ?? 0;
-  if (name === 'BatchGetCommand') return Object.values((out.Responses ?? {}) as Record<string, unknown[]>).reduce((n, items) => n + items.length, 0);
-  if (name === 'TransactGetCommand') return (out.Responses as { Item?: unknown }[] | undefined)?.filter((r) => r.Item).length ?? 0;
+  if (name === 'BatchGetCommand')
+    return Object.values((out.Responses ?? {}) as Record<string, unknown[]>).reduce((n, items) => n + items.length, 0);
+  if (name === 'TransactGetCommand')
+    return (out.Responses as { Item?: unknown }[] | undefined)?.filter((r) => r.Item).length ?? 0;
   return 0;
 };
 
 const consumed = (out: Record<string, any>): number => {
   const capacity = out.ConsumedCapacity as { CapacityUnits?: number } | { CapacityUnits?: number }[] | undefined;
-  return (Array.isArray(capacity) ? capacity : capacity ? [capacity] : []).reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+  return (Array.isArray(capacity) ? capacity : capacity ? [capacity] : []).reduce(
+    (n, c) => n + (c.CapacityUnits ?? 0),
+    0,
+  );
 };
 
 /**
@@ -229,12 +254,23 @@ const consumed = (out: Record<string, any>): number => {
  * second client that counts nothing, so that each write is charged by the real sizes: a put by
  * the larger of the old and new item, a deletion by the item deleted, with their index entries.
  */
-export function countingClient(endpoint: string): { client: DynamoDBDocumentClient; counts: WriteCounts; reset: () => void } {
+export function countingClient(endpoint: string): {
+  client: DynamoDBDocumentClient;
+  counts: WriteCounts;
+  reset: () => void;
+} {
   const options = { endpoint, maxAttempts: 10, requestTimeoutMs: 30_000 };
   const client: DynamoDBDocumentClient = createDocumentClient(options);
   const raw: DynamoDBDocumentClient = createDocumentClient(options);
   const send = client.send.bind(client) as (command: unknown) => Promise<Record<string, any>>;
-  const counts: WriteCounts = { itemsWritten: 0, itemsDeleted: 0, writeUnits: 0, deleteUnits: 0, itemsRead: 0, readUnits: 0 };
+  const counts: WriteCounts = {
+    itemsWritten: 0,
+    itemsDeleted: 0,
+    writeUnits: 0,
+    deleteUnits: 0,
+    itemsRead: 0,
+    readUnits: 0,
+  };
 
   const charge = (op: Op, before: Item | undefined, after: Item | undefined) => {
     const { table, indexes } = writeUnits(before, after);
@@ -278,7 +314,8 @@ export function countingClient(endpoint: string): { client: DynamoDBDocumentClie
     }
     const unprocessed = new Set<string>();
     for (const [table, requests] of Object.entries((out.UnprocessedItems ?? {}) as Record<string, any[]>)) {
-      for (const r of requests) unprocessed.add(keyText(table, r.PutRequest ? keyOf(r.PutRequest.Item) : r.DeleteRequest.Key));
+      for (const r of requests)
+        unprocessed.add(keyText(table, r.PutRequest ? keyOf(r.PutRequest.Item) : r.DeleteRequest.Key));
     }
     const done = ops.filter((op) => !unprocessed.has(keyText(op.table, op.key)));
     const updated = done.filter((op) => op.kind === 'update');
@@ -294,7 +331,15 @@ export function countingClient(endpoint: string): { client: DynamoDBDocumentClie
   };
 
   (client as unknown as { send: (command: unknown) => Promise<unknown> }).send = counted;
-  const reset = () => Object.assign(counts, { itemsWritten: 0, itemsDeleted: 0, writeUnits: 0, deleteUnits: 0, itemsRead: 0, readUnits: 0 });
+  const reset = () =>
+    Object.assign(counts, {
+      itemsWritten: 0,
+      itemsDeleted: 0,
+      writeUnits: 0,
+      deleteUnits: 0,
+      itemsRead: 0,
+      readUnits: 0,
+    });
   const destroy = client.destroy.bind(client);
   client.destroy = () => {
     raw.destroy();

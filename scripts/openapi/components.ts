@@ -8,8 +8,8 @@
 import * as z from 'zod/mini';
 import { DECIMAL_PATTERN } from '../../shared/decimal';
 import { TIMESTAMP_PATTERN } from '../../shared/schemas/resources';
-import { COMPONENT_SCHEMAS, type SchemaName } from './response-schemas';
 import { FIELD_NOTES, SCHEMA_NOTES } from './field-notes';
+import { COMPONENT_SCHEMAS, type SchemaName } from './response-schemas';
 
 export type JsonSchema = Record<string, unknown>;
 

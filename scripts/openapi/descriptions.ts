@@ -5,9 +5,15 @@
  */
 import { DEFAULTS } from '../../shared/config';
 import { PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
-import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes, OFFER_SORT_FIELDS, SORT_MODES } from '../../shared/domain/orderings';
-import { STATUS_OF, type ErrorCode } from '../../shared/errors';
-import { CATALOG_FAMILIES, OFFER_FAMILIES, type CatalogFamily, type OfferFamily } from '../../shared/keys';
+import {
+  CATALOG_ORDER,
+  DEFAULT_SORT,
+  distinctSortModes,
+  OFFER_SORT_FIELDS,
+  SORT_MODES,
+} from '../../shared/domain/orderings';
+import { type ErrorCode, STATUS_OF } from '../../shared/errors';
+import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/keys';
 import { DEFAULT_PERIOD, PAGE_SIZE } from '../../shared/schemas/query';
 
 const DAY = 86_400_000;
@@ -24,7 +30,12 @@ const CATALOG_SORT_FIELD: Record<CatalogFamily, string> = {
 const direction = (d: 'asc' | 'desc') => (d === 'asc' ? 'ascending' : 'descending');
 
 /** The catalog sort fields that may be `null` (shared/schemas/resources.ts): `name` never is. */
-const NULLABLE_SORT_FIELD: Record<CatalogFamily, boolean> = { exchanges: true, wallets: false, protocols: true, currencies: true };
+const NULLABLE_SORT_FIELD: Record<CatalogFamily, boolean> = {
+  exchanges: true,
+  wallets: false,
+  protocols: true,
+  currencies: true,
+};
 
 export function catalogOrdering(family: CatalogFamily): string {
   const nulls = NULLABLE_SORT_FIELD[family] ? ', `null` last' : '';
@@ -46,10 +57,13 @@ export function offerOrdering(family: OfferFamily): string {
   return `Default \`${DEFAULT_SORT[family]}\`. ${parts.join('; ')}. \`null\` sorts last in either direction, ties by \`id\` ascending; decimals compare exactly.`;
 }
 
-const windowText = (windowMs: number | null) => (windowMs === null ? 'from the first point' : `last ${windowMs / DAY === 1 ? '24 hours' : `${windowMs / DAY} days`}`);
+const windowText = (windowMs: number | null) =>
+  windowMs === null ? 'from the first point' : `last ${windowMs / DAY === 1 ? '24 hours' : `${windowMs / DAY} days`}`;
 
 export function historyRules(): string {
-  const rows = PERIODS.map((p) => `| \`${p}\` | \`${PERIOD_SPEC[p].interval}\` | ${windowText(PERIOD_SPEC[p].windowMs)} |`);
+  const rows = PERIODS.map(
+    (p) => `| \`${p}\` | \`${PERIOD_SPEC[p].interval}\` | ${windowText(PERIOD_SPEC[p].windowMs)} |`,
+  );
   return [
     `The \`period\` parameter (default \`${DEFAULT_PERIOD}\`) selects the window and the bucket size (\`interval\`):`,
     '',
@@ -68,11 +82,13 @@ export function historyRules(): string {
 const ERROR_MEANINGS: Record<ErrorCode, string> = {
   invalid_api_key: 'Bearer token missing, invalid or revoked',
   subscription_required: 'the key owner has no active premium subscription',
-  not_found: 'no such resource, or not public (unpublished or delisted); always for collateral history; unknown routes and methods',
+  not_found:
+    'no such resource, or not public (unpublished or delisted); always for collateral history; unknown routes and methods',
   rate_limit_exceeded: 'per-minute budget spent; `details`: `reset_at`, `limit`; `Retry-After`',
   monthly_quota_exceeded: 'monthly budget spent; `details`: `reset_at`, `limit`; `Retry-After`',
   validation_error: 'query or path parameters failed validation; `details.message` is an array of strings',
-  snapshot_expired: 'the data version named by `snapshot` or `since` is no longer readable; `details.parameter` names it',
+  snapshot_expired:
+    'the data version named by `snapshot` or `since` is no longer readable; `details.parameter` names it',
   service_unavailable: 'a required internal dependency failed closed; `Retry-After`',
   internal_error: 'unexpected server failure',
 };
@@ -80,7 +96,9 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
 export function overview(): string {
   const catalog = CATALOG_FAMILIES.map((f) => `| ${f} | ${catalogOrdering(f)} |`);
   const offers = OFFER_FAMILIES.map((f) => `| ${f} | ${offerOrdering(f)} |`);
-  const errors = (Object.keys(STATUS_OF) as ErrorCode[]).map((code) => `| \`${code}\` | ${STATUS_OF[code]} | ${ERROR_MEANINGS[code]} |`);
+  const errors = (Object.keys(STATUS_OF) as ErrorCode[]).map(
+    (code) => `| \`${code}\` | ${STATUS_OF[code]} | ${ERROR_MEANINGS[code]} |`,
+  );
   return [
     'Read-only market data about exchanges, wallets, protocols, currencies, and earn, borrow and collateral offers with their APY history. ' +
       'Every endpoint uses GET and answers JSON; this description is generated from the schemas the service validates with.',

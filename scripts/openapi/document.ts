@@ -6,12 +6,12 @@
 import * as z from 'zod/mini';
 import { GATEWAY_RESPONSES } from '../../shared/gateway-responses';
 import { CACHE_CONTROL } from '../../shared/http';
-import { API_PREFIX, ROUTES, STATUS_PATH, type Route } from '../../shared/routes';
+import { API_PREFIX, ROUTES, type Route, STATUS_PATH } from '../../shared/routes';
 import type { ParamSchema } from '../../shared/schemas/query';
-import { componentSchemas, schemaRef, type JsonSchema } from './components';
+import { componentSchemas, type JsonSchema, schemaRef } from './components';
 import { overview } from './descriptions';
 import { BODY_EXAMPLES, PARAMETER_EXAMPLES, SNAPSHOT_EXAMPLES } from './examples';
-import { OPERATIONS, PARAMETER_DESCRIPTIONS, type OperationSpec, type ParameterOverride, type Tag } from './operations';
+import { OPERATIONS, type OperationSpec, PARAMETER_DESCRIPTIONS, type ParameterOverride, type Tag } from './operations';
 import type { SchemaName } from './response-schemas';
 
 const OPENAPI_VERSION = '3.1.0';
@@ -43,14 +43,17 @@ export const RATE_LIMIT_HEADER_DESCRIPTIONS = [
   ],
   [
     'RateLimit',
-    'The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window\'s reset (rounded up, at least 1). ' +
+    "The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). " +
       'They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`.',
     '^"minute";r=[0-9]+;t=[1-9][0-9]*, "month";r=[0-9]+;t=[1-9][0-9]*$',
   ],
 ] as const;
 
 /** Every header that comes with a charged request: the `X-*` fields and their standard twins. */
-const CHARGED_HEADER_NAMES = [...USAGE_HEADER_DESCRIPTIONS.map(([name]) => name), ...RATE_LIMIT_HEADER_DESCRIPTIONS.map(([name]) => name)];
+const CHARGED_HEADER_NAMES = [
+  ...USAGE_HEADER_DESCRIPTIONS.map(([name]) => name),
+  ...RATE_LIMIT_HEADER_DESCRIPTIONS.map(([name]) => name),
+];
 
 const DIGITS = { type: 'string', pattern: '^[0-9]+$' };
 
@@ -82,13 +85,26 @@ const example = (name: string): string => {
 };
 
 /** RFC 9110 §5.6.7 IMF-fixdate, as `Date.prototype.toUTCString` writes it. */
-const HTTP_DATE_PATTERN = '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$';
+const HTTP_DATE_PATTERN =
+  '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$';
 
 const HEADERS: Record<string, JsonSchema> = {
-  'X-Request-Id': { description: 'Identifier of the request, on every response.', required: true, schema: { type: 'string', minLength: 1 } },
-  ...Object.fromEntries(USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [name, { description: `${description} A string of digits.`, required: true, schema: DIGITS }])),
+  'X-Request-Id': {
+    description: 'Identifier of the request, on every response.',
+    required: true,
+    schema: { type: 'string', minLength: 1 },
+  },
   ...Object.fromEntries(
-    RATE_LIMIT_HEADER_DESCRIPTIONS.map(([name, description, pattern]) => [name, { description, required: true, schema: { type: 'string', pattern } }]),
+    USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [
+      name,
+      { description: `${description} A string of digits.`, required: true, schema: DIGITS },
+    ]),
+  ),
+  ...Object.fromEntries(
+    RATE_LIMIT_HEADER_DESCRIPTIONS.map(([name, description, pattern]) => [
+      name,
+      { description, required: true, schema: { type: 'string', pattern } },
+    ]),
   ),
   ETag: {
     description:
@@ -105,7 +121,11 @@ const HEADERS: Record<string, JsonSchema> = {
     required: true,
     schema: { type: 'string', const: CACHE_CONTROL.revalidate },
   },
-  'Retry-After': { description: 'Seconds to wait before retrying, rounded up, at least 1.', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying, rounded up, at least 1.',
+    required: true,
+    schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+  },
   Location: {
     description: 'The same path with the current slug, on the same base path, query string kept.',
     required: true,
@@ -134,9 +154,15 @@ const usageHeaderRefs = () => Object.fromEntries(CHARGED_HEADER_NAMES.map((name)
 /** On 500 and 503 the usage headers are there only when the request was charged before the failure. */
 const optionalUsageHeaders = () =>
   Object.fromEntries(
-    [...USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [name, description, DIGITS] as const), ...RATE_LIMIT_HEADER_DESCRIPTIONS.map(([name, description, pattern]) => [name, description, { type: 'string', pattern }] as const)].map(
-      ([name, description, schema]) => [name, { description: `${description} Present when the request was charged.`, schema, example: example(name) }],
-    ),
+    [
+      ...USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [name, description, DIGITS] as const),
+      ...RATE_LIMIT_HEADER_DESCRIPTIONS.map(
+        ([name, description, pattern]) => [name, description, { type: 'string', pattern }] as const,
+      ),
+    ].map(([name, description, schema]) => [
+      name,
+      { description: `${description} Present when the request was charged.`, schema, example: example(name) },
+    ]),
   );
 
 /** A JSON body of a component schema, with its example. */
@@ -164,7 +190,8 @@ const RESPONSES: Record<string, JsonSchema> = {
     headers: { Location: headerRef('Location'), 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
   },
   BadRequest: {
-    description: '`validation_error`: a query or path parameter failed validation; `details.message` lists the violated rules.',
+    description:
+      '`validation_error`: a query or path parameter failed validation; `details.message` lists the violated rules.',
     headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
     ...json('ValidationError'),
   },
@@ -196,7 +223,11 @@ const RESPONSES: Record<string, JsonSchema> = {
     description:
       '`rate_limit_exceeded` (per-minute budget spent; `X-RateLimit-Remaining: 0`) or `monthly_quota_exceeded` (monthly budget spent; `X-Quota-Remaining: 0`). ' +
       'Wait `Retry-After` seconds; `details.reset_at` and the `X-*-Reset` headers give the next window.',
-    headers: { 'Retry-After': headerRef('Retry-After'), 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+    headers: {
+      'Retry-After': headerRef('Retry-After'),
+      'X-Request-Id': headerRef('X-Request-Id'),
+      ...usageHeaderRefs(),
+    },
     ...json('QuotaError'),
   },
   InternalServerError: {
@@ -205,8 +236,13 @@ const RESPONSES: Record<string, JsonSchema> = {
     ...json('InternalError'),
   },
   ServiceUnavailable: {
-    description: '`service_unavailable`: a required internal dependency failed closed (authentication and quotas included). Retry after `Retry-After` seconds.',
-    headers: { 'Retry-After': headerRef('Retry-After'), 'X-Request-Id': headerRef('X-Request-Id'), ...optionalUsageHeaders() },
+    description:
+      '`service_unavailable`: a required internal dependency failed closed (authentication and quotas included). Retry after `Retry-After` seconds.',
+    headers: {
+      'Retry-After': headerRef('Retry-After'),
+      'X-Request-Id': headerRef('X-Request-Id'),
+      ...optionalUsageHeaders(),
+    },
     ...json('ServiceUnavailableError'),
   },
 };
@@ -219,13 +255,23 @@ const responseRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/res
  * description becomes the parameter's. A list parameter is one comma-separated value (`form`, not
  * exploded); integers that reach 2^53-1 are `int64`.
  */
-function parametersOf(schema: ParamSchema, where: 'path' | 'query', overrides: Record<string, ParameterOverride> = {}): JsonSchema[] {
+function parametersOf(
+  schema: ParamSchema,
+  where: 'path' | 'query',
+  overrides: Record<string, ParameterOverride> = {},
+): JsonSchema[] {
   return Object.entries(schema.shape).map(([name, param]) => {
-    const { $schema: _dialect, default: fallback, readOnly: _readOnly, ...json } = z.toJSONSchema(param, { target: 'draft-2020-12', io: 'output' }) as JsonSchema;
+    const {
+      $schema: _dialect,
+      default: fallback,
+      readOnly: _readOnly,
+      ...json
+    } = z.toJSONSchema(param, { target: 'draft-2020-12', io: 'output' }) as JsonSchema;
     const override = overrides[name] ?? {};
     const defaultValue = override.default ?? fallback;
     const description = override.description ?? PARAMETER_DESCRIPTIONS[name];
-    if (description === undefined) throw new Error(`parameter ${name} has no description (scripts/openapi/operations.ts)`);
+    if (description === undefined)
+      throw new Error(`parameter ${name} has no description (scripts/openapi/operations.ts)`);
     const value = override.example ?? PARAMETER_EXAMPLES[name];
     if (value === undefined) throw new Error(`parameter ${name} has no example (scripts/openapi/examples.ts)`);
     const isList = json.type === 'array';
@@ -275,7 +321,13 @@ function operation(route: Route, op: OperationSpec): JsonSchema {
       headers: {
         'X-Request-Id': headerRef('X-Request-Id'),
         ...usageHeaderRefs(),
-        ...(conditional ? { ETag: headerRef('ETag'), 'Last-Modified': headerRef('Last-Modified'), 'Cache-Control': headerRef('Cache-Control') } : {}),
+        ...(conditional
+          ? {
+              ETag: headerRef('ETag'),
+              'Last-Modified': headerRef('Last-Modified'),
+              'Cache-Control': headerRef('Cache-Control'),
+            }
+          : {}),
         ...(route.kind === 'list' ? { Link: headerRef('Link') } : {}),
       },
       ...json(op.ok),
@@ -358,10 +410,18 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
               'application/json': {
                 schema: {
                   type: 'object',
-                  properties: { openapi: { type: 'string', const: OPENAPI_VERSION }, info: { type: 'object' }, paths: { type: 'object' } },
+                  properties: {
+                    openapi: { type: 'string', const: OPENAPI_VERSION },
+                    info: { type: 'object' },
+                    paths: { type: 'object' },
+                  },
                   required: ['openapi', 'info', 'paths'],
                 },
-                example: { openapi: OPENAPI_VERSION, info: { title: 'Market Data API', version: API_VERSION }, paths: {} },
+                example: {
+                  openapi: OPENAPI_VERSION,
+                  info: { title: 'Market Data API', version: API_VERSION },
+                  paths: {},
+                },
               },
             },
           },
@@ -372,14 +432,17 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
       get: {
         operationId: 'getApiDocs',
         summary: 'Documentation page',
-        description: 'A page that renders this description for people. Needs no key; loads nothing from outside the API.',
+        description:
+          'A page that renders this description for people. Needs no key; loads nothing from outside the API.',
         tags: ['Documentation'],
         security: [],
         responses: {
           '200': {
             description: 'The page.',
             headers: requestId,
-            content: { 'text/html': { schema: { type: 'string' }, example: '<!doctype html>\n<html lang="en">…</html>\n' } },
+            content: {
+              'text/html': { schema: { type: 'string' }, example: '<!doctype html>\n<html lang="en">…</html>\n' },
+            },
           },
         },
       },
@@ -420,7 +483,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of ROUTES) {
     const op = OPERATIONS[route.operationId];
-    if (!op) throw new Error(`route ${route.method} ${route.path} (${route.operationId}) has no description in scripts/openapi/operations.ts`);
+    if (!op)
+      throw new Error(
+        `route ${route.method} ${route.path} (${route.operationId}) has no description in scripts/openapi/operations.ts`,
+      );
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, op);
   }
   const unknown = Object.keys(OPERATIONS).filter((id) => !ROUTES.some((r) => r.operationId === id));
@@ -437,7 +503,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
     // Relative: it resolves against where the description is read from (`<base>/openapi.json`),
     // so a stage name or a custom-domain base path in front of `/api/v1` is kept (docs/adr/0002).
-    servers: [{ url: '.', description: 'Where this description is read from: `<base>/openapi.json` describes the API at `<base>/api/v1`.' }],
+    servers: [
+      {
+        url: '.',
+        description: 'Where this description is read from: `<base>/openapi.json` describes the API at `<base>/api/v1`.',
+      },
+    ],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: TAGS,
     paths: { ...paths, ...publicPaths() },
@@ -446,7 +517,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         [SECURITY_SCHEME]: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An API key of a user with an active premium subscription: `Authorization: Bearer <API_KEY>` (32 to 128 characters of `A-Z a-z 0-9 _ -`).',
+          description:
+            'An API key of a user with an active premium subscription: `Authorization: Bearer <API_KEY>` (32 to 128 characters of `A-Z a-z 0-9 _ -`).',
         },
       },
       schemas: componentSchemas(),

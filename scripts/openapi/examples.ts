@@ -26,7 +26,13 @@ const EXCHANGE = {
   name: 'Binance',
   url: 'https://www.binance.com',
   logo64: 'https://img.example/binance.png',
-  stats: { num_coins: 412, num_markets: 1630, weekly_visits: 51234567, daily_spot_volume: 15234567890.5, is_centralized: true },
+  stats: {
+    num_coins: 412,
+    num_markets: 1630,
+    weekly_visits: 51234567,
+    daily_spot_volume: 15234567890.5,
+    is_centralized: true,
+  },
   updated_at: '2026-11-20T06:00:00.000Z',
 };
 
@@ -170,14 +176,21 @@ const familyStatus = (stale = false) => ({
 
 const budget = (used: number, limit: number, resetAt: string) => ({ used, remaining: limit - used, reset_at: resetAt });
 
-const envelope = (code: ErrorCode, message: string, details: Json | null = null) => ({ error: { code, message, details } });
+const envelope = (code: ErrorCode, message: string, details: Json | null = null) => ({
+  error: { code, message, details },
+});
 
 /** The example body of each response schema the operations answer with. */
 export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
   Exchange: EXCHANGE,
   Wallet: WALLET,
   Protocol: PROTOCOL,
-  CurrencyDetail: { ...CURRENCY, earn_offers: [{ ...EARN_OFFER, asset: BITCOIN, chain: ETHEREUM }], borrow_offers: [], collateral_offers: [COLLATERAL_OFFER] },
+  CurrencyDetail: {
+    ...CURRENCY,
+    earn_offers: [{ ...EARN_OFFER, asset: BITCOIN, chain: ETHEREUM }],
+    borrow_offers: [],
+    collateral_offers: [COLLATERAL_OFFER],
+  },
   EarnOffer: EARN_OFFER,
   BorrowOffer: BORROW_OFFER,
   CollateralOffer: COLLATERAL_OFFER,
@@ -239,9 +252,16 @@ export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     'The data version named by `snapshot` is no longer readable (replaced versions stay readable at least 60 minutes): read the list again without `snapshot`.',
     { parameter: 'snapshot' },
   ),
-  QuotaError: envelope('rate_limit_exceeded', `The per-minute limit of ${DEFAULTS.ratePerMinute} requests is exhausted.`, { reset_at: '2026-11-20T10:31:00.000Z', limit: DEFAULTS.ratePerMinute }),
+  QuotaError: envelope(
+    'rate_limit_exceeded',
+    `The per-minute limit of ${DEFAULTS.ratePerMinute} requests is exhausted.`,
+    { reset_at: '2026-11-20T10:31:00.000Z', limit: DEFAULTS.ratePerMinute },
+  ),
   InternalError: envelope('internal_error', 'An unexpected error occurred.'),
-  ServiceUnavailableError: envelope('service_unavailable', 'A required internal dependency is unavailable. Retry later.'),
+  ServiceUnavailableError: envelope(
+    'service_unavailable',
+    'A required internal dependency is unavailable. Retry later.',
+  ),
 };
 
 /** An example for each query and path parameter, by name (a path slug's depends on the family). */
@@ -266,4 +286,9 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, unknown>> = {
 };
 
 /** A slug of each catalog family, for the `{slug}` of its detail. */
-export const SLUG_EXAMPLES = { exchanges: 'binance', wallets: 'ledger-nano-x', protocols: 'aave-v3', currencies: 'bitcoin' } as const;
+export const SLUG_EXAMPLES = {
+  exchanges: 'binance',
+  wallets: 'ledger-nano-x',
+  protocols: 'aave-v3',
+  currencies: 'bitcoin',
+} as const;

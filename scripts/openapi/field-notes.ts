@@ -14,7 +14,8 @@ export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
   PlatformRef: 'The platform an offer belongs to; `null` on an offer when the platform is unknown or not public.',
   AssetRef: 'A chain, asset or reward asset.',
   Pagination: 'Where a page sits in the whole list, and the data version it was read from.',
-  Snapshot: 'A data version of a family, opaque: send it back as `snapshot` (the same version) or `since` (changes from it).',
+  Snapshot:
+    'A data version of a family, opaque: send it back as `snapshot` (the same version) or `since` (changes from it).',
   Currency: 'A published, non-delisted currency.',
   CurrencyDetail:
     'A currency plus every published offer whose `asset.slug` is the currency slug, each array in its family default order (possibly empty).',
@@ -26,13 +27,15 @@ export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
   CollateralOffer: 'A published collateral offer; `is_active: false` offers are returned too.',
   EarnChanges: 'The earn offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
   BorrowChanges: 'The borrow offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
-  CollateralChanges: 'The collateral offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
+  CollateralChanges:
+    'The collateral offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
   FamilyStatus: 'How fresh one family is.',
   Status: 'How fresh each family is, by its name in the paths.',
   SnapshotExpiredDetails: 'The parameter that named the version that is gone.',
   SnapshotExpiredError: '`snapshot_expired`: the data version named by `snapshot` or `since` is no longer readable.',
   EarnHistory: 'Earn offer history: one point per non-empty bucket, ascending in time.',
-  BorrowHistory: 'Borrow offer APY history (`apy` is `net_borrow_apy`): one point per non-empty bucket, ascending in time.',
+  BorrowHistory:
+    'Borrow offer APY history (`apy` is `net_borrow_apy`): one point per non-empty bucket, ascending in time.',
   QuotaErrorDetails: 'When to try again and the limit that refused the request.',
   ValidationErrorDetails: 'The violated rules.',
   ValidationError: '`validation_error`: a query or path parameter failed validation.',
@@ -41,7 +44,8 @@ export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
   NotFoundError: '`not_found`: no such resource (or not public), or no such route.',
   QuotaError: '`rate_limit_exceeded` (per-minute budget spent) or `monthly_quota_exceeded` (monthly budget spent).',
   InternalError: '`internal_error`: an unexpected server failure.',
-  ServiceUnavailableError: '`service_unavailable`: a required internal dependency failed closed; retry after `Retry-After` seconds.',
+  ServiceUnavailableError:
+    '`service_unavailable`: a required internal dependency failed closed; retry after `Retry-After` seconds.',
 };
 
 export const FIELD_NOTES: Partial<Record<SchemaName, Record<string, string>>> = {
@@ -50,7 +54,8 @@ export const FIELD_NOTES: Partial<Record<SchemaName, Record<string, string>>> = 
     offset: 'Offset applied.',
     limit: 'Limit applied.',
     has_more: 'Whether more records exist beyond this page.',
-    snapshot: 'The data version this page was read from: `snapshot=` reads the same version again (same records, order and `total`), for at least 60 minutes after it is replaced.',
+    snapshot:
+      'The data version this page was read from: `snapshot=` reads the same version again (same records, order and `total`), for at least 60 minutes after it is replaced.',
   },
   FamilyStatus: {
     snapshot: 'The data version served now.',
@@ -134,7 +139,10 @@ export const FIELD_NOTES: Partial<Record<SchemaName, Record<string, string>>> = 
     apy: `Last APY observed in the bucket, ${PERCENT}.`,
     tvl: `Last TVL observed in the bucket, ${USD}.`,
   },
-  BorrowHistoryPoint: { timestamp: 'Start of the bucket.', apy: `Last net borrow APY observed in the bucket, ${PERCENT}.` },
+  BorrowHistoryPoint: {
+    timestamp: 'Start of the bucket.',
+    apy: `Last net borrow APY observed in the bucket, ${PERCENT}.`,
+  },
   QuotaErrorDetails: {
     reset_at: 'Start of the next window (next UTC minute, or next 1st of the month 00:00 UTC).',
     limit: 'The limit that refused the request (per minute, or per month).',

@@ -3,8 +3,10 @@
  * handlers validate with), its success body and the answers it can give. Keyed by operationId so
  * that a route added without a description fails the generator instead of going undocumented.
  */
-import type { CatalogFamily, OfferFamily } from '../../shared/keys';
+
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
+import type { CatalogFamily, OfferFamily } from '../../shared/keys';
+import { SLUG_MAX_LENGTH } from '../../shared/schemas/constants';
 import {
   ANY_ID_PATH,
   CHANGES_QUERY,
@@ -15,11 +17,10 @@ import {
   NUMBER_MAX_LENGTH,
   OFFER_ID_PATH,
   OFFER_LIST_QUERY,
+  type ParamSchema,
   SLUG_PATH,
   SNAPSHOT_MAX_LENGTH,
-  type ParamSchema,
 } from '../../shared/schemas/query';
-import { SLUG_MAX_LENGTH } from '../../shared/schemas/constants';
 import { catalogOrdering, historyRules, offerOrdering } from './descriptions';
 import { SLUG_EXAMPLES } from './examples';
 import type { SchemaName } from './response-schemas';
@@ -61,10 +62,19 @@ export const PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   limit: 'Page size. Plain decimal digits.',
   offset: 'Zero-based offset into the result set. Plain decimal digits.',
   platform_type: listOf('Only offers of platforms of these families.'),
-  platform: listOf(`Only offers of the platforms with these (current) slugs, each at most ${SLUG_MAX_LENGTH} characters.`),
-  asset: listOf(`Only offers of the assets (or collateral assets) with these slugs, each at most ${SLUG_MAX_LENGTH} characters.`),
-  chain: listOf(`Only offers on the chains with these slugs (\`chain.slug\`; an offer with \`chain: null\` never matches), each at most ${SLUG_MAX_LENGTH} characters.`),
-  ids: listOf('Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent.', LIST_MAX.ids),
+  platform: listOf(
+    `Only offers of the platforms with these (current) slugs, each at most ${SLUG_MAX_LENGTH} characters.`,
+  ),
+  asset: listOf(
+    `Only offers of the assets (or collateral assets) with these slugs, each at most ${SLUG_MAX_LENGTH} characters.`,
+  ),
+  chain: listOf(
+    `Only offers on the chains with these slugs (\`chain.slug\`; an offer with \`chain: null\` never matches), each at most ${SLUG_MAX_LENGTH} characters.`,
+  ),
+  ids: listOf(
+    'Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent.',
+    LIST_MAX.ids,
+  ),
   sort: 'Sort mode.',
   min_apy: `Only offers whose APY (percent) is at least this value. ${NUMBER_GRAMMAR}`,
   min_tvl: `Only offers whose TVL (USD: earn \`tvl\`, borrow \`total_supply_usd\`) is at least this value; an offer whose TVL is \`null\` never matches. ${NUMBER_GRAMMAR}`,
@@ -84,11 +94,20 @@ export const PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
 
 const TAKES_NO_QUERY = 'Takes no query parameters: any is a `validation_error`.';
 
-const CATALOG_NAMES: Record<CatalogFamily, { one: string; many: string; schema: SchemaName; list: SchemaName; tag: Tag }> = {
+const CATALOG_NAMES: Record<
+  CatalogFamily,
+  { one: string; many: string; schema: SchemaName; list: SchemaName; tag: Tag }
+> = {
   exchanges: { one: 'exchange', many: 'exchanges', schema: 'Exchange', list: 'ExchangeList', tag: 'Platforms' },
   wallets: { one: 'wallet', many: 'wallets', schema: 'Wallet', list: 'WalletList', tag: 'Platforms' },
   protocols: { one: 'protocol', many: 'protocols', schema: 'Protocol', list: 'ProtocolList', tag: 'Platforms' },
-  currencies: { one: 'currency', many: 'currencies', schema: 'CurrencyDetail', list: 'CurrencyList', tag: 'Currencies' },
+  currencies: {
+    one: 'currency',
+    many: 'currencies',
+    schema: 'CurrencyDetail',
+    list: 'CurrencyList',
+    tag: 'Currencies',
+  },
 };
 
 const OFFER_NAMES: Record<OfferFamily, { schema: SchemaName; list: SchemaName; changes: SchemaName }> = {
@@ -158,7 +177,7 @@ function offerChanges(family: OfferFamily): OperationSpec {
     description:
       `Every ${family} offer whose served representation differs between the version \`since\` names and the served one (or the one \`snapshot\` names), by ascending \`id\`: ` +
       '`added` (served now, not then), `removed` (served then, not now; `offer` is `null`), `changed` (served in both, any field different; `offer` is the newer one). ' +
-      'Keep a copy of a list up to date: read the list once, keep its `pagination.snapshot`, then ask for the changes since it and keep this answer\'s `snapshot` for the next time. ' +
+      "Keep a copy of a list up to date: read the list once, keep its `pagination.snapshot`, then ask for the changes since it and keep this answer's `snapshot` for the next time. " +
       'Pages of one answer are pinned by `snapshot` (the `Link` header carries it). An expired or unknown `since` or `snapshot` is `410 snapshot_expired`. Charged like any request.',
     tag: 'Offers',
     query: CHANGES_QUERY(),
@@ -178,7 +197,10 @@ function offerDetail(family: OfferFamily): OperationSpec {
 }
 
 function history(family: 'earn' | 'borrow'): OperationSpec {
-  const points = family === 'earn' ? 'Points are `{timestamp, apy, tvl}` (`tvl` nullable).' : 'Points are `{timestamp, apy}` with `apy` the offer `net_borrow_apy`.';
+  const points =
+    family === 'earn'
+      ? 'Points are `{timestamp, apy, tvl}` (`tvl` nullable).'
+      : 'Points are `{timestamp, apy}` with `apy` the offer `net_borrow_apy`.';
   return {
     summary: `Get ${family} offer history`,
     description: `APY history of one published ${family} offer. ${points}\n\n${historyRules()}`,
@@ -226,7 +248,9 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     tag: 'History',
     // Any text: the answer is 404 whatever the value, so a client may send any id.
     path: ANY_ID_PATH(),
-    pathOverrides: { id: { description: 'Any offer id (any text): the answer is `404 not_found` whatever it is.', example: '3105' } },
+    pathOverrides: {
+      id: { description: 'Any offer id (any text): the answer is `404 not_found` whatever it is.', example: '3105' },
+    },
     query: NO_QUERY(),
   },
 };

@@ -5,8 +5,8 @@
  * pre-rendered JSON, and the contract tests hold the two together.
  */
 import * as z from 'zod/mini';
-import { PERIOD_SPEC, PERIODS, type Interval } from '../../shared/domain/buckets';
-import { STATUS_OF, type ErrorCode } from '../../shared/errors';
+import { type Interval, PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
+import { type ErrorCode, STATUS_OF } from '../../shared/errors';
 import { VERSIONED_FAMILIES } from '../../shared/keys';
 import { PAGE_SIZE, SNAPSHOT_MAX_LENGTH } from '../../shared/schemas/query';
 import * as r from '../../shared/schemas/resources';
@@ -50,7 +50,12 @@ const FamilyStatus = z.strictObject({
 
 /** Every served family by its name in the paths (exchanges … collateral). */
 const Status = z.strictObject({
-  families: z.strictObject(Object.fromEntries(VERSIONED_FAMILIES.map((family) => [family, FamilyStatus])) as Record<(typeof VERSIONED_FAMILIES)[number], typeof FamilyStatus>),
+  families: z.strictObject(
+    Object.fromEntries(VERSIONED_FAMILIES.map((family) => [family, FamilyStatus])) as Record<
+      (typeof VERSIONED_FAMILIES)[number],
+      typeof FamilyStatus
+    >,
+  ),
 });
 
 const CurrencyDetail = z.strictObject({
@@ -89,7 +94,8 @@ function errorEnvelope(codes: readonly ErrorCode[], details?: z.ZodMiniType) {
   });
 }
 
-const codesWithStatus = (status: number) => (Object.keys(STATUS_OF) as ErrorCode[]).filter((code) => STATUS_OF[code] === status);
+const codesWithStatus = (status: number) =>
+  (Object.keys(STATUS_OF) as ErrorCode[]).filter((code) => STATUS_OF[code] === status);
 
 const budget = z.strictObject({
   used: count(),

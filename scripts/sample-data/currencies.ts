@@ -1,6 +1,6 @@
 import { CURRENCY_CATEGORIES, FAMOUS_CURRENCIES, NAME_ROOTS, SUPERSEDED_SYMBOLS, TOKEN_SUFFIXES } from './catalog';
 import { applyCatalogFlags } from './flags';
-import { DAY, HOUR, MINUTE, type Rng, before, createRng, fixed, iso, kebab, round, significant } from './random';
+import { before, createRng, DAY, fixed, HOUR, iso, kebab, MINUTE, type Rng, round, significant } from './random';
 import type { AssetRef, CurrencyRecord } from './types';
 
 // The package is ESM with a top-level await, which require() refuses; its JSON list is plain data.
@@ -171,7 +171,9 @@ function dayChange(rng: Rng, stable: boolean): number {
 }
 
 function rankCurrencies(rng: Rng, now: number, drafts: Draft[]): CurrencyRecord[] {
-  const caps = new Map(drafts.map((d) => [d, d.price !== null && d.circulating !== null ? d.price * d.circulating : null]));
+  const caps = new Map(
+    drafts.map((d) => [d, d.price !== null && d.circulating !== null ? d.price * d.circulating : null]),
+  );
   const capOf = (d: Draft) => caps.get(d) ?? null;
   const ranked = drafts.filter((d) => capOf(d) !== null).sort((a, b) => capOf(b)! - capOf(a)!);
   const unranked = drafts.filter((d) => capOf(d) === null);

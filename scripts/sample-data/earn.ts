@@ -4,10 +4,10 @@ import { EDGE, isUnpublished, plannedAsset, plannedSources, renamedCurrency } fr
 import { applyPublishFlag } from './flags';
 import {
   type AssetWeights,
-  type OfferContext,
-  type OfferSource,
   assetClass,
   formerName,
+  type OfferContext,
+  type OfferSource,
   offerIds,
   pickAsset,
   pickChain,
@@ -16,14 +16,38 @@ import {
   uniqueKeys,
   unitsWorth,
 } from './offer-context';
-import { DAY, HOUR, MINUTE, type Rng, before, createRng, decimal, fixed, iso, significant } from './random';
+import { before, createRng, DAY, decimal, fixed, HOUR, iso, MINUTE, type Rng, significant } from './random';
 import type { AssetRef, CurrencyRecord, EarnOfferRecord } from './types';
 
 // prettier-ignore
 const EARN_ASSETS: AssetWeights = [
-  ['USDT', 12], ['USDC', 12], ['ETH', 10], ['BTC', 8], ['SOL', 6], ['BNB', 4], ['DAI', 4], ['USDE', 3], ['STETH', 2],
-  ['WSTETH', 2], ['XRP', 2], ['ADA', 2], ['DOT', 2], ['TRX', 2], ['AVAX', 2], ['ATOM', 2], ['TON', 2], ['FDUSD', 2],
-  ['LINK', 1], ['PYUSD', 1], ['POL', 1], ['NEAR', 1], ['SUI', 1], ['APT', 1], ['DOGE', 1], ['LTC', 1], ['WBTC', 1],
+  ['USDT', 12],
+  ['USDC', 12],
+  ['ETH', 10],
+  ['BTC', 8],
+  ['SOL', 6],
+  ['BNB', 4],
+  ['DAI', 4],
+  ['USDE', 3],
+  ['STETH', 2],
+  ['WSTETH', 2],
+  ['XRP', 2],
+  ['ADA', 2],
+  ['DOT', 2],
+  ['TRX', 2],
+  ['AVAX', 2],
+  ['ATOM', 2],
+  ['TON', 2],
+  ['FDUSD', 2],
+  ['LINK', 1],
+  ['PYUSD', 1],
+  ['POL', 1],
+  ['NEAR', 1],
+  ['SUI', 1],
+  ['APT', 1],
+  ['DOGE', 1],
+  ['LTC', 1],
+  ['WBTC', 1],
 ];
 
 const LOCK_DAYS = [7, 14, 30, 60, 90, 120, 180, 365];
@@ -38,7 +62,11 @@ function pickProduct(rng: Rng, source: OfferSource, asset: CurrencyRecord | null
     if (roll < 0.4) return { type: 'flexible', name: (s) => `${s} Flexible Savings`, days: () => null };
     if (roll < 0.75) return { type: 'locked', name: (s, d) => `${s} Locked ${d}-Day`, days: () => rng.pick(LOCK_DAYS) };
     if (roll < 0.9 || cls === 'stable') {
-      return { type: 'staking', name: (s) => `${s} Staking`, days: () => (rng.chance(0.3) ? rng.pick([30, 60, 90]) : null) };
+      return {
+        type: 'staking',
+        name: (s) => `${s} Staking`,
+        days: () => (rng.chance(0.3) ? rng.pick([30, 60, 90]) : null),
+      };
     }
     return { type: 'launchpool', name: (s) => `${s} Launchpool`, days: () => rng.pick([7, 14, 30]) };
   }
@@ -47,7 +75,8 @@ function pickProduct(rng: Rng, source: OfferSource, asset: CurrencyRecord | null
     return { type: 'liquid-staking', name: (s) => `${s} Liquid Staking`, days: () => null };
   }
   if (roll < 0.55) return { type: 'lending', name: (s) => `${s} Supply`, days: () => null };
-  if (roll < 0.8) return { type: 'liquidity-pool', name: (s) => `${s}/${cls === 'stable' ? 'ETH' : 'USDC'} Pool`, days: () => null };
+  if (roll < 0.8)
+    return { type: 'liquidity-pool', name: (s) => `${s}/${cls === 'stable' ? 'ETH' : 'USDC'} Pool`, days: () => null };
   return { type: 'vault', name: (s) => `${s} Vault`, days: () => (rng.chance(0.15) ? rng.pick([30, 90]) : null) };
 }
 
@@ -114,7 +143,9 @@ export function generateEarnOffers(ctx: OfferContext, count: number): EarnOfferR
               : null
             : significant(minUnits, 2),
       max_amount:
-        !noAmounts && maxUnits !== null && source.family === 'exchange' && rng.chance(0.6) ? significant(maxUnits, 3) : null,
+        !noAmounts && maxUnits !== null && source.family === 'exchange' && rng.chance(0.6)
+          ? significant(maxUnits, 3)
+          : null,
       available,
       available_updated_at: iso(
         available ? updatedAt - Math.floor(rng.uniform(0, HOUR)) : before(updatedAt, rng, HOUR, 20 * DAY),

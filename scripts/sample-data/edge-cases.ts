@@ -4,11 +4,11 @@
  * also produce the same situations at random, at low rates, in bigger sizes.
  */
 import {
-  type OfferContext,
-  type OfferSource,
   danglingSource,
   findPlatform,
   formerSlugSource,
+  type OfferContext,
+  type OfferSource,
   orphanSource,
   sourceOf,
 } from './offer-context';
@@ -85,7 +85,10 @@ export function plannedSources(ctx: OfferContext, rng: Rng, family: OfferFamily)
       [EDGE.hiddenPlatform, () => first(exchange, hidden)],
       [EDGE.delistedPlatform, () => first(exchange, delisted)],
       [EDGE.delistedPlatformOther, () => first(protocol, delisted)],
-      [EDGE.unknownPlatform, () => danglingSource('exchange', 'celsius-network', 'Celsius Network', 'https://celsius.network')],
+      [
+        EDGE.unknownPlatform,
+        () => danglingSource('exchange', 'celsius-network', 'Celsius Network', 'https://celsius.network'),
+      ],
       [EDGE.wrongFamily, () => wrongFamily(exchange, 'wallet')],
     ],
     borrow: [
@@ -104,7 +107,10 @@ export function plannedSources(ctx: OfferContext, rng: Rng, family: OfferFamily)
       [EDGE.hiddenPlatform, () => first(exchange, hidden)],
       [EDGE.delistedPlatform, () => first(exchange, delisted)],
       [EDGE.delistedPlatformOther, () => first(protocol, delisted)],
-      [EDGE.unknownPlatform, () => danglingSource('exchange', 'voyager-digital', 'Voyager Digital', 'https://www.investvoyager.com')],
+      [
+        EDGE.unknownPlatform,
+        () => danglingSource('exchange', 'voyager-digital', 'Voyager Digital', 'https://www.investvoyager.com'),
+      ],
       [EDGE.wrongFamily, () => wrongFamily(exchange, 'protocol')],
     ],
   };
@@ -115,8 +121,18 @@ export function plannedSources(ctx: OfferContext, rng: Rng, family: OfferFamily)
   };
   const tieHosts: Array<[PlatformRecord[], number]> =
     family === 'borrow'
-      ? [[protocol, 0], [protocol, 1], [protocol, 2], [exchange, 0]]
-      : [[exchange, 0], [protocol, 0], [exchange, 1], [protocol, 1]];
+      ? [
+          [protocol, 0],
+          [protocol, 1],
+          [protocol, 2],
+          [exchange, 0],
+        ]
+      : [
+          [exchange, 0],
+          [protocol, 0],
+          [exchange, 1],
+          [protocol, 1],
+        ];
   EDGE.ties.forEach((index, n) => byFamily[family].push([index, () => exposedAt(...tieHosts[n])]));
 
   const planned = new Map<number, OfferSource>();

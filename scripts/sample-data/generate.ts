@@ -4,7 +4,7 @@
  */
 import { generateCurrencies } from './currencies';
 import { generateEarnOffers } from './earn';
-import { type HistoryOptions, generateHistories } from './history';
+import { generateHistories, type HistoryOptions } from './history';
 import { generateBorrowOffers, generateCollateralOffers } from './lending';
 import { createOfferContext } from './offer-context';
 import { generatePlatforms, isListedRef } from './platforms';
@@ -74,14 +74,24 @@ export const QUICK_BENCH: GeneratePreset = {
 export const PRESETS = { sample: SAMPLE, 'quick-bench': QUICK_BENCH, bench: BENCH } as const;
 export type PresetName = keyof typeof PRESETS;
 
-const COUNT_FIELDS = ['currencies', 'exchanges', 'wallets', 'protocols', 'earn', 'borrow', 'collateral', 'historyOffers'] as const;
+const COUNT_FIELDS = [
+  'currencies',
+  'exchanges',
+  'wallets',
+  'protocols',
+  'earn',
+  'borrow',
+  'collateral',
+  'historyOffers',
+] as const;
 
 function assertValid(options: GenerateOptions): void {
   const problems: string[] = [];
   if (!Number.isSafeInteger(options.seed)) problems.push('seed must be a safe integer');
   if (!(options.now instanceof Date) || Number.isNaN(options.now.getTime())) problems.push('now must be a valid Date');
   for (const field of COUNT_FIELDS) {
-    if (!Number.isSafeInteger(options[field]) || options[field] < 0) problems.push(`${field} must be a non-negative integer`);
+    if (!Number.isSafeInteger(options[field]) || options[field] < 0)
+      problems.push(`${field} must be a non-negative integer`);
   }
   if (options.currencies === 0 && options.earn + options.borrow + options.collateral > 0) {
     problems.push('offers need at least one currency to be about');

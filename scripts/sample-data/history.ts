@@ -3,7 +3,7 @@
  * current values, so the newest point equals the offer. Observations land a few minutes past the
  * step boundary, like a scraper's; one series starts late, one has a multi-day outage.
  */
-import { DAY, HOUR, MINUTE, type Rng, createRng, decimal, fixed, iso } from './random';
+import { createRng, DAY, decimal, fixed, HOUR, iso, MINUTE, type Rng } from './random';
 import type { BorrowHistoryRecord, BorrowOfferRecord, EarnHistoryRecord, EarnOfferRecord, PlatformRef } from './types';
 
 export interface HistoryOptions {
@@ -35,9 +35,16 @@ export function generateHistories(
   const pickRng = createRng(seed, 'history-offers');
 
   // Series 1 gets an outage and series 2 sporadic null TVLs, so both want an offer with a TVL.
-  const earnWanted = [(o: EarnOfferRecord) => !o.available, (o: EarnOfferRecord) => o.tvl !== null, (o: EarnOfferRecord) => o.tvl !== null];
+  const earnWanted = [
+    (o: EarnOfferRecord) => !o.available,
+    (o: EarnOfferRecord) => o.tvl !== null,
+    (o: EarnOfferRecord) => o.tvl !== null,
+  ];
   const earnPicked = pickOffers(pickRng, earn, earnCount, earnWanted, isListed);
-  const borrowWanted = [(o: BorrowOfferRecord) => !o.is_active, (o: BorrowOfferRecord) => o.net_borrow_apy.startsWith('-')];
+  const borrowWanted = [
+    (o: BorrowOfferRecord) => !o.is_active,
+    (o: BorrowOfferRecord) => o.net_borrow_apy.startsWith('-'),
+  ];
   const borrowPicked = pickOffers(pickRng, borrow, borrowCount, borrowWanted, isListed);
 
   const earn_history = earnPicked.map((offer, k) => {

@@ -3,9 +3,9 @@ import { EDGE, isUnpublished, plannedAsset, plannedSources } from './edge-cases'
 import { applyPublishFlag } from './flags';
 import {
   type AssetWeights,
+  assetClass,
   type OfferContext,
   type OfferSource,
-  assetClass,
   offerIds,
   pickAsset,
   pickChain,
@@ -13,19 +13,47 @@ import {
   symbolKey,
   uniqueKeys,
 } from './offer-context';
-import { HOUR, MINUTE, type Rng, before, createRng, decimal, fixed, iso } from './random';
+import { before, createRng, decimal, fixed, HOUR, iso, MINUTE, type Rng } from './random';
 import type { AssetRef, BorrowOfferRecord, CollateralOfferRecord, CurrencyRecord } from './types';
 
 // prettier-ignore
 const BORROW_ASSETS: AssetWeights = [
-  ['USDT', 15], ['USDC', 15], ['DAI', 6], ['ETH', 8], ['WBTC', 3], ['BTC', 3], ['USDE', 2], ['WSTETH', 2], ['SOL', 3],
-  ['BNB', 2], ['FDUSD', 1], ['PYUSD', 1], ['LINK', 1], ['ARB', 1], ['OP', 1],
+  ['USDT', 15],
+  ['USDC', 15],
+  ['DAI', 6],
+  ['ETH', 8],
+  ['WBTC', 3],
+  ['BTC', 3],
+  ['USDE', 2],
+  ['WSTETH', 2],
+  ['SOL', 3],
+  ['BNB', 2],
+  ['FDUSD', 1],
+  ['PYUSD', 1],
+  ['LINK', 1],
+  ['ARB', 1],
+  ['OP', 1],
 ];
 
 // prettier-ignore
 const COLLATERAL_ASSETS: AssetWeights = [
-  ['BTC', 12], ['ETH', 12], ['WBTC', 5], ['STETH', 4], ['WSTETH', 4], ['SOL', 6], ['BNB', 4], ['XRP', 3], ['DOGE', 2],
-  ['ADA', 2], ['LINK', 2], ['AVAX', 2], ['USDT', 2], ['USDC', 2], ['TON', 1], ['RETH', 2], ['LTC', 1],
+  ['BTC', 12],
+  ['ETH', 12],
+  ['WBTC', 5],
+  ['STETH', 4],
+  ['WSTETH', 4],
+  ['SOL', 6],
+  ['BNB', 4],
+  ['XRP', 3],
+  ['DOGE', 2],
+  ['ADA', 2],
+  ['LINK', 2],
+  ['AVAX', 2],
+  ['USDT', 2],
+  ['USDC', 2],
+  ['TON', 1],
+  ['RETH', 2],
+  ['LTC', 1],
 ];
 
 const TERMS = [7, 14, 30, 60, 90, 180];
@@ -55,7 +83,8 @@ function lendingBase(
   planned: Map<number, OfferSource>,
 ): LendingBase {
   const source = planned.get(index) ?? randomSource(ctx, rng, FAMILY_WEIGHTS[family]);
-  const asset = plannedAsset(ctx, family, index) ?? pickAsset(ctx, rng, family === 'borrow' ? BORROW_ASSETS : COLLATERAL_ASSETS, 6);
+  const asset =
+    plannedAsset(ctx, family, index) ?? pickAsset(ctx, rng, family === 'borrow' ? BORROW_ASSETS : COLLATERAL_ASSETS, 6);
   const onChain = source.family === 'protocol' || rng.chance(0.15);
   const syncedAt = before(ctx.now, rng, 10_000, 45 * MINUTE);
   return {
@@ -112,7 +141,13 @@ export function generateBorrowOffers(ctx: OfferContext, count: number): BorrowOf
     const net = borrowApy - incentive;
     const scale = defi && rng.chance(0.6) ? 4 : 2;
     // Market sizes in whole cents, so supply − borrow = liquidity exactly. CeFi rarely publishes them.
-    const supplyUsd = defi ? (rng.chance(0.95) ? rng.logUniform(5e5, 6e9) : null) : rng.chance(0.3) ? rng.logUniform(1e6, 8e8) : null;
+    const supplyUsd = defi
+      ? rng.chance(0.95)
+        ? rng.logUniform(5e5, 6e9)
+        : null
+      : rng.chance(0.3)
+        ? rng.logUniform(1e6, 8e8)
+        : null;
     const supplyCents = i === EDGE.nullFields || supplyUsd === null ? null : Math.round(supplyUsd * 100);
     const borrowCents = supplyCents === null ? null : Math.round(supplyCents * utilization);
     const noRates = i === EDGE.nullFields || rng.chance(0.04);
@@ -126,12 +161,14 @@ export function generateBorrowOffers(ctx: OfferContext, count: number): BorrowOf
       platform_type: platformType(base.source),
       term_days: i === EDGE.nullFields ? null : base.termDays,
       borrow_apy: noRates ? null : decimal(borrowApy, scale),
-      supply_apy: noRates || (!defi && rng.chance(0.5)) ? null : decimal(borrowApy * utilization * rng.uniform(0.8, 0.9), scale),
+      supply_apy:
+        noRates || (!defi && rng.chance(0.5)) ? null : decimal(borrowApy * utilization * rng.uniform(0.8, 0.9), scale),
       net_borrow_apy: decimal(net, scale),
       real_net_borrow_apy: decimal(compounded(net), scale),
       total_supply_usd: supplyCents === null ? null : fixed(supplyCents / 100, 2),
       total_borrow_usd: borrowCents === null ? null : fixed(borrowCents / 100, 2),
-      available_liquidity_usd: supplyCents === null || borrowCents === null ? null : fixed((supplyCents - borrowCents) / 100, 2),
+      available_liquidity_usd:
+        supplyCents === null || borrowCents === null ? null : fixed((supplyCents - borrowCents) / 100, 2),
       is_active: i !== EDGE.inactive && !rng.chance(0.06),
       link: `${base.source.url}/borrow/${symbolKey(base.asset)}`,
       synced_at: iso(base.syncedAt),
@@ -208,6 +245,7 @@ function applyLendingTies<T extends BorrowOfferRecord | CollateralOfferRecord>(
   const tieTime = iso(Math.floor((ctx.now - 3 * HOUR) / 1000) * 1000);
   EDGE.ties.forEach((index, n) => {
     const offer = offers[index];
-    if (offer) offers[index] = { ...tie(offer, n), updated_at: tieTime, synced_at: tieTime, is_active: true, published: true };
+    if (offer)
+      offers[index] = { ...tie(offer, n), updated_at: tieTime, synced_at: tieTime, is_active: true, published: true };
   });
 }

@@ -17,7 +17,12 @@ export interface OfferContext {
   platforms: Platforms;
 }
 
-export function createOfferContext(seed: number, now: number, currencies: CurrencyRecord[], platforms: Platforms): OfferContext {
+export function createOfferContext(
+  seed: number,
+  now: number,
+  currencies: CurrencyRecord[],
+  platforms: Platforms,
+): OfferContext {
   return { seed, now, currencies, bySymbol: new Map(currencies.map((c) => [c.symbol, c])), platforms };
 }
 
@@ -113,10 +118,15 @@ const OWN_CHAIN_CATEGORIES = new Set(['Layer 1', 'Layer 0', 'Layer 2', 'Payments
 
 /** The chain an on-chain offer lives on: the asset's own chain when it has one, else mostly Ethereum. */
 export function pickChain(ctx: OfferContext, rng: Rng, asset: CurrencyRecord | null): AssetRef | null {
-  if (asset && !WRAPPED_ON[asset.symbol] && (CHAIN_SYMBOLS.includes(asset.symbol) || OWN_CHAIN_CATEGORIES.has(asset.category))) {
+  if (
+    asset &&
+    !WRAPPED_ON[asset.symbol] &&
+    (CHAIN_SYMBOLS.includes(asset.symbol) || OWN_CHAIN_CATEGORIES.has(asset.category))
+  ) {
     return assetRef(asset);
   }
-  const symbol = asset && WRAPPED_ON[asset.symbol] ? WRAPPED_ON[asset.symbol] : rng.chance(0.5) ? 'ETH' : rng.pick(CHAIN_SYMBOLS);
+  const symbol =
+    asset && WRAPPED_ON[asset.symbol] ? WRAPPED_ON[asset.symbol] : rng.chance(0.5) ? 'ETH' : rng.pick(CHAIN_SYMBOLS);
   const chain = ctx.bySymbol.get(symbol) ?? ctx.bySymbol.get('ETH');
   return chain ? assetRef(chain) : null;
 }
@@ -155,6 +165,10 @@ export function unitsWorth(asset: CurrencyRecord | null, usd: number): number | 
 export const symbolKey = (asset: AssetRef | null): string => (asset ? asset.symbol.toLowerCase() : 'multi');
 
 /** The first record of a family matching `test`, if the size includes one. */
-export function findPlatform<T extends PlatformRecord>(records: T[], test: (record: T) => boolean, nth = 0): T | undefined {
+export function findPlatform<T extends PlatformRecord>(
+  records: T[],
+  test: (record: T) => boolean,
+  nth = 0,
+): T | undefined {
   return records.filter(test)[nth];
 }

@@ -1,4 +1,5 @@
 import {
+  type CatalogFlagsSeed,
   EXCHANGE_SUFFIXES,
   NAME_ROOTS,
   PROTOCOL_CATEGORIES,
@@ -7,10 +8,9 @@ import {
   REAL_PROTOCOLS,
   REAL_WALLETS,
   WALLET_SUFFIXES,
-  type CatalogFlagsSeed,
 } from './catalog';
 import { applyCatalogFlags } from './flags';
-import { DAY, HOUR, type Rng, before, createRng, decimal, fixed, iso, kebab, round } from './random';
+import { before, createRng, DAY, decimal, fixed, HOUR, iso, kebab, type Rng, round } from './random';
 import type { ExchangeRecord, PlatformRecord, PlatformRef, ProtocolRecord, WalletRecord } from './types';
 
 const LOGO_BASE = 'https://static.marketdata.example/logos/64';
@@ -134,8 +134,26 @@ function generateExchanges(seed: number, now: number, count: number): ExchangeRe
   });
 }
 
-const WALLET_PLATFORMS = ['iOS', 'Android', 'Windows', 'macOS', 'Linux', 'Chrome Extension', 'Firefox Extension', 'Web'];
-const WALLET_SERVICES = ['Swap', 'Staking', 'Buy Crypto', 'Bridge', 'NFT Support', 'dApp Browser', 'Multisig', 'Coin Control'];
+const WALLET_PLATFORMS = [
+  'iOS',
+  'Android',
+  'Windows',
+  'macOS',
+  'Linux',
+  'Chrome Extension',
+  'Firefox Extension',
+  'Web',
+];
+const WALLET_SERVICES = [
+  'Swap',
+  'Staking',
+  'Buy Crypto',
+  'Bridge',
+  'NFT Support',
+  'dApp Browser',
+  'Multisig',
+  'Coin Control',
+];
 
 function subset(rng: Rng, items: readonly string[], min: number): string[] {
   const chosen = items.filter(() => rng.chance(0.45));
@@ -198,4 +216,3 @@ function generateProtocols(seed: number, now: number, count: number): ProtocolRe
     return applyCatalogFlags(rng, record, named, index);
   });
 }
-

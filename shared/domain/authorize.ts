@@ -47,7 +47,11 @@ function subscriptionRefusal(user: UserItem | undefined, now: Date): Subscriptio
   return Number.isNaN(until) || until <= now.getTime() ? 'expired' : undefined;
 }
 
-export async function authorizeToken(store: KeyLookup, authorization: string | undefined, now: Date): Promise<Authorization> {
+export async function authorizeToken(
+  store: KeyLookup,
+  authorization: string | undefined,
+  now: Date,
+): Promise<Authorization> {
   const secret = bearerKey(authorization);
   if (secret === undefined) throw new KeyRejectedError('malformed');
   const key = await store.findByKey(secret);

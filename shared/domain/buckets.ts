@@ -31,7 +31,7 @@ export function bucketStart(interval: Interval, ms: number): number {
     case '1w': {
       // Day 0 (1970-01-01) was a Thursday: Monday of its week is day -3.
       const day = Math.floor(ms / DAY);
-      return (day - (((day + 3) % 7) + 7) % 7) * DAY;
+      return (day - ((((day + 3) % 7) + 7) % 7)) * DAY;
     }
   }
 }

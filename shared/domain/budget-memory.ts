@@ -53,7 +53,8 @@ export class BudgetMemory {
     const order = this.orderOf(state, limits, nowSeconds);
     state.inFlight += 1;
     // The last answer seen was of this minute: its window resets within the next 60 seconds.
-    const sameMinute = state.seen !== undefined && nowSeconds < state.seen.minuteReset && nowSeconds >= state.seen.minuteReset - 60;
+    const sameMinute =
+      state.seen !== undefined && nowSeconds < state.seen.minuteReset && nowSeconds >= state.seen.minuteReset - 60;
     return { order, sameMinute };
   }
 

@@ -5,11 +5,11 @@
  */
 import { NotFoundError } from '../errors';
 import type { CatalogFamily } from '../keys';
-import type { ListQuery } from '../schemas/query';
 import { SLUG_MAX_LENGTH } from '../schemas/constants';
+import type { ListQuery } from '../schemas/query';
 import type { Stores } from '../stores';
 import { offersOfAsset } from './offers';
-import { later, pageOf, pagination, type Detail, type Page } from './page';
+import { type Detail, later, type Page, pageOf, pagination } from './page';
 import { servedCatalog } from './served';
 
 /** A detail lookup: the document, a redirect for a former slug, or `undefined` when absent. */

@@ -8,7 +8,7 @@ import type { OfferFamily } from '../keys';
 import type { ChangesQuery } from '../schemas/query';
 import type { Stores } from '../stores';
 import type { OfferIndex } from './family-index';
-import { pagination, type Pagination } from './page';
+import { type Pagination, pagination } from './page';
 import { servedOffers } from './served';
 
 export type Change = 'added' | 'changed' | 'removed';
@@ -55,7 +55,12 @@ function differences(older: OfferIndex | undefined, newer: OfferIndex | undefine
 const KEPT = 8;
 const kept = new Map<string, Difference[]>();
 
-function differencesOf(since: string, snapshot: string, older: OfferIndex | undefined, newer: OfferIndex | undefined): Difference[] {
+function differencesOf(
+  since: string,
+  snapshot: string,
+  older: OfferIndex | undefined,
+  newer: OfferIndex | undefined,
+): Difference[] {
   const key = `${since}\u0000${snapshot}`;
   let found = kept.get(key);
   if (!found) {
@@ -67,12 +72,19 @@ function differencesOf(since: string, snapshot: string, older: OfferIndex | unde
 }
 
 export async function offerChanges(stores: Stores, family: OfferFamily, query: ChangesQuery): Promise<ChangesPage> {
-  const [older, newer] = await Promise.all([servedOffers(stores, family, query.since, 'since'), servedOffers(stores, family, query.snapshot)]);
+  const [older, newer] = await Promise.all([
+    servedOffers(stores, family, query.since, 'since'),
+    servedOffers(stores, family, query.snapshot),
+  ]);
   const all = differencesOf(older.snapshot, newer.snapshot, older.index, newer.index);
   const shown = all.slice(query.offset, query.offset + query.limit);
-  const docs = await stores.documents.docs(shown.flatMap((d) => (d.entry === undefined ? [] : [newer.index!.ref(d.entry)])));
+  const docs = await stores.documents.docs(
+    shown.flatMap((d) => (d.entry === undefined ? [] : [newer.index!.ref(d.entry)])),
+  );
   let next = 0;
-  const rows = shown.map((d) => `{"id":${d.id},"change":"${d.change}","offer":${d.entry === undefined ? 'null' : docs[next++]}}`);
+  const rows = shown.map(
+    (d) => `{"id":${d.id},"change":"${d.change}","offer":${d.entry === undefined ? 'null' : docs[next++]}}`,
+  );
   return {
     since: older.snapshot,
     snapshot: newer.snapshot,

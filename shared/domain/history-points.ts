@@ -3,9 +3,10 @@
  * each bucket, and how long each stored series is kept. Used by the import to append and by the
  * read path to answer a window.
  */
-import { bucketStart, type Interval } from './buckets';
+
 import type { SeriesResolution } from '../keys';
 import type { BucketPoint, RawPoint } from '../repositories/history-store';
+import { bucketStart, type Interval } from './buckets';
 
 export type { BucketPoint, RawPoint };
 

@@ -5,15 +5,20 @@
  * observations after `to` (data dated in the future); when it does, its value comes from the raw
  * observations (a second query, only then).
  */
-import { bucketStart, EARLIEST_BUCKET_START, PERIOD_SPEC, type Interval, type Period } from './buckets';
-import type { BucketPoint, RawPoint } from './history-points';
-import type { HistoryFamily, SeriesResolution } from '../keys';
-import { NotFoundError } from '../errors';
-import { offerExists } from './offers';
-import type { Stores } from '../stores';
-import type { HistoryStore } from '../repositories/history-store';
 
-const ROLLUP_OF: Record<Exclude<Interval, '1h'>, Exclude<SeriesResolution, 'RAW'>> = { '4h': '4H', '1d': '1D', '1w': '1W' };
+import { NotFoundError } from '../errors';
+import type { HistoryFamily, SeriesResolution } from '../keys';
+import type { HistoryStore } from '../repositories/history-store';
+import type { Stores } from '../stores';
+import { bucketStart, EARLIEST_BUCKET_START, type Interval, PERIOD_SPEC, type Period } from './buckets';
+import type { BucketPoint, RawPoint } from './history-points';
+import { offerExists } from './offers';
+
+const ROLLUP_OF: Record<Exclude<Interval, '1h'>, Exclude<SeriesResolution, 'RAW'>> = {
+  '4h': '4H',
+  '1d': '1D',
+  '1w': '1W',
+};
 
 /** Last observation of each 1h bucket, from raw observations in time order. */
 function hourly(raw: RawPoint[]): BucketPoint[] {
@@ -27,9 +32,21 @@ interface Window {
   to: number;
 }
 
-async function readPoints(history: HistoryStore, family: HistoryFamily, id: number, interval: Interval, { from, to }: Window): Promise<BucketPoint[]> {
+async function readPoints(
+  history: HistoryStore,
+  family: HistoryFamily,
+  id: number,
+  interval: Interval,
+  { from, to }: Window,
+): Promise<BucketPoint[]> {
   if (interval === '1h') return hourly(await history.observations(family, id, from!, to));
-  const stored = await history.buckets(family, id, ROLLUP_OF[interval], from === undefined ? EARLIEST_BUCKET_START : bucketStart(interval, from), to);
+  const stored = await history.buckets(
+    family,
+    id,
+    ROLLUP_OF[interval],
+    from === undefined ? EARLIEST_BUCKET_START : bucketStart(interval, from),
+    to,
+  );
   const points = stored.filter(([, , , last]) => from === undefined || last >= from);
   const edge = points[points.length - 1];
   if (edge && edge[3] > to) {
@@ -43,7 +60,13 @@ async function readPoints(history: HistoryStore, family: HistoryFamily, id: numb
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export async function getHistory(stores: Stores, family: HistoryFamily, id: number, period: Period, now: Date): Promise<string> {
+export async function getHistory(
+  stores: Stores,
+  family: HistoryFamily,
+  id: number,
+  period: Period,
+  now: Date,
+): Promise<string> {
   const { interval, windowMs } = PERIOD_SPEC[period];
   const to = now.getTime();
   const window = { from: windowMs === null ? undefined : to - windowMs, to };
@@ -54,6 +77,8 @@ export async function getHistory(stores: Stores, family: HistoryFamily, id: numb
   if (!exists) throw new NotFoundError(`No such ${family} offer.`);
 
   const from = window.from ?? (points.length > 0 ? points[0][0] : to);
-  const data = points.map(([start, apy, tvl]) => (family === 'earn' ? { timestamp: iso(start), apy, tvl } : { timestamp: iso(start), apy }));
+  const data = points.map(([start, apy, tvl]) =>
+    family === 'earn' ? { timestamp: iso(start), apy, tvl } : { timestamp: iso(start), apy },
+  );
   return JSON.stringify({ period, interval, from: iso(from), to: iso(to), point_count: data.length, data });
 }

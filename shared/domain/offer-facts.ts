@@ -31,7 +31,8 @@ export interface OfferFacts {
 export type OfferMatcher = (facts: OfferFacts) => boolean;
 
 /** The values a list parameter keeps, or undefined when the query leaves that dimension free. */
-const setOf = <T>(values: readonly T[] | undefined): ReadonlySet<T> | undefined => (values === undefined ? undefined : new Set(values));
+const setOf = <T>(values: readonly T[] | undefined): ReadonlySet<T> | undefined =>
+  values === undefined ? undefined : new Set(values);
 
 /**
  * The predicate of a query's filters: OR within a list parameter, AND across parameters; a null

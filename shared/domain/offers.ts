@@ -12,13 +12,15 @@ import type { Stores } from '../stores';
 import type { OfferIndex } from './family-index';
 import { offerMatcher } from './offer-facts';
 import { DEFAULT_SORT, effectiveSort } from './orderings';
-import { later, pageOf, pagination, type Detail, type Page } from './page';
+import { type Detail, later, type Page, pageOf, pagination } from './page';
 import { servedOffers } from './served';
 
 export async function listOffers(stores: Stores, family: OfferFamily, query: OfferQuery): Promise<Page> {
   const { offset, limit } = query;
   const { index, snapshot, publishedAt } = await servedOffers(stores, family, query.snapshot);
-  const { total, entries } = index ? pageOf(index.order(effectiveSort(family, query.sort)), index.facts(), offerMatcher(family, query), offset, limit) : { total: 0, entries: [] };
+  const { total, entries } = index
+    ? pageOf(index.order(effectiveSort(family, query.sort)), index.facts(), offerMatcher(family, query), offset, limit)
+    : { total: 0, entries: [] };
   const docs = await stores.documents.docs(entries.map((e) => index!.ref(e)));
   return { docs, page: { ...pagination(total, offset, limit, docs.length), snapshot }, lastModified: publishedAt };
 }
@@ -40,7 +42,10 @@ export async function offerExists(stores: Stores, family: OfferFamily, id: numbe
  * The published offers whose asset is `slug`, each family in its default order (their blocks in
  * one read), and when the newest of the three versions was published.
  */
-export async function offersOfAsset(stores: Stores, slug: string): Promise<Record<OfferFamily, string[]> & { lastModified: string }> {
+export async function offersOfAsset(
+  stores: Stores,
+  slug: string,
+): Promise<Record<OfferFamily, string[]> & { lastModified: string }> {
   const served = await Promise.all(OFFER_FAMILIES.map((family) => servedOffers(stores, family)));
   const members = OFFER_FAMILIES.map((family, i) => {
     const index: OfferIndex | undefined = served[i].index;

@@ -51,10 +51,25 @@ interface CatalogShape {
 
 /** The one ordering of each platform and currency list. */
 export const CATALOG_ORDER: Record<CatalogFamily, OrderSpec<CatalogShape>> = {
-  exchanges: { value: (r) => (r.stats.weekly_visits as number | null) ?? null, kind: 'number', direction: 'desc', tieBreak: bySlug },
+  exchanges: {
+    value: (r) => (r.stats.weekly_visits as number | null) ?? null,
+    kind: 'number',
+    direction: 'desc',
+    tieBreak: bySlug,
+  },
   wallets: { value: (r) => r.name.toLowerCase(), kind: 'text', direction: 'asc', tieBreak: bySlug },
-  protocols: { value: (r) => (r.stats.tvl as string | null) ?? null, kind: 'decimal', direction: 'desc', tieBreak: bySlug },
-  currencies: { value: (r) => (r.stats.rank_by_market_cap as number | null) ?? null, kind: 'number', direction: 'asc', tieBreak: bySlug },
+  protocols: {
+    value: (r) => (r.stats.tvl as string | null) ?? null,
+    kind: 'decimal',
+    direction: 'desc',
+    tieBreak: bySlug,
+  },
+  currencies: {
+    value: (r) => (r.stats.rank_by_market_cap as number | null) ?? null,
+    kind: 'number',
+    direction: 'asc',
+    tieBreak: bySlug,
+  },
 };
 
 interface OfferShape {

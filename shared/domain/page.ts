@@ -28,7 +28,13 @@ export function pagination(total: number, offset: number, limit: number, returne
  * The entries of `order` that `match` keeps (all without one), counted, and those at [offset,
  * offset + limit) of them: one pass over the index, nothing allocated per entry.
  */
-export function pageOf<F>(order: readonly number[], facts: readonly F[], match: ((f: F) => boolean) | undefined, offset: number, limit: number): { total: number; entries: number[] } {
+export function pageOf<F>(
+  order: readonly number[],
+  facts: readonly F[],
+  match: ((f: F) => boolean) | undefined,
+  offset: number,
+  limit: number,
+): { total: number; entries: number[] } {
   if (!match) return { total: order.length, entries: order.slice(offset, offset + limit) };
   const entries: number[] = [];
   const end = offset + limit;

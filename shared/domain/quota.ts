@@ -114,10 +114,21 @@ const budget = (used: number, limit: number, resetAt: number): BudgetUsage => ({
  * Charge one request. `sameMinute`: the key was charged earlier in this minute as far as this
  * instance knows (shared/domain/budget-memory.ts); a wrong guess costs a write, never a count.
  */
-export async function chargeRequest(store: QuotaStore, keyId: string, limits: KeyLimits, now: Date, sameMinute = false): Promise<UsageCharge> {
+export async function chargeRequest(
+  store: QuotaStore,
+  keyId: string,
+  limits: KeyLimits,
+  now: Date,
+  sameMinute = false,
+): Promise<UsageCharge> {
   const minute = minuteWindow(now);
   const month = monthWindow(now);
-  const outcome = await store.charge(keyId, { minute: Number(minute.id), month: month.id, monthResetAt: month.resetAt }, limits, sameMinute);
+  const outcome = await store.charge(
+    keyId,
+    { minute: Number(minute.id), month: month.id, monthResetAt: month.resetAt },
+    limits,
+    sameMinute,
+  );
   // The window the request was counted in, which may be later than its clock's minute (another
   // instance's clock ahead started it): the headers, `/usage` and any 429 name that one, so that
   // the answers naming a window are exactly the requests counted in it (CONTRACT §6).
@@ -126,8 +137,16 @@ export async function chargeRequest(store: QuotaStore, keyId: string, limits: Ke
   // request's unit when the minute refused it, since that refusal took nothing).
   const usage: Usage = {
     limits,
-    minute: budget(outcome.admitted || outcome.refusedBy === 'month' ? outcome.minuteCount : limits.perMinute, limits.perMinute, minuteReset),
-    month: budget(outcome.admitted || outcome.refusedBy === 'minute' ? outcome.monthCount : limits.perMonth, limits.perMonth, month.resetAt),
+    minute: budget(
+      outcome.admitted || outcome.refusedBy === 'month' ? outcome.minuteCount : limits.perMinute,
+      limits.perMinute,
+      minuteReset,
+    ),
+    month: budget(
+      outcome.admitted || outcome.refusedBy === 'minute' ? outcome.monthCount : limits.perMonth,
+      limits.perMonth,
+      month.resetAt,
+    ),
     now,
   };
   const headers = usageHeaders(usage);

@@ -21,12 +21,19 @@ export interface Served<I extends FamilyIndex> {
 /** The name of a family that was never imported, and the time its empty answers claim. */
 const NONE: Omit<Served<never>, 'index'> = { snapshot: 'none', publishedAt: new Date(0).toISOString() };
 
-async function served(stores: Stores, family: VersionedFamily, pinned?: string, parameter: 'snapshot' | 'since' = 'snapshot'): Promise<Served<FamilyIndex>> {
+async function served(
+  stores: Stores,
+  family: VersionedFamily,
+  pinned?: string,
+  parameter: 'snapshot' | 'since' = 'snapshot',
+): Promise<Served<FamilyIndex>> {
   const versions = await stores.snapshot.versions();
   const current = versions.served[family];
   const load = (v: FamilyVersion) => stores.indexes.load(v.version, v.segments);
   if (pinned === undefined || pinned === (current?.version ?? NONE.snapshot)) {
-    return current ? { snapshot: current.version, publishedAt: current.publishedAt, index: await load(current) } : { ...NONE, index: undefined };
+    return current
+      ? { snapshot: current.version, publishedAt: current.publishedAt, index: await load(current) }
+      : { ...NONE, index: undefined };
   }
   const retired = versions.retired.get(pinned);
   if (retired?.family !== family) throw new SnapshotExpiredError(parameter);
@@ -41,4 +48,5 @@ async function served(stores: Stores, family: VersionedFamily, pinned?: string, 
 
 export const servedOffers = (stores: Stores, family: OfferFamily, pinned?: string, parameter?: 'snapshot' | 'since') =>
   served(stores, family, pinned, parameter) as Promise<Served<OfferIndex>>;
-export const servedCatalog = (stores: Stores, family: CatalogFamily, pinned?: string) => served(stores, family, pinned) as Promise<Served<CatalogIndex>>;
+export const servedCatalog = (stores: Stores, family: CatalogFamily, pinned?: string) =>
+  served(stores, family, pinned) as Promise<Served<CatalogIndex>>;

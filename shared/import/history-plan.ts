@@ -4,8 +4,8 @@
  * per observation), each with its expiry. Items no window can reach any more are left out. The
  * store then writes only the ones that change what is stored.
  */
-import { expiryOf, observations, rollup, ROLLUPS } from '../domain/history-points';
-import { historyKey, OBSERVED_AT_ATTRIBUTE, type HistoryFamily, type SeriesResolution } from '../keys';
+import { expiryOf, observations, ROLLUPS, rollup } from '../domain/history-points';
+import { type HistoryFamily, historyKey, OBSERVED_AT_ATTRIBUTE, type SeriesResolution } from '../keys';
 import type { BucketPoint, HistoryItem, RawPoint } from '../repositories/history-store';
 import type { HistoryWriter } from '../repositories/history-writer';
 import { TTL_ATTRIBUTE } from '../table';
@@ -47,13 +47,17 @@ function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], n
     });
   };
   for (const point of raw) add('RAW', point[0], point, point[0]);
-  for (const { resolution, interval } of ROLLUPS) for (const bucket of rollup(raw, interval)) add(resolution, bucket[0], bucket, bucket[3]);
+  for (const { resolution, interval } of ROLLUPS)
+    for (const bucket of rollup(raw, interval)) add(resolution, bucket[0], bucket, bucket[3]);
   return items;
 }
 
 /** Append the history records of a file, as of `now`. */
-export const appendHistory = (store: HistoryWriter, appends: readonly HistoryAppend[], now: number): Promise<AppendResult> =>
-  appendInRounds(store, appends, now, false);
+export const appendHistory = (
+  store: HistoryWriter,
+  appends: readonly HistoryAppend[],
+  now: number,
+): Promise<AppendResult> => appendInRounds(store, appends, now, false);
 
 /**
  * Would appending the history records of a file change what is stored? Reads only (the store's
@@ -61,12 +65,21 @@ export const appendHistory = (store: HistoryWriter, appends: readonly HistoryApp
  * from FIRST_PROBE_ROUND series: a file of new observations costs a few series of reads, a file
  * that changes nothing one read of each series.
  */
-export async function historyWouldChange(store: HistoryWriter, appends: readonly HistoryAppend[], now: number): Promise<boolean> {
+export async function historyWouldChange(
+  store: HistoryWriter,
+  appends: readonly HistoryAppend[],
+  now: number,
+): Promise<boolean> {
   return (await appendInRounds(store.dryRun(), appends, now, true)).itemsWritten > 0;
 }
 
 /** The rounds of an append (SERIES_PER_ROUND series each), or of a probe that stops at the first change. */
-async function appendInRounds(store: HistoryWriter, appends: readonly HistoryAppend[], now: number, probe: boolean): Promise<AppendResult> {
+async function appendInRounds(
+  store: HistoryWriter,
+  appends: readonly HistoryAppend[],
+  now: number,
+  probe: boolean,
+): Promise<AppendResult> {
   const result: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
   for (const { family, series } of appends) {
     let round = probe ? FIRST_PROBE_ROUND : SERIES_PER_ROUND;

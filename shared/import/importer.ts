@@ -9,22 +9,43 @@
  * deletes what it had written.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULTS } from '../config';
-import { CATALOG_FAMILIES, DATASET_FAMILY_OF, HISTORY_DATASET_FAMILY, HISTORY_FAMILIES, OFFER_FAMILIES, PLATFORM_FAMILIES, VERSIONED_FAMILIES, type VersionedFamily } from '../keys';
+import {
+  CATALOG_FAMILIES,
+  DATASET_FAMILY_OF,
+  HISTORY_DATASET_FAMILY,
+  HISTORY_FAMILIES,
+  OFFER_FAMILIES,
+  PLATFORM_FAMILIES,
+  VERSIONED_FAMILIES,
+  type VersionedFamily,
+} from '../keys';
 import { HistoryWriter } from '../repositories/history-writer';
-import { SnapshotWriter, type FamilyState, type RetiredVersion, type SnapshotPointer } from '../repositories/snapshot-writer';
-import { versionsOf, type FamilyVersions } from '../repositories/snapshot-store';
+import { type FamilyVersions, versionsOf } from '../repositories/snapshot-store';
+import {
+  type FamilyState,
+  type RetiredVersion,
+  type SnapshotPointer,
+  SnapshotWriter,
+} from '../repositories/snapshot-writer';
 import {
   DataFileError,
-  parseDataset,
+  type DataFileInput,
   type Dataset,
   type DatasetFamily,
-  type DataFileInput,
   type PlatformRecord,
+  parseDataset,
 } from '../schemas/dataset';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { appendHistory, historyWouldChange, type AppendResult, type HistoryAppend } from './history-plan';
-import { platformResolver, projectCatalog, projectOffers, type PlatformResolver, type Platforms, type Projection } from './project';
+import { type AppendResult, appendHistory, type HistoryAppend, historyWouldChange } from './history-plan';
+import {
+  type PlatformResolver,
+  type Platforms,
+  type Projection,
+  platformResolver,
+  projectCatalog,
+  projectOffers,
+} from './project';
 
 export type { SnapshotPointer } from '../repositories/snapshot-writer';
 
@@ -88,22 +109,39 @@ export function crossRecordErrors(dataset: Dataset): string[] {
   for (const family of CATALOG_FAMILIES) {
     const records = dataset[family];
     if (!records) continue;
-    const seen = unique(family, records.map((record) => record.slug), 'slug');
+    const seen = unique(
+      family,
+      records.map((record) => record.slug),
+      'slug',
+    );
     // A former slug naming another record would make that record's address a redirect, even once it is hidden.
     const former = new Map<string, number>();
     records.forEach((record, i) => {
       record.previous_slugs.forEach((slug, j) => {
         if (slug === record.slug) errors.push(`${family}[${i}].previous_slugs[${j}]: equals the record's own slug`);
-        else if (seen.has(slug)) errors.push(`${family}[${i}].previous_slugs[${j}]: "${slug}" is the slug of ${family}[${seen.get(slug)}]`);
+        else if (seen.has(slug))
+          errors.push(`${family}[${i}].previous_slugs[${j}]: "${slug}" is the slug of ${family}[${seen.get(slug)}]`);
         else if (former.has(slug) && former.get(slug) !== i) {
-          errors.push(`${family}[${i}].previous_slugs[${j}]: "${slug}" is also a former slug of ${family}[${former.get(slug)}]`);
+          errors.push(
+            `${family}[${i}].previous_slugs[${j}]: "${slug}" is also a former slug of ${family}[${former.get(slug)}]`,
+          );
         }
         former.set(slug, i);
       });
     });
   }
-  for (const family of OFFER_FAMILIES) unique(DATASET_FAMILY_OF[family], dataset[DATASET_FAMILY_OF[family]]?.map((o) => o.id), 'id');
-  for (const family of HISTORY_FAMILIES) unique(HISTORY_DATASET_FAMILY[family], dataset[HISTORY_DATASET_FAMILY[family]]?.map((s) => s.offer_id), 'offer_id');
+  for (const family of OFFER_FAMILIES)
+    unique(
+      DATASET_FAMILY_OF[family],
+      dataset[DATASET_FAMILY_OF[family]]?.map((o) => o.id),
+      'id',
+    );
+  for (const family of HISTORY_FAMILIES)
+    unique(
+      HISTORY_DATASET_FAMILY[family],
+      dataset[HISTORY_DATASET_FAMILY[family]]?.map((s) => s.offer_id),
+      'offer_id',
+    );
   return errors;
 }
 
@@ -119,34 +157,54 @@ interface FamilyChange {
 const isCurrent = (state: FamilyState | undefined) => state?.segments !== undefined;
 
 /** Which families of the file (and which offers, through their platform references) change, against a pointer. */
-async function planChanges(dataset: Dataset, pointer: SnapshotPointer | undefined, writer: SnapshotWriter, now: string): Promise<FamilyChange[]> {
+async function planChanges(
+  dataset: Dataset,
+  pointer: SnapshotPointer | undefined,
+  writer: SnapshotWriter,
+  now: string,
+): Promise<FamilyChange[]> {
   const served = pointer?.families ?? {};
   const changes: FamilyChange[] = [];
-  const change = (family: VersionedFamily, state: Omit<FamilyChange['state'], 'version'>, project: () => Projection, records: readonly unknown[]) =>
-    changes.push({ family, state: { ...state, version: hashOf(LAYOUT, family, state.hash, state.refs ?? null) }, project, records });
+  const change = (
+    family: VersionedFamily,
+    state: Omit<FamilyChange['state'], 'version'>,
+    project: () => Projection,
+    records: readonly unknown[],
+  ) =>
+    changes.push({
+      family,
+      state: { ...state, version: hashOf(LAYOUT, family, state.hash, state.refs ?? null) },
+      project,
+      records,
+    });
 
   for (const family of CATALOG_FAMILIES) {
     const stored = served[family];
     const given = dataset[family];
     if (given) {
       const state = { hash: hashOf(given), publishedAt: now };
-      if (stored?.version !== hashOf(LAYOUT, family, state.hash, null)) change(family, state, () => projectCatalog(family, given), given);
+      if (stored?.version !== hashOf(LAYOUT, family, state.hash, null))
+        change(family, state, () => projectCatalog(family, given), given);
     } else if (stored?.version && stored.hash && !isCurrent(stored)) {
       // Served in an older layout: written again from its source records, when it has them.
       const records = (await writer.readSource(stored.version, family)) as Parameters<typeof projectCatalog>[1];
-      if (records.length > 0) change(family, { ...stored, publishedAt: now }, () => projectCatalog(family, records), records);
+      if (records.length > 0)
+        change(family, { ...stored, publishedAt: now }, () => projectCatalog(family, records), records);
     }
   }
 
   // Offers render their platform references: resolve them when offers come in or platforms change.
   const platformsChanged = changes.some((c) => (PLATFORM_FAMILIES as readonly string[]).includes(c.family));
   const offersInFile = OFFER_FAMILIES.some((f) => dataset[DATASET_FAMILY_OF[f]] !== undefined);
-  const offersOutdated = OFFER_FAMILIES.some((f) => served[DATASET_FAMILY_OF[f]]?.version !== undefined && !isCurrent(served[DATASET_FAMILY_OF[f]]));
+  const offersOutdated = OFFER_FAMILIES.some(
+    (f) => served[DATASET_FAMILY_OF[f]]?.version !== undefined && !isCurrent(served[DATASET_FAMILY_OF[f]]),
+  );
   if (!platformsChanged && !offersInFile && !offersOutdated) return changes;
   const platforms = {} as Record<(typeof PLATFORM_FAMILIES)[number], readonly PlatformRecord[]>;
   for (const family of PLATFORM_FAMILIES) {
     const version = served[family]?.version;
-    platforms[family] = dataset[family] ?? (version ? ((await writer.readSource(version, family)) as PlatformRecord[]) : []);
+    platforms[family] =
+      dataset[family] ?? (version ? ((await writer.readSource(version, family)) as PlatformRecord[]) : []);
   }
   const resolve: PlatformResolver = platformResolver(platforms as Platforms);
 
@@ -156,11 +214,17 @@ async function planChanges(dataset: Dataset, pointer: SnapshotPointer | undefine
     const given = dataset[name];
     if (given) {
       const state = { hash: hashOf(given), refs: resolve.digest, publishedAt: now };
-      if (stored?.version !== hashOf(LAYOUT, family, state.hash, state.refs)) change(family, state, () => projectOffers(family, given, resolve), given);
+      if (stored?.version !== hashOf(LAYOUT, family, state.hash, state.refs))
+        change(family, state, () => projectOffers(family, given, resolve), given);
     } else if (stored?.version && stored.hash && (stored.refs !== resolve.digest || !isCurrent(stored))) {
       // The family is not in the file, but a reference it renders changed (or its layout is older): render it again.
       const records = await writer.readSource(stored.version, name);
-      change(family, { ...stored, refs: resolve.digest, publishedAt: now }, () => projectOffers(family, records, resolve), records);
+      change(
+        family,
+        { ...stored, refs: resolve.digest, publishedAt: now },
+        () => projectOffers(family, records, resolve),
+        records,
+      );
     }
   }
   return changes;
@@ -170,7 +234,11 @@ async function planChanges(dataset: Dataset, pointer: SnapshotPointer | undefine
  * History must name offers of its family: those of the file when it carries the family, else the
  * served ones (history of an offer that is not published is stored, and not served).
  */
-async function unknownOffers(dataset: Dataset, pointer: SnapshotPointer | undefined, writer: SnapshotWriter): Promise<string[]> {
+async function unknownOffers(
+  dataset: Dataset,
+  pointer: SnapshotPointer | undefined,
+  writer: SnapshotWriter,
+): Promise<string[]> {
   const errors: string[] = [];
   for (const family of HISTORY_FAMILIES) {
     const name = HISTORY_DATASET_FAMILY[family];
@@ -196,7 +264,10 @@ const historyOf = (dataset: Dataset): HistoryAppend[] =>
 export async function importDataset(input: DataFileInput, options: ImportOptions): Promise<ImportResult> {
   const dataset = parseDataset(input);
   const { client, tableName } = options;
-  const writer = new SnapshotWriter(client, tableName, { concurrency: options.concurrency, onProgress: options.onProgress });
+  const writer = new SnapshotWriter(client, tableName, {
+    concurrency: options.concurrency,
+    onProgress: options.onProgress,
+  });
   const seen = await writer.readPointer();
   const errors = [...crossRecordErrors(dataset), ...(await unknownOffers(dataset, seen, writer))];
   if (errors.length > 0) throw new DataFileError(errors);
@@ -204,7 +275,9 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   const clock = () => options.now?.() ?? new Date();
   const history = new HistoryWriter(client, tableName, options.concurrency);
   const retireAfterMs = options.retireAfterMs ?? RETAIN_MS + DEFAULTS.snapshotCacheMs + RETIRE_MARGIN_MS;
-  const counts = Object.fromEntries(Object.entries(dataset).flatMap(([family, records]) => (Array.isArray(records) ? [[family, records.length]] : [])));
+  const counts = Object.fromEntries(
+    Object.entries(dataset).flatMap(([family, records]) => (Array.isArray(records) ? [[family, records.length]] : [])),
+  );
   const appends = historyOf(dataset);
   const noHistory: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
 
@@ -213,11 +286,22 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   const planned = await planChanges(dataset, seen, writer, startedAt.toISOString());
   // The families the file carries (and those whose offers it renders again): their refresh time moves.
   const carried = (changes: FamilyChange[]) => [
-    ...new Set([...Object.keys(counts).filter((f) => Object.values(DATASET_FAMILY_OF).includes(f as never)), ...changes.map((c) => DATASET_FAMILY_OF[c.family])]),
+    ...new Set([
+      ...Object.keys(counts).filter((f) => Object.values(DATASET_FAMILY_OF).includes(f as never)),
+      ...changes.map((c) => DATASET_FAMILY_OF[c.family]),
+    ]),
   ];
   if (planned.length === 0 && !(await historyWouldChange(history, appends, startedAt.getTime()))) {
     await writer.markRefreshed(carried([]), startedAt.toISOString());
-    return { unchanged: true, versions: versionsOf(seen?.families), published: [], itemsWritten: 0, itemsDeleted: 0, history: noHistory, counts };
+    return {
+      unchanged: true,
+      versions: versionsOf(seen?.families),
+      published: [],
+      itemsWritten: 0,
+      itemsDeleted: 0,
+      history: noHistory,
+      counts,
+    };
   }
 
   const owner = randomUUID();
@@ -230,7 +314,10 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     leaseUntil = now + LEASE_MS;
     await writer.renewLease(owner, leaseUntil);
   };
-  const before = await writer.acquireLease({ owner, until: leaseUntil, writing: planned.map((c) => c.state.version) }, startedAt.getTime());
+  const before = await writer.acquireLease(
+    { owner, until: leaseUntil, writing: planned.map((c) => c.state.version) },
+    startedAt.getTime(),
+  );
   try {
     // Under the lease: plan again only if another import published since the pointer was read
     // (a family version names its hash and references, so equal versions mean an equal plan).
@@ -263,7 +350,8 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     // again): readers may still name that one, and it is deleted only once it is due.
     const retainedVersions = new Set(retained.map((r) => r.version));
     for (const version of new Set(before?.lease?.writing ?? [])) {
-      if (!served.has(version) && !next.has(version) && !retainedVersions.has(version)) itemsDeleted += await writer.deleteVersion(version, kept);
+      if (!served.has(version) && !next.has(version) && !retainedVersions.has(version))
+        itemsDeleted += await writer.deleteVersion(version, kept);
     }
     for (const change of changes) {
       await holdLease();
@@ -296,7 +384,8 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       }
       families[DATASET_FAMILY_OF[change.family]] = change.state;
     }
-    for (const { family } of appends) families[HISTORY_DATASET_FAMILY[family]] = { publishedAt: startedAt.toISOString() };
+    for (const { family } of appends)
+      families[HISTORY_DATASET_FAMILY[family]] = { publishedAt: startedAt.toISOString() };
     await writer.publish(owner, { families, retired, importedAt: publishedAt.toISOString() });
     await writer.markRefreshed(carried(changes), publishedAt.toISOString());
     itemsWritten += 1;
@@ -316,6 +405,9 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
 }
 
 /** The served state of every family (for the freshness metric and the command line). */
-export async function readPointer(client: DynamoDBDocumentClient, tableName: string): Promise<SnapshotPointer | undefined> {
+export async function readPointer(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<SnapshotPointer | undefined> {
   return new SnapshotWriter(client, tableName).readPointer();
 }

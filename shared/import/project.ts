@@ -10,7 +10,14 @@
 import { createHash } from 'node:crypto';
 import { decimalSortKey } from '../decimal';
 import type { CatalogIndexData, IndexData, OfferIndexData } from '../domain/family-index';
-import { CATALOG_ORDER, comparator, distinctSortModes, offerOrder, OFFER_SORT_FIELDS, type SortMode } from '../domain/orderings';
+import {
+  CATALOG_ORDER,
+  comparator,
+  distinctSortModes,
+  OFFER_SORT_FIELDS,
+  offerOrder,
+  type SortMode,
+} from '../domain/orderings';
 import type { CatalogFamily, OfferFamily, PlatformFamily } from '../keys';
 import type { CurrencyRecord, PlatformRecord } from '../schemas/dataset';
 import {
@@ -19,9 +26,9 @@ import {
   currencyFields,
   earnOfferFields,
   exchangeFields,
-  TIMESTAMP_FIELDS,
   type PlatformRef,
   type PlatformType,
+  TIMESTAMP_FIELDS,
 } from '../schemas/resources';
 
 const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
@@ -29,7 +36,11 @@ const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
   wallet: 'wallets',
   protocol: 'protocols',
 };
-const TYPE_OF: Record<PlatformFamily, PlatformType> = { exchanges: 'exchange', wallets: 'wallet', protocols: 'protocol' };
+const TYPE_OF: Record<PlatformFamily, PlatformType> = {
+  exchanges: 'exchange',
+  wallets: 'wallet',
+  protocols: 'protocol',
+};
 
 const FIELD_ORDER = {
   platform: Object.keys(exchangeFields),
@@ -42,7 +53,12 @@ const FIELD_ORDER = {
 const isoTime = (value: string) => new Date(value).toISOString();
 
 /** The API document of a record: its API fields in specification order, timestamps normalized. */
-function renderDoc(record: Record<string, unknown>, fields: string[], times: readonly string[], overrides = {}): string {
+function renderDoc(
+  record: Record<string, unknown>,
+  fields: string[],
+  times: readonly string[],
+  overrides = {},
+): string {
   const doc: Record<string, unknown> = {};
   for (const field of fields) doc[field] = record[field];
   for (const field of times) doc[field] = isoTime(record[field] as string);
@@ -135,17 +151,32 @@ export function projectCatalog(family: CatalogFamily, records: readonly CatalogR
   const docs = exposed.map((record) =>
     family === 'currencies'
       ? renderDoc(record as Record<string, unknown>, FIELD_ORDER.currency, TIMESTAMP_FIELDS.currency)
-      : renderDoc(record as Record<string, unknown>, FIELD_ORDER.platform, TIMESTAMP_FIELDS.platform, { type: TYPE_OF[family as PlatformFamily] }),
+      : renderDoc(record as Record<string, unknown>, FIELD_ORDER.platform, TIMESTAMP_FIELDS.platform, {
+          type: TYPE_OF[family as PlatformFamily],
+        }),
   );
   // Blocks follow the list order: a page of the list reads a few blocks.
-  const { columns, blocks } = packBlocks(family, [order], exposed.length, (i) => exposed[i].slug, (i) => docs[i]);
+  const { columns, blocks } = packBlocks(
+    family,
+    [order],
+    exposed.length,
+    (i) => exposed[i].slug,
+    (i) => docs[i],
+  );
   const current = new Set(exposed.map((r) => r.slug));
   const redirects: Record<string, string> = {};
   for (const record of exposed) {
     // A current slug always wins over somebody's former one.
     for (const former of record.previous_slugs) if (!current.has(former)) redirects[former] = record.slug;
   }
-  const index: CatalogIndexData = { kind: 'catalog', family, slugs: exposed.map((r) => r.slug), order, redirects, ...columns };
+  const index: CatalogIndexData = {
+    kind: 'catalog',
+    family,
+    slugs: exposed.map((r) => r.slug),
+    order,
+    redirects,
+    ...columns,
+  };
   return { index, blocks };
 }
 
@@ -169,22 +200,33 @@ export function platformResolver(platforms: Platforms): PlatformResolver {
     for (const r of records) table.set(r.slug, resolved(r)); // current slugs win
     byType.set(type, table);
   }
-  const entries = [...byType].map(([type, table]) => [type, [...table].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+  const entries = [...byType].map(([type, table]) => [
+    type,
+    [...table].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  ]);
   const digest = createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 20);
-  return Object.assign((ref: PlatformRef | null) => (ref ? byType.get(ref.type)?.get(ref.slug) ?? null : null), { digest });
+  return Object.assign((ref: PlatformRef | null) => (ref ? (byType.get(ref.type)?.get(ref.slug) ?? null) : null), {
+    digest,
+  });
 }
 
 // ---- offers ------------------------------------------------------------------------------------
 
 const FLAG_FIELD: Record<OfferFamily, string> = { earn: 'available', borrow: 'is_active', collateral: 'is_active' };
 
-export function projectOffers(family: OfferFamily, offerRecords: readonly unknown[], resolve: PlatformResolver): Projection {
+export function projectOffers(
+  family: OfferFamily,
+  offerRecords: readonly unknown[],
+  resolve: PlatformResolver,
+): Projection {
   const records = (offerRecords as (Record<string, unknown> & { id: number; published: boolean; updated_at: string })[])
     .filter((r) => r.published)
     .sort((a, b) => a.id - b.id);
   const fields = OFFER_SORT_FIELDS[family];
   const platforms = records.map((r) => resolve(r.platform as PlatformRef | null));
-  const docs = records.map((r, i) => renderDoc(r, FIELD_ORDER[family], TIMESTAMP_FIELDS[family], { platform: platforms[i] }));
+  const docs = records.map((r, i) =>
+    renderDoc(r, FIELD_ORDER[family], TIMESTAMP_FIELDS[family], { platform: platforms[i] }),
+  );
   const slugOf = (value: unknown) => (value as { slug: string } | null)?.slug ?? null;
   const keyOf = (value: unknown) => (typeof value === 'string' ? decimalSortKey(value) : null);
 
@@ -201,7 +243,13 @@ export function projectOffers(family: OfferFamily, offerRecords: readonly unknow
     if (group) group.push(i);
     else groups.set(asset, [i]);
   });
-  const { columns, blocks } = packBlocks(family, groups.values(), records.length, (i) => String(records[i].id), (i) => docs[i]);
+  const { columns, blocks } = packBlocks(
+    family,
+    groups.values(),
+    records.length,
+    (i) => String(records[i].id),
+    (i) => docs[i],
+  );
   const index: OfferIndexData = {
     kind: 'offers',
     family,

@@ -11,7 +11,7 @@ import { BudgetMemory } from '../domain/budget-memory';
 import { NotFoundError, ValidationError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http';
 import { requestMetrics } from '../observability/metrics';
-import { operationOfResource, type FunctionName, type OperationId, type OperationOf } from '../routes';
+import { type FunctionName, type OperationId, type OperationOf, operationOfResource } from '../routes';
 import { SLUG_MAX_LENGTH } from '../schemas/constants';
 import { compression } from './compression';
 import { conditionalRequests } from './conditional-requests';
@@ -49,16 +49,26 @@ export function apiHandler<F extends FunctionName>(_fn: F, handlers: RouteHandle
   };
   // Per function instance: the keys' budgets this instance has seen.
   const memory = new BudgetMemory();
-  return middy<ApiEvent, ApiResult>(dispatch)
-    // First, so that its after/onError run last and record the final status (429s included).
-    .use(requestMetrics())
-    .use(logContext())
-    // Before the response headers, so that its after/onError compress the final body.
-    .use(compression())
-    .use(responseHeaders())
-    .use(httpErrorHandler({ logger: false, fallbackMessage: INTERNAL_ERROR_BODY }))
-    .use(errorEnvelope({ retryAfterSeconds: deps.retryAfterSeconds }))
-    // Before the quota, so that its `after` sees the answer the quota let through (304 or 200).
-    .use(conditionalRequests())
-    .use(usageQuota({ store: deps.quota, defaults: deps.limits, retryAfterSeconds: deps.retryAfterSeconds, now: deps.clock, memory }));
+  return (
+    middy<ApiEvent, ApiResult>(dispatch)
+      // First, so that its after/onError run last and record the final status (429s included).
+      .use(requestMetrics())
+      .use(logContext())
+      // Before the response headers, so that its after/onError compress the final body.
+      .use(compression())
+      .use(responseHeaders())
+      .use(httpErrorHandler({ logger: false, fallbackMessage: INTERNAL_ERROR_BODY }))
+      .use(errorEnvelope({ retryAfterSeconds: deps.retryAfterSeconds }))
+      // Before the quota, so that its `after` sees the answer the quota let through (304 or 200).
+      .use(conditionalRequests())
+      .use(
+        usageQuota({
+          store: deps.quota,
+          defaults: deps.limits,
+          retryAfterSeconds: deps.retryAfterSeconds,
+          now: deps.clock,
+          memory,
+        }),
+      )
+  );
 }

@@ -12,7 +12,7 @@
  */
 import { constants, deflateSync, gzipSync } from 'node:zlib';
 import type middy from '@middy/core';
-import { headerValues, type ApiEvent, type ApiResult } from '../http';
+import { type ApiEvent, type ApiResult, headerValues } from '../http';
 
 /** Smaller bodies gain too little to pay for the coding; API Gateway's `minimumCompressionSize` is the same. */
 export const MIN_COMPRESSION_BYTES = 1024;

@@ -10,9 +10,9 @@
  */
 import { createHash } from 'node:crypto';
 import type middy from '@middy/core';
-import { CACHE_CONTROL, headerValues, type ApiEvent, type ApiResult } from '../http';
+import { type ApiEvent, type ApiResult, CACHE_CONTROL, headerValues } from '../http';
 import { kindOfOperation, operationOfResource } from '../routes';
-import { codingOf, type ContentCoding } from './compression';
+import { type ContentCoding, codingOf } from './compression';
 
 /**
  * A strong entity tag of a body: 128 bits of its SHA-256, base64url (RFC 9110 §8.8.3), and the
@@ -50,7 +50,11 @@ export function conditionalRequests(): middy.MiddlewareObj<ApiEvent, ApiResult> 
     if (response?.statusCode !== 200 || !hasEtag(request.event)) return;
     // The tag of the representation this request gets: the coding decided as compression.ts will.
     const etag = strongEtag(response.body, codingOf(request.event, response.body));
-    const headers: NonNullable<ApiResult['headers']> = { ...(response.headers ?? {}), ETag: etag, 'Cache-Control': CACHE_CONTROL.revalidate };
+    const headers: NonNullable<ApiResult['headers']> = {
+      ...(response.headers ?? {}),
+      ETag: etag,
+      'Cache-Control': CACHE_CONTROL.revalidate,
+    };
     if (ifNoneMatchMatches(headerValues(request.event, 'If-None-Match'), etag)) {
       // RFC 9110 §15.4.5: the validators (ETag, Last-Modified) and cache headers a 200 would carry, no
       // body, no content metadata; no Link either (it belongs to the body the client already holds).

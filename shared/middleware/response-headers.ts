@@ -7,7 +7,7 @@
 import type middy from '@middy/core';
 import { CORS_HEADERS } from '../cors';
 import { JSON_CONTENT_TYPE } from '../gateway-responses';
-import { CACHE_CONTROL, varyOnEncoding, type ApiEvent, type ApiResult } from '../http';
+import { type ApiEvent, type ApiResult, CACHE_CONTROL, varyOnEncoding } from '../http';
 import { USAGE_HEADERS, type WithUsageHeaders } from './usage-quota';
 
 export function responseHeaders(): middy.MiddlewareObj<ApiEvent, ApiResult> {
@@ -15,12 +15,17 @@ export function responseHeaders(): middy.MiddlewareObj<ApiEvent, ApiResult> {
     if (!request.response) return;
     const usage = (request.internal as WithUsageHeaders)[USAGE_HEADERS] ?? {};
     const requestId = request.event.requestContext?.requestId ?? request.context?.awsRequestId;
-    const headers: Record<string, string | number | boolean> = { ...CORS_HEADERS, ...(request.response.headers ?? {}), ...usage };
+    const headers: Record<string, string | number | boolean> = {
+      ...CORS_HEADERS,
+      ...(request.response.headers ?? {}),
+      ...usage,
+    };
     if (requestId) headers['X-Request-Id'] = requestId;
     headers['Cache-Control'] ??= CACHE_CONTROL.none;
     headers.Vary = varyOnEncoding(headers.Vary);
     // Bodies are JSON: one content type for all, errors included (http-error-handler writes a bare `application/json`).
-    if (request.response.body && (!headers['Content-Type'] || headers['Content-Type'] === 'application/json')) headers['Content-Type'] = JSON_CONTENT_TYPE;
+    if (request.response.body && (!headers['Content-Type'] || headers['Content-Type'] === 'application/json'))
+      headers['Content-Type'] = JSON_CONTENT_TYPE;
     request.response = { ...request.response, headers };
   };
   return { after: addHeaders, onError: addHeaders };

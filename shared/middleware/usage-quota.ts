@@ -8,13 +8,13 @@
  * be reached, the answer is 503.
  */
 import type middy from '@middy/core';
-import { ApiError, InvalidApiKeyError } from '../errors';
-import { toApiError } from './error-envelope';
 import { BudgetMemory } from '../domain/budget-memory';
 import { chargeRequest, type KeyLimits, type UsageCharge } from '../domain/quota';
+import { ApiError, InvalidApiKeyError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http';
 import { logger } from '../logger';
 import type { QuotaStore } from '../repositories/quota-store';
+import { toApiError } from './error-envelope';
 
 export interface UsageQuotaOptions {
   store: QuotaStore;
@@ -32,7 +32,8 @@ export interface Caller {
   premiumUntil: string | null;
 }
 
-const authorizerContextOf = (event: ApiEvent) => event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
+const authorizerContextOf = (event: ApiEvent) =>
+  event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
 
 /** The key id the authorizer put in the request context, if any. */
 export function keyIdOf(event: ApiEvent): string | undefined {
@@ -48,9 +49,13 @@ function callerOf(event: ApiEvent, defaults: KeyLimits): Caller | undefined {
   const limit = (value: unknown, fallback: number) => (Number(value) > 0 ? Math.floor(Number(value)) : fallback);
   return {
     keyId,
-    limits: { perMinute: limit(context?.perMinute, defaults.perMinute), perMonth: limit(context?.perMonth, defaults.perMonth) },
+    limits: {
+      perMinute: limit(context?.perMinute, defaults.perMinute),
+      perMonth: limit(context?.perMonth, defaults.perMonth),
+    },
     // An authorizer context holds no null: an open-ended subscription has no premiumUntil.
-    premiumUntil: typeof context?.premiumUntil === 'string' && context.premiumUntil !== '' ? context.premiumUntil : null,
+    premiumUntil:
+      typeof context?.premiumUntil === 'string' && context.premiumUntil !== '' ? context.premiumUntil : null,
   };
 }
 

@@ -31,7 +31,13 @@ export function dataAgeDocuments(ages: Record<string, number>, timestamp: number
   return Object.entries(ages).map(([family, seconds]) => ({
     _aws: {
       Timestamp: timestamp,
-      CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [[FAMILY_DIMENSION]], Metrics: [{ Name: DATA_AGE_METRIC, Unit: DATA_AGE_UNIT }] }],
+      CloudWatchMetrics: [
+        {
+          Namespace: METRICS_NAMESPACE,
+          Dimensions: [[FAMILY_DIMENSION]],
+          Metrics: [{ Name: DATA_AGE_METRIC, Unit: DATA_AGE_UNIT }],
+        },
+      ],
     },
     [FAMILY_DIMENSION]: family,
     [DATA_AGE_METRIC]: seconds,

@@ -6,7 +6,12 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
-import type { InitializeHandlerArguments, InitializeHandlerOutput, InitializeMiddleware, MiddlewareStack } from '@smithy/types';
+import type {
+  InitializeHandlerArguments,
+  InitializeHandlerOutput,
+  InitializeMiddleware,
+  MiddlewareStack,
+} from '@smithy/types';
 
 export interface DynamoCall {
   /** `GetItem`, `Query`, `UpdateItem`… */
@@ -61,7 +66,8 @@ export function callDepths(calls: readonly Pick<DynamoCall, 'start' | 'end'>[]):
  * Sequential round trips on the request's critical path: the longest chain of calls where each
  * starts after the previous one ended.
  */
-export const roundTrips = (calls: readonly Pick<DynamoCall, 'start' | 'end'>[]): number => Math.max(0, ...callDepths(calls));
+export const roundTrips = (calls: readonly Pick<DynamoCall, 'start' | 'end'>[]): number =>
+  Math.max(0, ...callDepths(calls));
 
 export function summarize(calls: readonly DynamoCall[], cache: readonly CacheAccess[] = []): AccountingSummary {
   return {
@@ -131,7 +137,9 @@ export function recordCacheAccess(access: CacheAccess): void {
 }
 
 /** Run `fn` in a new scope (nested in the current one) and return its result with its calls. */
-export async function withRequestAccounting<T>(fn: () => Promise<T>): Promise<{ result: T; accounting: RequestAccounting }> {
+export async function withRequestAccounting<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; accounting: RequestAccounting }> {
   const accounting = new RequestAccounting(currentAccounting());
   try {
     return { result: await storage.run(accounting, fn), accounting };
@@ -157,7 +165,10 @@ export function enterRequestAccounting(): RequestAccounting {
 
 type Consumed = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
 
-function capacityOf(command: string, consumed: Consumed | Consumed[] | undefined): { readCapacity: number; writeCapacity: number } {
+function capacityOf(
+  command: string,
+  consumed: Consumed | Consumed[] | undefined,
+): { readCapacity: number; writeCapacity: number } {
   let readCapacity = 0;
   let writeCapacity = 0;
   for (const c of ([] as Consumed[]).concat(consumed ?? [])) {
@@ -179,16 +190,29 @@ function dynamoAccountingMiddleware<I extends object, O extends object>(): Initi
       const accounting = currentAccounting();
       if (!accounting) return next(args);
       const command = String(context.commandName ?? 'Unknown').replace(/Command$/, '');
-      const asksCapacity = (READS.has(command) || WRITES.has(command)) && (args.input as Input).ReturnConsumedCapacity === undefined;
+      const asksCapacity =
+        (READS.has(command) || WRITES.has(command)) && (args.input as Input).ReturnConsumedCapacity === undefined;
       const input = asksCapacity ? { ...args.input, ReturnConsumedCapacity: 'TOTAL' } : args.input;
       const start = performance.now();
       try {
         const out = await next({ ...args, input });
-        accounting.record({ command, start, end: performance.now(), ...capacityOf(command, (out.output as Output).ConsumedCapacity) });
+        accounting.record({
+          command,
+          start,
+          end: performance.now(),
+          ...capacityOf(command, (out.output as Output).ConsumedCapacity),
+        });
         return out;
       } catch (error) {
         // A refused conditional write is still a round trip (DynamoDB bills it; no capacity is returned).
-        accounting.record({ command, start, end: performance.now(), readCapacity: 0, writeCapacity: 0, error: (error as Error)?.name ?? 'Error' });
+        accounting.record({
+          command,
+          start,
+          end: performance.now(),
+          readCapacity: 0,
+          writeCapacity: 0,
+          error: (error as Error)?.name ?? 'Error',
+        });
         throw error;
       }
     };
@@ -197,6 +221,12 @@ function dynamoAccountingMiddleware<I extends object, O extends object>(): Initi
 const DYNAMO_ACCOUNTING_MIDDLEWARE = 'dynamoAccounting';
 
 /** Attach the accounting to a client (the document client shares its client's stack). */
-export function attachDynamoAccounting<I extends object, O extends object>(client: { middlewareStack: MiddlewareStack<I, O> }): void {
-  client.middlewareStack.add(dynamoAccountingMiddleware<I, O>(), { step: 'initialize', name: DYNAMO_ACCOUNTING_MIDDLEWARE, override: true });
+export function attachDynamoAccounting<I extends object, O extends object>(client: {
+  middlewareStack: MiddlewareStack<I, O>;
+}): void {
+  client.middlewareStack.add(dynamoAccountingMiddleware<I, O>(), {
+    step: 'initialize',
+    name: DYNAMO_ACCOUNTING_MIDDLEWARE,
+    override: true,
+  });
 }

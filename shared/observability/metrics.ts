@@ -9,9 +9,9 @@ import type middy from '@middy/core';
 import type { ApiEvent, ApiResult } from '../http';
 import { logger } from '../logger';
 import { operationOfResource } from '../routes';
-import { enterRequestAccounting, type AccountingSummary, type RequestAccounting } from './dynamo-accounting';
+import { type AccountingSummary, enterRequestAccounting, type RequestAccounting } from './dynamo-accounting';
 
-import { METRICS_NAMESPACE, REQUEST_METRICS, ROUTE_DIMENSION, type RequestMetricName } from './metric-names';
+import { METRICS_NAMESPACE, REQUEST_METRICS, type RequestMetricName, ROUTE_DIMENSION } from './metric-names';
 
 export { METRICS_NAMESPACE, REQUEST_METRICS };
 
@@ -24,7 +24,11 @@ export interface RequestMetricsOptions {
 }
 
 /** The metric values of one request from its final status, duration and DynamoDB work. */
-export function requestMetricValues(statusCode: number, latencyMs: number, work: AccountingSummary): Record<RequestMetricName, number> {
+export function requestMetricValues(
+  statusCode: number,
+  latencyMs: number,
+  work: AccountingSummary,
+): Record<RequestMetricName, number> {
   return {
     Requests: 1,
     Latency: Math.round(latencyMs * 100) / 100,
@@ -43,7 +47,11 @@ export function requestMetricValues(statusCode: number, latencyMs: number, work:
 }
 
 /** The EMF document: metadata under `_aws`, the dimension and the values at the root. */
-export function emfDocument(route: string, values: Record<RequestMetricName, number>, timestamp: number): Record<string, unknown> {
+export function emfDocument(
+  route: string,
+  values: Record<RequestMetricName, number>,
+  timestamp: number,
+): Record<string, unknown> {
   return {
     _aws: {
       Timestamp: timestamp,

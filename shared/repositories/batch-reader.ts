@@ -29,7 +29,14 @@ export async function getItems(keys: Key[], options: BatchGetOptions): Promise<R
       async (pending) => {
         const out = await options.client.send(
           new BatchGetCommand({
-            RequestItems: { [options.tableName]: { Keys: pending, ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names, ConsistentRead: options.consistent } },
+            RequestItems: {
+              [options.tableName]: {
+                Keys: pending,
+                ProjectionExpression: Object.keys(names).join(', '),
+                ExpressionAttributeNames: names,
+                ConsistentRead: options.consistent,
+              },
+            },
           }),
         );
         found.push(...(out.Responses?.[options.tableName] ?? []));

@@ -5,7 +5,9 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { eachBatch, untilProcessed } from './batches';
 
-type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
+type WriteRequest =
+  | { PutRequest: { Item: Record<string, unknown> } }
+  | { DeleteRequest: { Key: Record<string, unknown> } };
 
 export interface BatchWriteOptions {
   client: DynamoDBDocumentClient;
@@ -24,7 +26,9 @@ async function writeAll(requests: WriteRequest[], options: BatchWriteOptions): P
     await untilProcessed(
       batch,
       async (pending) => {
-        const out = await options.client.send(new BatchWriteCommand({ RequestItems: { [options.tableName]: pending } }));
+        const out = await options.client.send(
+          new BatchWriteCommand({ RequestItems: { [options.tableName]: pending } }),
+        );
         return (out.UnprocessedItems?.[options.tableName] as WriteRequest[] | undefined) ?? [];
       },
       { describe: (n) => `BatchWriteItem: ${n} item(s)`, maxAttempts: options.maxAttempts ?? 10, sleep: options.sleep },
@@ -35,7 +39,13 @@ async function writeAll(requests: WriteRequest[], options: BatchWriteOptions): P
 }
 
 export const putItems = (items: Record<string, unknown>[], options: BatchWriteOptions) =>
-  writeAll(items.map((Item) => ({ PutRequest: { Item } })), options);
+  writeAll(
+    items.map((Item) => ({ PutRequest: { Item } })),
+    options,
+  );
 
 export const deleteItems = (keys: Record<string, unknown>[], options: BatchWriteOptions) =>
-  writeAll(keys.map((Key) => ({ DeleteRequest: { Key } })), options);
+  writeAll(
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+    options,
+  );

@@ -8,7 +8,12 @@ const backoffMs = (attempt: number) => Math.min(5_000, 50 * 2 ** attempt) * (0.5
 const sleepMs = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Run `work` on each batch of `size` items of `items`, at most `concurrency` batches in flight. */
-export async function eachBatch<T>(items: T[], size: number, concurrency: number, work: (batch: T[]) => Promise<void>): Promise<void> {
+export async function eachBatch<T>(
+  items: T[],
+  size: number,
+  concurrency: number,
+  work: (batch: T[]) => Promise<void>,
+): Promise<void> {
   const batches: T[][] = [];
   for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
   let next = 0;
@@ -26,9 +31,14 @@ export interface RetryOptions {
 }
 
 /** Send `pending`, then what `send` reports unprocessed, until nothing is left or attempts run out. */
-export async function untilProcessed<T>(pending: T[], send: (pending: T[]) => Promise<T[]>, options: RetryOptions): Promise<void> {
+export async function untilProcessed<T>(
+  pending: T[],
+  send: (pending: T[]) => Promise<T[]>,
+  options: RetryOptions,
+): Promise<void> {
   for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt >= options.maxAttempts) throw new Error(`${options.describe(pending.length)} still unprocessed after ${attempt} attempts`);
+    if (attempt >= options.maxAttempts)
+      throw new Error(`${options.describe(pending.length)} still unprocessed after ${attempt} attempts`);
     if (attempt > 0) await (options.sleep ?? sleepMs)(backoffMs(attempt));
     pending = await send(pending);
   }

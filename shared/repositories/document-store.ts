@@ -3,13 +3,13 @@
  * parallel (one round trip for a page of up to 200; one block, a detail, is a GetItem). A block is addressed by its content, so a
  * kept block is never stale and a document that did not change is not read again after a refresh.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DocumentRef } from '../domain/family-index';
 import { CorruptDataError } from '../errors';
-import { documentBlockKey, DOCUMENT_PREFIX } from '../keys';
+import { DOCUMENT_PREFIX, documentBlockKey } from '../keys';
 import { getItems } from './batch-reader';
 import type { ReadCache } from './read-cache';
-import { decodeBlock, type DocumentBlockView } from './stored-items';
+import { type DocumentBlockView, decodeBlock } from './stored-items';
 
 export class DocumentStore {
   constructor(
@@ -32,22 +32,35 @@ export class DocumentStore {
       const key = (hash: string) => `block\u0000${hash}`;
       const missing = hashes.filter((hash) => !cache.has(key(hash)));
       const read = missing.length > 0 ? this.readBlocks(missing) : undefined;
-      await Promise.all(hashes.map((hash) => cache.get(key(hash), () => read!.then((m) => m.get(hash)!)).then((block) => void blocks.set(hash, block))));
+      await Promise.all(
+        hashes.map((hash) =>
+          cache.get(key(hash), () => read!.then((m) => m.get(hash)!)).then((block) => void blocks.set(hash, block)),
+        ),
+      );
     }
     return refs.map((r) => blocks.get(r.block)!.doc(r.slot));
   }
 
   private async read(hashes: string[], consistent: boolean): Promise<Record<string, unknown>[]> {
     if (hashes.length === 1) {
-      const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: documentBlockKey(hashes[0]), ConsistentRead: consistent }));
+      const out = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: documentBlockKey(hashes[0]), ConsistentRead: consistent }),
+      );
       return out.Item ? [out.Item] : [];
     }
-    return getItems(hashes.map(documentBlockKey), { client: this.client, tableName: this.tableName, projection: ['PK', 'z'], consistent, concurrency: 8 });
+    return getItems(hashes.map(documentBlockKey), {
+      client: this.client,
+      tableName: this.tableName,
+      projection: ['PK', 'z'],
+      consistent,
+      concurrency: 8,
+    });
   }
 
   private async readBlocks(hashes: string[]): Promise<Map<string, DocumentBlockView>> {
     const byHash = new Map<string, Record<string, unknown>>();
-    const keep = (items: Record<string, unknown>[]) => items.forEach((item) => byHash.set(String(item.PK).slice(DOCUMENT_PREFIX.length), item));
+    const keep = (items: Record<string, unknown>[]) =>
+      items.forEach((item) => byHash.set(String(item.PK).slice(DOCUMENT_PREFIX.length), item));
     keep(await this.read(hashes, false));
     // Written before the pointer named them, but an eventually consistent read may not see them yet.
     const unseen = hashes.filter((hash) => !byHash.has(hash));

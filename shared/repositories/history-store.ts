@@ -5,9 +5,17 @@
  * Imports write them with history-writer.ts.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { historyPartition, historySortKey, msOfHistorySortKey, OBSERVED_AT_ATTRIBUTE, type HistoryFamily, type Key, type SeriesResolution } from '../keys';
 import { DECIMAL_PATTERN } from '../decimal';
 import { CorruptDataError } from '../errors';
+import {
+  type HistoryFamily,
+  historyPartition,
+  historySortKey,
+  type Key,
+  msOfHistorySortKey,
+  OBSERVED_AT_ATTRIBUTE,
+  type SeriesResolution,
+} from '../keys';
 import { TTL_ATTRIBUTE } from '../table';
 import { queryAll } from './query-all';
 
@@ -17,7 +25,13 @@ export type RawPoint = [number, string, string | null];
 export type BucketPoint = [number, string, string | null, number];
 
 /** A stored observation or bucket; `at` is the observation's time (a bucket's last one). */
-export type HistoryItem = Key & { apy: string; tvl?: string | null; [OBSERVED_AT_ATTRIBUTE]: number; [TTL_ATTRIBUTE]?: number; [attribute: string]: unknown };
+export type HistoryItem = Key & {
+  apy: string;
+  tvl?: string | null;
+  [OBSERVED_AT_ATTRIBUTE]: number;
+  [TTL_ATTRIBUTE]?: number;
+  [attribute: string]: unknown;
+};
 
 export class HistoryStore {
   constructor(
@@ -32,12 +46,24 @@ export class HistoryStore {
   }
 
   /** The buckets of a series whose start is within [fromMs, toMs], in time order. */
-  async buckets(family: HistoryFamily, id: number, resolution: Exclude<SeriesResolution, 'RAW'>, fromMs: number, toMs: number): Promise<BucketPoint[]> {
+  async buckets(
+    family: HistoryFamily,
+    id: number,
+    resolution: Exclude<SeriesResolution, 'RAW'>,
+    fromMs: number,
+    toMs: number,
+  ): Promise<BucketPoint[]> {
     const items = await this.query(family, id, resolution, fromMs, toMs);
     return items.map((i) => [msOfHistorySortKey(i.SK), i.apy, i.tvl ?? null, i[OBSERVED_AT_ATTRIBUTE]]);
   }
 
-  private async query(family: HistoryFamily, id: number, resolution: SeriesResolution, fromMs: number, toMs: number): Promise<HistoryItem[]> {
+  private async query(
+    family: HistoryFamily,
+    id: number,
+    resolution: SeriesResolution,
+    fromMs: number,
+    toMs: number,
+  ): Promise<HistoryItem[]> {
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
@@ -51,7 +77,12 @@ export class HistoryStore {
       const { apy, tvl } = item;
       const at = item[OBSERVED_AT_ATTRIBUTE];
       const decimal = (value: unknown) => typeof value === 'string' && DECIMAL_PATTERN.test(value);
-      if (!decimal(apy) || !(tvl === undefined || tvl === null || decimal(tvl)) || typeof at !== 'number' || !Number.isSafeInteger(at)) {
+      if (
+        !decimal(apy) ||
+        !(tvl === undefined || tvl === null || decimal(tvl)) ||
+        typeof at !== 'number' ||
+        !Number.isSafeInteger(at)
+      ) {
         throw new CorruptDataError(`history item ${String(item.PK)} ${String(item.SK)} is not an observation`);
       }
     }

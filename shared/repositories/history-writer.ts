@@ -15,7 +15,8 @@ export interface WriteResult {
   itemsWritten: number;
 }
 
-const sameValue = (a: HistoryItem, b: Record<string, unknown>) => a.apy === b.apy && (a.tvl ?? null) === ((b.tvl as string | null | undefined) ?? null);
+const sameValue = (a: HistoryItem, b: Record<string, unknown>) =>
+  a.apy === b.apy && (a.tvl ?? null) === ((b.tvl as string | null | undefined) ?? null);
 const keyOf = (k: Record<string, unknown>) => `${k.PK as string}\u0000${k.SK as string}`;
 
 export class HistoryWriter {
@@ -39,13 +40,16 @@ export class HistoryWriter {
    */
   async writeChanged(candidates: HistoryItem[]): Promise<WriteResult> {
     if (candidates.length === 0) return { itemsRead: 0, itemsWritten: 0 };
-    const stored = await getItems(candidates.map(({ PK, SK }) => ({ PK, SK })), {
-      client: this.client,
-      tableName: this.tableName,
-      concurrency: this.concurrency,
-      projection: ['PK', 'SK', 'apy', 'tvl', OBSERVED_AT_ATTRIBUTE],
-      consistent: true,
-    });
+    const stored = await getItems(
+      candidates.map(({ PK, SK }) => ({ PK, SK })),
+      {
+        client: this.client,
+        tableName: this.tableName,
+        concurrency: this.concurrency,
+        projection: ['PK', 'SK', 'apy', 'tvl', OBSERVED_AT_ATTRIBUTE],
+        consistent: true,
+      },
+    );
     const byKey = new Map(stored.map((s) => [keyOf(s), s]));
     const writes = candidates.filter((c) => {
       const existing = byKey.get(keyOf(c));
@@ -53,7 +57,8 @@ export class HistoryWriter {
       const storedAt = existing[OBSERVED_AT_ATTRIBUTE] as number;
       return c[OBSERVED_AT_ATTRIBUTE] > storedAt || (c[OBSERVED_AT_ATTRIBUTE] === storedAt && !sameValue(c, existing));
     });
-    if (this.writes) await putItems(writes, { client: this.client, tableName: this.tableName, concurrency: this.concurrency });
+    if (this.writes)
+      await putItems(writes, { client: this.client, tableName: this.tableName, concurrency: this.concurrency });
     return { itemsRead: candidates.length, itemsWritten: writes.length };
   }
 }

@@ -7,8 +7,8 @@
  * while the served version of each family and the ones pinned lists read stay. The segments are
  * read in parallel; concurrent requests for one version share the read.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { indexOf, type FamilyIndex } from '../domain/family-index';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type FamilyIndex, indexOf } from '../domain/family-index';
 import { indexSegmentKey } from '../keys';
 import { decodeIndex } from './stored-items';
 
@@ -64,11 +64,18 @@ export class IndexStore {
   private async read(version: string, segments: number): Promise<FamilyIndex> {
     const get = (segment: number, consistent: boolean) =>
       this.client
-        .send(new GetCommand({ TableName: this.tableName, Key: indexSegmentKey(version, segment), ConsistentRead: consistent }))
+        .send(
+          new GetCommand({
+            TableName: this.tableName,
+            Key: indexSegmentKey(version, segment),
+            ConsistentRead: consistent,
+          }),
+        )
         .then((out) => out.Item);
     let items = await Promise.all(Array.from({ length: segments }, (_, i) => get(i, false)));
     // Written before the pointer named them, but an eventually consistent read may not see them yet.
-    if (items.some((item) => item === undefined)) items = await Promise.all(items.map((item, i) => item ?? get(i, true)));
+    if (items.some((item) => item === undefined))
+      items = await Promise.all(items.map((item, i) => item ?? get(i, true)));
     const { data, textLength } = decodeIndex(version, items);
     return indexOf(version, data, textLength);
   }

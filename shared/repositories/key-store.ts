@@ -10,17 +10,17 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import {
   BatchGetCommand,
   DeleteCommand,
+  type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   UpdateCommand,
-  type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { API_KEY_CHARS } from '../bearer';
 import { isConditionFailure } from '../dynamodb';
-import { putItems } from './batch-writer';
 import { apiKeyKey, USER_KEY_REF_PREFIX, userKey, userKeyRefKey } from '../keys';
-import { queryAll } from './query-all';
 import type { AccountsFile } from '../schemas/dataset';
+import { putItems } from './batch-writer';
+import { queryAll } from './query-all';
 
 /**
  * 32–128 characters of [A-Za-z0-9_-] (shared/bearer.ts). The same rule as `API_KEY_PATTERN` in
@@ -84,11 +84,14 @@ export class KeyExistsError extends Error {
 
 /** HMAC-SHA256 of the secret with the pepper, or plain SHA-256 without one; hex. */
 export function hashKey(secret: string, pepper: string): string {
-  return pepper ? createHmac('sha256', pepper).update(secret).digest('hex') : createHash('sha256').update(secret).digest('hex');
+  return pepper
+    ? createHmac('sha256', pepper).update(secret).digest('hex')
+    : createHash('sha256').update(secret).digest('hex');
 }
 
 /** The public id of a key: derived from its hash, so re-loading a key gives it the same id. */
-export const keyIdForHash = (hash: string): string => `k_${createHash('sha256').update(hash).digest('hex').slice(0, 16)}`;
+export const keyIdForHash = (hash: string): string =>
+  `k_${createHash('sha256').update(hash).digest('hex').slice(0, 16)}`;
 
 /** A new secret: 256 random bits, base64url (47 characters with the prefix). */
 export const generateSecret = (): string => `${GENERATED_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
@@ -113,7 +116,9 @@ export class KeyStore implements KeyLookup {
   }
 
   async findByKey(secret: string): Promise<KeyItem | undefined> {
-    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: apiKeyKey(this.hash(secret)) }));
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: apiKeyKey(this.hash(secret)) }),
+    );
     if (!out.Item) return undefined;
     const { keyId, userId, revoked, createdAt, revokedAt } = out.Item;
     // Fail closed: a key counts as revoked unless it says `revoked: false` and names its owner.
@@ -124,7 +129,11 @@ export class KeyStore implements KeyLookup {
   async getUser(userId: string): Promise<UserItem | undefined> {
     const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: userKey(userId) }));
     if (!out.Item) return undefined;
-    return { userId, premium: out.Item.premium === true, premiumUntil: (out.Item.premiumUntil as string | null | undefined) ?? null };
+    return {
+      userId,
+      premium: out.Item.premium === true,
+      premiumUntil: (out.Item.premiumUntil as string | null | undefined) ?? null,
+    };
   }
 
   async putUser(user: UserItem): Promise<void> {
@@ -142,8 +151,13 @@ export class KeyStore implements KeyLookup {
    * A new key for the user. The secret is returned once and never stored. A given secret must
    * match the key format; one already stored is refused (the conditional put).
    */
-  async createKey(userId: string, limits: KeyLimits = {}, secret: string = generateSecret()): Promise<{ secret: string; keyId: string }> {
-    if (!API_KEY_FORMAT.test(secret)) throw new RangeError('An API key must be 32 to 128 characters of A-Z, a-z, 0-9, _ and -.');
+  async createKey(
+    userId: string,
+    limits: KeyLimits = {},
+    secret: string = generateSecret(),
+  ): Promise<{ secret: string; keyId: string }> {
+    if (!API_KEY_FORMAT.test(secret))
+      throw new RangeError('An API key must be 32 to 128 characters of A-Z, a-z, 0-9, _ and -.');
     const hash = this.hash(secret);
     const keyId = keyIdForHash(hash);
     const createdAt = this.clock().toISOString();
@@ -162,9 +176,16 @@ export class KeyStore implements KeyLookup {
     }
     // No transactions in the embedded DynamoDB: write the reference second, undo the key if it fails.
     try {
-      await this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...userKeyRefKey(userId, keyId), keyId, hash, createdAt } }));
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...userKeyRefKey(userId, keyId), keyId, hash, createdAt },
+        }),
+      );
     } catch (error) {
-      await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: apiKeyKey(hash) })).catch(() => undefined);
+      await this.client
+        .send(new DeleteCommand({ TableName: this.tableName, Key: apiKeyKey(hash) }))
+        .catch(() => undefined);
       throw error;
     }
     return { secret, keyId };
@@ -172,7 +193,9 @@ export class KeyStore implements KeyLookup {
 
   /** Revoke one of the user's keys. False when the user has no such key. */
   async revokeKey(userId: string, keyId: string): Promise<boolean> {
-    const ref = await this.client.send(new GetCommand({ TableName: this.tableName, Key: userKeyRefKey(userId, keyId) }));
+    const ref = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: userKeyRefKey(userId, keyId) }),
+    );
     const hash = ref.Item?.hash as string | undefined;
     if (!hash) return false;
     try {
@@ -199,7 +222,11 @@ export class KeyStore implements KeyLookup {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': userKey(userId).PK, ':prefix': USER_KEY_REF_PREFIX },
     });
-    const refs = refItems.map((item) => ({ keyId: item.keyId as string, hash: item.hash as string, createdAt: item.createdAt as string }));
+    const refs = refItems.map((item) => ({
+      keyId: item.keyId as string,
+      hash: item.hash as string,
+      createdAt: item.createdAt as string,
+    }));
 
     const items = await this.getKeyItems(refs.map((ref) => ref.hash));
     return refs
@@ -230,7 +257,8 @@ export class KeyStore implements KeyLookup {
       let keys: Record<string, unknown>[] = hashes.slice(i, i + BATCH_GET_SIZE).map((hash) => ({ ...apiKeyKey(hash) }));
       while (keys.length > 0) {
         const out = await this.client.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys } } }));
-        for (const item of out.Responses?.[this.tableName] ?? []) found.set(hashOfPartition.get(item.PK as string) ?? '', item);
+        for (const item of out.Responses?.[this.tableName] ?? [])
+          found.set(hashOfPartition.get(item.PK as string) ?? '', item);
         keys = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
       }
     }

@@ -4,7 +4,7 @@
  * the publication times (shared/observability/data-age.ts; the only read its role allows); and the
  * refresh times beside it (`GET /api/v1/status`). The codecs are in stored-items.ts.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { pointerKey, refreshedKey } from '../keys';
 import type { PublishedFamilies } from '../observability/data-age';
 import { decodePointer, decodeRefreshed, type SnapshotPointer } from './stored-items';
@@ -46,6 +46,8 @@ export class PointerStore {
     );
     if (!out.Item) return undefined;
     const { families } = out.Item;
-    return { families: typeof families === 'object' && families !== null ? (families as PublishedFamilies['families']) : {} };
+    return {
+      families: typeof families === 'object' && families !== null ? (families as PublishedFamilies['families']) : {},
+    };
   }
 }

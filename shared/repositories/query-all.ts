@@ -1,7 +1,10 @@
 /** Every item of a Query, page after page (the SDK's paginator: one request per 1 MB page). */
-import { paginateQuery, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 
-export async function queryAll(client: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+export async function queryAll(
+  client: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   for await (const page of paginateQuery({ client }, input)) items.push(...(page.Items ?? []));
   return items;

@@ -13,8 +13,9 @@
  * The stored minute only moves forward: a request whose clock is behind it is counted in it, and
  * the outcome names the minute counted, which its answer's headers then name (CONTRACT §6).
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
 import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../dynamodb';
 import { CorruptDataError } from '../errors';
 import { QUOTA_ATTRIBUTES, quotaKey } from '../keys';
@@ -76,7 +77,8 @@ interface CounterState {
 function countAt(item: Record<string, unknown>, name: string, optional: boolean): number | undefined {
   const value = item[name];
   if (value === undefined && optional) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new CorruptDataError(`a quota counter has no ${name}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    throw new CorruptDataError(`a quota counter has no ${name}`);
   return value;
 }
 
@@ -112,7 +114,8 @@ function nextWrite(state: CounterState, minute: number, limits: ChargeLimits): W
   const current = Math.max(minute, state.minute ?? 0);
   const minuteIs = state.minute === current ? 'same' : 'new';
   const minuteCount = minuteIs === 'same' ? state.minuteCount : 0;
-  if (minuteCount >= limits.perMinute) return { admitted: false, refusedBy: 'minute', minute: current, monthCount: state.monthCount };
+  if (minuteCount >= limits.perMinute)
+    return { admitted: false, refusedBy: 'minute', minute: current, monthCount: state.monthCount };
   return { take: state.monthCount >= limits.perMonth ? 'minute' : 'both', minuteIs, minute: current };
 }
 
@@ -125,10 +128,17 @@ const NAMES = {
 
 /** The update, condition, names and values of a write: each names exactly what its expressions use. */
 function expressionOf(write: Write, limits: ChargeLimits, ttl: number) {
-  const minuteUpdate = write.minuteIs === 'same' ? 'ADD #minuteCount :one' : 'SET #minute = :minute, #minuteCount = :one';
+  const minuteUpdate =
+    write.minuteIs === 'same' ? 'ADD #minuteCount :one' : 'SET #minute = :minute, #minuteCount = :one';
   const minuteCondition =
-    write.minuteIs === 'same' ? '#minute = :minute AND #minuteCount < :perMinute' : '(attribute_not_exists(#minute) OR #minute < :minute)';
-  const minuteValues: Record<string, number> = { ':one': 1, ':minute': write.minute, ...(write.minuteIs === 'same' ? { ':perMinute': limits.perMinute } : {}) };
+    write.minuteIs === 'same'
+      ? '#minute = :minute AND #minuteCount < :perMinute'
+      : '(attribute_not_exists(#minute) OR #minute < :minute)';
+  const minuteValues: Record<string, number> = {
+    ':one': 1,
+    ':minute': write.minute,
+    ...(write.minuteIs === 'same' ? { ':perMinute': limits.perMinute } : {}),
+  };
   if (write.take === 'minute') {
     const names = { '#minute': NAMES['#minute'], '#minuteCount': NAMES['#minuteCount'] };
     return { update: minuteUpdate, condition: minuteCondition, names, values: minuteValues };
@@ -167,7 +177,12 @@ export class QuotaStore {
    * this minute, as far as the caller knows (a wrong guess costs one more write, never a wrong
    * count). Other failures throw.
    */
-  async charge(keyId: string, windows: ChargeWindows, limits: ChargeLimits, sameMinute: boolean): Promise<ChargeOutcome> {
+  async charge(
+    keyId: string,
+    windows: ChargeWindows,
+    limits: ChargeLimits,
+    sameMinute: boolean,
+  ): Promise<ChargeOutcome> {
     const key = quotaKey(keyId, windows.month);
     let write: Write = { take: 'both', minuteIs: sameMinute ? 'same' : 'new', minute: windows.minute };
     for (let attempt = 1; ; attempt++) {
@@ -175,11 +190,13 @@ export class QuotaStore {
         const item = await this.write(key, write, windows, limits);
         const state = stateOf(item, true);
         // The condition held, so the stored minute is the one this write named.
-        if (write.take === 'minute') return { admitted: false, refusedBy: 'month', minute: write.minute, minuteCount: state.minuteCount };
+        if (write.take === 'minute')
+          return { admitted: false, refusedBy: 'month', minute: write.minute, minuteCount: state.minuteCount };
         return { admitted: true, minute: write.minute, minuteCount: state.minuteCount, monthCount: state.monthCount };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
-        if (attempt >= MAX_ATTEMPTS) throw new Error(`quota: the counter of ${keyId} kept changing over ${MAX_ATTEMPTS} attempts`);
+        if (attempt >= MAX_ATTEMPTS)
+          throw new Error(`quota: the counter of ${keyId} kept changing over ${MAX_ATTEMPTS} attempts`);
         // DynamoDB returns the item that failed the condition; without it (an absent item, or an
         // implementation that does not return it), read it.
         const failed = error.Item ? plainCounts(error.Item) : await this.read(key);
@@ -210,7 +227,9 @@ export class QuotaStore {
   }
 
   private async read(key: ReturnType<typeof quotaKey>): Promise<Record<string, unknown> | undefined> {
-    const out = await retryNotApplied(() => this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true })));
+    const out = await retryNotApplied(() =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true })),
+    );
     return out.Item;
   }
 }

@@ -33,7 +33,9 @@ const EMPTY_VERSION = 'none';
 
 /** The version of each family a pointer names ('none' for a family never imported), as imports report them. */
 export function versionsOf(families: SnapshotPointer['families'] | undefined): FamilyVersions {
-  return Object.fromEntries(VERSIONED_FAMILIES.map((f) => [f, families?.[DATASET_FAMILY_OF[f]]?.version ?? EMPTY_VERSION])) as Record<VersionedFamily, string>;
+  return Object.fromEntries(
+    VERSIONED_FAMILIES.map((f) => [f, families?.[DATASET_FAMILY_OF[f]]?.version ?? EMPTY_VERSION]),
+  ) as Record<VersionedFamily, string>;
 }
 
 export function servedVersions(pointer: Pick<SnapshotPointer, 'families' | 'retired'>): ServedVersions {
@@ -42,12 +44,14 @@ export function servedVersions(pointer: Pick<SnapshotPointer, 'families' | 'reti
   for (const [name, state] of Object.entries(pointer.families)) if (state) publishedAt[name] = state.publishedAt;
   for (const family of VERSIONED_FAMILIES) {
     const state = pointer.families[DATASET_FAMILY_OF[family]];
-    if (state?.version && state.segments) served[family] = { family, version: state.version, segments: state.segments, publishedAt: state.publishedAt };
+    if (state?.version && state.segments)
+      served[family] = { family, version: state.version, segments: state.segments, publishedAt: state.publishedAt };
   }
   const retired = new Map<string, FamilyVersion>();
   for (const r of pointer.retired) {
     const family = r.family as VersionedFamily;
-    if (r.segments && VERSIONED_FAMILIES.includes(family)) retired.set(r.version, { family, version: r.version, segments: r.segments, publishedAt: r.publishedAt ?? r.at });
+    if (r.segments && VERSIONED_FAMILIES.includes(family))
+      retired.set(r.version, { family, version: r.version, segments: r.segments, publishedAt: r.publishedAt ?? r.at });
   }
   return { served, retired, publishedAt };
 }

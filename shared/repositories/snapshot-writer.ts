@@ -5,10 +5,11 @@
  * item that names the served version of each family. The pointer also holds the import lease (one
  * import at a time) and the versions replaced but not yet deleted.
  */
+
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../dynamodb';
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { documentBlockKey, manifestPartition, pointerKey, refreshedKey, sourcePartition } from '../keys';
 import type { Projection } from '../import/project';
+import { documentBlockKey, manifestPartition, pointerKey, refreshedKey, sourcePartition } from '../keys';
 import { deleteItems, putItems } from './batch-writer';
 import { queryAll } from './query-all';
 import {
@@ -57,7 +58,9 @@ export class SnapshotWriter {
   }
 
   async readPointer(): Promise<SnapshotPointer | undefined> {
-    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: pointerKey(), ConsistentRead: true }));
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: pointerKey(), ConsistentRead: true }),
+    );
     return out.Item && decodePointer(out.Item);
   }
 
@@ -68,7 +71,12 @@ export class SnapshotWriter {
    * as it was before.
    */
   async acquireLease(lease: ImportLease, now: number): Promise<SnapshotPointer | undefined> {
-    const take = async (update: string, condition: string, names: Record<string, string>, values: Record<string, unknown>) => {
+    const take = async (
+      update: string,
+      condition: string,
+      names: Record<string, string>,
+      values: Record<string, unknown>,
+    ) => {
       const out = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
@@ -159,7 +167,9 @@ export class SnapshotWriter {
       new UpdateCommand({
         TableName: this.tableName,
         Key: refreshedKey(),
-        UpdateExpression: `SET ${Object.keys(names).map((name) => `${name} = :at`).join(', ')}`,
+        UpdateExpression: `SET ${Object.keys(names)
+          .map((name) => `${name} = :at`)
+          .join(', ')}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: { ':at': at },
       }),
@@ -185,11 +195,19 @@ export class SnapshotWriter {
    * then the blocks that `stored` does not hold (blocks named by versions that are kept), its
    * index and its source records.
    */
-  async writeVersion(version: string, projection: Projection, source: { family: string; records: readonly unknown[] }, stored: ReadonlySet<string>): Promise<WrittenVersion> {
+  async writeVersion(
+    version: string,
+    projection: Projection,
+    source: { family: string; records: readonly unknown[] },
+    stored: ReadonlySet<string>,
+  ): Promise<WrittenVersion> {
     const index = encodeIndex(version, projection.index);
     const sources = encodeSource(version, source.family, source.records);
     const owned = [...index, ...sources];
-    const manifest = encodeManifest(version, { keys: owned.map(({ PK, SK }) => [PK, SK]), blocks: projection.blocks.map((b) => b.hash) });
+    const manifest = encodeManifest(version, {
+      keys: owned.map(({ PK, SK }) => [PK, SK]),
+      blocks: projection.blocks.map((b) => b.hash),
+    });
     const blocks = projection.blocks.filter((b) => !stored.has(b.hash)).map((b) => encodeBlock(b.hash, b.docs));
     await putItems(manifest, this.batch);
     await putItems([...blocks, ...owned], { ...this.batch, onProgress: this.options.onProgress });
@@ -224,7 +242,10 @@ export class SnapshotWriter {
       ...[...new Set(manifest.blocks)].filter((b) => !kept.has(b)).map((b) => ({ ...documentBlockKey(b) })),
     ];
     await deleteItems(keys, this.batch);
-    await deleteItems(manifestItems.map(({ PK, SK }) => ({ PK, SK })), this.batch);
+    await deleteItems(
+      manifestItems.map(({ PK, SK }) => ({ PK, SK })),
+      this.batch,
+    );
     return keys.length + manifestItems.length;
   }
 

@@ -12,7 +12,7 @@ import { deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import * as z from 'zod/mini';
 import type { IndexData } from '../domain/family-index';
 import { CorruptDataError } from '../errors';
-import { documentBlockKey, indexSegmentKey, manifestKey, sourceKey, type Key } from '../keys';
+import { documentBlockKey, indexSegmentKey, type Key, manifestKey, sourceKey } from '../keys';
 
 export type Item = Record<string, unknown> & Key;
 
@@ -165,7 +165,8 @@ function checkIndex(data: Record<string, unknown>, what: string): IndexData {
   };
   if (kind === 'catalog') {
     permutation(data.order, 'order');
-    if (typeof data.redirects !== 'object' || data.redirects === null || !Object.values(data.redirects).every(isString)) fail('no redirects');
+    if (typeof data.redirects !== 'object' || data.redirects === null || !Object.values(data.redirects).every(isString))
+      fail('no redirects');
   } else {
     if (typeof data.orders !== 'object' || data.orders === null) fail('no orders');
     for (const [name, order] of Object.entries(data.orders as object)) permutation(order, name);
@@ -174,7 +175,10 @@ function checkIndex(data: Record<string, unknown>, what: string): IndexData {
 }
 
 /** The index of a version, and the length of its JSON (what the instance's budget counts). */
-export function decodeIndex(version: string, segments: (Record<string, unknown> | undefined)[]): { data: IndexData; textLength: number } {
+export function decodeIndex(
+  version: string,
+  segments: (Record<string, unknown> | undefined)[],
+): { data: IndexData; textLength: number } {
   const what = `the index of version ${version}`;
   const parts = segments.map((item, i) => {
     const value = item?.[BODY];
@@ -218,7 +222,8 @@ export class DocumentBlockView {
     if (doc === undefined) throw new CorruptDataError(`block ${this.hash} has no document ${slot}`);
     if (!this.checked[slot]) {
       const value = parsed(doc, `a document of block ${this.hash}`);
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CorruptDataError(`a document of block ${this.hash} is not an object`);
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw new CorruptDataError(`a document of block ${this.hash} is not an object`);
       this.checked[slot] = 1;
     }
     return doc;
@@ -293,7 +298,8 @@ export function decodeManifest(version: string, items: Record<string, unknown>[]
     if (!Array.isArray(entries)) throw new CorruptDataError(`the manifest of ${version} is not a list`);
     for (const entry of entries) {
       if (typeof entry === 'string') manifest.blocks.push(entry);
-      else if (Array.isArray(entry) && entry.length === 2 && entry.every(isString)) manifest.keys.push(entry as [string, string]);
+      else if (Array.isArray(entry) && entry.length === 2 && entry.every(isString))
+        manifest.keys.push(entry as [string, string]);
       else throw new CorruptDataError(`the manifest of ${version} holds ${JSON.stringify(entry)}`);
     }
   }
@@ -301,7 +307,10 @@ export function decodeManifest(version: string, items: Record<string, unknown>[]
 }
 
 export function encodeSource(version: string, family: string, records: readonly unknown[]): Item[] {
-  return chunked(records.map((r) => JSON.stringify(r))).map((text, i) => ({ ...sourceKey(version, family, i), [BODY]: gzip(text) }));
+  return chunked(records.map((r) => JSON.stringify(r))).map((text, i) => ({
+    ...sourceKey(version, family, i),
+    [BODY]: gzip(text),
+  }));
 }
 
 export function decodeSource(version: string, family: string, items: Record<string, unknown>[]): unknown[] {

@@ -5,6 +5,8 @@
  * (`earn_offers[3].apy: …`); nothing is written unless the whole file is valid.
  */
 import * as z from 'zod/mini';
+import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from './constants';
+import { decodeJson, isBytes, MAX_NESTING, type TextProblem, valueProblems } from './json-text';
 import {
   borrowOfferFields,
   collateralOfferFields,
@@ -17,8 +19,6 @@ import {
   timestamp,
   walletFields,
 } from './resources';
-import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from './constants';
-import { decodeJson, isBytes, MAX_NESTING, valueProblems, type TextProblem } from './json-text';
 
 /**
  * A record's slug, current or former: it becomes a URL path segment and a key, so only characters
@@ -27,7 +27,9 @@ import { decodeJson, isBytes, MAX_NESTING, valueProblems, type TextProblem } fro
 const SLUG_PATTERN = new RegExp(`^[a-z0-9][a-z0-9._-]{0,${SLUG_MAX_LENGTH - 1}}$`);
 const recordSlug = () =>
   z.string().check(
-    z.regex(SLUG_PATTERN, { error: `must be 1 to ${SLUG_MAX_LENGTH} characters of a-z, 0-9, ".", "_" and "-", starting with a letter or digit` }),
+    z.regex(SLUG_PATTERN, {
+      error: `must be 1 to ${SLUG_MAX_LENGTH} characters of a-z, 0-9, ".", "_" and "-", starting with a letter or digit`,
+    }),
   );
 
 const published = z._default(z.boolean(), true);
@@ -107,9 +109,9 @@ export const AccountsFile = z.strictObject({
       premium_until: z.optional(z.nullable(timestamp())),
       keys: z.array(
         z.strictObject({
-          key: z.string().check(
-            z.regex(API_KEY_PATTERN, { error: 'must be 32 to 128 characters of A-Z, a-z, 0-9, _ and -' }),
-          ),
+          key: z
+            .string()
+            .check(z.regex(API_KEY_PATTERN, { error: 'must be 32 to 128 characters of A-Z, a-z, 0-9, _ and -' })),
           revoked: z.optional(z.boolean()),
           per_minute: z.optional(keyLimit()),
           per_month: z.optional(keyLimit()),
@@ -184,7 +186,8 @@ const RECORD_ARRAY_MAX = 64;
 const RECORD_MAX_BYTES = 16_384;
 
 const RECORD_FAMILIES = DATASET_FAMILIES.filter((family) => !family.endsWith('_history'));
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The bounds of each platform, currency and offer record, by place: arrays of at most
@@ -205,7 +208,9 @@ function recordProblems(file: unknown): TextProblem[] {
           tooDeep = true;
           return;
         }
-        const entries = Array.isArray(node) ? node.map((value, index) => [index, value] as const) : Object.entries(node);
+        const entries = Array.isArray(node)
+          ? node.map((value, index) => [index, value] as const)
+          : Object.entries(node);
         if (Array.isArray(node) && node.length > RECORD_ARRAY_MAX) {
           problems.push({ path, message: `more than ${RECORD_ARRAY_MAX} elements (${node.length})` });
         }
@@ -217,15 +222,24 @@ function recordProblems(file: unknown): TextProblem[] {
       const json = JSON.stringify(record);
       const bytes = json.length * 3 <= RECORD_MAX_BYTES ? json.length : Buffer.byteLength(json, 'utf8');
       if (bytes > RECORD_MAX_BYTES) {
-        problems.push({ path: [family, i], message: `the record is ${bytes} bytes of JSON, more than ${RECORD_MAX_BYTES}` });
+        problems.push({
+          path: [family, i],
+          message: `the record is ${bytes} bytes of JSON, more than ${RECORD_MAX_BYTES}`,
+        });
       }
     });
   }
   return problems;
 }
 
-function parseWith<S extends z.ZodMiniType>(schema: S, input: DataFileInput, bounds: (value: unknown) => TextProblem[] = () => []): z.output<S> {
-  const { value, problems } = isBytes(input) ? decodeJson(input) : { value: input, problems: valueProblems(input, { surrogates: true }) };
+function parseWith<S extends z.ZodMiniType>(
+  schema: S,
+  input: DataFileInput,
+  bounds: (value: unknown) => TextProblem[] = () => [],
+): z.output<S> {
+  const { value, problems } = isBytes(input)
+    ? decodeJson(input)
+    : { value: input, problems: valueProblems(input, { surrogates: true }) };
   if (value === undefined && problems.length > 0) throw new DataFileError(textErrors(problems));
   const errors = textErrors([...problems, ...bounds(value)]);
   const result = z.safeParse(schema, value, { reportInput: true });

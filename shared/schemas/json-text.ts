@@ -9,9 +9,7 @@
 import { isUtf8 } from 'node:buffer';
 
 /** Where a problem is: a place in the JSON value, or a byte offset when it lies outside any string. */
-export type TextProblem =
-  | { path: PropertyKey[]; key?: boolean; message: string }
-  | { byte: number; message: string };
+export type TextProblem = { path: PropertyKey[]; key?: boolean; message: string } | { byte: number; message: string };
 
 export interface DecodedJson {
   /** The JSON value, invalid sequences read as U+FFFD; `undefined` when the text is not JSON. */
@@ -146,7 +144,8 @@ const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
 /** Characters (code points) beyond MAX_STRING_LENGTH: a pair of surrogates is one character. */
 const tooLong = (text: string) =>
-  text.length > MAX_STRING_LENGTH && (text.length > 2 * MAX_STRING_LENGTH || text.length - (text.match(PAIR)?.length ?? 0) > MAX_STRING_LENGTH);
+  text.length > MAX_STRING_LENGTH &&
+  (text.length > 2 * MAX_STRING_LENGTH || text.length - (text.match(PAIR)?.length ?? 0) > MAX_STRING_LENGTH);
 
 /**
  * The problems of a JSON value, by place: strings (and, with `surrogates`, field names) holding a
@@ -209,7 +208,10 @@ function duplicateMembers(text: string): TextProblem[] {
   const problems: TextProblem[] = [];
   const stack: MemberFrame[] = [];
   let top: MemberFrame | undefined;
-  const placeOf = (name: string): PropertyKey[] => [...stack.slice(0, -1).map((f) => (f.object ? f.name : f.index)), name];
+  const placeOf = (name: string): PropertyKey[] => [
+    ...stack.slice(0, -1).map((f) => (f.object ? f.name : f.index)),
+    name,
+  ];
   TOKEN.lastIndex = 0;
   for (let match = TOKEN.exec(text); match !== null; match = TOKEN.exec(text)) {
     const token = match[0];
@@ -217,7 +219,13 @@ function duplicateMembers(text: string): TextProblem[] {
       case '{':
       case '[': {
         const object = token === '{';
-        top = { names: object && stack.length < MAX_NESTING ? new Set() : null, object, expectName: object, name: '', index: 0 };
+        top = {
+          names: object && stack.length < MAX_NESTING ? new Set() : null,
+          object,
+          expectName: object,
+          name: '',
+          index: 0,
+        };
         stack.push(top);
         break;
       }
@@ -233,7 +241,8 @@ function duplicateMembers(text: string): TextProblem[] {
       default:
         if (top?.object && top.expectName) {
           const name = token.includes('\\') ? (JSON.parse(token) as string) : token.slice(1, -1);
-          if (top.names?.has(name)) problems.push({ path: placeOf(name), message: 'duplicate field (named twice in its object)' });
+          if (top.names?.has(name))
+            problems.push({ path: placeOf(name), message: 'duplicate field (named twice in its object)' });
           top.names?.add(name);
           top.name = name;
           top.expectName = false;
@@ -260,7 +269,10 @@ export function decodeJson(bytes: Uint8Array): DecodedJson {
     value = JSON.parse(text);
   } catch (error) {
     const problems: TextProblem[] = runs.map(([start]) => ({ byte: start, message: INVALID_UTF8 }));
-    return { value: undefined, problems: [...problems, { path: [], message: `not valid JSON: ${(error as Error).message}` }] };
+    return {
+      value: undefined,
+      problems: [...problems, { path: [], message: `not valid JSON: ${(error as Error).message}` }],
+    };
   }
   const problems: TextProblem[] = [];
   placesOfOffsets(text, offsets).forEach((place, i) =>

@@ -15,7 +15,7 @@ import { PERIODS } from '../domain/buckets';
 import { SORT_MODES } from '../domain/orderings';
 import { ValidationError } from '../errors';
 import type { OfferFamily } from '../keys';
-import { PLATFORM_TYPES, SLUG_MAX_LENGTH, type PlatformType } from './constants';
+import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from './constants';
 
 /** A message quotes at most this many characters of what the client sent, then `…`. */
 const QUOTE_MAX_LENGTH = 64;
@@ -50,20 +50,23 @@ function integer(name: string, minimum: number, maximum: number) {
     z.regex(/^[0-9]+$/, abort(`${name} must be an integer`)),
   );
   // Digits always make an integer; past 2^53-1 (or Infinity) the safe-integer check says "greater".
-  const bounded = z.int({ error: (issue) => (issue.code === 'too_small' ? less : greater), abort: true }).check(
-    z.minimum(minimum, abort(less)),
-    z.maximum(maximum, abort(greater)),
-  );
+  const bounded = z
+    .int({ error: (issue) => (issue.code === 'too_small' ? less : greater), abort: true })
+    .check(z.minimum(minimum, abort(less)), z.maximum(maximum, abort(greater)));
   return z.pipe(digits, z.pipe(z.transform(Number), bounded));
 }
 
 function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
-  return z.pipe(z.string().check(present(name)), z.enum(values, { error: `${name} must be one of the following values: ${values.join(', ')}` }));
+  return z.pipe(
+    z.string().check(present(name)),
+    z.enum(values, { error: `${name} must be one of the following values: ${values.join(', ')}` }),
+  );
 }
 
 /** A non-negative number as text (compared as an exact decimal, shared/decimal.ts). */
 function unsignedNumber(name: string) {
-  const isNegative = (value: string) => value.startsWith('-') && UNSIGNED_NUMBER_PATTERN.test(value.slice(1)) && /[1-9]/.test(value.split(/[eE]/)[0]);
+  const isNegative = (value: string) =>
+    value.startsWith('-') && UNSIGNED_NUMBER_PATTERN.test(value.slice(1)) && /[1-9]/.test(value.split(/[eE]/)[0]);
   return z.string().check(
     present(name),
     z.maxLength(NUMBER_MAX_LENGTH, abort(`${name} must not be longer than ${NUMBER_MAX_LENGTH} characters`)),
@@ -74,7 +77,13 @@ function unsignedNumber(name: string) {
 
 /** `true` or `false`, as a boolean. */
 function flag(name: string) {
-  return z.pipe(oneOf(name, ['true', 'false']), z.pipe(z.transform((value: 'true' | 'false') => value === 'true'), z.boolean()));
+  return z.pipe(
+    oneOf(name, ['true', 'false']),
+    z.pipe(
+      z.transform((value: 'true' | 'false') => value === 'true'),
+      z.boolean(),
+    ),
+  );
 }
 
 /** A data version as `pagination.snapshot` names it (1-64 characters of `[A-Za-z0-9_-]`), opaque to clients. */
@@ -82,11 +91,13 @@ export const SNAPSHOT_MAX_LENGTH = 64;
 const SNAPSHOT_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 function snapshot(name: string) {
-  return z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) }).check(
-    present(name),
-    z.maxLength(SNAPSHOT_MAX_LENGTH, abort(`${name} must not be longer than ${SNAPSHOT_MAX_LENGTH} characters`)),
-    z.regex(SNAPSHOT_PATTERN, abort(`${name} must contain only letters, digits, _ and -`)),
-  );
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) })
+    .check(
+      present(name),
+      z.maxLength(SNAPSHOT_MAX_LENGTH, abort(`${name} must not be longer than ${SNAPSHOT_MAX_LENGTH} characters`)),
+      z.regex(SNAPSHOT_PATTERN, abort(`${name} must contain only letters, digits, _ and -`)),
+    );
 }
 
 /** The most values a list parameter holds: `ids`, and every other one. */
@@ -112,11 +123,15 @@ function list<T>(name: string, maximum: number, element: Element<T>) {
     present(name),
     z.check<string>((ctx) => {
       const problem = listProblem(name, maximum, element, ctx.value);
-      if (problem !== undefined) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value, continue: false });
+      if (problem !== undefined)
+        ctx.issues.push({ code: 'custom', message: problem, input: ctx.value, continue: false });
     }),
   );
   const values = z.transform((value: string) => Object.freeze(value.split(',').map(element.value)));
-  return z.pipe(text, z.pipe(values, z.readonly(z.array(element.schema()).check(z.minLength(1), z.maxLength(maximum)))));
+  return z.pipe(
+    text,
+    z.pipe(values, z.readonly(z.array(element.schema()).check(z.minLength(1), z.maxLength(maximum)))),
+  );
 }
 
 function listProblem<T>(name: string, maximum: number, element: Element<T>, value: string): string | undefined {
@@ -135,14 +150,17 @@ function listProblem<T>(name: string, maximum: number, element: Element<T>, valu
 }
 
 const slugElement = (name: string): Element<string> => ({
-  problem: (text) => (text.length > SLUG_MAX_LENGTH ? `${name} must not be longer than ${SLUG_MAX_LENGTH} characters` : undefined),
+  problem: (text) =>
+    text.length > SLUG_MAX_LENGTH ? `${name} must not be longer than ${SLUG_MAX_LENGTH} characters` : undefined,
   value: (text) => text,
   schema: () => z.string().check(z.minLength(1), z.maxLength(SLUG_MAX_LENGTH)),
 });
 
 const platformTypeElement: Element<PlatformType> = {
   problem: (text) =>
-    (PLATFORM_TYPES as readonly string[]).includes(text) ? undefined : `platform_type must be one of the following values: ${PLATFORM_TYPES.join(', ')}`,
+    (PLATFORM_TYPES as readonly string[]).includes(text)
+      ? undefined
+      : `platform_type must be one of the following values: ${PLATFORM_TYPES.join(', ')}`,
   value: (text) => text as PlatformType,
   schema: () => z.enum(PLATFORM_TYPES),
 };
@@ -150,7 +168,9 @@ const platformTypeElement: Element<PlatformType> = {
 const idElement: Element<number> = {
   problem: (text) => {
     if (!/^[0-9]+$/.test(text)) return 'ids must be a comma-separated list of integers';
-    return Number(text) > Number.MAX_SAFE_INTEGER ? `ids must not be greater than ${Number.MAX_SAFE_INTEGER}` : undefined;
+    return Number(text) > Number.MAX_SAFE_INTEGER
+      ? `ids must not be greater than ${Number.MAX_SAFE_INTEGER}`
+      : undefined;
   },
   value: Number,
   schema: () => z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)),
@@ -167,7 +187,9 @@ function onFirstUse<S>(build: () => S): () => S {
 export const PAGE_SIZE = { minimum: 1, maximum: 200, default: 50 } as const;
 export const DEFAULT_PERIOD = '1m';
 
-const limit = /* @__PURE__ */ onFirstUse(() => z._default(integer('limit', PAGE_SIZE.minimum, PAGE_SIZE.maximum), PAGE_SIZE.default));
+const limit = /* @__PURE__ */ onFirstUse(() =>
+  z._default(integer('limit', PAGE_SIZE.minimum, PAGE_SIZE.maximum), PAGE_SIZE.default),
+);
 const offset = /* @__PURE__ */ onFirstUse(() => z._default(integer('offset', 0, Number.MAX_SAFE_INTEGER), 0));
 
 /**
@@ -193,7 +215,9 @@ const snapshotParam = () => z.optional(snapshot('snapshot'));
 export const NO_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({}));
 
 /** Platform and currency lists. */
-export const LIST_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({ limit: limit(), offset: offset(), snapshot: snapshotParam() }));
+export const LIST_QUERY = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({ limit: limit(), offset: offset(), snapshot: snapshotParam() }),
+);
 
 /** Each family's own flag: `available` on earn, `is_active` on borrow and collateral (the other's name is unknown). */
 export const OFFER_LIST_QUERY = {
@@ -266,7 +290,8 @@ export type ListQuery = z.infer<ReturnType<typeof LIST_QUERY>>;
  * lacks it (`min_apy`, `min_tvl` and `available` are never set on collateral; `available` only on
  * earn, `is_active` never on earn).
  */
-export type OfferQuery = z.infer<ReturnType<typeof OFFER_LIST_QUERY.earn>> & Pick<z.infer<ReturnType<typeof OFFER_LIST_QUERY.borrow>>, 'is_active'>;
+export type OfferQuery = z.infer<ReturnType<typeof OFFER_LIST_QUERY.earn>> &
+  Pick<z.infer<ReturnType<typeof OFFER_LIST_QUERY.borrow>>, 'is_active'>;
 export type ChangesQuery = z.infer<ReturnType<typeof CHANGES_QUERY>>;
 
 // ---- parsing -----------------------------------------------------------------------------------
@@ -277,7 +302,8 @@ function validated<S extends ParamSchema>(schema: S, values: Record<string, stri
   const result = z.safeParse(schema, values);
   if (result.success && messages.length === 0) return result.data;
   for (const issue of result.error?.issues ?? []) {
-    if (issue.code === 'unrecognized_keys') messages.push(...issue.keys.map((key) => `property ${quoted(key)} should not exist`));
+    if (issue.code === 'unrecognized_keys')
+      messages.push(...issue.keys.map((key) => `property ${quoted(key)} should not exist`));
     else messages.push(issue.message);
   }
   throw new ValidationError(messages);

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { DECIMAL_PATTERN } from '../decimal';
-import { PLATFORM_TYPES, SLUG_MAX_LENGTH, type PlatformType } from './constants';
+import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from './constants';
 
 /** ISO 8601 in UTC; the API renders every timestamp as `toISOString()` (milliseconds, `Z`). */
 export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]00:?00)$/;
@@ -13,7 +13,13 @@ export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9}
 const TIMESTAMP_YEARS = { min: 1970, max: 9999 } as const;
 
 const daysInMonth = (year: number, month: number) =>
-  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  month === 2
+    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+      ? 29
+      : 28
+    : [4, 6, 9, 11].includes(month)
+      ? 30
+      : 31;
 
 /**
  * Whether a string of TIMESTAMP_PATTERN names a real instant: a month 01-12, a day that exists in
@@ -22,8 +28,18 @@ const daysInMonth = (year: number, month: number) =>
  * as the same instant (digits past the millisecond are dropped, never rounded up).
  */
 function isRealInstant(value: string): boolean {
-  const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((at) => Number(value.slice(at, at + (at === 0 ? 4 : 2))));
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23 && minute <= 59 && second <= 59;
+  const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((at) =>
+    Number(value.slice(at, at + (at === 0 ? 4 : 2))),
+  );
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59
+  );
 }
 
 const inYears = (value: string) => {
@@ -32,7 +48,8 @@ const inYears = (value: string) => {
 };
 
 /** A timestamp a data file may hold (what `timestamp()` accepts), for checks outside zod. */
-export const isFileTimestamp = (value: string): boolean => TIMESTAMP_PATTERN.test(value) && isRealInstant(value) && inYears(value);
+export const isFileTimestamp = (value: string): boolean =>
+  TIMESTAMP_PATTERN.test(value) && isRealInstant(value) && inYears(value);
 
 /** The longest decimal string a file may hold: its sort key (GSI5) stays far below DynamoDB's 1,024 bytes. */
 const DECIMAL_MAX_LENGTH = 64;
@@ -42,7 +59,8 @@ const DECIMAL_MAX_LENGTH = 64;
  * `01`), no sign but `-` and never on zero (`-0`, `-0.00`); trailing fraction zeros are kept as
  * given (`5.0`). Checked besides DECIMAL_PATTERN, whose `pattern` the API description shows.
  */
-const isCanonicalDecimal = (value: string): boolean => /^-?(0|[1-9]\d*)(\.\d+)?$/.test(value) && !/^-0(\.0+)?$/.test(value);
+const isCanonicalDecimal = (value: string): boolean =>
+  /^-?(0|[1-9]\d*)(\.\d+)?$/.test(value) && !/^-0(\.0+)?$/.test(value);
 
 export const decimal = () =>
   z.string().check(
@@ -50,7 +68,9 @@ export const decimal = () =>
     z.refine((value) => !DECIMAL_PATTERN.test(value) || isCanonicalDecimal(value), {
       error: 'must be a decimal in canonical form (no leading zeros such as "01.5" or "00", no "-0")',
     }),
-    z.refine((value) => !DECIMAL_PATTERN.test(value) || value.length <= DECIMAL_MAX_LENGTH, { error: `must not be longer than ${DECIMAL_MAX_LENGTH} characters` }),
+    z.refine((value) => !DECIMAL_PATTERN.test(value) || value.length <= DECIMAL_MAX_LENGTH, {
+      error: `must not be longer than ${DECIMAL_MAX_LENGTH} characters`,
+    }),
   );
 
 /** A timestamp of a data file: the pattern, then a real instant, then the years (one error each, the first that fails). */
@@ -69,12 +89,14 @@ export const timestamp = () =>
 const text = () => z.string().check(z.minLength(1, { error: 'must not be empty' }));
 
 const slug = () =>
-  z.string().check(
-    z.minLength(1, { error: 'must not be empty' }),
-    z.maxLength(SLUG_MAX_LENGTH, { error: `must not be longer than ${SLUG_MAX_LENGTH} characters` }),
-  );
+  z
+    .string()
+    .check(
+      z.minLength(1, { error: 'must not be empty' }),
+      z.maxLength(SLUG_MAX_LENGTH, { error: `must not be longer than ${SLUG_MAX_LENGTH} characters` }),
+    );
 
-export { SLUG_MAX_LENGTH, type PlatformType };
+export { type PlatformType, SLUG_MAX_LENGTH };
 
 export const PlatformRef = z.strictObject({ type: z.enum(PLATFORM_TYPES), slug: slug(), name: text() });
 export const AssetRef = z.strictObject({ slug: slug(), symbol: z.string(), name: z.string() });

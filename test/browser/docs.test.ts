@@ -5,9 +5,9 @@
  * when /usr/bin/chromium is not installed: `apt-get install -y chromium`.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { publicRoutes } from '../../local/public-routes';
-import { startLocalStack, type LocalStack } from '../../local/stack';
+import { type LocalStack, startLocalStack } from '../../local/stack';
 import { ROUTES } from '../../shared/routes';
 import { fixtureDataset } from '../fixtures/dataset';
 
@@ -16,7 +16,8 @@ const SCREENSHOT = '/tmp/market-data-docs.png';
 const haveChromium = existsSync(CHROMIUM);
 const itInBrowser = haveChromium ? it : it.skip;
 const skipNote = haveChromium ? '' : ` [SKIPPED: ${CHROMIUM} is missing; install it with apt-get install -y chromium]`;
-if (!haveChromium) process.stderr.write(`docs browser test SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium)\n`);
+if (!haveChromium)
+  process.stderr.write(`docs browser test SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium)\n`);
 
 let stack: LocalStack | undefined;
 let browser: Browser | undefined;
@@ -26,7 +27,16 @@ beforeAll(async () => {
   stack = await startLocalStack({ dataset: fixtureDataset(), accounts: { users: [] }, publicRoutes: publicRoutes() });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 

@@ -2,10 +2,11 @@
  * HTTP client for integration tests against the local gateway. Every response is decoded
  * (gzip included) and checked against the API contract before the test sees it.
  */
-import { gunzipSync } from 'node:zlib';
+
 import { request } from 'node:http';
-import { checkResponse, type ObservedResponse } from './contract';
+import { gunzipSync } from 'node:zlib';
 import type { ApiEvent, ApiResult } from '../../shared/http';
+import { checkResponse, type ObservedResponse } from './contract';
 
 export interface TestResponse<T = any> extends ObservedResponse {
   body: T;
@@ -30,14 +31,23 @@ export function get<T = any>(baseUrl: string, path: string, options: GetOptions 
         let payload = Buffer.concat(chunks);
         if (res.headers['content-encoding'] === 'gzip') payload = gunzipSync(payload);
         const raw = payload.toString('utf8');
-        const outHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+        const outHeaders = Object.fromEntries(
+          Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), String(v)]),
+        );
         let body: unknown;
         try {
           body = raw === '' ? undefined : JSON.parse(raw);
         } catch {
           body = raw;
         }
-        const response = { method, path, status: res.statusCode ?? 0, headers: outHeaders, body, raw } as TestResponse<T>;
+        const response = {
+          method,
+          path,
+          status: res.statusCode ?? 0,
+          headers: outHeaders,
+          body,
+          raw,
+        } as TestResponse<T>;
         try {
           if (method === 'GET') checkResponse(response);
           resolve(response);
@@ -52,14 +62,28 @@ export function get<T = any>(baseUrl: string, path: string, options: GetOptions 
 }
 
 /** Invoke a handler directly with an event, checking its result against the contract too. */
-export async function invoke<T = any>(handler: (event: ApiEvent, context: never) => Promise<ApiResult>, event: ApiEvent): Promise<TestResponse<T>> {
+export async function invoke<T = any>(
+  handler: (event: ApiEvent, context: never) => Promise<ApiResult>,
+  event: ApiEvent,
+): Promise<TestResponse<T>> {
   const result = await handler(event, {} as never);
-  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  const headers = Object.fromEntries(
+    Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]),
+  );
   const raw = result.body ?? '';
   const query = event.multiValueQueryStringParameters
-    ? `?${Object.entries(event.multiValueQueryStringParameters).flatMap(([k, vs]) => (vs ?? []).map((v) => `${k}=${encodeURIComponent(v)}`)).join('&')}`
+    ? `?${Object.entries(event.multiValueQueryStringParameters)
+        .flatMap(([k, vs]) => (vs ?? []).map((v) => `${k}=${encodeURIComponent(v)}`))
+        .join('&')}`
     : '';
-  const response = { method: 'GET', path: `${event.path}${query}`, status: result.statusCode, headers, body: raw === '' ? undefined : JSON.parse(raw), raw } as TestResponse<T>;
+  const response = {
+    method: 'GET',
+    path: `${event.path}${query}`,
+    status: result.statusCode,
+    headers,
+    body: raw === '' ? undefined : JSON.parse(raw),
+    raw,
+  } as TestResponse<T>;
   checkResponse(response);
   return response;
 }

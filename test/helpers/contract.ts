@@ -110,10 +110,12 @@ function checkHeaders(c: Contract, response: ObservedResponse, documented: Json,
       continue;
     }
     const validate = validatorOf(c, header.schema ?? {});
-    if (!validate(value)) problems.push(`header ${name}: ${errorsOf(c, validate, name)} (got ${JSON.stringify(value)})`);
+    if (!validate(value))
+      problems.push(`header ${name}: ${errorsOf(c, validate, name)} (got ${JSON.stringify(value)})`);
   }
   for (const usage of USAGE_HEADERS) {
-    if (headers[usage] !== undefined && !names.has(usage)) problems.push(`header ${usage} is not documented on this response`);
+    if (headers[usage] !== undefined && !names.has(usage))
+      problems.push(`header ${usage} is not documented on this response`);
   }
 }
 
@@ -121,7 +123,8 @@ function checkBody(c: Contract, response: ObservedResponse, documented: Json, pr
   const content = documented.content as Json | undefined;
   const contentType = Object.entries(response.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
   if (!content) {
-    if (response.body !== undefined && response.body !== '') problems.push(`body must be empty, got ${preview(response.body)}`);
+    if (response.body !== undefined && response.body !== '')
+      problems.push(`body must be empty, got ${preview(response.body)}`);
     return;
   }
   if (!contentType) return void problems.push('missing header Content-Type');
@@ -145,11 +148,15 @@ export function contractProblems(response: ObservedResponse): string[] {
   if (found) {
     const responses = found.operation.responses as Json;
     const raw = responses[String(response.status)] ?? responses.default;
-    if (!raw) return [`status ${response.status} is not documented for ${found.operation.operationId} (${Object.keys(responses).join(', ')})`];
+    if (!raw)
+      return [
+        `status ${response.status} is not documented for ${found.operation.operationId} (${Object.keys(responses).join(', ')})`,
+      ];
     documented = deref(c, raw);
   } else {
     // No such route: API Gateway (and the local gateway) answer the 404 envelope before authentication.
-    if (response.status !== 404) return [`no documented route for ${response.method} ${pathname}, yet status ${response.status}`];
+    if (response.status !== 404)
+      return [`no documented route for ${response.method} ${pathname}, yet status ${response.status}`];
     const notFound = deref(c, c.doc.components.responses.NotFound);
     documented = { ...notFound, headers: { 'X-Request-Id': notFound.headers['X-Request-Id'] } };
   }

@@ -2,13 +2,13 @@
  * Integration-test plumbing: an embedded DynamoDB with the stack's table, the runtime pointed at
  * it, and API Gateway proxy events for the real handlers.
  */
-import { paginateScan, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import type { AuthorizerHandler } from '../../functions/authorizer/authorizer';
-import { buildFunctions, type ApiFunctions } from '../../local/functions';
-import type { ApiDeps } from '../../shared/api-deps';
-import { EMBEDDED_TIMEOUTS, ENV, readConfig, type RuntimeConfig } from '../../shared/config';
-import { createClients, type Clients } from '../../shared/dynamodb';
 import { ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
+import { type ApiFunctions, buildFunctions } from '../../local/functions';
+import type { ApiDeps } from '../../shared/api-deps';
+import { EMBEDDED_TIMEOUTS, ENV, type RuntimeConfig, readConfig } from '../../shared/config';
+import { type Clients, createClients } from '../../shared/dynamodb';
 
 export interface TestApi extends ApiFunctions {
   authorizer: AuthorizerHandler;

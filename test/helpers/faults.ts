@@ -17,7 +17,11 @@ export type Rewrite = (call: Call, output: Record<string, any>) => Record<string
 let injected = 0;
 
 /** Fail every call for which `fault` returns an error; `rewrite` may change what the table answered. */
-export function injectFaults(clients: DynamoDBDocumentClient[], fault: Fault, rewrite?: Rewrite): { remove: () => void } {
+export function injectFaults(
+  clients: DynamoDBDocumentClient[],
+  fault: Fault,
+  rewrite?: Rewrite,
+): { remove: () => void } {
   const name = `injected-fault-${++injected}`;
   for (const client of clients) {
     client.middlewareStack.add(
@@ -37,4 +41,9 @@ export function injectFaults(clients: DynamoDBDocumentClient[], fault: Fault, re
 
 /** What the SDK throws when nothing listens on the DynamoDB endpoint. */
 export const connectionRefused = (): Error =>
-  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { name: 'Error', code: 'ECONNREFUSED', errno: -111, syscall: 'connect' });
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
+    name: 'Error',
+    code: 'ECONNREFUSED',
+    errno: -111,
+    syscall: 'connect',
+  });

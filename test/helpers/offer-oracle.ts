@@ -18,7 +18,8 @@ function platformIndex(data: Record<string, any>): Map<string, Platform | null> 
   for (const [family, type] of Object.entries(PLATFORM_TYPE_OF)) {
     for (const p of (data[family] ?? []) as any[]) {
       const exposed = p.published !== false && p.delisted !== true;
-      for (const slug of [...(p.previous_slugs ?? []), p.slug]) index.set(`${type}:${slug}`, exposed ? { type, slug: p.slug, name: p.name } : null);
+      for (const slug of [...(p.previous_slugs ?? []), p.slug])
+        index.set(`${type}:${slug}`, exposed ? { type, slug: p.slug, name: p.name } : null);
     }
   }
   return index;
@@ -36,7 +37,10 @@ export function servedOffers(data: Record<string, any>, family: Family): Offer[]
   const platforms = platformIndex(data);
   return ((data[`${family}_offers`] ?? []) as Offer[])
     .filter((o) => o.published !== false)
-    .map((o) => ({ ...o, platform: o.platform ? (platforms.get(`${o.platform.type}:${o.platform.slug}`) ?? null) : null }));
+    .map((o) => ({
+      ...o,
+      platform: o.platform ? (platforms.get(`${o.platform.type}:${o.platform.slug}`) ?? null) : null,
+    }));
 }
 
 const listOf = (value: string | undefined) => (value === undefined ? undefined : value.split(','));
@@ -66,7 +70,8 @@ function matches(family: Family, q: Record<string, string>, o: Offer): boolean {
 function ordered(family: Family, offers: Offer[], sortParam?: string): Offer[] {
   const sort = family === 'collateral' ? 'updated_desc' : (sortParam ?? DEFAULT_SORT[family]);
   const fields = FIELDS[family];
-  const key = (o: Offer): string | number | null => (sort === 'updated_desc' ? Date.parse(o.updated_at) : o[sort === 'tvl_desc' ? fields.tvl! : fields.apy!]);
+  const key = (o: Offer): string | number | null =>
+    sort === 'updated_desc' ? Date.parse(o.updated_at) : o[sort === 'tvl_desc' ? fields.tvl! : fields.apy!];
   const desc = sort !== 'apy_asc';
   return [...offers].sort((a, b) => {
     const ka = key(a);
@@ -78,8 +83,16 @@ function ordered(family: Family, offers: Offer[], sortParam?: string): Offer[] {
 }
 
 /** The page a list request answers: its ids and the total of the whole list. */
-export function oracle(data: Record<string, any>, family: Family, q: Record<string, string>): { ids: number[]; total: number; all: number[] } {
-  const all = ordered(family, servedOffers(data, family).filter((o) => matches(family, q, o)), q.sort).map((o) => o.id);
+export function oracle(
+  data: Record<string, any>,
+  family: Family,
+  q: Record<string, string>,
+): { ids: number[]; total: number; all: number[] } {
+  const all = ordered(
+    family,
+    servedOffers(data, family).filter((o) => matches(family, q, o)),
+    q.sort,
+  ).map((o) => o.id);
   const offset = Number(q.offset ?? 0);
   const limit = Number(q.limit ?? 50);
   return { ids: all.slice(offset, offset + limit), total: all.length, all };

@@ -18,7 +18,13 @@ export function exchangeRecord(slug: string, weeklyVisits: number | null, extra:
     name: slug.toUpperCase(),
     url: `https://${slug}.example`,
     logo64: null,
-    stats: { num_coins: 100, num_markets: 200, weekly_visits: weeklyVisits, daily_spot_volume: 12345.5, is_centralized: true },
+    stats: {
+      num_coins: 100,
+      num_markets: 200,
+      weekly_visits: weeklyVisits,
+      daily_spot_volume: 12345.5,
+      is_centralized: true,
+    },
     updated_at: '2026-11-01T00:00:00.000Z',
     ...extra,
   };

@@ -39,7 +39,12 @@ export interface VersionedBucket {
 }
 
 const noSuchVersion = () =>
-  new S3ServiceException({ name: 'NoSuchVersion', $fault: 'client', $metadata: { httpStatusCode: 404 }, message: 'The specified version does not exist.' });
+  new S3ServiceException({
+    name: 'NoSuchVersion',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 404 },
+    message: 'The specified version does not exist.',
+  });
 
 export function versionedBucket(bucket: string): VersionedBucket {
   const s3 = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
@@ -63,34 +68,60 @@ export function versionedBucket(bucket: string): VersionedBucket {
   mock.on(GetObjectCommand).callsFake(async (input) => {
     const versions = objects.get(input.Key!) ?? [];
     const version = input.VersionId ? versions.find((v) => v.id === input.VersionId) : versions.at(-1);
-    if (!version) throw input.VersionId ? noSuchVersion() : new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} });
+    if (!version)
+      throw input.VersionId
+        ? noSuchVersion()
+        : new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} });
     if (version.deleted) throw new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} });
     const body = version.body!;
     return { VersionId: version.id, Body: { transformToByteArray: async () => body } as never };
   });
   mock.on(DeleteObjectCommand).callsFake(async (input) => {
     const versions = objects.get(input.Key!) ?? [];
-    if (input.VersionId) objects.set(input.Key!, versions.filter((v) => v.id !== input.VersionId));
+    if (input.VersionId)
+      objects.set(
+        input.Key!,
+        versions.filter((v) => v.id !== input.VersionId),
+      );
     else putVersion(input.Key!, { id: `v${String(++counter).padStart(4, '0')}`, deleted: true });
     return {};
   });
   mock.on(ListObjectVersionsCommand).callsFake(async (input) => {
     const keys = [...objects.keys()].filter((key) => key.startsWith(input.Prefix ?? '')).sort();
-    const listed = keys.flatMap((key) => [...(objects.get(key) ?? [])].reverse().map((v, i) => ({ key, v, latest: i === 0 })));
+    const listed = keys.flatMap((key) =>
+      [...(objects.get(key) ?? [])].reverse().map((v, i) => ({ key, v, latest: i === 0 })),
+    );
     return {
       IsTruncated: false,
-      Versions: listed.filter(({ v }) => !v.deleted).map(({ key, v, latest }) => ({ Key: key, VersionId: v.id, IsLatest: latest })),
-      DeleteMarkers: listed.filter(({ v }) => v.deleted).map(({ key, v, latest }) => ({ Key: key, VersionId: v.id, IsLatest: latest })),
+      Versions: listed
+        .filter(({ v }) => !v.deleted)
+        .map(({ key, v, latest }) => ({ Key: key, VersionId: v.id, IsLatest: latest })),
+      DeleteMarkers: listed
+        .filter(({ v }) => v.deleted)
+        .map(({ key, v, latest }) => ({ Key: key, VersionId: v.id, IsLatest: latest })),
     };
   });
 
   return {
     s3,
     async put(key, body) {
-      const out = await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body }));
+      const out = await s3.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body,
+        }),
+      );
       return {
         eventName: 'ObjectCreated:Put',
-        s3: { bucket: { name: bucket }, object: { key: encodeURIComponent(key).replace(/%2F/g, '/'), versionId: out.VersionId, sequencer: String(counter) } },
+        s3: {
+          bucket: { name: bucket },
+          object: {
+            key: encodeURIComponent(key).replace(/%2F/g, '/'),
+            versionId: out.VersionId,
+            sequencer: String(counter),
+          },
+        },
       } as unknown as S3EventRecord;
     },
     versions: (key) => (objects.get(key) ?? []).filter((v) => !v.deleted).map((v) => text(v.body)),
@@ -100,7 +131,9 @@ export function versionedBucket(bucket: string): VersionedBucket {
     },
     message: (...records) => {
       const messageId = `versioned-${++messages}`;
-      return { Records: [{ messageId, receiptHandle: messageId, body: JSON.stringify({ Records: records }) }] } as unknown as SQSEvent;
+      return {
+        Records: [{ messageId, receiptHandle: messageId, body: JSON.stringify({ Records: records }) }],
+      } as unknown as SQSEvent;
     },
   };
 }

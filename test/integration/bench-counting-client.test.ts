@@ -3,8 +3,15 @@
  * each write by the items really stored before and after it (a deletion by the item deleted, with
  * its index entries), and counts what reads return, not its own look-ups.
  */
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from '../../local/embedded-dynamodb';
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
 import { countingClient, itemSize, type WriteCounts } from '../../scripts/bench/write-units';
 
 const TABLE = 'bench-counting';
@@ -15,7 +22,11 @@ let reset: () => void;
 
 /** An item of `bytes` bytes, in all five indexes if `indexed`. */
 function itemOf(sk: string, bytes: number, indexed: boolean): Record<string, unknown> {
-  const keys = { PK: 'p', SK: sk, ...(indexed ? { GSIPK: 'g', GSI1SK: 1, GSI2SK: 2, GSI3SK: 3, GSI4SK: 4, GSI5SK: 'x' } : {}) };
+  const keys = {
+    PK: 'p',
+    SK: sk,
+    ...(indexed ? { GSIPK: 'g', GSI1SK: 1, GSI2SK: 2, GSI3SK: 3, GSI4SK: 4, GSI5SK: 'x' } : {}),
+  };
   return { ...keys, pad: 'x'.repeat(bytes - itemSize(keys) - 3) };
 }
 
@@ -47,7 +58,12 @@ it('charges an update by the larger of the item before and after, read back from
   await client.send(new PutCommand({ TableName: TABLE, Item: itemOf('pointer', 500, false) }));
   reset();
   await client.send(
-    new UpdateCommand({ TableName: TABLE, Key: { PK: 'p', SK: 'pointer' }, UpdateExpression: 'SET more = :more', ExpressionAttributeValues: { ':more': 'y'.repeat(2000) } }),
+    new UpdateCommand({
+      TableName: TABLE,
+      Key: { PK: 'p', SK: 'pointer' },
+      UpdateExpression: 'SET more = :more',
+      ExpressionAttributeValues: { ':more': 'y'.repeat(2000) },
+    }),
   );
   expect(counts).toMatchObject({ itemsWritten: 1, writeUnits: 3, itemsRead: 0 });
 });
@@ -55,7 +71,13 @@ it('charges an update by the larger of the item before and after, read back from
 it('charges a write refused by its condition for the item it found, and lets the error through', async () => {
   await client.send(new PutCommand({ TableName: TABLE, Item: itemOf('held', 1500, false) }));
   reset();
-  const refused = client.send(new PutCommand({ TableName: TABLE, Item: itemOf('held', 100, false), ConditionExpression: 'attribute_not_exists(PK)' }));
+  const refused = client.send(
+    new PutCommand({
+      TableName: TABLE,
+      Item: itemOf('held', 100, false),
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
   await expect(refused).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
   expect(counts).toMatchObject({ itemsWritten: 0, writeUnits: 2 });
 });
@@ -65,7 +87,13 @@ it('counts the items reads return and their read units, not its own look-ups', a
   await client.send(new PutCommand({ TableName: TABLE, Item: itemOf('r2', 100, false) }));
   reset();
   await client.send(new GetCommand({ TableName: TABLE, Key: { PK: 'p', SK: 'r1' }, ConsistentRead: true }));
-  await client.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :p AND begins_with(SK, :r)', ExpressionAttributeValues: { ':p': 'p', ':r': 'r' } }));
+  await client.send(
+    new QueryCommand({
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :p AND begins_with(SK, :r)',
+      ExpressionAttributeValues: { ':p': 'p', ':r': 'r' },
+    }),
+  );
   // GetItem of 5,000 bytes, consistent: 2 units; a Query of 5,100 bytes, eventually consistent: 1.
   expect(counts).toMatchObject({ itemsRead: 3, readUnits: 3 });
 });

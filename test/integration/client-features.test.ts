@@ -4,7 +4,7 @@
  * ETag, If-None-Match and 304, gzip included. Every answer is checked against docs/openapi.json.
  */
 import { request } from 'node:http';
-import { startLocalStack, type LocalStack } from '../../local/stack';
+import { type LocalStack, startLocalStack } from '../../local/stack';
 import { fixtureDataset } from '../fixtures/dataset';
 import { get, type TestResponse } from '../helpers/client';
 
@@ -15,7 +15,14 @@ const NOW = new Date('2026-11-20T10:00:30.000Z');
 
 const ACCOUNTS = {
   users: [
-    { id: 'open', premium: true, keys: [{ key: KEY, per_minute: 100, per_month: 5000 }, { key: TWO_PER_MINUTE, per_minute: 2 }] },
+    {
+      id: 'open',
+      premium: true,
+      keys: [
+        { key: KEY, per_minute: 100, per_month: 5000 },
+        { key: TWO_PER_MINUTE, per_minute: 2 },
+      ],
+    },
     { id: 'dated', premium: true, premium_until: '2027-03-01T00:00:00.000Z', keys: [{ key: DATED_KEY }] },
   ],
 };
@@ -26,10 +33,14 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const call = (path: string, key: string | null, headers?: Record<string, string>) => get(stack.url, path, { key, headers });
+const call = (path: string, key: string | null, headers?: Record<string, string>) =>
+  get(stack.url, path, { key, headers });
 
 /** Raw bytes and headers of an answer, without decoding (to see what went over the wire). */
-function raw(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: number }> {
+function raw(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: number }> {
   return new Promise((resolve, reject) => {
     const req = request(`${stack.url}${path}`, { headers }, (res) => {
       let bytes = 0;
@@ -69,7 +80,10 @@ describe('GET /api/v1/usage', () => {
 
   it('gives the end of a dated subscription', async () => {
     const res = await call('/api/v1/usage', DATED_KEY);
-    expect(res.body).toMatchObject({ premium_until: '2027-03-01T00:00:00.000Z', limits: { per_minute: 60, per_month: 100000 } });
+    expect(res.body).toMatchObject({
+      premium_until: '2027-03-01T00:00:00.000Z',
+      limits: { per_minute: 60, per_month: 100000 },
+    });
   });
 
   it('needs a key like any data endpoint, and refuses a query parameter after charging it', async () => {
@@ -90,7 +104,8 @@ describe('RateLimit fields', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
     for (const res of answers) {
       expect(res.headers['ratelimit-policy']).toBe(`"minute";q=2;w=60, "month";q=${res.headers['x-quota-limit']}`);
-      const [, minuteLeft, minuteReset, monthLeft] = /^"minute";r=(\d+);t=(\d+), "month";r=(\d+);t=\d+$/.exec(res.headers.ratelimit) ?? [];
+      const [, minuteLeft, minuteReset, monthLeft] =
+        /^"minute";r=(\d+);t=(\d+), "month";r=(\d+);t=\d+$/.exec(res.headers.ratelimit) ?? [];
       expect(Number(minuteLeft)).toBe(number(res, 'x-ratelimit-remaining'));
       expect(Number(monthLeft)).toBe(number(res, 'x-quota-remaining'));
       expect(Number(minuteReset)).toBe(30);
@@ -174,8 +189,15 @@ describe('conditional requests', () => {
     // The gzip bytes are another representation: another strong tag (RFC 9110 §8.8.3), of the same body.
     expect(gzip.headers.etag).toBe(String(plain.headers.etag).replace(/"$/, '-gzip"'));
 
-    for (const [encoding, etag] of [['gzip', gzip.headers.etag], ['identity', plain.headers.etag]]) {
-      const notModified = await raw('/api/v1/earn?limit=200', { Authorization: `Bearer ${KEY}`, 'Accept-Encoding': String(encoding), 'If-None-Match': String(etag) });
+    for (const [encoding, etag] of [
+      ['gzip', gzip.headers.etag],
+      ['identity', plain.headers.etag],
+    ]) {
+      const notModified = await raw('/api/v1/earn?limit=200', {
+        Authorization: `Bearer ${KEY}`,
+        'Accept-Encoding': String(encoding),
+        'If-None-Match': String(etag),
+      });
       expect(notModified.status).toBe(304);
       expect(notModified.headers.etag).toBe(etag);
       expect(notModified.bytes).toBe(0);
@@ -183,7 +205,11 @@ describe('conditional requests', () => {
       expect(notModified.headers['content-length']).toBeUndefined();
     }
     // A tag of the other coding names another representation: the full answer.
-    const other = await raw('/api/v1/earn?limit=200', { Authorization: `Bearer ${KEY}`, 'Accept-Encoding': 'gzip', 'If-None-Match': String(plain.headers.etag) });
+    const other = await raw('/api/v1/earn?limit=200', {
+      Authorization: `Bearer ${KEY}`,
+      'Accept-Encoding': 'gzip',
+      'If-None-Match': String(plain.headers.etag),
+    });
     expect(other.status).toBe(200);
   });
 

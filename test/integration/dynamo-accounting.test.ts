@@ -8,22 +8,22 @@
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
   UpdateCommand,
-  type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
 import { createDocumentClient } from '../../shared/dynamodb';
-import { ensureTable, startEmbeddedDynamo, type EmbeddedDynamo } from '../../local/embedded-dynamodb';
 import {
   callDepths,
   currentAccounting,
+  type DynamoCall,
   enterRequestAccounting,
   roundTrips,
   summarize,
   withRequestAccounting,
-  type DynamoCall,
 } from '../../shared/observability/dynamo-accounting';
 
 const call = (start: number, end: number): Pick<DynamoCall, 'start' | 'end'> => ({ start, end });
@@ -60,7 +60,15 @@ it('sums capacity and counts calls', () => {
     { command: 'UpdateItem', start: 0, end: 5, readCapacity: 0, writeCapacity: 1 },
     { command: 'GetItem', start: 6, end: 8, readCapacity: 0.5, writeCapacity: 0 },
   ];
-  expect(summarize(calls)).toEqual({ calls: 3, roundTrips: 2, readCapacity: 2, writeCapacity: 1, cacheHits: 0, cacheMisses: 0, cacheBytes: 0 });
+  expect(summarize(calls)).toEqual({
+    calls: 3,
+    roundTrips: 2,
+    readCapacity: 2,
+    writeCapacity: 1,
+    cacheHits: 0,
+    cacheMisses: 0,
+    cacheBytes: 0,
+  });
 });
 
 describe('on the embedded DynamoDB', () => {
@@ -95,9 +103,17 @@ describe('on the embedded DynamoDB', () => {
   it('asks for ReturnConsumedCapacity TOTAL and records command, time and capacity of each call', async () => {
     const { result, accounting } = await withRequestAccounting(async () => {
       const get = await client.send(new GetCommand({ TableName, Key: { PK: 'A', SK: 'ITEM' } }));
-      const query = await client.send(new QueryCommand({ TableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'A' } }));
+      const query = await client.send(
+        new QueryCommand({ TableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'A' } }),
+      );
       const update = await client.send(
-        new UpdateCommand({ TableName, Key: { PK: 'Q', SK: 'COUNT' }, UpdateExpression: 'ADD #c :one', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':one': 1 } }),
+        new UpdateCommand({
+          TableName,
+          Key: { PK: 'Q', SK: 'COUNT' },
+          UpdateExpression: 'ADD #c :one',
+          ExpressionAttributeNames: { '#c': 'count' },
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
       );
       return { get, query, update };
     });
@@ -111,13 +127,41 @@ describe('on the embedded DynamoDB', () => {
     expect(query.readCapacity).toBe(1);
     expect(update).toMatchObject({ readCapacity: 0, writeCapacity: 1 });
     for (const c of accounting.calls) expect(c.end).toBeGreaterThanOrEqual(c.start);
-    expect(accounting.summary()).toEqual({ calls: 3, roundTrips: 3, readCapacity: 2, writeCapacity: 1, cacheHits: 0, cacheMisses: 0, cacheBytes: 0 });
+    expect(accounting.summary()).toEqual({
+      calls: 3,
+      roundTrips: 3,
+      readCapacity: 2,
+      writeCapacity: 1,
+      cacheHits: 0,
+      cacheMisses: 0,
+      cacheBytes: 0,
+    });
   });
 
   it('counts batch reads and writes, whose capacity comes back per table', async () => {
     const { accounting } = await withRequestAccounting(async () => {
-      await client.send(new BatchWriteCommand({ RequestItems: { [TableName]: [{ PutRequest: { Item: { PK: 'B', SK: '1' } } }, { PutRequest: { Item: { PK: 'B', SK: '2' } } }] } }));
-      await client.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: [{ PK: 'B', SK: '1' }, { PK: 'B', SK: '2' }] } } }));
+      await client.send(
+        new BatchWriteCommand({
+          RequestItems: {
+            [TableName]: [
+              { PutRequest: { Item: { PK: 'B', SK: '1' } } },
+              { PutRequest: { Item: { PK: 'B', SK: '2' } } },
+            ],
+          },
+        }),
+      );
+      await client.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [TableName]: {
+              Keys: [
+                { PK: 'B', SK: '1' },
+                { PK: 'B', SK: '2' },
+              ],
+            },
+          },
+        }),
+      );
     });
     expect(accounting.calls.map((c) => [c.command, c.readCapacity, c.writeCapacity])).toEqual([
       ['BatchWriteItem', 0, 2],
@@ -134,9 +178,19 @@ describe('on the embedded DynamoDB', () => {
 
   it('records a refused conditional write as a call with its error', async () => {
     const { accounting } = await withRequestAccounting(() =>
-      client.send(new PutCommand({ TableName, Item: { PK: 'A', SK: 'ITEM2' }, ConditionExpression: 'attribute_not_exists(PK)' })).catch((e: Error) => e.name),
+      client
+        .send(
+          new PutCommand({
+            TableName,
+            Item: { PK: 'A', SK: 'ITEM2' },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          }),
+        )
+        .catch((e: Error) => e.name),
     );
-    expect(accounting.calls).toEqual([expect.objectContaining({ command: 'PutItem', error: 'ConditionalCheckFailedException', writeCapacity: 0 })]);
+    expect(accounting.calls).toEqual([
+      expect.objectContaining({ command: 'PutItem', error: 'ConditionalCheckFailedException', writeCapacity: 0 }),
+    ]);
   });
 
   it('keeps concurrent scopes apart', async () => {
@@ -152,7 +206,9 @@ describe('on the embedded DynamoDB', () => {
   it('reports the calls of a nested scope to its parent too', async () => {
     const outer = await withRequestAccounting(async () => {
       await client.send(new GetCommand({ TableName, Key: { PK: 'A', SK: 'ITEM2' } }));
-      const inner = await withRequestAccounting(() => client.send(new GetCommand({ TableName, Key: { PK: 'A', SK: 'ITEM' } })));
+      const inner = await withRequestAccounting(() =>
+        client.send(new GetCommand({ TableName, Key: { PK: 'A', SK: 'ITEM' } })),
+      );
       return inner.accounting.calls.length;
     });
     expect(outer.result).toBe(1);

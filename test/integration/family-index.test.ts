@@ -15,19 +15,19 @@
  * - upgrade: a table served in the positioned layout (before ADR 0009) is written again by the next
  *   import, and its old versions are deleted when due.
  */
-import { BatchWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/dynamodb';
-import { importDataset, readPointer, type ImportResult } from '../../shared/import/importer';
+import { type ImportResult, importDataset, readPointer } from '../../shared/import/importer';
 import { DOCUMENT_PREFIX, refreshedKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/keys';
+import { setLogSink } from '../../shared/logger';
 import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
 import { ImportBusyError, SnapshotWriter } from '../../shared/repositories/snapshot-writer';
 import { decodeBlock } from '../../shared/repositories/stored-items';
 import { parseDataset } from '../../shared/schemas/dataset';
-import { setLogSink } from '../../shared/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
-import { injectFaults, type Call } from '../helpers/faults';
+import { type Call, injectFaults } from '../helpers/faults';
 import { ASSETS, earnRecord, seeded } from '../helpers/records';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -62,7 +62,10 @@ function base(count = 600): any {
 /** `dataset` with the APY of earn offer `id` set to `apy` (its document, and nothing else, changes). */
 function withApy(dataset: any, id: number, apy: string): any {
   const changed = structuredClone(dataset);
-  Object.assign(changed.earn_offers.find((o: any) => o.id === id), { apy, estimated_apy: apy });
+  Object.assign(
+    changed.earn_offers.find((o: any) => o.id === id),
+    { apy, estimated_apy: apy },
+  );
   return changed;
 }
 
@@ -89,7 +92,8 @@ async function observe(table: TestTable, handler: TestApi[keyof TestApi], path: 
 function keysRead(reads: Call[]): string[] {
   return reads.flatMap((c) => {
     if (c.command === 'GetItemCommand') return [pkOf(c.input.Key)];
-    if (c.command === 'BatchGetItemCommand') return Object.values(c.input.RequestItems as Record<string, { Keys: any[] }>).flatMap((r) => r.Keys.map(pkOf));
+    if (c.command === 'BatchGetItemCommand')
+      return Object.values(c.input.RequestItems as Record<string, { Keys: any[] }>).flatMap((r) => r.Keys.map(pkOf));
     return [`${c.command}?`];
   });
 }
@@ -105,13 +109,20 @@ async function storedBlocks(table: TestTable): Promise<Map<string, string[]>> {
 }
 
 const partitionsOf = async (table: TestTable, version: string) =>
-  [...new Set((await table.items()).flatMap((i) => (versionOfPartition(i.PK as string) === version ? [i.PK as string] : [])))].sort();
+  [
+    ...new Set(
+      (await table.items()).flatMap((i) => (versionOfPartition(i.PK as string) === version ? [i.PK as string] : [])),
+    ),
+  ].sort();
 
 /**
  * A document client on the table that records every command it is sent; after `healthy` calls of
  * `kind`, every call fails like a dropped connection (`dies`: all calls, as when the process is killed).
  */
-function recordingClient(table: TestTable, options: { kind?: typeof BatchWriteCommand | typeof PutCommand; healthy?: number; dies?: boolean } = {}) {
+function recordingClient(
+  table: TestTable,
+  options: { kind?: typeof BatchWriteCommand | typeof PutCommand; healthy?: number; dies?: boolean } = {},
+) {
   const client: DynamoDBDocumentClient = createDocumentClient({ endpoint: table.endpoint });
   const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
   const sent: { name: string; input: any }[] = [];
@@ -198,7 +209,10 @@ describe('reads', () => {
     const { result, reads } = await observe(table, api[fn], path);
 
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ data: [], pagination: { total: 0, offset: 0, limit: 50, has_more: false, snapshot: 'none' } });
+    expect(result.body).toEqual({
+      data: [],
+      pagination: { total: 0, offset: 0, limit: 50, has_more: false, snapshot: 'none' },
+    });
     expect(keysRead(reads)).toEqual([]);
   });
 
@@ -271,12 +285,17 @@ describe('index loads', () => {
   it('an instance loads a version’s index once, and the new version’s after a publish', async () => {
     // The pointer read on every request: a publish is seen at once.
     const api = table.api({ env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '0' } });
-    const indexReads = async () => keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter((pk) => pk.endsWith('#INDEX'));
+    const indexReads = async () =>
+      keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter((pk) => pk.endsWith('#INDEX'));
     const first = await readPointer(table.client, table.tableName);
 
     const cold = await indexReads();
     const warm = await indexReads();
-    await importDataset(withApy(base(), 150, '77.125'), { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) });
+    await importDataset(withApy(base(), 150, '77.125'), {
+      client: table.client,
+      tableName: table.tableName,
+      now: at(T0 + 1_000),
+    });
     const published = await indexReads();
     const after = await indexReads();
 
@@ -307,14 +326,20 @@ describe('a refresh', () => {
     const recording = recordingClient(table);
     let result: ImportResult;
     try {
-      result = await importDataset(changed, { client: recording.client, tableName: table.tableName, now: at(T0 + 1_000) });
+      result = await importDataset(changed, {
+        client: recording.client,
+        tableName: table.tableName,
+        now: at(T0 + 1_000),
+      });
     } finally {
       recording.close();
     }
 
     const after = await storedBlocks(table);
     const newBlocks = [...after.keys()].filter((h) => !before.has(h)).sort();
-    const putBlocks = recording.puts().flatMap((i) => (i.PK.startsWith(DOCUMENT_PREFIX) ? [i.PK.slice(DOCUMENT_PREFIX.length)] : []));
+    const putBlocks = recording
+      .puts()
+      .flatMap((i) => (i.PK.startsWith(DOCUMENT_PREFIX) ? [i.PK.slice(DOCUMENT_PREFIX.length)] : []));
     expect(result.published).toEqual(['earn']);
     expect(putBlocks.sort()).toEqual(newBlocks);
     expect(putBlocks.length).toBeGreaterThanOrEqual(1);
@@ -326,7 +351,11 @@ describe('a refresh', () => {
     // Besides them: the new earn version's manifest, index and source, and nothing of any other version.
     const version = result.versions.earn;
     const others = recording.puts().filter((i) => !i.PK.startsWith(DOCUMENT_PREFIX));
-    expect([...new Set(others.map((i) => i.PK))].sort()).toEqual([`V#${version}#INDEX`, `V#${version}#MANIFEST`, `V#${version}#SOURCE#earn_offers`]);
+    expect([...new Set(others.map((i) => i.PK))].sort()).toEqual([
+      `V#${version}#INDEX`,
+      `V#${version}#MANIFEST`,
+      `V#${version}#SOURCE#earn_offers`,
+    ]);
     expect(recording.deletes()).toEqual([]);
   });
 
@@ -334,7 +363,11 @@ describe('a refresh', () => {
     const recording = recordingClient(table);
     let result: ImportResult;
     try {
-      result = await importDataset(changed, { client: recording.client, tableName: table.tableName, now: at(T0 + 2_000) });
+      result = await importDataset(changed, {
+        client: recording.client,
+        tableName: table.tableName,
+        now: at(T0 + 2_000),
+      });
     } finally {
       recording.close();
     }
@@ -342,9 +375,12 @@ describe('a refresh', () => {
     expect(result).toMatchObject({ unchanged: true, published: [], itemsWritten: 0, itemsDeleted: 0 });
     // `refreshed_at` of GET /api/v1/status moves (docs/api.md, "Freshness"): one small UpdateItem beside the pointer.
     expect(recording.writes()).toBe(1);
-    expect(recording.sent().filter((c) => /Put|BatchWrite|Delete|Update/.test(c.name)).map((c) => [c.name, c.input.Key])).toEqual([
-      ['UpdateCommand', refreshedKey()],
-    ]);
+    expect(
+      recording
+        .sent()
+        .filter((c) => /Put|BatchWrite|Delete|Update/.test(c.name))
+        .map((c) => [c.name, c.input.Key]),
+    ).toEqual([['UpdateCommand', refreshedKey()]]);
   });
 });
 
@@ -371,7 +407,12 @@ describe('deletion', () => {
     expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`, `V#${v1}#SOURCE#earn_offers`]);
     const named1 = (await writer.readManifest(v1)).blocks;
 
-    const result = await importDataset(two, { client: table.client, tableName: table.tableName, now: at(T0 + 601_000), retireAfterMs: 600_000 });
+    const result = await importDataset(two, {
+      client: table.client,
+      tableName: table.tableName,
+      now: at(T0 + 601_000),
+      retireAfterMs: 600_000,
+    });
 
     const v3 = await earnVersion();
     const [named2, named3] = [(await writer.readManifest(v2)).blocks, (await writer.readManifest(v3)).blocks];
@@ -388,7 +429,10 @@ describe('deletion', () => {
     const pointer = await readPointer(table.client, table.tableName);
     for (const family of ['exchanges', 'protocols', 'currencies', 'borrow_offers']) {
       const version = pointer!.families[family]!.version!;
-      expect({ family, missing: (await writer.readManifest(version)).blocks.filter((b) => !stored.has(b)) }).toEqual({ family, missing: [] });
+      expect({ family, missing: (await writer.readManifest(version)).blocks.filter((b) => !stored.has(b)) }).toEqual({
+        family,
+        missing: [],
+      });
     }
   });
 });
@@ -408,7 +452,9 @@ describe('leases', () => {
   async function abandoned(dataset: unknown, time: number): Promise<string[]> {
     const flaky = recordingClient(table, { kind: PutCommand, healthy: 0 });
     try {
-      await expect(importDataset(dataset, { client: flaky.client, tableName: table.tableName, now: at(time) })).rejects.toThrow(/ECONNRESET/);
+      await expect(
+        importDataset(dataset, { client: flaky.client, tableName: table.tableName, now: at(time) }),
+      ).rejects.toThrow(/ECONNRESET/);
       await flaky.settled();
     } finally {
       flaky.close();
@@ -424,7 +470,9 @@ describe('leases', () => {
     // Killed after its first batch write: the deletion of y's own items, before its manifest's.
     const killed = recordingClient(table, { kind: BatchWriteCommand, healthy: 1, dies: true });
     try {
-      await expect(importDataset(next, { client: killed.client, tableName: table.tableName, now: at(T0 + 2_000) })).rejects.toThrow(/ECONNRESET/);
+      await expect(
+        importDataset(next, { client: killed.client, tableName: table.tableName, now: at(T0 + 2_000) }),
+      ).rejects.toThrow(/ECONNRESET/);
       await killed.settled();
     } finally {
       killed.close();
@@ -434,8 +482,14 @@ describe('leases', () => {
     const lease = (await readPointer(table.client, table.tableName))!.lease!;
     expect(lease.writing).toContain(y);
     // Nobody gave the lease back: the next import waits for it to expire, then takes it over.
-    await expect(importDataset(next, { client: table.client, tableName: table.tableName, now: at(T0 + 3_000) })).rejects.toBeInstanceOf(ImportBusyError);
-    const result = await importDataset(next, { client: table.client, tableName: table.tableName, now: at(lease.until + 1) });
+    await expect(
+      importDataset(next, { client: table.client, tableName: table.tableName, now: at(T0 + 3_000) }),
+    ).rejects.toBeInstanceOf(ImportBusyError);
+    const result = await importDataset(next, {
+      client: table.client,
+      tableName: table.tableName,
+      now: at(lease.until + 1),
+    });
 
     expect(result.published).toEqual(['earn']);
     expect(await partitionsOf(table, y)).toEqual([]);
@@ -445,11 +499,19 @@ describe('leases', () => {
   it('an abandoned version that is still retained (a reader may name it) is not deleted', async () => {
     const earnVersion = async () => (await readPointer(table.client, table.tableName))!.families.earn_offers!.version!;
     const v1 = await earnVersion();
-    await importDataset(withApy(base(), 150, '11.5'), { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) });
+    await importDataset(withApy(base(), 150, '11.5'), {
+      client: table.client,
+      tableName: table.tableName,
+      now: at(T0 + 1_000),
+    });
     // v1 is replaced, retained for 60 minutes. An import of v1's content again fails at its publish: v1 is on the lease.
     expect(await abandoned(base(), T0 + 2_000)).toEqual([v1]);
 
-    await importDataset(withApy(base(), 151, '12.5'), { client: table.client, tableName: table.tableName, now: at(T0 + 3_000) });
+    await importDataset(withApy(base(), 151, '12.5'), {
+      client: table.client,
+      tableName: table.tableName,
+      now: at(T0 + 3_000),
+    });
 
     const retired = (await readPointer(table.client, table.tableName))!.retired.find((r) => r.version === v1);
     expect(retired).toBeDefined();
@@ -472,12 +534,24 @@ describe('a table of the positioned layout', () => {
 
   it('is written again by the next import, and its versions are deleted once due', async () => {
     // What the positioned layout stored: a pointer without index segments, manifests listing keys as text, positioned items.
-    const put = (Item: Record<string, unknown>) => table.client.send(new PutCommand({ TableName: table.tableName, Item }));
+    const put = (Item: Record<string, unknown>) =>
+      table.client.send(new PutCommand({ TableName: table.tableName, Item }));
     const exchanges = parseDataset({ exchanges: fixtureDataset().exchanges }).exchanges!;
-    const families = { exchanges: { version: 'old1', hash: 'h-old', count: exchanges.length, publishedAt: '2026-11-01T00:00:00.000Z' } };
-    await put({ PK: 'SNAPSHOT', SK: 'CURRENT', families, retired: [{ family: 'earn', version: 'old0', at: '2026-11-01T00:00:00.000Z' }] });
+    const families = {
+      exchanges: { version: 'old1', hash: 'h-old', count: exchanges.length, publishedAt: '2026-11-01T00:00:00.000Z' },
+    };
+    await put({
+      PK: 'SNAPSHOT',
+      SK: 'CURRENT',
+      families,
+      retired: [{ family: 'earn', version: 'old0', at: '2026-11-01T00:00:00.000Z' }],
+    });
     for (const version of ['old0', 'old1']) {
-      const keys = [[`V#${version}#LIST#x`, 'META'], [`V#${version}#EXCHANGES#binance`, 'ITEM'], [`V#${version}#SOURCE#exchanges`, '000000']];
+      const keys = [
+        [`V#${version}#LIST#x`, 'META'],
+        [`V#${version}#EXCHANGES#binance`, 'ITEM'],
+        [`V#${version}#SOURCE#exchanges`, '000000'],
+      ];
       await put({ PK: `V#${version}#MANIFEST`, SK: '000000', keys: JSON.stringify(keys) });
       await put({ PK: `V#${version}#LIST#x`, SK: 'META', n: 1 });
       await put({ PK: `V#${version}#EXCHANGES#binance`, SK: 'ITEM', doc: '{}' });
@@ -485,7 +559,10 @@ describe('a table of the positioned layout', () => {
     }
 
     // Only earn in the file: the exchanges are written again from their source records.
-    const first = await importDataset({ earn_offers: fixtureDataset().earn_offers }, { client: table.client, tableName: table.tableName, now: at(T0) });
+    const first = await importDataset(
+      { earn_offers: fixtureDataset().earn_offers },
+      { client: table.client, tableName: table.tableName, now: at(T0) },
+    );
     const second = await importDataset(
       { earn_offers: withApy({ earn_offers: fixtureDataset().earn_offers }, 1, '6.5').earn_offers },
       { client: table.client, tableName: table.tableName, now: at(T0 + 10_000), retireAfterMs: 5_000 },

@@ -5,17 +5,21 @@
  * (test/helpers/offer-oracle.ts: exact decimals, the platform as served, null never matching);
  * the answers' `Link` and `Last-Modified`; and the validation errors §11 names.
  */
-import { startLocalStack, type LocalStack } from '../../local/stack';
-import { CHAINS, ASSETS, offersDataset } from '../fixtures/offers-1-2';
+import { type LocalStack, startLocalStack } from '../../local/stack';
+import { ASSETS, CHAINS, offersDataset } from '../fixtures/offers-1-2';
 import { get } from '../helpers/client';
-import { oracle, servedOffers, type Family } from '../helpers/offer-oracle';
+import { type Family, oracle, servedOffers } from '../helpers/offer-oracle';
 
 const KEY = 'filters_key_0123456789abcdefghijklmnop';
 const data = offersDataset(60);
 let stack: LocalStack;
 
 beforeAll(async () => {
-  stack = await startLocalStack({ dataset: data, accounts: { users: [{ id: 'f', premium: true, keys: [{ key: KEY, per_minute: 100_000, per_month: 10_000_000 }] }] }, env: { SNAPSHOT_CACHE_MS: '0' } });
+  stack = await startLocalStack({
+    dataset: data,
+    accounts: { users: [{ id: 'f', premium: true, keys: [{ key: KEY, per_minute: 100_000, per_month: 10_000_000 }] }] },
+    env: { SNAPSHOT_CACHE_MS: '0' },
+  });
 }, 120_000);
 afterAll(() => stack?.close());
 
@@ -24,15 +28,44 @@ const request = (path: string) => get(stack.url, path, { key: KEY });
 // ---- the queries -------------------------------------------------------------------------------
 
 const SORTS = ['apy_desc', 'apy_asc', 'tvl_desc', 'updated_desc'];
-const PLATFORM_SLUGS = ['binance', 'kraken', 'bybit', 'bybit-old', 'hidden-ex', 'gone-ex', 'trezor', 'ledger', 'aave', 'maker', 'makerdao', 'no-such-protocol'];
-const BOUNDS = ['0', '3', '5.5', '5.50000000000000000000001', '55e-1', '1e-39', '4.75', '100', '1e6', '999999.99', '1000000', '1e20', '0.0000000000000000000000000001'];
+const PLATFORM_SLUGS = [
+  'binance',
+  'kraken',
+  'bybit',
+  'bybit-old',
+  'hidden-ex',
+  'gone-ex',
+  'trezor',
+  'ledger',
+  'aave',
+  'maker',
+  'makerdao',
+  'no-such-protocol',
+];
+const BOUNDS = [
+  '0',
+  '3',
+  '5.5',
+  '5.50000000000000000000001',
+  '55e-1',
+  '1e-39',
+  '4.75',
+  '100',
+  '1e6',
+  '999999.99',
+  '1000000',
+  '1e20',
+  '0.0000000000000000000000000001',
+];
 
 /** A deterministic generator for the combinations. */
 function random(seed: number) {
   let state = seed >>> 0;
   const next = () => (state = (Math.imul(state, 22695477) + 1) >>> 0) / 2 ** 32;
   const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
-  const some = <T>(values: readonly T[], max: number) => [...new Set(Array.from({ length: 1 + Math.floor(next() * max) }, () => pick(values)))];
+  const some = <T>(values: readonly T[], max: number) => [
+    ...new Set(Array.from({ length: 1 + Math.floor(next() * max) }, () => pick(values))),
+  ];
   return { next, pick, some };
 }
 
@@ -60,16 +93,35 @@ function queriesOf(family: Family): Record<string, string>[] {
     { [flag]: 'true' },
     { [flag]: 'false' },
     ...(withBounds ? BOUNDS.flatMap((b): Record<string, string>[] => [{ min_tvl: b }, { min_apy: b }]) : []),
-    ...(withBounds ? [{ min_tvl: '1000000', sort: 'tvl_desc' }, { min_tvl: '0', min_apy: '0' }] : ([] as Record<string, string>[])),
+    ...(withBounds
+      ? [
+          { min_tvl: '1000000', sort: 'tvl_desc' },
+          { min_tvl: '0', min_apy: '0' },
+        ]
+      : ([] as Record<string, string>[])),
   ];
   // The issue's example: USDT and USDC offers on Arbitrum with at least $1M TVL, available.
-  const example: Record<string, string>[] = withBounds ? [{ asset: 'tether,usd-coin', chain: 'arbitrum', min_tvl: '1e6', [flag]: 'true' }] : [];
+  const example: Record<string, string>[] = withBounds
+    ? [{ asset: 'tether,usd-coin', chain: 'arbitrum', min_tvl: '1e6', [flag]: 'true' }]
+    : [];
   const r = random(family.length * 7919);
   const combos: Record<string, string>[] = [];
   for (let i = 0; i < 70; i++) {
     const q: Record<string, string> = {};
-    if (r.next() < 0.4) q.chain = r.some(CHAINS.map((c) => c.slug), 2).join(',');
-    if (r.next() < 0.4) q.asset = r.some(ASSETS.map((a) => a.slug), 3).join(',');
+    if (r.next() < 0.4)
+      q.chain = r
+        .some(
+          CHAINS.map((c) => c.slug),
+          2,
+        )
+        .join(',');
+    if (r.next() < 0.4)
+      q.asset = r
+        .some(
+          ASSETS.map((a) => a.slug),
+          3,
+        )
+        .join(',');
     if (r.next() < 0.3) q.platform_type = r.some(['exchange', 'wallet', 'protocol'], 2).join(',');
     if (r.next() < 0.3) q.platform = r.some(PLATFORM_SLUGS, 3).join(',');
     if (r.next() < 0.15) q.ids = r.some(ids, 12).join(',');
@@ -110,7 +162,13 @@ describe.each(['earn', 'borrow', 'collateral'] as const)('GET /api/v1/%s with th
 
     expect(res.status).toBe(200);
     expect(res.body.data.map((o: { id: number }) => o.id)).toEqual(expected.ids);
-    expect(res.body.pagination).toEqual({ total: expected.total, offset, limit, has_more: offset + expected.ids.length < expected.total, snapshot: expect.stringMatching(/^[A-Za-z0-9_-]{1,64}$/) });
+    expect(res.body.pagination).toEqual({
+      total: expected.total,
+      offset,
+      limit,
+      has_more: offset + expected.ids.length < expected.total,
+      snapshot: expect.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
+    });
     const link = res.headers.link ?? '';
     expect(link.includes('rel="next"')).toBe(res.body.pagination.has_more);
     expect(link.includes('rel="prev"')).toBe(offset > 0);
@@ -127,12 +185,18 @@ describe('validation errors of version 1.2, each naming its parameter', () => {
     ['/api/v1/collateral?platform_type=exchange,exchange', ['platform_type must not contain exchange twice']],
     [`/api/v1/earn?chain=${many(21)}`, ['chain must not have more than 20 values']],
     [`/api/v1/earn?asset=${many(21)}`, ['asset must not have more than 20 values']],
-    ['/api/v1/earn?platform_type=exchange,dex', ['platform_type must be one of the following values: exchange, wallet, protocol']],
+    [
+      '/api/v1/earn?platform_type=exchange,dex',
+      ['platform_type must be one of the following values: exchange, wallet, protocol'],
+    ],
     ['/api/v1/earn?ids=', ['ids must not be empty']],
     ['/api/v1/earn?ids=1,1', ['ids must not contain 1 twice']],
     ['/api/v1/earn?ids=1,x', ['ids must be a comma-separated list of integers']],
     ['/api/v1/borrow?ids=9007199254740992', ['ids must not be greater than 9007199254740991']],
-    [`/api/v1/borrow?ids=${Array.from({ length: 201 }, (_, i) => i).join(',')}`, ['ids must not have more than 200 values']],
+    [
+      `/api/v1/borrow?ids=${Array.from({ length: 201 }, (_, i) => i).join(',')}`,
+      ['ids must not have more than 200 values'],
+    ],
     ['/api/v1/collateral?min_tvl=1', ['property min_tvl should not exist']],
     ['/api/v1/earn?min_tvl=-5', ['min_tvl must not be less than 0']],
     ['/api/v1/borrow?min_tvl=1M', ['min_tvl must be a decimal number such as 4.75']],
@@ -149,7 +213,11 @@ describe('validation errors of version 1.2, each naming its parameter', () => {
   ])('%s', async (path, messages) => {
     const res = await request(path);
     expect(res.status).toBe(400);
-    expect(res.body.error).toEqual({ code: 'validation_error', message: 'The request parameters are invalid.', details: { message: messages } });
+    expect(res.body.error).toEqual({
+      code: 'validation_error',
+      message: 'The request parameters are invalid.',
+      details: { message: messages },
+    });
   });
 
   it('takes `changes` as a route, not an id', async () => {

@@ -9,7 +9,7 @@
  *
  * Reproduce a failure with FUZZ_SEED=<seed printed by fast-check>.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { matchRoute, ROUTES, type Route } from '../../shared/routes';
@@ -23,7 +23,14 @@ const TOTAL = BATCH * RUNS;
 
 const KEY = 'fuzz_KEY_0123456789abcdefghijklmnopqrstuvwxyz';
 const ACCOUNTS = {
-  users: [{ id: 'fuzzer', premium: true, premium_until: null, keys: [{ key: KEY, per_minute: 1_000_000, per_month: 100_000_000 }] }],
+  users: [
+    {
+      id: 'fuzzer',
+      premium: true,
+      premium_until: null,
+      keys: [{ key: KEY, per_minute: 1_000_000, per_month: 100_000_000 }],
+    },
+  ],
 };
 
 // ---- what the dataset holds ----------------------------------------------------------------------
@@ -38,26 +45,107 @@ const familyRecords: Record<string, Listed[]> = {
 };
 const exposed = (r: Listed) => r.published !== false && r.delisted !== true;
 /** Current slugs answered 200, former slugs answered 301, per catalog family. */
-const CURRENT = Object.fromEntries(Object.entries(familyRecords).map(([f, rs]) => [f, new Set(rs.filter(exposed).map((r) => r.slug))]));
-const FORMER = Object.fromEntries(
-  Object.entries(familyRecords).map(([f, rs]) => [f, new Set(rs.filter(exposed).flatMap((r) => r.previous_slugs ?? []))]),
+const CURRENT = Object.fromEntries(
+  Object.entries(familyRecords).map(([f, rs]) => [f, new Set(rs.filter(exposed).map((r) => r.slug))]),
 );
-const ALL_SLUGS = [...new Set(Object.values(familyRecords).flatMap((rs) => rs.flatMap((r) => [r.slug, ...(r.previous_slugs ?? [])])))];
-const OFFER_IDS = [...new Set([...data.earn_offers, ...data.borrow_offers, ...data.collateral_offers].map((o) => o.id))];
+const FORMER = Object.fromEntries(
+  Object.entries(familyRecords).map(([f, rs]) => [
+    f,
+    new Set(rs.filter(exposed).flatMap((r) => r.previous_slugs ?? [])),
+  ]),
+);
+const ALL_SLUGS = [
+  ...new Set(Object.values(familyRecords).flatMap((rs) => rs.flatMap((r) => [r.slug, ...(r.previous_slugs ?? [])]))),
+];
+const OFFER_IDS = [
+  ...new Set([...data.earn_offers, ...data.borrow_offers, ...data.collateral_offers].map((o) => o.id)),
+];
 
 // ---- generators ----------------------------------------------------------------------------------
 
 // biome-ignore-start lint/suspicious/noTemplateCurlyInString: '${7*7}' below is a template-injection probe, on purpose
 const WEIRD = [
-  '', ' ', '.', '..', '...', '%', '%%', '%2', '%25', '%2F', '%2f', '%5C', '%00', '%0A', '%20', '%ZZ', '%E0%A4%A', '%ED%A0%80', '%C3%A9', '%FF%FE',
-  '-1', '-0', '0', '00', '01', '+5', '1e2', '1E2', '1.0', '1.', '.5', '0x10', '1_000', '٣', '１', 'NaN', 'Infinity', '-Infinity',
-  '9007199254740991', '9007199254740992', '18446744073709551616', '99999999999999999999999999999999999999999',
-  'null', 'undefined', 'true', '[object Object]', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty',
-  'SNAPSHOT', 'CURRENT', 'V#x#EXCHANGES#binance', 'ITEM', 'META', 'QUOTA#k', 'KEY#x', '*', '\\', '<script>alert(1)</script>', "' OR '1'='1", '${7*7}',
-  'BINANCE', 'Binance', 'binance ', ' binance', 'binance%20', 'bin%61nce', 'b%C3%AFnance', 'ｂinance', 'bitcoin\u0000', '🙂', 'é', 'e\u0301', '\u202e',
-  'a'.repeat(300), '1'.repeat(400),
+  '',
+  ' ',
+  '.',
+  '..',
+  '...',
+  '%',
+  '%%',
+  '%2',
+  '%25',
+  '%2F',
+  '%2f',
+  '%5C',
+  '%00',
+  '%0A',
+  '%20',
+  '%ZZ',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%C3%A9',
+  '%FF%FE',
+  '-1',
+  '-0',
+  '0',
+  '00',
+  '01',
+  '+5',
+  '1e2',
+  '1E2',
+  '1.0',
+  '1.',
+  '.5',
+  '0x10',
+  '1_000',
+  '٣',
+  '１',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '9007199254740991',
+  '9007199254740992',
+  '18446744073709551616',
+  '99999999999999999999999999999999999999999',
+  'null',
+  'undefined',
+  'true',
+  '[object Object]',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'SNAPSHOT',
+  'CURRENT',
+  'V#x#EXCHANGES#binance',
+  'ITEM',
+  'META',
+  'QUOTA#k',
+  'KEY#x',
+  '*',
+  '\\',
+  '<script>alert(1)</script>',
+  "' OR '1'='1",
+  '${7*7}',
+  'BINANCE',
+  'Binance',
+  'binance ',
+  ' binance',
+  'binance%20',
+  'bin%61nce',
+  'b%C3%AFnance',
+  'ｂinance',
+  'bitcoin\u0000',
+  '🙂',
+  'é',
+  'e\u0301',
+  '\u202e',
+  'a'.repeat(300),
+  '1'.repeat(400),
   // Past DynamoDB's 2048-byte key limit once in a key: must be a 404 or a 400, not a dependency failure.
-  'a'.repeat(2100), 'é'.repeat(1100),
+  'a'.repeat(2100),
+  'é'.repeat(1100),
 ];
 // biome-ignore-end lint/suspicious/noTemplateCurlyInString: end of the probes
 
@@ -79,7 +167,10 @@ const encoding = fc.constantFrom<'encoded' | 'raw' | 'double'>('encoded', 'encod
 
 const FORMER_SLUGS = Object.values(FORMER).flatMap((slugs) => [...slugs]);
 const slugValue = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...ALL_SLUGS, ...data.earn_offers.map((o) => String(o.platform?.slug ?? 'none'))) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(...ALL_SLUGS, ...data.earn_offers.map((o) => String(o.platform?.slug ?? 'none'))),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...FORMER_SLUGS) },
   { weight: 3, arbitrary: anyText },
   { weight: 1, arbitrary: fc.constantFrom(...ALL_SLUGS).map((s) => s.toUpperCase()) },
@@ -95,10 +186,42 @@ const idValue = fc.oneof(
   { weight: 2, arbitrary: anyText },
 );
 
-const PARAM_NAMES = ['limit', 'offset', 'platform_type', 'platform', 'asset', 'min_apy', 'sort', 'period', 'chain', 'ids', 'min_tvl', 'available', 'is_active', 'snapshot', 'since'];
+const PARAM_NAMES = [
+  'limit',
+  'offset',
+  'platform_type',
+  'platform',
+  'asset',
+  'min_apy',
+  'sort',
+  'period',
+  'chain',
+  'ids',
+  'min_tvl',
+  'available',
+  'is_active',
+  'snapshot',
+  'since',
+];
 const paramName = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...PARAM_NAMES) },
-  { weight: 1, arbitrary: fc.constantFrom('LIMIT', 'Limit', 'limit[]', 'limit ', 'page', 'q', 'id', 'slug', 'foo', '__proto__', 'constructor', '') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'LIMIT',
+      'Limit',
+      'limit[]',
+      'limit ',
+      'page',
+      'q',
+      'id',
+      'slug',
+      'foo',
+      '__proto__',
+      'constructor',
+      '',
+    ),
+  },
   { weight: 1, arbitrary: anyText },
 );
 
@@ -106,7 +229,23 @@ const integerText = fc.oneof(
   fc.integer({ min: 1, max: 200 }).map(String),
   fc.integer({ min: -5, max: 300 }).map(String),
   fc.bigInt({ min: 0n, max: 10n ** 30n }).map(String),
-  fc.constantFrom('', '0', '-0', '+5', '1e2', '1.0', '5.', ' 5', '5 ', '05', '0x1f', '9007199254740991', '9007199254740992', 'NaN', 'abc'),
+  fc.constantFrom(
+    '',
+    '0',
+    '-0',
+    '+5',
+    '1e2',
+    '1.0',
+    '5.',
+    ' 5',
+    '5 ',
+    '05',
+    '0x1f',
+    '9007199254740991',
+    '9007199254740992',
+    'NaN',
+    'abc',
+  ),
 );
 const paramValue = (name: string) => {
   switch (name) {
@@ -115,8 +254,35 @@ const paramValue = (name: string) => {
       return integerText;
     case 'min_apy':
       return fc.oneof(
-        fc.constantFrom('0', '5', '4.75', '12.25', '100', '0.000000000000000000000000000000000000001', '-1', '-0', '-0.0', '.5', '+1', '1e2', '5.', '', ' 5', 'abc'),
-        fc.constantFrom('1e-7', '1.5E+2', '2.5E1', '0e0', '1e-', '1e999999999999999999', '1e-99999999999999999999', '9'.repeat(32), '9'.repeat(33)),
+        fc.constantFrom(
+          '0',
+          '5',
+          '4.75',
+          '12.25',
+          '100',
+          '0.000000000000000000000000000000000000001',
+          '-1',
+          '-0',
+          '-0.0',
+          '.5',
+          '+1',
+          '1e2',
+          '5.',
+          '',
+          ' 5',
+          'abc',
+        ),
+        fc.constantFrom(
+          '1e-7',
+          '1.5E+2',
+          '2.5E1',
+          '0e0',
+          '1e-',
+          '1e999999999999999999',
+          '1e-99999999999999999999',
+          '9'.repeat(32),
+          '9'.repeat(33),
+        ),
         fc.double({ noNaN: true, min: -1e3, max: 1e3 }).map(String),
         fc.bigInt({ min: 0n, max: 10n ** 50n }).map((n) => `${n}.${n}`),
       );
@@ -129,9 +295,18 @@ const paramValue = (name: string) => {
     case 'platform':
     case 'asset':
     case 'chain':
-      return fc.oneof({ weight: 3, arbitrary: slugValue }, { weight: 2, arbitrary: fc.array(slugValue, { minLength: 2, maxLength: 22 }).map((values) => values.join(',')) });
+      return fc.oneof(
+        { weight: 3, arbitrary: slugValue },
+        {
+          weight: 2,
+          arbitrary: fc.array(slugValue, { minLength: 2, maxLength: 22 }).map((values) => values.join(',')),
+        },
+      );
     case 'ids':
-      return fc.oneof(idValue, fc.array(idValue, { minLength: 2, maxLength: 210 }).map((values) => values.join(',')));
+      return fc.oneof(
+        idValue,
+        fc.array(idValue, { minLength: 2, maxLength: 210 }).map((values) => values.join(',')),
+      );
     case 'min_tvl':
       return fc.constantFrom('0', '1e6', '1000000', '-1', '', '1M', '9'.repeat(33), '1e-400000');
     case 'available':
@@ -139,17 +314,24 @@ const paramValue = (name: string) => {
       return fc.constantFrom('true', 'false', 'TRUE', '1', '');
     case 'snapshot':
     case 'since':
-      return fc.oneof(fc.constantFrom('never_published_0', 'a'.repeat(64), 'a'.repeat(65), 'a.b', '', 'SNAPSHOT', 'CURRENT'), anyText);
+      return fc.oneof(
+        fc.constantFrom('never_published_0', 'a'.repeat(64), 'a'.repeat(65), 'a.b', '', 'SNAPSHOT', 'CURRENT'),
+        anyText,
+      );
     default:
       return anyText;
   }
 };
 
-const queryPair = paramName.chain((name) => fc.tuple(fc.constant(name), paramValue(name), encoding, fc.constantFrom('pair', 'pair', 'pair', 'bare')));
+const queryPair = paramName.chain((name) =>
+  fc.tuple(fc.constant(name), paramValue(name), encoding, fc.constantFrom('pair', 'pair', 'pair', 'bare')),
+);
 const queryString = fc
   .tuple(fc.array(queryPair, { maxLength: 5 }), fc.constantFrom('', '', '', '&', '?', '#frag'))
   .map(([pairs, tail]) => {
-    const parts = pairs.map(([name, value, enc, form]) => (form === 'bare' ? inUrl(name, enc) : `${inUrl(name, enc)}=${inUrl(value, enc)}`));
+    const parts = pairs.map(([name, value, enc, form]) =>
+      form === 'bare' ? inUrl(name, enc) : `${inUrl(name, enc)}=${inUrl(value, enc)}`,
+    );
     if (parts.length === 0 && tail === '') return '';
     return `?${parts.join('&')}${tail}`;
   });
@@ -178,7 +360,17 @@ const routeRequest = fc
 /** Paths next to the routes: unknown to the gateway, answered 404 before authentication. */
 const offRoute = fc
   .tuple(
-    fc.constantFrom('/api/v1/exchangesx', '/api/v2/exchanges', '/api/v1', '/api/v1/', '/', '/api/v1/earn/1/history/x', '/API/V1/EXCHANGES', '/api/v1//exchanges', '/api/v1/currencies/bitcoin/offers'),
+    fc.constantFrom(
+      '/api/v1/exchangesx',
+      '/api/v2/exchanges',
+      '/api/v1',
+      '/api/v1/',
+      '/',
+      '/api/v1/earn/1/history/x',
+      '/API/V1/EXCHANGES',
+      '/api/v1//exchanges',
+      '/api/v1/currencies/bitcoin/offers',
+    ),
     queryString,
   )
   .map(([path, query]): FuzzRequest => ({ route: undefined, path: asSent(`${path}${query}`) }));
@@ -221,20 +413,28 @@ function problemsOf(request: FuzzRequest, res: TestResponse): string[] {
   const match = matchRoute('GET', url.pathname);
   if (!match && res.status !== 404) problems.push(`no route matches ${url.pathname}, yet ${res.status}`);
   if (!match) return problems;
-  if (res.status === 410 && !url.searchParams.has('snapshot') && !url.searchParams.has('since')) problems.push('410 for a request that names no version');
+  if (res.status === 410 && !url.searchParams.has('snapshot') && !url.searchParams.has('since'))
+    problems.push('410 for a request that names no version');
 
   const family = match.route.path.split('/')[3];
   const slug = match.pathParameters.slug;
   if (res.status === 301) {
-    if (slug === undefined || !FORMER[family]?.has(slug)) problems.push(`301 for ${JSON.stringify(slug)}, which is no former slug of ${family}`);
+    if (slug === undefined || !FORMER[family]?.has(slug))
+      problems.push(`301 for ${JSON.stringify(slug)}, which is no former slug of ${family}`);
     const location = res.headers.location ?? '';
-    if (!location.startsWith(`/api/v1/${family}/`)) problems.push(`301 Location ${JSON.stringify(location)} is not a ${family} path`);
+    if (!location.startsWith(`/api/v1/${family}/`))
+      problems.push(`301 Location ${JSON.stringify(location)} is not a ${family} path`);
   }
   if (slug !== undefined && FORMER[family]?.has(slug) && !CURRENT[family].has(slug) && res.status !== 301) {
     problems.push(`former slug ${slug} answered ${res.status}, not 301`);
   }
-  if (res.status === 200 && slug !== undefined && !CURRENT[family]?.has(slug)) problems.push(`200 for ${JSON.stringify(slug)}, which is not an exposed ${family} slug`);
-  if (res.status === 200 && Array.isArray((res.body as { data?: unknown })?.data) && !match.route.path.endsWith('/history')) {
+  if (res.status === 200 && slug !== undefined && !CURRENT[family]?.has(slug))
+    problems.push(`200 for ${JSON.stringify(slug)}, which is not an exposed ${family} slug`);
+  if (
+    res.status === 200 &&
+    Array.isArray((res.body as { data?: unknown })?.data) &&
+    !match.route.path.endsWith('/history')
+  ) {
     const { data, pagination } = res.body as { data: unknown[]; pagination: { limit: number } };
     if (data.length > pagination.limit) problems.push(`${data.length} items on a page of ${pagination.limit}`);
   }
@@ -289,10 +489,15 @@ function startStackProcess(): Promise<{ url: string; child: ChildProcess }> {
       },
     );
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', program], { cwd: root, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', program], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve({ url: (message as { url: string }).url, child }));
-    child.once('exit', (code) => reject(new Error(`the local stack process exited with code ${code} before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the local stack process exited with code ${code} before it was ready`)),
+    );
   });
 }
 
@@ -322,7 +527,10 @@ it(`answers ${TOTAL} generated requests on every route with 200/301/400/404, eac
       await Promise.all(
         batch.map(async (request) => {
           sent++;
-          perRoute.set(request.route?.path ?? '(no route)', (perRoute.get(request.route?.path ?? '(no route)') ?? 0) + 1);
+          perRoute.set(
+            request.route?.path ?? '(no route)',
+            (perRoute.get(request.route?.path ?? '(no route)') ?? 0) + 1,
+          );
           let res: TestResponse;
           try {
             res = await get(stack.url, request.path, { key: KEY });
@@ -333,7 +541,10 @@ it(`answers ${TOTAL} generated requests on every route with 200/301/400/404, eac
           }
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           const problems = problemsOf(request, res);
-          if (problems.length > 0) failures.push(`GET ${shown(request.path)} → ${res.status} ${res.raw.slice(0, 300)}\n    - ${problems.join('\n    - ')}`);
+          if (problems.length > 0)
+            failures.push(
+              `GET ${shown(request.path)} → ${res.status} ${res.raw.slice(0, 300)}\n    - ${problems.join('\n    - ')}`,
+            );
         }),
       );
       if (failures.length > 0) throw new Error(`${failures.length} bad answer(s):\n${failures.join('\n')}`);
@@ -347,9 +558,18 @@ it(`answers ${TOTAL} generated requests on every route with 200/301/400/404, eac
   );
 
   expect(sent).toBeGreaterThanOrEqual(10_000);
-  for (const route of ROUTES) expect({ route: route.path, enough: (perRoute.get(route.path) ?? 0) >= 300 }).toEqual({ route: route.path, enough: true });
+  for (const route of ROUTES)
+    expect({ route: route.path, enough: (perRoute.get(route.path) ?? 0) >= 300 }).toEqual({
+      route: route.path,
+      enough: true,
+    });
   // The generators reach every kind of answer, not only validation errors.
-  for (const [status, least] of [[200, 500], [301, 50], [400, 500], [404, 500]]) {
+  for (const [status, least] of [
+    [200, 500],
+    [301, 50],
+    [400, 500],
+    [404, 500],
+  ]) {
     expect({ status, seen: (statuses.get(status) ?? 0) >= least }).toEqual({ status, seen: true });
   }
 }, 300_000);

@@ -4,17 +4,26 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLocalStack, type LocalStack } from '../../local/stack';
+import { type LocalStack, startLocalStack } from '../../local/stack';
 import { fixtureDataset } from '../fixtures/dataset';
 import { bundlesUnderTest } from '../helpers/bundles';
 import { get } from '../helpers/client';
 
 const accounts = JSON.parse(readFileSync(join(__dirname, '../../data/demo-accounts.json'), 'utf8'));
 const keyOf = (user: string, revoked = false) =>
-  accounts.users.find((u: { id: string }) => u.id === user).keys.find((k: { revoked?: boolean }) => Boolean(k.revoked) === revoked).key as string;
+  accounts.users
+    .find((u: { id: string }) => u.id === user)
+    .keys.find((k: { revoked?: boolean }) => Boolean(k.revoked) === revoked).key as string;
 
 const DEMO = keyOf('demo');
-const USAGE = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-quota-limit', 'x-quota-remaining', 'x-quota-reset'];
+const USAGE = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-quota-limit',
+  'x-quota-remaining',
+  'x-quota-reset',
+];
 
 let stack: LocalStack;
 beforeAll(async () => {
@@ -81,16 +90,22 @@ describe('after authentication', () => {
     expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
   });
 
-  it.each(['exchanges', 'wallets', 'protocols', 'currencies'])('refuses a %s slug over 256 characters by name (400), and looks up one of 256 (404)', async (family) => {
-    const long = await call(`/api/v1/${family}/${'a'.repeat(257)}?limit=0`, DEMO);
-    expect(long.status).toBe(400);
-    expect(long.body.error).toMatchObject({ code: 'validation_error', details: { message: ['slug must not be longer than 256 characters'] } });
-    expect(long.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
-    // Code points, as the description's maxLength counts them: 256 of them in 512 UTF-16 units.
-    const astral = await call(`/api/v1/${family}/${encodeURIComponent('🙂'.repeat(256))}`, DEMO);
-    expect(astral.status).toBe(404);
-    expect((await call(`/api/v1/${family}/${'a'.repeat(256)}`, DEMO)).status).toBe(404);
-  });
+  it.each(['exchanges', 'wallets', 'protocols', 'currencies'])(
+    'refuses a %s slug over 256 characters by name (400), and looks up one of 256 (404)',
+    async (family) => {
+      const long = await call(`/api/v1/${family}/${'a'.repeat(257)}?limit=0`, DEMO);
+      expect(long.status).toBe(400);
+      expect(long.body.error).toMatchObject({
+        code: 'validation_error',
+        details: { message: ['slug must not be longer than 256 characters'] },
+      });
+      expect(long.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+      // Code points, as the description's maxLength counts them: 256 of them in 512 UTF-16 units.
+      const astral = await call(`/api/v1/${family}/${encodeURIComponent('🙂'.repeat(256))}`, DEMO);
+      expect(astral.status).toBe(404);
+      expect((await call(`/api/v1/${family}/${'a'.repeat(256)}`, DEMO)).status).toBe(404);
+    },
+  );
 
   it('answers collateral history 404 whatever the id and query', async () => {
     const res = await call('/api/v1/collateral/not-a-number/history?period=nope', DEMO);
@@ -128,7 +143,9 @@ describe('headers of every answer', () => {
     expect(res.status).toBe(status);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.headers['cache-control']).toBe(status === 200 && !path.includes('/history') ? 'private, no-cache' : 'no-store');
+    expect(res.headers['cache-control']).toBe(
+      status === 200 && !path.includes('/history') ? 'private, no-cache' : 'no-store',
+    );
     expect(res.headers.vary).toBe('Accept-Encoding');
   });
 });

@@ -37,7 +37,12 @@ function bucketOf(interval: string, ms: number): number {
   return d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY; // back to Monday
 }
 
-function oracle(points: { timestamp: string; apy: string; tvl?: string | null }[], period: string, now: Date, earn: boolean) {
+function oracle(
+  points: { timestamp: string; apy: string; tvl?: string | null }[],
+  period: string,
+  now: Date,
+  earn: boolean,
+) {
   const [interval, windowMs] = SPEC[period];
   const to = now.getTime();
   const from = windowMs === null ? -Infinity : to - windowMs;
@@ -46,10 +51,20 @@ function oracle(points: { timestamp: string; apy: string; tvl?: string | null }[
     const ms = Date.parse(p.timestamp);
     if (ms < from || ms > to) continue;
     const start = bucketOf(interval, ms);
-    buckets.set(start, earn ? { timestamp: new Date(start).toISOString(), apy: p.apy, tvl: p.tvl ?? null } : { timestamp: new Date(start).toISOString(), apy: p.apy });
+    buckets.set(
+      start,
+      earn
+        ? { timestamp: new Date(start).toISOString(), apy: p.apy, tvl: p.tvl ?? null }
+        : { timestamp: new Date(start).toISOString(), apy: p.apy },
+    );
   }
   const list = [...buckets.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-  const fromIso = windowMs === null ? (list.length ? (list[0].timestamp as string) : now.toISOString()) : new Date(from).toISOString();
+  const fromIso =
+    windowMs === null
+      ? list.length
+        ? (list[0].timestamp as string)
+        : now.toISOString()
+      : new Date(from).toISOString();
   return { period, interval, from: fromIso, to: now.toISOString(), point_count: list.length, data: list };
 }
 
@@ -86,12 +101,23 @@ describe('history rules', () => {
   it('includes that observation once the request time passes it', async () => {
     const later = new Date('2026-11-20T11:30:00.000Z');
     const res = await invoke(handlerAt(later), apiEvent('/api/v1/earn/1/history?period=24h'));
-    expect(res.body.data[res.body.data.length - 1]).toEqual({ timestamp: '2026-11-20T11:00:00.000Z', apy: '99', tvl: null });
+    expect(res.body.data[res.body.data.length - 1]).toEqual({
+      timestamp: '2026-11-20T11:00:00.000Z',
+      apy: '99',
+      tvl: null,
+    });
   });
 
   it('answers point_count 0 for an offer without history, and for period=all from = to', async () => {
     const res = await invoke(handlerAt(NOW), apiEvent('/api/v1/earn/2/history?period=all'));
-    expect(res.body).toEqual({ period: 'all', interval: '1w', from: NOW.toISOString(), to: NOW.toISOString(), point_count: 0, data: [] });
+    expect(res.body).toEqual({
+      period: 'all',
+      interval: '1w',
+      from: NOW.toISOString(),
+      to: NOW.toISOString(),
+      point_count: 0,
+      data: [],
+    });
   });
 
   it.each([
@@ -118,7 +144,10 @@ describe('history before 1970-01-05: the week of Monday 1969-12-29', () => {
       { timestamp: '1970-01-05T00:00:00.000Z', apy: '1.3', tvl: '30' },
       { timestamp: '2026-11-17T00:00:00.000Z', apy: '1.4', tvl: '40' },
     ];
-    await importDataset({ earn_history: [{ offer_id: 3, points }] }, { client: table.client, tableName: table.tableName, now: () => NOW });
+    await importDataset(
+      { earn_history: [{ offer_id: 3, points }] },
+      { client: table.client, tableName: table.tableName, now: () => NOW },
+    );
   });
 
   it('is stored and served in its weekly bucket, before the later ones', async () => {

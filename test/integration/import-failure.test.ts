@@ -19,14 +19,20 @@
  * The failures are real: a document client on the same embedded DynamoDB whose `send` starts
  * failing like a dropped connection after a number of calls of one kind.
  */
-import { BatchWriteCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/dynamodb';
 import type { ApiEvent, ApiResult } from '../../shared/http';
-import { importDataset, readPointer, RETAIN_MS, RETIRE_MARGIN_MS, type ImportResult } from '../../shared/import/importer';
+import {
+  type ImportResult,
+  importDataset,
+  RETAIN_MS,
+  RETIRE_MARGIN_MS,
+  readPointer,
+} from '../../shared/import/importer';
 import { versionOfPartition } from '../../shared/keys';
-import { ImportBusyError, SnapshotWriter } from '../../shared/repositories/snapshot-writer';
 import { setLogSink } from '../../shared/logger';
-import { matchRoute, type FunctionName } from '../../shared/routes';
+import { ImportBusyError, SnapshotWriter } from '../../shared/repositories/snapshot-writer';
+import { type FunctionName, matchRoute } from '../../shared/routes';
 import { DataFileError } from '../../shared/schemas/dataset';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
@@ -42,7 +48,13 @@ function datasetB(): any {
   const b: any = fixtureDataset();
   b.exchanges.find((e: any) => e.slug === 'kraken').name = 'Kraken Pro';
   b.exchanges = b.exchanges.filter((e: any) => e.slug !== 'okx');
-  b.exchanges.push({ ...b.exchanges[0], slug: 'bitstamp', name: 'Bitstamp', url: 'https://bitstamp.example', stats: { ...b.exchanges[0].stats, weekly_visits: 700 } });
+  b.exchanges.push({
+    ...b.exchanges[0],
+    slug: 'bitstamp',
+    name: 'Bitstamp',
+    url: 'https://bitstamp.example',
+    stats: { ...b.exchanges[0].stats, weekly_visits: 700 },
+  });
   b.currencies.find((c: any) => c.slug === 'ethereum').stats.usd_price = '3100.5';
   const earn3 = b.earn_offers.find((o: any) => o.id === 3);
   Object.assign(earn3, { apy: '13.5', estimated_apy: '13.5' });
@@ -78,7 +90,10 @@ function handlers(): Record<FunctionName, Handler> {
 
 async function call(path: string): Promise<{ status: number; body: any; location?: string }> {
   const route = matchRoute('GET', new URL(path, 'http://test').pathname)!;
-  const res = await invoke(handlers()[route.route.fn], apiEvent(path, { keyId: 'k-import-test', perMinute: 1_000_000, perMonth: 100_000_000 }));
+  const res = await invoke(
+    handlers()[route.route.fn],
+    apiEvent(path, { keyId: 'k-import-test', perMinute: 1_000_000, perMonth: 100_000_000 }),
+  );
   return { status: res.status, body: res.body, ...(res.headers.location ? { location: res.headers.location } : {}) };
 }
 
@@ -91,7 +106,12 @@ function viewPaths(): string[] {
   const paths = new Set<string>();
   for (const family of [...CATALOG, ...OFFERS]) paths.add(`/api/v1/${family}?limit=200`);
   for (const family of CATALOG) paths.add(`/api/v1/${family}?limit=2&offset=1`);
-  for (const query of ['earn?asset=bitcoin&sort=tvl_desc', 'earn?min_apy=5', 'borrow?platform=aave', 'collateral?platform_type=exchange&asset=bitcoin']) {
+  for (const query of [
+    'earn?asset=bitcoin&sort=tvl_desc',
+    'earn?min_apy=5',
+    'borrow?platform=aave',
+    'collateral?platform_type=exchange&asset=bitcoin',
+  ]) {
     paths.add(`/api/v1/${query}`);
   }
   for (const dataset of EVERY) {
@@ -100,9 +120,11 @@ function viewPaths(): string[] {
         for (const slug of [record.slug, ...(record.previous_slugs ?? [])]) paths.add(`/api/v1/${family}/${slug}`);
       }
     }
-    for (const family of OFFERS) for (const offer of dataset[`${family}_offers`] as { id: number }[]) paths.add(`/api/v1/${family}/${offer.id}`);
+    for (const family of OFFERS)
+      for (const offer of dataset[`${family}_offers`] as { id: number }[]) paths.add(`/api/v1/${family}/${offer.id}`);
     for (const family of ['earn', 'borrow'] as const) {
-      for (const offer of dataset[`${family}_offers`] as { id: number }[]) paths.add(`/api/v1/${family}/${offer.id}/history?period=all`);
+      for (const offer of dataset[`${family}_offers`] as { id: number }[])
+        paths.add(`/api/v1/${family}/${offer.id}/history?period=all`);
     }
   }
   return [...paths].sort();
@@ -138,7 +160,10 @@ async function itemsByVersion(): Promise<Record<string, number>> {
   return counts;
 }
 
-const snapshotVersions = async () => Object.keys(await itemsByVersion()).filter((v) => v !== '').sort();
+const snapshotVersions = async () =>
+  Object.keys(await itemsByVersion())
+    .filter((v) => v !== '')
+    .sort();
 
 /**
  * A client on the same table whose calls of one kind start failing like a dropped connection
@@ -151,7 +176,11 @@ function flakyClient(kind: typeof BatchWriteCommand | typeof PutCommand, healthy
   let seen = 0;
   let writes = 0;
   (client as unknown as { send: (command: unknown) => Promise<unknown> }).send = (command: unknown) => {
-    if (!(command instanceof ScanCommand) && (command as { constructor: { name: string } }).constructor.name.match(/Put|BatchWrite|Delete|Update/)) writes++;
+    if (
+      !(command instanceof ScanCommand) &&
+      (command as { constructor: { name: string } }).constructor.name.match(/Put|BatchWrite|Delete|Update/)
+    )
+      writes++;
     if (command instanceof kind && ++seen > healthy) {
       return Promise.reject(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' }));
     }
@@ -223,8 +252,17 @@ let abandoned: string[];
 it('serves dataset A', async () => {
   viewOfA = await servedView();
   servedA = await pointerVersions();
-  expect(resultA).toMatchObject({ unchanged: false, published: ['exchanges', 'wallets', 'protocols', 'currencies', 'earn', 'borrow', 'collateral'] });
-  expect(viewOfA['/api/v1/exchanges?limit=200'].body.data.map((e: { slug: string }) => e.slug)).toEqual(['binance', 'bybit', 'coinbase', 'kraken', 'okx']);
+  expect(resultA).toMatchObject({
+    unchanged: false,
+    published: ['exchanges', 'wallets', 'protocols', 'currencies', 'earn', 'borrow', 'collateral'],
+  });
+  expect(viewOfA['/api/v1/exchanges?limit=200'].body.data.map((e: { slug: string }) => e.slug)).toEqual([
+    'binance',
+    'bybit',
+    'coinbase',
+    'kraken',
+    'okx',
+  ]);
   expect(viewOfA['/api/v1/exchanges/kraken'].body.name).toBe('Kraken');
   expect(viewOfA['/api/v1/exchanges/bitstamp'].status).toBe(404);
   expect(viewOfA['/api/v1/borrow/1/history?period=all'].body.point_count).toBeGreaterThan(0);
@@ -240,7 +278,9 @@ it('an import of B that loses its connection midway rejects, and A is still serv
   const before = await servedFamilies();
   try {
     time += 1_000;
-    await expect(importDataset(B, { client: flaky.client, tableName: table.tableName, concurrency: 2, now: at(time) })).rejects.toThrow(/ECONNRESET/);
+    await expect(
+      importDataset(B, { client: flaky.client, tableName: table.tableName, concurrency: 2, now: at(time) }),
+    ).rejects.toThrow(/ECONNRESET/);
     await flaky.settled();
   } finally {
     flaky.close();
@@ -257,7 +297,9 @@ it('an import of D that writes everything but fails at the publishing write leav
   const stored = await snapshotVersions();
   try {
     time += 1_000;
-    await expect(importDataset(D, { client: flaky.client, tableName: table.tableName, now: at(time) })).rejects.toThrow(/ECONNRESET/);
+    await expect(importDataset(D, { client: flaky.client, tableName: table.tableName, now: at(time) })).rejects.toThrow(
+      /ECONNRESET/,
+    );
     await flaky.settled();
   } finally {
     flaky.close();
@@ -324,10 +366,16 @@ it('while another import holds the lease, an import is refused before writing; a
   const changed: any = structuredClone(C);
   changed.wallets[0].updated_at = '2026-11-21T00:00:00.000Z'; // no reference changes: offers stay
   const before = await itemsByVersion();
-  await expect(importDataset(changed, { client: table.client, tableName: table.tableName, now: at(time + 1_000) })).rejects.toBeInstanceOf(ImportBusyError);
+  await expect(
+    importDataset(changed, { client: table.client, tableName: table.tableName, now: at(time + 1_000) }),
+  ).rejects.toBeInstanceOf(ImportBusyError);
   expect(await itemsByVersion()).toEqual(before);
   // The other import stopped without giving the lease back: once it has expired, the next import proceeds.
-  const result = await importDataset(changed, { client: table.client, tableName: table.tableName, now: at(time + 61_000) });
+  const result = await importDataset(changed, {
+    client: table.client,
+    tableName: table.tableName,
+    now: at(time + 61_000),
+  });
   expect(result.published).toEqual(['wallets']);
   expect((await readPointer(table.client, table.tableName))?.lease).toBeUndefined();
   // Back to C for the refusals below.
@@ -349,7 +397,13 @@ describe('an invalid file is refused as a whole, before anything is written', ()
         bad.earn_history[0].points[5].timestamp = 'yesterday';
         return bad;
       },
-      ['earn_offers[0].apy:', 'exchanges[1].slug:', 'currencies[2].unknown_field:', 'borrow_offers[3].is_active:', 'earn_history[0].points[5].timestamp:'],
+      [
+        'earn_offers[0].apy:',
+        'exchanges[1].slug:',
+        'currencies[2].unknown_field:',
+        'borrow_offers[3].is_active:',
+        'earn_history[0].points[5].timestamp:',
+      ],
     ],
     [
       'rules across records',
@@ -368,16 +422,19 @@ describe('an invalid file is refused as a whole, before anything is written', ()
     const counting = flakyClient(BatchWriteCommand, Number.MAX_SAFE_INTEGER);
     let refusal: unknown;
     try {
-      await importDataset(build(), { client: counting.client, tableName: table.tableName, now: at(time) }).catch((error: unknown) => {
-        refusal = error;
-      });
+      await importDataset(build(), { client: counting.client, tableName: table.tableName, now: at(time) }).catch(
+        (error: unknown) => {
+          refusal = error;
+        },
+      );
       expect(counting.writes()).toBe(0);
     } finally {
       counting.close();
     }
     expect(refusal).toBeInstanceOf(DataFileError);
     const errors = (refusal as DataFileError).errors;
-    for (const place of places) expect({ place, found: errors.some((e) => e.startsWith(place)) }).toEqual({ place, found: true });
+    for (const place of places)
+      expect({ place, found: errors.some((e) => e.startsWith(place)) }).toEqual({ place, found: true });
 
     expect(await itemsByVersion()).toEqual(before);
     expect(await readPointer(table.client, table.tableName)).toEqual(pointer);

@@ -19,7 +19,8 @@ let api: TestApi;
 let overtaken: DynamoDBDocumentClient;
 let now = NOW.getTime();
 const clock = () => new Date(now);
-const importWith = (client: DynamoDBDocumentClient, dataset: unknown) => importDataset(dataset, { client, tableName: table.tableName, now: clock });
+const importWith = (client: DynamoDBDocumentClient, dataset: unknown) =>
+  importDataset(dataset, { client, tableName: table.tableName, now: clock });
 
 beforeAll(async () => {
   table = await startTestTable();
@@ -55,7 +56,10 @@ function overtakeAtLease(client: DynamoDBDocumentClient, first: () => Promise<un
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { Key?: Record<string, unknown>; UpdateExpression?: string };
-      const isLease = context.commandName === 'UpdateItemCommand' && input.Key?.PK === pointerKey().PK && input.UpdateExpression === 'SET #lease = :lease';
+      const isLease =
+        context.commandName === 'UpdateItemCommand' &&
+        input.Key?.PK === pointerKey().PK &&
+        input.UpdateExpression === 'SET #lease = :lease';
       if (isLease && !done) {
         done = true;
         await first();
@@ -68,8 +72,14 @@ function overtakeAtLease(client: DynamoDBDocumentClient, first: () => Promise<un
   return () => client.middlewareStack.remove(name);
 }
 
-const storedVersions = async () => new Set((await table.items()).flatMap((i) => ((i.PK as string).startsWith(SNAPSHOT_PREFIX) ? [versionOfPartition(i.PK as string)!] : [])));
-const earn3 = async () => (await invoke(api.offers, apiEvent('/api/v1/earn/3', { keyId: 'k-replan', perMinute: 1e6, perMonth: 1e9 }))).body;
+const storedVersions = async () =>
+  new Set(
+    (await table.items()).flatMap((i) =>
+      (i.PK as string).startsWith(SNAPSHOT_PREFIX) ? [versionOfPartition(i.PK as string)!] : [],
+    ),
+  );
+const earn3 = async () =>
+  (await invoke(api.offers, apiEvent('/api/v1/earn/3', { keyId: 'k-replan', perMinute: 1e6, perMonth: 1e9 }))).body;
 
 it('plans again under the lease and publishes what renders the platforms now served', async () => {
   now += 60_000;
@@ -88,7 +98,11 @@ it('plans again under the lease and publishes what renders the platforms now ser
 it('an overtaken import interrupted while writing leaves its new plan on the lease, and the next import deletes it', async () => {
   now += 60_000;
   const servedBefore = await readPointer(table.client, table.tableName);
-  const off = overtakeAtLease(overtaken, () => importWith(table.client, krakenRenamed('Kraken C')), Object.assign(new Error('connection reset'), { name: 'TimeoutError' }));
+  const off = overtakeAtLease(
+    overtaken,
+    () => importWith(table.client, krakenRenamed('Kraken C')),
+    Object.assign(new Error('connection reset'), { name: 'TimeoutError' }),
+  );
   try {
     await expect(importWith(overtaken, earnRefresh('8.88'))).rejects.toThrow('connection reset');
   } finally {

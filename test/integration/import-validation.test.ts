@@ -7,11 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UsageError } from '../../scripts/cli';
+import { main as importMain } from '../../scripts/import';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/logger';
 import { DataFileError } from '../../shared/schemas/dataset';
-import { UsageError } from '../../scripts/cli';
-import { main as importMain } from '../../scripts/import';
 import { fixtureDataset } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
@@ -50,7 +50,11 @@ function badTextFile(): Buffer {
   dataset.currencies[1].symbol = 'E<<escaped>>';
   return fileBytes(dataset, { ff: [0xff], surrogate: [0xed, 0xa0, 0x80], escaped: '\\ud800' });
 }
-const BAD_TEXT_ERRORS = ['exchanges[3].name: invalid UTF-8', 'wallets[0].name: invalid UTF-8', 'currencies[1].symbol: lone surrogate'];
+const BAD_TEXT_ERRORS = [
+  'exchanges[3].name: invalid UTF-8',
+  'wallets[0].name: invalid UTF-8',
+  'currencies[1].symbol: lone surrogate',
+];
 
 /** Bad slugs and timestamps. */
 function badSlugFile(): Buffer {
@@ -60,7 +64,11 @@ function badSlugFile(): Buffer {
   dataset.earn_history[0].points[0].timestamp = '0000-01-01T00:00:00.000Z';
   return fileBytes(dataset);
 }
-const BAD_SLUG_ERRORS = ['exchanges[0].slug:', 'protocols[1].previous_slugs[0]:', 'earn_history[0].points[0].timestamp:'];
+const BAD_SLUG_ERRORS = [
+  'exchanges[0].slug:',
+  'protocols[1].previous_slugs[0]:',
+  'earn_history[0].points[0].timestamp:',
+];
 /** A former slug naming a hidden record, which then answered 301 instead of 404. */
 function formerSlugFile(): Buffer {
   const dataset: any = fixtureDataset();
@@ -86,7 +94,10 @@ function longDecimalFile(): Buffer {
 }
 function deepFile(): Buffer {
   // Deep nesting with a lone surrogate: the stack overflowed instead of a refusal.
-  const text = JSON.stringify(fixtureDataset()).replace('"additional_services":["staking"]', `"additional_services":${'['.repeat(100_000)}"\\ud800"${']'.repeat(100_000)}`);
+  const text = JSON.stringify(fixtureDataset()).replace(
+    '"additional_services":["staking"]',
+    `"additional_services":${'['.repeat(100_000)}"\\ud800"${']'.repeat(100_000)}`,
+  );
   return Buffer.from(text, 'utf8');
 }
 function notAnInstantFile(): Buffer {
@@ -111,12 +122,18 @@ function atBoundsFile(): { file: Buffer; dataset: any } {
 let table: TestTable;
 let dir: string;
 
-const exchange = async (slug: string) => invoke(table.api().platforms, apiEvent(`/api/v1/exchanges/${slug}`, { keyId: 'k-validation', perMinute: 1e6, perMonth: 1e8 }));
+const exchange = async (slug: string) =>
+  invoke(
+    table.api().platforms,
+    apiEvent(`/api/v1/exchanges/${slug}`, { keyId: 'k-validation', perMinute: 1e6, perMonth: 1e8 }),
+  );
 
 /** Every item of the table but the quota counters the requests above write. */
 async function dataItems(): Promise<unknown[]> {
   const items = await table.items();
-  return items.filter((item) => !String(item.PK).startsWith('QUOTA#')).sort((a, b) => `${a.PK}|${a.SK}`.localeCompare(`${b.PK}|${b.SK}`));
+  return items
+    .filter((item) => !String(item.PK).startsWith('QUOTA#'))
+    .sort((a, b) => `${a.PK}|${a.SK}`.localeCompare(`${b.PK}|${b.SK}`));
 }
 
 beforeAll(async () => {
@@ -145,18 +162,36 @@ describe('a refused file writes nothing', () => {
     ['bad slugs and a year-0000 timestamp', badSlugFile, BAD_SLUG_ERRORS],
     ['a former slug equal to a hidden record’s slug', formerSlugFile, ['exchanges[1].previous_slugs[0]:']],
     ['a family named twice', duplicateFamilyFile, ['exchanges: duplicate field']],
-    ['a 500 KB product name', hugeStringFile, ['earn_offers[2].product_name: longer than 2,048 characters', 'earn_offers[2]: the record is']],
+    [
+      'a 500 KB product name',
+      hugeStringFile,
+      ['earn_offers[2].product_name: longer than 2,048 characters', 'earn_offers[2]: the record is'],
+    ],
     ['a 1,000-digit APY', longDecimalFile, ['earn_offers[0].apy: must not be longer than 64 characters']],
-    ['nesting 100,000 levels deep around a lone surrogate', deepFile, [`wallets[0].stats.additional_services${'[0]'.repeat(28)}: nested deeper than 32 levels`]],
-    ['timestamps that are not instants', notAnInstantFile, ['currencies[0].updated_at: must be a real instant', 'earn_history[0].points[3].timestamp: must be a real instant']],
+    [
+      'nesting 100,000 levels deep around a lone surrogate',
+      deepFile,
+      [`wallets[0].stats.additional_services${'[0]'.repeat(28)}: nested deeper than 32 levels`],
+    ],
+    [
+      'timestamps that are not instants',
+      notAnInstantFile,
+      [
+        'currencies[0].updated_at: must be a real instant',
+        'earn_history[0].points[3].timestamp: must be a real instant',
+      ],
+    ],
   ])('%s', async (_, build, places) => {
     const before = await dataItems();
     const pointer = await readPointer(table.client, table.tableName);
     let refusal: unknown;
-    await importDataset(build(), { client: table.client, tableName: table.tableName }).catch((error: unknown) => (refusal = error));
+    await importDataset(build(), { client: table.client, tableName: table.tableName }).catch(
+      (error: unknown) => (refusal = error),
+    );
     expect(refusal).toBeInstanceOf(DataFileError);
     const errors = (refusal as DataFileError).errors;
-    for (const place of places) expect({ place, found: errors.some((e) => e.startsWith(place)) }).toEqual({ place, found: true });
+    for (const place of places)
+      expect({ place, found: errors.some((e) => e.startsWith(place)) }).toEqual({ place, found: true });
 
     expect(await dataItems()).toEqual(before);
     expect(await readPointer(table.client, table.tableName)).toEqual(pointer);
@@ -169,7 +204,9 @@ describe('a refused file writes nothing', () => {
     writeFileSync(file, badTextFile());
     const before = await dataItems();
     let refusal: unknown;
-    await importMain([file, '--endpoint', table.endpoint, '--table', table.tableName, '--region', 'local']).catch((error: unknown) => (refusal = error));
+    await importMain([file, '--endpoint', table.endpoint, '--table', table.tableName, '--region', 'local']).catch(
+      (error: unknown) => (refusal = error),
+    );
     expect(refusal).toBeInstanceOf(UsageError);
     const lines = (refusal as Error).message.split('\n');
     expect(lines[0]).toMatch(/^refused, nothing written/);
@@ -198,12 +235,16 @@ it('stores and serves a file at the bounds as given, each timestamp as the insta
 it('`npm start -- --data BADFILE` refuses with the errors by place and exits non-zero', () => {
   const file = join(dir, 'bad-start.json');
   writeFileSync(file, badTextFile());
-  const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/local.ts', '--data', file, '--port', '0'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 90_000,
-    env: { ...process.env, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'local' },
-  });
+  const run = spawnSync(
+    join(ROOT, 'node_modules', '.bin', 'tsx'),
+    ['scripts/local.ts', '--data', file, '--port', '0'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 90_000,
+      env: { ...process.env, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'local' },
+    },
+  );
   expect(run.status).toBe(2);
   const lines = run.stderr.trim().split('\n');
   expect(lines[0]).toMatch(/refused/);

@@ -10,10 +10,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import type { S3Event, S3EventRecord, SQSEvent } from 'aws-lambda';
 import S3rver from 's3rver';
-import { ingestHandler, type IngestedObject } from '../../functions/ingest/ingest-handler';
+import { type IngestedObject, ingestHandler } from '../../functions/ingest/ingest-handler';
 import { INGEST_PREFIXES } from '../../shared/ingest-layout';
 import { setLogSink } from '../../shared/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
@@ -62,7 +68,12 @@ async function upload(key: string, body: Buffer): Promise<SQSEvent> {
         messageId,
         receiptHandle: `receipt-${messageId}`,
         body: JSON.stringify({ Records: [record] }),
-        attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(NOW.getTime()), SenderId: 's3.amazonaws.com', ApproximateFirstReceiveTimestamp: String(NOW.getTime()) },
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: String(NOW.getTime()),
+          SenderId: 's3.amazonaws.com',
+          ApproximateFirstReceiveTimestamp: String(NOW.getTime()),
+        },
         messageAttributes: {},
         md5OfBody: '',
         eventSource: 'aws:sqs',
@@ -83,13 +94,20 @@ async function readJson(key: string): Promise<any> {
   return JSON.parse(await out.Body!.transformToString('utf8'));
 }
 
-const get = (path: string) => invoke(table.api({ clock: () => NOW }).platforms, apiEvent(path, { keyId: 'k-ingest', perMinute: 1e6, perMonth: 1e8 }));
-const getOffers = (path: string) => invoke(table.api({ clock: () => NOW }).offers, apiEvent(path, { keyId: 'k-ingest', perMinute: 1e6, perMonth: 1e8 }));
+const get = (path: string) =>
+  invoke(
+    table.api({ clock: () => NOW }).platforms,
+    apiEvent(path, { keyId: 'k-ingest', perMinute: 1e6, perMonth: 1e8 }),
+  );
+const getOffers = (path: string) =>
+  invoke(table.api({ clock: () => NOW }).offers, apiEvent(path, { keyId: 'k-ingest', perMinute: 1e6, perMonth: 1e8 }));
 
 /** Every item of the table but the quota counters the requests above write. */
 async function dataItems(): Promise<unknown[]> {
   const items = await table.items();
-  return items.filter((item) => !String(item.PK).startsWith('QUOTA#')).sort((a, b) => `${a.PK}|${a.SK}`.localeCompare(`${b.PK}|${b.SK}`));
+  return items
+    .filter((item) => !String(item.PK).startsWith('QUOTA#'))
+    .sort((a, b) => `${a.PK}|${a.SK}`.localeCompare(`${b.PK}|${b.SK}`));
 }
 
 beforeAll(async () => {
@@ -139,14 +157,23 @@ describe('a file put under incoming/', () => {
 
   it('moves beside a result report, and nothing it writes is queued again', async () => {
     expect(await keysUnder(INGEST_PREFIXES.incoming)).toEqual([]);
-    expect(await keysUnder(INGEST_PREFIXES.imported)).toEqual(['imported/2026-11-20/daily.json', 'imported/2026-11-20/daily.json.report.json']);
+    expect(await keysUnder(INGEST_PREFIXES.imported)).toEqual([
+      'imported/2026-11-20/daily.json',
+      'imported/2026-11-20/daily.json.report.json',
+    ]);
     expect(await readJson('imported/2026-11-20/daily.json')).toEqual(fixtureDataset());
     const report = await readJson('imported/2026-11-20/daily.json.report.json');
-    expect(report).toMatchObject({ file: 'incoming/2026-11-20/daily.json', outcome: 'published', checkedAt: NOW.toISOString() });
+    expect(report).toMatchObject({
+      file: 'incoming/2026-11-20/daily.json',
+      outcome: 'published',
+      checkedAt: NOW.toISOString(),
+    });
     expect(report.result).toEqual(expect.any(Object));
 
     // s3rver notified the function's own writes too; the stack's filter lets only the upload through.
-    expect(notified.map((r) => r.s3.object.key)).toEqual(expect.arrayContaining(['imported/2026-11-20/daily.json', 'imported/2026-11-20/daily.json.report.json']));
+    expect(notified.map((r) => r.s3.object.key)).toEqual(
+      expect.arrayContaining(['imported/2026-11-20/daily.json', 'imported/2026-11-20/daily.json.report.json']),
+    );
     expect(queued.map((r) => r.s3.object.key)).toEqual(['incoming/2026-11-20/daily.json']);
   });
 
@@ -216,7 +243,9 @@ describe('a file the bounds refuse (it failed at write time and retried into the
     expect(await dataItems()).toEqual(before);
     expect(await keysUnder('incoming/huge')).toEqual([]);
     const report = await readJson('refused/huge.json.report.json');
-    expect(report.errors).toEqual(expect.arrayContaining(['earn_offers[1].product_name: longer than 2,048 characters']));
+    expect(report.errors).toEqual(
+      expect.arrayContaining(['earn_offers[1].product_name: longer than 2,048 characters']),
+    );
   });
 });
 
@@ -238,7 +267,12 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
 
   it('in order: the message of upload 1 imports upload 1, and moving it leaves upload 2 in place', async () => {
     const bucket = versionedBucket(BUCKET_V);
-    const ingestVersioned = ingestHandler({ s3: bucket.s3, client: table.client, tableName: table.tableName, clock: () => NOW });
+    const ingestVersioned = ingestHandler({
+      s3: bucket.s3,
+      client: table.client,
+      tableName: table.tableName,
+      clock: () => NOW,
+    });
     const first = await bucket.put(KEY, withKraken('Kraken One'));
     const second = await bucket.put(KEY, withKraken('Kraken Two'));
 
@@ -261,7 +295,12 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
 
   it('out of order: the later message imports the earlier upload first, and the earlier message then finds it handled', async () => {
     const bucket = versionedBucket(BUCKET_V);
-    const ingestVersioned = ingestHandler({ s3: bucket.s3, client: table.client, tableName: table.tableName, clock: () => NOW });
+    const ingestVersioned = ingestHandler({
+      s3: bucket.s3,
+      client: table.client,
+      tableName: table.tableName,
+      clock: () => NOW,
+    });
     const first = await bucket.put(KEY, withKraken('Kraken Three'));
     const second = await bucket.put(KEY, withKraken('Kraken Four'));
 

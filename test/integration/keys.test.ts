@@ -11,13 +11,7 @@ import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authorize } from '../../functions/authorizer/authorizer';
-import { createDocumentClient } from '../../shared/dynamodb';
-import { userKey } from '../../shared/keys';
-import { setLogSink } from '../../shared/logger';
-import { hashKey, KeyStore } from '../../shared/repositories/key-store';
-import { createTableInput } from '../../shared/table';
 import { UsageError } from '../../scripts/cli';
-import { scanAll } from '../helpers/embedded';
 import {
   createKeyCommand,
   listKeysCommand,
@@ -27,6 +21,12 @@ import {
   premiumCommand,
   revokeKeyCommand,
 } from '../../scripts/keys';
+import { createDocumentClient } from '../../shared/dynamodb';
+import { userKey } from '../../shared/keys';
+import { setLogSink } from '../../shared/logger';
+import { hashKey, KeyStore } from '../../shared/repositories/key-store';
+import { createTableInput } from '../../shared/table';
+import { scanAll } from '../helpers/embedded';
 
 // dynalite ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -44,7 +44,10 @@ let store: KeyStore;
 const dir = mkdtempSync(join(tmpdir(), 'keys-it-'));
 
 const check = (store: KeyStore, secret: string): Promise<APIGatewayAuthorizerResult> =>
-  authorize({ type: 'TOKEN', authorizationToken: `Bearer ${secret}`, methodArn: METHOD_ARN } as APIGatewayTokenAuthorizerEvent, { store });
+  authorize(
+    { type: 'TOKEN', authorizationToken: `Bearer ${secret}`, methodArn: METHOD_ARN } as APIGatewayTokenAuthorizerEvent,
+    { store },
+  );
 const outcome = (promise: Promise<APIGatewayAuthorizerResult>) =>
   promise.then(
     (result) => result.policyDocument.Statement[0].Effect,
@@ -147,7 +150,11 @@ describe('keys: create, revoke, premium', () => {
     expect(listed.keys.find((key) => key.keyId === first.keyId)).toEqual(
       expect.objectContaining({ revoked: true, perMinute: 1, perMonth: 2 }),
     );
-    expect(listed.keys.find((key) => key.keyId === second.keyId)).toEqual({ keyId: second.keyId, revoked: false, createdAt: expect.any(String) });
+    expect(listed.keys.find((key) => key.keyId === second.keyId)).toEqual({
+      keyId: second.keyId,
+      revoked: false,
+      createdAt: expect.any(String),
+    });
     const text = JSON.stringify(listed);
     expect(text).not.toContain(first.secret);
     expect(text).not.toContain(hashKey(first.secret, PEPPER));
@@ -169,7 +176,16 @@ describe('keys: load accounts', () => {
 
   it('loading the same file twice gives the same keys, one reference each', async () => {
     const path = accountsFile('twice.json', {
-      users: [{ id: 'twice', premium: true, keys: [{ key: 'twice_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' }, { key: 'twice_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', per_month: 9 }] }],
+      users: [
+        {
+          id: 'twice',
+          premium: true,
+          keys: [
+            { key: 'twice_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+            { key: 'twice_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', per_month: 9 },
+          ],
+        },
+      ],
     });
 
     await loadAccountsCommand(store, path);
@@ -181,7 +197,9 @@ describe('keys: load accounts', () => {
     expect(after.keys.map((key) => key.keyId)).toEqual(before.keys.map((key) => key.keyId));
     expect(after.keys).toHaveLength(2);
     expect((await tableItems()).length).toBe(itemsBefore);
-    const refs = (await tableItems()).filter((item) => item.PK === userKey('twice').PK && item.SK !== userKey('twice').SK);
+    const refs = (await tableItems()).filter(
+      (item) => item.PK === userKey('twice').PK && item.SK !== userKey('twice').SK,
+    );
     expect(refs).toHaveLength(2);
   });
 
@@ -218,7 +236,11 @@ describe('keys: load accounts', () => {
 
 describe('keys: load accounts within the bounds of a file, all or nothing', () => {
   it('refuses a file with a 2 KB user id, a limit of 16 digits and a member named twice whole, naming each place', async () => {
-    const users = Array.from({ length: 30 }, (_, i) => ({ id: `bounded-${i}`, premium: true, keys: [{ key: `bounded_${String(i).padStart(2, '0')}_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa` }] }));
+    const users = Array.from({ length: 30 }, (_, i) => ({
+      id: `bounded-${i}`,
+      premium: true,
+      keys: [{ key: `bounded_${String(i).padStart(2, '0')}_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa` }],
+    }));
     users[20] = { ...users[20], id: 'u'.repeat(2048) };
     (users[25].keys[0] as Record<string, unknown>).per_month = 1e15;
     const text = JSON.stringify({ users }).replace('"premium":true', '"premium":false,"premium":true');
@@ -241,12 +263,18 @@ describe('keys: load accounts within the bounds of a file, all or nothing', () =
   it('loads a file at the bounds: a 128-character user id, limits of 15 digits', async () => {
     const id = `${'u'.repeat(120)}.:@_-X09`;
     const secret = 'bounds_dddddddddddddddddddddddddddddddddddddd';
-    const path = accountsFile('at-bounds.json', { users: [{ id, premium: true, keys: [{ key: secret, per_minute: 999_999_999_999_999, per_month: 999_999_999_999_999 }] }] });
+    const path = accountsFile('at-bounds.json', {
+      users: [
+        { id, premium: true, keys: [{ key: secret, per_minute: 999_999_999_999_999, per_month: 999_999_999_999_999 }] },
+      ],
+    });
 
     expect(await loadAccountsCommand(store, path)).toEqual({ users: 1, keys: 1 });
     const allowed = await check(store, secret);
     expect(allowed.policyDocument.Statement[0].Effect).toBe('Allow');
-    expect(allowed.context).toEqual(expect.objectContaining({ perMinute: 999_999_999_999_999, perMonth: 999_999_999_999_999 }));
+    expect(allowed.context).toEqual(
+      expect.objectContaining({ perMinute: 999_999_999_999_999, perMonth: 999_999_999_999_999 }),
+    );
   });
 });
 
@@ -288,7 +316,10 @@ describe('keys: the command line', () => {
   });
 
   it('fails (exit 1, not a usage error) for a key the user does not have', async () => {
-    const error = await main(['revoke', '--key-id', 'k_0000000000000000', '--user', 'cli', ...connection()], print).catch((e: Error) => e);
+    const error = await main(
+      ['revoke', '--key-id', 'k_0000000000000000', '--user', 'cli', ...connection()],
+      print,
+    ).catch((e: Error) => e);
 
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(UsageError);

@@ -9,8 +9,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { createGateway, LAMBDA_RESPONSE_LIMIT_BYTES } from '../../local/gateway';
-import { importDataset } from '../../shared/import/importer';
 import { generateDataset, QUICK_BENCH } from '../../scripts/sample-data/generate';
+import { importDataset } from '../../shared/import/importer';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 
 /** BENCH's busiest currency detail (docs/performance.md): tether, 2,284 earn, 1,059 borrow and 134 collateral offers. */
@@ -23,15 +23,28 @@ const BENCH_LARGEST_OFFERS = 3_477;
  * generator, records and shapes as BENCH's.
  */
 function oneBusyAsset() {
-  const dataset = generateDataset({ ...QUICK_BENCH, historyOffers: 0, now: new Date('2026-11-20T00:00:00.000Z') }) as unknown as Record<string, any[]>;
+  const dataset = generateDataset({
+    ...QUICK_BENCH,
+    historyOffers: 0,
+    now: new Date('2026-11-20T00:00:00.000Z'),
+  }) as unknown as Record<string, any[]>;
   const tether = dataset.currencies.find((c) => c.slug === 'tether');
   const asset = { slug: tether.slug, symbol: tether.symbol, name: tether.name };
   const moved = (offers: any[]) => offers.map((offer) => ({ ...offer, asset }));
   const earn = moved(dataset.earn_offers);
-  const maxId = Math.max(...['earn_offers', 'borrow_offers', 'collateral_offers'].flatMap((f) => dataset[f].map((o) => o.id)));
-  const extra = earn.slice(0, 1_000).map((offer, i) => ({ ...offer, id: maxId + 1 + i, compositeKey: `${offer.compositeKey}:${i}` }));
+  const maxId = Math.max(
+    ...['earn_offers', 'borrow_offers', 'collateral_offers'].flatMap((f) => dataset[f].map((o) => o.id)),
+  );
+  const extra = earn
+    .slice(0, 1_000)
+    .map((offer, i) => ({ ...offer, id: maxId + 1 + i, compositeKey: `${offer.compositeKey}:${i}` }));
   const { earn_history: _e, borrow_history: _b, ...rest } = dataset;
-  return { ...rest, earn_offers: [...earn, ...extra], borrow_offers: moved(dataset.borrow_offers), collateral_offers: moved(dataset.collateral_offers) };
+  return {
+    ...rest,
+    earn_offers: [...earn, ...extra],
+    borrow_offers: moved(dataset.borrow_offers),
+    collateral_offers: moved(dataset.collateral_offers),
+  };
 }
 
 let table: TestTable;
@@ -47,7 +60,10 @@ beforeAll(async () => {
     handlers: table.api(),
     authorizer: async () => ({
       principalId: 'k',
-      policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: '*' }] },
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: '*' }],
+      },
       context: { keyId: 'k-largest', perMinute: 1000 },
     }),
   });
@@ -74,7 +90,9 @@ it('compresses a detail of BENCH size to under a quarter of the Lambda limit: fo
 
   const identity = Buffer.byteLength(plain.body);
   const offers = JSON.parse(plain.body);
-  expect(offers.earn_offers.length + offers.borrow_offers.length + offers.collateral_offers.length).toBeGreaterThanOrEqual(BENCH_LARGEST_OFFERS);
+  expect(
+    offers.earn_offers.length + offers.borrow_offers.length + offers.collateral_offers.length,
+  ).toBeGreaterThanOrEqual(BENCH_LARGEST_OFFERS);
   // At least as large as BENCH's busiest detail.
   expect(identity).toBeGreaterThanOrEqual(BENCH_LARGEST_BYTES);
 
@@ -93,7 +111,9 @@ it('compresses a detail of BENCH size to under a quarter of the Lambda limit: fo
 });
 
 it('is served through the local gateway, which enforces the limit, to a client that accepts gzip', async () => {
-  const res = await fetch(`${url}/api/v1/currencies/tether`, { headers: { Authorization: `Bearer ${'k'.repeat(40)}` } });
+  const res = await fetch(`${url}/api/v1/currencies/tether`, {
+    headers: { Authorization: `Bearer ${'k'.repeat(40)}` },
+  });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-encoding')).toBe('gzip');
   expect(res.headers.get('etag')).toMatch(/-gzip"$/);

@@ -7,8 +7,9 @@
  *   corrects, a late one counts in its window; a catalog import leaves history alone;
  * - what no window can reach is not written, and every item expires after its stated retention.
  */
-import { importDataset, RETIRE_MARGIN_MS } from '../../shared/import/importer';
+
 import { RETENTION_MS } from '../../shared/domain/history-points';
+import { importDataset, RETIRE_MARGIN_MS } from '../../shared/import/importer';
 import { HISTORY_PREFIX, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/keys';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
@@ -20,17 +21,34 @@ let table: TestTable;
 let api: TestApi;
 let now = NOW.getTime();
 const clock = () => new Date(now);
-const importAt = (dataset: unknown) => importDataset(dataset, { client: table.client, tableName: table.tableName, now: clock, retireAfterMs: CACHE_MS + RETIRE_MARGIN_MS });
+const importAt = (dataset: unknown) =>
+  importDataset(dataset, {
+    client: table.client,
+    tableName: table.tableName,
+    now: clock,
+    retireAfterMs: CACHE_MS + RETIRE_MARGIN_MS,
+  });
 
 const KEY = { keyId: 'k-live', perMinute: 1_000_000, perMonth: 100_000_000 };
 async function get(path: string) {
-  const fn = path.includes('/history') ? api.history : path.startsWith('/api/v1/currencies') ? api.currencies : path.match(/^\/api\/v1\/(earn|borrow|collateral)/) ? api.offers : api.platforms;
+  const fn = path.includes('/history')
+    ? api.history
+    : path.startsWith('/api/v1/currencies')
+      ? api.currencies
+      : path.match(/^\/api\/v1\/(earn|borrow|collateral)/)
+        ? api.offers
+        : api.platforms;
   return invoke(fn, apiEvent(path, KEY));
 }
 
 const scan = () => table.items();
 const historyItems = async () => (await scan()).filter((i) => (i.PK as string).startsWith(HISTORY_PREFIX));
-const storedVersions = async () => new Set((await scan()).flatMap((i) => (i.PK as string).startsWith(SNAPSHOT_PREFIX) ? [versionOfPartition(i.PK as string)!] : []));
+const storedVersions = async () =>
+  new Set(
+    (await scan()).flatMap((i) =>
+      (i.PK as string).startsWith(SNAPSHOT_PREFIX) ? [versionOfPartition(i.PK as string)!] : [],
+    ),
+  );
 
 beforeAll(async () => {
   table = await startTestTable();
@@ -45,7 +63,12 @@ describe('imports faster than the pointer cache', () => {
     d.exchanges.find((e: any) => e.slug === 'kraken').name = name; // earn 3 renders it
     return { exchanges: d.exchanges };
   };
-  const paths = ['/api/v1/earn/3', '/api/v1/earn/1/history?period=1w', '/api/v1/currencies/bitcoin', '/api/v1/earn?platform=kraken'];
+  const paths = [
+    '/api/v1/earn/3',
+    '/api/v1/earn/1/history?period=1w',
+    '/api/v1/currencies/bitcoin',
+    '/api/v1/earn?platform=kraken',
+  ];
 
   it('every record a cached pointer names is still served, and deleted only once no cache can name it', async () => {
     now += 1_000;
@@ -112,7 +135,9 @@ describe('history is append-only', () => {
 
   it('appends new observations only, whatever is stored, and leaves the rest as it was', async () => {
     const before = await historyItems();
-    const result = await importAt({ borrow_history: [{ offer_id: 1, points: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.5' }] }] });
+    const result = await importAt({
+      borrow_history: [{ offer_id: 1, points: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.5' }] }],
+    });
     // One observation: its raw item, and its 4h, 1d and 1w buckets (it is the latest of each).
     expect(result.history).toMatchObject({ observations: 1, itemsWritten: 4 });
     expect(result.published).toEqual([]);
@@ -155,12 +180,16 @@ describe('history is append-only', () => {
   });
 
   it('a same-instant observation corrects the stored one; an earlier one in a bucket leaves the bucket as it is', async () => {
-    const correction = await importAt({ borrow_history: [{ offer_id: 1, points: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.25' }] }] });
+    const correction = await importAt({
+      borrow_history: [{ offer_id: 1, points: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.25' }] }],
+    });
     expect(correction.history.itemsWritten).toBe(4);
     expect((await series('24h')).data.at(-1)).toEqual({ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.25' });
 
     // Late and out of order: 09:30 is earlier than the stored 10:00 of the same 4h, day and week buckets.
-    const late = await importAt({ borrow_history: [{ offer_id: 1, points: [{ timestamp: '2026-11-20T09:30:00.000Z', apy: '1.5' }] }] });
+    const late = await importAt({
+      borrow_history: [{ offer_id: 1, points: [{ timestamp: '2026-11-20T09:30:00.000Z', apy: '1.5' }] }],
+    });
     expect(late.history.itemsWritten).toBe(1);
     const day = await series('24h');
     expect(day.data.slice(-2)).toEqual([

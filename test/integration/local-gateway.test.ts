@@ -6,10 +6,10 @@
  * normalised into another route.
  */
 import { request, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
-import { createGateway, LAMBDA_RESPONSE_LIMIT_BYTES, type FamilyHandler } from '../../local/gateway';
+import { createGateway, type FamilyHandler, LAMBDA_RESPONSE_LIMIT_BYTES } from '../../local/gateway';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/gateway-responses';
 import type { ApiResult } from '../../shared/http';
 
@@ -23,11 +23,18 @@ let invoked: string[];
 
 const allow = (token: string): APIGatewayAuthorizerResult => ({
   principalId: token.slice(-4),
-  policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: '*' }] },
+  policyDocument: {
+    Version: '2012-10-17',
+    Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: '*' }],
+  },
   context: { keyId: 'key-1' },
 });
 
-const ok: FamilyHandler = async () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{"data":[]}' });
+const ok: FamilyHandler = async () => ({
+  statusCode: 200,
+  headers: { 'Content-Type': 'application/json' },
+  body: '{"data":[]}',
+});
 
 beforeAll(async () => {
   server = createGateway({
@@ -103,7 +110,9 @@ function rawRequest(bytes: string): Promise<RawAnswer> {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head, ...rest] = text.split('\r\n\r\n');
       const [statusLine, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
     });
   });
@@ -112,13 +121,25 @@ function rawRequest(bytes: string): Promise<RawAnswer> {
 /** A GET with the path sent literally (fetch's URL parser would resolve dot segments first). */
 function getPath(path: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path, headers: { Authorization: `Bearer ${KEY}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') }),
-      );
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: (server.address() as AddressInfo).port,
+        path,
+        headers: { Authorization: `Bearer ${KEY}` },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers as Record<string, string>,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -135,22 +156,30 @@ const expectEnvelope = (answer: RawAnswer, status: number, code: string) => {
 
 describe('local gateway: requests the HTTP parser refuses', () => {
   it('answers a 100 KB query string with the DEFAULT_4XX envelope, not an empty 431', async () => {
-    const answer = await rawRequest(`GET /api/v1/exchanges?q=${'a'.repeat(100 * 1024)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
+    const answer = await rawRequest(
+      `GET /api/v1/exchanges?q=${'a'.repeat(100 * 1024)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n\r\n`,
+    );
 
     expectEnvelope(answer, 400, 'validation_error');
-    expect(JSON.parse(answer.body).error.details.message).toEqual(['the request was rejected by the gateway before reaching the API']);
+    expect(JSON.parse(answer.body).error.details.message).toEqual([
+      'the request was rejected by the gateway before reaching the API',
+    ]);
     expect(authorizerCalls).toEqual([]);
   });
 
   it('answers a NUL byte in a header value with the envelope', async () => {
-    const answer = await rawRequest(`GET /api/v1/exchanges HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nX-Odd: a\u0000b\r\n\r\n`);
+    const answer = await rawRequest(
+      `GET /api/v1/exchanges HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nX-Odd: a\u0000b\r\n\r\n`,
+    );
 
     expectEnvelope(answer, 400, 'validation_error');
     expect(invoked).toEqual([]);
   });
 
   it('still serves a well-formed request on a raw connection', async () => {
-    const answer = await rawRequest(`GET /api/v1/exchanges HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+    const answer = await rawRequest(
+      `GET /api/v1/exchanges HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+    );
 
     expect(answer.status).toBe(200);
     expect(invoked).toEqual(['/api/v1/exchanges']);
@@ -188,14 +217,25 @@ describe('local gateway: the Lambda response limit and coded answers', () => {
     const size = Number(event.queryStringParameters?.size ?? 0);
     const body = JSON.stringify('x'.repeat(Math.max(0, size - 2)));
     if (event.queryStringParameters?.coded) {
-      return { statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Encoding': 'gzip' }, body: gzipSync(body).toString('base64'), isBase64Encoded: true };
+      return {
+        statusCode: 200,
+        headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Encoding': 'gzip' },
+        body: gzipSync(body).toString('base64'),
+        isBase64Encoded: true,
+      };
     }
     return { statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body };
   };
 
   beforeAll(async () => {
     sized = createGateway({
-      handlers: { platforms: sizedAnswer, currencies: sizedAnswer, offers: sizedAnswer, history: sizedAnswer, usage: sizedAnswer },
+      handlers: {
+        platforms: sizedAnswer,
+        currencies: sizedAnswer,
+        offers: sizedAnswer,
+        history: sizedAnswer,
+        usage: sizedAnswer,
+      },
       authorizer: async ({ authorizationToken }) => allow(authorizationToken),
     });
     await new Promise<void>((resolve) => sized.listen(0, '127.0.0.1', resolve));
@@ -204,11 +244,17 @@ describe('local gateway: the Lambda response limit and coded answers', () => {
   afterAll(() => new Promise<void>((resolve) => sized.close(() => resolve())));
 
   const fetchSized = (query: string, encoding = 'identity') =>
-    fetch(`${sizedBase}/api/v1/exchanges?${query}`, { headers: { Authorization: `Bearer ${KEY}`, 'Accept-Encoding': encoding } });
+    fetch(`${sizedBase}/api/v1/exchanges?${query}`, {
+      headers: { Authorization: `Bearer ${KEY}`, 'Accept-Encoding': encoding },
+    });
 
   it('serves a response just under 6 MB and answers one over it as API Gateway does for a failed invocation', async () => {
     // The proxy result's JSON around the body: {"statusCode":200,"headers":{…},"body":…}.
-    const envelope = JSON.stringify({ statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '' }).length;
+    const envelope = JSON.stringify({
+      statusCode: 200,
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      body: '',
+    }).length;
     const under = await fetchSized(`size=${LAMBDA_RESPONSE_LIMIT_BYTES - envelope - 100}`);
     expect(under.status).toBe(200);
     expect((await under.text()).length).toBe(LAMBDA_RESPONSE_LIMIT_BYTES - envelope - 100);

@@ -9,7 +9,13 @@ import { importDataset } from '../../shared/import/importer';
 import { setLogLevel, setLogSink } from '../../shared/logger';
 import { apiHandler } from '../../shared/middleware/api-handler';
 import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
-import { emfDocument, METRICS_NAMESPACE, REQUEST_METRICS, requestMetricValues, routeOf } from '../../shared/observability/metrics';
+import {
+  emfDocument,
+  METRICS_NAMESPACE,
+  REQUEST_METRICS,
+  requestMetricValues,
+  routeOf,
+} from '../../shared/observability/metrics';
 import { fixtureDataset } from '../fixtures/dataset';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
@@ -26,7 +32,8 @@ beforeAll(async () => {
   platformsHandler = table.api().platforms;
   setLogSink((line) => lines.push(line));
   // Warm: the pointer and every family's index loaded, as on an instance serving traffic.
-  for (const family of ['exchanges', 'wallets', 'protocols']) await platformsHandler(apiEvent(`/api/v1/${family}`, { keyId: 'warm-up' }), {} as never);
+  for (const family of ['exchanges', 'wallets', 'protocols'])
+    await platformsHandler(apiEvent(`/api/v1/${family}`, { keyId: 'warm-up' }), {} as never);
 });
 beforeEach(() => {
   lines = [];
@@ -38,7 +45,10 @@ afterAll(async () => {
 
 const emfLines = (): Emf[] => lines.map((line) => JSON.parse(line) as Emf).filter((entry) => entry._aws !== undefined);
 
-async function metricsOf(handler: (event: ApiEvent, context: never) => Promise<ApiResult>, event: ApiEvent): Promise<{ status: number; emf: Emf }> {
+async function metricsOf(
+  handler: (event: ApiEvent, context: never) => Promise<ApiResult>,
+  event: ApiEvent,
+): Promise<{ status: number; emf: Emf }> {
   lines = [];
   const result = await handler(event, {} as never);
   const emitted = emfLines();
@@ -86,7 +96,10 @@ it('writes one EMF line for a 200 with the route, latency and the DynamoDB work 
 });
 
 it('counts a 400 as a 4xx on its route, with the quota charge as its only DynamoDB work', async () => {
-  const { status, emf } = await metricsOf(platformsHandler, apiEvent('/api/v1/exchanges/binance?limit=1', { keyId: 'k-400' }));
+  const { status, emf } = await metricsOf(
+    platformsHandler,
+    apiEvent('/api/v1/exchanges/binance?limit=1', { keyId: 'k-400' }),
+  );
 
   expect(status).toBe(400);
   expect(emf).toMatchObject({ Route: 'getExchange', Requests: 1, Errors4xx: 1, Errors5xx: 0, QuotaRefusals: 0 });
@@ -104,7 +117,13 @@ it('counts a 429 as a quota refusal (and a 4xx), after the refusal replaced the 
   expect(first.status).toBe(200);
   expect(first.emf.QuotaRefusals).toBe(0);
   expect(refused.status).toBe(429);
-  expect(refused.emf).toMatchObject({ Route: 'listWallets', Requests: 1, Errors4xx: 1, Errors5xx: 0, QuotaRefusals: 1 });
+  expect(refused.emf).toMatchObject({
+    Route: 'listWallets',
+    Requests: 1,
+    Errors4xx: 1,
+    Errors5xx: 0,
+    QuotaRefusals: 1,
+  });
   // Seen refused-to-be by this instance, it is charged first, and no data is read: the counter
   // write its condition refuses, then (the embedded DynamoDB does not return the item with the
   // failure, DynamoDB does) the read of the item that shows the minute spent.
@@ -157,7 +176,15 @@ it('also reports the calls to a scope the caller opened around each request (the
 });
 
 describe('values', () => {
-  const work = { calls: 3, roundTrips: 1, readCapacity: 1.5, writeCapacity: 2, cacheHits: 2, cacheMisses: 1, cacheBytes: 900 };
+  const work = {
+    calls: 3,
+    roundTrips: 1,
+    readCapacity: 1.5,
+    writeCapacity: 2,
+    cacheHits: 2,
+    cacheMisses: 1,
+    cacheBytes: 900,
+  };
 
   it('classifies statuses', () => {
     expect(requestMetricValues(200, 12.345, work)).toEqual({
@@ -181,7 +208,12 @@ describe('values', () => {
 
   it('puts the dimension and every value at the root of the EMF document', () => {
     const doc = emfDocument('getEarnHistory', requestMetricValues(200, 1, work), 1_700_000_000_000);
-    expect(doc).toMatchObject({ Route: 'getEarnHistory', Requests: 1, DynamoCalls: 3, _aws: { Timestamp: 1_700_000_000_000 } });
+    expect(doc).toMatchObject({
+      Route: 'getEarnHistory',
+      Requests: 1,
+      DynamoCalls: 3,
+      _aws: { Timestamp: 1_700_000_000_000 },
+    });
   });
 
   it('names the route by its operationId, from the API Gateway resource', () => {
@@ -202,7 +234,13 @@ describe('the snapshot cache', () => {
     expect(first.emf.ConsumedReadCapacity).toBeGreaterThan(0);
     expect(again.status).toBe(200);
     // The page (with the view size) comes from the instance; the counter write remains.
-    expect(again.emf).toMatchObject({ CacheHits: 1, CacheMisses: 0, DynamoCalls: 1, ConsumedReadCapacity: 0, ConsumedWriteCapacity: 1 });
+    expect(again.emf).toMatchObject({
+      CacheHits: 1,
+      CacheMisses: 0,
+      DynamoCalls: 1,
+      ConsumedReadCapacity: 0,
+      ConsumedWriteCapacity: 1,
+    });
     expect(again.emf.CacheBytes).toBeGreaterThan(0);
   });
 

@@ -15,11 +15,11 @@
  * The search looks for `"slug":"<slug>"` and `"name":"<name>"`, which cannot match a longer
  * visible name or a URL that merely contains the slug.
  */
-import { startLocalStack, type LocalStack } from '../../local/stack';
-import { connectionRefused, injectFaults } from '../helpers/faults';
-import { setLogLevel, setLogSink } from '../../shared/logger';
+import { type LocalStack, startLocalStack } from '../../local/stack';
 import { generateDataset, SAMPLE } from '../../scripts/sample-data/generate';
+import { setLogLevel, setLogSink } from '../../shared/logger';
 import { get, type TestResponse } from '../helpers/client';
+import { connectionRefused, injectFaults } from '../helpers/faults';
 
 const NOW = new Date('2026-11-20T10:00:00.000Z');
 const dataset = generateDataset({ ...SAMPLE, now: NOW });
@@ -35,7 +35,15 @@ const ALL_KEYS = [KEY, OTHER_PREMIUM_KEY, FREE_KEY, EXPIRED_KEY, REVOKED_KEY, UN
 const high = { per_minute: 1_000_000, per_month: 100_000_000 };
 const ACCOUNTS = {
   users: [
-    { id: 'premium', premium: true, premium_until: null, keys: [{ key: KEY, ...high }, { key: REVOKED_KEY, revoked: true, ...high }] },
+    {
+      id: 'premium',
+      premium: true,
+      premium_until: null,
+      keys: [
+        { key: KEY, ...high },
+        { key: REVOKED_KEY, revoked: true, ...high },
+      ],
+    },
     { id: 'premium-2', premium: true, keys: [{ key: OTHER_PREMIUM_KEY, ...high }] },
     { id: 'free', premium: false, keys: [{ key: FREE_KEY }] },
     { id: 'lapsed', premium: true, premium_until: '2020-01-01T00:00:00.000Z', keys: [{ key: EXPIRED_KEY }] },
@@ -54,8 +62,12 @@ const CATALOGS: Record<'exchanges' | 'wallets' | 'protocols' | 'currencies', Cat
 const FAMILIES = Object.keys(CATALOGS) as (keyof typeof CATALOGS)[];
 const isExposed = (r: { published?: boolean; delisted?: boolean }) => r.published !== false && r.delisted !== true;
 
-const hiddenRecords = FAMILIES.flatMap((family) => CATALOGS[family].filter((r) => !isExposed(r)).map((record) => ({ family, record })));
-const exposedRecords = FAMILIES.flatMap((family) => CATALOGS[family].filter(isExposed).map((record) => ({ family, record })));
+const hiddenRecords = FAMILIES.flatMap((family) =>
+  CATALOGS[family].filter((r) => !isExposed(r)).map((record) => ({ family, record })),
+);
+const exposedRecords = FAMILIES.flatMap((family) =>
+  CATALOGS[family].filter(isExposed).map((record) => ({ family, record })),
+);
 
 /** Values that a visible record carries too: finding them proves nothing, so they are not searched. */
 const visibleSlugs = new Set(exposedRecords.flatMap(({ record }) => [record.slug, ...(record.previous_slugs ?? [])]));
@@ -76,13 +88,23 @@ for (const { family, record } of hiddenRecords) {
   else needles.push({ text: `"name":${JSON.stringify(record.name)}`, what: `hidden ${family} name ${record.name}` });
 }
 
-const OFFER_FAMILIES = { earn: dataset.earn_offers, borrow: dataset.borrow_offers, collateral: dataset.collateral_offers } as const;
+const OFFER_FAMILIES = {
+  earn: dataset.earn_offers,
+  borrow: dataset.borrow_offers,
+  collateral: dataset.collateral_offers,
+} as const;
 type OfferFamily = keyof typeof OFFER_FAMILIES;
 const hiddenOfferIds = Object.fromEntries(
-  Object.entries(OFFER_FAMILIES).map(([family, offers]) => [family, new Set(offers.filter((o) => o.published === false).map((o) => o.id))]),
+  Object.entries(OFFER_FAMILIES).map(([family, offers]) => [
+    family,
+    new Set(offers.filter((o) => o.published === false).map((o) => o.id)),
+  ]),
 ) as Record<OfferFamily, Set<number>>;
 const publishedOfferIds = Object.fromEntries(
-  Object.entries(OFFER_FAMILIES).map(([family, offers]) => [family, offers.filter((o) => o.published !== false).map((o) => o.id)]),
+  Object.entries(OFFER_FAMILIES).map(([family, offers]) => [
+    family,
+    offers.filter((o) => o.published !== false).map((o) => o.id),
+  ]),
 ) as Record<OfferFamily, number[]>;
 
 // ---- the search ----------------------------------------------------------------------------------
@@ -109,7 +131,8 @@ let searched = 0;
 function search(path: string, res: TestResponse) {
   searched++;
   const text = `${searchable(res.body)} ${res.headers.location ?? ''}`;
-  for (const needle of needles) if (text.includes(needle.text)) leaks.push(`GET ${path} → ${res.status} names the ${needle.what}`);
+  for (const needle of needles)
+    if (text.includes(needle.text)) leaks.push(`GET ${path} → ${res.status} names the ${needle.what}`);
 }
 
 // ---- the stack -----------------------------------------------------------------------------------
@@ -165,10 +188,17 @@ afterAll(async () => {
 describe('hidden platforms and currencies', () => {
   it('the SAMPLE dataset has hidden, delisted and renamed records in every catalog family, and unpublished offers in every offer family', () => {
     for (const family of FAMILIES) {
-      expect({ family, hidden: CATALOGS[family].some((r) => r.published === false && r.delisted !== true) }).toEqual({ family, hidden: true });
-      expect({ family, delisted: CATALOGS[family].some((r) => r.delisted === true) }).toEqual({ family, delisted: true });
+      expect({ family, hidden: CATALOGS[family].some((r) => r.published === false && r.delisted !== true) }).toEqual({
+        family,
+        hidden: true,
+      });
+      expect({ family, delisted: CATALOGS[family].some((r) => r.delisted === true) }).toEqual({
+        family,
+        delisted: true,
+      });
     }
-    for (const family of Object.keys(OFFER_FAMILIES) as OfferFamily[]) expect(hiddenOfferIds[family].size).toBeGreaterThan(0);
+    for (const family of Object.keys(OFFER_FAMILIES) as OfferFamily[])
+      expect(hiddenOfferIds[family].size).toBeGreaterThan(0);
     // The search is not vacuous: almost every hidden value is distinct from the visible ones.
     expect(needles.length).toBeGreaterThan(2 * hiddenRecords.length - 3);
     expect(ambiguous.length).toBeLessThanOrEqual(3);
@@ -182,7 +212,9 @@ describe('hidden platforms and currencies', () => {
     }
     for (const family of Object.keys(OFFER_FAMILIES) as OfferFamily[]) {
       const items = await allPages(`/api/v1/${family}`);
-      expect(items.map((o) => o.id as number).sort((a, b) => a - b)).toEqual([...publishedOfferIds[family]].sort((a, b) => a - b));
+      expect(items.map((o) => o.id as number).sort((a, b) => a - b)).toEqual(
+        [...publishedOfferIds[family]].sort((a, b) => a - b),
+      );
     }
     expect(leaks).toEqual([]);
   }, 120_000);
@@ -190,7 +222,9 @@ describe('hidden platforms and currencies', () => {
   it('no detail of a visible record names them (every platform, currency and offer)', async () => {
     const paths = [
       ...exposedRecords.map(({ family, record }) => `/api/v1/${family}/${encodeURIComponent(record.slug)}`),
-      ...(Object.keys(OFFER_FAMILIES) as OfferFamily[]).flatMap((family) => publishedOfferIds[family].map((id) => `/api/v1/${family}/${id}`)),
+      ...(Object.keys(OFFER_FAMILIES) as OfferFamily[]).flatMap((family) =>
+        publishedOfferIds[family].map((id) => `/api/v1/${family}/${id}`),
+      ),
     ];
     await pool(paths, 16, async (path) => {
       const res = await fetchSearched(path);
@@ -218,23 +252,35 @@ describe('hidden platforms and currencies', () => {
   }, 120_000);
 
   it('their current and former slugs answer 404 on every detail route, as an unknown slug does', async () => {
-    const slugs = hiddenRecords.flatMap(({ family, record }) => [record.slug, ...(record.previous_slugs ?? [])].map((slug) => ({ family, slug })));
+    const slugs = hiddenRecords.flatMap(({ family, record }) =>
+      [record.slug, ...(record.previous_slugs ?? [])].map((slug) => ({ family, slug })),
+    );
     await pool(slugs, 16, async ({ family, slug }) => {
       const path = `/api/v1/${family}/${encodeURIComponent(slug)}`;
       const res = await fetchSearched(path);
-      expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({ path, status: 404, code: 'not_found' });
+      expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({
+        path,
+        status: 404,
+        code: 'not_found',
+      });
       expect(res.raw).not.toContain(slug);
       // With a query, the query is checked before the lookup (docs/api.md, "Parameters"): the same 400 as for a
       // slug that never existed, so the answer does not tell hidden from unknown.
       const unknown = await fetchSearched(`/api/v1/${family}/never-existed-${family}?limit=1`);
       const hidden = await fetchSearched(`${path}?limit=1`);
-      expect({ path, status: hidden.status, body: hidden.body }).toEqual({ path, status: unknown.status, body: unknown.body });
+      expect({ path, status: hidden.status, body: hidden.body }).toEqual({
+        path,
+        status: unknown.status,
+        body: unknown.body,
+      });
     });
     expect(leaks).toEqual([]);
   });
 
   it('former slugs of visible records redirect to the current slug, never to a hidden one', async () => {
-    const formers = exposedRecords.flatMap(({ family, record }) => (record.previous_slugs ?? []).map((former) => ({ family, former, current: record.slug })));
+    const formers = exposedRecords.flatMap(({ family, record }) =>
+      (record.previous_slugs ?? []).map((former) => ({ family, former, current: record.slug })),
+    );
     expect(formers.length).toBeGreaterThan(0);
     await pool(formers, 16, async ({ family, former, current }) => {
       const res = await fetchSearched(`/api/v1/${family}/${encodeURIComponent(former)}`);
@@ -251,7 +297,9 @@ describe('hidden platforms and currencies', () => {
     const platformFamilies = ['exchanges', 'wallets', 'protocols'];
     const hiddenPlatforms = hiddenRecords.filter(({ family }) => platformFamilies.includes(family));
     const paths = hiddenPlatforms.flatMap(({ record }) =>
-      [record.slug, ...(record.previous_slugs ?? [])].flatMap((slug) => (Object.keys(OFFER_FAMILIES) as OfferFamily[]).map((f) => `/api/v1/${f}?platform=${encodeURIComponent(slug)}`)),
+      [record.slug, ...(record.previous_slugs ?? [])].flatMap((slug) =>
+        (Object.keys(OFFER_FAMILIES) as OfferFamily[]).map((f) => `/api/v1/${f}?platform=${encodeURIComponent(slug)}`),
+      ),
     );
     await pool(paths, 16, async (path) => {
       const res = await fetchSearched(path);
@@ -267,11 +315,18 @@ describe('hidden platforms and currencies', () => {
 describe('unpublished offers', () => {
   it('answer 404 on their detail and history routes', async () => {
     const paths = (Object.keys(OFFER_FAMILIES) as OfferFamily[]).flatMap((family) =>
-      [...hiddenOfferIds[family]].flatMap((id) => [`/api/v1/${family}/${id}`, ...(family === 'collateral' ? [] : [`/api/v1/${family}/${id}/history?period=all`])]),
+      [...hiddenOfferIds[family]].flatMap((id) => [
+        `/api/v1/${family}/${id}`,
+        ...(family === 'collateral' ? [] : [`/api/v1/${family}/${id}/history?period=all`]),
+      ]),
     );
     await pool(paths, 16, async (path) => {
       const res = await fetchSearched(path);
-      expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({ path, status: 404, code: 'not_found' });
+      expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({
+        path,
+        status: 404,
+        code: 'not_found',
+      });
     });
   });
 
@@ -293,7 +348,9 @@ describe('keys and Authorization values never reach a log line', () => {
   it('for authorized and refused requests and for failing dependencies', async () => {
     const captured: string[] = [];
     const capture = (chunk: unknown) => {
-      captured.push(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
+      captured.push(
+        typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk),
+      );
     };
     setLogSink(capture);
     setLogLevel('debug');
@@ -307,7 +364,15 @@ describe('keys and Authorization values never reach a log line', () => {
         return true;
       }),
       ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((method) =>
-        jest.spyOn(console, method).mockImplementation((...args: unknown[]) => capture(args.map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))),
+        jest
+          .spyOn(console, method)
+          .mockImplementation((...args: unknown[]) =>
+            capture(
+              args
+                .map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a)))
+                .join(' '),
+            ),
+          ),
       ),
     ];
     const statuses: Record<string, number> = {};
@@ -317,7 +382,9 @@ describe('keys and Authorization values never reach a log line', () => {
     try {
       // Authorized, with both spellings of the scheme.
       await call('authorized', '/api/v1/exchanges?limit=1', { Authorization: `Bearer ${KEY}` });
-      await call('authorized, lower-case scheme', `/api/v1/earn/${publishedOfferIds.earn[0]}`, { Authorization: `bearer ${KEY}` });
+      await call('authorized, lower-case scheme', `/api/v1/earn/${publishedOfferIds.earn[0]}`, {
+        Authorization: `bearer ${KEY}`,
+      });
       await call('authorized, validation error', '/api/v1/wallets?limit=0', { Authorization: `Bearer ${KEY}` });
       // Refused.
       await call('unknown key', '/api/v1/exchanges', { Authorization: `Bearer ${UNKNOWN_KEY}` });
@@ -334,7 +401,9 @@ describe('keys and Authorization values never reach a log line', () => {
       const outage = injectFaults([stack.clients.client, stack.clients.counterClient], () => connectionRefused());
       try {
         await call('function dependency failure', '/api/v1/currencies/bitcoin', { Authorization: `Bearer ${KEY}` });
-        await call('authorizer dependency failure', '/api/v1/exchanges', { Authorization: `Bearer ${OTHER_PREMIUM_KEY}` });
+        await call('authorizer dependency failure', '/api/v1/exchanges', {
+          Authorization: `Bearer ${OTHER_PREMIUM_KEY}`,
+        });
       } finally {
         outage.remove();
       }
@@ -364,7 +433,13 @@ describe('keys and Authorization values never reach a log line', () => {
     });
     // The logs were written (the assertion below is not vacuous) …
     const logs = captured.join('\n');
-    for (const expected of ['authorizer: allow', 'authorizer: unauthorized', 'authorizer: deny', 'authorizer: failure', 'quota charge failed']) {
+    for (const expected of [
+      'authorizer: allow',
+      'authorizer: unauthorized',
+      'authorizer: deny',
+      'authorizer: failure',
+      'quota charge failed',
+    ]) {
       expect({ expected, logged: logs.includes(expected) }).toEqual({ expected, logged: true });
     }
     // … and hold no key and no Authorization value.

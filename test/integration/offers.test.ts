@@ -3,12 +3,12 @@
  * DynamoDB, compared with an oracle that filters and sorts the fixture in memory (docs/api.md, "Orderings" and "Visibility and platform references").
  */
 import { importDataset } from '../../shared/import/importer';
-import { fixtureDataset } from '../fixtures/dataset';
 import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
+import { fixtureDataset } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
-import { compareExact, plainDecimal } from '../helpers/exact-decimal';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
-import { injectFaults, type Call } from '../helpers/faults';
+import { compareExact, plainDecimal } from '../helpers/exact-decimal';
+import { type Call, injectFaults } from '../helpers/faults';
 
 type Offer = Record<string, any> & { id: number };
 type Family = 'earn' | 'borrow' | 'collateral';
@@ -29,7 +29,11 @@ afterAll(() => table.close());
 const cmpDecimal = compareExact;
 
 const exposedPlatforms = new Map<string, { type: string; slug: string; name: string }>();
-for (const [family, type] of [['exchanges', 'exchange'], ['wallets', 'wallet'], ['protocols', 'protocol']] as const) {
+for (const [family, type] of [
+  ['exchanges', 'exchange'],
+  ['wallets', 'wallet'],
+  ['protocols', 'protocol'],
+] as const) {
   for (const p of data[family] as any[]) {
     const exposed = p.published !== false && p.delisted !== true;
     for (const slug of [...(p.previous_slugs ?? []), p.slug]) {
@@ -37,7 +41,8 @@ for (const [family, type] of [['exchanges', 'exchange'], ['wallets', 'wallet'], 
     }
   }
 }
-const resolvedPlatform = (o: Offer) => (o.platform ? exposedPlatforms.get(`${o.platform.type}:${o.platform.slug}`) ?? null : null);
+const resolvedPlatform = (o: Offer) =>
+  o.platform ? (exposedPlatforms.get(`${o.platform.type}:${o.platform.slug}`) ?? null) : null;
 
 const FIELDS: Record<Family, { apy?: string; tvl?: string }> = {
   earn: { apy: 'apy', tvl: 'tvl' },
@@ -58,7 +63,9 @@ function oracle(family: Family, q: Record<string, string>): { ids: number[]; tot
   });
   const sort = family === 'collateral' ? 'updated_desc' : (q.sort ?? DEFAULT[family]);
   const key = (o: Offer): string | number | null =>
-    sort === 'updated_desc' ? Date.parse(o.updated_at) : o[sort === 'tvl_desc' ? FIELDS[family].tvl! : FIELDS[family].apy!];
+    sort === 'updated_desc'
+      ? Date.parse(o.updated_at)
+      : o[sort === 'tvl_desc' ? FIELDS[family].tvl! : FIELDS[family].apy!];
   const desc = sort !== 'apy_asc';
   rows = [...rows].sort((a, b) => {
     const ka = key(a);
@@ -178,17 +185,23 @@ describe('two filters', () => {
     const calls: Call[] = [];
     const capture = injectFaults(table.clients(), (call) => void calls.push(call));
     try {
-      const { result, accounting } = await withRequestAccounting(() => invoke(uncached, apiEvent(`/api/v1/earn?${query}`)));
+      const { result, accounting } = await withRequestAccounting(() =>
+        invoke(uncached, apiEvent(`/api/v1/earn?${query}`)),
+      );
       const limit = Number(new URLSearchParams(query).get('limit'));
       expect(result.status).toBe(200);
-      expect(result.body.data.map((o: Offer) => o.id)).toEqual(oracle('earn', Object.fromEntries(new URLSearchParams(query))).ids);
+      expect(result.body.data.map((o: Offer) => o.id)).toEqual(
+        oracle('earn', Object.fromEntries(new URLSearchParams(query))).ids,
+      );
       // One read of blocks: a GetItem for one block, a BatchGetItem for several.
       const reads = calls.filter((c) => c.command !== 'UpdateItemCommand');
       expect(reads).toHaveLength(1);
       expect(['GetItemCommand', 'BatchGetItemCommand']).toContain(reads[0].command);
       // The document client's keys, plain or marshalled depending on where the call was captured.
       type Keys = { PK: string | { S: string } }[];
-      const keys: Keys = reads[0].input.Key ? [reads[0].input.Key] : Object.values(reads[0].input.RequestItems as Record<string, { Keys: Keys }>)[0].Keys;
+      const keys: Keys = reads[0].input.Key
+        ? [reads[0].input.Key]
+        : Object.values(reads[0].input.RequestItems as Record<string, { Keys: Keys }>)[0].Keys;
       expect(keys.length).toBeGreaterThan(0);
       expect(keys.length).toBeLessThanOrEqual(limit);
       expect(keys.every((k) => (typeof k.PK === 'string' ? k.PK : k.PK.S).startsWith('DOC#'))).toBe(true);
@@ -240,7 +253,10 @@ describe('offer documents', () => {
   });
 
   it('names the parameter of every violated rule', async () => {
-    const res = await invoke(offers, apiEvent('/api/v1/collateral?min_apy=1&limit=0&sort=best&platform_type=bank&offset=-1&asset='));
+    const res = await invoke(
+      offers,
+      apiEvent('/api/v1/collateral?min_apy=1&limit=0&sort=best&platform_type=bank&offset=-1&asset='),
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.details.message).toEqual(
       expect.arrayContaining([
@@ -271,10 +287,12 @@ describe('offer documents', () => {
     expect([huge.status, huge.body.pagination.total]).toEqual([200, 0]);
     const tiny = await invoke(offers, apiEvent(`/api/v1/earn?min_apy=1e-${'9'.repeat(28)}&limit=200`));
     expect(tiny.status).toBe(200);
-    expect(tiny.body.data.map((o: Offer) => o.id)).toEqual(oracle('earn', { limit: '200' }).ids.filter((id) => {
-      const offer = (data.earn_offers as Offer[]).find((o) => o.id === id)!;
-      return cmpDecimal(offer.apy, '0') > 0;
-    }));
+    expect(tiny.body.data.map((o: Offer) => o.id)).toEqual(
+      oracle('earn', { limit: '200' }).ids.filter((id) => {
+        const offer = (data.earn_offers as Offer[]).find((o) => o.id === id)!;
+        return cmpDecimal(offer.apy, '0') > 0;
+      }),
+    );
   });
 
   it('quotes at most 64 characters of an unknown parameter name', async () => {
@@ -290,9 +308,15 @@ describe('currency detail', () => {
   it('embeds every published offer of the asset, each family in its default order', async () => {
     const res = await invoke(currencies, apiEvent('/api/v1/currencies/bitcoin'));
     expect(res.status).toBe(200);
-    expect(res.body.earn_offers.map((o: Offer) => o.id)).toEqual(oracle('earn', { asset: 'bitcoin', limit: '200' }).ids);
-    expect(res.body.borrow_offers.map((o: Offer) => o.id)).toEqual(oracle('borrow', { asset: 'bitcoin', limit: '200' }).ids);
-    expect(res.body.collateral_offers.map((o: Offer) => o.id)).toEqual(oracle('collateral', { asset: 'bitcoin', limit: '200' }).ids);
+    expect(res.body.earn_offers.map((o: Offer) => o.id)).toEqual(
+      oracle('earn', { asset: 'bitcoin', limit: '200' }).ids,
+    );
+    expect(res.body.borrow_offers.map((o: Offer) => o.id)).toEqual(
+      oracle('borrow', { asset: 'bitcoin', limit: '200' }).ids,
+    );
+    expect(res.body.collateral_offers.map((o: Offer) => o.id)).toEqual(
+      oracle('collateral', { asset: 'bitcoin', limit: '200' }).ids,
+    );
   });
 
   it('has empty arrays for a currency without offers', async () => {

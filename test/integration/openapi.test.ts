@@ -6,12 +6,17 @@
  * answers and to fail a wrong one.
  */
 import { readFileSync } from 'node:fs';
-import { buildOpenApiDocument, RATE_LIMIT_HEADER_DESCRIPTIONS, serializeDocument, USAGE_HEADER_DESCRIPTIONS } from '../../scripts/openapi/document';
-import { publicRoutes } from '../../local/public-routes';
 import { docsHandler as buildDocsHandler } from '../../functions/docs/docs-handler';
-import type { ApiEvent } from '../../shared/http';
-import { startLocalStack, type LocalStack } from '../../local/stack';
+import { publicRoutes } from '../../local/public-routes';
+import { type LocalStack, startLocalStack } from '../../local/stack';
+import {
+  buildOpenApiDocument,
+  RATE_LIMIT_HEADER_DESCRIPTIONS,
+  serializeDocument,
+  USAGE_HEADER_DESCRIPTIONS,
+} from '../../scripts/openapi/document';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
+import type { ApiEvent } from '../../shared/http';
 import { ROUTES } from '../../shared/routes';
 import { fixtureDataset } from '../fixtures/dataset';
 import { bundlesUnderTest } from '../helpers/bundles';
@@ -34,11 +39,17 @@ const committed = readFileSync(DOCUMENT_PATH, 'utf8');
 const doc = JSON.parse(committed) as Json;
 const schemas = doc.components.schemas as Record<string, Json>;
 const deref = (node: Json): Json =>
-  node?.$ref ? (node.$ref as string).slice(2).split('/').reduce((n: Json, part: string) => n[part], doc) : node;
+  node?.$ref
+    ? (node.$ref as string)
+        .slice(2)
+        .split('/')
+        .reduce((n: Json, part: string) => n[part], doc)
+    : node;
 
 /** Whether a property schema admits `null` (`type: [.., "null"]` or an `anyOf` branch). */
 const isNullable = (schema: Json): boolean =>
-  (Array.isArray(schema.type) && schema.type.includes('null')) || (schema.anyOf ?? []).some((s: Json) => s.type === 'null');
+  (Array.isArray(schema.type) && schema.type.includes('null')) ||
+  (schema.anyOf ?? []).some((s: Json) => s.type === 'null');
 
 let stack: LocalStack;
 
@@ -70,51 +81,66 @@ describe('the document', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
-  it.each(ROUTES.map((r) => [r.operationId, r] as const))('documents %s with security, parameters and its answers', (_, route) => {
-    const op = doc.paths[route.path]?.get as Json;
-    expect(op).toBeDefined();
-    expect(op.operationId).toBe(route.operationId);
-    expect(op.security).toEqual([{ bearerAuth: [] }]);
-    const params = (op.parameters ?? []).map(deref);
-    for (const name of route.path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1)) ?? []) {
-      expect(params).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
-    }
-    const responses = Object.fromEntries(Object.entries(op.responses as Json).map(([status, r]) => [status, deref(r as Json)]));
-    const expected = route.operationId === 'getCollateralHistory' ? ['401', '403', '404', '429', '500', '503'] : ['200', '400', '401', '403', '429', '500', '503'];
-    expect(Object.keys(responses)).toEqual(expect.arrayContaining(expected));
-    // A list has no path parameter to miss: it never answers 404 (unknown routes match no operation).
-    expect('404' in responses).toBe(route.kind !== 'list');
-    expect('301' in responses).toBe(/\{slug\}$/.test(route.path));
-    for (const [status, response] of Object.entries(responses)) {
-      expect(response.headers).toHaveProperty(['X-Request-Id']);
-      const usage = [...USAGE_HEADER_DESCRIPTIONS, ...RATE_LIMIT_HEADER_DESCRIPTIONS].map(([name]) => name);
-      if (['200', '301', '304', '400', '404', '429'].includes(status)) for (const name of usage) expect(deref(response.headers[name]).required).toBe(true);
-      if (['401', '403'].includes(status)) for (const name of usage) expect(response.headers).not.toHaveProperty([name]);
-      if (!['301', '304'].includes(status)) expect(Object.keys(response.content)).toEqual(['application/json']);
-    }
-    // Lists and details answer conditional requests; history and usage do not.
-    const conditional = route.kind === 'list' || route.kind === 'detail';
-    expect('304' in responses).toBe(conditional);
-    if (conditional) {
-      expect(deref(responses['200'].headers.ETag).required).toBe(true);
-      expect(deref(responses['200'].headers['Last-Modified']).required).toBe(true);
-      expect(deref(responses['304'].headers['Last-Modified']).required).toBe(true);
-      expect(responses['304'].content).toBeUndefined();
-      expect(params).toContainEqual(expect.objectContaining({ name: 'If-None-Match', in: 'header' }));
-    } else if (responses['200']) {
-      expect(responses['200'].headers).not.toHaveProperty(['ETag']);
-    }
-    // Every list pages one version: `Link` on its 200 (when it has neighbours), 410 for a version that is gone.
-    expect('Link' in (responses['200']?.headers ?? {})).toBe(route.kind === 'list');
-    expect('410' in responses).toBe(route.kind === 'list');
-    expect(deref(responses['429'].headers['Retry-After']).required).toBe(true);
-    expect(deref(responses['503'].headers['Retry-After']).required).toBe(true);
-    if (responses['301']) expect(responses['301'].content).toBeUndefined();
-  });
+  it.each(ROUTES.map((r) => [r.operationId, r] as const))(
+    'documents %s with security, parameters and its answers',
+    (_, route) => {
+      const op = doc.paths[route.path]?.get as Json;
+      expect(op).toBeDefined();
+      expect(op.operationId).toBe(route.operationId);
+      expect(op.security).toEqual([{ bearerAuth: [] }]);
+      const params = (op.parameters ?? []).map(deref);
+      for (const name of route.path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1)) ?? []) {
+        expect(params).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
+      }
+      const responses = Object.fromEntries(
+        Object.entries(op.responses as Json).map(([status, r]) => [status, deref(r as Json)]),
+      );
+      const expected =
+        route.operationId === 'getCollateralHistory'
+          ? ['401', '403', '404', '429', '500', '503']
+          : ['200', '400', '401', '403', '429', '500', '503'];
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(expected));
+      // A list has no path parameter to miss: it never answers 404 (unknown routes match no operation).
+      expect('404' in responses).toBe(route.kind !== 'list');
+      expect('301' in responses).toBe(/\{slug\}$/.test(route.path));
+      for (const [status, response] of Object.entries(responses)) {
+        expect(response.headers).toHaveProperty(['X-Request-Id']);
+        const usage = [...USAGE_HEADER_DESCRIPTIONS, ...RATE_LIMIT_HEADER_DESCRIPTIONS].map(([name]) => name);
+        if (['200', '301', '304', '400', '404', '429'].includes(status))
+          for (const name of usage) expect(deref(response.headers[name]).required).toBe(true);
+        if (['401', '403'].includes(status))
+          for (const name of usage) expect(response.headers).not.toHaveProperty([name]);
+        if (!['301', '304'].includes(status)) expect(Object.keys(response.content)).toEqual(['application/json']);
+      }
+      // Lists and details answer conditional requests; history and usage do not.
+      const conditional = route.kind === 'list' || route.kind === 'detail';
+      expect('304' in responses).toBe(conditional);
+      if (conditional) {
+        expect(deref(responses['200'].headers.ETag).required).toBe(true);
+        expect(deref(responses['200'].headers['Last-Modified']).required).toBe(true);
+        expect(deref(responses['304'].headers['Last-Modified']).required).toBe(true);
+        expect(responses['304'].content).toBeUndefined();
+        expect(params).toContainEqual(expect.objectContaining({ name: 'If-None-Match', in: 'header' }));
+      } else if (responses['200']) {
+        expect(responses['200'].headers).not.toHaveProperty(['ETag']);
+      }
+      // Every list pages one version: `Link` on its 200 (when it has neighbours), 410 for a version that is gone.
+      expect('Link' in (responses['200']?.headers ?? {})).toBe(route.kind === 'list');
+      expect('410' in responses).toBe(route.kind === 'list');
+      expect(deref(responses['429'].headers['Retry-After']).required).toBe(true);
+      expect(deref(responses['503'].headers['Retry-After']).required).toBe(true);
+      if (responses['301']) expect(responses['301'].content).toBeUndefined();
+    },
+  );
 
   it('gives every parameter its type, bounds, default and enum', () => {
     const params = (path: string) =>
-      Object.fromEntries((doc.paths[path].get.parameters as Json[]).map(deref).filter((p) => p.in !== 'header').map((p) => [p.name, p.schema]));
+      Object.fromEntries(
+        (doc.paths[path].get.parameters as Json[])
+          .map(deref)
+          .filter((p) => p.in !== 'header')
+          .map((p) => [p.name, p.schema]),
+      );
     const snapshot = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' };
     expect(params('/api/v1/exchanges')).toEqual({
       limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
@@ -124,22 +150,47 @@ describe('the document', () => {
     const earn = params('/api/v1/earn');
     const list = (items: Json, maxItems = 20) => ({ type: 'array', minItems: 1, maxItems, uniqueItems: true, items });
     expect(earn.platform_type).toEqual(list({ type: 'string', enum: ['exchange', 'wallet', 'protocol'] }));
-    expect(earn.min_apy).toEqual({ type: 'string', minLength: 1, maxLength: 32, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$' });
+    expect(earn.min_apy).toEqual({
+      type: 'string',
+      minLength: 1,
+      maxLength: 32,
+      pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$',
+    });
     expect(earn.min_tvl).toEqual(earn.min_apy);
     expect(earn.asset).toEqual(list({ type: 'string', minLength: 1, maxLength: 256 }));
     expect(earn.chain).toEqual(earn.asset);
-    expect(earn.ids).toEqual(list({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, 200));
+    expect(earn.ids).toEqual(
+      list({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, 200),
+    );
     expect(earn.available).toEqual({ type: 'boolean' });
     expect(earn.snapshot).toEqual(snapshot);
-    expect(earn.sort).toEqual({ type: 'string', enum: ['apy_desc', 'apy_asc', 'tvl_desc', 'updated_desc'], default: DEFAULT_SORT.earn });
+    expect(earn.sort).toEqual({
+      type: 'string',
+      enum: ['apy_desc', 'apy_asc', 'tvl_desc', 'updated_desc'],
+      default: DEFAULT_SORT.earn,
+    });
     expect(params('/api/v1/borrow').sort.default).toBe(DEFAULT_SORT.borrow);
     expect(params('/api/v1/borrow')).not.toHaveProperty('available');
     expect(params('/api/v1/borrow').is_active).toEqual({ type: 'boolean' });
     expect(params('/api/v1/collateral')).not.toHaveProperty('min_apy');
     expect(params('/api/v1/collateral')).not.toHaveProperty('min_tvl');
-    expect(params('/api/v1/earn/changes')).toEqual({ since: snapshot, snapshot, limit: params('/api/v1/earn').limit, offset: params('/api/v1/earn').offset });
-    expect(params('/api/v1/earn/{id}/history').period).toEqual({ type: 'string', enum: ['24h', '1w', '1m', '3m', '1y', 'all'], default: '1m' });
-    expect(params('/api/v1/borrow/{id}').id).toEqual({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+    expect(params('/api/v1/earn/changes')).toEqual({
+      since: snapshot,
+      snapshot,
+      limit: params('/api/v1/earn').limit,
+      offset: params('/api/v1/earn').offset,
+    });
+    expect(params('/api/v1/earn/{id}/history').period).toEqual({
+      type: 'string',
+      enum: ['24h', '1w', '1m', '3m', '1y', 'all'],
+      default: '1m',
+    });
+    expect(params('/api/v1/borrow/{id}').id).toEqual({
+      type: 'integer',
+      format: 'int64',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+    });
     // Collateral history answers 404 whatever its id: a generated client may send any text.
     expect(params('/api/v1/collateral/{id}/history').id).toEqual({ type: 'string', minLength: 1 });
     expect(params('/api/v1/exchanges/{slug}').slug).toEqual({ type: 'string', minLength: 1, maxLength: 256 });
@@ -150,7 +201,8 @@ describe('the document', () => {
       for (const param of ((methods.get.parameters ?? []) as Json[]).map(deref)) {
         if (param.in !== 'query') continue;
         expect([path, param.name, param.required]).toEqual([path, param.name, param.name === 'since']);
-        if (param.schema.type === 'array') expect([path, param.name, param.style, param.explode]).toEqual([path, param.name, 'form', false]);
+        if (param.schema.type === 'array')
+          expect([path, param.name, param.style, param.explode]).toEqual([path, param.name, 'form', false]);
       }
     }
   });
@@ -158,41 +210,82 @@ describe('the document', () => {
   // Every listed field is required; these are the nullable ones (docs/openapi.json).
   const NULLABLE: Record<string, string[]> = {
     Currency: ['sign', 'logo64'],
-    CurrencyStats: ['rank_by_market_cap', 'circulating_supply', 'total_supply', 'max_supply', 'usd_price', 'usd_volume_24h', 'usd_market_cap', 'usd_percent_change_24h', 'usd_market_cap_dominance'],
+    CurrencyStats: [
+      'rank_by_market_cap',
+      'circulating_supply',
+      'total_supply',
+      'max_supply',
+      'usd_price',
+      'usd_volume_24h',
+      'usd_market_cap',
+      'usd_percent_change_24h',
+      'usd_market_cap_dominance',
+    ],
     EarnOffer: ['platform', 'chain', 'asset', 'duration_days', 'tvl', 'min_amount', 'max_amount'],
-    BorrowOffer: ['platform', 'chain', 'term_days', 'borrow_apy', 'supply_apy', 'total_supply_usd', 'total_borrow_usd', 'available_liquidity_usd'],
+    BorrowOffer: [
+      'platform',
+      'chain',
+      'term_days',
+      'borrow_apy',
+      'supply_apy',
+      'total_supply_usd',
+      'total_borrow_usd',
+      'available_liquidity_usd',
+    ],
     CollateralOffer: ['platform', 'chain', 'term_days', 'margin_call_ltv', 'liquidation_ltv'],
     PlatformRef: [],
     AssetRef: [],
   };
 
-  it.each(Object.entries(NULLABLE))('%s: every field required, exactly the specification nullable ones nullable', (name, nullable) => {
-    const schema = schemas[name];
-    expect([...schema.required].sort()).toEqual(Object.keys(schema.properties).sort());
-    const actual = Object.entries(schema.properties as Record<string, Json>).filter(([, s]) => isNullable(s)).map(([field]) => field);
-    expect(actual.sort()).toEqual([...nullable].sort());
-  });
+  it.each(Object.entries(NULLABLE))(
+    '%s: every field required, exactly the specification nullable ones nullable',
+    (name, nullable) => {
+      const schema = schemas[name];
+      expect([...schema.required].sort()).toEqual(Object.keys(schema.properties).sort());
+      const actual = Object.entries(schema.properties as Record<string, Json>)
+        .filter(([, s]) => isNullable(s))
+        .map(([field]) => field);
+      expect(actual.sort()).toEqual([...nullable].sort());
+    },
+  );
 
   it('spells out the cases the issue names', () => {
     expect(isNullable(schemas.EarnOffer.properties.platform)).toBe(true);
     expect(isNullable(schemas.BorrowOffer.properties.asset)).toBe(false);
     expect(schemas.BorrowOffer.properties.asset).toEqual({ $ref: '#/components/schemas/AssetRef' });
     expect(isNullable(schemas.CurrencyStats.properties.rank_by_market_cap)).toBe(true);
-    expect(schemas.CurrencyDetail.required).toEqual(expect.arrayContaining(['earn_offers', 'borrow_offers', 'collateral_offers']));
+    expect(schemas.CurrencyDetail.required).toEqual(
+      expect.arrayContaining(['earn_offers', 'borrow_offers', 'collateral_offers']),
+    );
   });
 
   it('types decimals as patterned strings and timestamps as date-time', () => {
     expect(schemas.EarnOffer.properties.apy).toMatchObject({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' });
-    expect(schemas.EarnOffer.properties.tvl.anyOf).toContainEqual(expect.objectContaining({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }));
-    expect(schemas.BorrowOffer.properties.synced_at).toMatchObject({ type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$' });
+    expect(schemas.EarnOffer.properties.tvl.anyOf).toContainEqual(
+      expect.objectContaining({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }),
+    );
+    expect(schemas.BorrowOffer.properties.synced_at).toMatchObject({
+      type: 'string',
+      format: 'date-time',
+      pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$',
+    });
     expect(schemas.CurrencyStats.properties.circulating_supply).toEqual({ type: ['number', 'null'] });
   });
 
   it('describes the errors: codes per status, quota and validation details', () => {
-    expect(schemas.QuotaError.properties.error.properties.code).toEqual({ type: 'string', enum: ['rate_limit_exceeded', 'monthly_quota_exceeded'] });
-    expect(schemas.SnapshotExpiredError.properties.error.properties.code).toEqual({ type: 'string', const: 'snapshot_expired' });
+    expect(schemas.QuotaError.properties.error.properties.code).toEqual({
+      type: 'string',
+      enum: ['rate_limit_exceeded', 'monthly_quota_exceeded'],
+    });
+    expect(schemas.SnapshotExpiredError.properties.error.properties.code).toEqual({
+      type: 'string',
+      const: 'snapshot_expired',
+    });
     expect(schemas.QuotaErrorDetails.required).toEqual(['reset_at', 'limit']);
-    expect(schemas.ValidationErrorDetails.properties.message).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(schemas.ValidationErrorDetails.properties.message).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+    });
     expect(schemas.NotFoundError.properties.error.properties.code).toEqual({ type: 'string', const: 'not_found' });
     expect(doc.info.description).toMatch(/\| `tvl_desc` orders by|orders by `stats.weekly_visits`|weekly_visits/);
     expect(doc.paths['/api/v1/borrow/{id}/history'].get.description).toContain('| `1m` | `4h` | last 30 days |');
@@ -205,7 +298,10 @@ describe('served by the local stack', () => {
     ['/api/v1/exchanges/binance/', '/api/v1/exchanges/binance'],
   ])('answers %s as %s, as the overview says', async (withSlash, canonical) => {
     expect(doc.info.description).toContain(`\`${withSlash}\``);
-    const [a, b] = await Promise.all([get(stack.url, withSlash, { key: PREMIUM_KEY }), get(stack.url, canonical, { key: PREMIUM_KEY })]);
+    const [a, b] = await Promise.all([
+      get(stack.url, withSlash, { key: PREMIUM_KEY }),
+      get(stack.url, canonical, { key: PREMIUM_KEY }),
+    ]);
     expect(a.status).toBe(200);
     expect(a.raw).toBe(b.raw);
   });
@@ -224,9 +320,15 @@ describe('served by the local stack', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     const sources = [...res.body.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
-    expect(sources).toEqual(expect.arrayContaining(['docs/swagger-ui.css', 'docs/swagger-ui-bundle.js', 'docs/docs.js', 'openapi.json']));
+    expect(sources).toEqual(
+      expect.arrayContaining(['docs/swagger-ui.css', 'docs/swagger-ui-bundle.js', 'docs/docs.js', 'openapi.json']),
+    );
     expect(sources.filter((s) => /^(https?:)?\/\//.test(s))).toEqual([]);
-    for (const [asset, type] of [['docs/swagger-ui-bundle.js', 'text/javascript'], ['docs/swagger-ui.css', 'text/css'], ['docs/docs.js', 'text/javascript']]) {
+    for (const [asset, type] of [
+      ['docs/swagger-ui-bundle.js', 'text/javascript'],
+      ['docs/swagger-ui.css', 'text/css'],
+      ['docs/docs.js', 'text/javascript'],
+    ]) {
       const file = await fetch(`${stack.url}/${asset}`);
       expect([asset, file.status, file.headers.get('content-type')]).toEqual([asset, 200, `${type}; charset=utf-8`]);
       expect((await file.text()).length).toBeGreaterThan(100);
@@ -234,7 +336,14 @@ describe('served by the local stack', () => {
   });
 
   it('answers the CORS preflight without a key', async () => {
-    const res = await get(stack.url, '/api/v1/earn', { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' } });
+    const res = await get(stack.url, '/api/v1/earn', {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://app.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization',
+      },
+    });
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['access-control-allow-methods']).toContain('GET');
@@ -244,7 +353,10 @@ describe('served by the local stack', () => {
   });
 
   it('gzips a large body when the client asks for it, and only then', async () => {
-    const zipped = await get(stack.url, '/api/v1/earn?limit=200', { key: PREMIUM_KEY, headers: { 'Accept-Encoding': 'gzip' } });
+    const zipped = await get(stack.url, '/api/v1/earn?limit=200', {
+      key: PREMIUM_KEY,
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.body.data.length).toBeGreaterThan(0);
     const plain = await get(stack.url, '/api/v1/earn?limit=200', { key: PREMIUM_KEY });
@@ -265,28 +377,40 @@ describe('served by the local stack', () => {
     ['gateway 401 (no key)', '/api/v1/earn', null, 401, JSON_UTF8],
     ['gateway 403 (no subscription)', '/api/v1/earn', FREE_KEY, 403, JSON_UTF8],
     ['gateway 404 (no such route)', '/api/v2/earn', PREMIUM_KEY, 404, JSON_UTF8],
-  ] as const)('puts X-Request-Id, the envelope and JSON Content-Type on a %s', async (_, path, key, status, contentType) => {
-    const res = await get(stack.url, path, { key });
-    expect(res.status).toBe(status);
-    expect(res.headers['x-request-id']).toMatch(/^\S+$/);
-    if (status === 301) {
-      expect(res.headers.location).toBe('/api/v1/exchanges/bybit?limit=1');
-      expect(res.raw).toBe('');
-    } else {
-      expect(res.headers['content-type']).toBe(contentType);
-    }
-    if (status >= 400) {
-      expect(Object.keys(res.body)).toEqual(['error']);
-      expect(res.body.error).toEqual({ code: expect.any(String), message: expect.any(String), details: res.body.error.details });
-      expect(res.body.error.details === null || typeof res.body.error.details === 'object').toBe(true);
-    }
-  });
+  ] as const)(
+    'puts X-Request-Id, the envelope and JSON Content-Type on a %s',
+    async (_, path, key, status, contentType) => {
+      const res = await get(stack.url, path, { key });
+      expect(res.status).toBe(status);
+      expect(res.headers['x-request-id']).toMatch(/^\S+$/);
+      if (status === 301) {
+        expect(res.headers.location).toBe('/api/v1/exchanges/bybit?limit=1');
+        expect(res.raw).toBe('');
+      } else {
+        expect(res.headers['content-type']).toBe(contentType);
+      }
+      if (status >= 400) {
+        expect(Object.keys(res.body)).toEqual(['error']);
+        expect(res.body.error).toEqual({
+          code: expect.any(String),
+          message: expect.any(String),
+          details: res.body.error.details,
+        });
+        expect(res.body.error.details === null || typeof res.body.error.details === 'object').toBe(true);
+      }
+    },
+  );
 
   it('answers a spent budget with 429, Retry-After and the usage headers, as documented', async () => {
     const first = await get(stack.url, '/api/v1/wallets', { key: ONE_PER_MINUTE_KEY });
     const second = await get(stack.url, '/api/v1/wallets', { key: ONE_PER_MINUTE_KEY });
     // A minute boundary between the two is possible: then the second one is the first of its minute.
-    const refused = first.status === 429 ? first : second.status === 429 ? second : (await get(stack.url, '/api/v1/wallets', { key: ONE_PER_MINUTE_KEY }));
+    const refused =
+      first.status === 429
+        ? first
+        : second.status === 429
+          ? second
+          : await get(stack.url, '/api/v1/wallets', { key: ONE_PER_MINUTE_KEY });
     expect(refused.status).toBe(429);
     expect(refused.body.error).toMatchObject({ code: 'rate_limit_exceeded', details: { limit: 1 } });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -295,11 +419,24 @@ describe('served by the local stack', () => {
 
   it('validates every route of the route table on the fixture', async () => {
     const paths = [
-      '/api/v1/exchanges', '/api/v1/exchanges/binance', '/api/v1/wallets?limit=2&offset=1', '/api/v1/wallets/trezor',
-      '/api/v1/protocols', '/api/v1/protocols/lido', '/api/v1/currencies', '/api/v1/currencies/bitcoin',
-      '/api/v1/earn?sort=tvl_desc', '/api/v1/earn/7', '/api/v1/borrow?min_apy=0', '/api/v1/borrow/2',
-      '/api/v1/collateral?platform_type=exchange', '/api/v1/collateral/2',
-      '/api/v1/earn/1/history?period=1w', '/api/v1/earn/4/history?period=all', '/api/v1/borrow/1/history?period=1y', '/api/v1/collateral/9/history',
+      '/api/v1/exchanges',
+      '/api/v1/exchanges/binance',
+      '/api/v1/wallets?limit=2&offset=1',
+      '/api/v1/wallets/trezor',
+      '/api/v1/protocols',
+      '/api/v1/protocols/lido',
+      '/api/v1/currencies',
+      '/api/v1/currencies/bitcoin',
+      '/api/v1/earn?sort=tvl_desc',
+      '/api/v1/earn/7',
+      '/api/v1/borrow?min_apy=0',
+      '/api/v1/borrow/2',
+      '/api/v1/collateral?platform_type=exchange',
+      '/api/v1/collateral/2',
+      '/api/v1/earn/1/history?period=1w',
+      '/api/v1/earn/4/history?period=all',
+      '/api/v1/borrow/1/history?period=1y',
+      '/api/v1/collateral/9/history',
     ];
     for (const path of paths) {
       const res = await get(stack.url, path, { key: PREMIUM_KEY }); // checkResponse runs inside get()
@@ -310,14 +447,28 @@ describe('served by the local stack', () => {
 
 describe('the deployed docs function', () => {
   const event = (resource: string, pathParameters: Record<string, string> | null = null) =>
-    ({ resource, path: `/prod${resource}`, httpMethod: 'GET', pathParameters, requestContext: { requestId: 'req-docs' } }) as unknown as ApiEvent;
+    ({
+      resource,
+      path: `/prod${resource}`,
+      httpMethod: 'GET',
+      pathParameters,
+      requestContext: { requestId: 'req-docs' },
+    }) as unknown as ApiEvent;
 
   // The documents read no data: a status that would fail shows they never ask for it.
-  const docsHandler = buildDocsHandler({ status: () => Promise.reject(new Error('not read')), clock: () => new Date(), retryAfterSeconds: 1 });
+  const docsHandler = buildDocsHandler({
+    status: () => Promise.reject(new Error('not read')),
+    clock: () => new Date(),
+    retryAfterSeconds: 1,
+  });
 
   it('serves the same documents by API Gateway resource, whatever the stage prefix', async () => {
     const spec = await docsHandler(event('/openapi.json'));
-    expect([spec.statusCode, spec.headers?.['Content-Type'], spec.headers?.['X-Request-Id']]).toEqual([200, 'application/json; charset=utf-8', 'req-docs']);
+    expect([spec.statusCode, spec.headers?.['Content-Type'], spec.headers?.['X-Request-Id']]).toEqual([
+      200,
+      'application/json; charset=utf-8',
+      'req-docs',
+    ]);
     expect(JSON.parse(spec.body)).toEqual(doc);
     const page = await docsHandler(event('/docs'));
     expect(page.body).toContain('<script src="docs/swagger-ui-bundle.js"></script>');
@@ -328,7 +479,9 @@ describe('the deployed docs function', () => {
   it('answers anything else with the 404 envelope', async () => {
     const missing = await docsHandler(event('/docs/{asset}', { asset: '..%2Fpackage.json' }));
     expect(missing.statusCode).toBe(404);
-    expect(JSON.parse(missing.body)).toEqual({ error: { code: 'not_found', message: expect.any(String), details: null } });
+    expect(JSON.parse(missing.body)).toEqual({
+      error: { code: 'not_found', message: expect.any(String), details: null },
+    });
   });
 });
 
@@ -354,11 +507,20 @@ describe('checkResponse', () => {
     const real = await offer();
     const { 'x-ratelimit-remaining': _dropped, ...fewer } = real.headers;
     expect(contractProblems({ ...real, headers: fewer })).toEqual(['missing header X-RateLimit-Remaining']);
-    expect(contractProblems({ ...real, headers: { ...real.headers, 'content-type': 'text/plain' } })).toEqual([expect.stringMatching(/Content-Type text\/plain/)]);
+    expect(contractProblems({ ...real, headers: { ...real.headers, 'content-type': 'text/plain' } })).toEqual([
+      expect.stringMatching(/Content-Type text\/plain/),
+    ]);
     expect(contractProblems({ ...real, status: 418 })).toEqual([expect.stringMatching(/status 418 is not documented/)]);
-    const unauthorized = { ...real, status: 401, body: { error: { code: 'invalid_api_key', message: 'no', details: null } } };
-    expect(contractProblems(unauthorized)).toEqual(expect.arrayContaining([expect.stringMatching(/x-ratelimit-limit is not documented/)]));
-    expect(contractProblems({ ...real, path: '/api/v1/nothing-here' })).toEqual(expect.arrayContaining([expect.stringMatching(/no documented route/)]));
+    const unauthorized = {
+      ...real,
+      status: 401,
+      body: { error: { code: 'invalid_api_key', message: 'no', details: null } },
+    };
+    expect(contractProblems(unauthorized)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/x-ratelimit-limit is not documented/)]),
+    );
+    expect(contractProblems({ ...real, path: '/api/v1/nothing-here' })).toEqual(
+      expect.arrayContaining([expect.stringMatching(/no documented route/)]),
+    );
   });
 });
-

@@ -35,7 +35,13 @@ describe('orderings', () => {
   });
 
   it('orders currencies by market-cap rank ascending, nulls last by slug', async () => {
-    expect(slugs((await list('/api/v1/currencies')).body)).toEqual(['bitcoin', 'ethereum', 'tether', 'also-no-rank', 'no-rank']);
+    expect(slugs((await list('/api/v1/currencies')).body)).toEqual([
+      'bitcoin',
+      'ethereum',
+      'tether',
+      'also-no-rank',
+      'no-rank',
+    ]);
   });
 });
 
@@ -43,13 +49,28 @@ describe('pagination', () => {
   it('applies limit and offset with an exact total', async () => {
     const res = await list('/api/v1/exchanges?limit=2&offset=1');
     expect(slugs(res.body)).toEqual(['bybit', 'coinbase']);
-    expect(res.body.pagination).toEqual({ total: 5, offset: 1, limit: 2, has_more: true, snapshot: expect.any(String) });
+    expect(res.body.pagination).toEqual({
+      total: 5,
+      offset: 1,
+      limit: 2,
+      has_more: true,
+      snapshot: expect.any(String),
+    });
   });
 
   it('says there is no more on the last page and past the end', async () => {
-    expect((await list('/api/v1/exchanges?limit=2&offset=3')).body.pagination).toEqual({ total: 5, offset: 3, limit: 2, has_more: false, snapshot: expect.any(String) });
+    expect((await list('/api/v1/exchanges?limit=2&offset=3')).body.pagination).toEqual({
+      total: 5,
+      offset: 3,
+      limit: 2,
+      has_more: false,
+      snapshot: expect.any(String),
+    });
     const past = await list('/api/v1/exchanges?offset=10');
-    expect(past.body).toEqual({ data: [], pagination: { total: 5, offset: 10, limit: 50, has_more: false, snapshot: expect.any(String) } });
+    expect(past.body).toEqual({
+      data: [],
+      pagination: { total: 5, offset: 10, limit: 50, has_more: false, snapshot: expect.any(String) },
+    });
   });
 
   it.each([
@@ -67,7 +88,11 @@ describe('pagination', () => {
   ])('refuses %s', async (query, message) => {
     const res = await list(`/api/v1/currencies?${query}`);
     expect(res.status).toBe(400);
-    expect(res.body.error).toEqual({ code: 'validation_error', message: expect.any(String), details: { message: [message] } });
+    expect(res.body.error).toEqual({
+      code: 'validation_error',
+      message: expect.any(String),
+      details: { message: [message] },
+    });
   });
 });
 
@@ -75,7 +100,12 @@ describe('details', () => {
   it('returns a platform with its family type', async () => {
     const res = await list('/api/v1/wallets/ledger');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ type: 'wallet', slug: 'ledger', name: 'Ledger', updated_at: '2026-11-01T00:00:00.000Z' });
+    expect(res.body).toMatchObject({
+      type: 'wallet',
+      slug: 'ledger',
+      name: 'Ledger',
+      updated_at: '2026-11-01T00:00:00.000Z',
+    });
   });
 
   it('redirects a former slug to the current one, query string kept', async () => {
@@ -113,8 +143,11 @@ describe('details', () => {
   });
 
   it('never lists hidden or delisted records', async () => {
-    const all = await Promise.all(['exchanges', 'wallets', 'protocols', 'currencies'].map((f) => list(`/api/v1/${f}?limit=200`)));
+    const all = await Promise.all(
+      ['exchanges', 'wallets', 'protocols', 'currencies'].map((f) => list(`/api/v1/${f}?limit=200`)),
+    );
     const listed = all.flatMap((res) => slugs(res.body));
-    for (const hidden of ['hidden-ex', 'gone-ex', 'ledger-live', 'bitbox', 'secret-coin', 'dead-coin']) expect(listed).not.toContain(hidden);
+    for (const hidden of ['hidden-ex', 'gone-ex', 'ledger-live', 'bitbox', 'secret-coin', 'dead-coin'])
+      expect(listed).not.toContain(hidden);
   });
 });

@@ -6,13 +6,13 @@
  * gives through it must pass: successes, 304, the errors of every status. A control run on a
  * deliberately wrong copy of the description shows the harness sees violations.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack, type LocalStack } from '../../local/stack';
 import { publicRoutes } from '../../local/public-routes';
+import { type LocalStack, startLocalStack } from '../../local/stack';
 import { fixtureDataset } from '../fixtures/dataset';
 import { DOCUMENT_PATH } from '../helpers/contract';
 
@@ -24,7 +24,14 @@ const PRISM = join(__dirname, '..', '..', 'node_modules', '.bin', 'prism');
 
 const ACCOUNTS = {
   users: [
-    { id: 'prism', premium: true, keys: [{ key: KEY, per_minute: 1000 }, { key: ONE_PER_MINUTE, per_minute: 1 }] },
+    {
+      id: 'prism',
+      premium: true,
+      keys: [
+        { key: KEY, per_minute: 1000 },
+        { key: ONE_PER_MINUTE, per_minute: 1 },
+      ],
+    },
     { id: 'free', premium: false, keys: [{ key: FREE_KEY }] },
   ],
 };
@@ -48,7 +55,9 @@ function freePort(): Promise<number> {
 /** Starts `prism proxy` on a description and resolves once it listens. */
 async function startPrism(document: string, upstream: string): Promise<Proxy> {
   const port = await freePort();
-  const child = spawn(PRISM, ['proxy', document, upstream, '--errors', '--port', String(port), '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(PRISM, ['proxy', document, upstream, '--errors', '--port', String(port), '--host', '127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -76,8 +85,16 @@ interface Answer {
   body: string;
 }
 
-async function through(proxy: Proxy, path: string, key: string | null, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(`${proxy.url}${path}`, { headers: { ...headers, ...(key ? { Authorization: `Bearer ${key}` } : {}) }, redirect: 'manual' });
+async function through(
+  proxy: Proxy,
+  path: string,
+  key: string | null,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const response = await fetch(`${proxy.url}${path}`, {
+    headers: { ...headers, ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+    redirect: 'manual',
+  });
   return { status: response.status, violations: response.headers.get('sl-violations'), body: await response.text() };
 }
 
@@ -87,12 +104,20 @@ let control: Proxy | undefined;
 const work = mkdtempSync(join(tmpdir(), 'prism-'));
 
 beforeAll(async () => {
-  stack = await startLocalStack({ dataset: fixtureDataset(), accounts: ACCOUNTS, publicRoutes: publicRoutes(), env: { SNAPSHOT_CACHE_MS: '0' } });
+  stack = await startLocalStack({
+    dataset: fixtureDataset(),
+    accounts: ACCOUNTS,
+    publicRoutes: publicRoutes(),
+    env: { SNAPSHOT_CACHE_MS: '0' },
+  });
   // The control: the description with one field typed wrong (`name` of an exchange an integer).
   const wrong = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8'));
   wrong.components.schemas.Exchange.properties.name = { type: 'integer' };
   writeFileSync(join(work, 'wrong.json'), JSON.stringify(wrong));
-  [prism, control] = await Promise.all([startPrism(DOCUMENT_PATH, stack.url), startPrism(join(work, 'wrong.json'), stack.url)]);
+  [prism, control] = await Promise.all([
+    startPrism(DOCUMENT_PATH, stack.url),
+    startPrism(join(work, 'wrong.json'), stack.url),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -122,10 +147,20 @@ const CONFORMING: [string, string, string | null, number][] = [
   ['the description', '/openapi.json', null, 200],
   ['the docs page', '/docs', null, 200],
   // Version 1.2.
-  ['an earn list with lists of values, chain, min_tvl and available', '/api/v1/earn?asset=bitcoin,ethereum&chain=ethereum&min_tvl=0&available=true&sort=tvl_desc', KEY, 200],
+  [
+    'an earn list with lists of values, chain, min_tvl and available',
+    '/api/v1/earn?asset=bitcoin,ethereum&chain=ethereum&min_tvl=0&available=true&sort=tvl_desc',
+    KEY,
+    200,
+  ],
   ['a borrow list by ids and is_active', '/api/v1/borrow?ids=1,2,3&is_active=true', KEY, 200],
-  ['a collateral list of two platform types', '/api/v1/collateral?platform_type=exchange,wallet&is_active=false&limit=1', KEY, 200],
-  ['the other family\'s flag (400)', '/api/v1/earn?is_active=true', KEY, 400],
+  [
+    'a collateral list of two platform types',
+    '/api/v1/collateral?platform_type=exchange,wallet&is_active=false&limit=1',
+    KEY,
+    200,
+  ],
+  ["the other family's flag (400)", '/api/v1/earn?is_active=true', KEY, 400],
   ['a snapshot never published (410)', '/api/v1/earn?snapshot=never_published_0', KEY, 410],
   ['changes since a snapshot never published (410)', '/api/v1/borrow/changes?since=never_published_0', KEY, 410],
   ['the data status, without a key', '/api/v1/status', null, 200],
@@ -139,7 +174,9 @@ describe('Prism, validating the local stack against docs/openapi.json', () => {
   });
 
   it('passes a 304 to a matching If-None-Match', async () => {
-    const first = await fetch(`${stack.url}/api/v1/currencies?limit=3`, { headers: { Authorization: `Bearer ${KEY}` } });
+    const first = await fetch(`${stack.url}/api/v1/currencies?limit=3`, {
+      headers: { Authorization: `Bearer ${KEY}` },
+    });
     const etag = first.headers.get('ETag') ?? '';
     const answer = await through(prism!, '/api/v1/currencies?limit=3', KEY, { 'If-None-Match': etag });
     expect({ violations: answer.violations, status: answer.status }).toEqual({ violations: null, status: 304 });
@@ -167,6 +204,8 @@ describe('Prism, validating the local stack against docs/openapi.json', () => {
   it('reports a violation when the description is wrong (the control)', async () => {
     const answer = await through(control!, '/api/v1/exchanges/binance', KEY);
     expect(answer.status).toBe(500);
-    expect(JSON.parse(answer.violations ?? '[]')).toContainEqual(expect.objectContaining({ location: ['response', 'body', 'name'] }));
+    expect(JSON.parse(answer.violations ?? '[]')).toContainEqual(
+      expect.objectContaining({ location: ['response', 'body', 'name'] }),
+    );
   });
 });

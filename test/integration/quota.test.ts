@@ -8,8 +8,8 @@ import { importDataset } from '../../shared/import/importer';
 import { QUOTA_ATTRIBUTES, quotaKey } from '../../shared/keys';
 import { fixtureDataset } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
-import { injectFaults } from '../helpers/faults';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+import { injectFaults } from '../helpers/faults';
 
 let table: TestTable;
 
@@ -26,7 +26,9 @@ const at = (iso: string) => {
 
 /** A stored count: the month's, or a minute's (the item holds the count of its latest minute only). */
 async function counter(keyId: string, window: 'MIN' | 'MON', id: string): Promise<number | undefined> {
-  const out = await table.client.send(new GetCommand({ TableName: table.tableName, Key: quotaKey(keyId, id.slice(0, 6)) }));
+  const out = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key: quotaKey(keyId, id.slice(0, 6)) }),
+  );
   const item = out.Item ?? {};
   if (window === 'MON') return item[QUOTA_ATTRIBUTES.monthCount] as number | undefined;
   return item[QUOTA_ATTRIBUTES.minute] === Number(id) ? (item[QUOTA_ATTRIBUTES.minuteCount] as number) : undefined;
@@ -137,7 +139,11 @@ it('charges 301, 400 and 404 answers like any other', async () => {
 it('uses the configured defaults for a key without its own limits', async () => {
   const { handler } = at('2026-11-20T13:00:00.000Z');
   const res = await invoke(handler, apiEvent('/api/v1/exchanges', { keyId: 'k-default' }));
-  expect(res.headers).toMatchObject({ 'x-ratelimit-limit': '60', 'x-quota-limit': '100000', 'x-ratelimit-remaining': '59' });
+  expect(res.headers).toMatchObject({
+    'x-ratelimit-limit': '60',
+    'x-quota-limit': '100000',
+    'x-ratelimit-remaining': '59',
+  });
 });
 
 it('answers a key that keeps calling after its refusal without reading any data', async () => {
@@ -245,7 +251,9 @@ describe('two instances whose clocks straddle a minute boundary (CONTRACT §6)',
     const ahead = at('2026-11-20T10:31:02.000Z').handler;
     const event = () => apiEvent('/api/v1/wallets', { keyId: 'k-straddle-burst', perMinute: 7, perMonth: 1000 });
     const first = await Promise.all(Array.from({ length: 5 }, () => invoke(behind, event())));
-    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => invoke(i % 2 === 0 ? behind : ahead, event())));
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => invoke(i % 2 === 0 ? behind : ahead, event())),
+    );
 
     const windows = byWindow([...first, ...burst]);
     for (const window of Object.values(windows)) expect(window.admitted).toBeLessThanOrEqual(7);

@@ -5,8 +5,8 @@
  * checked against docs/openapi.json, and the waits move the stack's clock instead of the test's.
  */
 import { createMarketDataClient, MarketDataApiError, type MarketDataClientOptions } from '../../client';
+import { type LocalStack, startLocalStack } from '../../local/stack';
 import { importDataset } from '../../shared/import/importer';
-import { startLocalStack, type LocalStack } from '../../local/stack';
 import { fixtureDataset } from '../fixtures/dataset';
 import { checkResponse } from '../helpers/contract';
 
@@ -20,7 +20,11 @@ const ACCOUNTS = {
     {
       id: 'client',
       premium: true,
-      keys: [{ key: KEY, per_minute: 1000 }, { key: ONE_PER_MINUTE, per_minute: 1 }, { key: ONE_PER_MONTH, per_month: 1 }],
+      keys: [
+        { key: KEY, per_minute: 1000 },
+        { key: ONE_PER_MINUTE, per_minute: 1 },
+        { key: ONE_PER_MONTH, per_month: 1 },
+      ],
     },
   ],
 };
@@ -28,7 +32,12 @@ const ACCOUNTS = {
 const clock = { now: START };
 let stack: LocalStack;
 beforeAll(async () => {
-  stack = await startLocalStack({ dataset: fixtureDataset(), accounts: ACCOUNTS, env: { SNAPSHOT_CACHE_MS: '0' }, clock: () => clock.now });
+  stack = await startLocalStack({
+    dataset: fixtureDataset(),
+    accounts: ACCOUNTS,
+    env: { SNAPSHOT_CACHE_MS: '0' },
+    clock: () => clock.now,
+  });
 });
 afterAll(() => stack.close());
 beforeEach(() => {
@@ -84,12 +93,13 @@ describe('pages()', () => {
     const all = await api.get('/api/v1/earn', { query: { asset: ['bitcoin'], limit: 200 } });
     if (all.kind !== 'ok') throw new Error(`expected a page, got ${all.kind}`);
     const ids = [];
-    for await (const offer of api.pages('/api/v1/earn', { query: { asset: ['bitcoin'], limit: 1 } })) ids.push(offer.id);
+    for await (const offer of api.pages('/api/v1/earn', { query: { asset: ['bitcoin'], limit: 1 } }))
+      ids.push(offer.id);
     expect(ids.length).toBeGreaterThan(1);
     expect(ids).toEqual(all.data.data.map((o) => o.id));
   });
 
-  it('follows Link: every page after the first is pinned to the first page\'s snapshot, which it tells', async () => {
+  it("follows Link: every page after the first is pinned to the first page's snapshot, which it tells", async () => {
     const { api, requests } = client(KEY);
     const one = await api.get('/api/v1/earn', { query: { limit: 200, sort: 'tvl_desc' } });
     if (one.kind !== 'ok') throw new Error(`expected a page, got ${one.kind}`);
@@ -106,7 +116,9 @@ describe('pages()', () => {
 
   it('sends a list parameter as one comma-separated value', async () => {
     const { api, requests } = client(KEY);
-    const both = await api.get('/api/v1/earn', { query: { asset: ['bitcoin', 'ethereum'], platform_type: ['exchange', 'protocol'] } });
+    const both = await api.get('/api/v1/earn', {
+      query: { asset: ['bitcoin', 'ethereum'], platform_type: ['exchange', 'protocol'] },
+    });
     expect(both.kind).toBe('ok');
     expect(requests).toEqual(['/api/v1/earn?asset=bitcoin,ethereum&platform_type=exchange,protocol']);
   });
@@ -129,7 +141,10 @@ describe('get()', () => {
     if (missing.kind === 'error') expect(missing.error.requestId).toMatch(/.+/);
 
     const invalid = await api.get('/api/v1/earn', { query: { limit: 500 } });
-    expect(invalid).toMatchObject({ kind: 'error', error: { status: 400, code: 'validation_error', details: { message: ['limit must not be greater than 200'] } } });
+    expect(invalid).toMatchObject({
+      kind: 'error',
+      error: { status: 400, code: 'validation_error', details: { message: ['limit must not be greater than 200'] } },
+    });
   });
 
   it('follows a renamed slug to the current record and says where it went', async () => {
@@ -173,14 +188,20 @@ describe('Retry-After', () => {
 
   it('gives up after maxRetries and answers the refusal', async () => {
     clock.now = new Date('2026-11-20T10:05:30.000Z'); // a minute the test before did not spend
-    const { api, requests, waits } = client(ONE_PER_MINUTE, { maxRetries: 2, sleep: async (ms) => void waits.push(ms) });
+    const { api, requests, waits } = client(ONE_PER_MINUTE, {
+      maxRetries: 2,
+      sleep: async (ms) => void waits.push(ms),
+    });
     expect((await api.get('/api/v1/usage')).kind).toBe('ok');
 
     const refused = await api.get('/api/v1/usage');
 
     expect(waits).toHaveLength(2);
     expect(requests).toHaveLength(1 + 3);
-    expect(refused).toMatchObject({ kind: 'error', error: { status: 429, code: 'rate_limit_exceeded', retryAfterSeconds: 30 } });
+    expect(refused).toMatchObject({
+      kind: 'error',
+      error: { status: 429, code: 'rate_limit_exceeded', retryAfterSeconds: 30 },
+    });
   });
 
   it('does not wait longer than maxRetryAfterSeconds: a spent monthly quota is answered at once', async () => {
@@ -217,7 +238,8 @@ describe('changes()', () => {
 
     const feed = api.changes('earn', since, { limit: 1 });
     const seen = [];
-    for await (const change of feed) seen.push([change.id, change.change, change.offer === null ? null : change.offer.apy]);
+    for await (const change of feed)
+      seen.push([change.id, change.change, change.offer === null ? null : change.offer.apy]);
     expect(seen).toEqual([
       [1, 'changed', '6.5'],
       [9, 'removed', null],

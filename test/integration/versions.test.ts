@@ -11,11 +11,12 @@
  * - `Last-Modified` is when the version was published; `/api/v1/status` tells it without a key
  *   and without budget, with `refreshed_at` and `stale`.
  */
+
+import { type LocalStack, startLocalStack } from '../../local/stack';
 import { importDataset } from '../../shared/import/importer';
-import { startLocalStack, type LocalStack } from '../../local/stack';
-import { offersDataset, revise, type Dataset } from '../fixtures/offers-1-2';
+import { type Dataset, offersDataset, revise } from '../fixtures/offers-1-2';
 import { get, type TestResponse } from '../helpers/client';
-import { oracle, type Family } from '../helpers/offer-oracle';
+import { type Family, oracle } from '../helpers/offer-oracle';
 
 const KEY = 'versions_key_0123456789abcdefghijklmno';
 const FAMILIES = ['earn', 'borrow', 'collateral'] as const;
@@ -60,7 +61,11 @@ async function servedBy(family: Family, snapshot: string): Promise<Map<number, u
 
 /** The version each family serves, as its lists name it. */
 async function servedSnapshots(): Promise<Record<Family, string>> {
-  const entries = await Promise.all(FAMILIES.map(async (family) => [family, (await request(`/api/v1/${family}?limit=1`)).body.pagination.snapshot] as const));
+  const entries = await Promise.all(
+    FAMILIES.map(
+      async (family) => [family, (await request(`/api/v1/${family}?limit=1`)).body.pagination.snapshot] as const,
+    ),
+  );
   return Object.fromEntries(entries) as Record<Family, string>;
 }
 
@@ -95,8 +100,14 @@ describe('a crawl pinned to one version across imports', () => {
     for (const [i, [family, query]] of CRAWLS.entries()) {
       const expected = oracle(A, family, Object.fromEntries(new URLSearchParams(query)));
       const pages = [firsts[i]];
-      for (let next = nextOf(pages[0]); next !== undefined; next = nextOf(pages[pages.length - 1])) pages.push(await request(next));
-      for (const page of pages) expect([family, page.status, page.body.pagination]).toMatchObject([family, 200, { total: expected.total, snapshot: snapshotA[family] }]);
+      for (let next = nextOf(pages[0]); next !== undefined; next = nextOf(pages[pages.length - 1]))
+        pages.push(await request(next));
+      for (const page of pages)
+        expect([family, page.status, page.body.pagination]).toMatchObject([
+          family,
+          200,
+          { total: expected.total, snapshot: snapshotA[family] },
+        ]);
       expect([family, pages.flatMap(idsOf)]).toEqual([family, expected.all]);
       expect(pages.length).toBeGreaterThan(2);
       expect(pages[pages.length - 1].body.pagination.has_more).toBe(false);
@@ -124,41 +135,65 @@ describe('a crawl pinned to one version across imports', () => {
 
   it('pins platform and currency lists too, and follows their Link to the end', async () => {
     const pages = await crawl('/api/v1/exchanges?limit=2');
-    expect(pages.flatMap((p) => p.body.data.map((e: { slug: string }) => e.slug)).sort()).toEqual(['binance', 'bybit', 'coinbase', 'kraken', 'okx']);
+    expect(pages.flatMap((p) => p.body.data.map((e: { slug: string }) => e.slug)).sort()).toEqual([
+      'binance',
+      'bybit',
+      'coinbase',
+      'kraken',
+      'okx',
+    ]);
     expect(new Set(pages.map((p) => p.body.pagination.snapshot)).size).toBe(1);
     const currencies = await crawl('/api/v1/currencies?limit=1');
-    expect(currencies.flatMap((p) => p.body.data.map((c: { slug: string }) => c.slug))).toEqual(['bitcoin', 'ethereum', 'tether', 'also-no-rank', 'no-rank']);
+    expect(currencies.flatMap((p) => p.body.data.map((c: { slug: string }) => c.slug))).toEqual([
+      'bitcoin',
+      'ethereum',
+      'tether',
+      'also-no-rank',
+      'no-rank',
+    ]);
   });
 });
 
 describe('changes between two versions', () => {
-  it.each(FAMILIES)('%s: exactly the offers whose served representation differs, by ascending id, paged by Link', async (family) => {
-    const since = snapshotA[family];
-    const [before, after] = await Promise.all([servedBy(family, since), servedBy(family, snapshotB[family])]);
-    const expected: { id: number; change: string; offer: unknown }[] = [];
-    for (const id of [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => a - b)) {
-      const then = before.get(id);
-      const now = after.get(id);
-      if (then === undefined) expected.push({ id, change: 'added', offer: now });
-      else if (now === undefined) expected.push({ id, change: 'removed', offer: null });
-      else if (JSON.stringify(then) !== JSON.stringify(now)) expected.push({ id, change: 'changed', offer: now });
-    }
-    expect(new Set(expected.map((e) => e.change))).toEqual(new Set(['added', 'changed', 'removed']));
-    // Some offers were served by both, unchanged: they are not listed.
-    expect(expected.length).toBeLessThan(after.size);
+  it.each(FAMILIES)(
+    '%s: exactly the offers whose served representation differs, by ascending id, paged by Link',
+    async (family) => {
+      const since = snapshotA[family];
+      const [before, after] = await Promise.all([servedBy(family, since), servedBy(family, snapshotB[family])]);
+      const expected: { id: number; change: string; offer: unknown }[] = [];
+      for (const id of [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => a - b)) {
+        const then = before.get(id);
+        const now = after.get(id);
+        if (then === undefined) expected.push({ id, change: 'added', offer: now });
+        else if (now === undefined) expected.push({ id, change: 'removed', offer: null });
+        else if (JSON.stringify(then) !== JSON.stringify(now)) expected.push({ id, change: 'changed', offer: now });
+      }
+      expect(new Set(expected.map((e) => e.change))).toEqual(new Set(['added', 'changed', 'removed']));
+      // Some offers were served by both, unchanged: they are not listed.
+      expect(expected.length).toBeLessThan(after.size);
 
-    const pages = await crawl(`/api/v1/${family}/changes?since=${since}&limit=4`);
-    expect(pages.length).toBeGreaterThan(1);
-    for (const page of pages) {
-      expect(page.body).toMatchObject({ since, snapshot: snapshotB[family], pagination: { total: expected.length, snapshot: snapshotB[family] } });
-      expect(page.headers['last-modified']).toBe(httpDate(T0 + MINUTE));
-    }
-    expect(pages.flatMap((p) => p.body.data)).toEqual(expected);
-  });
+      const pages = await crawl(`/api/v1/${family}/changes?since=${since}&limit=4`);
+      expect(pages.length).toBeGreaterThan(1);
+      for (const page of pages) {
+        expect(page.body).toMatchObject({
+          since,
+          snapshot: snapshotB[family],
+          pagination: { total: expected.length, snapshot: snapshotB[family] },
+        });
+        expect(page.headers['last-modified']).toBe(httpDate(T0 + MINUTE));
+      }
+      expect(pages.flatMap((p) => p.body.data)).toEqual(expected);
+    },
+  );
 
   it('is empty from a version to itself', async () => {
     const res = await request(`/api/v1/earn/changes?since=${snapshotB.earn}`);
-    expect(res.body).toMatchObject({ since: snapshotB.earn, snapshot: snapshotB.earn, data: [], pagination: { total: 0, has_more: false } });
+    expect(res.body).toMatchObject({
+      since: snapshotB.earn,
+      snapshot: snapshotB.earn,
+      data: [],
+      pagination: { total: 0, has_more: false },
+    });
     const pinned = await request(`/api/v1/earn/changes?since=${snapshotA.earn}&snapshot=${snapshotA.earn}`);
     expect(pinned.body).toMatchObject({ snapshot: snapshotA.earn, data: [] });
   });
@@ -171,7 +206,11 @@ describe('freshness', () => {
     const detail = await request(`/api/v1/earn/${list.body.data[0].id}`);
     expect(detail.headers['last-modified']).toBe(httpDate(T0 + MINUTE));
     const notModified = await request('/api/v1/earn?limit=1', { 'If-None-Match': list.headers.etag });
-    expect([notModified.status, notModified.headers['last-modified'], notModified.headers.link]).toEqual([304, httpDate(T0 + MINUTE), undefined]);
+    expect([notModified.status, notModified.headers['last-modified'], notModified.headers.link]).toEqual([
+      304,
+      httpDate(T0 + MINUTE),
+      undefined,
+    ]);
     // Platforms were not changed by B: still A's date.
     expect((await request('/api/v1/exchanges')).headers['last-modified']).toBe(httpDate(T0));
     // A currency embeds offers: the newest of the versions it reads.
@@ -188,7 +227,15 @@ describe('freshness', () => {
 
     expect(status.status).toBe(200);
     expect(status.headers['x-ratelimit-remaining']).toBeUndefined();
-    expect(Object.keys(status.body.families).sort()).toEqual(['borrow', 'collateral', 'currencies', 'earn', 'exchanges', 'protocols', 'wallets']);
+    expect(Object.keys(status.body.families).sort()).toEqual([
+      'borrow',
+      'collateral',
+      'currencies',
+      'earn',
+      'exchanges',
+      'protocols',
+      'wallets',
+    ]);
     expect(status.body.families.earn).toEqual({
       snapshot: snapshotB.earn,
       published_at: new Date(T0 + MINUTE).toISOString(),
@@ -205,7 +252,11 @@ describe('freshness', () => {
     const again = T0 + 30 * MINUTE;
     await importAt(B, again);
     const status = (await get(stack.url, '/api/v1/status')).body.families;
-    expect(status.earn).toMatchObject({ snapshot: snapshotB.earn, published_at: new Date(T0 + MINUTE).toISOString(), refreshed_at: new Date(again).toISOString() });
+    expect(status.earn).toMatchObject({
+      snapshot: snapshotB.earn,
+      published_at: new Date(T0 + MINUTE).toISOString(),
+      refreshed_at: new Date(again).toISOString(),
+    });
     expect((await request('/api/v1/earn?limit=1')).headers['last-modified']).toBe(httpDate(T0 + MINUTE));
 
     const maxAge = status.earn.max_age_seconds * 1000;
@@ -238,7 +289,12 @@ describe('expiry', () => {
       ['/api/v1/collateral/changes?since=never_published_0', 'since'],
     ] as const) {
       const res = await request(path);
-      expect([path, res.status, res.body.error.code, res.body.error.details]).toEqual([path, 410, 'snapshot_expired', { parameter }]);
+      expect([path, res.status, res.body.error.code, res.body.error.details]).toEqual([
+        path,
+        410,
+        'snapshot_expired',
+        { parameter },
+      ]);
       expect(res.headers['x-ratelimit-remaining']).toEqual(expect.any(String));
     }
   });

@@ -5,15 +5,21 @@
  * envelope with Retry-After. Authentication fails closed: a failure is never an Allow, and a
  * malformed key or user item never grants access. The key never reaches a log line.
  */
-import type { AddressInfo } from 'node:net';
+
 import type { Server } from 'node:http';
-import { DynamoDBClient, InternalServerError, ProvisionedThroughputExceededException, ThrottlingException } from '@aws-sdk/client-dynamodb';
+import type { AddressInfo } from 'node:net';
+import {
+  DynamoDBClient,
+  InternalServerError,
+  ProvisionedThroughputExceededException,
+  ThrottlingException,
+} from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { authorize, authorizerHandler } from '../../../functions/authorizer/authorizer';
-import { apiKeyKey, KEY_PREFIX, userKey, USER_PREFIX } from '../../../shared/keys';
 import { createGateway, type FamilyHandler } from '../../../local/gateway';
+import { apiKeyKey, KEY_PREFIX, USER_PREFIX, userKey } from '../../../shared/keys';
 import { setLogSink } from '../../../shared/logger';
 import { hashKey, KeyStore } from '../../../shared/repositories/key-store';
 import { get } from '../../helpers/client';
@@ -28,10 +34,16 @@ const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/a
 
 const FAULTS: Record<string, () => Error> = {
   ProvisionedThroughputExceededException: () =>
-    new ProvisionedThroughputExceededException({ message: `${SENTINEL} ${TABLE}`, $metadata: { httpStatusCode: 400, attempts: 3 } }),
-  ThrottlingException: () => new ThrottlingException({ message: `${SENTINEL} ${TABLE}`, $metadata: { httpStatusCode: 400, attempts: 3 } }),
-  TimeoutError: () => Object.assign(new Error(`${SENTINEL} request to ${TABLE} timed out`), { name: 'TimeoutError', code: 'ETIMEDOUT' }),
-  InternalServerError: () => new InternalServerError({ message: `${SENTINEL} ${TABLE}`, $metadata: { httpStatusCode: 500, attempts: 3 } }),
+    new ProvisionedThroughputExceededException({
+      message: `${SENTINEL} ${TABLE}`,
+      $metadata: { httpStatusCode: 400, attempts: 3 },
+    }),
+  ThrottlingException: () =>
+    new ThrottlingException({ message: `${SENTINEL} ${TABLE}`, $metadata: { httpStatusCode: 400, attempts: 3 } }),
+  TimeoutError: () =>
+    Object.assign(new Error(`${SENTINEL} request to ${TABLE} timed out`), { name: 'TimeoutError', code: 'ETIMEDOUT' }),
+  InternalServerError: () =>
+    new InternalServerError({ message: `${SENTINEL} ${TABLE}`, $metadata: { httpStatusCode: 500, attempts: 3 } }),
   ECONNRESET: () => Object.assign(new Error(`${SENTINEL} read ECONNRESET`), { code: 'ECONNRESET', syscall: 'read' }),
 };
 const FAULT_NAMES = Object.keys(FAULTS);
@@ -44,7 +56,13 @@ const keyItem = (extra: Record<string, unknown> = {}) => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   ...extra,
 });
-const userItem = (extra: Record<string, unknown> = {}) => ({ ...userKey('u1'), userId: 'u1', premium: true, premiumUntil: null, ...extra });
+const userItem = (extra: Record<string, unknown> = {}) => ({
+  ...userKey('u1'),
+  userId: 'u1',
+  premium: true,
+  premiumUntil: null,
+  ...extra,
+});
 
 /** What the key and user reads answer or throw. */
 let keyRead: () => Promise<{ Item?: Record<string, unknown> }>;
@@ -54,13 +72,19 @@ const event = (token: string | undefined = `Bearer ${KEY}`): APIGatewayTokenAuth
   ({ type: 'TOKEN', authorizationToken: token, methodArn: METHOD_ARN }) as APIGatewayTokenAuthorizerEvent;
 
 const store = () => new KeyStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), TABLE, '');
-const run = (token?: string) => authorize(event(token), { store: store(), clock: () => new Date('2026-11-20T10:00:00.000Z') });
+const run = (token?: string) =>
+  authorize(event(token), { store: store(), clock: () => new Date('2026-11-20T10:00:00.000Z') });
 
 /** The outcome as one of Allow / Deny / Unauthorized / failure (any other throw). */
-async function outcome(result: Promise<APIGatewayAuthorizerResult>): Promise<{ kind: string; error?: Error; result?: APIGatewayAuthorizerResult }> {
+async function outcome(
+  result: Promise<APIGatewayAuthorizerResult>,
+): Promise<{ kind: string; error?: Error; result?: APIGatewayAuthorizerResult }> {
   try {
     const value = await result;
-    return { kind: value.policyDocument.Statement.map((s) => (s as { Effect: string }).Effect).join(','), result: value };
+    return {
+      kind: value.policyDocument.Statement.map((s) => (s as { Effect: string }).Effect).join(','),
+      result: value,
+    };
   } catch (error) {
     return { kind: (error as Error).message === 'Unauthorized' ? 'Unauthorized' : 'failure', error: error as Error };
   }
@@ -143,7 +167,10 @@ describe('malformed key and user items never grant access', () => {
   it.each<[string, () => Promise<{ Item?: Record<string, unknown> }>]>([
     ['a key item whose `revoked` is the string "true"', async () => ({ Item: keyItem({ revoked: 'true' }) })],
     ['a key item whose `revoked` is the number 1', async () => ({ Item: keyItem({ revoked: 1 }) })],
-    ['a key item without `userId` or `keyId`', async () => ({ Item: { ...apiKeyKey(hashKey(KEY, '')), revoked: false } })],
+    [
+      'a key item without `userId` or `keyId`',
+      async () => ({ Item: { ...apiKeyKey(hashKey(KEY, '')), revoked: false } }),
+    ],
   ])('%s', async (_, read) => {
     keyRead = read;
     const { kind } = await outcome(run());

@@ -6,9 +6,9 @@
  * Gateway's 29 s integration timeout. Elapsed times are bounds, not benchmarks.
  */
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createServer, type Server, type Socket } from 'node:net';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import type { AuthorizerHandler } from '../../../functions/authorizer/authorizer';
 import { buildFunctions } from '../../../local/functions';
@@ -63,7 +63,11 @@ async function resettingServer(): Promise<Endpoint> {
 }
 
 /** An HTTP server that answers every DynamoDB call with the given status and body. */
-async function answeringServer(status: number, body: string, contentType = 'application/x-amz-json-1.0'): Promise<Endpoint & { calls: () => number }> {
+async function answeringServer(
+  status: number,
+  body: string,
+  contentType = 'application/x-amz-json-1.0',
+): Promise<Endpoint & { calls: () => number }> {
   let calls = 0;
   const server: HttpServer = createHttpServer((req, res) => {
     calls++;
@@ -144,8 +148,13 @@ describe('a DynamoDB that accepts connections and never answers', () => {
   it(`a client call fails with a dependency error within ${BOUND_MS / 1000} s`, async () => {
     endpoint = await silentServer();
     useEndpoint(endpoint.url);
-    const outcome = await timed(client!.send(new GetCommand({ TableName: TABLE, Key: { PK: 'SNAPSHOT', SK: 'CURRENT' } })));
-    expect({ pending: outcome.pending ?? false, withinBound: outcome.ms < BOUND_MS }).toEqual({ pending: false, withinBound: true });
+    const outcome = await timed(
+      client!.send(new GetCommand({ TableName: TABLE, Key: { PK: 'SNAPSHOT', SK: 'CURRENT' } })),
+    );
+    expect({ pending: outcome.pending ?? false, withinBound: outcome.ms < BOUND_MS }).toEqual({
+      pending: false,
+      withinBound: true,
+    });
     expect(outcome.error).toBeDefined();
     expect(isDependencyFailure(outcome.error)).toBe(true);
     // It timed out rather than failing at once: the request timeout, not a refused connection.
@@ -156,9 +165,14 @@ describe('a DynamoDB that accepts connections and never answers', () => {
     endpoint = await silentServer();
     useEndpoint(endpoint.url);
     const outcome = await timed((platformsHandler as unknown as Handler)(apiEvent('/api/v1/exchanges'), {} as never));
-    expect({ pending: outcome.pending ?? false, withinBound: outcome.ms < BOUND_MS }).toEqual({ pending: false, withinBound: true });
+    expect({ pending: outcome.pending ?? false, withinBound: outcome.ms < BOUND_MS }).toEqual({
+      pending: false,
+      withinBound: true,
+    });
     expect(outcome.value?.statusCode).toBe(503);
-    expect(JSON.parse(outcome.value!.body)).toEqual({ error: { code: 'service_unavailable', message: expect.any(String), details: null } });
+    expect(JSON.parse(outcome.value!.body)).toEqual({
+      error: { code: 'service_unavailable', message: expect.any(String), details: null },
+    });
     expect(outcome.value!.headers?.['Retry-After']).toMatch(/^[1-9][0-9]*$/);
   });
 
@@ -171,7 +185,10 @@ describe('a DynamoDB that accepts connections and never answers', () => {
       methodArn: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/api/v1/exchanges',
     } as APIGatewayTokenAuthorizerEvent;
     const outcome = await timed(authorizerHandler(event));
-    expect({ pending: outcome.pending ?? false, withinBound: outcome.ms < BOUND_MS }).toEqual({ pending: false, withinBound: true });
+    expect({ pending: outcome.pending ?? false, withinBound: outcome.ms < BOUND_MS }).toEqual({
+      pending: false,
+      withinBound: true,
+    });
     expect(outcome.error).toBeInstanceOf(Error);
     expect((outcome.error as Error).message).not.toBe('Unauthorized');
   });
@@ -182,39 +199,68 @@ describe('other broken endpoints: a 503 envelope within the bound, no SDK detail
     ['resets every connection', resettingServer],
     [
       'answers 500 InternalServerError',
-      () => answeringServer(500, JSON.stringify({ __type: 'com.amazon.coral.service#InternalServerError', message: `boom in ${TABLE}` })),
+      () =>
+        answeringServer(
+          500,
+          JSON.stringify({ __type: 'com.amazon.coral.service#InternalServerError', message: `boom in ${TABLE}` }),
+        ),
     ],
     [
       'answers 400 ThrottlingException',
-      () => answeringServer(400, JSON.stringify({ __type: 'com.amazon.coral.availability#ThrottlingException', message: `Rate of requests exceeds the allowed throughput (${TABLE})` })),
+      () =>
+        answeringServer(
+          400,
+          JSON.stringify({
+            __type: 'com.amazon.coral.availability#ThrottlingException',
+            message: `Rate of requests exceeds the allowed throughput (${TABLE})`,
+          }),
+        ),
     ],
     [
       'answers 400 ProvisionedThroughputExceededException',
       () =>
         answeringServer(
           400,
-          JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException', message: `throughput exceeded on ${TABLE}` }),
+          JSON.stringify({
+            __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException',
+            message: `throughput exceeded on ${TABLE}`,
+          }),
         ),
     ],
-    ['answers 503 with an HTML page', () => answeringServer(503, `<html><body>Service Unavailable ${TABLE}</body></html>`, 'text/html')],
+    [
+      'answers 503 with an HTML page',
+      () => answeringServer(503, `<html><body>Service Unavailable ${TABLE}</body></html>`, 'text/html'),
+    ],
   ];
 
   it.each(cases)('a DynamoDB that %s', async (_, start) => {
     endpoint = await start();
     useEndpoint(endpoint.url);
-    const outcome = await timed((platformsHandler as unknown as Handler)(apiEvent('/api/v1/wallets/trezor'), {} as never));
-    expect({ pending: outcome.pending ?? false, withinBound: outcome.ms < BOUND_MS }).toEqual({ pending: false, withinBound: true });
+    const outcome = await timed(
+      (platformsHandler as unknown as Handler)(apiEvent('/api/v1/wallets/trezor'), {} as never),
+    );
+    expect({ pending: outcome.pending ?? false, withinBound: outcome.ms < BOUND_MS }).toEqual({
+      pending: false,
+      withinBound: true,
+    });
     expect(outcome.value?.statusCode).toBe(503);
-    expect(JSON.parse(outcome.value!.body)).toEqual({ error: { code: 'service_unavailable', message: expect.any(String), details: null } });
+    expect(JSON.parse(outcome.value!.body)).toEqual({
+      error: { code: 'service_unavailable', message: expect.any(String), details: null },
+    });
     expect(outcome.value!.body).not.toContain(TABLE);
     expect(outcome.value!.headers?.['Retry-After']).toMatch(/^[1-9][0-9]*$/);
   });
 
   it('retries are bounded: a failing DynamoDB sees at most maxAttempts calls per operation', async () => {
-    const server = await answeringServer(500, JSON.stringify({ __type: 'com.amazon.coral.service#InternalServerError', message: 'boom' }));
+    const server = await answeringServer(
+      500,
+      JSON.stringify({ __type: 'com.amazon.coral.service#InternalServerError', message: 'boom' }),
+    );
     endpoint = server;
     useEndpoint(server.url);
-    const outcome = await timed(client!.send(new GetCommand({ TableName: TABLE, Key: { PK: 'SNAPSHOT', SK: 'CURRENT' } })));
+    const outcome = await timed(
+      client!.send(new GetCommand({ TableName: TABLE, Key: { PK: 'SNAPSHOT', SK: 'CURRENT' } })),
+    );
     expect(outcome.error).toBeDefined();
     expect(server.calls()).toBe(CLIENT_TIMEOUTS.maxAttempts);
   });

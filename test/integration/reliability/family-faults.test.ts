@@ -22,8 +22,8 @@ import { setLogSink } from '../../../shared/logger';
 import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/table';
 import { fixtureDataset } from '../../fixtures/dataset';
 import { checkResponse } from '../../helpers/contract';
-import { apiEvent, startTestTable, type EventOptions, type TestApi, type TestTable } from '../../helpers/embedded';
-import { injectFaults, type Call } from '../../helpers/faults';
+import { apiEvent, type EventOptions, startTestTable, type TestApi, type TestTable } from '../../helpers/embedded';
+import { type Call, injectFaults } from '../../helpers/faults';
 
 /** A table name and an SDK-message marker that must never reach a client. */
 const TABLE = 'md-secret-table-7f3a';
@@ -33,9 +33,15 @@ const NOW = new Date('2026-11-20T10:00:10.000Z');
 type Item = Record<string, unknown>;
 
 /** Attributes that place an item (keys of the table and its indexes, TTL): everything else is content. */
-const PLACEMENT = new Set([TABLE_PARTITION_KEY.name, TABLE_SORT_KEY.name, TTL_ATTRIBUTE, ...INDEXES.flatMap((i) => [i.partitionKey.name, i.sortKey.name])]);
+const PLACEMENT = new Set([
+  TABLE_PARTITION_KEY.name,
+  TABLE_SORT_KEY.name,
+  TTL_ATTRIBUTE,
+  ...INDEXES.flatMap((i) => [i.partitionKey.name, i.sortKey.name]),
+]);
 const contentOf = (item: Item) => Object.keys(item).filter((name) => !PLACEMENT.has(name));
-const sameKey = (a: { PK?: unknown; SK?: unknown } | undefined, b: { PK: string; SK: string }) => a?.PK === b.PK && a?.SK === b.SK;
+const sameKey = (a: { PK?: unknown; SK?: unknown } | undefined, b: { PK: string; SK: string }) =>
+  a?.PK === b.PK && a?.SK === b.SK;
 // ---- faults --------------------------------------------------------------------------------------
 
 /** What a failing DynamoDB throws, as the SDK and Node shape it; every message carries secrets. */
@@ -51,13 +57,26 @@ const FAULTS: Record<string, () => Error> = {
       $metadata: { httpStatusCode: 400, requestId: 'REQ2', attempts: 3 },
     }),
   TimeoutError: () =>
-    Object.assign(new Error(`${SENTINEL}: @smithy/node-http-handler - a request to ${TABLE} has exceeded the configured 2000 ms requestTimeout.`), {
-      name: 'TimeoutError',
-      code: 'ETIMEDOUT',
-    }),
+    Object.assign(
+      new Error(
+        `${SENTINEL}: @smithy/node-http-handler - a request to ${TABLE} has exceeded the configured 2000 ms requestTimeout.`,
+      ),
+      {
+        name: 'TimeoutError',
+        code: 'ETIMEDOUT',
+      },
+    ),
   InternalServerError: () =>
-    new InternalServerError({ message: `${SENTINEL}: internal server error on ${TABLE}`, $metadata: { httpStatusCode: 500, requestId: 'REQ3', attempts: 3 } }),
-  ECONNRESET: () => Object.assign(new Error(`${SENTINEL}: read ECONNRESET (${TABLE})`), { code: 'ECONNRESET', errno: -104, syscall: 'read' }),
+    new InternalServerError({
+      message: `${SENTINEL}: internal server error on ${TABLE}`,
+      $metadata: { httpStatusCode: 500, requestId: 'REQ3', attempts: 3 },
+    }),
+  ECONNRESET: () =>
+    Object.assign(new Error(`${SENTINEL}: read ECONNRESET (${TABLE})`), {
+      code: 'ECONNRESET',
+      errno: -104,
+      syscall: 'read',
+    }),
 };
 const FAULT_NAMES = Object.keys(FAULTS);
 
@@ -80,7 +99,8 @@ let broken: Breakage;
 
 const commandOf = (call: Call) => call.command.replace(/Command$/, '');
 const isPointerRead = (call: Call) => commandOf(call) === 'GetItem' && sameKey(call.input.Key, pointerKey());
-const isCounterCall = (call: Call) => typeof call.input.Key?.PK === 'string' && call.input.Key.PK.startsWith(QUOTA_PREFIX);
+const isCounterCall = (call: Call) =>
+  typeof call.input.Key?.PK === 'string' && call.input.Key.PK.startsWith(QUOTA_PREFIX);
 
 function fault(call: Call): Error | undefined {
   if (isCounterCall(call)) return broken.quota?.();
@@ -94,7 +114,10 @@ function rewrite(call: Call, output: Record<string, any>): Record<string, any> {
   if (command === 'Query' && broken.query) return broken.query(call, output as { Items: Item[] });
   if (command === 'BatchGetItem' && broken.batch) {
     const responses = output.Responses as Record<string, Item[]>;
-    return { ...output, Responses: Object.fromEntries(Object.entries(responses).map(([name, items]) => [name, items.map(broken.batch!)])) };
+    return {
+      ...output,
+      Responses: Object.fromEntries(Object.entries(responses).map(([name, items]) => [name, items.map(broken.batch!)])),
+    };
   }
   if (command === 'UpdateItem' && broken.update) return broken.update(output);
   return output;
@@ -141,8 +164,13 @@ async function call(fn: keyof typeof HANDLERS, path: string, caller: EventOption
     timer = setTimeout(() => reject(new Error(`${path}: no answer within ${HANG_LIMIT_MS} ms`)), HANG_LIMIT_MS);
   });
   try {
-    const result = await Promise.race([HANDLERS[fn](apiEvent(path, { perMinute: 1000, perMonth: 100_000, ...caller }), {} as never), deadline]);
-    const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    const result = await Promise.race([
+      HANDLERS[fn](apiEvent(path, { perMinute: 1000, perMonth: 100_000, ...caller }), {} as never),
+      deadline,
+    ]);
+    const headers = Object.fromEntries(
+      Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]),
+    );
     const raw = result.body ?? '';
     let body: unknown;
     try {
@@ -159,7 +187,9 @@ async function call(fn: keyof typeof HANDLERS, path: string, caller: EventOption
 /** The error envelope with exactly the code and status given, and nothing that should stay inside. */
 function expectEnvelope(answer: Answer, path: string, status: number, code: string, details: unknown = null) {
   // One line with the path, the status and the body, so a failure shows what was answered.
-  expect(`${path} -> ${answer.status} ${answer.raw.slice(0, 400)}`).toMatch(new RegExp(`^\\S+ -> ${status} \\{"error":`));
+  expect(`${path} -> ${answer.status} ${answer.raw.slice(0, 400)}`).toMatch(
+    new RegExp(`^\\S+ -> ${status} \\{"error":`),
+  );
   expect(answer.body).toEqual({ error: { code, message: expect.any(String), details } });
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
   checkResponse({ method: 'GET', path, status: answer.status, headers: answer.headers, body: answer.body });
@@ -183,7 +213,12 @@ let succeededReads: number;
 
 beforeAll(async () => {
   setLogSink(() => undefined);
-  table = await startTestTable({ TABLE_NAME: TABLE, SNAPSHOT_CACHE_MS: '0', RETRY_AFTER_SECONDS: '2', READ_CACHE_MB: '0' });
+  table = await startTestTable({
+    TABLE_NAME: TABLE,
+    SNAPSHOT_CACHE_MS: '0',
+    RETRY_AFTER_SECONDS: '2',
+    READ_CACHE_MB: '0',
+  });
   await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
   const api: TestApi = table.api({ clock: () => NOW });
   HANDLERS = { platforms: api.platforms, currencies: api.currencies, offers: api.offers, history: api.history };
@@ -210,14 +245,27 @@ afterAll(async () => {
 describe('with nothing broken, every route answers normally', () => {
   it.each(ROUTES.map((r) => [r.path, r] as const))('%s', async (_, route) => {
     const answer = await call(route.fn, route.path);
-    expect({ status: answer.status, raw: answer.raw.slice(0, 300) }).toEqual({ status: route.healthy, raw: expect.any(String) });
+    expect({ status: answer.status, raw: answer.raw.slice(0, 300) }).toEqual({
+      status: route.healthy,
+      raw: expect.any(String),
+    });
     expect(answer.headers['x-ratelimit-limit']).toBe('1000');
     if (route.healthy === 200) expect(answer.body).toBeDefined();
-    checkResponse({ method: 'GET', path: route.path, status: answer.status, headers: answer.headers, body: answer.body });
+    checkResponse({
+      method: 'GET',
+      path: route.path,
+      status: answer.status,
+      headers: answer.headers,
+      body: answer.body,
+    });
   });
 
   it('the list routes read non-empty pages (the faults below hit real reads)', async () => {
-    for (const path of ['/api/v1/exchanges?limit=2&offset=1', '/api/v1/currencies', '/api/v1/earn?min_apy=4&sort=apy_asc']) {
+    for (const path of [
+      '/api/v1/exchanges?limit=2&offset=1',
+      '/api/v1/currencies',
+      '/api/v1/earn?min_apy=4&sort=apy_asc',
+    ]) {
       const fn = path.includes('exchanges') ? 'platforms' : path.includes('currencies') ? 'currencies' : 'offers';
       const answer = await call(fn, path);
       expect((answer.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
@@ -246,15 +294,18 @@ describe('data path: a failing DynamoDB read gives 503 service_unavailable with 
     expect(answer.headers['x-quota-remaining']).toMatch(/^[0-9]+$/);
   });
 
-  it.each(FAULT_NAMES)('a cold instance whose index read fails with %s answers 503, and the next request loads it', async (fault) => {
-    const cold = table.api({ clock: () => NOW }).offers;
-    broken.reads = FAULTS[fault];
-    const path = '/api/v1/collateral?asset=bitcoin';
-    const failed = await cold(apiEvent(path, { perMinute: 1000, perMonth: 100_000 }), {} as never);
-    expect(failed.statusCode).toBe(503);
-    broken.reads = undefined;
-    expect((await cold(apiEvent(path, { perMinute: 1000, perMonth: 100_000 }), {} as never)).statusCode).toBe(200);
-  });
+  it.each(FAULT_NAMES)(
+    'a cold instance whose index read fails with %s answers 503, and the next request loads it',
+    async (fault) => {
+      const cold = table.api({ clock: () => NOW }).offers;
+      broken.reads = FAULTS[fault];
+      const path = '/api/v1/collateral?asset=bitcoin';
+      const failed = await cold(apiEvent(path, { perMinute: 1000, perMonth: 100_000 }), {} as never);
+      expect(failed.statusCode).toBe(503);
+      broken.reads = undefined;
+      expect((await cold(apiEvent(path, { perMinute: 1000, perMonth: 100_000 }), {} as never)).statusCode).toBe(200);
+    },
+  );
 
   it('logs the failure by name and message only: no stack', async () => {
     broken.reads = FAULTS.InternalServerError;
@@ -268,15 +319,18 @@ describe('data path: a failing DynamoDB read gives 503 service_unavailable with 
 describe('quota path: the usage counters fail closed', () => {
   const cases = ROUTES.flatMap((route) => FAULT_NAMES.map((fault) => [route.path, fault, route] as const));
 
-  it.each(cases)('%s is 503 when the counters fail with %s, although the data read succeeded', async (path, fault, route) => {
-    broken.quota = FAULTS[fault];
-    const answer = await call(route.fn, path);
-    expectServiceUnavailable(answer, path);
-    if (route.healthy !== 404) {
-      // The read ran (concurrently with the charge) and succeeded: the refusal is the quota's alone.
-      expect(succeededReads).toBeGreaterThan(0);
-    }
-  });
+  it.each(cases)(
+    '%s is 503 when the counters fail with %s, although the data read succeeded',
+    async (path, fault, route) => {
+      broken.quota = FAULTS[fault];
+      const answer = await call(route.fn, path);
+      expectServiceUnavailable(answer, path);
+      if (route.healthy !== 404) {
+        // The read ran (concurrently with the charge) and succeeded: the refusal is the quota's alone.
+        expect(succeededReads).toBeGreaterThan(0);
+      }
+    },
+  );
 
   it.each(FAULT_NAMES)('is 503 when the counter write after a missed guess fails with %s', async (fault) => {
     // Charged by another function this minute: the offers instance, which has not seen the key,
@@ -285,7 +339,9 @@ describe('quota path: the usage counters fail closed', () => {
     expect((await call('platforms', '/api/v1/wallets/trezor', caller)).status).toBe(200);
     let counterWrites = 0;
     injected.remove();
-    injected = injectFaults(table.clients(), (c) => (isCounterCall(c) && commandOf(c) === 'UpdateItem' && ++counterWrites > 1 ? FAULTS[fault]() : undefined));
+    injected = injectFaults(table.clients(), (c) =>
+      isCounterCall(c) && commandOf(c) === 'UpdateItem' && ++counterWrites > 1 ? FAULTS[fault]() : undefined,
+    );
     expectServiceUnavailable(await call('offers', '/api/v1/earn', caller), '/api/v1/earn');
     // The guess, then the write the item called for (and its retries, for a throttle).
     expect(counterWrites).toBeGreaterThanOrEqual(2);
@@ -303,16 +359,23 @@ describe('quota path: the usage counters fail closed', () => {
     expect((await call('platforms', '/api/v1/wallets/trezor', caller)).status).toBe(200);
     broken.reads = FAULTS.TimeoutError;
     const answer = await call('platforms', '/api/v1/wallets/trezor', caller);
-    expectEnvelope(answer, '/api/v1/wallets/trezor', 429, 'rate_limit_exceeded', { reset_at: expect.any(String), limit: 1 });
+    expectEnvelope(answer, '/api/v1/wallets/trezor', 429, 'rate_limit_exceeded', {
+      reset_at: expect.any(String),
+      limit: 1,
+    });
     expect(answer.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
   });
 });
 
 describe('malformed items: 500 internal_error, never a broken or empty 200', () => {
   /** The item without its content (its document): only the attributes that place it. */
-  const withoutDoc = (item: Item | undefined) => (item ? Object.fromEntries(Object.entries(item).filter(([name]) => PLACEMENT.has(name))) : item);
+  const withoutDoc = (item: Item | undefined) =>
+    item ? Object.fromEntries(Object.entries(item).filter(([name]) => PLACEMENT.has(name))) : item;
   /** The item with every content attribute replaced. */
-  const corrupt = (item: Item, value: () => unknown): Item => ({ ...item, ...Object.fromEntries(contentOf(item).map((name) => [name, value()])) });
+  const corrupt = (item: Item, value: () => unknown): Item => ({
+    ...item,
+    ...Object.fromEntries(contentOf(item).map((name) => [name, value()])),
+  });
 
   const isBlock = (item: Item | undefined) => typeof item?.PK === 'string' && item.PK.startsWith('DOC#');
 
@@ -329,12 +392,22 @@ describe('malformed items: 500 internal_error, never a broken or empty 200', () 
 
   it('a platform detail Get returns an item without its document', async () => {
     broken.get = (c, out) => (isPointerRead(c) ? out : { ...out, Item: withoutDoc(out.Item) });
-    expectEnvelope(await call('platforms', '/api/v1/exchanges/binance'), '/api/v1/exchanges/binance', 500, 'internal_error');
+    expectEnvelope(
+      await call('platforms', '/api/v1/exchanges/binance'),
+      '/api/v1/exchanges/binance',
+      500,
+      'internal_error',
+    );
   });
 
   it('a currency detail Get returns an item without its document', async () => {
     broken.get = (c, out) => (isPointerRead(c) ? out : { ...out, Item: withoutDoc(out.Item) });
-    expectEnvelope(await call('currencies', '/api/v1/currencies/bitcoin'), '/api/v1/currencies/bitcoin', 500, 'internal_error');
+    expectEnvelope(
+      await call('currencies', '/api/v1/currencies/bitcoin'),
+      '/api/v1/currencies/bitcoin',
+      500,
+      'internal_error',
+    );
   });
 
   it.each([
@@ -347,7 +420,8 @@ describe('malformed items: 500 internal_error, never a broken or empty 200', () 
   });
 
   it('a stored document that is not JSON (a block of the right shape, its text broken)', async () => {
-    const broke = (item: Item) => (isBlock(item) ? { ...item, z: deflateRawSync('{"slug":"binance","name":"Bin') } : item);
+    const broke = (item: Item) =>
+      isBlock(item) ? { ...item, z: deflateRawSync('{"slug":"binance","name":"Bin') } : item;
     broken.get = (_, out) => (out.Item ? { ...out, Item: broke(out.Item) } : out);
     broken.batch = broke;
     const answer = await call('platforms', '/api/v1/exchanges/binance');
@@ -357,14 +431,22 @@ describe('malformed items: 500 internal_error, never a broken or empty 200', () 
 
   it('an index segment that does not decode, on a cold instance', async () => {
     const cold = table.api({ clock: () => NOW }).platforms;
-    broken.get = (_, out) => (typeof out.Item?.PK === 'string' && out.Item.PK.endsWith('#INDEX') ? { ...out, Item: { ...out.Item, z: gzipSync('{"kind":"catalog"}') } } : out);
+    broken.get = (_, out) =>
+      typeof out.Item?.PK === 'string' && out.Item.PK.endsWith('#INDEX')
+        ? { ...out, Item: { ...out.Item, z: gzipSync('{"kind":"catalog"}') } }
+        : out;
     const answer = await cold(apiEvent('/api/v1/wallets', { perMinute: 1000, perMonth: 100_000 }), {} as never);
     expect(answer.statusCode).toBe(500);
-    expect(JSON.parse(answer.body ?? '')).toEqual({ error: { code: 'internal_error', message: expect.any(String), details: null } });
+    expect(JSON.parse(answer.body ?? '')).toEqual({
+      error: { code: 'internal_error', message: expect.any(String), details: null },
+    });
   });
 
   it('history items whose content is not valid JSON', async () => {
-    broken.query = (_, out) => ({ ...out, Items: out.Items.map((item) => corrupt(item, () => '[[1763600000000,"4.1",nu')) });
+    broken.query = (_, out) => ({
+      ...out,
+      Items: out.Items.map((item) => corrupt(item, () => '[[1763600000000,"4.1",nu')),
+    });
     const path = '/api/v1/earn/1/history?period=1w';
     expectEnvelope(await call('history', path), path, 500, 'internal_error');
   });

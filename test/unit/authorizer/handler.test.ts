@@ -19,11 +19,19 @@ const NOW = new Date('2026-06-15T12:00:00.000Z');
 const store = new KeyStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), TABLE, PEPPER);
 const event = (authorizationToken: string | undefined): APIGatewayTokenAuthorizerEvent =>
   ({ type: 'TOKEN', authorizationToken, methodArn: METHOD_ARN }) as APIGatewayTokenAuthorizerEvent;
-const run = (authorizationToken: string | undefined) => authorize(event(authorizationToken), { store, clock: () => NOW });
+const run = (authorizationToken: string | undefined) =>
+  authorize(event(authorizationToken), { store, clock: () => NOW });
 
 function givenKey(item: Record<string, unknown> = {}, secret = KEY) {
   ddb.on(GetCommand, { Key: apiKeyKey(hashKey(secret, PEPPER)) }).resolves({
-    Item: { ...apiKeyKey(hashKey(secret, PEPPER)), keyId: KEY_ID, userId: 'u1', revoked: false, createdAt: '2026-01-01T00:00:00.000Z', ...item },
+    Item: {
+      ...apiKeyKey(hashKey(secret, PEPPER)),
+      keyId: KEY_ID,
+      userId: 'u1',
+      revoked: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      ...item,
+    },
   });
 }
 
@@ -130,7 +138,9 @@ describe('authorizer: the key (401)', () => {
 describe('authorizer: the subscription (403 as a Deny policy)', () => {
   const expectDeny = (result: APIGatewayAuthorizerResult) => {
     expect(result.principalId).toBe(KEY_ID);
-    expect(result.policyDocument.Statement).toEqual([{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: `${API}/*/*` }]);
+    expect(result.policyDocument.Statement).toEqual([
+      { Action: 'execute-api:Invoke', Effect: 'Deny', Resource: `${API}/*/*` },
+    ]);
   };
 
   it('denies a key whose user does not exist', async () => {
@@ -279,7 +289,10 @@ describe('authorizer: dependency failures (fail closed, 503)', () => {
     givenKey();
     givenPremiumUser();
 
-    const error = await authorize({ ...event(`Bearer ${KEY}`), methodArn: 'nonsense' }, { store, clock: () => NOW }).catch((e: Error) => e);
+    const error = await authorize(
+      { ...event(`Bearer ${KEY}`), methodArn: 'nonsense' },
+      { store, clock: () => NOW },
+    ).catch((e: Error) => e);
 
     expect((error as Error).message).not.toBe('Unauthorized');
   });
@@ -322,7 +335,9 @@ describe('authorizer: logs', () => {
 
     await run(`Bearer ${KEY}`).catch(() => undefined);
 
-    expect(logLines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ message: 'authorizer: unauthorized', reason: 'revoked' }));
+    expect(logLines.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ message: 'authorizer: unauthorized', reason: 'revoked' }),
+    );
   });
 });
 
@@ -338,7 +353,9 @@ describe('authorizer: the Lambda handler', () => {
   it('logs with the invocation request id', async () => {
     await handler(event(`Bearer ${KEY}`), { awsRequestId: 'req-authz-1' }).catch(() => undefined);
 
-    const refusal = logLines.map((line) => JSON.parse(line)).find((entry) => entry.message === 'authorizer: unauthorized');
+    const refusal = logLines
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.message === 'authorizer: unauthorized');
     expect(refusal).toMatchObject({ requestId: 'req-authz-1', reason: 'unknown' });
   });
 });

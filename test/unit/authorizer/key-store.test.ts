@@ -4,13 +4,13 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { apiKeyKey, userKey, userKeyRefKey } from '../../../shared/keys';
 import {
   AccountsConflictError,
-  accountItems,
   API_KEY_FORMAT,
+  accountItems,
   generateSecret,
   hashKey,
   KeyExistsError,
-  keyIdForHash,
   KeyStore,
+  keyIdForHash,
 } from '../../../shared/repositories/key-store';
 import { API_KEY_PATTERN, parseAccounts } from '../../../shared/schemas/dataset';
 
@@ -25,7 +25,9 @@ beforeEach(() => {
 
 describe('key hashing (known-answer vectors)', () => {
   it('is HMAC-SHA256 with the pepper when there is one (RFC 2104 example vector)', () => {
-    expect(hashKey('The quick brown fox jumps over the lazy dog', 'key')).toBe('f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8');
+    expect(hashKey('The quick brown fox jumps over the lazy dog', 'key')).toBe(
+      'f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8',
+    );
   });
 
   it('is plain SHA-256 without a pepper (FIPS 180-2 vector for "abc")', () => {
@@ -85,7 +87,9 @@ describe('KeyStore.createKey', () => {
   });
 
   it('refuses a secret that is already stored', async () => {
-    ddb.on(PutCommand).rejects(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' }));
+    ddb
+      .on(PutCommand)
+      .rejects(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' }));
     const store = new KeyStore(client, 't');
 
     await expect(store.createKey('u1', {}, KEY)).rejects.toThrow(KeyExistsError);
@@ -95,7 +99,14 @@ describe('KeyStore.createKey', () => {
 describe('KeyStore reads', () => {
   it('finds a key by the hash of its secret and reports its limits', async () => {
     ddb.on(GetCommand, { Key: apiKeyKey(hashKey(KEY, 'p')) }).resolves({
-      Item: { ...apiKeyKey(hashKey(KEY, 'p')), keyId: 'k_1', userId: 'u1', revoked: false, createdAt: 'c', perMonth: 7 },
+      Item: {
+        ...apiKeyKey(hashKey(KEY, 'p')),
+        keyId: 'k_1',
+        userId: 'u1',
+        revoked: false,
+        createdAt: 'c',
+        perMonth: 7,
+      },
     });
     const store = new KeyStore(client, 't', 'p');
 
@@ -151,7 +162,10 @@ describe('accountItems (the load of an accounts file)', () => {
     })() as AccountsConflictError;
 
     expect(error).toBeInstanceOf(AccountsConflictError);
-    expect(error.errors).toEqual(['users[1].id: duplicate of users[0].id', 'users[2].keys[0].key: duplicate of users[0].keys[0].key']);
+    expect(error.errors).toEqual([
+      'users[1].id: duplicate of users[0].id',
+      'users[2].keys[0].key: duplicate of users[0].keys[0].key',
+    ]);
     expect(error.message).not.toContain(KEY);
   });
 });

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readBaseline, type CaseId, type ImportCase } from '../../../scripts/bench/imports';
-import { markdown, writeTargetChecks, type BenchResults } from '../../../scripts/bench/report';
+import { type CaseId, type ImportCase, readBaseline } from '../../../scripts/bench/imports';
+import { type BenchResults, markdown, writeTargetChecks } from '../../../scripts/bench/report';
 
 const committed = JSON.parse(readFileSync(resolve(__dirname, '../../../bench/results.json'), 'utf8')) as BenchResults;
 
@@ -33,13 +33,17 @@ describe('markdown', () => {
     expect(section('Imports')).toContain('| b. case |');
     expect(section('Imports')).toContain('| 123457 |');
     expect(section('Imports')).toContain('| c. case |');
-    for (const m of committed.mix!) expect(section('Traffic mix')).toContain(`| ${m.cache} | ${m.requests} | ${m.distinct_paths} | ${m.read_units_per_request} |`);
+    for (const m of committed.mix!)
+      expect(section('Traffic mix')).toContain(
+        `| ${m.cache} | ${m.requests} | ${m.distinct_paths} | ${m.read_units_per_request} |`,
+      );
   });
 });
 
 describe('writeTargetChecks', () => {
   const baseline = readBaseline('quick')!;
-  const passes = (id: CaseId, total: number) => writeTargetChecks([measured(id, total)], 'quick').find((c) => c.check.startsWith(`import (${id})`))!.pass;
+  const passes = (id: CaseId, total: number) =>
+    writeTargetChecks([measured(id, total)], 'quick').find((c) => c.check.startsWith(`import (${id})`))!.pass;
 
   it('holds (b) to 1/8, (c) to 1/20, (d) to 0 and (e) to the quick baseline', () => {
     expect(passes('b', Math.floor(baseline.b!.total / 8))).toBe(true);

@@ -12,7 +12,7 @@ const dynalite = require('dynalite/db') as { itemSize: (item: Record<string, unk
 describe('itemSize', () => {
   it('counts a string by the UTF-8 bytes of its name and value', () => {
     expect(itemSize({ PK: 'abc' })).toBe(2 + 3);
-    expect(itemSize({ 'név': 'é' })).toBe(4 + 2);
+    expect(itemSize({ név: 'é' })).toBe(4 + 2);
   });
 
   it('counts a number as 1 byte per two significant digits, leading and trailing zeros trimmed, plus 1', () => {
@@ -45,7 +45,10 @@ describe('itemSize', () => {
       available: true,
       tvl: null,
       doc: '{"id":42,"apy":"5.1","platform":{"slug":"binance"}}',
-      families: { earn: { version: 'abc', count: 20001, publishedAt: '2026-11-23T10:00:00.000Z' }, borrow: { count: 5 } },
+      families: {
+        earn: { version: 'abc', count: 20001, publishedAt: '2026-11-23T10:00:00.000Z' },
+        borrow: { count: 5 },
+      },
       retired: [{ family: 'earn', version: 'def', at: '2026-11-23T09:00:00.000Z' }],
       tags: ['a', 'bb', 'ccc'],
     };
@@ -71,7 +74,12 @@ describe('itemSize', () => {
 
 /** An item of `bytes` bytes: its keys, with the keys of all five indexes if `indexed`, padded by one string. */
 function itemOf(bytes: number, indexed: boolean, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const keys = { PK: 'p', SK: 's', ...(indexed ? { GSIPK: 'g', GSI1SK: 1, GSI2SK: 2, GSI3SK: 3, GSI4SK: 4, GSI5SK: 'x' } : {}), ...extra };
+  const keys = {
+    PK: 'p',
+    SK: 's',
+    ...(indexed ? { GSIPK: 'g', GSI1SK: 1, GSI2SK: 2, GSI3SK: 3, GSI4SK: 4, GSI5SK: 'x' } : {}),
+    ...extra,
+  };
   const pad = bytes - itemSize(keys) - 3;
   if (pad < 0) throw new Error('too small');
   const item = { ...keys, pad: 'x'.repeat(pad) };

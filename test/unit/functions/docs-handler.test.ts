@@ -8,7 +8,17 @@ import type { ApiEvent } from '../../../shared/http';
 import { setLogSink } from '../../../shared/logger';
 
 const NOW = new Date('2026-11-20T10:00:10.000Z');
-const BODY = { families: { earn: { snapshot: 'v2', published_at: '2026-11-20T10:00:00.000Z', refreshed_at: '2026-11-20T10:00:00.000Z', max_age_seconds: 3600, stale: false } } };
+const BODY = {
+  families: {
+    earn: {
+      snapshot: 'v2',
+      published_at: '2026-11-20T10:00:00.000Z',
+      refreshed_at: '2026-11-20T10:00:00.000Z',
+      max_age_seconds: 3600,
+      stale: false,
+    },
+  },
+};
 
 const event = (query: Record<string, string[]> | null = null): ApiEvent =>
   ({
@@ -47,10 +57,20 @@ describe('GET /api/v1/status', () => {
   });
 
   it('refuses a query parameter as every route does, without reading', async () => {
-    const handler = docsHandler({ status: () => Promise.reject(new Error('must not be read')), clock: () => NOW, retryAfterSeconds: 2 });
+    const handler = docsHandler({
+      status: () => Promise.reject(new Error('must not be read')),
+      clock: () => NOW,
+      retryAfterSeconds: 2,
+    });
     const res = await handler(event({ family: ['earn'] }));
     expect(res.statusCode).toBe(400);
-    expect(JSON.parse(res.body)).toEqual({ error: { code: 'validation_error', message: expect.any(String), details: { message: ['property family should not exist'] } } });
+    expect(JSON.parse(res.body)).toEqual({
+      error: {
+        code: 'validation_error',
+        message: expect.any(String),
+        details: { message: ['property family should not exist'] },
+      },
+    });
   });
 
   it('answers a failed read of the pointer 503 with Retry-After, never the SDK message', async () => {
@@ -58,13 +78,21 @@ describe('GET /api/v1/status', () => {
     const handler = docsHandler({ status: () => Promise.reject(outage), clock: () => NOW, retryAfterSeconds: 2 });
     const res = await handler(event());
     expect(res.statusCode).toBe(503);
-    expect(res.headers).toMatchObject({ 'Retry-After': '2', 'Cache-Control': 'no-store', 'X-Request-Id': 'req-status' });
+    expect(res.headers).toMatchObject({
+      'Retry-After': '2',
+      'Cache-Control': 'no-store',
+      'X-Request-Id': 'req-status',
+    });
     expect(JSON.parse(res.body).error.code).toBe('service_unavailable');
     expect(res.body).not.toContain('market-data-prod');
   });
 
   it('answers anything else that fails 500 internal_error', async () => {
-    const handler = docsHandler({ status: () => Promise.reject(new TypeError('bug')), clock: () => NOW, retryAfterSeconds: 2 });
+    const handler = docsHandler({
+      status: () => Promise.reject(new TypeError('bug')),
+      clock: () => NOW,
+      retryAfterSeconds: 2,
+    });
     const res = await handler(event());
     expect([res.statusCode, JSON.parse(res.body).error.code]).toEqual([500, 'internal_error']);
   });

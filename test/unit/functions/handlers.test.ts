@@ -12,10 +12,10 @@ import { platformsHandler } from '../../../functions/platforms/platforms-handler
 import { apiEvent } from '../../../local/events';
 import { createApiDeps } from '../../../shared/api-deps';
 import { readConfig } from '../../../shared/config';
-import { indexOf, type CatalogIndex, type OfferIndex } from '../../../shared/domain/family-index';
+import { type CatalogIndex, indexOf, type OfferIndex } from '../../../shared/domain/family-index';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
-import { platformResolver, projectCatalog, projectOffers, type Projection } from '../../../shared/import/project';
-import { indexSegmentKey, pointerKey, QUOTA_ATTRIBUTES, quotaKey, type Key } from '../../../shared/keys';
+import { type Projection, platformResolver, projectCatalog, projectOffers } from '../../../shared/import/project';
+import { indexSegmentKey, type Key, pointerKey, QUOTA_ATTRIBUTES, quotaKey } from '../../../shared/keys';
 import { setLogSink } from '../../../shared/logger';
 import { encodeBlock, encodeIndex } from '../../../shared/repositories/stored-items';
 import { parseDataset } from '../../../shared/schemas/dataset';
@@ -25,8 +25,15 @@ import { ASSETS, borrowRecord, earnRecord, exchangeRecord } from '../../helpers/
 /** Call a handler directly. */
 async function invoke(handler: (event: ApiEvent, context: never) => Promise<ApiResult>, event: ApiEvent) {
   const result = await handler(event, {} as never);
-  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
-  return { status: result.statusCode, headers, raw: result.body, body: result.body ? JSON.parse(result.body) : undefined };
+  const headers = Object.fromEntries(
+    Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]),
+  );
+  return {
+    status: result.statusCode,
+    headers,
+    raw: result.body,
+    body: result.body ? JSON.parse(result.body) : undefined,
+  };
 }
 
 const TABLE = 'unit-table';
@@ -36,7 +43,19 @@ const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west
 
 // ---- the stored data: 300 exchanges, earn and borrow offers, projected and encoded as an import does
 
-const APYS = ['4.5', '4.50', '4.499999999999999999999', '4.500000000000000000001', '150', '0.0000001', '0.00000009', '4.75', '12', '0', '3.25'];
+const APYS = [
+  '4.5',
+  '4.50',
+  '4.499999999999999999999',
+  '4.500000000000000000001',
+  '150',
+  '0.0000001',
+  '0.00000009',
+  '4.75',
+  '12',
+  '0',
+  '3.25',
+];
 const WEEKLY = (i: number) => (i % 17 === 0 ? null : (i * 7919) % 1000);
 const dataset = parseDataset({
   exchanges: [
@@ -44,7 +63,9 @@ const dataset = parseDataset({
     exchangeRecord('a', 5),
     exchangeRecord('new', 6, { previous_slugs: ['old'] }),
   ],
-  earn_offers: Array.from({ length: 90 }, (_, i) => earnRecord(i + 1, APYS[(i * 5) % APYS.length], { asset: ASSETS[i % 3] })),
+  earn_offers: Array.from({ length: 90 }, (_, i) =>
+    earnRecord(i + 1, APYS[(i * 5) % APYS.length], { asset: ASSETS[i % 3] }),
+  ),
   borrow_offers: Array.from({ length: 40 }, (_, i) => borrowRecord(i + 1, APYS[(i * 3) % APYS.length])),
 });
 const resolve = platformResolver({ exchanges: dataset.exchanges!, wallets: [], protocols: [] });
@@ -59,19 +80,29 @@ const table = new Map<string, Record<string, unknown>>();
 const keyOf = ({ PK, SK }: Key) => `${PK}\u0000${SK}`;
 const put = (item: Record<string, unknown> & Key) => table.set(keyOf(item), item);
 const families: Record<string, unknown> = {};
-for (const [family, name] of [['exchanges', 'exchanges'], ['earn', 'earn_offers'], ['borrow', 'borrow_offers']] as const) {
+for (const [family, name] of [
+  ['exchanges', 'exchanges'],
+  ['earn', 'earn_offers'],
+  ['borrow', 'borrow_offers'],
+] as const) {
   const { index, blocks }: Projection = projections[family];
   const segments = encodeIndex(VERSION[family], index);
   segments.forEach(put);
   for (const block of blocks) put(encodeBlock(block.hash, block.docs));
-  families[name] = { version: VERSION[family], segments: segments.length, count: index.block.length, publishedAt: '2026-11-20T09:00:00.000Z' };
+  families[name] = {
+    version: VERSION[family],
+    segments: segments.length,
+    count: index.block.length,
+    publishedAt: '2026-11-20T09:00:00.000Z',
+  };
 }
 put({ ...pointerKey(), families, retired: [] });
 
 const exchanges = indexOf(VERSION.exchanges, projections.exchanges.index) as CatalogIndex;
 const earnIndex = indexOf(VERSION.earn, projections.earn.index) as OfferIndex;
 const borrowIndex = indexOf(VERSION.borrow, projections.borrow.index) as OfferIndex;
-const docOf = (projection: Projection, block: string, slot: number) => projection.blocks.find((b) => b.hash === block)!.docs[slot];
+const docOf = (projection: Projection, block: string, slot: number) =>
+  projection.blocks.find((b) => b.hash === block)!.docs[slot];
 
 // ---- the handlers, on an instance of their own per test --------------------------------------------
 
@@ -85,8 +116,18 @@ beforeEach(() => {
     Responses: { [TABLE]: input.RequestItems[TABLE].Keys.flatMap((key) => table.get(keyOf(key)) ?? []) },
   }));
   // The key's counter item after the charge: the first unit of the month and of the minute.
-  ddb.on(UpdateCommand).resolves({ Attributes: { [QUOTA_ATTRIBUTES.monthCount]: 1, [QUOTA_ATTRIBUTES.minute]: 202611201000, [QUOTA_ATTRIBUTES.minuteCount]: 1 } });
-  const deps = createApiDeps(readConfig({ TABLE_NAME: TABLE, SNAPSHOT_CACHE_MS: '0', READ_CACHE_MB: '0' }), { client, counterClient: client }, () => NOW);
+  ddb.on(UpdateCommand).resolves({
+    Attributes: {
+      [QUOTA_ATTRIBUTES.monthCount]: 1,
+      [QUOTA_ATTRIBUTES.minute]: 202611201000,
+      [QUOTA_ATTRIBUTES.minuteCount]: 1,
+    },
+  });
+  const deps = createApiDeps(
+    readConfig({ TABLE_NAME: TABLE, SNAPSHOT_CACHE_MS: '0', READ_CACHE_MB: '0' }),
+    { client, counterClient: client },
+    () => NOW,
+  );
   platforms = platformsHandler(deps);
   offers = offersHandler(deps);
 });
@@ -99,7 +140,8 @@ function blocksRead(): string[] {
     .flatMap((c) => Object.values(c.args[0].input.RequestItems!).flatMap((r) => r.Keys!.map((k) => k.PK as string)));
   return [...gets, ...batches].filter((pk) => pk.startsWith('DOC#')).map((pk) => pk.slice('DOC#'.length));
 }
-const segmentReads = (version: string) => ddb.commandCalls(GetCommand).filter((c) => c.args[0].input.Key!.PK === indexSegmentKey(version, 0).PK).length;
+const segmentReads = (version: string) =>
+  ddb.commandCalls(GetCommand).filter((c) => c.args[0].input.Key!.PK === indexSegmentKey(version, 0).PK).length;
 const distinct = (values: string[]) => [...new Set(values)].sort();
 
 describe('platform list', () => {
@@ -120,7 +162,13 @@ describe('platform list', () => {
 
     expect(first.status).toBe(200);
     expect(first.body.data.map((e: { slug: string }) => e.slug)).toEqual(listed.slice(250, 253));
-    expect(first.body.pagination).toEqual({ total: 300, offset: 250, limit: 3, has_more: true, snapshot: expect.any(String) });
+    expect(first.body.pagination).toEqual({
+      total: 300,
+      offset: 250,
+      limit: 3,
+      has_more: true,
+      snapshot: expect.any(String),
+    });
     expect(second.body.data.map((e: { slug: string }) => e.slug)).toEqual(listed.slice(120, 122));
     // Each request reads the blocks that hold its documents, and nothing else of the list.
     const blocksOf = (slugs: string[]) => distinct(slugs.map((slug) => exchanges.ref(exchanges.entry(slug)!).block));
@@ -178,31 +226,54 @@ describe('offer list with min_apy', () => {
     ['apy_desc', '4.5', -1, 20, 7],
     ['apy_asc', '4.5', 1, 3, 4],
     ['apy_asc', '0.0000001', 1, 40, 200],
-  ])('%s from %s: the page and the total of the matching offers, reading the page’s blocks only', async (sort, min, direction, offset, limit) => {
-    const res = await invoke(offers, apiEvent(`/api/v1/earn?min_apy=${min}&sort=${sort}&offset=${offset}&limit=${limit}`));
+  ])(
+    '%s from %s: the page and the total of the matching offers, reading the page’s blocks only',
+    async (sort, min, direction, offset, limit) => {
+      const res = await invoke(
+        offers,
+        apiEvent(`/api/v1/earn?min_apy=${min}&sort=${sort}&offset=${offset}&limit=${limit}`),
+      );
 
-    const all = earnAbove(min, direction);
-    const page = all.slice(offset, offset + limit);
-    expect(res.status).toBe(200);
-    expect(res.body.data.map((o: { id: number }) => o.id)).toEqual(page);
-    expect(res.body.pagination).toEqual({ total: all.length, offset, limit, has_more: offset + page.length < all.length, snapshot: expect.any(String) });
-    expect(page.length).toBeGreaterThan(0);
-    expect(distinct(blocksRead())).toEqual(distinct(page.map((id) => earnIndex.ref(earnIndex.entry(id)!).block)));
-  });
+      const all = earnAbove(min, direction);
+      const page = all.slice(offset, offset + limit);
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((o: { id: number }) => o.id)).toEqual(page);
+      expect(res.body.pagination).toEqual({
+        total: all.length,
+        offset,
+        limit,
+        has_more: offset + page.length < all.length,
+        snapshot: expect.any(String),
+      });
+      expect(page.length).toBeGreaterThan(0);
+      expect(distinct(blocksRead())).toEqual(distinct(page.map((id) => earnIndex.ref(earnIndex.entry(id)!).block)));
+    },
+  );
 
   it('borrow defaults to apy_asc on net_borrow_apy', async () => {
     const res = await invoke(offers, apiEvent('/api/v1/borrow?min_apy=4.5&offset=1&limit=3'));
 
     const all = expected(dataset.borrow_offers!, 'net_borrow_apy', '4.5', 1);
     expect(res.body.data.map((o: { id: number }) => o.id)).toEqual(all.slice(1, 4));
-    expect(res.body.pagination).toEqual({ total: all.length, offset: 1, limit: 3, has_more: all.length > 4, snapshot: expect.any(String) });
-    expect(distinct(blocksRead())).toEqual(distinct(all.slice(1, 4).map((id) => borrowIndex.ref(borrowIndex.entry(id)!).block)));
+    expect(res.body.pagination).toEqual({
+      total: all.length,
+      offset: 1,
+      limit: 3,
+      has_more: all.length > 4,
+      snapshot: expect.any(String),
+    });
+    expect(distinct(blocksRead())).toEqual(
+      distinct(all.slice(1, 4).map((id) => borrowIndex.ref(borrowIndex.entry(id)!).block)),
+    );
   });
 
   it('above every offer: total 0, no document read', async () => {
     const res = await invoke(offers, apiEvent('/api/v1/earn?min_apy=1e9'));
 
-    expect(res.body).toEqual({ data: [], pagination: { total: 0, offset: 0, limit: 50, has_more: false, snapshot: expect.any(String) } });
+    expect(res.body).toEqual({
+      data: [],
+      pagination: { total: 0, offset: 0, limit: 50, has_more: false, snapshot: expect.any(String) },
+    });
     expect(blocksRead()).toEqual([]);
   });
 
@@ -231,7 +302,11 @@ describe('quota outcomes', () => {
   it('refuses per minute from the item DynamoDB returns with the failed condition: one write, nothing given back, the data read hidden', async () => {
     // The key's counter item: 3 of 3 this minute, 4 this month (the failed write's ALL_OLD item, in wire form).
     const item = { count: { N: '4' }, minute: { N: '202611201000' }, minuteCount: { N: '3' } };
-    ddb.on(UpdateCommand, { Key: quotaKey('k1', '202611') }).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {}, Item: item }));
+    ddb
+      .on(UpdateCommand, { Key: quotaKey('k1', '202611') })
+      .rejects(
+        new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {}, Item: item }),
+      );
 
     const res = await invoke(platforms, apiEvent('/api/v1/exchanges/a', { keyId: 'k1', perMinute: 3, perMonth: 10 }));
 
@@ -263,7 +338,12 @@ describe('quota outcomes', () => {
     setLogSink(() => undefined);
 
     const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.message === 'quota charge failed');
-    expect(failure).toMatchObject({ level: 'error', keyId: 'k-logged', requestId: event.requestContext.requestId, route: '/api/v1/exchanges/{slug}' });
+    expect(failure).toMatchObject({
+      level: 'error',
+      keyId: 'k-logged',
+      requestId: event.requestContext.requestId,
+      route: '/api/v1/exchanges/{slug}',
+    });
   });
 
   it('answers 401 without charging when the authorizer context is missing', async () => {

@@ -1,5 +1,5 @@
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { putItems } from '../../../shared/repositories/batch-writer';
 
@@ -22,7 +22,13 @@ it('writes in batches of 25 and retries unprocessed items with backoff', async (
   const sleeps: number[] = [];
   const progress: number[] = [];
 
-  await putItems(items, { client, tableName: 't', concurrency: 1, sleep: async (ms) => void sleeps.push(ms), onProgress: (done) => progress.push(done) });
+  await putItems(items, {
+    client,
+    tableName: 't',
+    concurrency: 1,
+    sleep: async (ms) => void sleeps.push(ms),
+    onProgress: (done) => progress.push(done),
+  });
 
   const sizes = ddb.commandCalls(BatchWriteCommand).map((c) => c.args[0].input.RequestItems!.t.length);
   expect(sizes).toEqual([25, 3, 25, 10]);
@@ -32,8 +38,8 @@ it('writes in batches of 25 and retries unprocessed items with backoff', async (
 
 it('gives up after its attempts with a clear error', async () => {
   ddb.on(BatchWriteCommand).callsFake((input) => ({ UnprocessedItems: { t: input.RequestItems.t } }));
-  await expect(putItems(items.slice(0, 2), { client, tableName: 't', maxAttempts: 3, sleep: async () => undefined })).rejects.toThrow(
-    /2 item\(s\) still unprocessed after 3 attempts/,
-  );
+  await expect(
+    putItems(items.slice(0, 2), { client, tableName: 't', maxAttempts: 3, sleep: async () => undefined }),
+  ).rejects.toThrow(/2 item\(s\) still unprocessed after 3 attempts/);
   expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(3);
 });

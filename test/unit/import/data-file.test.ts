@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crossRecordErrors } from '../../../shared/import/importer';
-import { invalidUtf8Runs } from '../../../shared/schemas/json-text';
-import { DataFileError, parseAccounts, parseDataset } from '../../../shared/schemas/dataset';
 import { readDataFile } from '../../../scripts/cli';
+import { crossRecordErrors } from '../../../shared/import/importer';
+import { DataFileError, parseAccounts, parseDataset } from '../../../shared/schemas/dataset';
+import { invalidUtf8Runs } from '../../../shared/schemas/json-text';
 import { fixtureDataset } from '../../fixtures/dataset';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -51,7 +51,12 @@ describe('text: valid UTF-8, no lone surrogate', () => {
     ['the byte FF', 'AC<<x>>ME', [0xff], 'exchanges[3].name: invalid UTF-8'],
     ['an encoded surrogate (ED A0 80)', 'AC<<x>>ME', [0xed, 0xa0, 0x80], 'exchanges[3].name: invalid UTF-8'],
     ['an overlong "/" (C0 AF)', 'a<<x>>', [0xc0, 0xaf], 'exchanges[3].name: invalid UTF-8'],
-    ['a code point beyond U+10FFFF (F4 90 80 80)', 'a<<x>>', [0xf4, 0x90, 0x80, 0x80], 'exchanges[3].name: invalid UTF-8'],
+    [
+      'a code point beyond U+10FFFF (F4 90 80 80)',
+      'a<<x>>',
+      [0xf4, 0x90, 0x80, 0x80],
+      'exchanges[3].name: invalid UTF-8',
+    ],
     ['a sequence cut short (E2 82)', 'a<<x>>', [0xe2, 0x82], 'exchanges[3].name: invalid UTF-8'],
     ['a lone continuation byte (80)', '<<x>>', [0x80], 'exchanges[3].name: invalid UTF-8'],
     ['an escaped lone high surrogate', 'AC<<x>>ME', '\\ud800', 'exchanges[3].name: lone surrogate'],
@@ -80,7 +85,12 @@ describe('text: valid UTF-8, no lone surrogate', () => {
     dataset.borrow_offers[0].borrow_apy = 5;
     const errors = errorsOf(() => parseDataset(fileBytes(dataset, { ff: [0xff], lone: '\\ud834' })));
     expect(errors.sort()).toEqual(
-      ['wallets[1].name: invalid UTF-8', 'currencies[2].symbol: lone surrogate', 'earn_offers[4].product_name: invalid UTF-8', 'borrow_offers[0].borrow_apy: must be string'].sort(),
+      [
+        'wallets[1].name: invalid UTF-8',
+        'currencies[2].symbol: lone surrogate',
+        'earn_offers[4].product_name: invalid UTF-8',
+        'borrow_offers[0].borrow_apy: must be string',
+      ].sort(),
     );
   });
 
@@ -104,7 +114,12 @@ describe('text: valid UTF-8, no lone surrogate', () => {
   });
 
   it('reads an accounts file from its bytes by the same rules', () => {
-    const accounts = { users: [{ id: 'u<<ff>>', premium: false, keys: [] }, { id: '<<lone>>', premium: false, keys: [] }] };
+    const accounts = {
+      users: [
+        { id: 'u<<ff>>', premium: false, keys: [] },
+        { id: '<<lone>>', premium: false, keys: [] },
+      ],
+    };
     const idRule = 'must be 1 to 128 characters of A-Z, a-z, 0-9, ".", "_", ":", "@" and "-"';
     expect(errorsOf(() => parseAccounts(fileBytes(accounts, { ff: [0xff], lone: '\\udfff' })))).toEqual([
       'users[0].id: invalid UTF-8',
@@ -113,7 +128,9 @@ describe('text: valid UTF-8, no lone surrogate', () => {
       `users[1].id: ${idRule}`,
     ]);
     // U+FFFD written in the file is text, refused here only by the user id's own rule.
-    expect(errorsOf(() => parseAccounts(fileBytes({ users: [{ id: 'u\uFFFD', premium: false, keys: [] }] })))).toEqual([`users[0].id: ${idRule}`]);
+    expect(errorsOf(() => parseAccounts(fileBytes({ users: [{ id: 'u\uFFFD', premium: false, keys: [] }] })))).toEqual([
+      `users[0].id: ${idRule}`,
+    ]);
   });
 
   it('finds exactly the byte strings that a strict UTF-8 decoder refuses', () => {
@@ -122,9 +139,22 @@ describe('text: valid UTF-8, no lone surrogate', () => {
     const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
     const decoder = new TextDecoder('utf-8', { fatal: true });
     // Whole characters at the edges of each length, and single bytes at the edges of each range.
-    const characters = [[0x41], [0xc2, 0x80], [0xdf, 0xbf], [0xe0, 0xa0, 0x80], [0xed, 0x9f, 0xbf], [0xee, 0x80, 0x80], [0xef, 0xbf, 0xbd], [0xf0, 0x90, 0x80, 0x80], [0xf4, 0x8f, 0xbf, 0xbf]];
-    const singles = [0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
-    const piece = () => (next() % 4 === 0 ? [singles[next() % singles.length]] : characters[next() % characters.length]);
+    const characters = [
+      [0x41],
+      [0xc2, 0x80],
+      [0xdf, 0xbf],
+      [0xe0, 0xa0, 0x80],
+      [0xed, 0x9f, 0xbf],
+      [0xee, 0x80, 0x80],
+      [0xef, 0xbf, 0xbd],
+      [0xf0, 0x90, 0x80, 0x80],
+      [0xf4, 0x8f, 0xbf, 0xbf],
+    ];
+    const singles = [
+      0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff,
+    ];
+    const piece = () =>
+      next() % 4 === 0 ? [singles[next() % singles.length]] : characters[next() % characters.length];
     const disagreements: number[][] = [];
     let refused = 0;
     for (let n = 0; n < 20_000; n++) {
@@ -156,10 +186,16 @@ describe('slugs', () => {
     expect(errorsOf(() => parseDataset(withSlugs(slug, [slug])))).toEqual([]);
   });
 
-  it.each(['', 'a/b', 'a#b', 'UPPER', '../etc', '-a', '.a', '_a', 'a b', 'café', 'a?b', 'a%2Fb', 'a'.repeat(257)])('refuses %p as a slug and as a former slug, by place', (slug) => {
-    const errors = errorsOf(() => parseDataset(withSlugs(slug, ['ok', slug])));
-    expect(errors.map((e) => e.split(':')[0]).sort()).toEqual(['currencies[1].previous_slugs[1]', 'exchanges[0].slug']);
-  });
+  it.each(['', 'a/b', 'a#b', 'UPPER', '../etc', '-a', '.a', '_a', 'a b', 'café', 'a?b', 'a%2Fb', 'a'.repeat(257)])(
+    'refuses %p as a slug and as a former slug, by place',
+    (slug) => {
+      const errors = errorsOf(() => parseDataset(withSlugs(slug, ['ok', slug])));
+      expect(errors.map((e) => e.split(':')[0]).sort()).toEqual([
+        'currencies[1].previous_slugs[1]',
+        'exchanges[0].slug',
+      ]);
+    },
+  );
 
   const complete = (dataset: unknown) => parseDataset(dataset);
 
@@ -168,7 +204,10 @@ describe('slugs', () => {
     dataset.exchanges.find((e: any) => e.slug === 'kraken').previous_slugs = ['hidden-ex'];
     dataset.currencies.find((c: any) => c.slug === 'bitcoin').previous_slugs = ['btc', 'ethereum'];
     const errors = crossRecordErrors(complete(dataset));
-    expect(errors.map((e) => e.split(':')[0]).sort()).toEqual(['currencies[0].previous_slugs[1]', 'exchanges[1].previous_slugs[0]']);
+    expect(errors.map((e) => e.split(':')[0]).sort()).toEqual([
+      'currencies[0].previous_slugs[1]',
+      'exchanges[1].previous_slugs[0]',
+    ]);
   });
 
   it('refuses a former slug shared by two records or equal to the record’s own slug, and accepts one repeated on its record', () => {
@@ -177,7 +216,10 @@ describe('slugs', () => {
     dataset.wallets[0].previous_slugs = ['trezor'];
     dataset.wallets[1].previous_slugs = ['argent-old', 'argent-old'];
     const errors = crossRecordErrors(complete(dataset));
-    expect(errors.map((e) => e.split(':')[0]).sort()).toEqual(['protocols[4].previous_slugs[0]', 'wallets[0].previous_slugs[0]']);
+    expect(errors.map((e) => e.split(':')[0]).sort()).toEqual([
+      'protocols[4].previous_slugs[0]',
+      'wallets[0].previous_slugs[0]',
+    ]);
   });
 
   it('lets families use the same slugs as each other', () => {
@@ -202,12 +244,15 @@ describe('timestamps: years 1970 to 9999', () => {
     ['borrow_history[0].points[1].timestamp', (d, t) => (d.borrow_history[0].points[1].timestamp = t)],
   ];
 
-  it.each(['0000-01-01T00:00:00Z', '1969-12-31T23:59:59.999Z', '0001-01-01T00:00:00.000+00:00'])('refuses %p in every timestamp field, by place', (t) => {
-    const dataset: any = fixtureDataset();
-    for (const [, set] of places) set(dataset, t);
-    const errors = errorsOf(() => parseDataset(dataset));
-    expect(errors).toEqual(places.map(([place]) => `${place}: must be within years 1970 to 9999`));
-  });
+  it.each(['0000-01-01T00:00:00Z', '1969-12-31T23:59:59.999Z', '0001-01-01T00:00:00.000+00:00'])(
+    'refuses %p in every timestamp field, by place',
+    (t) => {
+      const dataset: any = fixtureDataset();
+      for (const [, set] of places) set(dataset, t);
+      const errors = errorsOf(() => parseDataset(dataset));
+      expect(errors).toEqual(places.map(([place]) => `${place}: must be within years 1970 to 9999`));
+    },
+  );
 
   it.each(['1970-01-01T00:00:00Z', '1970-01-01T00:00:00.000+00:00', '9999-12-31T23:59:59.999Z'])('accepts %p', (t) => {
     const dataset: any = fixtureDataset();
@@ -231,7 +276,11 @@ describe('timestamps: years 1970 to 9999', () => {
     const dataset: any = fixtureDataset();
     for (const [, set] of places) set(dataset, t);
     const errors = errorsOf(() => parseDataset(dataset));
-    expect(errors).toEqual(places.map(([place]) => `${place}: must be a real instant (a day of its month, hours 00-23, minutes and seconds 00-59)`));
+    expect(errors).toEqual(
+      places.map(
+        ([place]) => `${place}: must be a real instant (a day of its month, hours 00-23, minutes and seconds 00-59)`,
+      ),
+    );
   });
 
   it.each([
@@ -247,7 +296,9 @@ describe('timestamps: years 1970 to 9999', () => {
 
   it('applies to an account’s premium_until', () => {
     const accounts = (until: string) => ({ users: [{ id: 'u1', premium: true, premium_until: until, keys: [] }] });
-    expect(errorsOf(() => parseAccounts(accounts('1900-01-01T00:00:00Z')))).toEqual(['users[0].premium_until: must be within years 1970 to 9999']);
+    expect(errorsOf(() => parseAccounts(accounts('1900-01-01T00:00:00Z')))).toEqual([
+      'users[0].premium_until: must be within years 1970 to 9999',
+    ]);
     expect(errorsOf(() => parseAccounts(accounts('2026-02-30T00:00:00Z')))).toEqual([
       'users[0].premium_until: must be a real instant (a day of its month, hours 00-23, minutes and seconds 00-59)',
     ]);
@@ -267,15 +318,25 @@ describe('a member named twice, at any depth', () => {
   it.each<[string, string, string, string]>([
     ['a family', '{', '"exchanges": []', 'exchanges'],
     ['a record field', '"exchanges":[{', '"name": "Other"', 'exchanges[0].name'],
-    ['a nested field', '"exchanges":[{"type":"exchange","slug":"binance","name":"Binance","url":"https://binance.example","logo64":"https://img.example/binance.png","stats":{', '"num_coins": 1', 'exchanges[0].stats.num_coins'],
+    [
+      'a nested field',
+      '"exchanges":[{"type":"exchange","slug":"binance","name":"Binance","url":"https://binance.example","logo64":"https://img.example/binance.png","stats":{',
+      '"num_coins": 1',
+      'exchanges[0].stats.num_coins',
+    ],
     ['an escaped spelling of a name', '"exchanges":[{', '"\\u006eame": "Other"', 'exchanges[0].name'],
   ])('%s is refused at its place', (_, anchor, member, place) => {
-    expect(errorsOf(() => parseDataset(withMember(anchor, member)))).toEqual([`${place}: duplicate field (named twice in its object)`]);
+    expect(errorsOf(() => parseDataset(withMember(anchor, member)))).toEqual([
+      `${place}: duplicate field (named twice in its object)`,
+    ]);
   });
 
   it('refuses an accounts file whose key says revoked twice', () => {
-    const text = '{"users":[{"id":"u1","premium":true,"keys":[{"key":"k_0123456789abcdef0123456789abcdef","revoked":true,"revoked":false}]}]}';
-    expect(errorsOf(() => parseAccounts(Buffer.from(text, 'utf8')))).toEqual(['users[0].keys[0].revoked: duplicate field (named twice in its object)']);
+    const text =
+      '{"users":[{"id":"u1","premium":true,"keys":[{"key":"k_0123456789abcdef0123456789abcdef","revoked":true,"revoked":false}]}]}';
+    expect(errorsOf(() => parseAccounts(Buffer.from(text, 'utf8')))).toEqual([
+      'users[0].keys[0].revoked: duplicate field (named twice in its object)',
+    ]);
   });
 
   it('accepts the same name in different objects, and a string that looks like a member', () => {
@@ -289,7 +350,10 @@ describe('bounds: what is valid can be stored', () => {
   const deepArray = (levels: number, inner: string) => `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`;
 
   it('refuses nesting deeper than 32 levels at its place, a lone surrogate inside it included, without overflowing the stack', () => {
-    const text = JSON.stringify(fixtureDataset()).replace('"platforms":["ios","android"]', `"platforms":${deepArray(200_000, '"\\ud800"')}`);
+    const text = JSON.stringify(fixtureDataset()).replace(
+      '"platforms":["ios","android"]',
+      `"platforms":${deepArray(200_000, '"\\ud800"')}`,
+    );
     const errors = errorsOf(() => parseDataset(Buffer.from(text, 'utf8')));
     // The file is level 1, wallets 2, a wallet 3, its stats 4, platforms 5: level 33 is 28 arrays further in.
     expect(errors).toContain(`wallets[0].stats.platforms${'[0]'.repeat(28)}: nested deeper than 32 levels`);
@@ -303,7 +367,21 @@ describe('bounds: what is valid can be stored', () => {
     expect(deeper).toContain(`exchanges[0].stats${'[0]'.repeat(29)}: nested deeper than 32 levels`);
   });
 
-  it.each(['01.5', '00', '007', '-0', '-0.00', '+1', ' 1', '1 ', '1e5', '.5', '5.', '1'.repeat(65), `0.${'1'.repeat(63)}`])('refuses the decimal %p by place', (apy) => {
+  it.each([
+    '01.5',
+    '00',
+    '007',
+    '-0',
+    '-0.00',
+    '+1',
+    ' 1',
+    '1 ',
+    '1e5',
+    '.5',
+    '5.',
+    '1'.repeat(65),
+    `0.${'1'.repeat(63)}`,
+  ])('refuses the decimal %p by place', (apy) => {
     const dataset: any = fixtureDataset();
     dataset.earn_offers[0].apy = apy;
     dataset.earn_history[0].points[0].apy = apy;
@@ -311,11 +389,14 @@ describe('bounds: what is valid can be stored', () => {
     expect(errors.map((e) => e.split(':')[0]).sort()).toEqual(['earn_history[0].points[0].apy', 'earn_offers[0].apy']);
   });
 
-  it.each(['0', '0.0', '5.0', '-0.5', '-12.340', '1'.repeat(64), `0.${'0'.repeat(62)}`])('accepts the decimal %p as given', (apy) => {
-    const dataset: any = fixtureDataset();
-    dataset.earn_offers[0].apy = apy;
-    expect(parseDataset(dataset).earn_offers![0].apy).toBe(apy);
-  });
+  it.each(['0', '0.0', '5.0', '-0.5', '-12.340', '1'.repeat(64), `0.${'0'.repeat(62)}`])(
+    'accepts the decimal %p as given',
+    (apy) => {
+      const dataset: any = fixtureDataset();
+      dataset.earn_offers[0].apy = apy;
+      expect(parseDataset(dataset).earn_offers![0].apy).toBe(apy);
+    },
+  );
 
   it('refuses a string over 2,048 characters by place, counting a surrogate pair as one', () => {
     const dataset: any = fixtureDataset();
@@ -331,8 +412,15 @@ describe('bounds: what is valid can be stored', () => {
 
   it('refuses an array of more than 64 elements inside a record by place, and accepts 64', () => {
     const dataset: any = fixtureDataset();
-    dataset.earn_offers[0].reward_assets = Array.from({ length: 65 }, (_, i) => ({ slug: `a${i}`, symbol: 'A', name: 'A' }));
-    dataset.wallets[0].stats = { ...dataset.wallets[0].stats, platforms: Array.from({ length: 64 }, (_, i) => `p${i}`) };
+    dataset.earn_offers[0].reward_assets = Array.from({ length: 65 }, (_, i) => ({
+      slug: `a${i}`,
+      symbol: 'A',
+      name: 'A',
+    }));
+    dataset.wallets[0].stats = {
+      ...dataset.wallets[0].stats,
+      platforms: Array.from({ length: 64 }, (_, i) => `p${i}`),
+    };
     dataset.currencies[0].previous_slugs = Array.from({ length: 70 }, (_, i) => `old-${i}`);
     expect(errorsOf(() => parseDataset(dataset))).toEqual([
       'currencies[0].previous_slugs: more than 64 elements (70)',
@@ -343,10 +431,20 @@ describe('bounds: what is valid can be stored', () => {
   it('refuses a record over 16,384 bytes of JSON by place; history series are not records', () => {
     const dataset: any = fixtureDataset();
     // 64 assets of 2,048-character names: within every other bound, far beyond what one item holds.
-    dataset.earn_offers[0].reward_assets = Array.from({ length: 64 }, (_, i) => ({ slug: `a${i}`, symbol: 'A', name: 'é'.repeat(2048) }));
-    dataset.earn_history[0].points = Array.from({ length: 2000 }, (_, i) => ({ timestamp: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(), apy: '4.1', tvl: null }));
+    dataset.earn_offers[0].reward_assets = Array.from({ length: 64 }, (_, i) => ({
+      slug: `a${i}`,
+      symbol: 'A',
+      name: 'é'.repeat(2048),
+    }));
+    dataset.earn_history[0].points = Array.from({ length: 2000 }, (_, i) => ({
+      timestamp: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(),
+      apy: '4.1',
+      tvl: null,
+    }));
     const errors = errorsOf(() => parseDataset(dataset));
-    expect(errors).toEqual([expect.stringMatching(/^earn_offers\[0\]: the record is \d+ bytes of JSON, more than 16384$/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(/^earn_offers\[0\]: the record is \d+ bytes of JSON, more than 16384$/),
+    ]);
   });
 
   it('bounds an account: user ids of 1 to 128 characters of [A-Za-z0-9._:@-], limits of at most 15 digits', () => {
@@ -356,7 +454,11 @@ describe('bounds: what is valid can be stored', () => {
         { id: 'u'.repeat(2048), premium: true, keys: [] },
         { id: 'a b', premium: true, keys: [] },
         { id: '', premium: true, keys: [] },
-        { id: 'user.1:team@example-org_x', premium: true, keys: [key({ per_minute: 999_999_999_999_999, per_month: 1e15 })] },
+        {
+          id: 'user.1:team@example-org_x',
+          premium: true,
+          keys: [key({ per_minute: 999_999_999_999_999, per_month: 1e15 })],
+        },
         { id: 'u'.repeat(128), premium: true, keys: [key({ per_minute: 0 })] },
       ],
     };

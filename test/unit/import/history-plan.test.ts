@@ -1,4 +1,4 @@
-import { appendHistory, historyWouldChange, type HistoryAppend } from '../../../shared/import/history-plan';
+import { appendHistory, type HistoryAppend, historyWouldChange } from '../../../shared/import/history-plan';
 import type { HistoryItem } from '../../../shared/repositories/history-store';
 import type { HistoryWriter, WriteResult } from '../../../shared/repositories/history-writer';
 
@@ -7,7 +7,10 @@ const NOW = Date.parse('2026-11-20T12:00:00.000Z');
 /** Series of one observation each, offer ids 1..n. */
 const appendOf = (n: number, family: HistoryAppend['family'] = 'borrow'): HistoryAppend => ({
   family,
-  series: Array.from({ length: n }, (_, i) => ({ offer_id: i + 1, points: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.5' }] })),
+  series: Array.from({ length: n }, (_, i) => ({
+    offer_id: i + 1,
+    points: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.5' }],
+  })),
 });
 const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const offerOf = (item: HistoryItem) => Number(String(item.PK).split('#').pop());

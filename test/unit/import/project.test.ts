@@ -7,11 +7,24 @@
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { indexOf, type CatalogIndex, type CatalogIndexData, type IndexData, type OfferIndex, type OfferIndexData } from '../../../shared/domain/family-index';
+import {
+  type CatalogIndex,
+  type CatalogIndexData,
+  type IndexData,
+  indexOf,
+  type OfferIndex,
+  type OfferIndexData,
+} from '../../../shared/domain/family-index';
 import { SORT_MODES, type SortMode } from '../../../shared/domain/orderings';
 import { CorruptDataError } from '../../../shared/errors';
-import { platformResolver, projectCatalog, projectOffers, type Platforms, type Projection } from '../../../shared/import/project';
-import { DATASET_FAMILY_OF, type CatalogFamily, type OfferFamily } from '../../../shared/keys';
+import {
+  type Platforms,
+  type Projection,
+  platformResolver,
+  projectCatalog,
+  projectOffers,
+} from '../../../shared/import/project';
+import { type CatalogFamily, DATASET_FAMILY_OF, type OfferFamily } from '../../../shared/keys';
 import {
   decodeBlock,
   decodeIndex,
@@ -23,10 +36,10 @@ import {
   encodeSource,
   type Manifest,
 } from '../../../shared/repositories/stored-items';
-import { parseDataset, type Dataset } from '../../../shared/schemas/dataset';
+import { type Dataset, parseDataset } from '../../../shared/schemas/dataset';
 import { fixtureDataset } from '../../fixtures/dataset';
 import { compareExact } from '../../helpers/exact-decimal';
-import { ASSETS, borrowRecord, earnRecord, seeded as random, type RecordOf } from '../../helpers/records';
+import { ASSETS, borrowRecord, earnRecord, type RecordOf, seeded as random } from '../../helpers/records';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Doc = RecordOf;
@@ -57,7 +70,12 @@ const offerIndex = (p: Projection) => indexOf('v', p.index) as OfferIndex;
 /** Decimals with many exact ties in different spellings, tiny and huge magnitudes, and negatives. */
 const DECIMALS = [
   ...['0', '0.0', '-0.1', '-1.50', '-1.5', '1.5', '1.50', '1.500', '5.5', '12.25', '100'],
-  ...['99.999999999999999999999', '100.000000000000000000001', '0.000000000000000000000000000000001', '123456789012345678901234567890.5'],
+  ...[
+    '99.999999999999999999999',
+    '100.000000000000000000001',
+    '0.000000000000000000000000000000001',
+    '123456789012345678901234567890.5',
+  ],
 ];
 const TIMES = [
   ...['2026-11-10T00:00:00.000Z', '2026-11-10T00:00:00Z', '2026-11-10T00:00:00.0004Z', '2026-11-10T00:00:00+00:00'],
@@ -125,7 +143,11 @@ describe('visibility', () => {
     expect([...(projection.index as CatalogIndexData).slugs].sort()).toEqual(exposed);
     for (const slug of absent) expect(index.entry(slug)).toBeUndefined();
     expect(allDocs(projection)).toHaveLength(exposed.length);
-    expect(allDocs(projection).map((d) => JSON.parse(d).slug).sort()).toEqual(exposed);
+    expect(
+      allDocs(projection)
+        .map((d) => JSON.parse(d).slug)
+        .sort(),
+    ).toEqual(exposed);
     for (const slug of absent) expect(allDocs(projection).join('\n')).not.toContain(`"slug":"${slug}"`);
   });
 
@@ -133,12 +155,19 @@ describe('visibility', () => {
     ['earn', [1, 2, 3, 4, 5, 6, 7, 9]],
     ['borrow', [1, 2, 3, 5]],
     ['collateral', [1, 2, 3]],
-  ])('%s: unpublished offers are in neither the index nor any block; offers of hidden platforms are', (family, published) => {
-    const projection = offers(family);
+  ])(
+    '%s: unpublished offers are in neither the index nor any block; offers of hidden platforms are',
+    (family, published) => {
+      const projection = offers(family);
 
-    expect((projection.index as OfferIndexData).ids).toEqual(published);
-    expect(allDocs(projection).map((d) => JSON.parse(d).id).sort((a, b) => a - b)).toEqual(published);
-  });
+      expect((projection.index as OfferIndexData).ids).toEqual(published);
+      expect(
+        allDocs(projection)
+          .map((d) => JSON.parse(d).id)
+          .sort((a, b) => a - b),
+      ).toEqual(published);
+    },
+  );
 });
 
 describe('former slugs', () => {
@@ -210,8 +239,11 @@ describe('orderings (docs/api.md, "Orderings")', () => {
 
   /** The independent order of docs/api.md over rendered documents: exact decimals, null last, ties by id. */
   function expectedOrder(docs: Doc[], family: 'earn' | 'borrow', mode: SortMode): number[] {
-    const field = { earn: { apy: 'apy', tvl: 'tvl' }, borrow: { apy: 'net_borrow_apy', tvl: 'total_supply_usd' } }[family];
-    const value = (d: Doc): string | null => (mode === 'tvl_desc' ? d[field.tvl] : mode === 'updated_desc' ? d.updated_at : d[field.apy]);
+    const field = { earn: { apy: 'apy', tvl: 'tvl' }, borrow: { apy: 'net_borrow_apy', tvl: 'total_supply_usd' } }[
+      family
+    ];
+    const value = (d: Doc): string | null =>
+      mode === 'tvl_desc' ? d[field.tvl] : mode === 'updated_desc' ? d.updated_at : d[field.apy];
     const direction = mode === 'apy_asc' ? 1 : -1;
     return [...docs]
       .sort((a, b) => {
@@ -280,8 +312,16 @@ describe('filter facts', () => {
   });
 
   it('resolve platforms as docs/api.md says: a former slug to the current one, a hidden or delisted platform to null', () => {
-    const facts = new Map(offerIndex(offers('earn')).facts().map((f) => [f.id, f]));
-    const borrow = new Map(offerIndex(offers('borrow')).facts().map((f) => [f.id, f]));
+    const facts = new Map(
+      offerIndex(offers('earn'))
+        .facts()
+        .map((f) => [f.id, f]),
+    );
+    const borrow = new Map(
+      offerIndex(offers('borrow'))
+        .facts()
+        .map((f) => [f.id, f]),
+    );
 
     expect(facts.get(6)).toMatchObject({ platformType: 'exchange', platform: 'bybit' }); // bybit-old
     expect(facts.get(5)).toMatchObject({ platformType: null, platform: null, asset: 'bitcoin' }); // hidden-ex
@@ -302,8 +342,13 @@ describe('filter facts', () => {
     for (let i = 0; i < facts.length; i++) {
       if ((facts[i].tvlKey === null) !== (docs[i].tvl === null)) wrong.push(['tvl', docs[i].tvl, facts[i].tvlKey]);
       for (let j = 0; j < facts.length; j++) {
-        if (sign(text(facts[i].apyKey!, facts[j].apyKey!)) !== compareExact(docs[i].apy, docs[j].apy)) wrong.push(['apy', docs[i].apy, docs[j].apy]);
-        if (docs[i].tvl !== null && docs[j].tvl !== null && sign(text(facts[i].tvlKey!, facts[j].tvlKey!)) !== compareExact(docs[i].tvl, docs[j].tvl)) {
+        if (sign(text(facts[i].apyKey!, facts[j].apyKey!)) !== compareExact(docs[i].apy, docs[j].apy))
+          wrong.push(['apy', docs[i].apy, docs[j].apy]);
+        if (
+          docs[i].tvl !== null &&
+          docs[j].tvl !== null &&
+          sign(text(facts[i].tvlKey!, facts[j].tvlKey!)) !== compareExact(docs[i].tvl, docs[j].tvl)
+        ) {
           wrong.push(['tvl', docs[i].tvl, docs[j].tvl]);
         }
       }
@@ -318,14 +363,23 @@ describe('documents', () => {
     const earn = allDocs(offers('earn')).join('\n');
     const currencies = allDocs(catalog('currencies')).join('\n');
     const wallets = docsOf(catalog('wallets'));
-    const dataset = withOffers([earnRecord(1, '1.50', { updated_at: '2026-11-12T08:30:00.123456789+00:00', available_updated_at: '2026-11-12T08:30:00Z' })]);
+    const dataset = withOffers([
+      earnRecord(1, '1.50', {
+        updated_at: '2026-11-12T08:30:00.123456789+00:00',
+        available_updated_at: '2026-11-12T08:30:00Z',
+      }),
+    ]);
     const [generated] = docsOf(offers('earn', dataset, platformResolver(platformsOf(dataset))));
 
     expect(earn).toContain('"apy":"0.000000000000000000000000000000000000001"');
     expect(earn).toContain('"apy":"5.50"');
     expect(currencies).toContain('"usd_price":"67000.123456789012345678901234567890"');
     expect(wallets.map((w) => w.updated_at)).toEqual(wallets.map(() => '2026-11-01T00:00:00.000Z'));
-    expect(generated).toMatchObject({ apy: '1.50', updated_at: '2026-11-12T08:30:00.123Z', available_updated_at: '2026-11-12T08:30:00.000Z' });
+    expect(generated).toMatchObject({
+      apy: '1.50',
+      updated_at: '2026-11-12T08:30:00.123Z',
+      available_updated_at: '2026-11-12T08:30:00.000Z',
+    });
   });
 
   it('render platforms with their family’s type, and offers with the platform as served', () => {
@@ -348,8 +402,10 @@ describe('blocks', () => {
     return offers('earn', dataset, platformResolver(platformsOf(dataset)));
   };
   const before = project(base);
-  const idsOfBlock = (p: Projection, position: number) => p.blocks[position].docs.map((d) => JSON.parse(d).id as number);
-  const positionOf = (p: Projection, id: number) => p.blocks.findIndex((b) => b.docs.some((d) => JSON.parse(d).id === id));
+  const idsOfBlock = (p: Projection, position: number) =>
+    p.blocks[position].docs.map((d) => JSON.parse(d).id as number);
+  const positionOf = (p: Projection, id: number) =>
+    p.blocks.findIndex((b) => b.docs.some((d) => JSON.parse(d).id === id));
 
   /** The positions of `after`'s blocks that `before` does not have, and the reverse; both must be one contiguous run. */
   function changedRun(after: Projection) {
@@ -358,8 +414,17 @@ describe('blocks', () => {
     let prefix = 0;
     while (prefix < Math.min(old.length, now.length) && old[prefix] === now[prefix]) prefix++;
     let suffix = 0;
-    while (suffix < Math.min(old.length, now.length) - prefix && old[old.length - 1 - suffix] === now[now.length - 1 - suffix]) suffix++;
-    return { prefix, suffix, removed: old.slice(prefix, old.length - suffix), added: now.slice(prefix, now.length - suffix) };
+    while (
+      suffix < Math.min(old.length, now.length) - prefix &&
+      old[old.length - 1 - suffix] === now[now.length - 1 - suffix]
+    )
+      suffix++;
+    return {
+      prefix,
+      suffix,
+      removed: old.slice(prefix, old.length - suffix),
+      added: now.slice(prefix, now.length - suffix),
+    };
   }
 
   it('every entry’s (block, slot) holds its own document, and the index names exactly the projection’s blocks', () => {
@@ -413,14 +478,19 @@ describe('blocks', () => {
 
     const after = project(changed);
 
-    expect(after.blocks.map((b) => b.docs.map((d) => JSON.parse(d).id))).toEqual(before.blocks.map((b) => b.docs.map((d) => JSON.parse(d).id)));
+    expect(after.blocks.map((b) => b.docs.map((d) => JSON.parse(d).id))).toEqual(
+      before.blocks.map((b) => b.docs.map((d) => JSON.parse(d).id)),
+    );
     expect(after.index.block).toEqual(before.index.block);
     expect(after.index.slot).toEqual(before.index.slot);
     expect(after.index.blocks.filter((hash) => before.index.blocks.includes(hash))).toEqual([]);
   });
 
   it.each([
-    ['adding', (at: Doc) => ({ records: [...base, earnRecord(at.id + 1, '3.5', { asset: at.asset })], id: at.id + 1, delta: 1 })],
+    [
+      'adding',
+      (at: Doc) => ({ records: [...base, earnRecord(at.id + 1, '3.5', { asset: at.asset })], id: at.id + 1, delta: 1 }),
+    ],
     ['removing', (at: Doc) => ({ records: base.filter((o) => o.id !== at.id), id: at.id, delta: -1 })],
   ])('%s an offer changes only the blocks around it', (_, edit) => {
     for (const at of base.filter((o) => o.published).slice(0, 12)) {
@@ -457,7 +527,11 @@ describe('blocks', () => {
       expect(block.docs.length).toBeLessThanOrEqual(24);
       const bytes = block.docs.reduce((n, d) => n + Buffer.byteLength(d), 0);
       const documents = block.docs.length;
-      expect({ block: block.hash, documents, overBound: bytes > 48 * 1024 }).toEqual({ block: block.hash, documents, overBound: false });
+      expect({ block: block.hash, documents, overBound: bytes > 48 * 1024 }).toEqual({
+        block: block.hash,
+        documents,
+        overBound: false,
+      });
     }
     // The bound cut blocks that the identifiers alone would have kept whole.
     expect(projection.blocks.length).toBeGreaterThan(before.blocks.length);
@@ -476,11 +550,22 @@ describe('blocks', () => {
 describe('platform resolver', () => {
   const platforms = platformsOf(fixture);
   const digestWith = (family: keyof Platforms, edit: (records: Doc[]) => Doc[]) =>
-    platformResolver({ ...platforms, [family]: parseDataset({ [family]: edit(structuredClone(fixtureDataset()[family])) })[family] }).digest;
+    platformResolver({
+      ...platforms,
+      [family]: parseDataset({ [family]: edit(structuredClone(fixtureDataset()[family])) })[family],
+    }).digest;
 
   it('resolves a current or former slug to the exposed platform, anything else to null', () => {
-    expect(resolve({ type: 'exchange', slug: 'bybit-old', name: 'Old' })).toEqual({ type: 'exchange', slug: 'bybit', name: 'Bybit' });
-    expect(resolve({ type: 'exchange', slug: 'kraken', name: 'whatever' })).toEqual({ type: 'exchange', slug: 'kraken', name: 'Kraken' });
+    expect(resolve({ type: 'exchange', slug: 'bybit-old', name: 'Old' })).toEqual({
+      type: 'exchange',
+      slug: 'bybit',
+      name: 'Bybit',
+    });
+    expect(resolve({ type: 'exchange', slug: 'kraken', name: 'whatever' })).toEqual({
+      type: 'exchange',
+      slug: 'kraken',
+      name: 'Kraken',
+    });
     expect(resolve({ type: 'exchange', slug: 'hidden-ex', name: 'Hidden' })).toBeNull();
     expect(resolve({ type: 'exchange', slug: 'gone-old', name: 'Gone' })).toBeNull();
     expect(resolve({ type: 'wallet', slug: 'kraken', name: 'Kraken' })).toBeNull();
@@ -489,22 +574,43 @@ describe('platform resolver', () => {
   });
 
   it.each<[string, keyof Platforms, (records: Doc[]) => Doc[]]>([
-    ['a statistic', 'exchanges', (r) => r.map((e) => (e.slug === 'kraken' ? { ...e, stats: { ...e.stats, weekly_visits: 1 } } : e))],
-    ['an update time and a URL', 'protocols', (r) => r.map((p) => ({ ...p, updated_at: '2030-01-01T00:00:00Z', url: 'https://elsewhere.example' }))],
+    [
+      'a statistic',
+      'exchanges',
+      (r) => r.map((e) => (e.slug === 'kraken' ? { ...e, stats: { ...e.stats, weekly_visits: 1 } } : e)),
+    ],
+    [
+      'an update time and a URL',
+      'protocols',
+      (r) => r.map((p) => ({ ...p, updated_at: '2030-01-01T00:00:00Z', url: 'https://elsewhere.example' })),
+    ],
     ['the order of the records', 'wallets', (r) => [...r].reverse()],
   ])('keeps its digest when %s changes: no reference renders differently', (_, family, edit) => {
     expect(digestWith(family, edit)).toBe(resolve.digest);
   });
 
-  const renamedKraken = (r: Doc[]) => r.map((e) => (e.slug === 'kraken' ? { ...e, slug: 'kraken2', previous_slugs: ['kraken'] } : e));
+  const renamedKraken = (r: Doc[]) =>
+    r.map((e) => (e.slug === 'kraken' ? { ...e, slug: 'kraken2', previous_slugs: ['kraken'] } : e));
 
   it.each<[string, keyof Platforms, (records: Doc[]) => Doc[]]>([
-    ['a platform is renamed', 'exchanges', (r) => r.map((e) => (e.slug === 'kraken' ? { ...e, name: 'Kraken Pro' } : e))],
+    [
+      'a platform is renamed',
+      'exchanges',
+      (r) => r.map((e) => (e.slug === 'kraken' ? { ...e, name: 'Kraken Pro' } : e)),
+    ],
     ['a platform is hidden', 'wallets', (r) => r.map((w) => (w.slug === 'trezor' ? { ...w, published: false } : w))],
     ['a platform is delisted', 'protocols', (r) => r.map((p) => (p.slug === 'aave' ? { ...p, delisted: true } : p))],
-    ['a hidden platform is published', 'exchanges', (r) => r.map((e) => (e.slug === 'hidden-ex' ? { ...e, published: true } : e))],
+    [
+      'a hidden platform is published',
+      'exchanges',
+      (r) => r.map((e) => (e.slug === 'hidden-ex' ? { ...e, published: true } : e)),
+    ],
     ['a slug changes (the old one becomes former)', 'exchanges', renamedKraken],
-    ['a former slug is added', 'exchanges', (r) => r.map((e) => (e.slug === 'okx' ? { ...e, previous_slugs: ['okex'] } : e))],
+    [
+      'a former slug is added',
+      'exchanges',
+      (r) => r.map((e) => (e.slug === 'okx' ? { ...e, previous_slugs: ['okex'] } : e)),
+    ],
   ])('changes its digest when %s', (_, family, edit) => {
     expect(digestWith(family, edit)).not.toBe(resolve.digest);
   });
@@ -524,7 +630,9 @@ describe('stored items', () => {
       slot: Array.from({ length: n }, (_, i) => i % 16),
       blocks: ['a', 'b', 'c', 'd'],
       // Incompressible, like real document hashes.
-      hash: Array.from({ length: n }, (_, i) => createHash('sha256').update(String(i)).digest('base64url').slice(0, 12)),
+      hash: Array.from({ length: n }, (_, i) =>
+        createHash('sha256').update(String(i)).digest('base64url').slice(0, 12),
+      ),
       platformType: Array.from({ length: n }, () => null),
       platform: Array.from({ length: n }, () => null),
       asset: Array.from({ length: n }, (_, i) => `asset-${i % 97}`),
@@ -573,7 +681,13 @@ describe('stored items', () => {
   it('a manifest of the positioned layout (keys as text, no blocks) reads as its keys', () => {
     const legacy = { PK: 'V#old#MANIFEST', SK: '000000', keys: '[["V#old#LIST#earn","META"],["V#old#EARN#1","ITEM"]]' };
 
-    expect(decodeManifest('old', [legacy])).toEqual({ keys: [['V#old#LIST#earn', 'META'], ['V#old#EARN#1', 'ITEM']], blocks: [] });
+    expect(decodeManifest('old', [legacy])).toEqual({
+      keys: [
+        ['V#old#LIST#earn', 'META'],
+        ['V#old#EARN#1', 'ITEM'],
+      ],
+      blocks: [],
+    });
   });
 
   it('source records round-trip, in one chunk or several', () => {
@@ -600,20 +714,64 @@ describe('stored items', () => {
       ['a segment of other bytes', () => decodeIndex('v', [{ ...index[0], z: Buffer.from('not gzip') }])],
       ['a truncated segment', () => decodeIndex('v', [{ ...index[0], z: (index[0].z as Buffer).subarray(0, 20) }])],
       ['an index that is not JSON', () => decodeIndex('v', [{ ...index[0], z: gzipSync('{"kind":') }])],
-      ['an index of an unknown kind', () => decodeIndex('v', reindexed((d) => (d.kind = 'views')))],
-      ['a column one entry short', () => decodeIndex('v', reindexed((d) => d.apyKey.pop()))],
-      ['a column of the wrong type', () => decodeIndex('v', reindexed((d) => (d.flag[0] = true)))],
-      ['an entry naming no block', () => decodeIndex('v', reindexed((d) => (d.block[0] = d.blocks.length)))],
-      ['an order that is not a permutation', () => decodeIndex('v', reindexed((d) => (d.orders.apy_desc[0] = d.orders.apy_desc[1])))],
+      [
+        'an index of an unknown kind',
+        () =>
+          decodeIndex(
+            'v',
+            reindexed((d) => (d.kind = 'views')),
+          ),
+      ],
+      [
+        'a column one entry short',
+        () =>
+          decodeIndex(
+            'v',
+            reindexed((d) => d.apyKey.pop()),
+          ),
+      ],
+      [
+        'a column of the wrong type',
+        () =>
+          decodeIndex(
+            'v',
+            reindexed((d) => (d.flag[0] = true)),
+          ),
+      ],
+      [
+        'an entry naming no block',
+        () =>
+          decodeIndex(
+            'v',
+            reindexed((d) => (d.block[0] = d.blocks.length)),
+          ),
+      ],
+      [
+        'an order that is not a permutation',
+        () =>
+          decodeIndex(
+            'v',
+            reindexed((d) => (d.orders.apy_desc[0] = d.orders.apy_desc[1])),
+          ),
+      ],
       ['a block that is not gzip', () => decodeBlock('h', { PK: 'DOC#h', SK: 'DOC', z: Buffer.from('{}') })],
       ['a block without content', () => decodeBlock('h', { PK: 'DOC#h', SK: 'DOC' })],
       ['a block with a non-JSON document', () => decodeBlock('h', encodeBlock('h', ['{"id":1}', '{"id":'])).doc(1)],
       ['a block with a document that is no object', () => decodeBlock('h', encodeBlock('h', ['[1]'])).doc(0)],
       ['a slot past the block', () => decodeBlock('h', encodeBlock('h', ['{"id":1}'])).doc(1)],
-      ['a manifest that is not a list', () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000', z: gzipSync('{"keys":[]}') }])],
-      ['a manifest entry of the wrong shape', () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000', z: gzipSync('[["PK"],"b"]') }])],
+      [
+        'a manifest that is not a list',
+        () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000', z: gzipSync('{"keys":[]}') }]),
+      ],
+      [
+        'a manifest entry of the wrong shape',
+        () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000', z: gzipSync('[["PK"],"b"]') }]),
+      ],
       ['a manifest without content', () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000' }])],
-      ['source records that are not a list', () => decodeSource('v', 'earn_offers', [{ PK: 'V#v#SOURCE#earn_offers', SK: '000000', z: gzipSync('{}') }])],
+      [
+        'source records that are not a list',
+        () => decodeSource('v', 'earn_offers', [{ PK: 'V#v#SOURCE#earn_offers', SK: '000000', z: gzipSync('{}') }]),
+      ],
     ])('%s', (_, decode) => {
       expect(decode).toThrow(CorruptDataError);
     });

@@ -32,11 +32,19 @@ describe('dataAgeSeconds', () => {
   });
 
   it('is 0, never negative, for a publication ahead of the clock', () => {
-    expect(dataAgeSeconds({ families: { wallets: { publishedAt: '2026-11-20T10:05:00.000Z' } } }, NOW)).toEqual({ wallets: 0 });
+    expect(dataAgeSeconds({ families: { wallets: { publishedAt: '2026-11-20T10:05:00.000Z' } } }, NOW)).toEqual({
+      wallets: 0,
+    });
   });
 
   it('leaves out a family whose publication time is not a time, so its alarm sees no data', () => {
-    const pointer = { families: { wallets: { publishedAt: 'yesterday' }, currencies: {} as { publishedAt: string }, protocols: { publishedAt: '2026-11-20T09:59:00Z' } } };
+    const pointer = {
+      families: {
+        wallets: { publishedAt: 'yesterday' },
+        currencies: {} as { publishedAt: string },
+        protocols: { publishedAt: '2026-11-20T09:59:00Z' },
+      },
+    };
 
     expect(dataAgeSeconds(pointer, NOW)).toEqual({ protocols: 60 });
   });
@@ -53,7 +61,13 @@ describe('dataAgeDocuments', () => {
     expect(doc).toEqual({
       _aws: {
         Timestamp: NOW.getTime(),
-        CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [[FAMILY_DIMENSION]], Metrics: [{ Name: DATA_AGE_METRIC, Unit: 'Seconds' }] }],
+        CloudWatchMetrics: [
+          {
+            Namespace: METRICS_NAMESPACE,
+            Dimensions: [[FAMILY_DIMENSION]],
+            Metrics: [{ Name: DATA_AGE_METRIC, Unit: 'Seconds' }],
+          },
+        ],
       },
       [FAMILY_DIMENSION]: 'exchanges',
       [DATA_AGE_METRIC]: 3600,
@@ -77,7 +91,12 @@ describe('the freshness function', () => {
 
   it('reads only the pointer’s families and writes the age of each', async () => {
     ddb.on(GetCommand).resolves({
-      Item: { families: { exchanges: { publishedAt: '2026-11-20T09:50:00.000Z', count: 7 }, borrow_offers: { publishedAt: '2026-11-19T10:00:00.000Z', count: 3 } } },
+      Item: {
+        families: {
+          exchanges: { publishedAt: '2026-11-20T09:50:00.000Z', count: 7 },
+          borrow_offers: { publishedAt: '2026-11-19T10:00:00.000Z', count: 3 },
+        },
+      },
     });
 
     const result = await report();
@@ -88,7 +107,9 @@ describe('the freshness function', () => {
     // The projection names `families` and nothing else.
     const names = Object.values(get.args[0].input.ExpressionAttributeNames ?? {});
     expect(names).toEqual(['families']);
-    const metrics = lines.filter((line) => '_aws' in line).map((line) => [line[FAMILY_DIMENSION], line[DATA_AGE_METRIC]]);
+    const metrics = lines
+      .filter((line) => '_aws' in line)
+      .map((line) => [line[FAMILY_DIMENSION], line[DATA_AGE_METRIC]]);
     expect(metrics).toEqual([
       ['exchanges', 600],
       ['borrow_offers', 86_400],

@@ -4,15 +4,23 @@
  * it lets SQS deliver again (test/integration/ingest.test.ts runs the same path on a real local
  * S3 and the embedded DynamoDB).
  */
-import { DeleteObjectCommand, GetObjectCommand, ListObjectVersionsCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectVersionsCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ingestHandler } from '../../../functions/ingest/ingest-handler';
 import { setLogSink } from '../../../shared/logger';
-import { ImportBusyError } from '../../../shared/repositories/snapshot-writer';
 import { IMPORT_METRICS } from '../../../shared/observability/metric-names';
+import { ImportBusyError } from '../../../shared/repositories/snapshot-writer';
 
 const NOW = new Date('2026-11-20T10:00:00.000Z');
 const BUCKET = 'ingest-bucket';
@@ -25,16 +33,25 @@ const ingest = ingestHandler({ s3, client, tableName: 'unit-table', clock: () =>
 
 /** The SQS message the bucket's notification sends for one put (key URL-encoded, as S3 does). */
 function sqsEvent(key: string, eventName = 'ObjectCreated:Put'): SQSEvent {
-  const record = { eventName, s3: { bucket: { name: BUCKET }, object: { key: encodeURIComponent(key).replace(/%2F/g, '/').replace(/%20/g, '+') } } };
+  const record = {
+    eventName,
+    s3: {
+      bucket: { name: BUCKET },
+      object: { key: encodeURIComponent(key).replace(/%2F/g, '/').replace(/%20/g, '+') },
+    },
+  };
   return { Records: [{ messageId: 'm1', body: JSON.stringify({ Records: [record] }) }] } as unknown as SQSEvent;
 }
 
 /** The part of GetObject's streaming body the function reads. */
-const objectBody = (text: string) => ({ transformToByteArray: async () => new Uint8Array(Buffer.from(text, 'utf8')) }) as never;
+const objectBody = (text: string) =>
+  ({ transformToByteArray: async () => new Uint8Array(Buffer.from(text, 'utf8')) }) as never;
 
 let lines: Record<string, unknown>[];
 const importMetrics = () =>
-  lines.filter((line) => '_aws' in line).map((line) => Object.fromEntries(Object.keys(IMPORT_METRICS).map((name) => [name, line[name]])));
+  lines
+    .filter((line) => '_aws' in line)
+    .map((line) => Object.fromEntries(Object.keys(IMPORT_METRICS).map((name) => [name, line[name]])));
 const puts = () => s3Mock.commandCalls(PutObjectCommand).map((call) => call.args[0].input);
 const deletes = () => s3Mock.commandCalls(DeleteObjectCommand).map((call) => call.args[0].input);
 
@@ -50,32 +67,59 @@ beforeEach(() => {
 afterAll(() => setLogSink(() => undefined));
 
 it('publishes a valid file and moves it to imported/ beside a result report', async () => {
-  s3Mock.on(GetObjectCommand, { Bucket: BUCKET, Key: 'incoming/daily 1.json' }).resolves({ Body: objectBody('{"exchanges": []}'), VersionId: 'v-read' });
+  s3Mock
+    .on(GetObjectCommand, { Bucket: BUCKET, Key: 'incoming/daily 1.json' })
+    .resolves({ Body: objectBody('{"exchanges": []}'), VersionId: 'v-read' });
   // An empty table: no pointer, every write accepted.
   ddbMock.onAnyCommand().resolves({});
 
   const done = await ingest(sqsEvent('incoming/daily 1.json'));
 
   expect(done).toEqual([
-    { bucket: BUCKET, key: 'incoming/daily 1.json', versionId: 'v-read', outcome: 'published', moved: { file: 'imported/daily 1.json', report: 'imported/daily 1.json.report.json' } },
+    {
+      bucket: BUCKET,
+      key: 'incoming/daily 1.json',
+      versionId: 'v-read',
+      outcome: 'published',
+      moved: { file: 'imported/daily 1.json', report: 'imported/daily 1.json.report.json' },
+    },
   ]);
   expect(puts().map((put) => put.Key)).toEqual(['imported/daily 1.json', 'imported/daily 1.json.report.json']);
   expect(Buffer.from(puts()[0].Body as Uint8Array).toString('utf8')).toBe('{"exchanges": []}');
   const report = JSON.parse(String(puts()[1].Body));
-  expect(report).toMatchObject({ file: 'incoming/daily 1.json', outcome: 'published', checkedAt: NOW.toISOString(), result: expect.any(Object) });
+  expect(report).toMatchObject({
+    file: 'incoming/daily 1.json',
+    outcome: 'published',
+    checkedAt: NOW.toISOString(),
+    result: expect.any(Object),
+  });
   // The version that was read is deleted, not whatever is current under the name by then.
   expect(deletes()).toEqual([{ Bucket: BUCKET, Key: 'incoming/daily 1.json', VersionId: 'v-read' }]);
   expect(importMetrics()).toEqual([{ ImportsPublished: 1, ImportsRefused: 0, ImportsFailed: 0 }]);
 });
 
-it('reads the version its event names, not the current one, listing the name\'s versions page by page, and deletes that version only', async () => {
-  const record = { eventName: 'ObjectCreated:Put', s3: { bucket: { name: BUCKET }, object: { key: 'incoming/x.json', versionId: 'v1' } } };
+it("reads the version its event names, not the current one, listing the name's versions page by page, and deletes that version only", async () => {
+  const record = {
+    eventName: 'ObjectCreated:Put',
+    s3: { bucket: { name: BUCKET }, object: { key: 'incoming/x.json', versionId: 'v1' } },
+  };
   const event = { Records: [{ messageId: 'm1', body: JSON.stringify({ Records: [record] }) }] } as unknown as SQSEvent;
   // Newest first, over two pages; another key that shares the prefix is not a version of this one.
   s3Mock
     .on(ListObjectVersionsCommand)
-    .resolvesOnce({ IsTruncated: true, NextKeyMarker: 'incoming/x.json', NextVersionIdMarker: 'v2', Versions: [{ Key: 'incoming/x.json', VersionId: 'v2' }] })
-    .resolvesOnce({ IsTruncated: false, Versions: [{ Key: 'incoming/x.json', VersionId: 'v1' }, { Key: 'incoming/x.json.bak', VersionId: 'v0' }] });
+    .resolvesOnce({
+      IsTruncated: true,
+      NextKeyMarker: 'incoming/x.json',
+      NextVersionIdMarker: 'v2',
+      Versions: [{ Key: 'incoming/x.json', VersionId: 'v2' }],
+    })
+    .resolvesOnce({
+      IsTruncated: false,
+      Versions: [
+        { Key: 'incoming/x.json', VersionId: 'v1' },
+        { Key: 'incoming/x.json.bak', VersionId: 'v0' },
+      ],
+    });
   s3Mock.on(GetObjectCommand).resolves({ Body: objectBody('{"exchanges": []}'), VersionId: 'v1' });
   ddbMock.onAnyCommand().resolves({});
 
@@ -86,7 +130,9 @@ it('reads the version its event names, not the current one, listing the name\'s 
     { Bucket: BUCKET, Prefix: 'incoming/x.json' },
     { Bucket: BUCKET, Prefix: 'incoming/x.json', KeyMarker: 'incoming/x.json', VersionIdMarker: 'v2' },
   ]);
-  expect(s3Mock.commandCalls(GetObjectCommand).map((call) => call.args[0].input)).toEqual([{ Bucket: BUCKET, Key: 'incoming/x.json', VersionId: 'v1' }]);
+  expect(s3Mock.commandCalls(GetObjectCommand).map((call) => call.args[0].input)).toEqual([
+    { Bucket: BUCKET, Key: 'incoming/x.json', VersionId: 'v1' },
+  ]);
   expect(puts()[0].Metadata).toEqual({ 'source-version-id': 'v1' });
   expect(deletes()).toEqual([{ Bucket: BUCKET, Key: 'incoming/x.json', VersionId: 'v1' }]);
 });
@@ -97,13 +143,22 @@ it('refuses an invalid file without a write to the table, its report listing eve
 
   const done = await ingest(sqsEvent('incoming/bad.json'));
 
-  expect(done[0]).toMatchObject({ outcome: 'refused', moved: { file: 'refused/bad.json', report: 'refused/bad.json.report.json' } });
+  expect(done[0]).toMatchObject({
+    outcome: 'refused',
+    moved: { file: 'refused/bad.json', report: 'refused/bad.json.report.json' },
+  });
   expect(ddbMock.calls()).toHaveLength(0);
   expect(puts().map((put) => put.Key)).toEqual(['refused/bad.json', 'refused/bad.json.report.json']);
   const report = JSON.parse(String(puts()[1].Body));
   expect(report).toMatchObject({ file: 'incoming/bad.json', outcome: 'refused', checkedAt: NOW.toISOString() });
   expect(report.errorCount).toBe(report.errors.length);
-  expect(report.errors).toEqual(expect.arrayContaining([expect.stringMatching(/^unknown_family: /), expect.stringMatching(/^exchanges\[0\]\.slug: /), expect.stringMatching(/^exchanges\[0\]\.name: /)]));
+  expect(report.errors).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^unknown_family: /),
+      expect.stringMatching(/^exchanges\[0\]\.slug: /),
+      expect.stringMatching(/^exchanges\[0\]\.name: /),
+    ]),
+  );
   expect(deletes()).toEqual([{ Bucket: BUCKET, Key: 'incoming/bad.json', VersionId: undefined }]);
   expect(importMetrics()).toEqual([{ ImportsPublished: 0, ImportsRefused: 1, ImportsFailed: 0 }]);
 });
@@ -133,7 +188,9 @@ it('leaves a file waiting while another import holds the lease: delivered again,
   s3Mock.on(GetObjectCommand).resolves({ Body: objectBody('{"exchanges": []}') });
   ddbMock.on(GetCommand).resolves({});
   // The lease is on the pointer item: the conditional update is refused, then the pointer says until when.
-  ddbMock.on(UpdateCommand).rejects(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' }));
+  ddbMock
+    .on(UpdateCommand)
+    .rejects(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' }));
 
   await expect(ingest(sqsEvent('incoming/daily.json'))).rejects.toBeInstanceOf(ImportBusyError);
   expect(puts()).toEqual([]);
@@ -151,16 +208,24 @@ it('counts a failure to read the object as a failed import and propagates it', a
 it('skips a message delivered again after its file was moved', async () => {
   s3Mock.on(GetObjectCommand).rejects(new NoSuchKey({ message: 'gone', $metadata: {} }));
 
-  expect(await ingest(sqsEvent('incoming/daily.json'))).toEqual([{ bucket: BUCKET, key: 'incoming/daily.json', outcome: 'skipped' }]);
+  expect(await ingest(sqsEvent('incoming/daily.json'))).toEqual([
+    { bucket: BUCKET, key: 'incoming/daily.json', outcome: 'skipped' },
+  ]);
   expect(puts()).toEqual([]);
   expect(importMetrics()).toEqual([]);
 });
 
 it('ignores S3’s test event, keys outside incoming/, folder placeholders and removals', async () => {
-  const testEvent = { Records: [{ messageId: 'm0', body: JSON.stringify({ Event: 's3:TestEvent', Bucket: BUCKET }) }] } as unknown as SQSEvent;
+  const testEvent = {
+    Records: [{ messageId: 'm0', body: JSON.stringify({ Event: 's3:TestEvent', Bucket: BUCKET }) }],
+  } as unknown as SQSEvent;
 
   expect(await ingest(testEvent)).toEqual([]);
-  for (const event of [sqsEvent('refused/x.json.report.json'), sqsEvent('incoming/'), sqsEvent('incoming/x.json', 'ObjectRemoved:Delete')]) {
+  for (const event of [
+    sqsEvent('refused/x.json.report.json'),
+    sqsEvent('incoming/'),
+    sqsEvent('incoming/x.json', 'ObjectRemoved:Delete'),
+  ]) {
     expect((await ingest(event)).map((d) => d.outcome)).toEqual(['skipped']);
   }
   expect(s3Mock.calls()).toHaveLength(0);

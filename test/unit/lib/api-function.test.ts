@@ -1,9 +1,9 @@
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { ApiFunction, mergeEnvironment, type ApiFunctionDefaults } from '../../../lib/constructs/api-function';
+import { ApiFunction, type ApiFunctionDefaults, mergeEnvironment } from '../../../lib/constructs/api-function';
 import { handlerEntry } from '../../../lib/market-data-stack';
-import { synth, type Fixture } from './app-fixture';
+import { type Fixture, synth } from './app-fixture';
 
 const defaults: ApiFunctionDefaults = {
   tableName: 'table',
@@ -21,7 +21,12 @@ const defaults: ApiFunctionDefaults = {
 function singleFunction(props: Partial<ApiFunctionDefaults> = {}, environment?: Record<string, string>): Template {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
   const stack = new Stack(app, 'Test');
-  new ApiFunction(stack, 'Fn', { entry: handlerEntry('offers'), memorySize: 640, defaults: { ...defaults, ...props }, environment });
+  new ApiFunction(stack, 'Fn', {
+    entry: handlerEntry('offers'),
+    memorySize: 640,
+    defaults: { ...defaults, ...props },
+    environment,
+  });
   return Template.fromStack(stack);
 }
 
@@ -98,7 +103,13 @@ describe('the stack functions', () => {
   let dev: Fixture;
 
   beforeAll(() => {
-    dev = synth('dev', { memorySizes: { history: 2048 }, snapshotCacheMs: 250, readCacheMb: 16, ratePerMinute: 30, logRetentionDays: 60 });
+    dev = synth('dev', {
+      memorySizes: { history: 2048 },
+      snapshotCacheMs: 250,
+      readCacheMb: 16,
+      ratePerMinute: 30,
+      logRetentionDays: 60,
+    });
   });
 
   it('creates one function per family plus the usage, authorizer and docs functions, with the configured sizes and budgets', () => {
@@ -127,7 +138,10 @@ describe('the stack functions', () => {
       Environment: { Variables: Match.objectLike({ TABLE_NAME: { Ref: dev.logicalId(table.table) } }) },
     });
     expect(authorizer.fn.runtime.name).toBe('nodejs22.x');
-    dev.template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('docs page'), MemorySize: 256 });
+    dev.template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('docs page'),
+      MemorySize: 256,
+    });
   });
 
   it('gives every function a log group with the stage retention', () => {
@@ -140,7 +154,9 @@ describe('the stack functions', () => {
   it('peppers keys in prod by default, from the documented SSM parameter; no pepper in dev unless configured', () => {
     const pepperOf = (fixture: ReturnType<typeof synth>) => {
       const [authorizer] = Object.values(
-        fixture.template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('authorizer') } }),
+        fixture.template.findResources('AWS::Lambda::Function', {
+          Properties: { Description: Match.stringLikeRegexp('authorizer') },
+        }),
       );
       return authorizer.Properties.Environment.Variables.KEY_PEPPER_PARAMETER;
     };
@@ -152,15 +168,32 @@ describe('the stack functions', () => {
   it('reserves the configured concurrency per function, none by default outside prod', () => {
     const reserved = (fixture: ReturnType<typeof synth>) =>
       Object.fromEntries(
-        [...Object.entries(fixture.stack.functions), ['authorizer', fixture.stack.authorizer], ['docs', fixture.stack.docs]].map(([name, fn]) => [
+        [
+          ...Object.entries(fixture.stack.functions),
+          ['authorizer', fixture.stack.authorizer],
+          ['docs', fixture.stack.docs],
+        ].map(([name, fn]) => [
           name,
-          fixture.template.toJSON().Resources[fixture.logicalId((fn as typeof fixture.stack.docs).fn)].Properties.ReservedConcurrentExecutions,
+          fixture.template.toJSON().Resources[fixture.logicalId((fn as typeof fixture.stack.docs).fn)].Properties
+            .ReservedConcurrentExecutions,
         ]),
       );
 
-    expect(reserved(synth('prod'))).toEqual({ platforms: 100, currencies: 100, offers: 100, history: 100, usage: 100, authorizer: 100, docs: 10 });
+    expect(reserved(synth('prod'))).toEqual({
+      platforms: 100,
+      currencies: 100,
+      offers: 100,
+      history: 100,
+      usage: 100,
+      authorizer: 100,
+      docs: 10,
+    });
     expect(Object.values(reserved(synth('dev', {})))).toEqual(Array(7).fill(undefined));
-    expect(reserved(synth('dev', { reservedConcurrency: { offers: 7, docs: 2 } }))).toMatchObject({ offers: 7, docs: 2, history: undefined });
+    expect(reserved(synth('dev', { reservedConcurrency: { offers: 7, docs: 2 } }))).toMatchObject({
+      offers: 7,
+      docs: 2,
+      history: undefined,
+    });
   });
 
   it('gives the authorizer only the name of the pepper parameter: no value in any environment or template', () => {
@@ -168,10 +201,15 @@ describe('the stack functions', () => {
 
     // No deploy-time resolution of the value: no template parameter names it.
     expect(JSON.stringify(template.toJSON().Parameters ?? {})).not.toContain('key-pepper');
-    const variables = Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Environment?.Variables ?? {}] as const);
+    const variables = Object.entries(template.findResources('AWS::Lambda::Function')).map(
+      ([id, fn]) => [id, fn.Properties.Environment?.Variables ?? {}] as const,
+    );
     for (const [, vars] of variables) expect(vars.KEY_PEPPER).toBeUndefined();
     expect(variables.filter(([, vars]) => vars.KEY_PEPPER_PARAMETER !== undefined)).toEqual([
-      [logicalId(stack.authorizer.fn), expect.objectContaining({ KEY_PEPPER_PARAMETER: '/market-data/dev/key-pepper' })],
+      [
+        logicalId(stack.authorizer.fn),
+        expect.objectContaining({ KEY_PEPPER_PARAMETER: '/market-data/dev/key-pepper' }),
+      ],
     ]);
   });
 });

@@ -33,7 +33,10 @@ export const TEST_ALARM_TOPIC = 'arn:aws:sns:eu-west-1:123456789012:market-data-
  * cdk.json's `prod` block with an alarm target. cdk.json ships none (the operator's address or
  * topic), and a prod synth without one fails (lib/config.ts), so the prod fixtures add this one.
  */
-export const PROD_BLOCK: Record<string, unknown> = { ...(cdkJsonContext().stages as Record<string, Record<string, unknown>>).prod, alarmTopicArn: TEST_ALARM_TOPIC };
+export const PROD_BLOCK: Record<string, unknown> = {
+  ...(cdkJsonContext().stages as Record<string, Record<string, unknown>>).prod,
+  alarmTopicArn: TEST_ALARM_TOPIC,
+};
 
 /** The app for `stage` with `block` replacing that stage's cdk.json block when given, and `extra` context. */
 export function synthApp(stage: string, extra: Record<string, unknown> = {}, block?: Record<string, unknown>): App {

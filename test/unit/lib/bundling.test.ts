@@ -9,12 +9,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { build, type BuildOptions } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 import { BUNDLE_OPTIONS } from '../../../lib/bundling';
 
 const ROOT = resolve(__dirname, '../../..');
 const SHIM = 'shared/lambda-credentials.ts';
-const CHAIN = /credential-provider-(node|ini|sso|process|web-identity|http|login)|nested-clients|token-providers|credential-provider-imds/;
+const CHAIN =
+  /credential-provider-(node|ini|sso|process|web-identity|http|login)|nested-clients|token-providers|credential-provider-imds/;
 const run = promisify(execFile);
 
 const options = (): BuildOptions => ({
@@ -31,7 +32,13 @@ describe('BUNDLE_OPTIONS', () => {
     // The API's functions, and the ingest function with its S3 client (the other runtime configuration that imports the chain).
     const entries = ['platforms', 'ingest'].map((name) => join(ROOT, 'functions', name, 'handler.ts'));
 
-    const { metafile } = await build({ ...options(), entryPoints: entries, outdir: join(ROOT, 'out'), write: false, metafile: true });
+    const { metafile } = await build({
+      ...options(),
+      entryPoints: entries,
+      outdir: join(ROOT, 'out'),
+      write: false,
+      metafile: true,
+    });
 
     const outputs = Object.values(metafile.outputs).filter((output) => output.entryPoint);
     expect(outputs).toHaveLength(entries.length);
@@ -61,7 +68,11 @@ describe('a bundled client without an endpoint', () => {
         ([dynamodb, s3]) => process.stdout.write(JSON.stringify({ dynamodb, s3 })),
         (error) => process.stdout.write(JSON.stringify({ error: error.name })),
       );`;
-    await build({ ...options(), stdin: { contents, resolveDir: ROOT, loader: 'ts', sourcefile: 'entry.ts' }, outfile: file });
+    await build({
+      ...options(),
+      stdin: { contents, resolveDir: ROOT, loader: 'ts', sourcefile: 'entry.ts' },
+      outfile: file,
+    });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -74,7 +85,11 @@ describe('a bundled client without an endpoint', () => {
   };
 
   it('takes its credentials from the environment, as in Lambda', async () => {
-    const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret-example', sessionToken: 'session-example' };
+    const credentials = {
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'secret-example',
+      sessionToken: 'session-example',
+    };
 
     const result = await runBundle({
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,

@@ -40,7 +40,15 @@ describe('resolveStageConfig', () => {
     expect(config.removalPolicy).toBe('retain');
     expect(config.deletionProtection).toBe(true);
     expect(config.keyPepperParameter).toBe('/market-data/prod/key-pepper');
-    expect(config.reservedConcurrency).toEqual({ platforms: 100, currencies: 100, offers: 100, history: 100, usage: 100, authorizer: 100, docs: 10 });
+    expect(config.reservedConcurrency).toEqual({
+      platforms: 100,
+      currencies: 100,
+      offers: 100,
+      history: 100,
+      usage: 100,
+      authorizer: 100,
+      docs: 10,
+    });
   });
 
   it('applies the cost ceilings of a block key by key', () => {
@@ -56,8 +64,12 @@ describe('resolveStageConfig', () => {
     expect(config.reservedConcurrency).toMatchObject({ offers: 40, history: 100 });
     expect(config.docsThrottle).toEqual({ rateLimit: 20, burstLimit: 5 });
     expect(config.onDemandCeiling).toEqual({ maxReadRequestUnits: 20_000, maxWriteRequestUnits: 500 });
-    expect(() => resolveStageConfig('dev', { reservedConcurrency: { reports: 1 } })).toThrow(/stages\.dev\.reservedConcurrency/);
-    expect(() => resolveStageConfig('dev', { onDemandCeiling: { maxReadRequestUnits: 0 } })).toThrow(/stages\.dev\.onDemandCeiling/);
+    expect(() => resolveStageConfig('dev', { reservedConcurrency: { reports: 1 } })).toThrow(
+      /stages\.dev\.reservedConcurrency/,
+    );
+    expect(() => resolveStageConfig('dev', { onDemandCeiling: { maxReadRequestUnits: 0 } })).toThrow(
+      /stages\.dev\.onDemandCeiling/,
+    );
   });
 
   it('applies a block key by key over the defaults', () => {
@@ -82,7 +94,9 @@ describe('resolveStageConfig', () => {
   it('refuses a prod stage without an alarm target, naming both settings; other stages may go without', () => {
     expect(() => resolveStageConfig('prod')).toThrow(/stages\.prod\.alarmEmail.*stages\.prod\.alarmTopicArn/);
     expect(() => resolveStageConfig('prod', { tracing: true })).toThrow(/no alarm target/);
-    expect(resolveStageConfig('prod', { alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }).alarmTopicArn).toBeDefined();
+    expect(
+      resolveStageConfig('prod', { alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }).alarmTopicArn,
+    ).toBeDefined();
     expect(resolveStageConfig('dev').alarmEmail).toBeUndefined();
   });
 
@@ -135,7 +149,9 @@ describe('loadStageConfig', () => {
     }
     expect(() => loadStageConfig(new App({ context: { ...context, stage: 'prod' } }))).toThrow(/no alarm target/);
     const withTarget = { ...stages, prod: { ...stages.prod, alarmEmail: 'ops@example.com' } };
-    expect(() => loadStageConfig(new App({ context: { ...context, stages: withTarget, stage: 'prod' } }))).not.toThrow();
+    expect(() =>
+      loadStageConfig(new App({ context: { ...context, stages: withTarget, stage: 'prod' } })),
+    ).not.toThrow();
   });
 
   it('reads flags given as strings on the command line or booleans in cdk.json', () => {

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/table';
-import { synth, TEST_ALARM_TOPIC, type Fixture } from './app-fixture';
+import { type Fixture, synth, TEST_ALARM_TOPIC } from './app-fixture';
 
 describe('DataTable', () => {
   let dev: Fixture;
@@ -44,7 +44,10 @@ describe('DataTable', () => {
   });
 
   it('is retained and deletion-protected in prod', () => {
-    prod.template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    prod.template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
     prod.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       Replicas: [Match.objectLike({ DeletionProtectionEnabled: true })],
     });
@@ -53,12 +56,17 @@ describe('DataTable', () => {
   it('caps on-demand throughput of the table and of every index, as configured', () => {
     const ceilings = (fixture: Fixture) => {
       const [table] = Object.values(fixture.template.findResources('AWS::DynamoDB::GlobalTable'));
-      const { WriteOnDemandThroughputSettings: write, GlobalSecondaryIndexes: indexes, Replicas: replicas } = table.Properties;
+      const {
+        WriteOnDemandThroughputSettings: write,
+        GlobalSecondaryIndexes: indexes,
+        Replicas: replicas,
+      } = table.Properties;
       return [
         { write: write.MaxWriteRequestUnits, read: replicas[0].ReadOnDemandThroughputSettings.MaxReadRequestUnits },
         ...(indexes ?? []).map((index: any) => ({
           write: index.WriteOnDemandThroughputSettings.MaxWriteRequestUnits,
-          read: replicas[0].GlobalSecondaryIndexes.find((r: any) => r.IndexName === index.IndexName).ReadOnDemandThroughputSettings.MaxReadRequestUnits,
+          read: replicas[0].GlobalSecondaryIndexes.find((r: any) => r.IndexName === index.IndexName)
+            .ReadOnDemandThroughputSettings.MaxReadRequestUnits,
         })),
       ];
     };
@@ -70,7 +78,11 @@ describe('DataTable', () => {
   });
 
   it('follows an explicit removal policy and deletion protection over the stage default', () => {
-    const { template } = synth('prod', { alarmTopicArn: TEST_ALARM_TOPIC, removalPolicy: 'destroy', deletionProtection: false });
+    const { template } = synth('prod', {
+      alarmTopicArn: TEST_ALARM_TOPIC,
+      removalPolicy: 'destroy',
+      deletionProtection: false,
+    });
 
     template.hasResource('AWS::DynamoDB::GlobalTable', { DeletionPolicy: 'Delete' });
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {

@@ -4,14 +4,14 @@ import {
   documentBlockKey,
   historyPartition,
   indexSegmentKey,
+  manifestPartition,
   pointerKey,
   quotaKey,
   sourcePartition,
-  manifestPartition,
   userKey,
   userKeyRefKey,
 } from '../../../shared/keys';
-import { synth, type Fixture } from './app-fixture';
+import { type Fixture, synth } from './app-fixture';
 
 interface Statement {
   Effect: string;
@@ -24,7 +24,12 @@ const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Act
 
 /** IAM's StringLike: `*` is any run of characters, `?` one character. */
 const stringLike = (pattern: string, value: string) =>
-  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(value);
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  ).test(value);
 
 /**
  * IAM's decision for one request with one partition key value (`dynamodb:LeadingKeys`; for an
@@ -122,8 +127,10 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
     for (const fn of Object.values(fixture.stack.functions).filter((f) => f !== fixture.stack.functions.usage)) {
       const statements = statementsOf(fixture, fixture.logicalId(fn.role));
 
-      for (const [action, resource, key] of served) expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, true]);
-      for (const [action, resource, key] of refused) expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, false]);
+      for (const [action, resource, key] of served)
+        expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, true]);
+      for (const [action, resource, key] of refused)
+        expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, false]);
       const actions = statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:'));
       for (const forbidden of ['PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems', 'Scan']) {
         expect(actions).not.toContain(`dynamodb:${forbidden}`);
@@ -148,18 +155,46 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
 
   it('lets the authorizer read the pepper parameter and decrypt it through SSM only, when the stage has one', () => {
     const pepperStatements = (f: Fixture) =>
-      statementsOf(f, f.logicalId(f.stack.authorizer.role)).filter((s) => actionsOf(s).some((a) => /^(ssm|kms):/.test(a)));
+      statementsOf(f, f.logicalId(f.stack.authorizer.role)).filter((s) =>
+        actionsOf(s).some((a) => /^(ssm|kms):/.test(a)),
+      );
     if (stage !== 'prod') {
       expect(pepperStatements(fixture)).toEqual([]);
       return;
     }
-    const parameterArn = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':parameter/market-data/prod/key-pepper']] };
+    const parameterArn = {
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':ssm:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ':parameter/market-data/prod/key-pepper',
+        ],
+      ],
+    };
     expect(pepperStatements(fixture)).toEqual([
       { Effect: 'Allow', Action: 'ssm:GetParameter', Resource: parameterArn },
       {
         Effect: 'Allow',
         Action: 'kms:Decrypt',
-        Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':kms:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':key/*']] },
+        Resource: {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':kms:',
+              { Ref: 'AWS::Region' },
+              ':',
+              { Ref: 'AWS::AccountId' },
+              ':key/*',
+            ],
+          ],
+        },
         Condition: {
           StringEquals: {
             'kms:ViaService': { 'Fn::Join': ['', ['ssm.', { Ref: 'AWS::Region' }, '.amazonaws.com']] },
@@ -169,8 +204,17 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       },
     ]);
     // No other function may read it.
-    for (const fn of [...Object.values(fixture.stack.functions), fixture.stack.docs, fixture.stack.ingest.function, fixture.stack.freshness.function]) {
-      expect(statementsOf(fixture, fixture.logicalId(fn.role)).flatMap(actionsOf).filter((a) => /^(ssm|kms):/.test(a))).toEqual([]);
+    for (const fn of [
+      ...Object.values(fixture.stack.functions),
+      fixture.stack.docs,
+      fixture.stack.ingest.function,
+      fixture.stack.freshness.function,
+    ]) {
+      expect(
+        statementsOf(fixture, fixture.logicalId(fn.role))
+          .flatMap(actionsOf)
+          .filter((a) => /^(ssm|kms):/.test(a)),
+      ).toEqual([]);
     }
   });
 
@@ -199,18 +243,24 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       ['dynamodb:DeleteTable', tableArn, pointerKey().PK],
     ];
 
-    for (const [action, resource, key] of allowed) expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, true]);
-    for (const [action, resource, key] of refused) expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, false]);
+    for (const [action, resource, key] of allowed)
+      expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, true]);
+    for (const [action, resource, key] of refused)
+      expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, false]);
   });
 
   it('lets the ingest function read incoming/ (by version), list its versions, write imported/ and refused/, delete under incoming/ only', () => {
     const bucketArn = { 'Fn::GetAtt': [fixture.logicalId(fixture.stack.ingest.bucket), 'Arn'] };
     const objects = (prefix: string) => ({ 'Fn::Join': ['', [bucketArn, `/${prefix}*`]] });
-    const s3Statements = statementsOf(fixture, fixture.logicalId(fixture.stack.ingest.function.role)).filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
+    const s3Statements = statementsOf(fixture, fixture.logicalId(fixture.stack.ingest.function.role)).filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('s3:')),
+    );
     // Each (action, resource, condition) granted, however CDK merges them into statements.
     const grants = s3Statements.flatMap((s) => {
       expect(s.Effect).toBe('Allow');
-      return actionsOf(s).flatMap((action) => ([] as unknown[]).concat(s.Resource).map((resource) => JSON.stringify([action, resource, s.Condition ?? null])));
+      return actionsOf(s).flatMap((action) =>
+        ([] as unknown[]).concat(s.Resource).map((resource) => JSON.stringify([action, resource, s.Condition ?? null])),
+      );
     });
 
     expect(grants.sort()).toEqual(
@@ -247,9 +297,12 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
   });
 
   it('gives function roles no managed policies', () => {
-    const roles = [...Object.values(fixture.stack.functions), fixture.stack.authorizer, fixture.stack.ingest.function, fixture.stack.freshness.function].map((fn) =>
-      fixture.logicalId(fn.role),
-    );
+    const roles = [
+      ...Object.values(fixture.stack.functions),
+      fixture.stack.authorizer,
+      fixture.stack.ingest.function,
+      fixture.stack.freshness.function,
+    ].map((fn) => fixture.logicalId(fn.role));
     for (const roleId of roles) {
       expect(fixture.template.toJSON().Resources[roleId].Properties.ManagedPolicyArns).toBeUndefined();
     }

@@ -6,7 +6,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { DATA_AGE_METRIC, FAMILY_DIMENSION, METRICS_NAMESPACE } from '../../../shared/observability/metric-names';
 import { DATASET_FAMILIES } from '../../../shared/schemas/dataset';
-import { synth, type Fixture } from './app-fixture';
+import { type Fixture, synth } from './app-fixture';
 
 let dev: Fixture;
 
@@ -26,21 +26,42 @@ describe('the ingest bucket', () => {
   it('is private, encrypted, versioned and owned by the account', () => {
     const bucket = resourceOf(dev, dev.logicalId(dev.stack.ingest.bucket)).Properties;
 
-    expect(bucket.BucketEncryption).toEqual({ ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] });
-    expect(bucket.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.BucketEncryption).toEqual({
+      ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+    });
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(bucket.VersioningConfiguration).toEqual({ Status: 'Enabled' });
     expect(bucket.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
   });
 
   it('refuses every request without TLS (1.2 at least)', () => {
     const bucketId = dev.logicalId(dev.stack.ingest.bucket);
-    const [policy] = Object.values(dev.template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: bucketId } } }));
-    const statements = policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string; Condition: Record<string, unknown> }[];
+    const [policy] = Object.values(
+      dev.template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: bucketId } } }),
+    );
+    const statements = policy.Properties.PolicyDocument.Statement as {
+      Effect: string;
+      Action: string;
+      Condition: Record<string, unknown>;
+    }[];
 
     expect(statements).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } } }),
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 's3:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 's3:*',
+          Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+        }),
       ]),
     );
   });
@@ -69,7 +90,11 @@ describe('the ingest queue and function', () => {
   it('hands one message at a time to a function that runs one import at a time', () => {
     const fnId = dev.logicalId(dev.stack.ingest.function.fn);
 
-    expect(resourceOf(dev, fnId).Properties).toMatchObject({ ReservedConcurrentExecutions: 1, Timeout: 300, MemorySize: 1024 });
+    expect(resourceOf(dev, fnId).Properties).toMatchObject({
+      ReservedConcurrentExecutions: 1,
+      Timeout: 300,
+      MemorySize: 1024,
+    });
     dev.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: fnId },
       EventSourceArn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.queue), 'Arn'] },
@@ -83,7 +108,10 @@ describe('the ingest queue and function', () => {
     const dlq = resourceOf(dev, dev.logicalId(dev.stack.ingest.deadLetterQueue)).Properties;
 
     expect(queue.VisibilityTimeout).toBe(6 * 300);
-    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.deadLetterQueue), 'Arn'] }, maxReceiveCount: 5 });
+    expect(queue.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.deadLetterQueue), 'Arn'] },
+      maxReceiveCount: 5,
+    });
     expect(queue.SqsManagedSseEnabled).toBe(true);
     expect(dlq.SqsManagedSseEnabled).toBe(true);
     expect(dlq.MessageRetentionPeriod).toBe(14 * 24 * 3600);
@@ -92,13 +120,22 @@ describe('the ingest queue and function', () => {
   it('follows the stage’s timeout, memory and delivery count', () => {
     const qa = synth('qa', { ingestTimeoutSeconds: 900, ingestMemorySize: 2048, ingestMaxReceiveCount: 10 });
 
-    expect(resourceOf(qa, qa.logicalId(qa.stack.ingest.function.fn)).Properties).toMatchObject({ Timeout: 900, MemorySize: 2048, ReservedConcurrentExecutions: 1 });
-    expect(resourceOf(qa, qa.logicalId(qa.stack.ingest.queue)).Properties).toMatchObject({ VisibilityTimeout: 5400, RedrivePolicy: { maxReceiveCount: 10 } });
+    expect(resourceOf(qa, qa.logicalId(qa.stack.ingest.function.fn)).Properties).toMatchObject({
+      Timeout: 900,
+      MemorySize: 2048,
+      ReservedConcurrentExecutions: 1,
+    });
+    expect(resourceOf(qa, qa.logicalId(qa.stack.ingest.queue)).Properties).toMatchObject({
+      VisibilityTimeout: 5400,
+      RedrivePolicy: { maxReceiveCount: 10 },
+    });
   });
 
   it('allows S3 to send to the queue only from the ingest bucket, and only over TLS', () => {
     const queueId = dev.logicalId(dev.stack.ingest.queue);
-    const [policy] = Object.values(dev.template.findResources('AWS::SQS::QueuePolicy', { Properties: { Queues: [{ Ref: queueId }] } }));
+    const [policy] = Object.values(
+      dev.template.findResources('AWS::SQS::QueuePolicy', { Properties: { Queues: [{ Ref: queueId }] } }),
+    );
     const statements = policy.Properties.PolicyDocument.Statement;
 
     expect(statements).toEqual(
@@ -107,7 +144,9 @@ describe('the ingest queue and function', () => {
         expect.objectContaining({
           Effect: 'Allow',
           Principal: { Service: 's3.amazonaws.com' },
-          Condition: { ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.bucket), 'Arn'] } } },
+          Condition: {
+            ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.bucket), 'Arn'] } },
+          },
         }),
       ]),
     );
@@ -151,7 +190,9 @@ describe('ingest and freshness alarms', () => {
     expect(alarmNamed(dev, 'MarketData-dev-IngestDeadLetters')).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.deadLetterQueue), 'QueueName'] } }],
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.deadLetterQueue), 'QueueName'] } },
+      ],
       Threshold: 1,
     });
   });
@@ -162,9 +203,15 @@ describe('ingest and freshness alarms', () => {
       [dev, 'dev', 1440],
       [qa, 'qa', 90],
     ] as const) {
-      const alarms = fixture.template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: DATA_AGE_METRIC } });
+      const alarms = fixture.template.findResources('AWS::CloudWatch::Alarm', {
+        Properties: { MetricName: DATA_AGE_METRIC },
+      });
       const byFamily = Object.fromEntries(
-        Object.values(alarms).map((a) => [(a.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === FAMILY_DIMENSION)!.Value, a.Properties]),
+        Object.values(alarms).map((a) => [
+          (a.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === FAMILY_DIMENSION)!
+            .Value,
+          a.Properties,
+        ]),
       );
 
       expect(Object.keys(byFamily).sort()).toEqual([...DATASET_FAMILIES].sort());
@@ -188,7 +235,9 @@ describe('ingest and freshness alarms', () => {
     const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
 
     for (const name of ['ImportsRefused', 'ImportsFailed', 'IngestErrors', 'IngestDeadLetters', 'DataAgeExchanges']) {
-      const [alarm] = Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmName: `MarketData-dev-${name}` } }));
+      const [alarm] = Object.values(
+        template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmName: `MarketData-dev-${name}` } }),
+      );
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
     }
   });
@@ -197,7 +246,8 @@ describe('ingest and freshness alarms', () => {
     const [dashboard] = Object.values(dev.template.findResources('AWS::CloudWatch::Dashboard'));
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
 
-    for (const title of ['Imports (published, refused, failed)', 'Ingest dead-letter queue', 'Data age by family']) expect(body).toContain(title);
+    for (const title of ['Imports (published, refused, failed)', 'Ingest dead-letter queue', 'Data age by family'])
+      expect(body).toContain(title);
     for (const family of DATASET_FAMILIES) expect(body).toContain(`\\"${FAMILY_DIMENSION}\\",\\"${family}\\"`);
   });
 });

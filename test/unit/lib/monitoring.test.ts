@@ -1,6 +1,6 @@
-import { ROUTES } from '../../../shared/routes';
-import { cdkJsonContext, PROD_BLOCK, synth, synthApp, TEST_ALARM_TOPIC, type Fixture } from './app-fixture';
 import { METRICS_NAMESPACE, ROUTE_DIMENSION } from '../../../shared/observability/metric-names';
+import { ROUTES } from '../../../shared/routes';
+import { cdkJsonContext, type Fixture, PROD_BLOCK, synth, synthApp, TEST_ALARM_TOPIC } from './app-fixture';
 
 describe('Monitoring', () => {
   let dev: Fixture;
@@ -27,11 +27,15 @@ describe('Monitoring', () => {
       expect.objectContaining({ Expression: 'IF(requests >= 10, 100 * errors / requests, 0)', ReturnData: true }),
       expect.objectContaining({
         Id: 'errors',
-        MetricStat: expect.objectContaining({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: '5XXError', Dimensions: stageDimensions } }),
+        MetricStat: expect.objectContaining({
+          Metric: { Namespace: 'AWS/ApiGateway', MetricName: '5XXError', Dimensions: stageDimensions },
+        }),
       }),
       expect.objectContaining({
         Id: 'requests',
-        MetricStat: expect.objectContaining({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: 'Count', Dimensions: stageDimensions } }),
+        MetricStat: expect.objectContaining({
+          Metric: { Namespace: 'AWS/ApiGateway', MetricName: 'Count', Dimensions: stageDimensions },
+        }),
       }),
     ]);
   });
@@ -90,7 +94,11 @@ describe('Monitoring', () => {
     const { template } = synth('dev', { alarmEmail: 'ops@example.com' });
     const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
 
-    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: topicId },
+    });
     for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.Properties.OKActions).toEqual([{ Ref: topicId }]);
@@ -100,7 +108,9 @@ describe('Monitoring', () => {
   it('refuses to synthesize prod as cdk.json ships it, without an alarm target, naming the settings', () => {
     const shipped = (cdkJsonContext().stages as Record<string, Record<string, unknown>>).prod;
     expect(shipped.alarmEmail ?? shipped.alarmTopicArn).toBeUndefined();
-    expect(() => synthApp('prod', {}, shipped)).toThrow(/stage "prod" has no alarm target: set stages\.prod\.alarmEmail .* or stages\.prod\.alarmTopicArn/);
+    expect(() => synthApp('prod', {}, shipped)).toThrow(
+      /stage "prod" has no alarm target: set stages\.prod\.alarmEmail .* or stages\.prod\.alarmTopicArn/,
+    );
   });
 
   it('notifies on every alarm of prod, on alarm and on recovery', () => {
@@ -126,7 +136,16 @@ describe('Monitoring', () => {
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
 
     expect(dashboard.Properties.DashboardName).toBe('MarketData-dev');
-    for (const title of ['API requests', 'API latency', 'API 4xx', 'API 5xx', 'Function duration p99', 'Function errors', 'Table consumed capacity', 'Table throttled requests']) {
+    for (const title of [
+      'API requests',
+      'API latency',
+      'API 4xx',
+      'API 5xx',
+      'Function duration p99',
+      'Function errors',
+      'Table consumed capacity',
+      'Table throttled requests',
+    ]) {
       expect(body).toContain(title);
     }
     // The namespace and dimension the functions write, from the one registry of metric names.

@@ -56,7 +56,7 @@ describe('cdk-nag AwsSolutions', () => {
     expect(violationsOf(stack)).toEqual([]);
   });
 
-  it('reports nothing for the stack of the account\'s API Gateway settings', () => {
+  it("reports nothing for the stack of the account's API Gateway settings", () => {
     const app = synthApp('dev', { apiGatewayAccount: 'true' });
     expect(violationsOf(app.node.findChild(API_GATEWAY_ACCOUNT_STACK))).toEqual([]);
   });

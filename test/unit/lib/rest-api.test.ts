@@ -5,7 +5,7 @@ import { bearerKey } from '../../../shared/bearer';
 import { CORS_HEADERS } from '../../../shared/cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES } from '../../../shared/gateway-responses';
 import { ROUTES } from '../../../shared/routes';
-import { PROD_BLOCK, synth, synthApp, type Fixture } from './app-fixture';
+import { type Fixture, PROD_BLOCK, synth, synthApp } from './app-fixture';
 
 type Resources = Record<string, { Properties: Record<string, any> }>;
 
@@ -40,14 +40,17 @@ describe('MarketDataApi', () => {
     });
   });
 
-  it('passes the functions\' base64 coded answers on as bytes, the preflight mocks still answering as text', () => {
+  it("passes the functions' base64 coded answers on as bytes, the preflight mocks still answering as text", () => {
     // The proxy decodes an isBase64Encoded body only when the request's Accept is a binary media type.
     dev.template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
-    const options = Object.values(dev.template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } }));
+    const options = Object.values(
+      dev.template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } }),
+    );
     expect(options.length).toBeGreaterThan(0);
     for (const method of options) {
       expect(method.Properties.Integration).toMatchObject({ Type: 'MOCK', ContentHandling: 'CONVERT_TO_TEXT' });
-      for (const response of method.Properties.Integration.IntegrationResponses) expect(response.ContentHandling).toBe('CONVERT_TO_TEXT');
+      for (const response of method.Properties.Integration.IntegrationResponses)
+        expect(response.ContentHandling).toBe('CONVERT_TO_TEXT');
     }
   });
 
@@ -79,24 +82,42 @@ describe('MarketDataApi', () => {
 
   it('serves the API description, docs page and data status without the authorizer', () => {
     const { template, stack, logicalId } = dev;
-    const paths = resourcePaths(template.findResources('AWS::ApiGateway::Resource') as Resources, logicalId(stack.api.api));
+    const paths = resourcePaths(
+      template.findResources('AWS::ApiGateway::Resource') as Resources,
+      logicalId(stack.api.api),
+    );
     const open = Object.values(template.findResources('AWS::ApiGateway::Method')).filter(
       (m) => m.Properties.HttpMethod === 'GET' && m.Properties.AuthorizationType === 'NONE',
     );
-    expect(open.map((m) => paths.get(m.Properties.ResourceId.Ref)).sort()).toEqual(['/api/v1/status', '/docs', '/docs/{asset}', '/openapi.json']);
-    for (const method of open) expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(logicalId(stack.docs.fn));
+    expect(open.map((m) => paths.get(m.Properties.ResourceId.Ref)).sort()).toEqual([
+      '/api/v1/status',
+      '/docs',
+      '/docs/{asset}',
+      '/openapi.json',
+    ]);
+    for (const method of open)
+      expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(logicalId(stack.docs.fn));
   });
 
   it('answers the CORS preflight of every route without the authorizer', () => {
     const { template, stack, logicalId } = dev;
-    const paths = resourcePaths(template.findResources('AWS::ApiGateway::Resource') as Resources, logicalId(stack.api.api));
-    const preflights = Object.values(template.findResources('AWS::ApiGateway::Method')).filter((m) => m.Properties.HttpMethod === 'OPTIONS');
+    const paths = resourcePaths(
+      template.findResources('AWS::ApiGateway::Resource') as Resources,
+      logicalId(stack.api.api),
+    );
+    const preflights = Object.values(template.findResources('AWS::ApiGateway::Method')).filter(
+      (m) => m.Properties.HttpMethod === 'OPTIONS',
+    );
 
-    expect(preflights.map((m) => paths.get(m.Properties.ResourceId.Ref)).sort()).toEqual(ROUTES.map((r) => r.path).sort());
+    expect(preflights.map((m) => paths.get(m.Properties.ResourceId.Ref)).sort()).toEqual(
+      ROUTES.map((r) => r.path).sort(),
+    );
     for (const preflight of preflights) {
       expect(preflight.Properties).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
       expect(preflight.Properties.AuthorizerId).toBeUndefined();
-      expect(JSON.stringify(preflight.Properties.Integration.IntegrationResponses)).toContain("'Authorization,Content-Type,If-None-Match'");
+      expect(JSON.stringify(preflight.Properties.Integration.IntegrationResponses)).toContain(
+        "'Authorization,Content-Type,If-None-Match'",
+      );
     }
   });
 
@@ -117,24 +138,56 @@ describe('MarketDataApi', () => {
     const expression = new RegExp(authorizer.Properties.IdentityValidationExpression);
     const key = 'k'.repeat(40);
 
-    for (const accepted of [`Bearer ${key}`, `bearer ${key}`, `bEaReR ${key}`, `Bearer    ${key}`, ` Bearer ${key}\t`, `Bearer ${'a'.repeat(32)}`, `Bearer ${'a'.repeat(128)}`]) {
+    for (const accepted of [
+      `Bearer ${key}`,
+      `bearer ${key}`,
+      `bEaReR ${key}`,
+      `Bearer    ${key}`,
+      ` Bearer ${key}\t`,
+      `Bearer ${'a'.repeat(32)}`,
+      `Bearer ${'a'.repeat(128)}`,
+    ]) {
       expect([accepted, expression.test(accepted), bearerKey(accepted)]).toEqual([accepted, true, expect.any(String)]);
     }
-    for (const refused of ['', key, `Basic ${key}`, `Bearer${key}`, `Bearer\t${key}`, `Bearer ${key} x`, `Bearer ${'a'.repeat(31)}`, `Bearer ${'a'.repeat(129)}`, `Bearer ${key}==`, `Bearer ${key.slice(1)}.`]) {
+    for (const refused of [
+      '',
+      key,
+      `Basic ${key}`,
+      `Bearer${key}`,
+      `Bearer\t${key}`,
+      `Bearer ${key} x`,
+      `Bearer ${'a'.repeat(31)}`,
+      `Bearer ${'a'.repeat(129)}`,
+      `Bearer ${key}==`,
+      `Bearer ${key.slice(1)}.`,
+    ]) {
       expect([refused, expression.test(refused), bearerKey(refused)]).toEqual([refused, false, undefined]);
     }
   });
 
   it('throttles each key-free method below the stage throttle, as configured', () => {
     const settings = (fixture: Fixture) =>
-      Object.values(fixture.template.findResources('AWS::ApiGateway::Stage'))[0].Properties.MethodSettings as Record<string, unknown>[];
+      Object.values(fixture.template.findResources('AWS::ApiGateway::Stage'))[0].Properties.MethodSettings as Record<
+        string,
+        unknown
+      >[];
 
     for (const path of ['/~1openapi.json', '/~1docs', '/~1docs~1{asset}', '/~1api~1v1~1status']) {
       expect(settings(dev)).toContainEqual(
-        expect.objectContaining({ ResourcePath: path, HttpMethod: 'GET', ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 }),
+        expect.objectContaining({
+          ResourcePath: path,
+          HttpMethod: 'GET',
+          ThrottlingRateLimit: 20,
+          ThrottlingBurstLimit: 40,
+        }),
       );
       expect(settings(synth('dev', { docsThrottle: { rateLimit: 5, burstLimit: 7 } }))).toContainEqual(
-        expect.objectContaining({ ResourcePath: path, HttpMethod: 'GET', ThrottlingRateLimit: 5, ThrottlingBurstLimit: 7 }),
+        expect.objectContaining({
+          ResourcePath: path,
+          HttpMethod: 'GET',
+          ThrottlingRateLimit: 5,
+          ThrottlingBurstLimit: 7,
+        }),
       );
     }
   });
@@ -168,13 +221,23 @@ describe('MarketDataApi', () => {
       StageName: 'dev',
       TracingEnabled: false,
       MethodSettings: Match.arrayWith([
-        Match.objectLike({ ResourcePath: '/*', HttpMethod: '*', LoggingLevel: 'ERROR', DataTraceEnabled: false, ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 }),
+        Match.objectLike({
+          ResourcePath: '/*',
+          HttpMethod: '*',
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: 500,
+          ThrottlingBurstLimit: 1000,
+        }),
       ]),
     });
     const [stage] = Object.values(dev.template.findResources('AWS::ApiGateway::Stage'));
-    for (const setting of stage.Properties.MethodSettings) expect(setting).toMatchObject({ LoggingLevel: 'ERROR', DataTraceEnabled: false });
+    for (const setting of stage.Properties.MethodSettings)
+      expect(setting).toMatchObject({ LoggingLevel: 'ERROR', DataTraceEnabled: false });
     dev.template.hasResourceProperties('AWS::Logs::LogGroup', {
-      LogGroupName: { 'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: dev.logicalId(dev.stack.api.api) }, '/dev']] },
+      LogGroupName: {
+        'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: dev.logicalId(dev.stack.api.api) }, '/dev']],
+      },
     });
   });
 
@@ -195,7 +258,9 @@ describe('MarketDataApi', () => {
     ['DEFAULT_4XX', '400', 'validation_error', false],
     ['DEFAULT_5XX', '500', 'internal_error', false],
   ])('answers %s with %s and the %s envelope', (type, status, code, retryAfter) => {
-    const responses = dev.template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } });
+    const responses = dev.template.findResources('AWS::ApiGateway::GatewayResponse', {
+      Properties: { ResponseType: type },
+    });
     const [response] = Object.values(responses);
 
     expect(Object.keys(responses)).toHaveLength(1);
@@ -220,7 +285,9 @@ describe('MarketDataApi', () => {
     const [unauthorized] = Object.values(
       dev.template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: 'UNAUTHORIZED' } }),
     );
-    expect(unauthorized.Properties.ResponseParameters['gatewayresponse.header.WWW-Authenticate']).toBe(`'Bearer error="invalid_token"'`);
+    expect(unauthorized.Properties.ResponseParameters['gatewayresponse.header.WWW-Authenticate']).toBe(
+      `'Bearer error="invalid_token"'`,
+    );
   });
 
   it('renders exactly the bodies and headers of shared/gateway-responses.ts, which the local gateway serves', () => {
@@ -259,7 +326,11 @@ describe('MarketDataApi', () => {
       SecurityPolicy: 'TLS_1_2',
     });
     template.resourceCountIs('AWS::ApiGateway::BasePathMapping', 1);
-    template.hasResourceProperties('AWS::Route53::RecordSet', { Name: 'api.example.com.', Type: 'A', HostedZoneId: 'Z123' });
+    template.hasResourceProperties('AWS::Route53::RecordSet', {
+      Name: 'api.example.com.',
+      Type: 'A',
+      HostedZoneId: 'Z123',
+    });
     template.hasOutput('CustomDomainUrl', { Value: 'https://api.example.com/' });
   });
 
@@ -269,15 +340,26 @@ describe('MarketDataApi', () => {
     const { Rules: rules, CustomResponseBodies: bodies, DefaultAction } = acl.Properties;
     const responseOf = (rule: any) => {
       const custom = rule.Action.Block.CustomResponse;
-      const headers = Object.fromEntries(custom.ResponseHeaders.map((h: { Name: string; Value: string }) => [h.Name, h.Value]));
+      const headers = Object.fromEntries(
+        custom.ResponseHeaders.map((h: { Name: string; Value: string }) => [h.Name, h.Value]),
+      );
       const body = bodies[custom.CustomResponseBodyKey];
-      return { status: custom.ResponseCode, headers, contentType: body.ContentType, envelope: JSON.parse(body.Content) };
+      return {
+        status: custom.ResponseCode,
+        headers,
+        contentType: body.ContentType,
+        envelope: JSON.parse(body.Content),
+      };
     };
 
     expect(acl.Properties.Scope).toBe('REGIONAL');
     expect(DefaultAction).toEqual({ Allow: {} });
     const rate = rules.find((r: any) => r.Statement.RateBasedStatement);
-    expect(rate.Statement.RateBasedStatement).toEqual({ Limit: 1200, AggregateKeyType: 'IP', EvaluationWindowSec: 300 });
+    expect(rate.Statement.RateBasedStatement).toEqual({
+      Limit: 1200,
+      AggregateKeyType: 'IP',
+      EvaluationWindowSec: 300,
+    });
     expect(responseOf(rate)).toEqual({
       status: 429,
       headers: { ...CORS_HEADERS, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding', 'Retry-After': '60' },
@@ -300,7 +382,9 @@ describe('MarketDataApi', () => {
       status: 400,
       headers: { ...CORS_HEADERS, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' },
       contentType: 'APPLICATION_JSON',
-      envelope: { error: { code: 'validation_error', message: expect.any(String), details: { message: [expect.any(String)] } } },
+      envelope: {
+        error: { code: 'validation_error', message: expect.any(String), details: { message: [expect.any(String)] } },
+      },
     });
     for (const rule of rules) expect(rule.Action?.Block?.CustomResponse ?? rule.OverrideAction).toBeDefined();
     template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
@@ -311,7 +395,11 @@ describe('MarketDataApi', () => {
 
   it('logs what WAF sees to an aws-waf-logs- log group with the stage retention, the Authorization header redacted', () => {
     const { template } = synth('dev', { waf: { enabled: true } });
-    const [group] = Object.entries(template.findResources('AWS::Logs::LogGroup', { Properties: { LogGroupName: Match.stringLikeRegexp('^aws-waf-logs-') } }));
+    const [group] = Object.entries(
+      template.findResources('AWS::Logs::LogGroup', {
+        Properties: { LogGroupName: Match.stringLikeRegexp('^aws-waf-logs-') },
+      }),
+    );
     expect(group[1].Properties).toMatchObject({ LogGroupName: 'aws-waf-logs-market-data-dev', RetentionInDays: 30 });
     const [logging] = Object.values(template.findResources('AWS::WAFv2::LoggingConfiguration'));
     const [aclId] = Object.keys(template.findResources('AWS::WAFv2::WebACL'));
@@ -326,14 +414,24 @@ describe('MarketDataApi', () => {
   it('owns no account-wide API Gateway settings in any stage: that is a stack of its own, on request', () => {
     for (const fixture of [dev, synth('prod', PROD_BLOCK)]) {
       fixture.template.resourceCountIs('AWS::ApiGateway::Account', 0);
-      fixture.template.resourcePropertiesCountIs('AWS::IAM::Role', { AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'apigateway.amazonaws.com' } })] }) }, 0);
+      fixture.template.resourcePropertiesCountIs(
+        'AWS::IAM::Role',
+        {
+          AssumeRolePolicyDocument: Match.objectLike({
+            Statement: [Match.objectLike({ Principal: { Service: 'apigateway.amazonaws.com' } })],
+          }),
+        },
+        0,
+      );
       expect(fixture.app.node.children.filter((child) => child instanceof Stack)).toHaveLength(1);
     }
     const withAccount = synthApp('dev', { apiGatewayAccount: 'true' });
     const account = Template.fromStack(withAccount.node.findChild(API_GATEWAY_ACCOUNT_STACK) as Stack);
     account.resourceCountIs('AWS::ApiGateway::Account', 1);
     account.hasResourceProperties('AWS::IAM::Role', {
-      AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'apigateway.amazonaws.com' } })] }),
+      AssumeRolePolicyDocument: Match.objectLike({
+        Statement: [Match.objectLike({ Principal: { Service: 'apigateway.amazonaws.com' } })],
+      }),
     });
     account.hasResource('AWS::IAM::Role', { DeletionPolicy: 'Retain' });
   });

@@ -42,7 +42,11 @@ function assembly(options: AssemblyOptions = {}): string {
     artifacts[stack] = { type: 'aws:cloudformation:stack', properties: { templateFile: `${stack}.template.json` } };
     const resources: Record<string, unknown> = {
       // A function of the CDK's own (log retention, custom resources) is not one of the API's.
-      LogRetentionFn: { Type: 'AWS::Lambda::Function', Properties: { Handler: 'index.handler' }, Metadata: { 'aws:cdk:path': `${stack}/LogRetention/Resource` } },
+      LogRetentionFn: {
+        Type: 'AWS::Lambda::Function',
+        Properties: { Handler: 'index.handler' },
+        Metadata: { 'aws:cdk:path': `${stack}/LogRetention/Resource` },
+      },
     };
     for (const name of NAMES.filter((n) => n !== options.omit)) {
       const asset = `asset.${stack}-${name}`;
@@ -71,7 +75,8 @@ function assembly(options: AssemblyOptions = {}): string {
 }
 
 const LOCAL = { TABLE_NAME: 'local-table', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' };
-const bodyOf = async (handler: unknown) => JSON.parse(((await (handler as () => Promise<{ body: string }>)()) as { body: string }).body);
+const bodyOf = async (handler: unknown) =>
+  JSON.parse(((await (handler as () => Promise<{ body: string }>)()) as { body: string }).body);
 
 describe('readBundledStack', () => {
   it("finds every function of the API by its construct, with its asset's handler file", () => {
@@ -137,7 +142,9 @@ describe('loadBundles', () => {
   it('refuses the pepper parameter the deployed authorizer reads from SSM without a local pepper, and never passes its name on', async () => {
     const dir = assembly({ environment: { KEY_PEPPER_PARAMETER: '/market-data/prod/key-pepper' } });
 
-    expect(() => loadBundles(dir, LOCAL)).toThrow(/KEY_PEPPER_PARAMETER names a parameter the function reads from AWS .*give KEY_PEPPER a local value/);
+    expect(() => loadBundles(dir, LOCAL)).toThrow(
+      /KEY_PEPPER_PARAMETER names a parameter the function reads from AWS .*give KEY_PEPPER a local value/,
+    );
     const { seen } = await bodyOf(loadBundles(dir, { ...LOCAL, KEY_PEPPER: 'local-pepper' }).authorizer);
     expect(seen.KEY_PEPPER).toBe('local-pepper');
     expect(seen.KEY_PEPPER_PARAMETER).toBeUndefined();
@@ -146,6 +153,8 @@ describe('loadBundles', () => {
   it('takes the local value of such a reference', async () => {
     const dir = assembly({ environment: { KEY_PEPPER: { 'Fn::GetAtt': ['PepperParameter', 'Value'] } } });
 
-    expect((await bodyOf(loadBundles(dir, { ...LOCAL, KEY_PEPPER: 'local-pepper' }).authorizer)).seen.KEY_PEPPER).toBe('local-pepper');
+    expect((await bodyOf(loadBundles(dir, { ...LOCAL, KEY_PEPPER: 'local-pepper' }).authorizer)).seen.KEY_PEPPER).toBe(
+      'local-pepper',
+    );
   });
 });

@@ -19,7 +19,12 @@ addFormats(ajv);
 ajv.addSchema({ $id: ID, components: { schemas: doc.components.schemas } });
 
 const deref = (node: Json): Json =>
-  node?.$ref ? (node.$ref as string).slice(2).split('/').reduce((n: Json, part: string) => n[part.replace(/~1/g, '/')], doc) : node;
+  node?.$ref
+    ? (node.$ref as string)
+        .slice(2)
+        .split('/')
+        .reduce((n: Json, part: string) => n[part.replace(/~1/g, '/')], doc)
+    : node;
 const rebase = (schema: Json): Json => JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, `"$ref":"${ID}#/`));
 
 function problemsOf(schema: Json, value: unknown): string | null {
@@ -33,13 +38,15 @@ function examplePlaces(): [string, Json, Json][] {
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
     for (const [method, op] of Object.entries(methods)) {
       const where = `${method.toUpperCase()} ${path}`;
-      for (const param of ((op.parameters ?? []) as Json[]).map(deref)) places.push([`${where} parameter ${param.name}`, param, param.schema]);
+      for (const param of ((op.parameters ?? []) as Json[]).map(deref))
+        places.push([`${where} parameter ${param.name}`, param, param.schema]);
       for (const [status, raw] of Object.entries(op.responses as Record<string, Json>)) {
         const response = deref(raw);
         for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
           places.push([`${where} ${status} header ${name}`, deref(header), deref(header).schema]);
         }
-        for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>)) places.push([`${where} ${status} ${type}`, media, media.schema]);
+        for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>))
+          places.push([`${where} ${status} ${type}`, media, media.schema]);
       }
     }
   }
@@ -53,10 +60,13 @@ describe('the examples of docs/openapi.json', () => {
     expect(places.length).toBeGreaterThan(500);
   });
 
-  it.each(places.map(([where, holder, schema]) => [where, holder, schema] as const))('%s has a valid example', (_, holder, schema) => {
-    expect(holder).toHaveProperty('example');
-    expect(problemsOf(schema, holder.example)).toBeNull();
-  });
+  it.each(places.map(([where, holder, schema]) => [where, holder, schema] as const))(
+    '%s has a valid example',
+    (_, holder, schema) => {
+      expect(holder).toHaveProperty('example');
+      expect(problemsOf(schema, holder.example)).toBeNull();
+    },
+  );
 
   it('every response carries one: a body example, or examples on each of its headers', () => {
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
@@ -66,7 +76,11 @@ describe('the examples of docs/openapi.json', () => {
           ...Object.values((response.content ?? {}) as Record<string, Json>).map((m) => m.example),
           ...Object.values((response.headers ?? {}) as Record<string, Json>).map((h) => deref(h).example),
         ];
-        expect([path, status, examples.length > 0 && examples.every((e) => e !== undefined)]).toEqual([path, status, true]);
+        expect([path, status, examples.length > 0 && examples.every((e) => e !== undefined)]).toEqual([
+          path,
+          status,
+          true,
+        ]);
       }
     }
   });

@@ -2,10 +2,10 @@ import { formatDataset } from '../../../scripts/sample-data/format';
 import {
   BENCH,
   type GenerateOptions,
+  generateDataset,
   PRESETS,
   QUICK_BENCH,
   SAMPLE,
-  generateDataset,
 } from '../../../scripts/sample-data/generate';
 import type {
   AssetRef,
@@ -21,14 +21,30 @@ import type {
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const OPTIONS: GenerateOptions = { ...SAMPLE, now: NOW };
 /** A quarter-size dataset for the tests that only compare two generations. */
-const SMALL: GenerateOptions = { ...OPTIONS, currencies: 100, earn: 80, borrow: 50, collateral: 50, historyOffers: 4, historyDays: 10 };
+const SMALL: GenerateOptions = {
+  ...OPTIONS,
+  currencies: 100,
+  earn: 80,
+  borrow: 50,
+  collateral: 50,
+  historyOffers: 4,
+  historyDays: 10,
+};
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 const CATALOG_FLAGS = ['published', 'delisted', 'previous_slugs'];
 const PLATFORM_FIELDS = ['type', 'slug', 'name', 'url', 'logo64', 'stats', 'updated_at'];
 const STATS: Record<string, string[]> = {
   exchanges: ['num_coins', 'num_markets', 'weekly_visits', 'daily_spot_volume', 'is_centralized'],
-  wallets: ['wallet_type', 'num_coins', 'anonymity_rating', 'ease_of_use_rating', 'security_rating', 'platforms', 'additional_services'],
+  wallets: [
+    'wallet_type',
+    'num_coins',
+    'anonymity_rating',
+    'ease_of_use_rating',
+    'security_rating',
+    'platforms',
+    'additional_services',
+  ],
   protocols: ['category', 'tvl'],
 };
 const OFFER_HEAD = ['id', 'compositeKey', 'platform', 'chain', 'asset'];
@@ -37,7 +53,15 @@ const LENDING_TAIL = ['is_active', 'link', 'synced_at', 'updated_at'];
 const OFFER_FIELDS: Record<string, string[]> = {
   earn_offers: [
     ...OFFER_HEAD,
-    ...['reward_assets', 'product_type', 'product_name', 'duration_days', 'apy', 'estimated_apy', 'estimated_apy_updated_at'],
+    ...[
+      'reward_assets',
+      'product_type',
+      'product_name',
+      'duration_days',
+      'apy',
+      'estimated_apy',
+      'estimated_apy_updated_at',
+    ],
     ...['tvl', 'min_amount', 'max_amount', 'available', 'available_updated_at', 'link', 'updated_at'],
   ],
   borrow_offers: [
@@ -85,10 +109,18 @@ const resolve = (ref: PlatformRef) =>
 
 /** Compares decimal strings exactly, as the API must ("5.10" equals "5.1"). */
 const sameDecimal = (a: string | null, b: string | null) =>
-  a === b || (a !== null && b !== null && a.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') === b.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, ''));
+  a === b ||
+  (a !== null &&
+    b !== null &&
+    a.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') === b.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, ''));
 
 /** Problems with a record's key set: missing required keys, keys the format does not know. */
-function fieldProblems(record: object, required: readonly string[], optional: readonly string[], where: string): string[] {
+function fieldProblems(
+  record: object,
+  required: readonly string[],
+  optional: readonly string[],
+  where: string,
+): string[] {
   const keys = Object.keys(record);
   return [
     ...required.filter((k) => !keys.includes(k)).map((k) => `${where}: missing ${k}`),
@@ -98,7 +130,8 @@ function fieldProblems(record: object, required: readonly string[], optional: re
 
 function expectDecimal(value: unknown, nullable: boolean, where: string): void {
   if (value === null && nullable) return;
-  if (typeof value !== 'string' || !DECIMAL.test(value)) throw new Error(`${where}: ${JSON.stringify(value)} is not a decimal string`);
+  if (typeof value !== 'string' || !DECIMAL.test(value))
+    throw new Error(`${where}: ${JSON.stringify(value)} is not a decimal string`);
 }
 
 describe('generateDataset', () => {
@@ -150,10 +183,29 @@ describe('generateDataset', () => {
     });
 
     it('handles tiny and empty sizes', () => {
-      const zero = { currencies: 0, exchanges: 0, wallets: 0, protocols: 0, earn: 0, borrow: 0, collateral: 0, historyOffers: 0 };
+      const zero = {
+        currencies: 0,
+        exchanges: 0,
+        wallets: 0,
+        protocols: 0,
+        earn: 0,
+        borrow: 0,
+        collateral: 0,
+        historyOffers: 0,
+      };
 
       expect(generateDataset({ ...OPTIONS, ...zero }).earn_offers).toEqual([]);
-      const tiny = generateDataset({ ...OPTIONS, ...zero, currencies: 3, exchanges: 2, wallets: 1, earn: 5, borrow: 2, collateral: 1, historyOffers: 2 });
+      const tiny = generateDataset({
+        ...OPTIONS,
+        ...zero,
+        currencies: 3,
+        exchanges: 2,
+        wallets: 1,
+        earn: 5,
+        borrow: 2,
+        collateral: 1,
+        historyOffers: 2,
+      });
       expect(tiny.earn_offers).toHaveLength(5);
       expect(tiny.earn_history).toHaveLength(1);
     });
@@ -180,7 +232,6 @@ describe('generateDataset', () => {
   });
 
   describe('file format (README.md, Data import)', () => {
-
     it('gives platforms exactly their fields, with type equal to the family', () => {
       const problems: string[] = [];
       for (const [family, records] of catalogFamilies().filter(([f]) => f !== 'currencies')) {
@@ -209,7 +260,8 @@ describe('generateDataset', () => {
       for (const [family, offers] of offerFamilies()) {
         for (const [i, offer] of offers.entries()) {
           problems.push(...fieldProblems(offer, OFFER_FIELDS[family], ['published'], `${family}[${i}]`));
-          if (offer.platform) problems.push(...fieldProblems(offer.platform, ['type', 'slug', 'name'], [], `${family}[${i}].platform`));
+          if (offer.platform)
+            problems.push(...fieldProblems(offer.platform, ['type', 'slug', 'name'], [], `${family}[${i}].platform`));
           const assets = [offer.chain, offer.asset, ...('reward_assets' in offer ? offer.reward_assets : [])];
           for (const ref of assets.filter((r): r is AssetRef => r !== null)) {
             problems.push(...fieldProblems(ref, ['slug', 'symbol', 'name'], [], `${family}[${i}] asset ref`));
@@ -222,18 +274,26 @@ describe('generateDataset', () => {
 
     it('writes every decimal field as a plain decimal string', () => {
       for (const [i, c] of dataset.currencies.entries()) {
-        for (const field of ['usd_price', 'usd_volume_24h', 'usd_market_cap'] as const) expectDecimal(c.stats[field], true, `currencies[${i}].stats.${field}`);
+        for (const field of ['usd_price', 'usd_volume_24h', 'usd_market_cap'] as const)
+          expectDecimal(c.stats[field], true, `currencies[${i}].stats.${field}`);
       }
       for (const [i, p] of dataset.protocols.entries()) expectDecimal(p.stats.tvl, false, `protocols[${i}].stats.tvl`);
       for (const [i, o] of dataset.earn_offers.entries()) {
         expectDecimal(o.apy, false, `earn_offers[${i}].apy`);
         expectDecimal(o.estimated_apy, false, `earn_offers[${i}].estimated_apy`);
-        for (const field of ['tvl', 'min_amount', 'max_amount'] as const) expectDecimal(o[field], true, `earn_offers[${i}].${field}`);
+        for (const field of ['tvl', 'min_amount', 'max_amount'] as const)
+          expectDecimal(o[field], true, `earn_offers[${i}].${field}`);
       }
       for (const [i, o] of dataset.borrow_offers.entries()) {
         expectDecimal(o.net_borrow_apy, false, `borrow_offers[${i}].net_borrow_apy`);
         expectDecimal(o.real_net_borrow_apy, false, `borrow_offers[${i}].real_net_borrow_apy`);
-        for (const field of ['borrow_apy', 'supply_apy', 'total_supply_usd', 'total_borrow_usd', 'available_liquidity_usd'] as const) {
+        for (const field of [
+          'borrow_apy',
+          'supply_apy',
+          'total_supply_usd',
+          'total_borrow_usd',
+          'available_liquidity_usd',
+        ] as const) {
           expectDecimal(o[field], true, `borrow_offers[${i}].${field}`);
         }
       }
@@ -268,7 +328,9 @@ describe('generateDataset', () => {
         ...wallets.flatMap((w) => [w.stats.anonymity_rating, w.stats.ease_of_use_rating, w.stats.security_rating]),
       ].filter((n) => n !== null);
 
-      expect(numbers.filter((n) => typeof n !== 'number' || !Number.isFinite(n) || /e/i.test(JSON.stringify(n)))).toEqual([]);
+      expect(
+        numbers.filter((n) => typeof n !== 'number' || !Number.isFinite(n) || /e/i.test(JSON.stringify(n))),
+      ).toEqual([]);
       expect(integers.filter((n) => !Number.isSafeInteger(n))).toEqual([]);
     });
 
@@ -282,7 +344,8 @@ describe('generateDataset', () => {
         if (value === null || typeof value !== 'object') return;
         for (const [key, v] of Object.entries(value)) {
           if (key.endsWith('_at') || key === 'timestamp') {
-            const ok = typeof v === 'string' && v.endsWith('Z') && new Date(v).toISOString() === v && new Date(v) <= NOW;
+            const ok =
+              typeof v === 'string' && v.endsWith('Z') && new Date(v).toISOString() === v && new Date(v) <= NOW;
             if (!ok) bad.push(`${path}.${key}=${String(v)}`);
           } else visit(v, `${path}.${key}`);
         }
@@ -317,7 +380,11 @@ describe('generateDataset', () => {
       for (const [family, offers] of offerFamilies()) {
         const ids = offers.map((o) => o.id);
         expect(ids.every((id) => Number.isSafeInteger(id) && id > 0)).toBe(true);
-        expect({ family, ids: new Set(ids).size, keys: new Set(offers.map((o) => o.compositeKey)).size }).toEqual({ family, ids: offers.length, keys: offers.length });
+        expect({ family, ids: new Set(ids).size, keys: new Set(offers.map((o) => o.compositeKey)).size }).toEqual({
+          family,
+          ids: offers.length,
+          keys: offers.length,
+        });
       }
     });
 
@@ -326,7 +393,9 @@ describe('generateDataset', () => {
       const ranked = ranks.filter((r): r is number => r !== null);
 
       expect(dataset.currencies.slice(0, 3).map((c) => c.slug)).toEqual(['bitcoin', 'ethereum', 'tether']);
-      expect(dataset.currencies.slice(0, 10).map((c) => c.slug)).toEqual(expect.arrayContaining(['usd-coin', 'solana', 'xrp']));
+      expect(dataset.currencies.slice(0, 10).map((c) => c.slug)).toEqual(
+        expect.arrayContaining(['usd-coin', 'solana', 'xrp']),
+      );
       expect(ranked).toEqual(ranked.map((_, i) => i + 1));
       expect(ranks.filter((r) => r === null).length).toBeGreaterThanOrEqual(3);
       expect(Number(dataset.currencies[0].stats.usd_price)).toBeGreaterThan(10_000);
@@ -335,9 +404,18 @@ describe('generateDataset', () => {
 
     it('synthesizes unique currencies and platforms beyond the real names', () => {
       const zero = { exchanges: 0, wallets: 0, protocols: 0, earn: 0, borrow: 0, collateral: 0, historyOffers: 0 };
-      const big = generateDataset({ ...OPTIONS, ...zero, currencies: 12_000, exchanges: 120, wallets: 80, protocols: 200 });
+      const big = generateDataset({
+        ...OPTIONS,
+        ...zero,
+        currencies: 12_000,
+        exchanges: 120,
+        wallets: 80,
+        protocols: 200,
+      });
       // "Nova Token 12" / "NOV12" / "nova-token-12"
-      const synthesized = big.currencies.filter((c) => /^[A-Z][a-z]+ (Token|Coin|Network|Chain|Finance) \d+$/.test(c.name) && /^[A-Z]{3}\d+$/.test(c.symbol));
+      const synthesized = big.currencies.filter(
+        (c) => /^[A-Z][a-z]+ (Token|Coin|Network|Chain|Finance) \d+$/.test(c.name) && /^[A-Z]{3}\d+$/.test(c.symbol),
+      );
 
       expect(synthesized.length).toBeGreaterThan(big.currencies.length - 11_500);
       expect(synthesized.filter((c) => c.slug !== c.name.toLowerCase().replace(/ /g, '-'))).toEqual([]);
@@ -345,23 +423,30 @@ describe('generateDataset', () => {
         expect(new Set(records.map((r) => r.slug)).size).toBe(records.length);
       }
       expect(new Set(big.currencies.map((c) => c.symbol)).size).toBe(big.currencies.length);
-      expect(big.exchanges.map((e) => e.name)).toEqual(expect.arrayContaining(['Binance', 'Coinbase', 'Kraken', 'OKX']));
+      expect(big.exchanges.map((e) => e.name)).toEqual(
+        expect.arrayContaining(['Binance', 'Coinbase', 'Kraken', 'OKX']),
+      );
       expect(big.exchanges.some((e) => e.url.endsWith('.example'))).toBe(true);
     });
   });
 
   describe('catalog edge cases', () => {
-    it.each(['exchanges', 'wallets', 'protocols', 'currencies'])('%s include hidden, delisted, renamed and default-flag records', (family) => {
-      const records = catalogFamilies().find(([f]) => f === family)![1];
+    it.each(['exchanges', 'wallets', 'protocols', 'currencies'])(
+      '%s include hidden, delisted, renamed and default-flag records',
+      (family) => {
+        const records = catalogFamilies().find(([f]) => f === family)![1];
 
-      expect(records.some((r) => r.published === false)).toBe(true);
-      expect(records.some((r) => r.delisted === true)).toBe(true);
-      expect(records.some((r) => (r.previous_slugs ?? []).length > 0 && exposed(r))).toBe(true);
-      expect(records.some((r) => !('published' in r))).toBe(true);
-      expect(records.some((r) => !('delisted' in r))).toBe(true);
-      expect(records.some((r) => !('previous_slugs' in r))).toBe(true);
-      expect(records.some((r) => r.published === true && r.delisted === false && Array.isArray(r.previous_slugs))).toBe(true);
-    });
+        expect(records.some((r) => r.published === false)).toBe(true);
+        expect(records.some((r) => r.delisted === true)).toBe(true);
+        expect(records.some((r) => (r.previous_slugs ?? []).length > 0 && exposed(r))).toBe(true);
+        expect(records.some((r) => !('published' in r))).toBe(true);
+        expect(records.some((r) => !('delisted' in r))).toBe(true);
+        expect(records.some((r) => !('previous_slugs' in r))).toBe(true);
+        expect(
+          records.some((r) => r.published === true && r.delisted === false && Array.isArray(r.previous_slugs)),
+        ).toBe(true);
+      },
+    );
 
     it('carries the real renames and closures the docs name', () => {
       const find = (records: CatalogRecord[], slug: string) => records.find((r) => r.slug === slug);
@@ -388,26 +473,35 @@ describe('generateDataset', () => {
   });
 
   describe('offer edge cases', () => {
-    it.each(['earn_offers', 'borrow_offers', 'collateral_offers'])('%s reference renamed, hidden, delisted, unknown and no platforms', (family) => {
-      const offers = offerFamilies().find(([f]) => f === family)![1];
-      const refs = offers.map((o) => o.platform).filter((p): p is PlatformRef => p !== null);
+    it.each(['earn_offers', 'borrow_offers', 'collateral_offers'])(
+      '%s reference renamed, hidden, delisted, unknown and no platforms',
+      (family) => {
+        const offers = offerFamilies().find(([f]) => f === family)![1];
+        const refs = offers.map((o) => o.platform).filter((p): p is PlatformRef => p !== null);
 
-      expect(offers.some((o) => o.platform === null)).toBe(true);
-      expect(offers.some((o) => o.chain === null)).toBe(true);
-      expect(offers.some((o) => o.published === false)).toBe(true);
-      expect(refs.some((ref) => resolve(ref)?.published === false)).toBe(true);
-      expect(refs.some((ref) => resolve(ref)?.delisted === true)).toBe(true);
-      expect(refs.some((ref) => resolve(ref) === undefined)).toBe(true);
-      expect(refs.some((ref) => resolve(ref) !== undefined && resolve(ref)!.slug !== ref.slug && exposed(resolve(ref)!))).toBe(true);
-      expect(refs.every((ref) => ['exchange', 'wallet', 'protocol'].includes(ref.type))).toBe(true);
-    });
+        expect(offers.some((o) => o.platform === null)).toBe(true);
+        expect(offers.some((o) => o.chain === null)).toBe(true);
+        expect(offers.some((o) => o.published === false)).toBe(true);
+        expect(refs.some((ref) => resolve(ref)?.published === false)).toBe(true);
+        expect(refs.some((ref) => resolve(ref)?.delisted === true)).toBe(true);
+        expect(refs.some((ref) => resolve(ref) === undefined)).toBe(true);
+        expect(
+          refs.some((ref) => resolve(ref) !== undefined && resolve(ref)!.slug !== ref.slug && exposed(resolve(ref)!)),
+        ).toBe(true);
+        expect(refs.every((ref) => ['exchange', 'wallet', 'protocol'].includes(ref.type))).toBe(true);
+      },
+    );
 
     it('references a renamed platform of every family by a former slug', () => {
-      const refs = offerFamilies().flatMap(([, offers]) => offers.map((o) => o.platform).filter((p): p is PlatformRef => p !== null));
+      const refs = offerFamilies().flatMap(([, offers]) =>
+        offers.map((o) => o.platform).filter((p): p is PlatformRef => p !== null),
+      );
 
       for (const type of ['exchange', 'wallet', 'protocol'] as const) {
         const renamed = platformsOf(type).filter((p) => (p.previous_slugs ?? []).length > 0 && exposed(p));
-        const referenced = renamed.filter((p) => refs.some((ref) => ref.type === type && p.previous_slugs!.includes(ref.slug)));
+        const referenced = renamed.filter((p) =>
+          refs.some((ref) => ref.type === type && p.previous_slugs!.includes(ref.slug)),
+        );
         expect({ type, referenced: referenced.length > 0 }).toEqual({ type, referenced: true });
       }
     });
@@ -420,19 +514,31 @@ describe('generateDataset', () => {
 
     it('leaves every nullable field null somewhere', () => {
       /** The fields that are never null in `records` (should be none). */
-      const neverNull = <T>(records: T[], fields: ReadonlyArray<keyof T>) => fields.filter((f) => !records.some((r) => r[f] === null));
+      const neverNull = <T>(records: T[], fields: ReadonlyArray<keyof T>) =>
+        fields.filter((f) => !records.some((r) => r[f] === null));
       const { earn_offers, borrow_offers, collateral_offers, currencies } = dataset;
 
-      expect(neverNull(earn_offers, ['platform', 'chain', 'asset', 'tvl', 'min_amount', 'max_amount', 'duration_days'])).toEqual([]);
+      expect(
+        neverNull(earn_offers, ['platform', 'chain', 'asset', 'tvl', 'min_amount', 'max_amount', 'duration_days']),
+      ).toEqual([]);
       expect(neverNull(borrow_offers, ['platform', 'chain', 'term_days', 'borrow_apy', 'supply_apy'])).toEqual([]);
       expect(neverNull(borrow_offers, ['total_supply_usd', 'total_borrow_usd', 'available_liquidity_usd'])).toEqual([]);
-      expect(neverNull(collateral_offers, ['platform', 'chain', 'term_days', 'margin_call_ltv', 'liquidation_ltv'])).toEqual([]);
-      expect(neverNull(currencies.map((c) => c.stats), CURRENCY_STATS)).toEqual([]);
+      expect(
+        neverNull(collateral_offers, ['platform', 'chain', 'term_days', 'margin_call_ltv', 'liquidation_ltv']),
+      ).toEqual([]);
+      expect(
+        neverNull(
+          currencies.map((c) => c.stats),
+          CURRENCY_STATS,
+        ),
+      ).toEqual([]);
       expect(neverNull(currencies, ['sign', 'logo64'])).toEqual([]);
     });
 
     it('has published earn offers tied on apy, tvl and updated_at, one apy at another scale', () => {
-      const tied = dataset.earn_offers.filter((o) => o.published !== false && o.platform !== null && sameDecimal(o.apy, '5.1') && o.tvl === '2500000.00');
+      const tied = dataset.earn_offers.filter(
+        (o) => o.published !== false && o.platform !== null && sameDecimal(o.apy, '5.1') && o.tvl === '2500000.00',
+      );
 
       expect(tied.length).toBeGreaterThanOrEqual(3);
       expect(new Set(tied.map((o) => o.updated_at)).size).toBe(1);
@@ -441,7 +547,9 @@ describe('generateDataset', () => {
     });
 
     it('has borrow and collateral offers tied on their sort keys', () => {
-      const borrowTied = dataset.borrow_offers.filter((o) => sameDecimal(o.net_borrow_apy, '3.2') && o.total_supply_usd === '150000000.00');
+      const borrowTied = dataset.borrow_offers.filter(
+        (o) => sameDecimal(o.net_borrow_apy, '3.2') && o.total_supply_usd === '150000000.00',
+      );
       const byUpdated = new Map<string, number>();
       for (const o of dataset.collateral_offers) byUpdated.set(o.updated_at, (byUpdated.get(o.updated_at) ?? 0) + 1);
 
@@ -459,14 +567,18 @@ describe('generateDataset', () => {
       const bySlug = new Map(dataset.currencies.map((c) => [c.slug, c]));
       const formerSlugs = new Set(dataset.currencies.flatMap((c) => c.previous_slugs ?? []));
       const refs = offerFamilies().flatMap(([, offers]) =>
-        offers.flatMap((o) => [o.chain, o.asset, ...('reward_assets' in o ? o.reward_assets : [])]).filter((r): r is AssetRef => r !== null),
+        offers
+          .flatMap((o) => [o.chain, o.asset, ...('reward_assets' in o ? o.reward_assets : [])])
+          .filter((r): r is AssetRef => r !== null),
       );
       const unknown = refs.filter((r) => bySlug.get(r.slug)?.symbol !== r.symbol && !formerSlugs.has(r.slug));
 
       expect(unknown).toEqual([]);
       expect(refs.some((r) => formerSlugs.has(r.slug))).toBe(true);
       for (const slug of ['bitcoin', 'ethereum', 'tether', 'usd-coin']) {
-        expect(dataset.earn_offers.filter((o) => o.asset?.slug === slug && o.published !== false).length).toBeGreaterThanOrEqual(5);
+        expect(
+          dataset.earn_offers.filter((o) => o.asset?.slug === slug && o.published !== false).length,
+        ).toBeGreaterThanOrEqual(5);
       }
     });
   });
@@ -493,7 +605,11 @@ describe('generateDataset', () => {
 
       for (const history of dataset.earn_history) {
         const last = history.points[history.points.length - 1];
-        expect(last).toEqual({ timestamp: last.timestamp, apy: earn.get(history.offer_id)!.apy, tvl: earn.get(history.offer_id)!.tvl });
+        expect(last).toEqual({
+          timestamp: last.timestamp,
+          apy: earn.get(history.offer_id)!.apy,
+          tvl: earn.get(history.offer_id)!.tvl,
+        });
       }
       for (const history of dataset.borrow_history) {
         const last = history.points[history.points.length - 1];
@@ -504,7 +620,9 @@ describe('generateDataset', () => {
     it('mixes hourly and six-hourly series, with an unavailable offer and offers left without history', () => {
       const earnIds = new Set(dataset.earn_history.map((h) => h.offer_id));
       const unavailable = dataset.earn_offers.filter((o) => !o.available && earnIds.has(o.id));
-      const steps = new Set([...dataset.earn_history, ...dataset.borrow_history].flatMap((h) => [...stepsOf(h.points)]));
+      const steps = new Set(
+        [...dataset.earn_history, ...dataset.borrow_history].flatMap((h) => [...stepsOf(h.points)]),
+      );
 
       expect(unavailable.length).toBeGreaterThan(0);
       expect(dataset.earn_offers.some((o) => !earnIds.has(o.id))).toBe(true);

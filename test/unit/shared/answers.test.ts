@@ -3,13 +3,20 @@
  * the same version, relative to the request's base path with its parameters; `Last-Modified` as an
  * HTTP-date; the bodies of a list and of a changes page.
  */
-import { changesResult, docResult, httpDate, linkHeader, listResult } from '../../../shared/answers';
+
 import { parseLinkHeader } from '../../../client';
-import type { ApiEvent } from '../../../shared/http';
 import { apiEvent } from '../../../local/events';
+import { changesResult, docResult, httpDate, linkHeader, listResult } from '../../../shared/answers';
+import type { ApiEvent } from '../../../shared/http';
 
 const SNAPSHOT = 'v20261120T1000Z-2c41';
-const page = (offset: number, limit: number, total: number, snapshot = SNAPSHOT) => ({ total, offset, limit, has_more: offset + limit < total, snapshot });
+const page = (offset: number, limit: number, total: number, snapshot = SNAPSHOT) => ({
+  total,
+  offset,
+  limit,
+  has_more: offset + limit < total,
+  snapshot,
+});
 
 /** A request as API Gateway passes it, with the path as the client sent it (a stage or base path in front). */
 function event(pathAndQuery: string, basePath = ''): ApiEvent {
@@ -21,7 +28,9 @@ const links = (e: ApiEvent, p: ReturnType<typeof page>) => parseLinkHeader(linkH
 
 describe('linkHeader', () => {
   it('names the next page while has_more, at offset + limit, pinned to the page snapshot', () => {
-    expect(linkHeader(event('/api/v1/earn?limit=50'), page(0, 50, 120))).toBe(`</api/v1/earn?limit=50&offset=50&snapshot=${SNAPSHOT}>; rel="next"`);
+    expect(linkHeader(event('/api/v1/earn?limit=50'), page(0, 50, 120))).toBe(
+      `</api/v1/earn?limit=50&offset=50&snapshot=${SNAPSHOT}>; rel="next"`,
+    );
   });
 
   it('names the previous page when offset > 0, at max(0, offset - limit)', () => {
@@ -29,21 +38,29 @@ describe('linkHeader', () => {
       next: `/api/v1/earn?offset=150&limit=50&snapshot=${SNAPSHOT}`,
       prev: `/api/v1/earn?offset=50&limit=50&snapshot=${SNAPSHOT}`,
     });
-    expect(links(event('/api/v1/earn?offset=30&limit=50'), page(30, 50, 60)).prev).toBe(`/api/v1/earn?offset=0&limit=50&snapshot=${SNAPSHOT}`);
+    expect(links(event('/api/v1/earn?offset=30&limit=50'), page(30, 50, 60)).prev).toBe(
+      `/api/v1/earn?offset=0&limit=50&snapshot=${SNAPSHOT}`,
+    );
   });
 
   it('gives the last page only prev, and a list in one page no Link at all', () => {
-    expect(links(event('/api/v1/exchanges?offset=100'), page(100, 50, 120))).toEqual({ prev: `/api/v1/exchanges?offset=50&snapshot=${SNAPSHOT}` });
+    expect(links(event('/api/v1/exchanges?offset=100'), page(100, 50, 120))).toEqual({
+      prev: `/api/v1/exchanges?offset=50&snapshot=${SNAPSHOT}`,
+    });
     expect(linkHeader(event('/api/v1/exchanges'), page(0, 50, 12))).toBeUndefined();
   });
 
   it('names a page past the end its prev, and none next', () => {
-    expect(links(event('/api/v1/wallets?offset=500&limit=200'), page(500, 200, 30))).toEqual({ prev: `/api/v1/wallets?offset=300&limit=200&snapshot=${SNAPSHOT}` });
+    expect(links(event('/api/v1/wallets?offset=500&limit=200'), page(500, 200, 30))).toEqual({
+      prev: `/api/v1/wallets?offset=300&limit=200&snapshot=${SNAPSHOT}`,
+    });
   });
 
   it('keeps every parameter of the request in its order, with offset and snapshot replaced in place', () => {
     const e = event(`/api/v1/earn?asset=tether,usd-coin&snapshot=old_1&sort=tvl_desc&offset=20&limit=20&min_tvl=1e6`);
-    expect(links(e, page(20, 20, 100)).next).toBe(`/api/v1/earn?asset=tether,usd-coin&snapshot=${SNAPSHOT}&sort=tvl_desc&offset=40&limit=20&min_tvl=1e6`);
+    expect(links(e, page(20, 20, 100)).next).toBe(
+      `/api/v1/earn?asset=tether,usd-coin&snapshot=${SNAPSHOT}&sort=tvl_desc&offset=40&limit=20&min_tvl=1e6`,
+    );
   });
 
   it('percent-encodes what the query needs encoded, leaving the commas of a list', () => {
@@ -55,11 +72,15 @@ describe('linkHeader', () => {
   });
 
   it('is relative to the base path of the request: a stage or a custom domain mapping', () => {
-    expect(links(event('/api/v1/borrow?limit=10', '/prod'), page(0, 10, 30)).next).toBe(`/prod/api/v1/borrow?limit=10&offset=10&snapshot=${SNAPSHOT}`);
+    expect(links(event('/api/v1/borrow?limit=10', '/prod'), page(0, 10, 30)).next).toBe(
+      `/prod/api/v1/borrow?limit=10&offset=10&snapshot=${SNAPSHOT}`,
+    );
   });
 
   it('carries the changes parameters too (since kept, snapshot pinned)', () => {
-    expect(links(event('/api/v1/earn/changes?since=v1&limit=2'), page(0, 2, 5)).next).toBe(`/api/v1/earn/changes?since=v1&limit=2&offset=2&snapshot=${SNAPSHOT}`);
+    expect(links(event('/api/v1/earn/changes?since=v1&limit=2'), page(0, 2, 5)).next).toBe(
+      `/api/v1/earn/changes?since=v1&limit=2&offset=2&snapshot=${SNAPSHOT}`,
+    );
   });
 
   it('is read back by a standard parser into the same references (client/index.ts)', () => {
@@ -89,7 +110,11 @@ describe('httpDate', () => {
 
 describe('answers', () => {
   it('a list: { data, pagination } with snapshot, Link and Last-Modified', () => {
-    const result = listResult(event('/api/v1/earn?limit=1'), { docs: ['{"id":1}'], page: page(0, 1, 2), lastModified: '2026-11-20T10:00:00.000Z' });
+    const result = listResult(event('/api/v1/earn?limit=1'), {
+      docs: ['{"id":1}'],
+      page: page(0, 1, 2),
+      lastModified: '2026-11-20T10:00:00.000Z',
+    });
     expect(JSON.parse(result.body)).toEqual({ data: [{ id: 1 }], pagination: page(0, 1, 2) });
     expect(result.headers).toMatchObject({
       'Content-Type': 'application/json; charset=utf-8',
@@ -107,7 +132,12 @@ describe('answers', () => {
       page: page(0, 50, 1),
       lastModified: '2026-11-20T10:00:00.000Z',
     });
-    expect(JSON.parse(result.body)).toEqual({ since: 'v1', snapshot: SNAPSHOT, data: JSON.parse(data), pagination: page(0, 50, 1) });
+    expect(JSON.parse(result.body)).toEqual({
+      since: 'v1',
+      snapshot: SNAPSHOT,
+      data: JSON.parse(data),
+      pagination: page(0, 50, 1),
+    });
     expect(result.headers?.Link).toBeUndefined();
     expect(result.headers?.['Last-Modified']).toBe('Fri, 20 Nov 2026 10:00:00 GMT');
   });
@@ -115,6 +145,9 @@ describe('answers', () => {
   it('a detail: the document and Last-Modified, no Link', () => {
     const result = docResult({ doc: '{"slug":"binance"}', lastModified: '2026-11-19T23:59:59.000Z' });
     expect(result.body).toBe('{"slug":"binance"}');
-    expect(result.headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8', 'Last-Modified': 'Thu, 19 Nov 2026 23:59:59 GMT' });
+    expect(result.headers).toEqual({
+      'Content-Type': 'application/json; charset=utf-8',
+      'Last-Modified': 'Thu, 19 Nov 2026 23:59:59 GMT',
+    });
   });
 });

@@ -31,7 +31,10 @@ describe('preferredCoding', () => {
   });
 });
 
-const LARGE = JSON.stringify({ data: Array.from({ length: 200 }, (_, id) => ({ id, name: `offer ${id}` })), pagination: {} });
+const LARGE = JSON.stringify({
+  data: Array.from({ length: 200 }, (_, id) => ({ id, name: `offer ${id}` })),
+  pagination: {},
+});
 const SMALL = '{"data":[],"pagination":{}}';
 
 /** A list route answering `body`, wrapped as the family functions are (the middleware that concerns coding). */
@@ -41,7 +44,11 @@ function serve(body: string, headers: Record<string, string>) {
     event.headers[name] = value;
     event.multiValueHeaders[name] = [value];
   }
-  const handler = middy<ApiEvent, ApiResult>(async () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body }))
+  const handler = middy<ApiEvent, ApiResult>(async () => ({
+    statusCode: 200,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    body,
+  }))
     .use(compression())
     .use(responseHeaders())
     .use(conditionalRequests());
@@ -54,7 +61,11 @@ describe('compression', () => {
 
     expect(Buffer.byteLength(LARGE)).toBeGreaterThanOrEqual(MIN_COMPRESSION_BYTES);
     expect(res.isBase64Encoded).toBe(true);
-    expect(res.headers).toMatchObject({ 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding', ETag: strongEtag(LARGE, 'gzip') });
+    expect(res.headers).toMatchObject({
+      'Content-Encoding': 'gzip',
+      Vary: 'Accept-Encoding',
+      ETag: strongEtag(LARGE, 'gzip'),
+    });
     expect(gunzipSync(Buffer.from(res.body, 'base64')).toString('utf8')).toBe(LARGE);
     expect(strongEtag(LARGE, 'gzip')).toBe(strongEtag(LARGE).replace(/"$/, '-gzip"'));
   });

@@ -1,9 +1,9 @@
 /** Entity tags and If-None-Match matching (RFC 9110 §8.8.3, §13.1.2); what a 304 keeps of the 200. */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { apiEvent } from '../../../local/events';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
 import { conditionalRequests, ifNoneMatchMatches, strongEtag } from '../../../shared/middleware/conditional-requests';
-import { apiEvent } from '../../../local/events';
 
 describe('strongEtag', () => {
   it.each([
@@ -40,7 +40,11 @@ describe('ifNoneMatchMatches', () => {
 describe('conditionalRequests', () => {
   const LIST: ApiResult = {
     statusCode: 200,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Last-Modified': 'Fri, 20 Nov 2026 10:00:00 GMT', Link: '</api/v1/earn?offset=50&snapshot=v2>; rel="next"' },
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Last-Modified': 'Fri, 20 Nov 2026 10:00:00 GMT',
+      Link: '</api/v1/earn?offset=50&snapshot=v2>; rel="next"',
+    },
     body: '{"data":[],"pagination":{"total":0,"offset":0,"limit":50,"has_more":false,"snapshot":"v2"}}',
   };
   const answer = (ifNoneMatch?: string) => {
@@ -52,13 +56,21 @@ describe('conditionalRequests', () => {
   it('tags a list 200 and keeps its Last-Modified and Link', async () => {
     const res = await answer();
     expect(res.statusCode).toBe(200);
-    expect(res.headers).toMatchObject({ ETag: strongEtag(LIST.body), 'Last-Modified': LIST.headers!['Last-Modified'], Link: LIST.headers!.Link });
+    expect(res.headers).toMatchObject({
+      ETag: strongEtag(LIST.body),
+      'Last-Modified': LIST.headers!['Last-Modified'],
+      Link: LIST.headers!.Link,
+    });
   });
 
   it('answers a matching If-None-Match with a 304 that keeps Last-Modified and drops Link and Content-Type', async () => {
     const res = await answer(strongEtag(LIST.body));
     expect(res.statusCode).toBe(304);
     expect(res.body).toBe('');
-    expect(res.headers).toEqual({ ETag: strongEtag(LIST.body), 'Last-Modified': 'Fri, 20 Nov 2026 10:00:00 GMT', 'Cache-Control': 'private, no-cache' });
+    expect(res.headers).toEqual({
+      ETag: strongEtag(LIST.body),
+      'Last-Modified': 'Fri, 20 Nov 2026 10:00:00 GMT',
+      'Cache-Control': 'private, no-cache',
+    });
   });
 });

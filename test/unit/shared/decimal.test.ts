@@ -4,7 +4,7 @@ import { compareExact, plainDecimal as plain } from '../../helpers/exact-decimal
 /** A deterministic generator of awkward decimal strings: signs, leading/trailing zeros, long scales. */
 function* decimals(seed = 7, count = 3000): Generator<string> {
   let state = seed;
-  const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const digits = (n: number) => Array.from({ length: n }, () => Math.floor(next() * 10)).join('');
   for (let i = 0; i < count; i++) {
     const int = next() < 0.2 ? '0' : digits(1 + Math.floor(next() * 45));

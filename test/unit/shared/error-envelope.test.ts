@@ -32,9 +32,17 @@ describe('errorEnvelope', () => {
 
     expect(seen).toBeInstanceOf(Error);
     expect(seen).toBeInstanceOf(HttpErrorResponse);
-    expect(seen).toMatchObject({ statusCode: 400, expose: true, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+    expect(seen).toMatchObject({
+      statusCode: 400,
+      expose: true,
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    });
     expect(JSON.parse((seen as Error).message)).toEqual({
-      error: { code: 'validation_error', message: 'The request parameters are invalid.', details: { message: ['limit must be an integer'] } },
+      error: {
+        code: 'validation_error',
+        message: 'The request parameters are invalid.',
+        details: { message: ['limit must be an integer'] },
+      },
     });
   });
 
@@ -50,13 +58,24 @@ describe('errorEnvelope', () => {
     const res = await call(new TypeError('secret detail'));
     expect(res.statusCode).toBe(500);
     expect(res.headers?.['Content-Type']).toBe('application/json');
-    expect(JSON.parse(res.body)).toEqual({ error: { code: 'internal_error', message: 'An unexpected error occurred.', details: null } });
+    expect(JSON.parse(res.body)).toEqual({
+      error: { code: 'internal_error', message: 'An unexpected error occurred.', details: null },
+    });
   });
 
-  it.each(['snapshot', 'since'] as const)('answers a %s that is gone with 410 snapshot_expired, naming the parameter', async (parameter) => {
-    const res = await call(new SnapshotExpiredError(parameter));
-    expect(res.statusCode).toBe(410);
-    const body = JSON.parse(res.body);
-    expect(body).toEqual({ error: { code: 'snapshot_expired', message: expect.stringContaining(`\`${parameter}\``), details: { parameter } } });
-  });
+  it.each(['snapshot', 'since'] as const)(
+    'answers a %s that is gone with 410 snapshot_expired, naming the parameter',
+    async (parameter) => {
+      const res = await call(new SnapshotExpiredError(parameter));
+      expect(res.statusCode).toBe(410);
+      const body = JSON.parse(res.body);
+      expect(body).toEqual({
+        error: {
+          code: 'snapshot_expired',
+          message: expect.stringContaining(`\`${parameter}\``),
+          details: { parameter },
+        },
+      });
+    },
+  );
 });

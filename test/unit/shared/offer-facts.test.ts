@@ -7,9 +7,9 @@
  */
 import fc from 'fast-check';
 import { decimalSortKey } from '../../../shared/decimal';
-import { offerMatcher, type OfferFacts } from '../../../shared/domain/offer-facts';
+import { type OfferFacts, offerMatcher } from '../../../shared/domain/offer-facts';
 import type { OfferFamily } from '../../../shared/keys';
-import { OFFER_LIST_QUERY, parseQuery, type OfferQuery } from '../../../shared/schemas/query';
+import { OFFER_LIST_QUERY, type OfferQuery, parseQuery } from '../../../shared/schemas/query';
 import { compareExact, plainDecimal } from '../../helpers/exact-decimal';
 
 /** An offer as the oracle sees it: the served values, not keys. */
@@ -37,8 +37,10 @@ const factsOf = (o: Offer): OfferFacts => ({
 
 /** The oracle: every rule of docs/api.md "Filters", on the values themselves. */
 function oracle(family: OfferFamily, q: OfferQuery, o: Offer): boolean {
-  const anyOf = <T>(values: readonly T[] | undefined, value: T | null) => values === undefined || (value !== null && values.includes(value));
-  const atLeast = (bound: string | undefined, value: string | null) => bound === undefined || (value !== null && compareExact(value, plainDecimal(bound)) >= 0);
+  const anyOf = <T>(values: readonly T[] | undefined, value: T | null) =>
+    values === undefined || (value !== null && values.includes(value));
+  const atLeast = (bound: string | undefined, value: string | null) =>
+    bound === undefined || (value !== null && compareExact(value, plainDecimal(bound)) >= 0);
   const flag = family === 'earn' ? q.available : q.is_active;
   return (
     anyOf(q.ids, o.id) &&
@@ -56,17 +58,32 @@ function oracle(family: OfferFamily, q: OfferQuery, o: Offer): boolean {
 
 const SLUGS = ['a', 'b', 'c', 'd'];
 const slug = fc.constantFrom(...SLUGS);
-const digits = (min: number, max: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max }).map((d) => d.join(''));
+const digits = (min: number, max: number) =>
+  fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max }).map((d) => d.join(''));
 /** Canonical decimal strings as the data carries them: signs, zeros, long fractions, near-ties. */
 const decimal = fc
-  .tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.tuple(fc.integer({ min: 1, max: 9 }), digits(0, 8)).map(([a, b]) => `${a}${b}`)), fc.option(digits(1, 30), { nil: undefined }))
+  .tuple(
+    fc.boolean(),
+    fc.oneof(
+      fc.constant('0'),
+      fc.tuple(fc.integer({ min: 1, max: 9 }), digits(0, 8)).map(([a, b]) => `${a}${b}`),
+    ),
+    fc.option(digits(1, 30), { nil: undefined }),
+  )
   .map(([negative, int, frac]) => {
     const text = frac === undefined ? int : `${int}.${frac}`;
     return negative && /[1-9]/.test(text) ? `-${text}` : text;
   });
 /** A bound as a client writes it: the JSON number grammar without sign, exponents included. */
 const bound = fc
-  .tuple(fc.oneof(fc.constant('0'), fc.tuple(fc.integer({ min: 1, max: 9 }), digits(0, 6)).map(([a, b]) => `${a}${b}`)), fc.option(digits(1, 12), { nil: undefined }), fc.option(fc.integer({ min: -12, max: 6 }), { nil: undefined }))
+  .tuple(
+    fc.oneof(
+      fc.constant('0'),
+      fc.tuple(fc.integer({ min: 1, max: 9 }), digits(0, 6)).map(([a, b]) => `${a}${b}`),
+    ),
+    fc.option(digits(1, 12), { nil: undefined }),
+    fc.option(fc.integer({ min: -12, max: 6 }), { nil: undefined }),
+  )
   .map(([int, frac, exp]) => `${int}${frac === undefined ? '' : `.${frac}`}${exp === undefined ? '' : `e${exp}`}`)
   .filter((text) => text.length <= 32);
 
@@ -82,7 +99,9 @@ const offer = (id: number) =>
     flag: fc.boolean(),
   }) as fc.Arbitrary<Offer>;
 
-const offers = fc.integer({ min: 1, max: 40 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => offer(i * 3))));
+const offers = fc
+  .integer({ min: 1, max: 40 })
+  .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => offer(i * 3))));
 
 /**
  * Bounds equal to the offers' own values (the ties a `>` for `>=` would get wrong), also written
@@ -100,7 +119,11 @@ function tiesOf(all: Offer[]): string[] {
   return [...ties].filter((text) => text.length <= 32);
 }
 
-const list = (values: fc.Arbitrary<string>) => fc.option(fc.uniqueArray(values, { minLength: 1, maxLength: 3 }).map((v) => v.join(',')), { nil: undefined });
+const list = (values: fc.Arbitrary<string>) =>
+  fc.option(
+    fc.uniqueArray(values, { minLength: 1, maxLength: 3 }).map((v) => v.join(',')),
+    { nil: undefined },
+  );
 
 /** Query parameters as a request sends them, parsed by the route's schema. */
 const query = (family: OfferFamily, ties: string[]) => {
@@ -113,19 +136,28 @@ const query = (family: OfferFamily, ties: string[]) => {
         asset: list(slug),
         chain: list(slug),
         ids: list(fc.integer({ min: 0, max: 130 }).map(String)),
-        ...(family === 'collateral' ? {} : { min_apy: fc.option(limit, { nil: undefined }), min_tvl: fc.option(limit, { nil: undefined }) }),
-        [family === 'earn' ? 'available' : 'is_active']: fc.option(fc.constantFrom('true', 'false'), { nil: undefined }),
+        ...(family === 'collateral'
+          ? {}
+          : { min_apy: fc.option(limit, { nil: undefined }), min_tvl: fc.option(limit, { nil: undefined }) }),
+        [family === 'earn' ? 'available' : 'is_active']: fc.option(fc.constantFrom('true', 'false'), {
+          nil: undefined,
+        }),
       },
       { requiredKeys: [] },
     )
     .map((raw) => {
-      const values = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined).map(([k, v]) => [k, [v as string]]));
+      const values = Object.fromEntries(
+        Object.entries(raw)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, [v as string]]),
+      );
       return parseQuery(OFFER_LIST_QUERY[family](), values) as OfferQuery;
     });
 };
 
 /** Offers, and a query whose bounds are sometimes exactly their values. */
-const offersAndQuery = (family: OfferFamily) => offers.chain((all) => fc.tuple(fc.constant(all), query(family, tiesOf(all))));
+const offersAndQuery = (family: OfferFamily) =>
+  offers.chain((all) => fc.tuple(fc.constant(all), query(family, tiesOf(all))));
 
 // ---- properties --------------------------------------------------------------------------------
 
@@ -142,15 +174,32 @@ describe.each(['earn', 'borrow', 'collateral'] as const)('offerMatcher on %s', (
   });
 
   it('is undefined when the query filters nothing (sort, paging and snapshot are not filters)', () => {
-    const q = parseQuery(OFFER_LIST_QUERY[family](), { sort: ['tvl_desc'], limit: ['10'], offset: ['20'], snapshot: ['v1'] });
+    const q = parseQuery(OFFER_LIST_QUERY[family](), {
+      sort: ['tvl_desc'],
+      limit: ['10'],
+      offset: ['20'],
+      snapshot: ['v1'],
+    });
     expect(offerMatcher(family, q)).toBeUndefined();
   });
 });
 
 describe('offerMatcher, cases by hand', () => {
-  const base: Offer = { id: 5, platformType: 'protocol', platform: 'aave-v3', asset: 'tether', chain: 'arbitrum', apy: '5.5', tvl: '1000000', flag: true };
+  const base: Offer = {
+    id: 5,
+    platformType: 'protocol',
+    platform: 'aave-v3',
+    asset: 'tether',
+    chain: 'arbitrum',
+    apy: '5.5',
+    tvl: '1000000',
+    flag: true,
+  };
   const earn = (values: Record<string, string>) =>
-    offerMatcher('earn', parseQuery(OFFER_LIST_QUERY.earn(), Object.fromEntries(Object.entries(values).map(([k, v]) => [k, [v]]))))!;
+    offerMatcher(
+      'earn',
+      parseQuery(OFFER_LIST_QUERY.earn(), Object.fromEntries(Object.entries(values).map(([k, v]) => [k, [v]]))),
+    )!;
 
   it.each([
     [{ min_apy: '5.5' }, true],
@@ -183,7 +232,11 @@ describe('offerMatcher, cases by hand', () => {
 
   it('takes is_active as the flag of borrow and collateral', () => {
     const inactive = factsOf({ ...base, flag: false });
-    expect(offerMatcher('borrow', parseQuery(OFFER_LIST_QUERY.borrow(), { is_active: ['false'] }))!(inactive)).toBe(true);
-    expect(offerMatcher('collateral', parseQuery(OFFER_LIST_QUERY.collateral(), { is_active: ['true'] }))!(inactive)).toBe(false);
+    expect(offerMatcher('borrow', parseQuery(OFFER_LIST_QUERY.borrow(), { is_active: ['false'] }))!(inactive)).toBe(
+      true,
+    );
+    expect(
+      offerMatcher('collateral', parseQuery(OFFER_LIST_QUERY.collateral(), { is_active: ['true'] }))!(inactive),
+    ).toBe(false);
   });
 });

@@ -1,5 +1,14 @@
 import { ValidationError } from '../../../shared/errors';
-import { CHANGES_QUERY, HISTORY_QUERY, LIST_QUERY, NO_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery, quoted } from '../../../shared/schemas/query';
+import {
+  CHANGES_QUERY,
+  HISTORY_QUERY,
+  LIST_QUERY,
+  NO_QUERY,
+  OFFER_LIST_QUERY,
+  parseOfferId,
+  parseQuery,
+  quoted,
+} from '../../../shared/schemas/query';
 
 const messagesOf = (fn: () => unknown): string[] => {
   try {
@@ -36,27 +45,42 @@ describe('parseQuery', () => {
     for (const value of ['0', '4.75', '1e-7', '1.5E+2', '2.5E1', '0e0', '1'.repeat(32)]) {
       expect(parseQuery(OFFER_LIST_QUERY.earn(), { min_apy: [value] })).toMatchObject({ min_apy: value });
     }
-    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.borrow(), { min_apy: ['-1'] }))).toEqual(['min_apy must not be less than 0']);
-    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { min_apy: ['.5'] }))).toEqual(['min_apy must be a decimal number such as 4.75']);
-    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.collateral(), { min_apy: ['1'] }))).toEqual(['property min_apy should not exist']);
-    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.borrow(), { min_apy: ['-1e-7'] }))).toEqual(['min_apy must not be less than 0']);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.borrow(), { min_apy: ['-1'] }))).toEqual([
+      'min_apy must not be less than 0',
+    ]);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { min_apy: ['.5'] }))).toEqual([
+      'min_apy must be a decimal number such as 4.75',
+    ]);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.collateral(), { min_apy: ['1'] }))).toEqual([
+      'property min_apy should not exist',
+    ]);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.borrow(), { min_apy: ['-1e-7'] }))).toEqual([
+      'min_apy must not be less than 0',
+    ]);
     for (const value of ['+1', '5.', '05', '1e', '1e+', '1.e5', '-0', 'Infinity', '0x10', ' 1']) {
-      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { min_apy: [value] }))).toEqual(['min_apy must be a decimal number such as 4.75']);
+      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { min_apy: [value] }))).toEqual([
+        'min_apy must be a decimal number such as 4.75',
+      ]);
     }
   });
 
   it('refuses a min_apy longer than 32 characters, whatever its form', () => {
     for (const value of ['1'.repeat(33), `1e-${'0'.repeat(29)}7`, '9'.repeat(15_000)]) {
-      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { min_apy: [value] }))).toEqual(['min_apy must not be longer than 32 characters']);
+      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { min_apy: [value] }))).toEqual([
+        'min_apy must not be longer than 32 characters',
+      ]);
     }
   });
 
   it('bounds the slug filters at 256 characters', () => {
-    expect(parseQuery(OFFER_LIST_QUERY.earn(), { asset: ['a'.repeat(256)] })).toMatchObject({ asset: ['a'.repeat(256)] });
-    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { asset: ['a'.repeat(257)], platform: ['p'.repeat(10_000)] }))).toEqual([
-      'platform must not be longer than 256 characters',
-      'asset must not be longer than 256 characters',
-    ]);
+    expect(parseQuery(OFFER_LIST_QUERY.earn(), { asset: ['a'.repeat(256)] })).toMatchObject({
+      asset: ['a'.repeat(256)],
+    });
+    expect(
+      messagesOf(() =>
+        parseQuery(OFFER_LIST_QUERY.earn(), { asset: ['a'.repeat(257)], platform: ['p'.repeat(10_000)] }),
+      ),
+    ).toEqual(['platform must not be longer than 256 characters', 'asset must not be longer than 256 characters']);
   });
 
   it('quotes at most 64 characters of an unknown parameter name', () => {
@@ -78,7 +102,10 @@ describe('parseQuery', () => {
     expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { sort: ['best'] }))).toEqual([
       'sort must be one of the following values: apy_desc, apy_asc, tvl_desc, updated_desc',
     ]);
-    expect(parseQuery(OFFER_LIST_QUERY.collateral(), { sort: ['tvl_desc'], platform_type: ['wallet'] })).toMatchObject({ sort: 'tvl_desc', platform_type: ['wallet'] });
+    expect(parseQuery(OFFER_LIST_QUERY.collateral(), { sort: ['tvl_desc'], platform_type: ['wallet'] })).toMatchObject({
+      sort: 'tvl_desc',
+      platform_type: ['wallet'],
+    });
   });
 
   it('answers a query it parsed before with the same frozen result, per schema and exact parameters', () => {
@@ -140,15 +167,19 @@ describe('route schemas', () => {
 // ---- version 1.2 (CONTRACT §11) ----------------------------------------------------------------
 
 const earn = (values: Record<string, string[]>) => parseQuery(OFFER_LIST_QUERY.earn(), values);
-const refusal = (family: 'earn' | 'borrow' | 'collateral', values: Record<string, string[]>) => messagesOf(() => parseQuery(OFFER_LIST_QUERY[family](), values));
+const refusal = (family: 'earn' | 'borrow' | 'collateral', values: Record<string, string[]>) =>
+  messagesOf(() => parseQuery(OFFER_LIST_QUERY[family](), values));
 
 describe('list parameters (asset, platform, chain, platform_type)', () => {
-  it.each(['asset', 'platform', 'chain'])('%s: a single value is a list of one, a comma-separated value a list of its values', (name) => {
-    expect(earn({ [name]: ['tether'] })).toMatchObject({ [name]: ['tether'] });
-    expect(earn({ [name]: ['tether,usd-coin,dai'] })).toMatchObject({ [name]: ['tether', 'usd-coin', 'dai'] });
-    const twenty = Array.from({ length: 20 }, (_, i) => `s${i}`);
-    expect(earn({ [name]: [twenty.join(',')] })).toMatchObject({ [name]: twenty });
-  });
+  it.each(['asset', 'platform', 'chain'])(
+    '%s: a single value is a list of one, a comma-separated value a list of its values',
+    (name) => {
+      expect(earn({ [name]: ['tether'] })).toMatchObject({ [name]: ['tether'] });
+      expect(earn({ [name]: ['tether,usd-coin,dai'] })).toMatchObject({ [name]: ['tether', 'usd-coin', 'dai'] });
+      const twenty = Array.from({ length: 20 }, (_, i) => `s${i}`);
+      expect(earn({ [name]: [twenty.join(',')] })).toMatchObject({ [name]: twenty });
+    },
+  );
 
   it('platform_type takes a list of platform families', () => {
     expect(earn({ platform_type: ['exchange,protocol'] })).toMatchObject({ platform_type: ['exchange', 'protocol'] });
@@ -163,24 +194,36 @@ describe('list parameters (asset, platform, chain, platform_type)', () => {
     expect(refusal('earn', { [name]: [value] })).toEqual([`${name} must not be empty`]);
   });
 
-  it.each(['asset', 'platform', 'chain', 'platform_type'])('%s: an empty element, a repeated element and a list over 20 are refused, naming it', (name) => {
-    const value = name === 'platform_type' ? 'exchange' : 'a';
-    expect(refusal('earn', { [name]: [`${value},`] })).toEqual([`${name} must not contain an empty value`]);
-    expect(refusal('earn', { [name]: [`,${value}`] })).toEqual([`${name} must not contain an empty value`]);
-    expect(refusal('earn', { [name]: [`${value},${value}`] })).toEqual([`${name} must not contain ${value} twice`]);
-    const many = name === 'platform_type' ? Array.from({ length: 21 }, () => 'wallet') : Array.from({ length: 21 }, (_, i) => `s${i}`);
-    expect(refusal('earn', { [name]: [many.join(',')] })).toEqual([`${name} must not have more than 20 values`]);
-  });
+  it.each(['asset', 'platform', 'chain', 'platform_type'])(
+    '%s: an empty element, a repeated element and a list over 20 are refused, naming it',
+    (name) => {
+      const value = name === 'platform_type' ? 'exchange' : 'a';
+      expect(refusal('earn', { [name]: [`${value},`] })).toEqual([`${name} must not contain an empty value`]);
+      expect(refusal('earn', { [name]: [`,${value}`] })).toEqual([`${name} must not contain an empty value`]);
+      expect(refusal('earn', { [name]: [`${value},${value}`] })).toEqual([`${name} must not contain ${value} twice`]);
+      const many =
+        name === 'platform_type'
+          ? Array.from({ length: 21 }, () => 'wallet')
+          : Array.from({ length: 21 }, (_, i) => `s${i}`);
+      expect(refusal('earn', { [name]: [many.join(',')] })).toEqual([`${name} must not have more than 20 values`]);
+    },
+  );
 
   it('checks each element as 1.1 checked the one value', () => {
-    expect(refusal('earn', { asset: [`bitcoin,${'a'.repeat(257)}`] })).toEqual(['asset must not be longer than 256 characters']);
-    expect(refusal('borrow', { platform_type: ['exchange,dex'] })).toEqual(['platform_type must be one of the following values: exchange, wallet, protocol']);
+    expect(refusal('earn', { asset: [`bitcoin,${'a'.repeat(257)}`] })).toEqual([
+      'asset must not be longer than 256 characters',
+    ]);
+    expect(refusal('borrow', { platform_type: ['exchange,dex'] })).toEqual([
+      'platform_type must be one of the following values: exchange, wallet, protocol',
+    ]);
     expect(earn({ chain: [`${'c'.repeat(256)},arbitrum`] })).toMatchObject({ chain: ['c'.repeat(256), 'arbitrum'] });
   });
 
   it('quotes at most 64 characters of a repeated value', () => {
     const long = 'r'.repeat(100);
-    expect(refusal('earn', { platform: [`${long},${long}`] })).toEqual([`platform must not contain ${'r'.repeat(64)}… twice`]);
+    expect(refusal('earn', { platform: [`${long},${long}`] })).toEqual([
+      `platform must not contain ${'r'.repeat(64)}… twice`,
+    ]);
   });
 
   it('keeps the 1.1 refusal of a repeated parameter', () => {
@@ -252,11 +295,14 @@ describe('available and is_active', () => {
     expect(parseQuery(OFFER_LIST_QUERY.collateral(), { is_active: ['true'] })).toMatchObject({ is_active: true });
   });
 
-  it('refuse the other family\'s name as an unknown parameter, and anything but true or false', () => {
+  it("refuse the other family's name as an unknown parameter, and anything but true or false", () => {
     expect(refusal('earn', { is_active: ['true'] })).toEqual(['property is_active should not exist']);
     expect(refusal('borrow', { available: ['true'] })).toEqual(['property available should not exist']);
     expect(refusal('collateral', { available: ['false'] })).toEqual(['property available should not exist']);
-    for (const value of ['1', 'TRUE', 'yes', 'True']) expect(refusal('earn', { available: [value] })).toEqual(['available must be one of the following values: true, false']);
+    for (const value of ['1', 'TRUE', 'yes', 'True'])
+      expect(refusal('earn', { available: [value] })).toEqual([
+        'available must be one of the following values: true, false',
+      ]);
     expect(refusal('borrow', { is_active: [''] })).toEqual(['is_active must not be empty']);
   });
 });
@@ -286,14 +332,22 @@ describe('snapshot', () => {
   });
 
   it('is the only new parameter of platform and currency lists', () => {
-    expect(messagesOf(() => parseQuery(LIST_QUERY(), { asset: ['bitcoin'], since: ['x'] }))).toEqual(['property asset should not exist', 'property since should not exist']);
+    expect(messagesOf(() => parseQuery(LIST_QUERY(), { asset: ['bitcoin'], since: ['x'] }))).toEqual([
+      'property asset should not exist',
+      'property since should not exist',
+    ]);
   });
 });
 
 describe('changes', () => {
   it('takes since (required), snapshot, limit and offset', () => {
     expect(parseQuery(CHANGES_QUERY(), { since: ['v1'] })).toEqual({ since: 'v1', limit: 50, offset: 0 });
-    expect(parseQuery(CHANGES_QUERY(), { since: ['v1'], snapshot: ['v2'], limit: ['200'], offset: ['400'] })).toEqual({ since: 'v1', snapshot: 'v2', limit: 200, offset: 400 });
+    expect(parseQuery(CHANGES_QUERY(), { since: ['v1'], snapshot: ['v2'], limit: ['200'], offset: ['400'] })).toEqual({
+      since: 'v1',
+      snapshot: 'v2',
+      limit: 200,
+      offset: 400,
+    });
   });
 
   it.each([
@@ -311,7 +365,17 @@ describe('changes', () => {
 
 describe('a 1.1 request', () => {
   it('answers as before: the same values (single filters become lists of one) and the same messages in the same order', () => {
-    expect(earn({ platform_type: ['exchange'], platform: ['binance'], asset: ['bitcoin'], sort: ['tvl_desc'], min_apy: ['5'], limit: ['2'], offset: ['1'] })).toEqual({
+    expect(
+      earn({
+        platform_type: ['exchange'],
+        platform: ['binance'],
+        asset: ['bitcoin'],
+        sort: ['tvl_desc'],
+        min_apy: ['5'],
+        limit: ['2'],
+        offset: ['1'],
+      }),
+    ).toEqual({
       platform_type: ['exchange'],
       platform: ['binance'],
       asset: ['bitcoin'],
@@ -320,7 +384,17 @@ describe('a 1.1 request', () => {
       limit: 2,
       offset: 1,
     });
-    expect(refusal('earn', { min_apy: ['x'], sort: ['best'], asset: [''], platform: ['p'.repeat(257)], platform_type: ['dex'], offset: ['-1'], limit: ['0'] })).toEqual([
+    expect(
+      refusal('earn', {
+        min_apy: ['x'],
+        sort: ['best'],
+        asset: [''],
+        platform: ['p'.repeat(257)],
+        platform_type: ['dex'],
+        offset: ['-1'],
+        limit: ['0'],
+      }),
+    ).toEqual([
       'limit must not be less than 1',
       'offset must not be less than 0',
       'platform_type must be one of the following values: exchange, wallet, protocol',
