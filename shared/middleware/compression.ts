@@ -63,7 +63,7 @@ const ENCODERS: Record<ContentCoding, (input: Buffer) => Buffer> = {
 export function compression(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const compressionAfter: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     const response = request.response;
-    if (!response || !response.body || response.isBase64Encoded) return;
+    if (!response?.body || response.isBase64Encoded) return;
     const headers = response.headers ?? {};
     if (Object.keys(headers).some((name) => name.toLowerCase() === 'content-encoding')) return;
     const coding = codingOf(request.event, response.body);
