@@ -30,10 +30,9 @@ export type PlatformFamily = (typeof PLATFORM_FAMILIES)[number];
 export type CatalogFamily = (typeof CATALOG_FAMILIES)[number];
 export type OfferFamily = (typeof OFFER_FAMILIES)[number];
 export type HistoryFamily = (typeof HISTORY_FAMILIES)[number];
-export type ListFamily = CatalogFamily | OfferFamily;
 /** The families that are published as versions (history is appended, never versioned). */
 export const VERSIONED_FAMILIES = [...CATALOG_FAMILIES, ...OFFER_FAMILIES] as const;
-export type VersionedFamily = ListFamily;
+export type VersionedFamily = CatalogFamily | OfferFamily;
 
 /** The dataset family (data file array) that each versioned family of the served data comes from. */
 export const DATASET_FAMILY_OF = {

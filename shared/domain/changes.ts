@@ -11,7 +11,7 @@ import type { OfferIndex } from './family-index';
 import { type Pagination, pagination } from './page';
 import { servedOffers } from './served';
 
-export type Change = 'added' | 'changed' | 'removed';
+type Change = 'added' | 'changed' | 'removed';
 
 export interface ChangesPage {
   since: string;

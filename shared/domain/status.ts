@@ -16,9 +16,6 @@ export interface FamilyStatus {
   stale: boolean;
 }
 
-/** How old a family's last refresh may be before it is stale, unless the stage says otherwise. */
-export const DEFAULT_MAX_AGE_SECONDS = 3600;
-
 export async function dataStatus(
   { pointer }: Pick<Stores, 'pointer'>,
   nowMs: number,

@@ -68,7 +68,7 @@ function renderDoc(
 const isExposed = (r: { published: boolean; delisted: boolean }) => r.published && !r.delisted;
 
 /** A block of documents: its content hash addresses it, so equal content is one item in every version. */
-export interface DocumentBlock {
+interface DocumentBlock {
   hash: string;
   docs: string[];
 }
