@@ -6,7 +6,6 @@
  * series. The latency model's floor of an authenticated request adds one raw conditional counter write.
  */
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CatalogIndex, FamilyIndex, OfferIndex } from '../../shared/domain/family-index';
 import {
   type CatalogFamily,
   documentBlockKey,
@@ -17,6 +16,7 @@ import {
   type VersionedFamily,
 } from '../../shared/keys';
 import { getItems } from '../../shared/repositories/batch-reader';
+import type { CatalogIndex, FamilyIndex, OfferIndex } from '../../shared/repositories/family-index';
 import { IndexStore } from '../../shared/repositories/index-store';
 import { PointerStore } from '../../shared/repositories/pointer-store';
 import { queryAll } from '../../shared/repositories/query-all';

@@ -9,14 +9,13 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { OfferIndex } from '../../shared/domain/family-index';
 import { VERSIONED_FAMILIES, type VersionedFamily } from '../../shared/keys';
 import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
+import { OfferIndex } from '../../shared/repositories/family-index';
 import { IndexStore } from '../../shared/repositories/index-store';
 import { PointerStore } from '../../shared/repositories/pointer-store';
 import { servedVersions } from '../../shared/repositories/snapshot-store';
 import type { LatencyModel } from './latency-model';
-import type { Check } from './report';
 import { type Latency, latencyOf, round } from './stats';
 
 interface IndexLoad {
@@ -89,7 +88,8 @@ export async function measureIndexLoads(
   return { loads, heap_mb: round(heap, 1) ?? 0 };
 }
 
-export function indexLoadChecks(result: IndexLoads, full: boolean): Check[] {
+/** Checks in the shape of scripts/bench/report.ts (not imported: report.ts prints these results). */
+export function indexLoadChecks(result: IndexLoads, full: boolean): { check: string; pass: boolean; detail: string }[] {
   const earn = result.loads.find((l) => l.family === 'earn');
   const scale = full ? 'BENCH' : 'quick';
   return [

@@ -5,9 +5,9 @@
  * versions (both immutable); a page reads only the newer documents it shows.
  */
 import type { OfferFamily } from '../keys';
+import type { OfferIndex } from '../repositories/family-index';
 import type { ChangesQuery } from '../schemas/query';
 import type { Stores } from '../stores';
-import type { OfferIndex } from './family-index';
 import { type Pagination, pagination } from './page';
 import { servedOffers } from './served';
 

@@ -7,26 +7,10 @@
  */
 import { numberSortKey } from '../decimal';
 import type { OfferFamily } from '../keys';
-import type { PlatformType } from '../schemas/constants';
+import type { OfferFacts } from '../repositories/family-index';
 import type { OfferQuery } from '../schemas/query';
 
-export interface OfferFacts {
-  id: number;
-  /** The rendered (resolved) platform's type; null when the reference is hidden or unknown. */
-  platformType: PlatformType | null;
-  /** The rendered platform's current slug; null when the reference is hidden or unknown. */
-  platform: string | null;
-  /** `asset.slug` (null when the offer has no asset). */
-  asset: string | null;
-  /** `chain.slug` (null when the offer has no chain). */
-  chain: string | null;
-  /** decimalSortKey (shared/decimal.ts) of the APY the family sorts by: earn `apy`, borrow `net_borrow_apy`; null on collateral. */
-  apyKey: string | null;
-  /** decimalSortKey of earn `tvl` or borrow `total_supply_usd`; null when that is null, and on collateral. */
-  tvlKey: string | null;
-  /** Earn `available`, borrow and collateral `is_active`. */
-  flag: boolean;
-}
+export type { OfferFacts };
 
 export type OfferMatcher = (facts: OfferFacts) => boolean;
 

@@ -7,9 +7,9 @@
  */
 import { NotFoundError } from '../errors';
 import { OFFER_FAMILIES, type OfferFamily } from '../keys';
+import type { OfferIndex } from '../repositories/family-index';
 import type { OfferQuery } from '../schemas/query';
 import type { Stores } from '../stores';
-import type { OfferIndex } from './family-index';
 import { offerMatcher } from './offer-facts';
 import { DEFAULT_SORT, effectiveSort } from './orderings';
 import { type Detail, later, type Page, pageOf, pagination } from './page';

@@ -6,9 +6,9 @@
  */
 import { CorruptDataError, SnapshotExpiredError } from '../errors';
 import type { CatalogFamily, OfferFamily, VersionedFamily } from '../keys';
+import type { CatalogIndex, FamilyIndex, OfferIndex } from '../repositories/family-index';
 import type { FamilyVersion } from '../repositories/snapshot-store';
 import type { Stores } from '../stores';
-import type { CatalogIndex, FamilyIndex, OfferIndex } from './family-index';
 
 export interface Served<I extends FamilyIndex> {
   /** What `pagination.snapshot` names. */

@@ -9,7 +9,6 @@
  */
 import { createHash } from 'node:crypto';
 import { decimalSortKey } from '../decimal';
-import type { CatalogIndexData, IndexData, OfferIndexData } from '../domain/family-index';
 import {
   CATALOG_ORDER,
   comparator,
@@ -19,6 +18,7 @@ import {
   type SortMode,
 } from '../domain/orderings';
 import type { CatalogFamily, OfferFamily, PlatformFamily } from '../keys';
+import type { CatalogIndexData, IndexData, OfferIndexData, VersionContent } from '../repositories/family-index';
 import type { CurrencyRecord, PlatformRecord } from '../schemas/dataset';
 import {
   borrowOfferFields,
@@ -68,16 +68,9 @@ function renderDoc(
 const isExposed = (r: { published: boolean; delisted: boolean }) => r.published && !r.delisted;
 
 /** A block of documents: its content hash addresses it, so equal content is one item in every version. */
-interface DocumentBlock {
-  hash: string;
-  docs: string[];
-}
-
-/** A family version as the import writes it: the index, the blocks it names, its source records. */
-export interface Projection {
-  index: IndexData;
-  blocks: DocumentBlock[];
-}
+/** A family version as the import writes it (its shape is the data layer's: family-index.ts). */
+export type Projection = VersionContent;
+type DocumentBlock = VersionContent['blocks'][number];
 
 const sha256 = (text: string) => createHash('sha256').update(text);
 

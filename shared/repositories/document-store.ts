@@ -4,10 +4,10 @@
  * kept block is never stale and a document that did not change is not read again after a refresh.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { DocumentRef } from '../domain/family-index';
 import { CorruptDataError } from '../errors';
 import { DOCUMENT_PREFIX, documentBlockKey } from '../keys';
 import { getItems } from './batch-reader';
+import type { DocumentRef } from './family-index';
 import type { ReadCache } from './read-cache';
 import { type DocumentBlockView, decodeBlock } from './stored-items';
 

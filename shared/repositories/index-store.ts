@@ -8,8 +8,8 @@
  * read in parallel; concurrent requests for one version share the read.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type FamilyIndex, indexOf } from '../domain/family-index';
 import { indexSegmentKey } from '../keys';
+import { type FamilyIndex, indexOf } from './family-index';
 import { decodeIndex } from './stored-items';
 
 /** What a kept index is estimated to hold in the heap, per character of its JSON. */

@@ -8,9 +8,9 @@
 
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../dynamodb';
-import type { Projection } from '../import/project';
 import { documentBlockKey, manifestPartition, pointerKey, refreshedKey, sourcePartition } from '../keys';
 import { deleteItems, putItems } from './batch-writer';
+import type { VersionContent } from './family-index';
 import { queryAll } from './query-all';
 import {
   decodeManifest,
@@ -197,7 +197,7 @@ export class SnapshotWriter {
    */
   async writeVersion(
     version: string,
-    projection: Projection,
+    projection: VersionContent,
     source: { family: string; records: readonly unknown[] },
     stored: ReadonlySet<string>,
   ): Promise<WrittenVersion> {

@@ -10,9 +10,9 @@
  */
 import { deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib';
 import * as z from 'zod/mini';
-import type { IndexData } from '../domain/family-index';
 import { CorruptDataError } from '../errors';
 import { documentBlockKey, indexSegmentKey, type Key, manifestKey, sourceKey } from '../keys';
+import type { IndexData } from './family-index';
 
 export type Item = Record<string, unknown> & Key;
 

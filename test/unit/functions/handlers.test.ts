@@ -12,11 +12,11 @@ import { platformsHandler } from '../../../functions/platforms/platforms-handler
 import { apiEvent } from '../../../local/events';
 import { createApiDeps } from '../../../shared/api-deps';
 import { readConfig } from '../../../shared/config';
-import { type CatalogIndex, indexOf, type OfferIndex } from '../../../shared/domain/family-index';
 import type { ApiEvent, ApiResult } from '../../../shared/http';
 import { type Projection, platformResolver, projectCatalog, projectOffers } from '../../../shared/import/project';
 import { indexSegmentKey, type Key, pointerKey, QUOTA_ATTRIBUTES, quotaKey } from '../../../shared/keys';
 import { setLogSink } from '../../../shared/logger';
+import { type CatalogIndex, indexOf, type OfferIndex } from '../../../shared/repositories/family-index';
 import { encodeBlock, encodeIndex } from '../../../shared/repositories/stored-items';
 import { parseDataset } from '../../../shared/schemas/dataset';
 import { compareExact, plainDecimal } from '../../helpers/exact-decimal';

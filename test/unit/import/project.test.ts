@@ -7,14 +7,6 @@
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import {
-  type CatalogIndex,
-  type CatalogIndexData,
-  type IndexData,
-  indexOf,
-  type OfferIndex,
-  type OfferIndexData,
-} from '../../../shared/domain/family-index';
 import { SORT_MODES, type SortMode } from '../../../shared/domain/orderings';
 import { CorruptDataError } from '../../../shared/errors';
 import {
@@ -25,6 +17,14 @@ import {
   projectOffers,
 } from '../../../shared/import/project';
 import { type CatalogFamily, DATASET_FAMILY_OF, type OfferFamily } from '../../../shared/keys';
+import {
+  type CatalogIndex,
+  type CatalogIndexData,
+  type IndexData,
+  indexOf,
+  type OfferIndex,
+  type OfferIndexData,
+} from '../../../shared/repositories/family-index';
 import {
   decodeBlock,
   decodeIndex,

@@ -1,13 +1,14 @@
 /**
  * The ordered index of one family version (docs/adr/0009-one-index-per-family-version.md): what a
  * list, a total, a sort, a filter or a membership needs, for every record of the version, and
- * where each record's document lies. The import builds it once per version
+ * where each record's document lies. Stored and read by this layer (stored-items.ts,
+ * index-store.ts); the domain asks it for orders, entries and facts. Orders are named by sort mode
+ * (shared/domain/orderings.ts). The import builds it once per version
  * (shared/import/project.ts); an instance reads it once and answers every list from memory, then
  * reads only the documents of the page.
  */
 import type { CatalogFamily, OfferFamily } from '../keys';
-import type { OfferFacts } from './offer-facts';
-import type { SortMode } from './orderings';
+import type { PlatformType } from '../schemas/constants';
 
 /** Where a document lies: the content hash of its block and its place in the block. */
 export interface DocumentRef {
@@ -54,10 +55,35 @@ export interface OfferIndexData extends IndexColumns {
   /** `available` (earn) or `is_active` (borrow, collateral), as 0 or 1. */
   flag: number[];
   /** Entries in each sort mode that has an order of its own in the family. */
-  orders: Partial<Record<SortMode, number[]>>;
+  orders: Partial<Record<string, number[]>>;
 }
 
 export type IndexData = CatalogIndexData | OfferIndexData;
+
+/** A family version's content: its index and the blocks of documents it names (each addressed by its hash). */
+export interface VersionContent {
+  index: IndexData;
+  blocks: { hash: string; docs: string[] }[];
+}
+
+/** The filterable facts of one offer, as the index holds them (the filters: shared/domain/offer-facts.ts). */
+export interface OfferFacts {
+  id: number;
+  /** The rendered (resolved) platform's type; null when the reference is hidden or unknown. */
+  platformType: PlatformType | null;
+  /** The rendered platform's current slug; null when the reference is hidden or unknown. */
+  platform: string | null;
+  /** `asset.slug` (null when the offer has no asset). */
+  asset: string | null;
+  /** `chain.slug` (null when the offer has no chain). */
+  chain: string | null;
+  /** decimalSortKey (shared/decimal.ts) of the APY the family sorts by: earn `apy`, borrow `net_borrow_apy`; null on collateral. */
+  apyKey: string | null;
+  /** decimalSortKey of earn `tvl` or borrow `total_supply_usd`; null when that is null, and on collateral. */
+  tvlKey: string | null;
+  /** Earn `available`, borrow and collateral `is_active`. */
+  flag: boolean;
+}
 
 class BaseIndex<D extends IndexData> {
   constructor(
@@ -101,7 +127,7 @@ export class CatalogIndex extends BaseIndex<CatalogIndexData> {
 
 export class OfferIndex extends BaseIndex<OfferIndexData> {
   private byId?: Map<number, number>;
-  private readonly byAsset = new Map<SortMode, Map<string, number[]>>();
+  private readonly byAsset = new Map<string, Map<string, number[]>>();
   private factsOf?: OfferFacts[];
 
   entry(id: number): number | undefined {
@@ -113,14 +139,14 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
     return this.data.ids[entry];
   }
 
-  order(mode: SortMode): readonly number[] {
+  order(mode: string): readonly number[] {
     const order = this.data.orders[mode];
     if (!order) throw new Error(`the ${this.data.family} index has no ${mode} order`);
     return order;
   }
 
   /** The entries whose asset is `slug`, in `mode` (the currency detail's membership). */
-  ofAsset(slug: string, mode: SortMode): readonly number[] {
+  ofAsset(slug: string, mode: string): readonly number[] {
     let byAsset = this.byAsset.get(mode);
     if (!byAsset) {
       byAsset = new Map<string, number[]>();
