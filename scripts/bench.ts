@@ -26,13 +26,14 @@ import { performance } from 'node:perf_hooks';
 import { buildFunctions } from '../local/functions';
 import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/config';
 import { createClients } from '../shared/dynamodb';
+import { importDataset } from '../shared/import/importer';
 import type { CatalogFamily, OfferFamily } from '../shared/keys';
 import { setLogSink } from '../shared/logger';
 import type { FunctionName } from '../shared/routes';
 import { BASELINE, compareColdStart, measureColdStart } from './bench/cold-start';
 import { depthCheck, readCapacityAtDepth } from './bench/depth';
 import { ServedData, type ViewFilter } from './bench/floor';
-import { type BaselineDataset, importsTable, measureImports, writeBaseline } from './bench/imports';
+import { type BaselineDataset, importsTable, measureImports, refreshed, writeBaseline } from './bench/imports';
 import { loadDataset, startBenchDynamo } from './bench/load';
 import { CallRecorder, type Handler, type KindResult, type MeasureOptions, measureKind } from './bench/measure';
 import { ceilingChecks, measureModel, modelTables } from './bench/model-pass';
@@ -234,6 +235,15 @@ async function main(): Promise<number> {
     const data = new ServedData(client, tableName);
     const sizes = (family: CatalogFamily | OfferFamily, filters?: ViewFilter[]) => data.size(family, filters);
     const picks = await pickRequests(dataset, data);
+    // Version 1.2's kinds read replaced versions: refresh earn twice (every offer, then 5 %).
+    const earnVersion = async (file: unknown) => (await importDataset(file, { client, tableName })).versions.earn;
+    const refreshAt = (minutes: number) => new Date(now.getTime() + minutes * 60_000).toISOString();
+    const full = refreshed(dataset.earn_offers, 1, refreshAt(5), 'bench-1.2-full');
+    picks.earnVersions = [
+      imported.versions.earn,
+      await earnVersion({ earn_offers: full }),
+      await earnVersion({ earn_offers: refreshed(full, 20, refreshAt(10), 'bench-1.2-five') }),
+    ];
     if (!mode.modelOnly) log(`imports: (a) to (d) on their own tables (${seconds(started)} s)`);
     const imports = mode.modelOnly
       ? undefined

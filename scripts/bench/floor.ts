@@ -46,10 +46,15 @@ export class ServedData {
     this.indexes = new IndexStore(client, tableName);
   }
 
-  async index(family: VersionedFamily): Promise<FamilyIndex | undefined> {
-    const served = servedVersions(
+  /** The served index of the family, or the one of `version` (served, or replaced and still readable). */
+  async index(family: VersionedFamily, version?: string): Promise<FamilyIndex | undefined> {
+    const versions = servedVersions(
       (await new PointerStore(this.client, this.tableName).served()) ?? { families: {}, retired: [] },
-    ).served[family];
+    );
+    const served =
+      version === undefined || versions.served[family]?.version === version
+        ? versions.served[family]
+        : versions.retired.get(version);
     return served && this.indexes.load(served.version, served.segments);
   }
 
@@ -63,8 +68,12 @@ export class ServedData {
   }
 
   /** The keys of the blocks that hold these offers' or records' documents (each block once). */
-  async blockKeys(family: VersionedFamily, identifiers: readonly (number | string)[]): Promise<Key[]> {
-    const index = await this.index(family);
+  async blockKeys(
+    family: VersionedFamily,
+    identifiers: readonly (number | string)[],
+    version?: string,
+  ): Promise<Key[]> {
+    const index = await this.index(family, version);
     const blocks = new Set<string>();
     for (const id of identifiers) {
       const entry = typeof id === 'number' ? (index as OfferIndex).entry(id) : (index as CatalogIndex).entry(id);

@@ -124,7 +124,7 @@ const moved = (value: string, rng: Rng) =>
   decimal(Number(value) * rng.uniform(0.7, 1.3), Math.min(8, Math.max(2, value.split('.')[1]?.length ?? 0)));
 
 /** Every `every`-th offer (every offer at 1) changed as a feed's refresh changes it at `at`; the others untouched. */
-function refreshed(offers: EarnOffer[], every: number, at: string, stream: string): EarnOffer[] {
+export function refreshed(offers: EarnOffer[], every: number, at: string, stream: string): EarnOffer[] {
   const rng = createRng(2024, stream);
   return offers.map((o, i) =>
     i % every === 0

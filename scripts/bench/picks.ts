@@ -36,6 +36,8 @@ export interface Picks {
   chain: string;
   earnMinTvl: string;
   earnIds: number[];
+  /** Version 1.2: earn versions of the bench table, oldest first: imported, after a 100 % refresh, after a 5 % one. */
+  earnVersions?: [string, string, string];
   offerIds: Record<OfferFamily, number>;
   /** Offers with the longest stored history. */
   earnHistoryId: number;

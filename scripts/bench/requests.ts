@@ -396,6 +396,29 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
   );
   kinds.push(offerList('earn', 'earn ids=200 ids (1.2)', { params: { ids: picks.earnIds.join(',') }, limit: 200 }));
 
+  // Version 1.2: a page of a replaced version, and the changes of a 100 % and of a 5 % refresh.
+  if (picks.earnVersions) {
+    const [v0, v1, v2] = picks.earnVersions;
+    const pinned = (version: string, name: string, path: string): RequestKind => ({
+      name,
+      path,
+      fn: 'offers',
+      group: '1.2 filters',
+      expectStatus: 200,
+      promisedRoundTrips: 1,
+      // The blocks of the pinned version that hold the answer's offers.
+      floor: async ({ data }, answer) => {
+        const ids = (answer.body.data as { id: number; offer?: unknown }[])
+          .filter((d) => d.offer !== null)
+          .map((d) => d.id);
+        return { read: 'blocks', keys: await data.blockKeys('earn', ids, version) };
+      },
+    });
+    kinds.push(pinned(v0, 'earn page of a replaced version (snapshot=, 1.2)', `${API}/earn?snapshot=${v0}`));
+    kinds.push(pinned(v1, 'earn changes of a 100 % refresh (1.2)', `${API}/earn/changes?since=${v0}&snapshot=${v1}`));
+    kinds.push(pinned(v2, 'earn changes of a 5 % refresh (1.2)', `${API}/earn/changes?since=${v1}&snapshot=${v2}`));
+  }
+
   // Details.
   for (const family of OFFER_FAMILIES) kinds.push(offerDetail(family, picks.offerIds[family]));
 
