@@ -25,6 +25,7 @@ import { startBenchDynamo } from './load';
 import type { KindResult } from './measure';
 import type { Check } from './report';
 import type { FloorContext, RequestKind } from './requests';
+import { measureStatus, statusCheck } from './status-load';
 
 type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
@@ -158,6 +159,18 @@ async function measureWith(
     // The first request of an instance after a publish loads the version's index.
     const index_loads = await measureIndexLoads(clients.client, config.tableName, model, quick ? 20 : 50);
     checks.push(...indexLoadChecks(index_loads, !quick));
+    // The key-free status of version 1.2: the pointer and the refresh times.
+    checks.push(
+      statusCheck(
+        await measureStatus(
+          model,
+          uncached.deps.stores,
+          clients.client,
+          config.tableName,
+          quick ? MODEL_RUNS.quick : MODEL_RUNS.full,
+        ),
+      ),
+    );
     return { latency, mix, index_loads, checks };
   } finally {
     model.off();
