@@ -1,6 +1,6 @@
 /**
  * Offer lists, details and the offers of one asset, answered from the family version's index
- * (shared/domain/family-index.ts): the filters are a predicate over each offer's facts
+ * (shared/repositories/family-index.ts): the filters are a predicate over each offer's facts
  * (offer-facts.ts), the sort mode an order the import wrote, `total` a count. Only the page's
  * documents are read, by key, in one round trip, whatever the filters and the offset
  * (docs/data-model.md).

@@ -1,5 +1,5 @@
 /**
- * The version of a family a request reads, and its index (shared/domain/family-index.ts): the
+ * The version of a family a request reads, and its index (shared/repositories/family-index.ts): the
  * served one, or the one a list or a changes page names (`snapshot`, `since`), which stays readable
  * at least 60 minutes after it was replaced (docs/api.md, "Paging one version"). A family never
  * imported has no index: its lists are empty, its details 404, its snapshot `none`.

@@ -285,11 +285,9 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   const startedAt = clock();
   const planned = await planChanges(dataset, seen, writer, startedAt.toISOString());
   // The families the file carries (and those whose offers it renders again): their refresh time moves.
+  const inFile = VERSIONED_FAMILIES.filter((f) => dataset[DATASET_FAMILY_OF[f]] !== undefined);
   const carried = (changes: FamilyChange[]) => [
-    ...new Set([
-      ...Object.keys(counts).filter((f) => Object.values(DATASET_FAMILY_OF).includes(f as never)),
-      ...changes.map((c) => DATASET_FAMILY_OF[c.family]),
-    ]),
+    ...new Set([...inFile, ...changes.map((c) => c.family)].map((f) => DATASET_FAMILY_OF[f])),
   ];
   if (planned.length === 0 && !(await historyWouldChange(history, appends, startedAt.getTime()))) {
     await writer.markRefreshed(carried([]), startedAt.toISOString());

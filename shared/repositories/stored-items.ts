@@ -21,11 +21,16 @@ const BODY = 'z';
 
 const gzip = (text: string) => gzipSync(text, { level: 9 });
 
-function body(item: Record<string, unknown> | undefined, what: string): string {
+/** An item's content as text: gzip by default, raw deflate for blocks (see above). */
+function body(
+  item: Record<string, unknown> | undefined,
+  what: string,
+  inflate: (bytes: Uint8Array) => Buffer = gunzipSync,
+): string {
   const value = item?.[BODY];
   if (!(value instanceof Uint8Array)) throw new CorruptDataError(`${what} has no content`);
   try {
-    return gunzipSync(value).toString('utf8');
+    return inflate(value).toString('utf8');
   } catch {
     throw new CorruptDataError(`${what} is not readable`);
   }
@@ -236,15 +241,10 @@ export class DocumentBlockView {
 }
 
 export function decodeBlock(hash: string, item: Record<string, unknown> | undefined): DocumentBlockView {
-  const value = item?.[BODY];
-  if (!(value instanceof Uint8Array)) throw new CorruptDataError(`block ${hash} has no content`);
-  let text: string;
-  try {
-    text = inflateRawSync(value).toString('utf8');
-  } catch {
-    throw new CorruptDataError(`block ${hash} is not readable`);
-  }
-  return new DocumentBlockView(hash, text.split(DOC_SEPARATOR));
+  return new DocumentBlockView(
+    hash,
+    body(item, `block ${hash}`, (bytes) => inflateRawSync(bytes)).split(DOC_SEPARATOR),
+  );
 }
 
 // ---- manifests and source records -------------------------------------------------------------
