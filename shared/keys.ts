@@ -133,8 +133,15 @@ export function msOfHistorySortKey(sk: string): number {
   return time.startsWith('-') ? Number(time.slice(1)) - MS_KEY_OFFSET : Number(time);
 }
 
-/** The observation time of a history item (for a bucket, its last observation's). */
-export const OBSERVED_AT_ATTRIBUTE = 'at';
+/**
+ * The journal of the import that writes history (docs/data-model.md, "History: all or nothing"):
+ * which series it writes, under which sequence number. Part 0 heads it and is written last; the
+ * other parts hold the rest of a journal too large for one item. Outside every served prefix.
+ */
+export const historyJournalKey = (part: number): Key => ({
+  PK: 'IMPORT',
+  SK: part === 0 ? 'HISTORY' : `HISTORY${SEP}${chunkKey(part)}`,
+});
 
 // ---- source records and manifests of a family version -----------------------------------------
 

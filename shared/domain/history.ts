@@ -38,19 +38,21 @@ async function readPoints(
   id: number,
   interval: Interval,
   { from, to }: Window,
+  historySeq: Promise<number>,
 ): Promise<BucketPoint[]> {
-  if (interval === '1h') return hourly(await history.observations(family, id, from!, to));
+  if (interval === '1h') return hourly(await history.observations(family, id, from!, to, historySeq));
   const stored = await history.buckets(
     family,
     id,
     ROLLUP_OF[interval],
     from === undefined ? EARLIEST_BUCKET_START : bucketStart(interval, from),
     to,
+    historySeq,
   );
   const points = stored.filter(([, , , last]) => from === undefined || last >= from);
   const edge = points[points.length - 1];
   if (edge && edge[3] > to) {
-    const raw = await history.observations(family, id, Math.max(from ?? edge[0], edge[0]), to);
+    const raw = await history.observations(family, id, Math.max(from ?? edge[0], edge[0]), to, historySeq);
     const last = raw[raw.length - 1];
     points.pop();
     if (last) points.push([edge[0], last[1], last[2], last[0]]);
@@ -72,7 +74,15 @@ export async function getHistory(
   const window = { from: windowMs === null ? undefined : to - windowMs, to };
   const [exists, points] = await Promise.all([
     offerExists(stores, family, id),
-    readPoints(stores.history, family, id, interval, window),
+    // Served as the pointer this request reads publishes it (an import's history with its publish).
+    readPoints(
+      stores.history,
+      family,
+      id,
+      interval,
+      window,
+      stores.snapshot.versions().then((v) => v.historySeq),
+    ),
   ]);
   if (!exists) throw new NotFoundError(`No such ${family} offer.`);
 

@@ -2,13 +2,20 @@
  * History records of a data file → the items that append them: each observation, and for each of
  * its 4h, 1d and 1w buckets the last observation of the file in that bucket (at most four items
  * per observation), each with its expiry. Items no window can reach any more are left out. The
- * store then writes only the ones that change what is stored.
+ * store then writes only the ones that change what is served, under the import's sequence number
+ * (docs/data-model.md, "History"): nothing of them is served before the import publishes, and
+ * what a failed import wrote is reverted by the next one from its journal.
  */
-import { expiryOf, observations, ROLLUPS, rollup } from '../domain/history-points';
-import { type HistoryFamily, historyKey, OBSERVED_AT_ATTRIBUTE, type SeriesResolution } from '../keys';
-import type { BucketPoint, HistoryItem, RawPoint } from '../repositories/history-store';
-import type { HistoryWriter } from '../repositories/history-writer';
-import { TTL_ATTRIBUTE } from '../table';
+import { bucketStart } from '../domain/buckets';
+import { expiryOf, observations, type RawPoint, ROLLUPS, rollup } from '../domain/history-points';
+import { type HistoryFamily, historyKey, type Key, type SeriesResolution } from '../keys';
+import type {
+  HistoryCandidate,
+  HistoryJournal,
+  HistorySequence,
+  HistoryWriter,
+  JournalSeries,
+} from '../repositories/history-writer';
 
 interface SeriesRecord {
   offer_id: number;
@@ -33,44 +40,51 @@ const SERIES_PER_ROUND = 1_000;
 const FIRST_PROBE_ROUND = 8;
 
 /** The items of one series' observations (`raw`, in time order). */
-function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], now: number): HistoryItem[] {
-  const items: HistoryItem[] = [];
-  const add = (resolution: SeriesResolution, ms: number, [, apy, tvl]: RawPoint | BucketPoint, at: number) => {
+function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], now: number): HistoryCandidate[] {
+  const items: HistoryCandidate[] = [];
+  const add = (resolution: SeriesResolution, ms: number, apy: string, tvl: string | null, at: number) => {
     const expiresAt = expiryOf(resolution, ms);
     if (expiresAt !== undefined && expiresAt * 1000 <= now) return; // no window reaches it any more
     items.push({
-      ...historyKey(family, offerId, resolution, ms),
+      key: historyKey(family, offerId, resolution, ms),
       apy,
       ...(family === 'earn' ? { tvl } : {}),
-      [OBSERVED_AT_ATTRIBUTE]: at,
-      ...(expiresAt === undefined ? {} : { [TTL_ATTRIBUTE]: expiresAt }),
+      at,
+      ...(expiresAt === undefined ? {} : { expiresAt }),
     });
   };
-  for (const point of raw) add('RAW', point[0], point, point[0]);
+  for (const [ms, apy, tvl] of raw) add('RAW', ms, apy, tvl, ms);
   for (const { resolution, interval } of ROLLUPS)
-    for (const bucket of rollup(raw, interval)) add(resolution, bucket[0], bucket, bucket[3]);
+    for (const [start, apy, tvl, last] of rollup(raw, interval)) add(resolution, start, apy, tvl, last);
   return items;
 }
 
-/** Append the history records of a file, as of `now`. */
+/** Options of an append: its sequence numbers, and what to do before each round (hold the lease). */
+export interface AppendOptions extends HistorySequence {
+  beforeRound?: () => Promise<void>;
+}
+
+/** Append the history records of a file, as of `now`, under `seq` (not served before it is published). */
 export const appendHistory = (
   store: HistoryWriter,
   appends: readonly HistoryAppend[],
   now: number,
-): Promise<AppendResult> => appendInRounds(store, appends, now, false);
+  options: AppendOptions,
+): Promise<AppendResult> => appendInRounds(store, appends, now, options, false);
 
 /**
- * Would appending the history records of a file change what is stored? Reads only (the store's
- * dry run), and only up to the first round that would write, its rounds growing in each family
- * from FIRST_PROBE_ROUND series: a file of new observations costs a few series of reads, a file
- * that changes nothing one read of each series.
+ * Would appending the history records of a file change what a pointer publishing `published`
+ * serves? Reads only (the store's dry run), and only up to the first round that would write, its
+ * rounds growing in each family from FIRST_PROBE_ROUND series: a file of new observations costs a
+ * few series of reads, a file that changes nothing one read of each series.
  */
 export async function historyWouldChange(
   store: HistoryWriter,
   appends: readonly HistoryAppend[],
   now: number,
+  published: number,
 ): Promise<boolean> {
-  return (await appendInRounds(store.dryRun(), appends, now, true)).itemsWritten > 0;
+  return (await appendInRounds(store.dryRun(), appends, now, { published, seq: published + 1 }, true)).itemsWritten > 0;
 }
 
 /** The rounds of an append (SERIES_PER_ROUND series each), or of a probe that stops at the first change. */
@@ -78,23 +92,65 @@ async function appendInRounds(
   store: HistoryWriter,
   appends: readonly HistoryAppend[],
   now: number,
+  { beforeRound, ...sequence }: AppendOptions,
   probe: boolean,
 ): Promise<AppendResult> {
   const result: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
   for (const { family, series } of appends) {
     let round = probe ? FIRST_PROBE_ROUND : SERIES_PER_ROUND;
     for (let i = 0; i < series.length; i += round, round = Math.min(SERIES_PER_ROUND, round * 2)) {
-      const items: HistoryItem[] = [];
+      const items: HistoryCandidate[] = [];
       for (const record of series.slice(i, i + round)) {
         const raw = observations(record.points);
         result.observations += raw.length;
         for (const item of historyItems(family, record.offer_id, raw, now)) items.push(item);
       }
-      const written = await store.writeChanged(items);
+      await beforeRound?.();
+      const written = await store.writeChanged(items, sequence);
       result.itemsRead += written.itemsRead;
       result.itemsWritten += written.itemsWritten;
       if (probe && result.itemsWritten > 0) return result;
     }
   }
   return result;
+}
+
+/** The journal of an append under `seq`: each series and the times of its observations. */
+export const journalOf = (appends: readonly HistoryAppend[], seq: number): HistoryJournal => ({
+  seq,
+  series: appends.flatMap(({ family, series }) =>
+    series.map((s) => ({ family, id: s.offer_id, times: [...new Set(s.points.map((p) => Date.parse(p.timestamp)))] })),
+  ),
+});
+
+/** Every item a series of a journal may have written: its observations and their buckets. */
+function keysOf({ family, id, times }: JournalSeries): Key[] {
+  const keys = new Map<string, Key>();
+  const add = (resolution: SeriesResolution, ms: number) =>
+    keys.set(`${resolution}${ms}`, historyKey(family as HistoryFamily, id, resolution, ms));
+  for (const ms of times) {
+    add('RAW', ms);
+    for (const { resolution, interval } of ROLLUPS) add(resolution, bucketStart(interval, ms));
+  }
+  return [...keys.values()];
+}
+
+/** Journal series reverted per round (one batch read, then the writes). */
+const REVERT_ROUND = 1_000;
+
+/**
+ * Revert what the import of `journal` wrote (it was never published), in rounds, `beforeRound`
+ * before each. Returns the items changed back or deleted.
+ */
+export async function revertHistory(
+  store: HistoryWriter,
+  journal: HistoryJournal,
+  beforeRound?: () => Promise<void>,
+): Promise<number> {
+  let reverted = 0;
+  for (let i = 0; i < journal.series.length; i += REVERT_ROUND) {
+    await beforeRound?.();
+    reverted += await store.revert(journal.series.slice(i, i + REVERT_ROUND).flatMap(keysOf), journal.seq);
+  }
+  return reverted;
 }

@@ -1,12 +1,13 @@
 /**
  * The import (docs/adr/0006-live-data.md). A data file is validated as a whole; then each family
  * it carries is published as a new immutable version only if its content changed (offers also
- * when a platform reference they render changed), and its history observations are appended.
- * Publishing is one write of the pointer item, which names the served version of every family.
+ * when a platform reference they render changed), and its history observations are appended under
+ * the import's sequence number. Publishing is one write of the pointer item, which names the
+ * served version of every family and the last sequence number whose history is served.
  * Replaced versions are deleted only once no reader's cached pointer can still name them. An
  * import of what is already served writes nothing. One import runs at a time (a lease on the
- * pointer); a failed or interrupted import leaves the served data untouched, and the next import
- * deletes what it had written.
+ * pointer); a failed or interrupted import leaves the served data and history untouched, and the
+ * next import deletes what it had written (its versions from the lease, its history from its journal).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -37,7 +38,14 @@ import {
   type PlatformRecord,
   parseDataset,
 } from '../schemas/dataset';
-import { type AppendResult, appendHistory, type HistoryAppend, historyWouldChange } from './history-plan';
+import {
+  type AppendResult,
+  appendHistory,
+  type HistoryAppend,
+  historyWouldChange,
+  journalOf,
+  revertHistory,
+} from './history-plan';
 import {
   type PlatformResolver,
   type Platforms,
@@ -85,7 +93,10 @@ export interface ImportResult {
   published: VersionedFamily[];
   /** Items written: family versions (manifests, new document blocks, index segments, sources), history, the pointer (not the refresh time beside it). */
   itemsWritten: number;
-  /** Items of replaced and abandoned versions deleted (their own items and the blocks no kept version names). */
+  /**
+   * Items of replaced and abandoned versions deleted (their own items and the blocks no kept version
+   * names), and history items a failed import had written, reverted.
+   */
   itemsDeleted: number;
   history: AppendResult;
   /** Records per family in the file. */
@@ -289,7 +300,10 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   const carried = (changes: FamilyChange[]) => [
     ...new Set([...inFile, ...changes.map((c) => c.family)].map((f) => DATASET_FAMILY_OF[f])),
   ];
-  if (planned.length === 0 && !(await historyWouldChange(history, appends, startedAt.getTime()))) {
+  if (
+    planned.length === 0 &&
+    !(await historyWouldChange(history, appends, startedAt.getTime(), seen?.historySeq ?? 0))
+  ) {
     await writer.markRefreshed(carried([]), startedAt.toISOString());
     return {
       unchanged: true,
@@ -304,8 +318,10 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
 
   const owner = randomUUID();
   let leaseUntil = startedAt.getTime() + LEASE_MS;
-  // Renewed once half of it has passed: a quick import never renews it (each renewal rewrites the
-  // pointer item); one that stalled past it and was taken over fails here, before it deletes anything.
+  // Renewed once half of it has passed, before each step and each round of history: a quick import
+  // never renews it (each renewal rewrites the pointer item); one that stalled past it and was taken
+  // over fails here, before it deletes or writes more. The ingest function's timeout is the lease's
+  // length and a renewal only extends it, so a taken-over function can no longer be running.
   const holdLease = async () => {
     const now = clock().getTime();
     if (leaseUntil - now > LEASE_MS / 2) return;
@@ -351,6 +367,15 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       if (!served.has(version) && !next.has(version) && !retainedVersions.has(version))
         itemsDeleted += await writer.deleteVersion(version, kept);
     }
+    // History an interrupted import wrote under a number never published: reverted from its journal
+    // before this import writes its own (which reuses that number), then the journal dropped.
+    const published = before?.historySeq ?? 0;
+    const sequence = { published, seq: published + 1 };
+    const journal = await history.readJournal();
+    if (journal && journal.seq > published) {
+      itemsDeleted += await revertHistory(history, journal, holdLease);
+      await history.deleteJournal(journal.parts);
+    }
     for (const change of changes) {
       await holdLease();
       const written = await writer.writeVersion(
@@ -362,9 +387,13 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       change.state.segments = written.segments;
       itemsWritten += written.itemsWritten;
     }
-    await holdLease();
-    const appended = appends.length > 0 ? await appendHistory(history, appends, startedAt.getTime()) : noHistory;
-    itemsWritten += appended.itemsWritten;
+    let appended = noHistory;
+    if (appends.length > 0) {
+      await holdLease();
+      itemsWritten += await history.writeJournal(journalOf(appends, sequence.seq));
+      appended = await appendHistory(history, appends, startedAt.getTime(), { ...sequence, beforeRound: holdLease });
+      itemsWritten += appended.itemsWritten;
+    }
 
     // Versions replaced longer ago than their retention are deleted, sparing the blocks others name;
     // the lease held first, so an import that stalled past it and was taken over deletes nothing.
@@ -384,7 +413,8 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     }
     for (const { family } of appends)
       families[HISTORY_DATASET_FAMILY[family]] = { publishedAt: startedAt.toISOString() };
-    await writer.publish(owner, { families, retired, importedAt: publishedAt.toISOString() });
+    const historySeq = appends.length > 0 ? sequence.seq : published;
+    await writer.publish(owner, { families, retired, historySeq, importedAt: publishedAt.toISOString() });
     await writer.markRefreshed(carried(changes), publishedAt.toISOString());
     itemsWritten += 1;
     return {

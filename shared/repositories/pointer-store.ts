@@ -1,5 +1,5 @@
 /**
- * The snapshot pointer's `families` and `retired`, read with one GetItem projected to them: by the
+ * The snapshot pointer's `families`, `retired` and `historySeq`, read with one GetItem projected to them: by the
  * serving functions for the versions they serve (snapshot-store.ts) and by the freshness metric for
  * the publication times (shared/observability/data-age.ts; the only read its role allows); and the
  * refresh times beside it (`GET /api/v1/status`). The codecs are in stored-items.ts.
@@ -15,14 +15,14 @@ export class PointerStore {
     private readonly tableName: string,
   ) {}
 
-  /** The served and retired versions; undefined before the first import. */
-  async served(): Promise<Pick<SnapshotPointer, 'families' | 'retired'> | undefined> {
+  /** The served and retired versions and the served history's sequence number; undefined before the first import. */
+  async served(): Promise<Pick<SnapshotPointer, 'families' | 'retired' | 'historySeq'> | undefined> {
     const out = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
         Key: pointerKey(),
-        ProjectionExpression: '#families, #retired',
-        ExpressionAttributeNames: { '#families': 'families', '#retired': 'retired' },
+        ProjectionExpression: '#families, #retired, #historySeq',
+        ExpressionAttributeNames: { '#families': 'families', '#retired': 'retired', '#historySeq': 'historySeq' },
       }),
     );
     return out.Item ? decodePointer(out.Item) : undefined;

@@ -25,6 +25,8 @@ export interface ServedVersions {
   retired: ReadonlyMap<string, FamilyVersion>;
   /** Dataset family → when it was last published (history families included). */
   publishedAt: Readonly<Record<string, string>>;
+  /** The sequence number up to which imports' history is served (docs/data-model.md, "History"). */
+  historySeq: number;
 }
 
 export type FamilyVersions = Readonly<Record<VersionedFamily, string>>;
@@ -38,7 +40,9 @@ export function versionsOf(families: SnapshotPointer['families'] | undefined): F
   ) as Record<VersionedFamily, string>;
 }
 
-export function servedVersions(pointer: Pick<SnapshotPointer, 'families' | 'retired'>): ServedVersions {
+export function servedVersions(
+  pointer: Pick<SnapshotPointer, 'families' | 'retired'> & Partial<Pick<SnapshotPointer, 'historySeq'>>,
+): ServedVersions {
   const served: ServedVersions['served'] = {};
   const publishedAt: Record<string, string> = {};
   for (const [name, state] of Object.entries(pointer.families)) if (state) publishedAt[name] = state.publishedAt;
@@ -53,7 +57,7 @@ export function servedVersions(pointer: Pick<SnapshotPointer, 'families' | 'reti
     if (r.segments && VERSIONED_FAMILIES.includes(family))
       retired.set(r.version, { family, version: r.version, segments: r.segments, publishedAt: r.publishedAt ?? r.at });
   }
-  return { served, retired, publishedAt };
+  return { served, retired, publishedAt, historySeq: pointer.historySeq ?? 0 };
 }
 
 export class SnapshotStore {

@@ -10,8 +10,10 @@
  */
 import { deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib';
 import * as z from 'zod/mini';
+import { DECIMAL_PATTERN } from '../decimal';
 import { CorruptDataError } from '../errors';
-import { documentBlockKey, indexSegmentKey, type Key, manifestKey, sourceKey } from '../keys';
+import { documentBlockKey, historyJournalKey, indexSegmentKey, type Key, manifestKey, sourceKey } from '../keys';
+import { TTL_ATTRIBUTE } from '../table';
 import type { IndexData } from './family-index';
 
 export type Item = Record<string, unknown> & Key;
@@ -82,6 +84,11 @@ const LeaseCodec = z.object({
 const PointerCodec = z.object({
   families: z._default(z.record(z.string(), z.optional(FamilyStateCodec)), {}),
   retired: z._default(z.array(RetiredVersionCodec), []),
+  /**
+   * The sequence number of the last import that published history: observations written under it
+   * or an earlier one are served, later ones are not yet (see "history" below). 0 before the first.
+   */
+  historySeq: z._default(z.number().check(z.int(), z.minimum(0)), 0),
   importedAt: z.optional(z.string()),
   lease: z.optional(LeaseCodec),
 });
@@ -322,4 +329,174 @@ export function decodeSource(version: string, family: string, items: Record<stri
     if (!Array.isArray(records)) throw new CorruptDataError(`${what} are not a list`);
     return records;
   });
+}
+
+// ---- history ----------------------------------------------------------------------------------
+
+/** An observation's value (a bucket's: its last observation's); `tvl` on earn series only. */
+export interface HistoryValue {
+  apy: string;
+  tvl?: string | null;
+  /** When it was observed (epoch ms). */
+  at: number;
+}
+
+/**
+ * A history item (docs/data-model.md, "History: all or nothing"): the value the published imports
+ * show (`committed`), and the value a later import wrote (`pending`, with that import's sequence
+ * number), served once the pointer's `historySeq` reaches that number. An import writes both in
+ * one put (what was served and what it brings), so a failed import never replaces what is served,
+ * and the next import reverts it from its journal.
+ */
+export interface StoredHistory {
+  key: Key;
+  committed?: HistoryValue;
+  pending?: HistoryValue & { seq: number };
+  /** Epoch seconds after which DynamoDB may delete it (no window reaches it any more). */
+  expiresAt?: number;
+}
+
+/** The attributes of a history item: the committed value's (as stored before the pending one existed), and the pending one. */
+const H = { apy: 'apy', tvl: 'tvl', at: 'at', pending: 'p' } as const;
+/** What an import reads of a stored history item. */
+export const HISTORY_ATTRIBUTES: readonly string[] = ['PK', 'SK', H.apy, H.tvl, H.at, H.pending, TTL_ATTRIBUTE];
+
+const decimal = (v: unknown): v is string => typeof v === 'string' && DECIMAL_PATTERN.test(v);
+const instant = (v: unknown): v is number => Number.isSafeInteger(v);
+
+function historyValue(source: Record<string, unknown>, what: string): HistoryValue {
+  const { apy, tvl, at } = source;
+  if (!decimal(apy) || !(tvl === undefined || tvl === null || decimal(tvl)) || !instant(at))
+    throw new CorruptDataError(`${what} is not an observation`);
+  return tvl === undefined ? { apy, at } : { apy, tvl, at };
+}
+
+export function decodeHistory(item: Record<string, unknown>): StoredHistory {
+  const what = `history item ${String(item.PK)} ${String(item.SK)}`;
+  if (typeof item.PK !== 'string' || typeof item.SK !== 'string') throw new CorruptDataError(`${what} has no key`);
+  const stored: StoredHistory = { key: { PK: item.PK, SK: item.SK } };
+  // Items written before imports were all or nothing hold a committed value only.
+  if (item[H.apy] !== undefined || item[H.at] !== undefined) stored.committed = historyValue(item, what);
+  const pending = item[H.pending];
+  if (pending !== undefined) {
+    if (typeof pending !== 'object' || pending === null) throw new CorruptDataError(`${what} is not an observation`);
+    const { seq } = pending as Record<string, unknown>;
+    if (!Number.isSafeInteger(seq) || (seq as number) < 1) throw new CorruptDataError(`${what} has no sequence number`);
+    stored.pending = { ...historyValue(pending as Record<string, unknown>, what), seq: seq as number };
+  }
+  if (!stored.committed && !stored.pending) throw new CorruptDataError(`${what} is not an observation`);
+  const expiresAt = item[TTL_ATTRIBUTE];
+  if (expiresAt !== undefined) {
+    if (!instant(expiresAt)) throw new CorruptDataError(`${what} has a malformed expiry`);
+    stored.expiresAt = expiresAt;
+  }
+  return stored;
+}
+
+const valueItem = ({ apy, tvl, at }: HistoryValue) => ({
+  [H.apy]: apy,
+  ...(tvl === undefined ? {} : { [H.tvl]: tvl }),
+  [H.at]: at,
+});
+
+export function encodeHistory({ key, committed, pending, expiresAt }: StoredHistory): Item {
+  return {
+    PK: key.PK,
+    SK: key.SK,
+    ...(committed ? valueItem(committed) : {}),
+    ...(pending ? { [H.pending]: { ...valueItem(pending), seq: pending.seq } } : {}),
+    ...(expiresAt === undefined ? {} : { [TTL_ATTRIBUTE]: expiresAt }),
+  };
+}
+
+/** The value a reader of a pointer publishing `historySeq` is served (none: not yet published). */
+export function servedValue(stored: StoredHistory, historySeq: number): HistoryValue | undefined {
+  return stored.pending && stored.pending.seq <= historySeq ? stored.pending : stored.committed;
+}
+
+// ---- the history journal ----------------------------------------------------------------------
+
+/** One series an import writes: the offer, and the times of its observations (its buckets follow from them). */
+export interface JournalSeries {
+  family: string;
+  id: number;
+  times: readonly number[];
+}
+
+/** What an import with history writes, before it writes it: the next import reverts it if it was never published. */
+export interface HistoryJournal {
+  seq: number;
+  series: JournalSeries[];
+}
+
+/** Compressed bytes per journal part (under the 400 KB item limit). */
+const JOURNAL_PART_BYTES = 300 * 1024;
+
+/** Numbers in ascending order → their differences (a feed's ids and times compress to almost nothing). */
+const deltas = (values: readonly number[]) => values.map((v, i) => (i === 0 ? v : v - values[i - 1]));
+const undelta = (values: number[]) => {
+  for (let i = 1; i < values.length; i++) values[i] += values[i - 1];
+  return values;
+};
+
+/**
+ * The journal as items, part 0 (its head, written last) first. Series with the same times are
+ * grouped (a feed's hour is one group), ids and times as differences: an hour of 25,000 series
+ * fits one item of well under 1 KB.
+ */
+export function encodeJournal({ seq, series }: HistoryJournal): Item[] {
+  const groups = new Map<string, { family: string; times: readonly number[]; ids: number[] }>();
+  for (const s of series) {
+    const times = [...s.times].sort((a, b) => a - b);
+    const group = `${s.family}\u0000${times.join(',')}`;
+    if (!groups.has(group)) groups.set(group, { family: s.family, times, ids: [] });
+    groups.get(group)!.ids.push(s.id);
+  }
+  const body = [...groups.values()].map(({ family, times, ids }) => [
+    family,
+    deltas(times),
+    deltas(ids.sort((a, b) => a - b)),
+  ]);
+  const bytes = gzip(JSON.stringify(body));
+  const parts = Math.max(1, Math.ceil(bytes.length / JOURNAL_PART_BYTES));
+  return Array.from({ length: parts }, (_, part) => ({
+    ...historyJournalKey(part),
+    ...(part === 0 ? { seq, parts } : {}),
+    [BODY]: bytes.subarray(part * JOURNAL_PART_BYTES, (part + 1) * JOURNAL_PART_BYTES),
+  }));
+}
+
+/** How many parts the journal headed by `head` has (to read them), or undefined when there is none. */
+export function journalParts(head: Record<string, unknown> | undefined): { seq: number; parts: number } | undefined {
+  if (!head) return undefined;
+  const { seq, parts } = head;
+  if (!Number.isSafeInteger(seq) || !Number.isSafeInteger(parts) || (parts as number) < 1)
+    throw new CorruptDataError('the history journal has a malformed head');
+  return { seq: seq as number, parts: parts as number };
+}
+
+export function decodeJournal(items: (Record<string, unknown> | undefined)[]): HistoryJournal {
+  const head = journalParts(items[0])!;
+  const bytes = items.map((item, i) => {
+    const value = item?.[BODY];
+    if (!(value instanceof Uint8Array)) throw new CorruptDataError(`the history journal: part ${i} is missing`);
+    return value;
+  });
+  let text: string;
+  try {
+    text = gunzipSync(Buffer.concat(bytes)).toString('utf8');
+  } catch {
+    throw new CorruptDataError('the history journal is not readable');
+  }
+  const groups = parsed(text, 'the history journal');
+  const numbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => Number.isSafeInteger(n));
+  const series: JournalSeries[] = [];
+  if (!Array.isArray(groups)) throw new CorruptDataError('the history journal is not a list');
+  for (const group of groups) {
+    if (!Array.isArray(group) || typeof group[0] !== 'string' || !numbers(group[1]) || !numbers(group[2]))
+      throw new CorruptDataError('the history journal holds a malformed group');
+    const times = undelta(group[1]);
+    for (const id of undelta(group[2])) series.push({ family: group[0], id, times });
+  }
+  return { seq: head.seq, series };
 }
