@@ -210,7 +210,11 @@ export async function measureImports(
 
     // (d) re-importing what is served (the full file with the refreshed earn offers).
     const { entry: again } = await run('d', 'd. re-import of what is served', main, { ...dataset, earn_offers: some });
-    Object.assign(again, { target: '0 write units', met: again.total_units === 0 });
+    // Nothing but the refresh time beside the pointer (`refreshed_at`, CONTRACT §11): one small item.
+    Object.assign(again, {
+      target: 'only the refresh time (1 write unit)',
+      met: again.total_units <= 1 && again.items_written === 1,
+    });
 
     // (e) one hour of observations for every earn and borrow offer, on a table with no history
     // stored; then for a sample of offers with no history stored and with three years stored

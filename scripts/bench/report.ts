@@ -56,7 +56,9 @@ export interface BenchResults {
  * about 300 bytes: one write unit that (d) may spend beyond the baseline. The pointer item now names
  * the index segments of every family version and is about 1 KB, so an import's two writes of it (its
  * lease and its publish) may each cost one unit more than before: (e), whose history items are
- * exactly the baseline's, may spend those two. Each allowance is said in the check.
+ * exactly the baseline's, may spend those two. Since imports are all or nothing with their history
+ * (CONTRACT §8), an import with history first writes its journal (shared/repositories/history-writer.ts),
+ * about 150 bytes for an hour of every series: one more unit (e) may spend. Each allowance is said in the check.
  * The design before issue 21 failed (b) and (c); since it landed they are enforced: a missed target
  * makes `npm run bench` (quick, full and --imports) exit 1.
  */
@@ -66,6 +68,8 @@ export const ENFORCE_WRITE_TARGETS = true;
 const REFRESH_TIME_UNITS = 1;
 /** What the pointer's index segments may add to one write of it (its lease, its publish). */
 const POINTER_GROWTH_UNITS = 1;
+/** The history journal an import with history writes first (an hour of every series: one item under 1 KB). */
+const HISTORY_JOURNAL_UNITS = 1;
 
 const WRITE_TARGETS: { id: CaseId; ratio: number; plus: number; text: string }[] = [
   { id: 'b', ratio: 1 / 8, plus: 0, text: 'every earn document changed: ≤ 1/8 of' },
@@ -79,8 +83,8 @@ const WRITE_TARGETS: { id: CaseId; ratio: number; plus: number; text: string }[]
   {
     id: 'e',
     ratio: 1,
-    plus: 2 * POINTER_GROWTH_UNITS,
-    text: 'one hour of history: ≤ 1.0 × (+ 1 unit for each of the 2 pointer writes, which name index segments now)',
+    plus: 2 * POINTER_GROWTH_UNITS + HISTORY_JOURNAL_UNITS,
+    text: 'one hour of history: ≤ 1.0 × (+ 1 unit for each of the 2 pointer writes, which name index segments now, + 1 for the history journal)',
   },
 ];
 

@@ -1,0 +1,241 @@
+/**
+ * History is all or nothing with its import (CONTRACT §8; docs/data-model.md, "History"), on the
+ * embedded DynamoDB through the real handlers (no pointer cache, so every answer reads the pointer
+ * as it is stored):
+ * - an import with history that fails at its publish, or is killed midway through its history,
+ *   changes no answer: neither its new observations nor its corrections of stored ones are served;
+ * - the next import, with or without history, reverts what it wrote (the stored history is again
+ *   exactly what it was) and drops its journal, even when that next import is itself killed while
+ *   reverting (the one after it finishes the job);
+ * - a history-only file becomes visible with its publish, not before (a reader asks between the
+ *   last history write and the pointer's).
+ *
+ * The failures are real: a document client on the same table whose calls of one kind start failing
+ * like a dropped connection after a number of them.
+ */
+import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../shared/dynamodb';
+import { importDataset, readPointer } from '../../shared/import/importer';
+import { HISTORY_PREFIX, historyJournalKey } from '../../shared/keys';
+import { setLogSink } from '../../shared/logger';
+import { decodeHistory, servedValue } from '../../shared/repositories/stored-items';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
+import { invoke } from '../helpers/client';
+import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let table: TestTable;
+let api: TestApi;
+let now = NOW.getTime();
+const clock = () => new Date(now);
+
+const KEY = { keyId: 'k-history', perMinute: 1_000_000, perMonth: 100_000_000 };
+const PATHS = [
+  '/api/v1/borrow/1/history?period=24h',
+  '/api/v1/borrow/1/history?period=1m',
+  '/api/v1/borrow/1/history?period=all',
+  '/api/v1/earn/1/history?period=24h',
+  '/api/v1/earn/1/history?period=1w',
+];
+
+/** The history answers a client gets (without `to`, and `from` of a window, which follow the request time). */
+async function served(): Promise<Record<string, unknown>> {
+  const view: Record<string, unknown> = {};
+  for (const path of PATHS) {
+    const res = await invoke(api.history, apiEvent(path, KEY));
+    const { to: _to, from, ...body } = res.body;
+    view[path] = { status: res.status, body: path.endsWith('=all') ? { from, ...body } : body };
+  }
+  return view;
+}
+
+const historyItems = async () =>
+  (await table.items())
+    .filter((i) => (i.PK as string).startsWith(HISTORY_PREFIX))
+    .sort((a, b) => `${a.PK}${a.SK}`.localeCompare(`${b.PK}${b.SK}`));
+
+/**
+ * What the stored history serves, item by item (an item's value as the pointer publishes it), and
+ * the items that still hold a value written under an unpublished number.
+ */
+async function storedHistory() {
+  const published = (await readPointer(table.client, table.tableName))?.historySeq ?? 0;
+  const items = (await historyItems()).map(decodeHistory);
+  return {
+    served: items.flatMap((s) => {
+      const value = servedValue(s, published);
+      return value ? [{ ...s.key, apy: value.apy, tvl: value.tvl, at: value.at, expiresAt: s.expiresAt }] : [];
+    }),
+    unpublished: items.filter((s) => (s.pending?.seq ?? 0) > published).length,
+  };
+}
+const journalHead = async () =>
+  (await table.items()).find((i) => i.PK === historyJournalKey(0).PK && i.SK === historyJournalKey(0).SK);
+
+/**
+ * A client on the same table whose calls of `kind` fail like a dropped connection after `healthy`
+ * of them; `beforeFailing` runs once, just before the first failure (a reader asking in between).
+ */
+function flakyClient(
+  kind: typeof BatchWriteCommand | typeof PutCommand,
+  healthy: number,
+  beforeFailing?: () => Promise<void>,
+) {
+  const client: DynamoDBDocumentClient = createDocumentClient({ endpoint: table.endpoint });
+  const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
+  const inflight = new Set<Promise<unknown>>();
+  let seen = 0;
+  (client as unknown as { send: (command: unknown) => Promise<unknown> }).send = async (command: unknown) => {
+    if (command instanceof kind && ++seen > healthy) {
+      if (beforeFailing) {
+        const run = beforeFailing;
+        beforeFailing = undefined;
+        await run();
+      }
+      throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' });
+    }
+    const pending = send(command);
+    inflight.add(pending);
+    pending.then(
+      () => inflight.delete(pending),
+      () => inflight.delete(pending),
+    );
+    return pending;
+  };
+  return {
+    client,
+    settled: async () => {
+      while (inflight.size > 0) await Promise.allSettled([...inflight]);
+    },
+    close: () => client.destroy(),
+  };
+}
+
+async function failingImport(dataset: unknown, flaky: ReturnType<typeof flakyClient>) {
+  try {
+    now += 1_000;
+    await expect(
+      importDataset(dataset, { client: flaky.client, tableName: table.tableName, now: clock }),
+    ).rejects.toThrow(/ECONNRESET/);
+    await flaky.settled();
+  } finally {
+    flaky.close();
+  }
+}
+
+const importAt = (dataset: unknown) => {
+  now += 1_000;
+  return importDataset(dataset, { client: table.client, tableName: table.tableName, now: clock });
+};
+
+/**
+ * New observations for both families, and corrections of stored ones (same instant, another value);
+ * `hours` more observations of borrow offer 1 (more items than one batch write holds).
+ */
+function historyFile(hours = 0) {
+  const stored: any = fixtureDataset();
+  const lastBorrow = stored.borrow_history[0].points.at(-1);
+  const lastEarn = stored.earn_history[0].points.at(-2); // the last one is in the future of NOW
+  return {
+    borrow_history: [
+      {
+        offer_id: 1,
+        points: [
+          { timestamp: lastBorrow.timestamp, apy: '55.5' },
+          { timestamp: new Date(NOW.getTime() - 60_000).toISOString(), apy: '66.6' },
+          ...Array.from({ length: hours }, (_, i) => ({
+            timestamp: new Date(NOW.getTime() - (i + 2) * 3_600_000).toISOString(),
+            apy: '44.4',
+          })),
+        ],
+      },
+    ],
+    earn_history: [
+      {
+        offer_id: 1,
+        points: [
+          { timestamp: lastEarn.timestamp, apy: '77.7', tvl: '1' },
+          { timestamp: new Date(NOW.getTime() - 120_000).toISOString(), apy: '88.8', tvl: '2' },
+        ],
+      },
+    ],
+  };
+}
+
+/** A catalog change without history: an exchange renamed. */
+function catalogFile(name: string) {
+  const d: any = fixtureDataset();
+  d.exchanges[0].name = name;
+  return { exchanges: d.exchanges };
+}
+
+let before: Record<string, unknown>;
+let storedBefore: Awaited<ReturnType<typeof storedHistory>>;
+
+beforeAll(async () => {
+  setLogSink(() => undefined);
+  table = await startTestTable();
+  api = table.api({ clock, env: { SNAPSHOT_CACHE_MS: '0', READ_CACHE_MB: '0' } });
+  await importAt(fixtureDataset());
+  before = await served();
+  storedBefore = await storedHistory();
+}, 60_000);
+afterAll(() => table.close());
+
+it('the file changes what is served once it is imported (the test would prove nothing otherwise)', () => {
+  const text = JSON.stringify(before);
+  for (const value of ['55.5', '66.6', '77.7', '88.8']) expect(text).not.toContain(`"${value}"`);
+  expect((before[PATHS[2]] as any).body.point_count).toBeGreaterThan(0);
+});
+
+it('an import with history that fails at its publish changes no answer', async () => {
+  await failingImport(historyFile(), flakyClient(PutCommand, 0));
+  expect(await served()).toEqual(before);
+  // It did write: its observations and corrections wait under its unpublished number, named by its journal.
+  expect((await storedHistory()).unpublished).toBeGreaterThanOrEqual(8);
+  expect((await journalHead())?.seq).toBe(((await readPointer(table.client, table.tableName))?.historySeq ?? 0) + 1);
+});
+
+it('the next import, without history, reverts it: the stored history is exactly what it was, and the journal is gone', async () => {
+  const result = await importAt(catalogFile('Renamed once'));
+  expect(result.published).toContain('exchanges');
+  expect(result.itemsDeleted).toBeGreaterThanOrEqual(8);
+  expect(await storedHistory()).toEqual(storedBefore);
+  expect(await journalHead()).toBeUndefined();
+  expect(await served()).toEqual(before);
+});
+
+it('an import killed midway through its history changes no answer; the next one, killed while reverting, leaves the journal; the one after finishes', async () => {
+  // Healthy batch writes: the journal (one), then one of the history's (of 25 items each): killed after.
+  await failingImport(historyFile(48), flakyClient(BatchWriteCommand, 2));
+  expect(await served()).toEqual(before);
+  expect((await storedHistory()).unpublished).toBeGreaterThan(0);
+
+  // Reverting puts back the changed items and deletes the added ones: killed at its first batch write.
+  await failingImport(catalogFile('Renamed twice'), flakyClient(BatchWriteCommand, 0));
+  expect(await journalHead()).toBeDefined();
+  expect(await served()).toEqual(before);
+
+  await importAt(catalogFile('Renamed three times'));
+  expect(await storedHistory()).toEqual(storedBefore);
+  expect(await journalHead()).toBeUndefined();
+});
+
+it('a history-only file is served with its publish, not before', async () => {
+  let beforePublish: Record<string, unknown> | undefined;
+  // Every write succeeds up to the pointer's put; a reader asks just before it, then the put is sent again.
+  const flaky = flakyClient(PutCommand, 0, async () => {
+    beforePublish = await served();
+  });
+  await failingImport(historyFile(), flaky);
+  expect(beforePublish).toEqual(before);
+
+  const result = await importAt(historyFile());
+  expect(result.history.itemsWritten).toBeGreaterThanOrEqual(8);
+  const after = await served();
+  const text = JSON.stringify(after);
+  for (const value of ['55.5', '66.6', '77.7', '88.8']) expect(text).toContain(`"${value}"`);
+  // The next import finds its journal published: nothing to revert, history as served.
+  await importAt(catalogFile('Renamed four times'));
+  expect(await served()).toEqual(after);
+});
