@@ -10,10 +10,11 @@
 import type middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { BudgetMemory } from '../domain/budget-memory';
-import { chargeRequest, type KeyLimits, type UsageCharge } from '../domain/quota';
+import { chargeRequest, type UsageCharge } from '../domain/quota';
 import { ApiError, InvalidApiKeyError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http';
 import { logger } from '../logger';
+import type { KeyLimits } from '../repositories/key-store';
 import type { QuotaStore } from '../repositories/quota-store';
 import { toApiError } from './error-envelope';
 
