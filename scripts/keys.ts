@@ -69,7 +69,7 @@ export interface Connection {
 }
 
 export type Invocation =
-  | { command: 'create'; userId: string; limits: KeyLimits }
+  | { command: 'create'; userId: string; limits: Partial<KeyLimits> }
   | { command: 'revoke'; userId: string; keyId: string }
   | { command: 'list'; userId: string }
   | { command: 'premium'; userId: string; until: string | null | false }
@@ -182,7 +182,11 @@ export interface CreatedKey {
   user: UserItem | undefined;
 }
 
-export async function createKeyCommand(store: KeyStore, userId: string, limits: KeyLimits = {}): Promise<CreatedKey> {
+export async function createKeyCommand(
+  store: KeyStore,
+  userId: string,
+  limits: Partial<KeyLimits> = {},
+): Promise<CreatedKey> {
   const { keyId, secret } = await store.createKey(userId, limits);
   return { keyId, secret, user: await store.getUser(userId) };
 }

@@ -2,34 +2,12 @@
  * Lists and details of the served data as HTTP answers (docs/api.md, "Paging one version" and
  * "Freshness"): the body, `Last-Modified` (when the newest data version the body depends on was
  * published) and, on a list, `Link` (RFC 8288) to the next and previous pages of the same version.
- * The ETag and `304` come after, from the body (middleware/conditional-requests.ts).
+ * The ETag and `304` come after, from the body (middleware/conditional-requests.ts). The answers
+ * are the domain's own types (a Page, a Detail, a ChangesPage).
  */
-import type { Pagination } from './domain/page';
+import type { ChangesPage } from './domain/changes';
+import type { Detail, Page } from './domain/page';
 import { type ApiEvent, type ApiResult, jsonResult, listBody } from './http';
-
-/** A page as the data layer answers it: pre-rendered documents, the page's place, and the version it was read from. */
-export interface ListAnswer {
-  docs: string[];
-  page: Pagination & { snapshot: string };
-  /** ISO 8601: when the version the page was read from was published. */
-  lastModified: string;
-}
-
-/** A detail as the data layer answers it: the document and when its newest version was published. */
-export interface DocAnswer {
-  doc: string;
-  lastModified: string;
-}
-
-/** A page of the changes between two versions of an offer family (`GET /api/v1/{family}/changes`). */
-export interface ChangesAnswer {
-  since: string;
-  snapshot: string;
-  /** The JSON array of `{ id, change, offer }`, by ascending id. */
-  data: string;
-  page: Pagination & { snapshot: string };
-  lastModified: string;
-}
 
 /** An ISO 8601 instant as an HTTP-date (RFC 9110 §5.6.7, IMF-fixdate): `Tue, 15 Nov 1994 08:12:31 GMT`. */
 export function httpDate(iso: string): string {
@@ -66,7 +44,7 @@ function pageReference(event: ApiEvent, offset: number, snapshot: string): strin
  * The `Link` field of a list page: `rel="next"` while `has_more`, `rel="prev"` when `offset` > 0
  * (at `max(0, offset - limit)`); undefined when the page has neither (the whole list in one page).
  */
-export function linkHeader(event: ApiEvent, page: Pagination & { snapshot: string }): string | undefined {
+export function linkHeader(event: ApiEvent, page: Page['page']): string | undefined {
   const links: string[] = [];
   if (page.has_more) links.push(`<${pageReference(event, page.offset + page.limit, page.snapshot)}>; rel="next"`);
   if (page.offset > 0)
@@ -75,12 +53,7 @@ export function linkHeader(event: ApiEvent, page: Pagination & { snapshot: strin
 }
 
 /** A paged body (a list's, or a changes page's) with its `Link` and `Last-Modified`. */
-function pagedResult(
-  event: ApiEvent,
-  body: string,
-  page: Pagination & { snapshot: string },
-  lastModified: string,
-): ApiResult {
+function pagedResult(event: ApiEvent, body: string, page: Page['page'], lastModified: string): ApiResult {
   const result = jsonResult(body);
   const link = linkHeader(event, page);
   result.headers = {
@@ -92,17 +65,17 @@ function pagedResult(
 }
 
 /** `{ data, pagination }` of a list page, with its headers. */
-export const listResult = (event: ApiEvent, answer: ListAnswer): ApiResult =>
+export const listResult = (event: ApiEvent, answer: Page): ApiResult =>
   pagedResult(event, listBody(answer.docs, answer.page), answer.page, answer.lastModified);
 
 /** `{ since, snapshot, data, pagination }` of a changes page, with its headers. */
-export function changesResult(event: ApiEvent, answer: ChangesAnswer): ApiResult {
+export function changesResult(event: ApiEvent, answer: ChangesPage): ApiResult {
   const body = `{"since":${JSON.stringify(answer.since)},"snapshot":${JSON.stringify(answer.snapshot)},"data":${answer.data},"pagination":${JSON.stringify(answer.page)}}`;
   return pagedResult(event, body, answer.page, answer.lastModified);
 }
 
 /** A detail with its `Last-Modified`. */
-export function docResult(answer: DocAnswer): ApiResult {
+export function docResult(answer: Detail): ApiResult {
   const result = jsonResult(answer.doc);
   result.headers = { ...result.headers, 'Last-Modified': httpDate(answer.lastModified) };
   return result;

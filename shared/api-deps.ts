@@ -3,8 +3,8 @@
  * or by the local stack and the tests, which pass their own client and clock.
  */
 import type { RuntimeConfig } from './config';
-import type { KeyLimits } from './domain/quota';
 import { type Clients, createClients } from './dynamodb';
+import type { KeyLimits } from './repositories/key-store';
 import { QuotaStore } from './repositories/quota-store';
 import { createStores, type Stores } from './stores';
 

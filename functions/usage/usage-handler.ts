@@ -2,7 +2,7 @@
 import type { ApiDeps } from '../../shared/api-deps';
 import type { BudgetUsage, Usage } from '../../shared/domain/quota';
 import { type ApiEvent, jsonResult, queryValues } from '../../shared/http';
-import { apiHandler } from '../../shared/middleware/api-handler';
+import { type ApiContext, apiHandler } from '../../shared/middleware/api-handler';
 import { chargedRequest } from '../../shared/middleware/usage-quota';
 import { NO_QUERY, parseQuery } from '../../shared/schemas/query';
 
@@ -26,7 +26,7 @@ export function usageHandler(deps: ApiDeps) {
     'usage',
     {
       // No data read: the answer is the request's charge, settled (a refusal replaces it).
-      getUsage: async (event: ApiEvent, context?: unknown) => {
+      getUsage: async (event: ApiEvent, context: ApiContext) => {
         parseQuery(NO_QUERY(), queryValues(event));
         const { caller, charge } = await chargedRequest(context);
         return jsonResult(JSON.stringify(usageBody(charge.usage, caller.premiumUntil)));

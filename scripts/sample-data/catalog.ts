@@ -5,13 +5,9 @@
  * early so every preset contains them.
  */
 
-export interface CatalogFlagsSeed {
-  previous?: string[];
-  delisted?: boolean;
-  hidden?: boolean;
-}
+import type { FlagSeed } from './flags';
 
-export interface FamousCurrency extends CatalogFlagsSeed {
+export interface FamousCurrency extends FlagSeed {
   symbol: string;
   /** Overrides the `cryptocurrencies` package name where it is outdated. */
   name?: string;
@@ -470,7 +466,7 @@ export const CURRENCY_CATEGORIES: readonly string[] = [
   'Real World Assets',
 ];
 
-export interface RealExchange extends CatalogFlagsSeed {
+export interface RealExchange extends FlagSeed {
   name: string;
   url: string;
   weeklyVisits: number;
@@ -552,7 +548,7 @@ export const REAL_EXCHANGES: readonly RealExchange[] = [
   { name: 'BtcTurk', url: 'https://www.btcturk.com', weeklyVisits: 380_000, dailyVolume: 85_000_000 },
 ];
 
-export interface RealWallet extends CatalogFlagsSeed {
+export interface RealWallet extends FlagSeed {
   name: string;
   url: string;
   type: 'hardware' | 'software' | 'smart-contract';
@@ -820,7 +816,7 @@ export const REAL_WALLETS: readonly RealWallet[] = [
   },
 ];
 
-export interface RealProtocol extends CatalogFlagsSeed {
+export interface RealProtocol extends FlagSeed {
   name: string;
   url: string;
   category: string;

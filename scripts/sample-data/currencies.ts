@@ -1,5 +1,5 @@
 import { CURRENCY_CATEGORIES, FAMOUS_CURRENCIES, NAME_ROOTS, SUPERSEDED_SYMBOLS, TOKEN_SUFFIXES } from './catalog';
-import { applyCatalogFlags } from './flags';
+import { applyCatalogFlags, type FlagSeed } from './flags';
 import { before, createRng, DAY, fixed, HOUR, iso, kebab, MINUTE, type Rng, round, significant } from './random';
 import type { AssetRef, CurrencyRecord } from './types';
 
@@ -9,13 +9,8 @@ const SYMBOL_NAMES: Readonly<Record<string, string>> = require('cryptocurrencies
 const LOGO_BASE = 'https://static.marketdata.example/logos/64';
 const NOISY_NAME = /\b(old|long|short|bull|bear|[0-9.]+x|hedge|inverse|test)\b/i;
 
-interface Candidate {
-  symbol: string;
-  name: string;
-  slug: string;
-}
-
-interface Draft extends Candidate {
+/** A currency before its record: its slug, symbol and name (as an offer's asset names it) and its figures. */
+interface Draft extends AssetRef {
   category: string;
   sign: string | null;
   price: number | null;
@@ -23,7 +18,7 @@ interface Draft extends Candidate {
   total: number | null;
   max: number | null;
   volumeRatio: number;
-  flags: { hidden?: boolean; delisted?: boolean; previous?: string[] };
+  flags: FlagSeed;
   famous: boolean;
 }
 
@@ -78,10 +73,10 @@ export function generateCurrencies(seed: number, now: number, count: number): Cu
   return rankCurrencies(rng, now, drafts);
 }
 
-let tidyEntries: Candidate[] | undefined;
+let tidyEntries: AssetRef[] | undefined;
 
 /** Package entries with tidy names, sorted by symbol; computed once per process. */
-function tidyPackageEntries(): Candidate[] {
+function tidyPackageEntries(): AssetRef[] {
   if (tidyEntries) return tidyEntries;
   const skip = new Set([...FAMOUS_CURRENCIES.map((c) => c.symbol), ...SUPERSEDED_SYMBOLS]);
   tidyEntries = [];
@@ -95,7 +90,7 @@ function tidyPackageEntries(): Candidate[] {
 }
 
 /** Package entries whose slug is still free, in a seeded order (popped from the end). */
-function packageCandidates(rng: Rng, usedSlugs: Set<string>): Candidate[] {
+function packageCandidates(rng: Rng, usedSlugs: Set<string>): AssetRef[] {
   const seen = new Set(usedSlugs);
   const candidates = tidyPackageEntries().filter((candidate) => {
     if (seen.has(candidate.slug)) return false;
@@ -106,7 +101,7 @@ function packageCandidates(rng: Rng, usedSlugs: Set<string>): Candidate[] {
 }
 
 /** "Nova Token 12" / "NOV12", once the package runs out of names. */
-function synthesizeCurrency(serial: number, usedSlugs: Set<string>, usedSymbols: Set<string>): Candidate {
+function synthesizeCurrency(serial: number, usedSlugs: Set<string>, usedSymbols: Set<string>): AssetRef {
   for (let n = serial; ; n++) {
     const root = NAME_ROOTS[n % NAME_ROOTS.length];
     const suffix = TOKEN_SUFFIXES[Math.floor(n / NAME_ROOTS.length) % TOKEN_SUFFIXES.length];
@@ -121,7 +116,7 @@ function synthesizeCurrency(serial: number, usedSlugs: Set<string>, usedSymbols:
 }
 
 /** A long-tail coin: market cap falls off with its position, price anywhere from dust to $500. */
-function tailDraft(rng: Rng, candidate: Candidate, position: number): Draft {
+function tailDraft(rng: Rng, candidate: AssetRef, position: number): Draft {
   const marketCap = 1.6e9 * (position / 50) ** -1.5 * Math.exp(0.35 * rng.normal());
   const price = 10 ** rng.uniform(-5, 2.7);
   const circulating = Math.max(1, Math.round(marketCap / price));

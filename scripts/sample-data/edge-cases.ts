@@ -3,6 +3,8 @@
  * each family so that every size (with at least ~42 offers) holds all of them. The generators
  * also produce the same situations at random, at low rates, in bigger sizes.
  */
+
+import type { OfferFamily } from '../../shared/keys';
 import {
   danglingSource,
   findPlatform,
@@ -57,8 +59,6 @@ const PLANNED = new Set<number>(Object.values(EDGE).flat());
 /** Whether the offer at `index` is unpublished: the planned one, and at random only off-plan. */
 export const isUnpublished = (rng: Rng, index: number): boolean =>
   index === EDGE.unpublished || (!PLANNED.has(index) && rng.chance(0.03));
-
-export type OfferFamily = 'earn' | 'borrow' | 'collateral';
 
 const renamed = (r: PlatformRecord) => (r.previous_slugs?.length ?? 0) > 0 && isExposed(r);
 const hidden = (r: PlatformRecord) => r.published === false && r.delisted !== true;

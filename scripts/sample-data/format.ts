@@ -1,4 +1,4 @@
-import type { Dataset } from './types';
+import type { GeneratedDataset } from './types';
 
 const HISTORY_KEYS = new Set(['earn_history', 'borrow_history']);
 
@@ -7,7 +7,7 @@ const HISTORY_KEYS = new Set(['earn_history', 'borrow_history']);
  * diffs and greps well without the size of fully indented JSON. Chunks keep BENCH-sized output
  * off a single giant string.
  */
-export function* formatDataset(dataset: Dataset): Generator<string> {
+export function* formatDataset(dataset: GeneratedDataset): Generator<string> {
   const entries = Object.entries(dataset).filter(([, records]) => records !== undefined) as Array<[string, unknown[]]>;
   yield '{\n';
   for (const [n, [key, records]] of entries.entries()) {

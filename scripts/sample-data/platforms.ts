@@ -1,5 +1,4 @@
 import {
-  type CatalogFlagsSeed,
   EXCHANGE_SUFFIXES,
   NAME_ROOTS,
   PROTOCOL_CATEGORIES,
@@ -9,7 +8,7 @@ import {
   REAL_WALLETS,
   WALLET_SUFFIXES,
 } from './catalog';
-import { applyCatalogFlags } from './flags';
+import { applyCatalogFlags, type FlagSeed } from './flags';
 import { before, createRng, DAY, decimal, fixed, HOUR, iso, kebab, type Rng, round } from './random';
 import type { ExchangeRecord, PlatformRecord, PlatformRef, ProtocolRecord, WalletRecord } from './types';
 
@@ -38,7 +37,7 @@ export function isListedRef(platforms: Platforms, ref: PlatformRef | null): bool
   return records.some((record) => record.slug === ref.slug && isExposed(record));
 }
 
-interface NamedSeed extends CatalogFlagsSeed {
+interface NamedSeed extends FlagSeed {
   name: string;
   slug: string;
   url: string;
@@ -65,7 +64,7 @@ export function generatePlatforms(
 function nameFamily(
   rng: Rng,
   count: number,
-  real: ReadonlyArray<CatalogFlagsSeed & { name: string; url: string }>,
+  real: ReadonlyArray<FlagSeed & { name: string; url: string }>,
   suffixes: readonly string[],
 ): NamedSeed[] {
   const seeds: NamedSeed[] = real.slice(0, count).map((r, index) => ({ ...r, slug: kebab(r.name), real: index }));

@@ -1,193 +1,58 @@
 /**
- * The dataset file format (README.md, "Data import"), as plain types: a record carries exactly the API fields
- * of its resource (docs/openapi.json) plus the import-only flags. Kept local to the generator so it does
- * not depend on the service's schemas while they change; the import validates what we write.
+ * The dataset file format (README.md, "Data import") as the generator writes it. The types are the
+ * input of the import's own schema (shared/schemas/dataset.ts), so a change of the schema changes
+ * them: a record carries exactly the API fields of its resource (docs/openapi.json) plus the
+ * import-only flags, which the input leaves optional (they have defaults). Where the generator
+ * writes less than the file allows, its type says so (a platform's `type` and `url`, below). The
+ * import validates what we write.
  */
-
-/** A decimal value written as a JSON string (`"4.25"`, `"-0.5"`; never an exponent). */
-type Decimal = string;
-/** An ISO 8601 UTC timestamp with milliseconds (`Date#toISOString()`). */
-type Timestamp = string;
-
-export type PlatformType = 'exchange' | 'wallet' | 'protocol';
-
-export interface PlatformRef {
-  type: PlatformType;
-  slug: string;
-  name: string;
-}
-
-export interface AssetRef {
-  slug: string;
-  symbol: string;
-  name: string;
-}
-
-/** Import-only flags of every record (default `true`). */
-export interface PublishFlag {
-  published?: boolean;
-}
-
-/** Import-only flags of platforms and currencies (defaults `false` and `[]`). */
-export interface CatalogFlags extends PublishFlag {
-  delisted?: boolean;
-  previous_slugs?: string[];
-}
-
-interface CurrencyStats {
-  rank_by_market_cap: number | null;
-  circulating_supply: number | null;
-  total_supply: number | null;
-  max_supply: number | null;
-  usd_price: Decimal | null;
-  usd_volume_24h: Decimal | null;
-  usd_market_cap: Decimal | null;
-  usd_percent_change_24h: number | null;
-  usd_market_cap_dominance: number | null;
-}
-
-export interface CurrencyRecord extends CatalogFlags {
-  slug: string;
-  name: string;
-  symbol: string;
-  category: string;
-  sign: string | null;
-  logo64: string | null;
-  stats: CurrencyStats;
-  updated_at: Timestamp;
-}
-
-interface ExchangeStats {
-  num_coins: number;
-  num_markets: number;
-  weekly_visits: number;
-  daily_spot_volume: number;
-  is_centralized: boolean;
-}
-
-interface WalletStats {
-  wallet_type: string;
-  num_coins: number;
-  anonymity_rating: number;
-  ease_of_use_rating: number;
-  security_rating: number;
-  platforms: string[];
-  additional_services: string[];
-}
-
-interface ProtocolStats {
-  category: string;
-  tvl: Decimal;
-}
-
-interface PlatformRecordBase<T extends PlatformType, S> extends CatalogFlags {
-  type: T;
-  slug: string;
-  name: string;
-  url: string;
-  logo64: string;
-  stats: S;
-  updated_at: Timestamp;
-}
-
-export type ExchangeRecord = PlatformRecordBase<'exchange', ExchangeStats>;
-export type WalletRecord = PlatformRecordBase<'wallet', WalletStats>;
-export type ProtocolRecord = PlatformRecordBase<'protocol', ProtocolStats>;
-export type PlatformRecord = ExchangeRecord | WalletRecord | ProtocolRecord;
-
-export interface EarnOfferRecord extends PublishFlag {
-  id: number;
-  compositeKey: string;
-  platform: PlatformRef | null;
-  chain: AssetRef | null;
-  asset: AssetRef | null;
-  reward_assets: AssetRef[];
-  product_type: string;
-  product_name: string;
-  duration_days: number | null;
-  apy: Decimal;
-  estimated_apy: Decimal;
-  estimated_apy_updated_at: Timestamp;
-  tvl: Decimal | null;
-  min_amount: Decimal | null;
-  max_amount: Decimal | null;
-  available: boolean;
-  available_updated_at: Timestamp;
-  link: string;
-  updated_at: Timestamp;
-}
-
-export interface BorrowOfferRecord extends PublishFlag {
-  id: number;
-  compositeKey: string;
-  platform: PlatformRef | null;
-  chain: AssetRef | null;
-  asset: AssetRef;
-  platform_type: string;
-  term_days: number | null;
-  borrow_apy: Decimal | null;
-  supply_apy: Decimal | null;
-  net_borrow_apy: Decimal;
-  real_net_borrow_apy: Decimal;
-  total_supply_usd: Decimal | null;
-  total_borrow_usd: Decimal | null;
-  available_liquidity_usd: Decimal | null;
-  is_active: boolean;
-  link: string;
-  synced_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface CollateralOfferRecord extends PublishFlag {
-  id: number;
-  compositeKey: string;
-  platform: PlatformRef | null;
-  chain: AssetRef | null;
-  asset: AssetRef;
-  platform_type: string;
-  term_days: number | null;
-  initial_ltv: Decimal;
-  margin_call_ltv: Decimal | null;
-  liquidation_ltv: Decimal | null;
-  is_active: boolean;
-  link: string;
-  synced_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-interface EarnHistoryPoint {
-  timestamp: Timestamp;
-  apy: Decimal;
-  tvl: Decimal | null;
-}
-
-interface BorrowHistoryPoint {
-  timestamp: Timestamp;
-  apy: Decimal;
-}
-
-export interface EarnHistoryRecord {
-  offer_id: number;
-  points: EarnHistoryPoint[];
-}
-
-export interface BorrowHistoryRecord {
-  offer_id: number;
-  points: BorrowHistoryPoint[];
-}
+import type * as z from 'zod/mini';
+import type { Dataset as DatasetSchema } from '../../shared/schemas/dataset';
+import type { Exchange, Protocol, Wallet } from '../../shared/schemas/resources';
 
 /** A dataset file: any of the arrays may be absent. */
-export interface Dataset {
-  exchanges?: ExchangeRecord[];
-  wallets?: WalletRecord[];
-  protocols?: ProtocolRecord[];
-  currencies?: CurrencyRecord[];
-  earn_offers?: EarnOfferRecord[];
-  borrow_offers?: BorrowOfferRecord[];
-  collateral_offers?: CollateralOfferRecord[];
-  earn_history?: EarnHistoryRecord[];
-  borrow_history?: BorrowHistoryRecord[];
-}
+type Dataset = z.input<typeof DatasetSchema>;
 
-/** What the generator produces: every array present, in the file's key order. */
-export type GeneratedDataset = Required<Dataset>;
+type RecordOf<F extends keyof Dataset> = NonNullable<Dataset[F]>[number];
+
+export type CurrencyRecord = RecordOf<'currencies'>;
+
+/**
+ * A platform record as the generator writes it: the file may leave `type` out (it is the family's)
+ * and give a null `url`; the generator always writes the resource's type and a URL, which the
+ * offers' generated links are built from.
+ */
+type Generated<R extends { url: unknown }, Resource extends { type: string }> = Omit<R, 'type' | 'url'> &
+  Pick<Resource, 'type'> & { url: NonNullable<R['url']> };
+export type ExchangeRecord = Generated<RecordOf<'exchanges'>, z.input<typeof Exchange>>;
+export type WalletRecord = Generated<RecordOf<'wallets'>, z.input<typeof Wallet>>;
+export type ProtocolRecord = Generated<RecordOf<'protocols'>, z.input<typeof Protocol>>;
+export type PlatformRecord = ExchangeRecord | WalletRecord | ProtocolRecord;
+
+export type EarnOfferRecord = RecordOf<'earn_offers'>;
+export type BorrowOfferRecord = RecordOf<'borrow_offers'>;
+export type CollateralOfferRecord = RecordOf<'collateral_offers'>;
+export type EarnHistoryRecord = RecordOf<'earn_history'>;
+export type BorrowHistoryRecord = RecordOf<'borrow_history'>;
+
+/** The platform an offer names. */
+export type PlatformRef = NonNullable<EarnOfferRecord['platform']>;
+export type PlatformType = PlatformRef['type'];
+/** The currency (or chain) an offer names. */
+export type AssetRef = BorrowOfferRecord['asset'];
+
+/** Import-only flag of every record (default `true`). */
+export type PublishFlag = Pick<EarnOfferRecord, 'published'>;
+/** Import-only flags of platforms and currencies (defaults `true`, `false` and `[]`). */
+export type CatalogFlags = Pick<CurrencyRecord, 'published' | 'delisted' | 'previous_slugs'>;
+
+/** What the generator produces: every array present, a platform family's records as it writes them. */
+export type GeneratedDataset = {
+  [F in keyof Dataset]-?: F extends 'exchanges'
+    ? ExchangeRecord[]
+    : F extends 'wallets'
+      ? WalletRecord[]
+      : F extends 'protocols'
+        ? ProtocolRecord[]
+        : RecordOf<F>[];
+};

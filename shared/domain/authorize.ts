@@ -11,7 +11,8 @@ import { bearerKey } from '../bearer';
 import { InvalidApiKeyError, SubscriptionRequiredError } from '../errors';
 import type { KeyLimits, KeyLookup, UserItem } from '../repositories/key-store';
 
-export interface Authorization extends KeyLimits {
+/** The key's own limits (each optional) ride along to the authorizer context. */
+export interface Authorization extends Partial<KeyLimits> {
   keyId: string;
   /** The end of the user's subscription; absent when it has none. */
   premiumUntil?: string;

@@ -12,7 +12,8 @@
  * (another instance spent the budget, a window reset) costs latency, a read or a write, never a
  * wrong answer.
  */
-import type { KeyLimits, Usage } from './quota';
+import type { KeyLimits } from '../repositories/key-store';
+import type { Usage } from './quota';
 
 /** `parallel`: the charge beside the data read; `charge-first`: the read only once the charge allowed it. */
 export type ChargeOrder = 'parallel' | 'charge-first';

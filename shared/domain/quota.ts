@@ -6,12 +6,8 @@
  * `rate_limit_exceeded` wins.
  */
 import { ApiError } from '../errors';
+import type { KeyLimits } from '../repositories/key-store';
 import type { QuotaStore } from '../repositories/quota-store';
-
-export interface KeyLimits {
-  perMinute: number;
-  perMonth: number;
-}
 
 export interface BudgetUsage {
   /** Units of the window spent, this request's included when it was admitted by that budget. */

@@ -5,12 +5,11 @@
  */
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
-import type { Context } from 'aws-lambda';
 import type { ApiDeps } from '../api-deps';
 import { BudgetMemory } from '../domain/budget-memory';
 import { NotFoundError, ValidationError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http';
-import { requestMetrics } from '../observability/metrics';
+import { type RequestMetricsInternal, requestMetrics } from '../observability/metrics';
 import { type FunctionName, type OperationId, type OperationOf, operationOfResource } from '../routes';
 import { SLUG_MAX_LENGTH } from '../schemas/constants';
 import { compression } from './compression';
@@ -18,10 +17,22 @@ import { conditionalRequests } from './conditional-requests';
 import { errorEnvelope, INTERNAL_ERROR_BODY } from './error-envelope';
 import { logContext } from './log-context';
 import { responseHeaders } from './response-headers';
-import { usageQuota } from './usage-quota';
+import { type QuotaContext, type QuotaInternal, usageQuota } from './usage-quota';
 
-/** The Lambda context carries the request's charge to the handlers that answer with it (chargedRequest). */
-export type RouteHandler = (event: ApiEvent, context?: Context) => Promise<ApiResult>;
+/**
+ * What the middlewares hand each other on `request.internal`: each field is written by one of
+ * them and typed where it is written (the request metrics' scope; the quota's charge and the usage
+ * headers the response headers add).
+ */
+type ApiInternal = RequestMetricsInternal & QuotaInternal;
+
+/** The Lambda context as the route handlers get it: with the request's charge the quota middleware adds (chargedRequest). */
+export type ApiContext = QuotaContext;
+
+/** A middleware of the chain: the chain's fields must be what it reads and writes, or this does not compile. */
+type ApiMiddleware = middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext, ApiInternal>;
+
+export type RouteHandler = (event: ApiEvent, context: ApiContext) => Promise<ApiResult>;
 
 /** One handler per operation the function serves: a missing one is a compile error. */
 export type RouteHandlers<Op extends OperationId> = Record<Op, RouteHandler>;
@@ -40,7 +51,7 @@ function checkPathSlug(event: ApiEvent): void {
 
 export function apiHandler<F extends FunctionName>(_fn: F, handlers: RouteHandlers<OperationOf<F>>, deps: ApiDeps) {
   const byOperation: Partial<Record<OperationId, RouteHandler>> = handlers;
-  const dispatch = async (event: ApiEvent, context: Context): Promise<ApiResult> => {
+  const dispatch = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
     const operation = operationOfResource(event.resource);
     const route = operation && byOperation[operation];
     if (!route) throw new NotFoundError('No such route.');
@@ -49,26 +60,24 @@ export function apiHandler<F extends FunctionName>(_fn: F, handlers: RouteHandle
   };
   // Per function instance: the keys' budgets this instance has seen.
   const memory = new BudgetMemory();
-  return (
-    middy<ApiEvent, ApiResult>(dispatch)
-      // First, so that its after/onError run last and record the final status (429s included).
-      .use(requestMetrics())
-      .use(logContext())
-      // Before the response headers, so that its after/onError compress the final body.
-      .use(compression())
-      .use(responseHeaders())
-      .use(httpErrorHandler({ logger: false, fallbackMessage: INTERNAL_ERROR_BODY }))
-      .use(errorEnvelope({ retryAfterSeconds: deps.retryAfterSeconds }))
-      // Before the quota, so that its `after` sees the answer the quota let through (304 or 200).
-      .use(conditionalRequests())
-      .use(
-        usageQuota({
-          store: deps.quota,
-          defaults: deps.limits,
-          retryAfterSeconds: deps.retryAfterSeconds,
-          now: deps.clock,
-          memory,
-        }),
-      )
-  );
+  const chain: ApiMiddleware[] = [
+    // First, so that its after/onError run last and record the final status (429s included).
+    requestMetrics(),
+    logContext(),
+    // Before the response headers, so that its after/onError compress the final body.
+    compression(),
+    responseHeaders(),
+    httpErrorHandler({ logger: false, fallbackMessage: INTERNAL_ERROR_BODY }),
+    errorEnvelope({ retryAfterSeconds: deps.retryAfterSeconds }),
+    // Before the quota, so that its `after` sees the answer the quota let through (304 or 200).
+    conditionalRequests(),
+    usageQuota({
+      store: deps.quota,
+      defaults: deps.limits,
+      retryAfterSeconds: deps.retryAfterSeconds,
+      now: deps.clock,
+      memory,
+    }),
+  ];
+  return middy<ApiEvent, ApiResult, Error, ApiContext, ApiInternal>(dispatch).use(chain);
 }

@@ -5,15 +5,21 @@
  * (conditional-requests.ts).
  */
 import type middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import { CORS_HEADERS } from '../cors';
 import { JSON_CONTENT_TYPE } from '../gateway-responses';
 import { type ApiEvent, type ApiResult, CACHE_CONTROL, varyOnEncoding } from '../http';
-import { USAGE_HEADERS, type WithUsageHeaders } from './usage-quota';
+import type { QuotaInternal } from './usage-quota';
 
-export function responseHeaders(): middy.MiddlewareObj<ApiEvent, ApiResult> {
-  const addHeaders: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
+/** It reads the usage headers the quota middleware settled. */
+type ResponseHeadersInternal = Pick<QuotaInternal, 'usageHeaders'>;
+
+export function responseHeaders(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, Context, ResponseHeadersInternal> {
+  const addHeaders: middy.MiddlewareFn<ApiEvent, ApiResult, Error, Context, ResponseHeadersInternal> = async (
+    request,
+  ) => {
     if (!request.response) return;
-    const usage = (request.internal as WithUsageHeaders)[USAGE_HEADERS] ?? {};
+    const usage = request.internal.usageHeaders ?? {};
     const requestId = request.event.requestContext?.requestId ?? request.context?.awsRequestId;
     const headers: Record<string, string | number | boolean> = {
       ...CORS_HEADERS,

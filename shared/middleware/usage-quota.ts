@@ -8,11 +8,13 @@
  * be reached, the answer is 503.
  */
 import type middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import { BudgetMemory } from '../domain/budget-memory';
-import { chargeRequest, type KeyLimits, type UsageCharge } from '../domain/quota';
+import { chargeRequest, type UsageCharge } from '../domain/quota';
 import { ApiError, InvalidApiKeyError } from '../errors';
 import type { ApiEvent, ApiResult } from '../http';
 import { logger } from '../logger';
+import type { KeyLimits } from '../repositories/key-store';
 import type { QuotaStore } from '../repositories/quota-store';
 import { toApiError } from './error-envelope';
 
@@ -32,8 +34,8 @@ export interface Caller {
   premiumUntil: string | null;
 }
 
-const authorizerContextOf = (event: ApiEvent) =>
-  event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
+const authorizerContextOf = (event: ApiEvent): Record<string, unknown> | null | undefined =>
+  event.requestContext?.authorizer;
 
 /** The key id the authorizer put in the request context, if any. */
 export function keyIdOf(event: ApiEvent): string | undefined {
@@ -59,23 +61,35 @@ function callerOf(event: ApiEvent, defaults: KeyLimits): Caller | undefined {
   };
 }
 
-const CHARGE = Symbol('usage-charge');
-type WithCharge = { [CHARGE]?: Promise<UsageCharge | ApiError> };
+/** The request's caller and its charge, started in `before`: the charge's settlement, or the error that replaces the answer. */
+interface ChargedRequest {
+  caller: Caller;
+  charge: Promise<UsageCharge | ApiError>;
+}
 
-/** The usage headers of the request, once its charge is settled (for the response headers). */
-export const USAGE_HEADERS = Symbol('usage-headers');
-export type WithUsageHeaders = { [USAGE_HEADERS]?: Record<string, string> };
+/** What the quota middleware writes on `request.internal`, for itself and for the response headers. */
+export type QuotaInternal = {
+  /** The request's charge, from `before` to `after` / `onError`. */
+  charge?: Promise<UsageCharge | ApiError>;
+  /** The usage headers of the request, once its charge is settled (for the response headers). */
+  usageHeaders?: Record<string, string>;
+};
 
-/** The request's caller and charge, on the Lambda context of the invocation (middy's way to hand values to a handler). */
-const CHARGED = Symbol('charged-request');
-type WithCharged = { [CHARGED]?: { caller: Caller; charge: Promise<UsageCharge | ApiError> } };
+/**
+ * What it adds to the Lambda context, middy's way to hand values to a handler: the charged request,
+ * for the handlers that answer with it (chargedRequest).
+ */
+export type QuotaContext = Context & { charged?: ChargedRequest };
+
+type QuotaMiddleware = middy.MiddlewareObj<ApiEvent, ApiResult, Error, QuotaContext, QuotaInternal>;
+type QuotaRequest = middy.Request<ApiEvent, ApiResult, Error, QuotaContext, QuotaInternal>;
 
 /**
  * The caller and the settled charge of the request a route handler serves (the `/usage` answer).
  * Throws the refusal or failure that replaces the answer anyway.
  */
-export async function chargedRequest(context: unknown): Promise<{ caller: Caller; charge: UsageCharge }> {
-  const charged = (context as WithCharged | undefined)?.[CHARGED];
+export async function chargedRequest(context: QuotaContext): Promise<{ caller: Caller; charge: UsageCharge }> {
+  const charged = context.charged;
   if (!charged) throw new InvalidApiKeyError();
   const charge = await charged.charge;
   if (charge instanceof ApiError) throw charge;
@@ -83,10 +97,10 @@ export async function chargedRequest(context: unknown): Promise<{ caller: Caller
   return { caller: charged.caller, charge };
 }
 
-export function usageQuota(options: UsageQuotaOptions): middy.MiddlewareObj<ApiEvent, ApiResult> {
+export function usageQuota(options: UsageQuotaOptions): QuotaMiddleware {
   const memory = options.memory ?? new BudgetMemory();
 
-  const usageQuotaBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
+  const usageQuotaBefore = async (request: QuotaRequest) => {
     const caller = callerOf(request.event, options.defaults);
     if (!caller) throw new InvalidApiKeyError();
     const now = options.now();
@@ -103,8 +117,8 @@ export function usageQuota(options: UsageQuotaOptions): middy.MiddlewareObj<ApiE
         return toApiError(error, options.retryAfterSeconds);
       },
     );
-    (request.internal as WithCharge)[CHARGE] = charge;
-    if (request.context) (request.context as WithCharged)[CHARGED] = { caller, charge };
+    request.internal.charge = charge;
+    request.context.charged = { caller, charge };
     if (plan.order === 'charge-first') {
       const settled = await charge;
       // Refused (or failed): the handler and its read never run; onError renders the refusal.
@@ -114,21 +128,21 @@ export function usageQuota(options: UsageQuotaOptions): middy.MiddlewareObj<ApiE
   };
 
   /** Settle the charge: record its headers, and return the error that must replace the answer. */
-  async function settle(request: middy.Request<ApiEvent, ApiResult>): Promise<ApiError | undefined> {
-    const pending = (request.internal as WithCharge)[CHARGE];
+  async function settle(request: QuotaRequest): Promise<ApiError | undefined> {
+    const pending = request.internal.charge;
     if (!pending) return undefined;
     const charge = await pending;
     if (charge instanceof ApiError) return charge;
-    (request.internal as WithUsageHeaders)[USAGE_HEADERS] = charge.headers;
+    request.internal.usageHeaders = charge.headers;
     return charge.refusal;
   }
 
-  const usageQuotaAfter: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
+  const usageQuotaAfter = async (request: QuotaRequest) => {
     const refusal = await settle(request);
     if (refusal) throw refusal;
   };
 
-  const usageQuotaOnError: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
+  const usageQuotaOnError = async (request: QuotaRequest) => {
     const refusal = await settle(request);
     if (refusal) request.error = refusal;
   };

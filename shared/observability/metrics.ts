@@ -6,6 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import type { ApiEvent, ApiResult } from '../http';
 import { logger } from '../logger';
 import { operationOfResource } from '../routes';
@@ -68,22 +69,29 @@ export function emfDocument(
   };
 }
 
-const SCOPE = Symbol('request-metrics');
-type WithScope = { [SCOPE]?: { accounting: RequestAccounting; start: number } };
+/** What the request metrics write on `request.internal`, from their `before` to their `after` / `onError`. */
+export type RequestMetricsInternal = {
+  /** The request's DynamoDB accounting scope and its start. */
+  requestMetrics?: { accounting: RequestAccounting; start: number };
+};
 
-export function requestMetrics(options: RequestMetricsOptions = {}): middy.MiddlewareObj<ApiEvent, ApiResult> {
+type MetricsFn = middy.MiddlewareFn<ApiEvent, ApiResult, Error, Context, RequestMetricsInternal>;
+
+export function requestMetrics(
+  options: RequestMetricsOptions = {},
+): middy.MiddlewareObj<ApiEvent, ApiResult, Error, Context, RequestMetricsInternal> {
   const now = options.now ?? Date.now;
 
   // Synchronous up to enterWith: the scope must be set in the invocation's own async context,
   // before the next middleware (the quota charge) and the handler start their calls.
-  const requestMetricsBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
-    (request.internal as WithScope)[SCOPE] = { accounting: enterRequestAccounting(), start: performance.now() };
+  const requestMetricsBefore: MetricsFn = async (request) => {
+    request.internal.requestMetrics = { accounting: enterRequestAccounting(), start: performance.now() };
   };
 
-  const emitRequestMetrics: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
-    const scope = (request.internal as WithScope)[SCOPE];
+  const emitRequestMetrics: MetricsFn = async (request) => {
+    const scope = request.internal.requestMetrics;
     if (!scope) return;
-    delete (request.internal as WithScope)[SCOPE];
+    delete request.internal.requestMetrics;
     const latency = performance.now() - scope.start;
     const work = scope.accounting.close();
     // No response here means the error escapes every middleware: the client sees a 5xx.

@@ -32,12 +32,17 @@ export const API_KEY_FORMAT = new RegExp(`^${API_KEY_CHARS}$`);
 /** Prefix of generated keys: recognizable in leaks and by secret scanners. */
 const GENERATED_KEY_PREFIX = 'mdk_';
 
+/**
+ * A key's budgets: requests per UTC minute and per calendar month (docs/api.md, "Quotas and
+ * headers"). A key item holds its own, each optional (`Partial`): the function's defaults apply to
+ * what it lacks. The quota counters charge against them (quota-store.ts).
+ */
 export interface KeyLimits {
-  perMinute?: number;
-  perMonth?: number;
+  perMinute: number;
+  perMonth: number;
 }
 
-export interface KeyItem extends KeyLimits {
+export interface KeyItem extends Partial<KeyLimits> {
   keyId: string;
   userId: string;
   revoked: boolean;
@@ -53,7 +58,7 @@ export interface UserItem {
 }
 
 /** What `list` shows of a key: never its hash or secret. */
-export interface KeySummary extends KeyLimits {
+export interface KeySummary extends Partial<KeyLimits> {
   keyId: string;
   /** True also when the key item is gone (the key cannot authenticate). */
   revoked: boolean;
@@ -96,7 +101,7 @@ export const keyIdForHash = (hash: string): string =>
 /** A new secret: 256 random bits, base64url (47 characters with the prefix). */
 export const generateSecret = (): string => `${GENERATED_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 
-const limitsOf = (item: KeyLimits): KeyLimits => ({
+const limitsOf = (item: Partial<KeyLimits>): Partial<KeyLimits> => ({
   ...(item.perMinute !== undefined ? { perMinute: item.perMinute } : {}),
   ...(item.perMonth !== undefined ? { perMonth: item.perMonth } : {}),
 });
@@ -153,7 +158,7 @@ export class KeyStore implements KeyLookup {
    */
   async createKey(
     userId: string,
-    limits: KeyLimits = {},
+    limits: Partial<KeyLimits> = {},
     secret: string = generateSecret(),
   ): Promise<{ secret: string; keyId: string }> {
     if (!API_KEY_FORMAT.test(secret))

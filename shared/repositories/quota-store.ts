@@ -20,6 +20,7 @@ import { isConditionFailure } from '../dynamodb';
 import { CorruptDataError } from '../errors';
 import { QUOTA_ATTRIBUTES, quotaKey } from '../keys';
 import { TTL_ATTRIBUTE } from '../table';
+import type { KeyLimits } from './key-store';
 
 /** The windows of one charge, as the domain defines them (shared/domain/quota.ts). */
 export interface ChargeWindows {
@@ -29,11 +30,6 @@ export interface ChargeWindows {
   month: string;
   /** Unix second at which the next month starts. */
   monthResetAt: number;
-}
-
-export interface ChargeLimits {
-  perMinute: number;
-  perMonth: number;
 }
 
 /**
@@ -109,7 +105,7 @@ interface Write {
 }
 
 /** What the stored state calls for, or the refusal it already is. */
-function nextWrite(state: CounterState, minute: number, limits: ChargeLimits): Write | ChargeOutcome {
+function nextWrite(state: CounterState, minute: number, limits: KeyLimits): Write | ChargeOutcome {
   // A stored minute later than ours (another instance's clock is ahead) is the current minute.
   const current = Math.max(minute, state.minute ?? 0);
   const minuteIs = state.minute === current ? 'same' : 'new';
@@ -127,7 +123,7 @@ const NAMES = {
 };
 
 /** The update, condition, names and values of a write: each names exactly what its expressions use. */
-function expressionOf(write: Write, limits: ChargeLimits, ttl: number) {
+function expressionOf(write: Write, limits: KeyLimits, ttl: number) {
   const minuteUpdate =
     write.minuteIs === 'same' ? 'ADD #minuteCount :one' : 'SET #minute = :minute, #minuteCount = :one';
   const minuteCondition =
@@ -177,12 +173,7 @@ export class QuotaStore {
    * this minute, as far as the caller knows (a wrong guess costs one more write, never a wrong
    * count). Other failures throw.
    */
-  async charge(
-    keyId: string,
-    windows: ChargeWindows,
-    limits: ChargeLimits,
-    sameMinute: boolean,
-  ): Promise<ChargeOutcome> {
+  async charge(keyId: string, windows: ChargeWindows, limits: KeyLimits, sameMinute: boolean): Promise<ChargeOutcome> {
     const key = quotaKey(keyId, windows.month);
     let write: Write = { take: 'both', minuteIs: sameMinute ? 'same' : 'new', minute: windows.minute };
     for (let attempt = 1; ; attempt++) {
@@ -207,7 +198,7 @@ export class QuotaStore {
     }
   }
 
-  private async write(key: ReturnType<typeof quotaKey>, write: Write, windows: ChargeWindows, limits: ChargeLimits) {
+  private async write(key: ReturnType<typeof quotaKey>, write: Write, windows: ChargeWindows, limits: KeyLimits) {
     const expression = expressionOf(write, limits, windows.monthResetAt + GRACE_SECONDS);
     const out = await retryNotApplied(() =>
       this.client.send(
