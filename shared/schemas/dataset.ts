@@ -40,13 +40,11 @@ const listedFlags = {
   previous_slugs: z._default(z.array(recordSlug()), []),
 };
 
-/** Platform records may omit `type` (it is the family's); when present it must match. */
-const platformRecord = <F extends { type: z.ZodMiniType }>(fields: F) =>
-  z.strictObject({ ...fields, type: z.optional(fields.type), ...listedFlags });
-
-const ExchangeRecord = platformRecord(exchangeFields);
-const WalletRecord = platformRecord(walletFields);
-const ProtocolRecord = platformRecord(protocolFields);
+// Platform records may omit `type` (it is the family's); when present it must match. Written out
+// per family: a generic helper spreading its fields lost the literal type of `type`.
+const ExchangeRecord = z.strictObject({ ...exchangeFields, type: z.optional(exchangeFields.type), ...listedFlags });
+const WalletRecord = z.strictObject({ ...walletFields, type: z.optional(walletFields.type), ...listedFlags });
+const ProtocolRecord = z.strictObject({ ...protocolFields, type: z.optional(protocolFields.type), ...listedFlags });
 export const CurrencyRecord = z.strictObject({ ...currencyFields, ...listedFlags });
 const EarnOfferRecord = z.strictObject({ ...earnOfferFields, published });
 const BorrowOfferRecord = z.strictObject({ ...borrowOfferFields, published });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readDataFile } from '../../../scripts/cli';
 import { crossRecordErrors } from '../../../shared/import/importer';
-import { DataFileError, parseAccounts, parseDataset } from '../../../shared/schemas/dataset';
+import { DataFileError, type PlatformRecord, parseAccounts, parseDataset } from '../../../shared/schemas/dataset';
 import { invalidUtf8Runs } from '../../../shared/schemas/json-text';
 import { fixtureDataset } from '../../fixtures/dataset';
 
@@ -45,6 +45,16 @@ const withName = (name: string): any => {
   dataset.exchanges[3].name = name;
   return dataset;
 };
+
+describe('platform records', () => {
+  it('keep their family as the type of `type` (the compiler checks the assignment; the run checks the values)', () => {
+    const types: PlatformRecord['type'][] = ['exchange', 'wallet', 'protocol', undefined];
+    const dataset = parseDataset(fixtureDataset());
+    const given = [...dataset.exchanges!, ...dataset.wallets!, ...dataset.protocols!].map((p) => p.type);
+    expect(given.length).toBeGreaterThan(0);
+    for (const type of given) expect(types).toContain(type);
+  });
+});
 
 describe('text: valid UTF-8, no lone surrogate', () => {
   it.each<[string, string, number[] | string, string]>([
