@@ -52,7 +52,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
           ? `already served: nothing written (${summary})\n`
           : `published ${result.published.length ? result.published.join(', ') : 'no family'}` +
               `${observations ? `; ${observations} observation(s) appended (${historyItems} history items written)` : ''}: ` +
-              `${result.itemsWritten} items written, ${result.itemsDeleted} items of replaced versions deleted in ${seconds} s\n${summary}\n`,
+              `${result.itemsWritten} items written, ${result.itemsDeleted} items of replaced or abandoned versions and failed imports deleted in ${seconds} s\n${summary}\n`,
       );
     }
     if (values.accounts) {

@@ -134,13 +134,15 @@ export function msOfHistorySortKey(sk: string): number {
 }
 
 /**
- * The journal of the import that writes history (docs/data-model.md, "History: all or nothing"):
- * which series it writes, under which sequence number. Part 0 heads it and is written last; the
- * other parts hold the rest of a journal too large for one item. Outside every served prefix.
+ * The journal of the import that writes history (docs/data-model.md, "History"): which series it
+ * writes, under which sequence number. Its head names the number and how many items the journal
+ * has, and is written last; the first part is the head itself, the others are keyed by the number,
+ * so the parts of a journal being written never mix with those of the journal a head names.
+ * Outside every served prefix.
  */
-export const historyJournalKey = (part: number): Key => ({
+export const historyJournalKey = (seq: number, part: number): Key => ({
   PK: 'IMPORT',
-  SK: part === 0 ? 'HISTORY' : `HISTORY${SEP}${chunkKey(part)}`,
+  SK: part === 0 ? 'HISTORY' : `HISTORY${SEP}${seq}${SEP}${chunkKey(part)}`,
 });
 
 // ---- source records and manifests of a family version -----------------------------------------

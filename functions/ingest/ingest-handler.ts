@@ -29,7 +29,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3EventRecord, SQSEvent } from 'aws-lambda';
-import { importDataset } from '../../shared/import/importer';
+import { importDataset, LEASE_MS } from '../../shared/import/importer';
 import { decodeEventKey, INGEST_PREFIXES, type IngestOutcomePrefix, movedKeys } from '../../shared/ingest-layout';
 import { logger } from '../../shared/logger';
 import { type ImportOutcome, importMetricDocument } from '../../shared/observability/import-metrics';
@@ -54,8 +54,20 @@ export interface IngestedObject {
   moved?: { file: string; report: string };
 }
 
-export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<IngestedObject[]> {
+/** What the ingest reads of the Lambda context: the time it has left (the import's lease outlasts it). */
+export interface IngestContext {
+  getRemainingTimeInMillis(): number;
+}
+
+/** Beyond the invocation's remaining time, how much longer the lease lasts. */
+const LEASE_MARGIN_MS = 30_000;
+
+export function ingestHandler(
+  deps: IngestDeps,
+): (event: SQSEvent, context?: IngestContext) => Promise<IngestedObject[]> {
   const { s3, clock } = deps;
+  /** The invocation's context: an import's lease lasts at least as long as the function may still run. */
+  let invocation: IngestContext | undefined;
 
   async function moveWithReport(
     bucket: string,
@@ -115,7 +127,13 @@ export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<In
     const version = object.versionId ? { versionId: object.versionId } : {};
     const checkedAt = clock().toISOString();
     try {
-      const result = await importDataset(bytes, { client: deps.client, tableName: deps.tableName, now: clock });
+      const remaining = invocation?.getRemainingTimeInMillis();
+      const result = await importDataset(bytes, {
+        client: deps.client,
+        tableName: deps.tableName,
+        now: clock,
+        ...(remaining === undefined ? {} : { leaseMs: Math.max(LEASE_MS, remaining + LEASE_MARGIN_MS) }),
+      });
       const moved = await moveWithReport(bucket, key, object.versionId, bytes, INGEST_PREFIXES.imported, {
         file: key,
         ...version,
@@ -219,7 +237,8 @@ export function ingestHandler(deps: IngestDeps): (event: SQSEvent) => Promise<In
     }
   }
 
-  return async function ingest(event: SQSEvent) {
+  return async function ingest(event: SQSEvent, context?: IngestContext) {
+    invocation = context;
     const done: IngestedObject[] = [];
     // The queue delivers one message at a time (batch size 1); records run one after the other.
     for (const message of event.Records) {

@@ -8,7 +8,7 @@
 
 import { NotFoundError } from '../errors';
 import type { HistoryFamily, SeriesResolution } from '../keys';
-import type { HistoryStore } from '../repositories/history-store';
+import type { HistoryStore, PublishedHistory } from '../repositories/history-store';
 import type { Stores } from '../stores';
 import { bucketStart, EARLIEST_BUCKET_START, type Interval, PERIOD_SPEC, type Period } from './buckets';
 import type { BucketPoint, RawPoint } from './history-points';
@@ -38,26 +38,38 @@ async function readPoints(
   id: number,
   interval: Interval,
   { from, to }: Window,
-  historySeq: Promise<number>,
+  published: PublishedHistory,
 ): Promise<BucketPoint[]> {
-  if (interval === '1h') return hourly(await history.observations(family, id, from!, to, historySeq));
+  if (interval === '1h') return hourly(await history.observations(family, id, from!, to, published));
   const stored = await history.buckets(
     family,
     id,
     ROLLUP_OF[interval],
     from === undefined ? EARLIEST_BUCKET_START : bucketStart(interval, from),
     to,
-    historySeq,
+    published,
   );
   const points = stored.filter(([, , , last]) => from === undefined || last >= from);
   const edge = points[points.length - 1];
   if (edge && edge[3] > to) {
-    const raw = await history.observations(family, id, Math.max(from ?? edge[0], edge[0]), to, historySeq);
+    const raw = await history.observations(family, id, Math.max(from ?? edge[0], edge[0]), to, published);
     const last = raw[raw.length - 1];
     points.pop();
     if (last) points.push([edge[0], last[1], last[2], last[0]]);
   }
   return points;
+}
+
+/** The pointer's history number for one request: cached, then as stored once an item proves the cache stale. */
+function publishedHistory(stores: Stores): PublishedHistory {
+  let seq = stores.snapshot.versions().then((v) => v.historySeq);
+  return {
+    seq: () => seq,
+    reread: () => {
+      seq = stores.snapshot.reload().then((v) => v.historySeq);
+      return seq;
+    },
+  };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -75,14 +87,7 @@ export async function getHistory(
   const [exists, points] = await Promise.all([
     offerExists(stores, family, id),
     // Served as the pointer this request reads publishes it (an import's history with its publish).
-    readPoints(
-      stores.history,
-      family,
-      id,
-      interval,
-      window,
-      stores.snapshot.versions().then((v) => v.historySeq),
-    ),
+    readPoints(stores.history, family, id, interval, window, publishedHistory(stores)),
   ]);
   if (!exists) throw new NotFoundError(`No such ${family} offer.`);
 

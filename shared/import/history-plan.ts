@@ -59,18 +59,13 @@ function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], n
   return items;
 }
 
-/** Options of an append: its sequence numbers, and what to do before each round (hold the lease). */
-export interface AppendOptions extends HistorySequence {
-  beforeRound?: () => Promise<void>;
-}
-
 /** Append the history records of a file, as of `now`, under `seq` (not served before it is published). */
 export const appendHistory = (
   store: HistoryWriter,
   appends: readonly HistoryAppend[],
   now: number,
-  options: AppendOptions,
-): Promise<AppendResult> => appendInRounds(store, appends, now, options, false);
+  sequence: HistorySequence,
+): Promise<AppendResult> => appendInRounds(store, appends, now, sequence, false);
 
 /**
  * Would appending the history records of a file change what a pointer publishing `published`
@@ -92,7 +87,7 @@ async function appendInRounds(
   store: HistoryWriter,
   appends: readonly HistoryAppend[],
   now: number,
-  { beforeRound, ...sequence }: AppendOptions,
+  sequence: HistorySequence,
   probe: boolean,
 ): Promise<AppendResult> {
   const result: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
@@ -105,7 +100,6 @@ async function appendInRounds(
         result.observations += raw.length;
         for (const item of historyItems(family, record.offer_id, raw, now)) items.push(item);
       }
-      await beforeRound?.();
       const written = await store.writeChanged(items, sequence);
       result.itemsRead += written.itemsRead;
       result.itemsWritten += written.itemsWritten;
@@ -135,22 +129,21 @@ function keysOf({ family, id, times }: JournalSeries): Key[] {
   return [...keys.values()];
 }
 
-/** Journal series reverted per round (one batch read, then the writes). */
-const REVERT_ROUND = 1_000;
+/** Keys reverted per round (one batch read, then the writes): bounds a revert's memory, whatever the series hold. */
+const REVERT_ROUND_KEYS = 4_000;
 
-/**
- * Revert what the import of `journal` wrote (it was never published), in rounds, `beforeRound`
- * before each. Returns the items changed back or deleted.
- */
-export async function revertHistory(
-  store: HistoryWriter,
-  journal: HistoryJournal,
-  beforeRound?: () => Promise<void>,
-): Promise<number> {
+/** Revert what the import of `journal` wrote (it was never published). Returns the items changed back or deleted. */
+export async function revertHistory(store: HistoryWriter, journal: HistoryJournal): Promise<number> {
   let reverted = 0;
-  for (let i = 0; i < journal.series.length; i += REVERT_ROUND) {
-    await beforeRound?.();
-    reverted += await store.revert(journal.series.slice(i, i + REVERT_ROUND).flatMap(keysOf), journal.seq);
+  let round: Key[] = [];
+  const flush = async () => {
+    reverted += await store.revert(round, journal.seq);
+    round = [];
+  };
+  for (const series of journal.series) {
+    for (const key of keysOf(series)) round.push(key);
+    if (round.length >= REVERT_ROUND_KEYS) await flush();
   }
+  if (round.length > 0) await flush();
   return reverted;
 }

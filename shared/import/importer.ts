@@ -62,11 +62,14 @@ export const RETAIN_MS = 60 * 60_000;
 /** Beyond that, the readers' pointer cache and a margin before it is deleted. */
 export const RETIRE_MARGIN_MS = 60_000;
 /**
- * How long an import holds the lease before another may take it over: about the ingest function's
- * timeout (5 minutes), so a crashed import holds off others that long at most. A longer import
- * renews it between steps.
+ * How long an import holds the lease before another may take it over, by default: the ingest
+ * function's default timeout (5 minutes), so a crashed import holds off others that long at most.
+ * The ingest function passes its own timeout when it is longer (ImportOptions.leaseMs); a longer
+ * import renews it as it goes.
  */
-const LEASE_MS = 5 * 60_000;
+export const LEASE_MS = 5 * 60_000;
+/** How long past a lease's end another import waits before taking it over: room for clocks that disagree. */
+export const TAKEOVER_GRACE_MS = 30_000;
 /**
  * The layout of family versions (4: one ordered index per version and content-addressed document
  * blocks). It is part of every version's identity, so a family served in an older layout is
@@ -82,6 +85,11 @@ export interface ImportOptions {
   now?: () => Date;
   /** Replaced versions are deleted this long after (default: RETAIN_MS + the readers' pointer cache + RETIRE_MARGIN_MS). */
   retireAfterMs?: number;
+  /**
+   * How long the lease lasts (default LEASE_MS): at least as long as the import may run, so that an
+   * import whose lease was taken over is no longer running (the ingest function passes its timeout).
+   */
+  leaseMs?: number;
 }
 
 export interface ImportResult {
@@ -275,16 +283,23 @@ const historyOf = (dataset: Dataset): HistoryAppend[] =>
 export async function importDataset(input: DataFileInput, options: ImportOptions): Promise<ImportResult> {
   const dataset = parseDataset(input);
   const { client, tableName } = options;
+  // Every batch write is fenced by the lease once it is held (holdLease, below).
+  let fence = async () => {};
   const writer = new SnapshotWriter(client, tableName, {
     concurrency: options.concurrency,
     onProgress: options.onProgress,
+    beforeWrite: () => fence(),
   });
   const seen = await writer.readPointer();
   const errors = [...crossRecordErrors(dataset), ...(await unknownOffers(dataset, seen, writer))];
   if (errors.length > 0) throw new DataFileError(errors);
 
   const clock = () => options.now?.() ?? new Date();
-  const history = new HistoryWriter(client, tableName, options.concurrency);
+  const history = new HistoryWriter(client, tableName, {
+    concurrency: options.concurrency,
+    beforeWrite: () => fence(),
+  });
+  const leaseMs = Math.max(options.leaseMs ?? LEASE_MS, 60_000);
   const retireAfterMs = options.retireAfterMs ?? RETAIN_MS + DEFAULTS.snapshotCacheMs + RETIRE_MARGIN_MS;
   const counts = Object.fromEntries(
     Object.entries(dataset).flatMap(([family, records]) => (Array.isArray(records) ? [[family, records.length]] : [])),
@@ -317,21 +332,32 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   }
 
   const owner = randomUUID();
-  let leaseUntil = startedAt.getTime() + LEASE_MS;
-  // Renewed once half of it has passed, before each step and each round of history: a quick import
-  // never renews it (each renewal rewrites the pointer item); one that stalled past it and was taken
-  // over fails here, before it deletes or writes more. The ingest function's timeout is the lease's
-  // length and a renewal only extends it, so a taken-over function can no longer be running.
-  const holdLease = async () => {
+  let leaseUntil = startedAt.getTime() + leaseMs;
+  let renewing: Promise<void> | undefined;
+  // Held before every step and every batch write: renewed once half of it has passed (a quick import
+  // never renews it: each renewal rewrites the pointer item), so a batch is only sent with at least
+  // half the lease ahead. An import that stalled past it and was taken over fails at its renewal,
+  // before it writes or deletes more. The lease lasts at least as long as the import may run and a
+  // renewal only extends it, so a taken-over ingest function is no longer running.
+  const holdLease = (): Promise<void> => {
+    if (renewing) return renewing;
     const now = clock().getTime();
-    if (leaseUntil - now > LEASE_MS / 2) return;
-    leaseUntil = now + LEASE_MS;
-    await writer.renewLease(owner, leaseUntil);
+    if (leaseUntil - now > leaseMs / 2) return Promise.resolve();
+    renewing = writer
+      .renewLease(owner, now + leaseMs)
+      .then(() => {
+        leaseUntil = now + leaseMs;
+      })
+      .finally(() => {
+        renewing = undefined;
+      });
+    return renewing;
   };
   const before = await writer.acquireLease(
     { owner, until: leaseUntil, writing: planned.map((c) => c.state.version) },
-    startedAt.getTime(),
+    startedAt.getTime() - TAKEOVER_GRACE_MS,
   );
+  fence = holdLease;
   try {
     // Under the lease: plan again only if another import published since the pointer was read
     // (a family version names its hash and references, so equal versions mean an equal plan).
@@ -371,10 +397,11 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     // before this import writes its own (which reuses that number), then the journal dropped.
     const published = before?.historySeq ?? 0;
     const sequence = { published, seq: published + 1 };
-    const journal = await history.readJournal();
+    let journal = await history.readJournalHead();
     if (journal && journal.seq > published) {
-      itemsDeleted += await revertHistory(history, journal, holdLease);
-      await history.deleteJournal(journal.parts);
+      itemsDeleted += await revertHistory(history, await history.readJournal(journal));
+      await history.deleteJournal(journal);
+      journal = undefined;
     }
     for (const change of changes) {
       await holdLease();
@@ -389,9 +416,9 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     }
     let appended = noHistory;
     if (appends.length > 0) {
-      await holdLease();
-      itemsWritten += await history.writeJournal(journalOf(appends, sequence.seq));
-      appended = await appendHistory(history, appends, startedAt.getTime(), { ...sequence, beforeRound: holdLease });
+      // The journal replaces the last one (published: its parts are deleted once the new head is written).
+      itemsWritten += await history.writeJournal(journalOf(appends, sequence.seq), journal);
+      appended = await appendHistory(history, appends, startedAt.getTime(), sequence);
       itemsWritten += appended.itemsWritten;
     }
 

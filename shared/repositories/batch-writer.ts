@@ -16,26 +16,38 @@ export interface BatchWriteOptions {
   maxAttempts?: number;
   onProgress?: (done: number, total: number) => void;
   sleep?: (ms: number) => Promise<void>;
+  /** Awaited before each batch is sent (an import holds its lease there). */
+  beforeBatch?: () => Promise<void>;
 }
 
 const BATCH_SIZE = 25;
 
 async function writeAll(requests: WriteRequest[], options: BatchWriteOptions): Promise<void> {
   let done = 0;
-  await eachBatch(requests, BATCH_SIZE, options.concurrency ?? 8, async (batch) => {
-    await untilProcessed(
-      batch,
-      async (pending) => {
-        const out = await options.client.send(
-          new BatchWriteCommand({ RequestItems: { [options.tableName]: pending } }),
-        );
-        return (out.UnprocessedItems?.[options.tableName] as WriteRequest[] | undefined) ?? [];
-      },
-      { describe: (n) => `BatchWriteItem: ${n} item(s)`, maxAttempts: options.maxAttempts ?? 10, sleep: options.sleep },
-    );
-    done += batch.length;
-    options.onProgress?.(done, requests.length);
-  });
+  await eachBatch(
+    requests,
+    BATCH_SIZE,
+    options.concurrency ?? 8,
+    async (batch) => {
+      await untilProcessed(
+        batch,
+        async (pending) => {
+          const out = await options.client.send(
+            new BatchWriteCommand({ RequestItems: { [options.tableName]: pending } }),
+          );
+          return (out.UnprocessedItems?.[options.tableName] as WriteRequest[] | undefined) ?? [];
+        },
+        {
+          describe: (n) => `BatchWriteItem: ${n} item(s)`,
+          maxAttempts: options.maxAttempts ?? 10,
+          sleep: options.sleep,
+        },
+      );
+      done += batch.length;
+      options.onProgress?.(done, requests.length);
+    },
+    options.beforeBatch,
+  );
 }
 
 export const putItems = (items: Record<string, unknown>[], options: BatchWriteOptions) =>

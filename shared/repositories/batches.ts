@@ -7,20 +7,39 @@ const backoffMs = (attempt: number) => Math.min(5_000, 50 * 2 ** attempt) * (0.5
 
 const sleepMs = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Run `work` on each batch of `size` items of `items`, at most `concurrency` batches in flight. */
+/**
+ * Run `work` on each batch of `size` items of `items`, at most `concurrency` batches in flight,
+ * `before` awaited before each batch is started (an import holds its lease there). After the first
+ * failure no batch is started, and the failure is thrown only once every batch in flight has
+ * settled: nothing of a failed call keeps writing after its caller has given up (an import that
+ * failed ends its lease, and the next one must not meet its writes landing later).
+ */
 export async function eachBatch<T>(
   items: T[],
   size: number,
   concurrency: number,
   work: (batch: T[]) => Promise<void>,
+  before?: () => Promise<void>,
 ): Promise<void> {
   const batches: T[][] = [];
   for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < batches.length) await work(batches[next++]);
+    while (!failed && next < batches.length) {
+      const batch = batches[next++];
+      try {
+        await before?.();
+        await work(batch);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+  const results = await Promise.allSettled(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 export interface RetryOptions {

@@ -21,6 +21,18 @@ export type RawPoint = [number, string, string | null];
 /** A bucket: [bucketStartMs, apy, tvl | null, lastObservationMs]. */
 export type BucketPoint = [number, string, string | null, number];
 
+/**
+ * Which imports' history a read serves: the sequence number of the pointer the request reads
+ * (`seq`, cached like the versions), and a way to read the pointer again (`reread`). An item written
+ * by an import two numbers past the cached one proves a later publish the cache has not seen (that
+ * import wrote the values of the one before it as committed): the read then takes the pointer as
+ * stored, so one answer never mixes two imports.
+ */
+export interface PublishedHistory {
+  seq(): Promise<number>;
+  reread(): Promise<number>;
+}
+
 export class HistoryStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -28,17 +40,17 @@ export class HistoryStore {
   ) {}
 
   /**
-   * The raw observations of a series within [fromMs, toMs], in time order, as a pointer publishing
-   * `historySeq` serves them (a promise: the query does not wait for the pointer).
+   * The raw observations of a series within [fromMs, toMs], in time order, as `published` serves
+   * them (the query does not wait for the pointer).
    */
   async observations(
     family: HistoryFamily,
     id: number,
     fromMs: number,
     toMs: number,
-    historySeq: number | Promise<number>,
+    published: PublishedHistory,
   ): Promise<RawPoint[]> {
-    const points = await this.query(family, id, 'RAW', fromMs, toMs, historySeq);
+    const points = await this.query(family, id, 'RAW', fromMs, toMs, published);
     return points.map(([ms, apy, tvl]) => [ms, apy, tvl]);
   }
 
@@ -49,9 +61,9 @@ export class HistoryStore {
     resolution: Exclude<SeriesResolution, 'RAW'>,
     fromMs: number,
     toMs: number,
-    historySeq: number | Promise<number>,
+    published: PublishedHistory,
   ): Promise<BucketPoint[]> {
-    return this.query(family, id, resolution, fromMs, toMs, historySeq);
+    return this.query(family, id, resolution, fromMs, toMs, published);
   }
 
   private async query(
@@ -60,9 +72,9 @@ export class HistoryStore {
     resolution: SeriesResolution,
     fromMs: number,
     toMs: number,
-    historySeq: number | Promise<number>,
+    published: PublishedHistory,
   ): Promise<BucketPoint[]> {
-    const [items, published] = await Promise.all([
+    const [items, cachedSeq] = await Promise.all([
       queryAll(this.client, {
         TableName: this.tableName,
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
@@ -72,13 +84,14 @@ export class HistoryStore {
           ':to': historySortKey(resolution, toMs),
         },
       }),
-      historySeq,
+      published.seq(),
     ]);
+    const stored = items.map(decodeHistory);
+    const seq = stored.some((s) => s.pending && s.pending.seq > cachedSeq + 1) ? await published.reread() : cachedSeq;
     const points: BucketPoint[] = [];
-    for (const item of items) {
-      const stored = decodeHistory(item);
-      const value = servedValue(stored, published);
-      if (value) points.push([msOfHistorySortKey(stored.key.SK), value.apy, value.tvl ?? null, value.at]);
+    for (const s of stored) {
+      const value = servedValue(s, seq);
+      if (value) points.push([msOfHistorySortKey(s.key.SK), value.apy, value.tvl ?? null, value.at]);
     }
     return points;
   }

@@ -21,12 +21,13 @@ import {
   HISTORY_ATTRIBUTES,
   type HistoryJournal,
   type HistoryValue,
-  journalParts,
+  type JournalHead,
+  journalHead,
   type StoredHistory,
   servedValue,
 } from './stored-items';
 
-export type { HistoryJournal, JournalSeries } from './stored-items';
+export type { HistoryJournal, JournalHead, JournalSeries } from './stored-items';
 
 /** An observation or bucket an import would write. */
 export interface HistoryCandidate extends HistoryValue {
@@ -48,22 +49,33 @@ export interface HistorySequence {
 const sameValue = (a: HistoryValue, b: HistoryValue) => a.apy === b.apy && (a.tvl ?? null) === (b.tvl ?? null);
 const keyOf = ({ PK, SK }: Key) => `${PK}\u0000${SK}`;
 
+export interface HistoryWriterOptions {
+  concurrency?: number;
+  /** Awaited before each batch write (an import holds its lease there, so a taken-over import stops writing). */
+  beforeWrite?: () => Promise<void>;
+  /** false: read and count what would be written, write nothing. */
+  dryRun?: boolean;
+}
+
 export class HistoryWriter {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly concurrency = 8,
-    /** false: read and count what would be written, write nothing. */
-    private readonly writes = true,
+    private readonly options: HistoryWriterOptions = {},
   ) {}
 
   private get batch() {
-    return { client: this.client, tableName: this.tableName, concurrency: this.concurrency };
+    return { client: this.client, tableName: this.tableName, concurrency: this.options.concurrency ?? 8 };
+  }
+
+  /** What every write is sent with: the batch, fenced by `beforeWrite`. */
+  private get writes() {
+    return { ...this.batch, beforeBatch: this.options.beforeWrite };
   }
 
   /** The same writer that only reads: what an append would write, without writing it. */
   dryRun(): HistoryWriter {
-    return new HistoryWriter(this.client, this.tableName, this.concurrency, false);
+    return new HistoryWriter(this.client, this.tableName, { ...this.options, dryRun: true });
   }
 
   private async read(keys: Key[]): Promise<Map<string, StoredHistory>> {
@@ -93,7 +105,7 @@ export class HistoryWriter {
       if (served && (value.at < served.at || (value.at === served.at && sameValue(value, served)))) continue;
       writes.push({ key, ...(served ? { committed: served } : {}), pending: { ...value, seq }, expiresAt });
     }
-    if (this.writes) await putItems(writes.map(encodeHistory), this.batch);
+    if (!this.options.dryRun) await putItems(writes.map(encodeHistory), this.writes);
     return { itemsRead: candidates.length, itemsWritten: writes.length };
   }
 
@@ -105,43 +117,55 @@ export class HistoryWriter {
     const stored = [...(await this.read(keys)).values()].filter((s) => s.pending?.seq === seq);
     const restore = stored.filter((s) => s.committed).map(({ pending: _, ...s }) => encodeHistory(s));
     const remove = stored.filter((s) => !s.committed).map((s) => ({ ...s.key }));
-    await putItems(restore, this.batch);
-    await deleteItems(remove, this.batch);
+    await putItems(restore, this.writes);
+    await deleteItems(remove, this.writes);
     return stored.length;
   }
 
-  /** The journal of the last import that wrote history and how many items hold it, or undefined. */
-  async readJournal(): Promise<(HistoryJournal & { parts: number }) | undefined> {
-    const get = async (part: number) =>
-      (
-        await this.client.send(
-          new GetCommand({ TableName: this.tableName, Key: historyJournalKey(part), ConsistentRead: true }),
-        )
-      ).Item;
-    const head = await get(0);
-    const parts = journalParts(head);
-    if (!parts) return undefined;
-    const rest = await Promise.all(Array.from({ length: parts.parts - 1 }, (_, i) => get(i + 1)));
-    return { ...decodeJournal([head, ...rest]), parts: parts.parts };
+  /** The head of the journal of the last import that wrote history, or undefined. */
+  async readJournalHead(): Promise<JournalHead | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: historyJournalKey(0, 0), ConsistentRead: true }),
+    );
+    return journalHead(out.Item);
+  }
+
+  /** The journal a head names (read only to revert it: a published journal's parts are never read). */
+  async readJournal(head: JournalHead): Promise<HistoryJournal> {
+    const parts = await Promise.all(
+      Array.from({ length: head.parts }, async (_, part) => {
+        const out = await this.client.send(
+          new GetCommand({ TableName: this.tableName, Key: historyJournalKey(head.seq, part), ConsistentRead: true }),
+        );
+        return out.Item;
+      }),
+    );
+    return decodeJournal(parts);
   }
 
   /**
    * Record what an import is about to write: the parts after the first, then the head, so that a
-   * head always names a whole journal. Replaces the previous journal. Returns the items written.
+   * head always names a whole journal; then the parts of the journal it replaced (`previous`, a
+   * published one). Returns the items written.
    */
-  async writeJournal(journal: HistoryJournal): Promise<number> {
+  async writeJournal(journal: HistoryJournal, previous?: JournalHead): Promise<number> {
     const [head, ...rest] = encodeJournal(journal);
-    await putItems(rest, this.batch);
-    await putItems([head], this.batch);
+    await putItems(rest, this.writes);
+    await putItems([head], this.writes);
+    if (previous && previous.seq !== journal.seq) await this.deleteParts(previous);
     return rest.length + 1;
   }
 
-  /** Drop the journal once what it names is reverted (the head first: a journal without it is none). */
-  async deleteJournal(parts: number): Promise<void> {
-    await deleteItems([{ ...historyJournalKey(0) }], this.batch);
-    await deleteItems(
-      Array.from({ length: parts - 1 }, (_, i) => ({ ...historyJournalKey(i + 1) })),
-      this.batch,
+  /** Drop a journal once what it names is reverted (the head first: a journal without it is none). */
+  async deleteJournal(head: JournalHead): Promise<void> {
+    await deleteItems([{ ...historyJournalKey(head.seq, 0) }], this.writes);
+    await this.deleteParts(head);
+  }
+
+  private deleteParts({ seq, parts }: JournalHead): Promise<void> {
+    return deleteItems(
+      Array.from({ length: parts - 1 }, (_, i) => ({ ...historyJournalKey(seq, i + 1) })),
+      this.writes,
     );
   }
 }

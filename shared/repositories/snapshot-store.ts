@@ -79,6 +79,15 @@ export class SnapshotStore {
     return this.inflight;
   }
 
+  /**
+   * The versions as stored now, whatever the cache holds (and cached from now on): for a read that
+   * met data proving its cached pointer stale (a history item of a later import, history-store.ts).
+   */
+  async reload(): Promise<ServedVersions> {
+    this.cached = undefined;
+    return this.versions();
+  }
+
   private async readPointer(): Promise<ServedVersions> {
     // A malformed pointer fails the request (its codec), never serves a guess.
     const versions = servedVersions((await this.pointer.served()) ?? { families: {}, retired: [] });

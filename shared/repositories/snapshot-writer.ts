@@ -44,6 +44,8 @@ export interface WrittenVersion {
 export interface WriterOptions {
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Awaited before each batch write or delete (an import holds its lease there). */
+  beforeWrite?: () => Promise<void>;
 }
 
 export class SnapshotWriter {
@@ -54,7 +56,12 @@ export class SnapshotWriter {
   ) {}
 
   private get batch() {
-    return { client: this.client, tableName: this.tableName, concurrency: this.options.concurrency };
+    return {
+      client: this.client,
+      tableName: this.tableName,
+      concurrency: this.options.concurrency,
+      beforeBatch: this.options.beforeWrite,
+    };
   }
 
   async readPointer(): Promise<SnapshotPointer | undefined> {

@@ -376,7 +376,8 @@ export function decodeHistory(item: Record<string, unknown>): StoredHistory {
   if (typeof item.PK !== 'string' || typeof item.SK !== 'string') throw new CorruptDataError(`${what} has no key`);
   const stored: StoredHistory = { key: { PK: item.PK, SK: item.SK } };
   // Items written before imports were all or nothing hold a committed value only.
-  if (item[H.apy] !== undefined || item[H.at] !== undefined) stored.committed = historyValue(item, what);
+  if (item[H.apy] !== undefined || item[H.tvl] !== undefined || item[H.at] !== undefined)
+    stored.committed = historyValue(item, what);
   const pending = item[H.pending];
   if (pending !== undefined) {
     if (typeof pending !== 'object' || pending === null) throw new CorruptDataError(`${what} is not an observation`);
@@ -460,14 +461,20 @@ export function encodeJournal({ seq, series }: HistoryJournal): Item[] {
   const bytes = gzip(JSON.stringify(body));
   const parts = Math.max(1, Math.ceil(bytes.length / JOURNAL_PART_BYTES));
   return Array.from({ length: parts }, (_, part) => ({
-    ...historyJournalKey(part),
+    ...historyJournalKey(seq, part),
     ...(part === 0 ? { seq, parts } : {}),
     [BODY]: bytes.subarray(part * JOURNAL_PART_BYTES, (part + 1) * JOURNAL_PART_BYTES),
   }));
 }
 
-/** How many parts the journal headed by `head` has (to read them), or undefined when there is none. */
-export function journalParts(head: Record<string, unknown> | undefined): { seq: number; parts: number } | undefined {
+/** A journal's head: the import's sequence number and how many items the journal has. */
+export interface JournalHead {
+  seq: number;
+  parts: number;
+}
+
+/** The head of a journal (to read its parts), or undefined when there is none. */
+export function journalHead(head: Record<string, unknown> | undefined): JournalHead | undefined {
   if (!head) return undefined;
   const { seq, parts } = head;
   if (!Number.isSafeInteger(seq) || !Number.isSafeInteger(parts) || (parts as number) < 1)
@@ -476,7 +483,7 @@ export function journalParts(head: Record<string, unknown> | undefined): { seq: 
 }
 
 export function decodeJournal(items: (Record<string, unknown> | undefined)[]): HistoryJournal {
-  const head = journalParts(items[0])!;
+  const head = journalHead(items[0])!;
   const bytes = items.map((item, i) => {
     const value = item?.[BODY];
     if (!(value instanceof Uint8Array)) throw new CorruptDataError(`the history journal: part ${i} is missing`);

@@ -17,7 +17,7 @@
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/dynamodb';
-import { type ImportResult, importDataset, readPointer } from '../../shared/import/importer';
+import { type ImportResult, importDataset, readPointer, TAKEOVER_GRACE_MS } from '../../shared/import/importer';
 import { DOCUMENT_PREFIX, refreshedKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/keys';
 import { setLogSink } from '../../shared/logger';
 import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
@@ -481,14 +481,15 @@ describe('leases', () => {
     expect(await partitionsOf(table, y)).toEqual([`V#${y}#MANIFEST`]);
     const lease = (await readPointer(table.client, table.tableName))!.lease!;
     expect(lease.writing).toContain(y);
-    // Nobody gave the lease back: the next import waits for it to expire, then takes it over.
+    // Nobody gave the lease back: the next import waits for it to expire (and the grace for clocks
+    // that disagree), then takes it over.
     await expect(
       importDataset(next, { client: table.client, tableName: table.tableName, now: at(T0 + 3_000) }),
     ).rejects.toBeInstanceOf(ImportBusyError);
     const result = await importDataset(next, {
       client: table.client,
       tableName: table.tableName,
-      now: at(lease.until + 1),
+      now: at(lease.until + TAKEOVER_GRACE_MS + 1),
     });
 
     expect(result.published).toEqual(['earn']);

@@ -18,7 +18,9 @@ import { createDocumentClient } from '../../shared/dynamodb';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { HISTORY_PREFIX, historyJournalKey } from '../../shared/keys';
 import { setLogSink } from '../../shared/logger';
-import { decodeHistory, servedValue } from '../../shared/repositories/stored-items';
+import { putItems } from '../../shared/repositories/batch-writer';
+import { HistoryWriter } from '../../shared/repositories/history-writer';
+import { decodeHistory, encodeJournal, servedValue } from '../../shared/repositories/stored-items';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
@@ -70,7 +72,7 @@ async function storedHistory() {
   };
 }
 const journalHead = async () =>
-  (await table.items()).find((i) => i.PK === historyJournalKey(0).PK && i.SK === historyJournalKey(0).SK);
+  (await table.items()).find((i) => i.PK === historyJournalKey(0, 0).PK && i.SK === historyJournalKey(0, 0).SK);
 
 /**
  * A client on the same table whose calls of `kind` fail like a dropped connection after `healthy`
@@ -238,4 +240,72 @@ it('a history-only file is served with its publish, not before', async () => {
   // The next import finds its journal published: nothing to revert, history as served.
   await importAt(catalogFile('Renamed four times'));
   expect(await served()).toEqual(after);
+});
+
+it('a reader whose cached pointer predates two history imports never mixes them: an item of the later one makes it read the pointer again', async () => {
+  // Another instance, with the deployed pointer cache (5 s): it caches the pointer as it is now.
+  const cached = table.api({ clock, env: { SNAPSHOT_CACHE_MS: '5000', READ_CACHE_MB: '0' } });
+  const path = '/api/v1/borrow/1/history?period=24h';
+  const day = async () => (await invoke(cached.history, apiEvent(path, KEY))).body.data as { apy: string }[];
+  const first = await day();
+
+  // Import 2 (published): two new observations in two hours. Import 3 (failed at its publish)
+  // corrects the first of them: that item now holds import 2's value as committed.
+  const a = new Date(NOW.getTime() - 3 * 3_600_000).toISOString();
+  const b = new Date(NOW.getTime() - 2 * 3_600_000).toISOString();
+  await importAt({
+    borrow_history: [
+      {
+        offer_id: 1,
+        points: [
+          { timestamp: a, apy: '12.1' },
+          { timestamp: b, apy: '12.2' },
+        ],
+      },
+    ],
+  });
+  await failingImport(
+    { borrow_history: [{ offer_id: 1, points: [{ timestamp: a, apy: '13.1' }] }] },
+    flakyClient(PutCommand, 0),
+  );
+
+  // Within the cache: the answer is import 2's whole (both observations), never one without the other.
+  const second = (await day()).map((p) => p.apy);
+  expect(second).toEqual(expect.arrayContaining(['12.1', '12.2']));
+  expect(second).not.toContain('13.1');
+  expect(first.map((p) => p.apy)).not.toContain('12.2');
+});
+
+it('an import killed while writing a large journal (parts, no head yet) leaves the published journal whole: later imports go on', async () => {
+  await importAt(catalogFile('Renamed before')); // reverts what the test before left
+  const servedBefore = await served();
+  const writer = new HistoryWriter(table.client, table.tableName);
+  const published = (await readPointer(table.client, table.tableName))!.historySeq;
+  let x = 7;
+  const random = () => {
+    x = (x * 48_271) % 2_147_483_647;
+    return x;
+  };
+  /** A journal of irregular times, several parts long. */
+  const journal = (seq: number) => ({
+    seq,
+    series: Array.from({ length: 12_000 }, (_, i) => ({
+      family: 'earn',
+      id: i + 1,
+      times: Array.from({ length: 8 }, () => 1_700_000_000_000 + random() * 1000),
+    })),
+  });
+  // The published import's journal was that large; the next import wrote its parts and was killed before its head.
+  await writer.writeJournal(journal(published));
+  const head = await writer.readJournalHead();
+  expect(head).toEqual({ seq: published, parts: expect.any(Number) });
+  expect(head!.parts).toBeGreaterThan(1);
+  const parts = encodeJournal(journal(published + 1)).slice(1);
+  expect(parts.length).toBeGreaterThan(0);
+  await putItems(parts, { client: table.client, tableName: table.tableName });
+
+  const result = await importAt(catalogFile('Renamed five times'));
+  expect(result.published).toContain('exchanges');
+  expect(await writer.readJournalHead()).toEqual(head);
+  expect(await served()).toEqual(servedBefore);
 });

@@ -28,6 +28,7 @@ import {
   RETAIN_MS,
   RETIRE_MARGIN_MS,
   readPointer,
+  TAKEOVER_GRACE_MS,
 } from '../../shared/import/importer';
 import { versionOfPartition } from '../../shared/keys';
 import { setLogSink } from '../../shared/logger';
@@ -370,16 +371,21 @@ it('while another import holds the lease, an import is refused before writing; a
     importDataset(changed, { client: table.client, tableName: table.tableName, now: at(time + 1_000) }),
   ).rejects.toBeInstanceOf(ImportBusyError);
   expect(await itemsByVersion()).toEqual(before);
-  // The other import stopped without giving the lease back: once it has expired, the next import proceeds.
+  // The other import stopped without giving the lease back. Just past its end it is still refused
+  // (room for clocks that disagree); once that grace has passed too, the next import proceeds.
+  const past = time + 60_000 + TAKEOVER_GRACE_MS;
+  await expect(
+    importDataset(changed, { client: table.client, tableName: table.tableName, now: at(time + 61_000) }),
+  ).rejects.toBeInstanceOf(ImportBusyError);
   const result = await importDataset(changed, {
     client: table.client,
     tableName: table.tableName,
-    now: at(time + 61_000),
+    now: at(past + 1),
   });
   expect(result.published).toEqual(['wallets']);
   expect((await readPointer(table.client, table.tableName))?.lease).toBeUndefined();
   // Back to C for the refusals below.
-  time += 61_000 + 1_000;
+  time = past + 1_000;
   await importDataset(C, { client: table.client, tableName: table.tableName, now: at(time) });
   expect(await servedView()).toEqual(viewOfC);
 });

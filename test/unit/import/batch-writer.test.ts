@@ -43,3 +43,40 @@ it('gives up after its attempts with a clear error', async () => {
   ).rejects.toThrow(/2 item\(s\) still unprocessed after 3 attempts/);
   expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(3);
 });
+
+it('after a batch fails, starts no other batch and rejects only once every batch in flight has settled', async () => {
+  // 8 batches of 25, 2 in flight: batch 2 fails while batch 1 is still being written.
+  const many = Array.from({ length: 200 }, (_, i) => ({ PK: `P${i}`, SK: 'S' }));
+  const events: string[] = [];
+  let release: () => void = () => undefined;
+  const slow = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let call = 0;
+  ddb.on(BatchWriteCommand).callsFake(async () => {
+    const n = ++call;
+    events.push(`start ${n}`);
+    if (n === 1) {
+      await slow;
+      events.push('end 1');
+      return { UnprocessedItems: {} };
+    }
+    events.push(`fail ${n}`);
+    setTimeout(release, 10);
+    throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+  });
+  const fenced: number[] = [];
+  await expect(
+    putItems(many, {
+      client,
+      tableName: 't',
+      concurrency: 2,
+      maxAttempts: 1,
+      beforeBatch: async () => void fenced.push(call),
+    }),
+  ).rejects.toThrow(/ECONNRESET/);
+  events.push('rejected');
+  expect(events).toEqual(['start 1', 'start 2', 'fail 2', 'end 1', 'rejected']);
+  expect(call).toBe(2);
+  expect(fenced).toHaveLength(2); // the fence before each batch started, and only those
+});

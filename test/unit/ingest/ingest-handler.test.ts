@@ -98,6 +98,27 @@ it('publishes a valid file and moves it to imported/ beside a result report', as
   expect(importMetrics()).toEqual([{ ImportsPublished: 1, ImportsRefused: 0, ImportsFailed: 0 }]);
 });
 
+it('holds the import lease at least as long as the invocation may still run (a longer timeout than the default lease)', async () => {
+  s3Mock
+    .on(GetObjectCommand, { Bucket: BUCKET, Key: 'incoming/long.json' })
+    .resolves({ Body: objectBody('{"exchanges": []}'), VersionId: 'v-long' });
+  ddbMock.onAnyCommand().resolves({});
+  const leaseUntil = () =>
+    ddbMock
+      .commandCalls(UpdateCommand)
+      .map((call) => call.args[0].input.ExpressionAttributeValues ?? {})
+      .map((values) => (values[':lease'] as { until?: number } | undefined)?.until ?? values[':until'])
+      .find((until) => typeof until === 'number') as number;
+
+  await ingest(sqsEvent('incoming/long.json'), { getRemainingTimeInMillis: () => 14 * 60_000 });
+  expect(leaseUntil() - NOW.getTime()).toBe(14 * 60_000 + 30_000);
+
+  // A short invocation still gets the default lease (5 minutes).
+  ddbMock.resetHistory();
+  await ingest(sqsEvent('incoming/long.json'), { getRemainingTimeInMillis: () => 60_000 });
+  expect(leaseUntil() - NOW.getTime()).toBe(5 * 60_000);
+});
+
 it("reads the version its event names, not the current one, listing the name's versions page by page, and deletes that version only", async () => {
   const record = {
     eventName: 'ObjectCreated:Put',

@@ -119,7 +119,7 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       ['dynamodb:Query', indexArn, sourcePartition(v, 'exchanges')],
       ['dynamodb:GetItem', tableArn, sourcePartition(v, 'exchanges')],
       ['dynamodb:Query', tableArn, manifestPartition(v)],
-      ['dynamodb:GetItem', tableArn, historyJournalKey(0).PK],
+      ['dynamodb:GetItem', tableArn, historyJournalKey(0, 0).PK],
       ['dynamodb:BatchGetItem', tableArn, sourcePartition(v, 'earn_offers')],
       ['dynamodb:BatchGetItem', tableArn, userKey('u1').PK],
       ['dynamodb:Scan', tableArn, indexSegmentKey(v, 0).PK],

@@ -56,8 +56,8 @@ describe('history items', () => {
 describe('the history journal', () => {
   const roundTrip = (journal: HistoryJournal) => {
     const items = encodeJournal(journal);
-    expect(items[0]).toMatchObject({ ...historyJournalKey(0), seq: journal.seq, parts: items.length });
-    items.slice(1).forEach((item, i) => expect(item).toMatchObject(historyJournalKey(i + 1)));
+    expect(items[0]).toMatchObject({ ...historyJournalKey(journal.seq, 0), seq: journal.seq, parts: items.length });
+    items.slice(1).forEach((item, i) => expect(item).toMatchObject(historyJournalKey(journal.seq, i + 1)));
     return { items, decoded: decodeJournal(items) };
   };
   const sorted = (journal: HistoryJournal) =>
