@@ -6,16 +6,15 @@
 import { NotFoundError } from '../errors';
 import type { CatalogFamily } from '../keys';
 import { SLUG_MAX_LENGTH } from '../schemas/constants';
-import type { ListQuery } from '../schemas/query';
 import type { Stores } from '../stores';
 import { offersOfAsset } from './offers';
-import { type Detail, later, type Page, pageOf, pagination } from './page';
+import { type Detail, later, type Page, type PageRequest, pageOf, pagination } from './page';
 import { servedCatalog } from './served';
 
 /** A detail lookup: the document, a redirect for a former slug, or `undefined` when absent. */
 export type Lookup = Detail | { redirectTo: string } | undefined;
 
-export async function listCatalog(stores: Stores, family: CatalogFamily, query: ListQuery): Promise<Page> {
+export async function listCatalog(stores: Stores, family: CatalogFamily, query: PageRequest): Promise<Page> {
   const { offset, limit } = query;
   const { index, snapshot, publishedAt } = await servedCatalog(stores, family, query.snapshot);
   const { total, entries } = index ? pageOf(index.order, [], undefined, offset, limit) : { total: 0, entries: [] };

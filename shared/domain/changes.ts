@@ -6,12 +6,16 @@
  */
 import type { OfferFamily } from '../keys';
 import type { OfferIndex } from '../repositories/family-index';
-import type { ChangesQuery } from '../schemas/query';
 import type { Stores } from '../stores';
-import { type Pagination, pagination } from './page';
+import { type PageRequest, type Pagination, pagination } from './page';
 import { servedOffers } from './served';
 
 type Change = 'added' | 'changed' | 'removed';
+
+/** A page of the changes since version `since` (docs/api.md, "Changes since a version"). */
+export interface ChangesRequest extends PageRequest {
+  readonly since: string;
+}
 
 export interface ChangesPage {
   since: string;
@@ -71,7 +75,7 @@ function differencesOf(
   return found;
 }
 
-export async function offerChanges(stores: Stores, family: OfferFamily, query: ChangesQuery): Promise<ChangesPage> {
+export async function offerChanges(stores: Stores, family: OfferFamily, query: ChangesRequest): Promise<ChangesPage> {
   const [older, newer] = await Promise.all([
     servedOffers(stores, family, query.since, 'since'),
     servedOffers(stores, family, query.snapshot),

@@ -8,11 +8,28 @@
 import { numberSortKey } from '../decimal';
 import type { OfferFamily } from '../keys';
 import type { OfferFacts } from '../repositories/family-index';
-import type { OfferQuery } from '../schemas/query';
+import type { PlatformType } from '../schemas/constants';
 
 export type { OfferFacts };
 
 export type OfferMatcher = (facts: OfferFacts) => boolean;
+
+/**
+ * The filters of an offer list as parsed (docs/api.md, "Filters"; the schemas of
+ * shared/schemas/query.ts produce them); an absent one leaves its dimension free.
+ */
+export interface OfferFilters {
+  readonly ids?: readonly number[];
+  readonly platform_type?: readonly PlatformType[];
+  readonly platform?: readonly string[];
+  readonly asset?: readonly string[];
+  readonly chain?: readonly string[];
+  readonly min_apy?: string;
+  readonly min_tvl?: string;
+  /** Earn's flag; borrow and collateral have `is_active`. */
+  readonly available?: boolean;
+  readonly is_active?: boolean;
+}
 
 /** The values a list parameter keeps, or undefined when the query leaves that dimension free. */
 const setOf = <T>(values: readonly T[] | undefined): ReadonlySet<T> | undefined =>
@@ -25,7 +42,7 @@ const setOf = <T>(values: readonly T[] | undefined): ReadonlySet<T> | undefined 
  * when the query filters nothing (every offer matches), so that the caller can skip the pass.
  * Sort, paging and `snapshot` are not filters.
  */
-export function offerMatcher(family: OfferFamily, query: OfferQuery): OfferMatcher | undefined {
+export function offerMatcher(family: OfferFamily, query: OfferFilters): OfferMatcher | undefined {
   const ids = setOf(query.ids);
   const types = setOf<string | null>(query.platform_type);
   const platforms = setOf<string | null>(query.platform);

@@ -8,14 +8,18 @@
 import { NotFoundError } from '../errors';
 import { OFFER_FAMILIES, type OfferFamily } from '../keys';
 import type { OfferIndex } from '../repositories/family-index';
-import type { OfferQuery } from '../schemas/query';
 import type { Stores } from '../stores';
-import { offerMatcher } from './offer-facts';
-import { DEFAULT_SORT, effectiveSort } from './orderings';
-import { type Detail, later, type Page, pageOf, pagination } from './page';
+import { type OfferFilters, offerMatcher } from './offer-facts';
+import { DEFAULT_SORT, effectiveSort, type SortMode } from './orderings';
+import { type Detail, later, type Page, type PageRequest, pageOf, pagination } from './page';
 import { servedOffers } from './served';
 
-export async function listOffers(stores: Stores, family: OfferFamily, query: OfferQuery): Promise<Page> {
+/** An offer list: a page, the filters and the sort mode (docs/api.md, "Orderings"). */
+export interface OfferListRequest extends PageRequest, OfferFilters {
+  readonly sort?: SortMode;
+}
+
+export async function listOffers(stores: Stores, family: OfferFamily, query: OfferListRequest): Promise<Page> {
   const { offset, limit } = query;
   const { index, snapshot, publishedAt } = await servedOffers(stores, family, query.snapshot);
   const { total, entries } = index

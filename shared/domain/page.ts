@@ -6,6 +6,17 @@ export interface Pagination {
   has_more: boolean;
 }
 
+/**
+ * Which page of which version a list asks for: the parsed `offset`, `limit` and `snapshot` (the
+ * query schemas of shared/schemas/query.ts produce it; the domain names only what it reads).
+ */
+export interface PageRequest {
+  readonly offset: number;
+  readonly limit: number;
+  /** The version to read (docs/api.md, "Paging one version"); the served one when absent. */
+  readonly snapshot?: string;
+}
+
 export interface Page {
   docs: string[];
   /** `snapshot` names the version the page was read from (docs/api.md, "Paging one version"). */

@@ -3,8 +3,8 @@
  * item is addressed by that hash, so authenticating is one GetItem and the secret never touches
  * the table. Each key also has a reference under its user (`list`, `revoke` without a Scan).
  *
- * This module is in the authorizer's bundle: it imports no zod (the accounts file type is a type
- * import only).
+ * This module is in the authorizer's bundle: it imports no zod (the accounts file is declared
+ * below as a plain type).
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import {
@@ -18,7 +18,6 @@ import {
 import { API_KEY_CHARS } from '../bearer';
 import { isConditionFailure } from '../dynamodb';
 import { apiKeyKey, USER_KEY_REF_PREFIX, userKey, userKeyRefKey } from '../keys';
-import type { AccountsFile } from '../schemas/dataset';
 import { putItems } from './batch-writer';
 import { queryAll } from './query-all';
 
@@ -28,6 +27,25 @@ import { queryAll } from './query-all';
  * keeps the two equal).
  */
 export const API_KEY_FORMAT = new RegExp(`^${API_KEY_CHARS}$`);
+
+/**
+ * An accounts file as `parseAccounts` returns it (shared/schemas/dataset.ts, the import's schema):
+ * declared here, in the data layer, which must not import the import; its callers pass the parsed
+ * file, so a schema that stops producing this does not compile.
+ */
+interface AccountsFile {
+  readonly users: readonly {
+    readonly id: string;
+    readonly premium: boolean;
+    readonly premium_until?: string | null;
+    readonly keys: readonly {
+      readonly key: string;
+      readonly revoked?: boolean;
+      readonly per_minute?: number;
+      readonly per_month?: number;
+    }[];
+  }[];
+}
 
 /** Prefix of generated keys: recognizable in leaks and by secret scanners. */
 const GENERATED_KEY_PREFIX = 'mdk_';

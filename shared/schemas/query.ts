@@ -1,7 +1,8 @@
 /**
  * Query and path parameters (docs/api.md, "Parameters"): one zod object schema per route, whose
- * inferred types the handlers and the domain take and from which the OpenAPI parameters are
- * generated (scripts/openapi, which adds each parameter's description). Validation is strict:
+ * parsed values the handlers pass to the domain (which declares what it reads: `PageRequest`,
+ * `OfferFilters`; a schema that stops producing it does not compile) and from which the OpenAPI
+ * parameters are generated (scripts/openapi, which adds each parameter's description). Validation is strict:
  * unknown, repeated, empty, malformed and out-of-range values are a `validation_error` whose
  * messages each name the parameter, one message per parameter (each check aborts the
  * parameter's remaining checks).
@@ -284,7 +285,6 @@ export const SLUG_PATH = /* @__PURE__ */ onFirstUse(() =>
 /** Documentation only: collateral history answers 404 whatever its id, so any text is an id there. */
 export const ANY_ID_PATH = /* @__PURE__ */ onFirstUse(() => z.strictObject({ id: z.string().check(z.minLength(1)) }));
 
-export type ListQuery = z.infer<ReturnType<typeof LIST_QUERY>>;
 /**
  * What an offer family's list accepts: every family's parameters, each optional where a family
  * lacks it (`min_apy`, `min_tvl` and `available` are never set on collateral; `available` only on
@@ -292,7 +292,6 @@ export type ListQuery = z.infer<ReturnType<typeof LIST_QUERY>>;
  */
 export type OfferQuery = z.infer<ReturnType<typeof OFFER_LIST_QUERY.earn>> &
   Pick<z.infer<ReturnType<typeof OFFER_LIST_QUERY.borrow>>, 'is_active'>;
-export type ChangesQuery = z.infer<ReturnType<typeof CHANGES_QUERY>>;
 
 // ---- parsing -----------------------------------------------------------------------------------
 
