@@ -7,7 +7,7 @@
  */
 import { numberSortKey } from '../decimal';
 import type { OfferFamily } from '../keys';
-import type { OfferFacts } from '../repositories/family-index';
+import type { OfferFacts, OfferIndex } from '../repositories/family-index';
 import type { PlatformType } from '../schemas/constants';
 
 export type { OfferFacts };
@@ -74,4 +74,46 @@ export function offerMatcher(family: OfferFamily, query: OfferFilters): OfferMat
     (minApy === undefined || (facts.apyKey !== null && facts.apyKey >= minApy)) &&
     (minTvl === undefined || (facts.tvlKey !== null && facts.tvlKey >= minTvl)) &&
     (flag === undefined || facts.flag === flag);
+}
+
+/**
+ * The entries of the index a query's filters can match, in `mode`'s order: the offers of its
+ * `ids`, else those of its `asset` values (the index keeps each asset's offers), else the whole
+ * order. A superset of the matches: the predicate still decides; this only spares the pass over the
+ * offers no value of the query names (200 ids among 20,000 offers: 200 tests instead of 20,000).
+ */
+export function candidates(index: OfferIndex, mode: string, query: OfferFilters): readonly number[] {
+  if (query.ids !== undefined) {
+    const rank = index.rank(mode);
+    const entries = new Set<number>();
+    for (const id of query.ids) {
+      const entry = index.entry(id);
+      if (entry !== undefined) entries.add(entry);
+    }
+    return [...entries].sort((a, b) => rank[a] - rank[b]);
+  }
+  if (query.asset !== undefined) {
+    // An offer has one asset: the lists are disjoint, each already in the order.
+    return mergeInOrder(
+      [...new Set(query.asset)].map((slug) => index.ofAsset(slug, mode)),
+      index.rank(mode),
+    );
+  }
+  return index.order(mode);
+}
+
+/** Lists each in the order `rank` gives, disjoint, merged into one in that order (pairs at a time: n log k). */
+function mergeInOrder(lists: readonly (readonly number[])[], rank: Int32Array): readonly number[] {
+  if (lists.length <= 1) return lists[0] ?? [];
+  const half = lists.length >> 1;
+  const a = mergeInOrder(lists.slice(0, half), rank);
+  const b = mergeInOrder(lists.slice(half), rank);
+  const merged = new Array<number>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) merged[k++] = rank[a[i]] < rank[b[j]] ? a[i++] : b[j++];
+  while (i < a.length) merged[k++] = a[i++];
+  while (j < b.length) merged[k++] = b[j++];
+  return merged;
 }

@@ -1,7 +1,8 @@
 /**
  * Offer lists, details and the offers of one asset, answered from the family version's index
  * (shared/repositories/family-index.ts): the filters are a predicate over each offer's facts
- * (offer-facts.ts), the sort mode an order the import wrote, `total` a count. Only the page's
+ * (offer-facts.ts), run over the offers the query's ids or assets name when it names some and over
+ * the whole order otherwise; the sort mode an order the import wrote, `total` a count. Only the page's
  * documents are read, by key, in one round trip, whatever the filters and the offset
  * (docs/data-model.md).
  */
@@ -9,7 +10,7 @@ import { NotFoundError } from '../errors';
 import { OFFER_FAMILIES, type OfferFamily } from '../keys';
 import type { OfferIndex } from '../repositories/family-index';
 import type { Stores } from '../stores';
-import { type OfferFilters, offerMatcher } from './offer-facts';
+import { candidates, type OfferFilters, offerMatcher } from './offer-facts';
 import { DEFAULT_SORT, effectiveSort, type SortMode } from './orderings';
 import { type Detail, later, type Page, type PageRequest, pageOf, pagination } from './page';
 import { servedOffers } from './served';
@@ -22,8 +23,9 @@ export interface OfferListRequest extends PageRequest, OfferFilters {
 export async function listOffers(stores: Stores, family: OfferFamily, query: OfferListRequest): Promise<Page> {
   const { offset, limit } = query;
   const { index, snapshot, publishedAt } = await servedOffers(stores, family, query.snapshot);
+  const mode = effectiveSort(family, query.sort);
   const { total, entries } = index
-    ? pageOf(index.order(effectiveSort(family, query.sort)), index.facts(), offerMatcher(family, query), offset, limit)
+    ? pageOf(candidates(index, mode, query), index.facts(), offerMatcher(family, query), offset, limit)
     : { total: 0, entries: [] };
   const docs = await stores.documents.docs(entries.map((e) => index!.ref(e)));
   return { docs, page: { ...pagination(total, offset, limit, docs.length), snapshot }, lastModified: publishedAt };

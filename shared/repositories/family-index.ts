@@ -128,6 +128,7 @@ export class CatalogIndex extends BaseIndex<CatalogIndexData> {
 export class OfferIndex extends BaseIndex<OfferIndexData> {
   private byId?: Map<number, number>;
   private readonly byAsset = new Map<string, Map<string, number[]>>();
+  private readonly ranks = new Map<string, Int32Array>();
   private factsOf?: OfferFacts[];
 
   entry(id: number): number | undefined {
@@ -143,6 +144,18 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
     const order = this.data.orders[mode];
     if (!order) throw new Error(`the ${this.data.family} index has no ${mode} order`);
     return order;
+  }
+
+  /** Each entry's place in `mode`'s order (puts any set of entries in that order), built once per mode. */
+  rank(mode: string): Int32Array {
+    let rank = this.ranks.get(mode);
+    if (!rank) {
+      const order = this.order(mode);
+      rank = new Int32Array(this.size);
+      for (let place = 0; place < order.length; place++) rank[order[place]] = place;
+      this.ranks.set(mode, rank);
+    }
+    return rank;
   }
 
   /** The entries whose asset is `slug`, in `mode` (the currency detail's membership). */

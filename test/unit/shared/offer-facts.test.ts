@@ -7,8 +7,10 @@
  */
 import fc from 'fast-check';
 import { decimalSortKey } from '../../../shared/decimal';
-import { type OfferFacts, offerMatcher } from '../../../shared/domain/offer-facts';
+import { candidates, type OfferFacts, offerMatcher } from '../../../shared/domain/offer-facts';
+import { pageOf } from '../../../shared/domain/page';
 import type { OfferFamily } from '../../../shared/keys';
+import { indexOf, type OfferIndex, type OfferIndexData } from '../../../shared/repositories/family-index';
 import { OFFER_LIST_QUERY, type OfferQuery, parseQuery } from '../../../shared/schemas/query';
 import { compareExact, plainDecimal } from '../../helpers/exact-decimal';
 
@@ -238,5 +240,98 @@ describe('offerMatcher, cases by hand', () => {
     expect(
       offerMatcher('collateral', parseQuery(OFFER_LIST_QUERY.collateral(), { is_active: ['true'] }))!(inactive),
     ).toBe(false);
+  });
+});
+
+// ---- the candidates a list runs the predicate over --------------------------------------------
+
+/** An offer family's index over the offers, with one order (a permutation the test draws). */
+function indexOver(family: OfferFamily, all: Offer[], order: number[]): OfferIndex {
+  const data: OfferIndexData = {
+    kind: 'offers',
+    family,
+    ids: all.map((o) => o.id),
+    block: all.map(() => 0),
+    slot: all.map((_, i) => i),
+    blocks: ['b'],
+    hash: all.map((o) => `h${o.id}`),
+    platformType: all.map((o) => o.platformType),
+    platform: all.map((o) => o.platform),
+    asset: all.map((o) => o.asset),
+    chain: all.map((o) => o.chain),
+    apyKey: all.map((o) => factsOf(o).apyKey),
+    tvlKey: all.map((o) => factsOf(o).tvlKey),
+    flag: all.map((o) => (o.flag ? 1 : 0)),
+    orders: { drawn: order },
+  };
+  return indexOf('v1', data) as OfferIndex;
+}
+
+/**
+ * Offers, a query, an order of the offers (a shuffle of their entries), and a page. Half the
+ * queries name ids of the offers themselves, in any sequence (drawn ids rarely hit two offers).
+ */
+const listCase = (family: OfferFamily) =>
+  offersAndQuery(family).chain(([all, q]) =>
+    fc.tuple(
+      fc.constant(all),
+      fc.oneof(
+        fc.constant(q),
+        fc
+          .shuffledSubarray(
+            all.map((o) => o.id),
+            { minLength: 1 },
+          )
+          .map((ids): OfferQuery => ({ ...q, ids })),
+      ),
+      fc.shuffledSubarray(
+        all.map((_, i) => i),
+        { minLength: all.length, maxLength: all.length },
+      ),
+      fc.integer({ min: 0, max: 10 }),
+      fc.integer({ min: 1, max: 10 }),
+    ),
+  );
+
+describe.each(['earn', 'borrow', 'collateral'] as const)('candidates on %s', (family) => {
+  it("give the page and total a pass over the whole order gives, in the order's sequence", () => {
+    let narrowed = 0;
+    fc.assert(
+      fc.property(listCase(family), ([all, q, order, offset, limit]) => {
+        const index = indexOver(family, all, order);
+        const matcher = offerMatcher(family, q);
+        const some = candidates(index, 'drawn', q);
+        if (some.length < order.length) narrowed++;
+        // The oracle: every offer of the order, in its sequence, that the oracle keeps.
+        const kept = order.filter((entry) => oracle(family, q, all[entry]));
+        expect(pageOf(some, index.facts(), matcher, offset, limit)).toEqual({
+          total: kept.length,
+          entries: kept.slice(offset, offset + limit),
+        });
+      }),
+      { numRuns: 600 },
+    );
+    // The property ran on queries the candidates did narrow, not only on whole orders.
+    expect(narrowed).toBeGreaterThan(50);
+  });
+
+  it('are the offers of the ids (known ones only, once each), or of the assets, in the order', () => {
+    const all: Offer[] = ['a', 'b', 'a', null, 'c', 'b'].map((asset, i) => ({
+      id: i * 10,
+      platformType: 'exchange',
+      platform: 'p',
+      asset,
+      chain: null,
+      apy: null,
+      tvl: null,
+      flag: true,
+    }));
+    const index = indexOver(family, all, [5, 3, 1, 4, 0, 2]);
+    const ids = parseQuery(OFFER_LIST_QUERY[family](), { ids: ['20,0,50,999'], asset: ['a'] }) as OfferQuery;
+    expect(candidates(index, 'drawn', ids)).toEqual([5, 0, 2]);
+    const assets = parseQuery(OFFER_LIST_QUERY[family](), { asset: ['a,b'] }) as OfferQuery;
+    expect(candidates(index, 'drawn', assets)).toEqual([5, 1, 0, 2]);
+    const none = parseQuery(OFFER_LIST_QUERY[family](), { chain: ['x'] }) as OfferQuery;
+    expect(candidates(index, 'drawn', none)).toEqual([5, 3, 1, 4, 0, 2]);
   });
 });
