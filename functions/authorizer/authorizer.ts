@@ -4,7 +4,11 @@
  * throw 'Unauthorized' → UNAUTHORIZED (401 invalid_api_key); a Deny policy → ACCESS_DENIED
  * (403 subscription_required); any other throw → AUTHORIZER_FAILURE (503, fail closed).
  * An Allow covers the whole API, so one cached decision serves every route.
- * No middy and no zod here: this function runs before every uncached request.
+ * No middy here, and of zod only zod/mini for the key and user items' codecs
+ * (shared/repositories/account-items.ts, about 20 KB of the minified bundle): this function runs
+ * before every uncached request. A key or user item that does not decode throws a
+ * CorruptDataError, which falls into the catch-all below: a failure (503), logged, never a 401 or
+ * an Allow.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { authorizeToken, KeyRejectedError, SubscriptionInactiveError } from '../../shared/domain/authorize';
@@ -67,8 +71,9 @@ export async function authorize(
       });
       return { principalId: keyId, policyDocument: policy('Deny', resource), context: { keyId } };
     }
-    // DynamoDB unreachable, throttled, or a bug: fail closed with a retryable 503. The SDK error
-    // is logged by name and message only (redact); the token is never logged.
+    // DynamoDB unreachable, throttled, a malformed key or user item (CorruptDataError, whose
+    // message names the attributes at fault, never a value), or a bug: fail closed with a
+    // retryable 503. The error is logged by name and message only (redact); the token never is.
     logger.error('authorizer: failure', { error });
     throw new Error('Authorizer failure');
   }

@@ -43,7 +43,8 @@ function subscriptionRefusal(user: UserItem | undefined, now: Date): Subscriptio
   if (!user) return 'no_user';
   if (!user.premium) return 'not_premium';
   if (user.premiumUntil === null) return undefined;
-  // The subscription ends at `premiumUntil`; an unreadable date fails closed.
+  // The subscription ends at `premiumUntil`. The key store's codec refuses an unreadable date
+  // (a failure); from another KeyLookup, one fails closed here.
   const until = Date.parse(user.premiumUntil);
   return Number.isNaN(until) || until <= now.getTime() ? 'expired' : undefined;
 }

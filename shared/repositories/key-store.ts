@@ -3,8 +3,12 @@
  * item is addressed by that hash, so authenticating is one GetItem and the secret never touches
  * the table. Each key also has a reference under its user (`list`, `revoke` without a Scan).
  *
- * This module is in the authorizer's bundle: it imports no zod (the accounts file is declared
- * below as a plain type).
+ * Every item is decoded, and every whole item written encoded, by its codec (account-items.ts):
+ * a key or user item that does not decode throws a CorruptDataError, which the authorizer answers
+ * with its failure (503, fail closed, logged), never a 401 or an Allow.
+ *
+ * This module is in the authorizer's bundle: it imports zod/mini through the codecs, never the
+ * import's dataset schema (the accounts file is declared below as a plain type).
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import {
@@ -18,13 +22,26 @@ import {
 import { API_KEY_CHARS } from '../bearer';
 import { isConditionFailure } from '../dynamodb';
 import { apiKeyKey, USER_KEY_REF_PREFIX, userKey, userKeyRefKey } from '../keys';
+import {
+  decodeKeyItem,
+  decodeKeyRefItem,
+  decodeUserItem,
+  encodeKeyItem,
+  encodeKeyRefItem,
+  encodeUserItem,
+  type KeyItem,
+  type KeyLimits,
+  type UserItem,
+} from './account-items';
 import { putItems } from './batch-writer';
 import { queryAll } from './query-all';
 
+export type { KeyItem, KeyLimits, UserItem };
+
 /**
  * 32–128 characters of [A-Za-z0-9_-] (shared/bearer.ts). The same rule as `API_KEY_PATTERN` in
- * shared/schemas/dataset.ts, repeated there so the authorizer does not bundle zod (a unit test
- * keeps the two equal).
+ * shared/schemas/dataset.ts, repeated there so the authorizer does not bundle the import's
+ * dataset schemas (a unit test keeps the two equal).
  */
 export const API_KEY_FORMAT = new RegExp(`^${API_KEY_CHARS}$`);
 
@@ -49,31 +66,6 @@ interface AccountsFile {
 
 /** Prefix of generated keys: recognizable in leaks and by secret scanners. */
 const GENERATED_KEY_PREFIX = 'mdk_';
-
-/**
- * A key's budgets: requests per UTC minute and per calendar month (docs/api.md, "Quotas and
- * headers"). A key item holds its own, each optional (`Partial`): the function's defaults apply to
- * what it lacks. The quota counters charge against them (quota-store.ts).
- */
-export interface KeyLimits {
-  perMinute: number;
-  perMonth: number;
-}
-
-export interface KeyItem extends Partial<KeyLimits> {
-  keyId: string;
-  userId: string;
-  revoked: boolean;
-  createdAt: string;
-  revokedAt?: string;
-}
-
-export interface UserItem {
-  userId: string;
-  premium: boolean;
-  /** End of the subscription (ISO 8601); null: no end. */
-  premiumUntil: string | null;
-}
 
 /** What `list` shows of a key: never its hash or secret. */
 export interface KeySummary extends Partial<KeyLimits> {
@@ -142,25 +134,17 @@ export class KeyStore implements KeyLookup {
     const out = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: apiKeyKey(this.hash(secret)) }),
     );
-    if (!out.Item) return undefined;
-    const { keyId, userId, revoked, createdAt, revokedAt } = out.Item;
-    // Fail closed: a key counts as revoked unless it says `revoked: false` and names its owner.
-    const valid = revoked === false && typeof keyId === 'string' && keyId !== '' && typeof userId === 'string';
-    return { keyId, userId, revoked: !valid, createdAt, ...(revokedAt ? { revokedAt } : {}), ...limitsOf(out.Item) };
+    // A malformed item throws (CorruptDataError): the authorizer fails closed with a 503.
+    return out.Item ? decodeKeyItem(out.Item) : undefined;
   }
 
   async getUser(userId: string): Promise<UserItem | undefined> {
     const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: userKey(userId) }));
-    if (!out.Item) return undefined;
-    return {
-      userId,
-      premium: out.Item.premium === true,
-      premiumUntil: (out.Item.premiumUntil as string | null | undefined) ?? null,
-    };
+    return out.Item ? decodeUserItem(out.Item) : undefined;
   }
 
   async putUser(user: UserItem): Promise<void> {
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...userKey(user.userId), ...user } }));
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: encodeUserItem(user) }));
   }
 
   /** `until`: an ISO 8601 end, `null` for no end, `false` to end the subscription. Creates the user. */
@@ -172,7 +156,8 @@ export class KeyStore implements KeyLookup {
 
   /**
    * A new key for the user. The secret is returned once and never stored. A given secret must
-   * match the key format; one already stored is refused (the conditional put).
+   * match the key format, and limits be positive integers (RangeError, before any write); a
+   * secret already stored is refused (the conditional put).
    */
   async createKey(
     userId: string,
@@ -184,12 +169,13 @@ export class KeyStore implements KeyLookup {
     const hash = this.hash(secret);
     const keyId = keyIdForHash(hash);
     const createdAt = this.clock().toISOString();
-    const keyItem: KeyItem = { keyId, userId, revoked: false, createdAt, ...limitsOf(limits) };
+    const keyItem = encodeKeyItem(hash, { keyId, userId, revoked: false, createdAt, ...limitsOf(limits) });
+    const refItem = encodeKeyRefItem(userId, { keyId, hash, createdAt });
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...apiKeyKey(hash), ...keyItem },
+          Item: keyItem,
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
       );
@@ -199,12 +185,7 @@ export class KeyStore implements KeyLookup {
     }
     // No transactions in the embedded DynamoDB: write the reference second, undo the key if it fails.
     try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...userKeyRefKey(userId, keyId), keyId, hash, createdAt },
-        }),
-      );
+      await this.client.send(new PutCommand({ TableName: this.tableName, Item: refItem }));
     } catch (error) {
       await this.client
         .send(new DeleteCommand({ TableName: this.tableName, Key: apiKeyKey(hash) }))
@@ -219,8 +200,8 @@ export class KeyStore implements KeyLookup {
     const ref = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: userKeyRefKey(userId, keyId) }),
     );
-    const hash = ref.Item?.hash as string | undefined;
-    if (!hash) return false;
+    if (!ref.Item) return false;
+    const { hash } = decodeKeyRefItem(ref.Item);
     try {
       await this.client.send(
         new UpdateCommand({
@@ -245,18 +226,14 @@ export class KeyStore implements KeyLookup {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': userKey(userId).PK, ':prefix': USER_KEY_REF_PREFIX },
     });
-    const refs = refItems.map((item) => ({
-      keyId: item.keyId as string,
-      hash: item.hash as string,
-      createdAt: item.createdAt as string,
-    }));
+    const refs = refItems.map(decodeKeyRefItem);
 
     const items = await this.getKeyItems(refs.map((ref) => ref.hash));
     return refs
       .map((ref): KeySummary => {
         const item = items.get(ref.hash);
         return item
-          ? { keyId: ref.keyId, revoked: item.revoked === true, createdAt: ref.createdAt, ...limitsOf(item) }
+          ? { keyId: ref.keyId, revoked: item.revoked, createdAt: ref.createdAt, ...limitsOf(item) }
           : { keyId: ref.keyId, revoked: true, createdAt: ref.createdAt };
       })
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
@@ -273,15 +250,16 @@ export class KeyStore implements KeyLookup {
     return { users: file.users.length, keys: file.users.reduce((n, user) => n + user.keys.length, 0) };
   }
 
-  private async getKeyItems(hashes: string[]): Promise<Map<string, Record<string, unknown>>> {
+  /** The key items of these hashes that exist, decoded, by hash. */
+  private async getKeyItems(hashes: string[]): Promise<Map<string, KeyItem>> {
     const hashOfPartition = new Map(hashes.map((hash) => [apiKeyKey(hash).PK, hash]));
-    const found = new Map<string, Record<string, unknown>>();
+    const found = new Map<string, KeyItem>();
     for (let i = 0; i < hashes.length; i += BATCH_GET_SIZE) {
       let keys: Record<string, unknown>[] = hashes.slice(i, i + BATCH_GET_SIZE).map((hash) => ({ ...apiKeyKey(hash) }));
       while (keys.length > 0) {
         const out = await this.client.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys } } }));
         for (const item of out.Responses?.[this.tableName] ?? [])
-          found.set(hashOfPartition.get(item.PK as string) ?? '', item);
+          found.set(hashOfPartition.get(item.PK as string) ?? '', decodeKeyItem(item));
         keys = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
       }
     }
@@ -300,8 +278,7 @@ export function accountItems(file: AccountsFile, pepper: string, createdAt: stri
     const earlier = userPlaces.get(user.id);
     if (earlier) errors.push(`${place}.id: duplicate of ${earlier}.id`);
     userPlaces.set(user.id, place);
-    const userItem: UserItem = { userId: user.id, premium: user.premium, premiumUntil: user.premium_until ?? null };
-    items.push({ ...userKey(user.id), ...userItem });
+    items.push(encodeUserItem({ userId: user.id, premium: user.premium, premiumUntil: user.premium_until ?? null }));
     user.keys.forEach((key, k) => {
       const keyPlace = `${place}.keys[${k}]`;
       const hash = hashKey(key.key, pepper);
@@ -316,7 +293,7 @@ export function accountItems(file: AccountsFile, pepper: string, createdAt: stri
         createdAt,
         ...limitsOf({ perMinute: key.per_minute, perMonth: key.per_month }),
       };
-      items.push({ ...apiKeyKey(hash), ...keyItem }, { ...userKeyRefKey(user.id, keyId), keyId, hash, createdAt });
+      items.push(encodeKeyItem(hash, keyItem), encodeKeyRefItem(user.id, { keyId, hash, createdAt }));
     });
   });
   if (errors.length > 0) throw new AccountsConflictError(errors);

@@ -14,13 +14,17 @@
  * the outcome names the minute counted, which its answer's headers then name (CONTRACT §6).
  */
 
-import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../dynamodb';
-import { CorruptDataError } from '../errors';
 import { QUOTA_ATTRIBUTES, quotaKey } from '../keys';
 import { TTL_ATTRIBUTE } from '../table';
-import type { KeyLimits } from './key-store';
+import {
+  decodeQuotaCounter,
+  decodeQuotaCounterWire,
+  decodeWrittenQuotaCounter,
+  type KeyLimits,
+  type QuotaCounter,
+} from './account-items';
 
 /** The windows of one charge, as the domain defines them (shared/domain/quota.ts). */
 export interface ChargeWindows {
@@ -63,37 +67,6 @@ async function retryNotApplied<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The counter item as stored; absent attributes are a key's first charge of the month. */
-interface CounterState {
-  monthCount: number;
-  minute?: number;
-  minuteCount: number;
-}
-
-function countAt(item: Record<string, unknown>, name: string, optional: boolean): number | undefined {
-  const value = item[name];
-  if (value === undefined && optional) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value))
-    throw new CorruptDataError(`a quota counter has no ${name}`);
-  return value;
-}
-
-/**
- * The state of a counter item. What a write returns must hold all three counts; an item read
- * after a failed condition may be absent (no charge this month yet) or carry only the month's
- * count (an item written before the minute moved onto it).
- */
-function stateOf(item: Record<string, unknown> | undefined, written: boolean): CounterState {
-  if (!item && !written) return { monthCount: 0, minuteCount: 0 };
-  const attributes = item ?? {};
-  const minute = countAt(attributes, QUOTA_ATTRIBUTES.minute, !written);
-  return {
-    monthCount: countAt(attributes, QUOTA_ATTRIBUTES.monthCount, !written) ?? 0,
-    minute,
-    minuteCount: minute === undefined ? 0 : countAt(attributes, QUOTA_ATTRIBUTES.minuteCount, false)!,
-  };
-}
-
 /**
  * One write: take both units (`both`) or the minute's alone (`minute`, the month being spent), in
  * the stored minute (`same`) or starting `minute` (`new`, which must be later than the stored one).
@@ -105,7 +78,7 @@ interface Write {
 }
 
 /** What the stored state calls for, or the refusal it already is. */
-function nextWrite(state: CounterState, minute: number, limits: KeyLimits): Write | ChargeOutcome {
+function nextWrite(state: QuotaCounter, minute: number, limits: KeyLimits): Write | ChargeOutcome {
   // A stored minute later than ours (another instance's clock is ahead) is the current minute.
   const current = Math.max(minute, state.minute ?? 0);
   const minuteIs = state.minute === current ? 'same' : 'new';
@@ -152,16 +125,6 @@ function expressionOf(write: Write, limits: KeyLimits, ttl: number) {
   };
 }
 
-/** The counts of an item in DynamoDB's wire form (the failed write's item: the document client leaves errors as they are). */
-function plainCounts(item: NonNullable<ConditionalCheckFailedException['Item']>): Record<string, unknown> {
-  const plain: Record<string, unknown> = {};
-  for (const name of Object.values(QUOTA_ATTRIBUTES)) {
-    const number = item[name]?.N;
-    if (number !== undefined) plain[name] = Number(number);
-  }
-  return plain;
-}
-
 export class QuotaStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -178,8 +141,8 @@ export class QuotaStore {
     let write: Write = { take: 'both', minuteIs: sameMinute ? 'same' : 'new', minute: windows.minute };
     for (let attempt = 1; ; attempt++) {
       try {
-        const item = await this.write(key, write, windows, limits);
-        const state = stateOf(item, true);
+        // What the write returns holds all three counts, or the counter is corrupt (CorruptDataError).
+        const state = decodeWrittenQuotaCounter(await this.write(key, write, windows, limits));
         // The condition held, so the stored minute is the one this write named.
         if (write.take === 'minute')
           return { admitted: false, refusedBy: 'month', minute: write.minute, minuteCount: state.minuteCount };
@@ -189,9 +152,10 @@ export class QuotaStore {
         if (attempt >= MAX_ATTEMPTS)
           throw new Error(`quota: the counter of ${keyId} kept changing over ${MAX_ATTEMPTS} attempts`);
         // DynamoDB returns the item that failed the condition; without it (an absent item, or an
-        // implementation that does not return it), read it.
-        const failed = error.Item ? plainCounts(error.Item) : await this.read(key);
-        const next = nextWrite(stateOf(failed, false), windows.minute, limits);
+        // implementation that does not return it), read it. Either may be absent or hold only the
+        // month's count; a malformed one throws (CorruptDataError).
+        const state = error.Item ? decodeQuotaCounterWire(error.Item) : decodeQuotaCounter(await this.read(key));
+        const next = nextWrite(state, windows.minute, limits);
         if (!('take' in next)) return next;
         write = next;
       }

@@ -170,13 +170,6 @@ describe('authorizer: the subscription (403 as a Deny policy)', () => {
     expectDeny(await run(`Bearer ${KEY}`));
   });
 
-  it('denies when premium_until is not a date (fails closed)', async () => {
-    givenKey();
-    givenUser({ premium: true, premiumUntil: 'soon' });
-
-    expectDeny(await run(`Bearer ${KEY}`));
-  });
-
   it('allows a user whose premium_until is in the future', async () => {
     givenKey();
     givenUser({ premium: true, premiumUntil: '2026-06-15T12:00:00.001Z' });
@@ -295,6 +288,60 @@ describe('authorizer: dependency failures (fail closed, 503)', () => {
     ).catch((e: Error) => e);
 
     expect((error as Error).message).not.toBe('Unauthorized');
+  });
+});
+
+describe('authorizer: malformed key and user items (fail closed, 503)', () => {
+  const errorLine = () => logLines.map((line) => JSON.parse(line)).find((entry) => entry.level === 'error');
+
+  it.each<[string, Record<string, unknown>]>([
+    ['`revoked` the string "false"', { revoked: 'false' }],
+    ['no `revoked`', { revoked: undefined }],
+    ['no owner', { userId: undefined }],
+    ['no key id', { keyId: undefined }],
+    ['`perMinute` the string "5"', { perMinute: '5' }],
+    ['`perMonth` zero', { perMonth: 0 }],
+  ])('answers the failure for a key item with %s, without reading the user', async (_case, change) => {
+    givenKey(change);
+    givenPremiumUser();
+
+    await expect(run(`Bearer ${KEY}`)).rejects.toThrow(/^Authorizer failure$/);
+
+    expect(getCalls()).toHaveLength(1);
+  });
+
+  it('never lets a string limit reach the context', async () => {
+    givenKey({ perMinute: '1000000' });
+    givenPremiumUser();
+
+    const result = await run(`Bearer ${KEY}`).catch((error: Error) => error);
+
+    expect(result).toEqual(new Error('Authorizer failure'));
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['`premium` the string "true"', { premium: 'true', premiumUntil: null }],
+    ['`premium` missing', { premiumUntil: null }],
+    ['`premiumUntil` not a date', { premium: true, premiumUntil: 'soon' }],
+    ['`premiumUntil` a number', { premium: true, premiumUntil: 1 }],
+  ])('answers the failure for a user item with %s', async (_case, item) => {
+    givenKey();
+    givenUser(item);
+
+    await expect(run(`Bearer ${KEY}`)).rejects.toThrow(/^Authorizer failure$/);
+  });
+
+  it('logs the item kind and the attribute at fault, never the key or its hash', async () => {
+    givenKey({ perMinute: '5' });
+
+    await run(`Bearer ${KEY}`).catch(() => undefined);
+
+    expect(errorLine()).toMatchObject({
+      message: 'authorizer: failure',
+      error: { name: 'CorruptDataError', message: expect.stringMatching(/an API key item .*perMinute/) },
+    });
+    expect(logLines.join('\n')).not.toContain(hashKey(KEY, PEPPER));
+    expect(logLines.join('\n')).not.toContain(KEY);
   });
 });
 

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import { CorruptDataError } from '../../../shared/errors';
 import { apiKeyKey, userKey, userKeyRefKey } from '../../../shared/keys';
 import {
   AccountsConflictError,
@@ -44,7 +45,7 @@ describe('key hashing (known-answer vectors)', () => {
 });
 
 describe('key format', () => {
-  it('is the accounts schema rule, repeated without zod for the authorizer bundle', () => {
+  it('is the accounts schema rule, repeated so the authorizer does not bundle the dataset schemas', () => {
     expect(API_KEY_FORMAT.source).toBe(API_KEY_PATTERN.source);
     expect(API_KEY_FORMAT.flags).toBe(API_KEY_PATTERN.flags);
   });
@@ -94,6 +95,14 @@ describe('KeyStore.createKey', () => {
 
     await expect(store.createKey('u1', {}, KEY)).rejects.toThrow(KeyExistsError);
   });
+
+  it('refuses a limit that is not a positive integer before any write', async () => {
+    const store = new KeyStore(client, 't');
+
+    await expect(store.createKey('u1', { perMinute: 0 })).rejects.toThrow(RangeError);
+
+    expect(ddb.calls()).toHaveLength(0);
+  });
 });
 
 describe('KeyStore reads', () => {
@@ -113,6 +122,39 @@ describe('KeyStore reads', () => {
     const key = await store.findByKey(KEY);
 
     expect(key).toEqual({ keyId: 'k_1', userId: 'u1', revoked: false, createdAt: 'c', perMonth: 7 });
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['`revoked` that is not a boolean', { revoked: 'false' }],
+    ['no owner', { userId: undefined }],
+    ['a string limit', { perMinute: '5' }],
+  ])('throws CorruptDataError for a key item with %s (it used to read as revoked)', async (_case, change) => {
+    ddb.on(GetCommand).resolves({
+      Item: { ...apiKeyKey(hashKey(KEY, '')), keyId: 'k_1', userId: 'u1', revoked: false, createdAt: 'c', ...change },
+    });
+    const store = new KeyStore(client, 't');
+
+    const error = await store.findByKey(KEY).catch((e: Error) => e);
+
+    expect(error).toBeInstanceOf(CorruptDataError);
+    expect((error as Error).message).not.toContain(hashKey(KEY, ''));
+  });
+
+  it('throws CorruptDataError for a user item whose premiumUntil is not a date', async () => {
+    ddb.on(GetCommand).resolves({ Item: { ...userKey('u1'), userId: 'u1', premium: true, premiumUntil: 'soon' } });
+
+    await expect(new KeyStore(client, 't').getUser('u1')).rejects.toBeInstanceOf(CorruptDataError);
+  });
+
+  it('refuses a key reference without a hash, in list and in revoke (which then writes nothing)', async () => {
+    ddb.on(QueryCommand).resolves({ Items: [{ ...userKeyRefKey('u1', 'k_1'), keyId: 'k_1', createdAt: 'c' }] });
+    const store = new KeyStore(client, 't');
+
+    await expect(store.listKeys('u1')).rejects.toBeInstanceOf(CorruptDataError);
+
+    ddb.on(GetCommand).resolves({ Item: { ...userKeyRefKey('u1', 'k_1'), keyId: 'k_1', createdAt: 'c' } });
+    await expect(store.revokeKey('u1', 'k_1')).rejects.toBeInstanceOf(CorruptDataError);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
   it('reads a user, with a missing premiumUntil as null', async () => {
