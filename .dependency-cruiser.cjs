@@ -1,10 +1,11 @@
 /**
  * The dependency rule (docs/architecture.md): tooling depends on the application, never the
- * reverse; inside shared/, domain → repositories → platform, one way; no cycles anywhere.
+ * reverse; inside shared/, each folder is one layer and imports only the folders below it
+ * (http and import side by side on top, then domain, data, platform); no cycles anywhere.
  * `npm run deps` checks it; .ci/run fails on a violation.
  */
-const PLATFORM =
-  '^shared/(config|decimal|dynamodb|errors|keys|logger|table|cors|gateway-responses|lambda-credentials)\\.ts$|^shared/observability/dynamo-accounting\\.ts$|^shared/schemas/constants\\.ts$';
+/** The layer folders of shared/, top first. */
+const LAYERS = '(http|import|domain|data|platform)';
 
 module.exports = {
   forbidden: [
@@ -44,25 +45,53 @@ module.exports = {
       to: { path: '^test/' },
     },
     {
-      name: 'domain-not-to-http-or-import',
+      name: 'shared-is-layers',
       severity: 'error',
-      comment: 'The domain knows no HTTP shapes, middleware or import path.',
-      from: { path: '^shared/domain/' },
-      to: { path: '^shared/(middleware|import|http\\.ts|api-deps\\.ts|routes\\.ts|observability/metrics\\.ts)' },
+      comment: 'Each layer is a folder of shared/ and nothing sits beside them (STYLE rule 18).',
+      from: { path: '^shared/', pathNot: `^shared/${LAYERS}/` },
+      to: {},
     },
     {
-      name: 'repositories-not-up',
+      name: 'shared-is-layers-imported',
       severity: 'error',
-      comment: 'Repositories build DynamoDB commands; they do not call the domain, HTTP or the import.',
-      from: { path: '^shared/repositories/' },
-      to: { path: '^shared/(domain|middleware|import|http\\.ts|api-deps\\.ts|routes\\.ts|stores\\.ts)' },
+      comment: 'Each layer is a folder of shared/ and nothing sits beside them (STYLE rule 18).',
+      from: {},
+      to: { path: '^shared/', pathNot: `^shared/${LAYERS}/` },
+    },
+    {
+      name: 'http-not-to-import',
+      severity: 'error',
+      comment: 'http/ and import/ are the two tops, side by side: the API functions never run an import.',
+      from: { path: '^shared/http/' },
+      to: { path: '^shared/import/' },
+    },
+    {
+      name: 'import-not-to-http',
+      severity: 'error',
+      comment: 'The import knows no routes, middleware or HTTP shapes.',
+      from: { path: '^shared/import/' },
+      to: { path: '^shared/http/' },
+    },
+    {
+      name: 'domain-not-up',
+      severity: 'error',
+      comment: 'The domain knows no HTTP shapes, middleware or import path; it declares what it takes.',
+      from: { path: '^shared/domain/' },
+      to: { path: '^shared/(http|import)/' },
+    },
+    {
+      name: 'data-not-up',
+      severity: 'error',
+      comment: 'The data layer builds every DynamoDB command; it does not call the domain, HTTP or the import.',
+      from: { path: '^shared/data/' },
+      to: { path: '^shared/(http|import|domain)/' },
     },
     {
       name: 'platform-not-up',
       severity: 'error',
-      comment: 'Clients, keys, config, errors and logging are the bottom layer.',
-      from: { path: PLATFORM },
-      to: { path: '^shared/', pathNot: PLATFORM },
+      comment: 'Config, errors, logging, clients and plain values are the bottom layer.',
+      from: { path: '^shared/platform/' },
+      to: { path: '^shared/(http|import|domain|data)/' },
     },
   ],
   options: {

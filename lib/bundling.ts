@@ -24,7 +24,7 @@ export const BUNDLE_OPTIONS = {
   // The SDK's default credential chain (about 130 KB) replaced by its first link, the environment,
   // where Lambda puts the credentials (docs/adr/0007-credentials-from-the-environment.md).
   // Absolute: esbuild resolves an alias path from its working directory, which differs by caller.
-  alias: { '@aws-sdk/credential-provider-node': resolve(__dirname, '../shared/lambda-credentials.ts') } as Readonly<
-    Record<string, string>
-  >,
+  alias: {
+    '@aws-sdk/credential-provider-node': resolve(__dirname, '../shared/platform/lambda-credentials.ts'),
+  } as Readonly<Record<string, string>>,
 } as const;

@@ -7,8 +7,8 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 import { z } from 'zod';
-import { DEFAULTS } from '../shared/config';
-import { FUNCTION_NAMES } from '../shared/routes';
+import { FUNCTION_NAMES } from '../shared/http/routes';
+import { DEFAULTS } from '../shared/platform/config';
 
 /** The API functions and the authorizer: everything with a memory size. */
 const LAMBDA_NAMES = [...FUNCTION_NAMES, 'authorizer'] as const;

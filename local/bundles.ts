@@ -9,9 +9,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runInThisContext } from 'node:vm';
-import { ENV } from '../shared/config';
-import type { ApiEvent, ApiResult } from '../shared/http';
-import { FUNCTION_NAMES, type FunctionName } from '../shared/routes';
+import type { ApiEvent, ApiResult } from '../shared/http/http';
+import { FUNCTION_NAMES, type FunctionName } from '../shared/http/routes';
+import { ENV } from '../shared/platform/config';
 import type { Authorizer, FamilyHandler } from './gateway';
 
 /** The functions of the stack, by the name of their construct (`PlatformsFunction` → `platforms`). */

@@ -9,7 +9,7 @@ import {
   DynamoDBClient,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../shared/table';
+import { createTableInput } from '../shared/data/table';
 
 // dynalite ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,6 +1,6 @@
 /** API Gateway REST proxy events for the real handlers, as API Gateway builds them after the authorizer (tests, benchmark). */
-import type { ApiEvent } from '../shared/http';
-import { matchRoute } from '../shared/routes';
+import type { ApiEvent } from '../shared/http/http';
+import { matchRoute } from '../shared/http/routes';
 import { proxyEvent } from './gateway';
 
 export interface EventOptions {

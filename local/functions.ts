@@ -8,10 +8,10 @@ import { historyHandler } from '../functions/history/history-handler';
 import { offersHandler } from '../functions/offers/offers-handler';
 import { platformsHandler } from '../functions/platforms/platforms-handler';
 import { usageHandler } from '../functions/usage/usage-handler';
-import { type ApiDeps, createApiDeps } from '../shared/api-deps';
-import type { RuntimeConfig } from '../shared/config';
-import type { Clients } from '../shared/dynamodb';
-import { KeyStore } from '../shared/repositories/key-store';
+import { KeyStore } from '../shared/data/key-store';
+import { type ApiDeps, createApiDeps } from '../shared/http/api-deps';
+import type { RuntimeConfig } from '../shared/platform/config';
+import type { Clients } from '../shared/platform/dynamodb';
 
 export interface ApiFunctions {
   platforms: ReturnType<typeof platformsHandler>;

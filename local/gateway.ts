@@ -13,17 +13,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
-import { BEARER_EXPRESSION } from '../shared/bearer';
-import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS } from '../shared/cors';
+import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS } from '../shared/http/cors';
 import {
   GATEWAY_RESPONSE_HEADERS,
   GATEWAY_RESPONSES,
   type GatewayResponseType,
   gatewayResponseBody,
-} from '../shared/gateway-responses';
-import { type ApiEvent, type ApiResult, varyOnEncoding } from '../shared/http';
-import { MIN_COMPRESSION_BYTES } from '../shared/middleware/compression';
-import { type FunctionName, matchRoute, type RouteMatch } from '../shared/routes';
+} from '../shared/http/gateway-responses';
+import { type ApiEvent, type ApiResult, varyOnEncoding } from '../shared/http/http';
+import { MIN_COMPRESSION_BYTES } from '../shared/http/middleware/compression';
+import { type FunctionName, matchRoute, type RouteMatch } from '../shared/http/routes';
+import { BEARER_EXPRESSION } from '../shared/platform/bearer';
 
 export type FamilyHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 export type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;

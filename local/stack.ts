@@ -7,13 +7,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { docsHandler } from '../functions/docs/docs-handler';
-import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/config';
 import { dataStatus } from '../shared/domain/status';
-import { type Clients, createClients } from '../shared/dynamodb';
-import type { ApiEvent, ApiResult } from '../shared/http';
+import type { ApiEvent, ApiResult } from '../shared/http/http';
+import { type FunctionName, STATUS_PATH } from '../shared/http/routes';
+import { type AccountsFile, parseAccounts } from '../shared/import/dataset';
 import { type ImportResult, importDataset } from '../shared/import/importer';
-import { type FunctionName, STATUS_PATH } from '../shared/routes';
-import { type AccountsFile, parseAccounts } from '../shared/schemas/dataset';
+import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/platform/config';
+import { type Clients, createClients } from '../shared/platform/dynamodb';
 import { loadBundles } from './bundles';
 import { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from './embedded-dynamodb';
 import { buildFunctions } from './functions';

@@ -4,10 +4,10 @@
  * code runs against the local stack's embedded DynamoDB (`--endpoint`) and an AWS table.
  */
 import { parseArgs } from 'node:util';
-import { createDocumentClient } from '../shared/dynamodb';
+import { AccountsConflictError, KeyStore } from '../shared/data/key-store';
+import { DataFileError, parseAccounts } from '../shared/import/dataset';
 import { importDataset } from '../shared/import/importer';
-import { AccountsConflictError, KeyStore } from '../shared/repositories/key-store';
-import { DataFileError, parseAccounts } from '../shared/schemas/dataset';
+import { createDocumentClient } from '../shared/platform/dynamodb';
 import { progressBar, readDataFile, runMain, UsageError } from './cli';
 
 export async function main(argv = process.argv.slice(2)): Promise<void> {

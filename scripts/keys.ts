@@ -12,18 +12,18 @@
  * Exit codes: 0 done, 1 failure (e.g. no such key), 2 bad arguments or a refused accounts file.
  */
 import { parseArgs } from 'node:util';
-import { ENV } from '../shared/config';
-import { createDocumentClient } from '../shared/dynamodb';
 import {
   AccountsConflictError,
   type KeyLimits,
   KeyStore,
   type KeySummary,
   type UserItem,
-} from '../shared/repositories/key-store';
-import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../shared/schemas/constants';
-import { DataFileError, parseAccounts } from '../shared/schemas/dataset';
-import { isFileTimestamp } from '../shared/schemas/resources';
+} from '../shared/data/key-store';
+import { isFileTimestamp } from '../shared/domain/resources';
+import { DataFileError, parseAccounts } from '../shared/import/dataset';
+import { ENV } from '../shared/platform/config';
+import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../shared/platform/constants';
+import { createDocumentClient } from '../shared/platform/dynamodb';
 import { readDataFile, runMain, UsageError } from './cli';
 
 export const USAGE = `usage: npm run keys -- COMMAND [options]

@@ -10,8 +10,8 @@ import { parseArgs } from 'node:util';
 import { BundleError } from '../local/bundles';
 import { publicRoutes } from '../local/public-routes';
 import { startLocalStack } from '../local/stack';
-import { AccountsConflictError } from '../shared/repositories/key-store';
-import { DataFileError } from '../shared/schemas/dataset';
+import { AccountsConflictError } from '../shared/data/key-store';
+import { DataFileError } from '../shared/import/dataset';
 import { BUNDLE_OPTIONS_SPEC, bundlesOption, progressBar, readDataFile, runMain, UsageError } from './cli';
 import { generateDataset, SAMPLE } from './sample-data/generate';
 

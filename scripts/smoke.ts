@@ -6,7 +6,7 @@
  * pass/fail table and exits 1 if anything failed.
  */
 import { parseArgs } from 'node:util';
-import { CATALOG_FAMILIES, OFFER_FAMILIES } from '../shared/keys';
+import { CATALOG_FAMILIES, OFFER_FAMILIES } from '../shared/data/keys';
 import { BUNDLE_OPTIONS_SPEC, bundlesOption, runMain, UsageError } from './cli';
 
 interface Check {
@@ -175,7 +175,7 @@ async function main(): Promise<void> {
     const { startLocalStack } = await import('../local/stack');
     const { generateDataset, SAMPLE } = await import('./sample-data/generate');
     const { readDataFile } = await import('./cli');
-    const { parseAccounts } = await import('../shared/schemas/dataset');
+    const { parseAccounts } = await import('../shared/import/dataset');
     const accounts = parseAccounts(readDataFile(`${__dirname}/../data/demo-accounts.json`));
     const stack = await startLocalStack({
       dataset: generateDataset({ ...SAMPLE, now: new Date() }),

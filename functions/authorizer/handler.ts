@@ -4,9 +4,10 @@
  * the tests, the scripts), or the SSM SecureString the environment names, read at the first
  * invocation and kept for the life of the instance (functions/authorizer/pepper.ts).
  */
-import { readConfig } from '../../shared/config';
-import { clientOptionsOf, createDocumentClient } from '../../shared/dynamodb';
-import { type KeyLookup, KeyStore } from '../../shared/repositories/key-store';
+
+import { type KeyLookup, KeyStore } from '../../shared/data/key-store';
+import { readConfig } from '../../shared/platform/config';
+import { clientOptionsOf, createDocumentClient } from '../../shared/platform/dynamodb';
 import { authorizerHandler } from './authorizer';
 import { createSsmClient, pepperedKeyLookup, ssmPepper } from './pepper';
 

@@ -1,11 +1,11 @@
 /** Currencies: the list by market-cap rank and the detail with its offers (docs/api.md, "Currencies"). */
 
-import { docResult, listResult } from '../../shared/answers';
-import type { ApiDeps } from '../../shared/api-deps';
 import { foundDoc, getCurrencyDetail, listCatalog } from '../../shared/domain/catalog';
-import { type ApiEvent, queryValues, redirectResult } from '../../shared/http';
-import { apiHandler } from '../../shared/middleware/api-handler';
-import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/schemas/query';
+import { docResult, listResult } from '../../shared/http/answers';
+import type { ApiDeps } from '../../shared/http/api-deps';
+import { type ApiEvent, queryValues, redirectResult } from '../../shared/http/http';
+import { apiHandler } from '../../shared/http/middleware/api-handler';
+import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/http/query';
 
 export function currenciesHandler(deps: ApiDeps) {
   const { stores } = deps;

@@ -1,6 +1,6 @@
 /** The currencies function's composition root: configuration read and validated once, clients built once. */
-import { createApiDeps } from '../../shared/api-deps';
-import { readConfig } from '../../shared/config';
+import { createApiDeps } from '../../shared/http/api-deps';
+import { readConfig } from '../../shared/platform/config';
 import { currenciesHandler } from './currencies-handler';
 
 export const handler = currenciesHandler(createApiDeps(readConfig(process.env)));

@@ -6,12 +6,12 @@
  * the status reads the snapshot pointer, its only access to the table.
  */
 import { randomUUID } from 'node:crypto';
-import { CORS_HEADERS } from '../../shared/cors';
-import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/gateway-responses';
-import { type ApiEvent, type ApiResult, CACHE_CONTROL, queryValues } from '../../shared/http';
-import { toApiError } from '../../shared/middleware/error-envelope';
-import { STATUS_PATH } from '../../shared/routes';
-import { NO_QUERY, parseQuery } from '../../shared/schemas/query';
+import { CORS_HEADERS } from '../../shared/http/cors';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/http/gateway-responses';
+import { type ApiEvent, type ApiResult, CACHE_CONTROL, queryValues } from '../../shared/http/http';
+import { toApiError } from '../../shared/http/middleware/error-envelope';
+import { NO_QUERY, parseQuery } from '../../shared/http/query';
+import { STATUS_PATH } from '../../shared/http/routes';
 import { publicDocument } from './documents';
 
 export interface DocsDeps {

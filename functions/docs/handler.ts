@@ -3,10 +3,11 @@
  * configuration read and validated once, the client built once; the status reads the snapshot
  * pointer through the same stores as the family functions.
  */
-import { readConfig } from '../../shared/config';
+
+import { createStores } from '../../shared/data/stores';
 import { dataStatus } from '../../shared/domain/status';
-import { clientOptionsOf, createDocumentClient } from '../../shared/dynamodb';
-import { createStores } from '../../shared/stores';
+import { readConfig } from '../../shared/platform/config';
+import { clientOptionsOf, createDocumentClient } from '../../shared/platform/dynamodb';
 import { docsHandler } from './docs-handler';
 
 const config = readConfig(process.env);

@@ -1,13 +1,13 @@
 /**
  * The freshness function's factory: every 5 minutes (an EventBridge schedule), read when each
  * family was last published and write its age as the `DataAgeSeconds` metric, one line per
- * family (shared/observability/data-age.ts). A failed read throws: the function's Errors alarm
+ * family (shared/platform/data-age.ts). A failed read throws: the function's Errors alarm
  * fires and, with no data, so do the age alarms.
  */
 
-import { logger } from '../../shared/logger';
-import { dataAgeDocuments, dataAgeSeconds } from '../../shared/observability/data-age';
-import type { PointerStore } from '../../shared/repositories/pointer-store';
+import type { PointerStore } from '../../shared/data/pointer-store';
+import { dataAgeDocuments, dataAgeSeconds } from '../../shared/platform/data-age';
+import { logger } from '../../shared/platform/logger';
 
 export interface FreshnessDeps {
   pointers: PointerStore;

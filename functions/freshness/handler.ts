@@ -1,7 +1,8 @@
 /** The freshness function's composition root: configuration read and validated once, the client built once. */
-import { readConfig } from '../../shared/config';
-import { clientOptionsOf, createDocumentClient } from '../../shared/dynamodb';
-import { PointerStore } from '../../shared/repositories/pointer-store';
+
+import { PointerStore } from '../../shared/data/pointer-store';
+import { readConfig } from '../../shared/platform/config';
+import { clientOptionsOf, createDocumentClient } from '../../shared/platform/dynamodb';
 import { freshnessHandler } from './freshness-handler';
 
 const config = readConfig(process.env);

@@ -1,11 +1,12 @@
 /** Offer history (docs/api.md, "History"): earn and borrow series; collateral history is never stored. */
-import type { ApiDeps } from '../../shared/api-deps';
+
+import type { HistoryFamily } from '../../shared/data/keys';
 import { getHistory } from '../../shared/domain/history';
-import { NotFoundError } from '../../shared/errors';
-import { type ApiEvent, jsonResult, queryValues } from '../../shared/http';
-import type { HistoryFamily } from '../../shared/keys';
-import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
-import { HISTORY_QUERY, parseOfferId, parseQuery } from '../../shared/schemas/query';
+import type { ApiDeps } from '../../shared/http/api-deps';
+import { type ApiEvent, jsonResult, queryValues } from '../../shared/http/http';
+import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
+import { HISTORY_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
+import { NotFoundError } from '../../shared/platform/errors';
 
 export function historyHandler(deps: ApiDeps) {
   const { stores, clock } = deps;

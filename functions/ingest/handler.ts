@@ -1,7 +1,7 @@
 /** The ingest function's composition root: configuration read and validated once, clients built once. */
 import { S3Client } from '@aws-sdk/client-s3';
-import { readConfig } from '../../shared/config';
-import { clientOptionsOf, createDocumentClient } from '../../shared/dynamodb';
+import { readConfig } from '../../shared/platform/config';
+import { clientOptionsOf, createDocumentClient } from '../../shared/platform/dynamodb';
 import { ingestHandler } from './ingest-handler';
 
 const config = readConfig(process.env);

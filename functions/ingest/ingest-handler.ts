@@ -1,6 +1,6 @@
 /**
  * The ingest function's factory. Each SQS message carries an S3 event notification of a file put
- * under `incoming/` in the ingest bucket (shared/ingest-layout.ts). The file's bytes go through
+ * under `incoming/` in the ingest bucket (shared/import/ingest-layout.ts). The file's bytes go through
  * `importDataset`, the same validation and publication as `npm run import` (docs/deploy.md,
  * "Importing data"):
  * - published: the file moves to `imported/` beside a short result report;
@@ -9,7 +9,7 @@
  * - any other error (DynamoDB, S3, another import holding the lease) propagates, so SQS delivers
  *   the message again after its visibility timeout and, after the last attempt, moves it to the
  *   dead-letter queue. The file stays under `incoming/` until then.
- * Every outcome writes one EMF line (shared/observability/import-metrics.ts).
+ * Every outcome writes one EMF line (shared/import/import-metrics.ts).
  *
  * The bucket is versioned and its event names the version uploaded: that version is imported,
  * each upload once and in upload order (CONTRACT §8). A message may arrive after a later upload of
@@ -29,12 +29,17 @@ import {
 } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3EventRecord, SQSEvent } from 'aws-lambda';
+import { ImportBusyError } from '../../shared/data/snapshot-writer';
+import { DataFileError } from '../../shared/import/dataset';
+import { type ImportOutcome, importMetricDocument } from '../../shared/import/import-metrics';
 import { importDataset, LEASE_MS } from '../../shared/import/importer';
-import { decodeEventKey, INGEST_PREFIXES, type IngestOutcomePrefix, movedKeys } from '../../shared/ingest-layout';
-import { logger } from '../../shared/logger';
-import { type ImportOutcome, importMetricDocument } from '../../shared/observability/import-metrics';
-import { ImportBusyError } from '../../shared/repositories/snapshot-writer';
-import { DataFileError } from '../../shared/schemas/dataset';
+import {
+  decodeEventKey,
+  INGEST_PREFIXES,
+  type IngestOutcomePrefix,
+  movedKeys,
+} from '../../shared/import/ingest-layout';
+import { logger } from '../../shared/platform/logger';
 
 export interface IngestDeps {
   s3: S3Client;

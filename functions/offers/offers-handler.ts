@@ -1,12 +1,13 @@
 /** Earn, borrow and collateral offers: filtered lists, details and changes between versions (docs/api.md, "Offers"). */
-import { changesResult, docResult, listResult } from '../../shared/answers';
-import type { ApiDeps } from '../../shared/api-deps';
+
+import type { OfferFamily } from '../../shared/data/keys';
 import { offerChanges } from '../../shared/domain/changes';
 import { getOffer, listOffers } from '../../shared/domain/offers';
-import { type ApiEvent, queryValues } from '../../shared/http';
-import type { OfferFamily } from '../../shared/keys';
-import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
-import { CHANGES_QUERY, NO_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shared/schemas/query';
+import { changesResult, docResult, listResult } from '../../shared/http/answers';
+import type { ApiDeps } from '../../shared/http/api-deps';
+import { type ApiEvent, queryValues } from '../../shared/http/http';
+import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
+import { CHANGES_QUERY, NO_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
 
 export function offersHandler(deps: ApiDeps) {
   const { stores } = deps;

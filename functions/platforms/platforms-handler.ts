@@ -1,12 +1,12 @@
 /** Exchanges, wallets and protocols: lists and details (docs/api.md, "Platforms"). */
 
-import { docResult, listResult } from '../../shared/answers';
-import type { ApiDeps } from '../../shared/api-deps';
+import type { PlatformFamily } from '../../shared/data/keys';
 import { foundDoc, getCatalogRecord, listCatalog } from '../../shared/domain/catalog';
-import { type ApiEvent, queryValues, redirectResult } from '../../shared/http';
-import type { PlatformFamily } from '../../shared/keys';
-import { apiHandler, type RouteHandler } from '../../shared/middleware/api-handler';
-import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/schemas/query';
+import { docResult, listResult } from '../../shared/http/answers';
+import type { ApiDeps } from '../../shared/http/api-deps';
+import { type ApiEvent, queryValues, redirectResult } from '../../shared/http/http';
+import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
+import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/http/query';
 
 export function platformsHandler(deps: ApiDeps) {
   const { stores } = deps;

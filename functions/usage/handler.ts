@@ -1,6 +1,6 @@
 /** The usage function's composition root: configuration read and validated once, clients built once. */
-import { createApiDeps } from '../../shared/api-deps';
-import { readConfig } from '../../shared/config';
+import { createApiDeps } from '../../shared/http/api-deps';
+import { readConfig } from '../../shared/platform/config';
 import { usageHandler } from './usage-handler';
 
 export const handler = usageHandler(createApiDeps(readConfig(process.env)));

@@ -1,10 +1,11 @@
 /** The calling key's plan and budgets (docs/api.md, "Usage"): the numbers of this request's own charge. */
-import type { ApiDeps } from '../../shared/api-deps';
+
 import type { BudgetUsage, Usage } from '../../shared/domain/quota';
-import { type ApiEvent, jsonResult, queryValues } from '../../shared/http';
-import { type ApiContext, apiHandler } from '../../shared/middleware/api-handler';
-import { chargedRequest } from '../../shared/middleware/usage-quota';
-import { NO_QUERY, parseQuery } from '../../shared/schemas/query';
+import type { ApiDeps } from '../../shared/http/api-deps';
+import { type ApiEvent, jsonResult, queryValues } from '../../shared/http/http';
+import { type ApiContext, apiHandler } from '../../shared/http/middleware/api-handler';
+import { chargedRequest } from '../../shared/http/middleware/usage-quota';
+import { NO_QUERY, parseQuery } from '../../shared/http/query';
 
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 const budgetBody = (b: BudgetUsage) => ({ used: b.used, remaining: b.remaining, reset_at: iso(b.resetAt) });

@@ -3,7 +3,7 @@
  * bundle with the AWS SDK v3 inside (no dependency on the runtime's copy; credentials from the
  * environment only; options in lib/bundling.ts, shared with the benchmark), an explicit log group
  * with retention, a role that may write to that log group only, and the runtime configuration of
- * shared/config.ts in its environment.
+ * shared/platform/config.ts in its environment.
  */
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -11,7 +11,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ENV } from '../../shared/config';
+import { ENV } from '../../shared/platform/config';
 import { BUNDLE_OPTIONS } from '../bundling';
 
 export interface ApiFunctionDefaults {

@@ -1,7 +1,7 @@
 /**
- * The single table, built from shared/table.ts (the same definition the local stack creates in
+ * The single table, built from shared/data/table.ts (the same definition the local stack creates in
  * dynalite), with a least-privilege way to bind it to a function: serving functions read only the
- * served partitions (shared/keys.ts SERVED_PREFIXES) and write only quota counters; the usage
+ * served partitions (shared/data/keys.ts SERVED_PREFIXES) and write only quota counters; the usage
  * function touches only quota counters; the authorizer
  * reads only keys and users; the ingest function imports (never keys, users or counters); the
  * freshness function and the data status (the docs function) read the snapshot pointer.
@@ -17,8 +17,8 @@ import {
   SERVED_PREFIXES,
   UNSERVED_PATTERNS,
   USER_PREFIX,
-} from '../../shared/keys';
-import { INDEXES, type KeyType, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../shared/table';
+} from '../../shared/data/keys';
+import { INDEXES, type KeyType, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../shared/data/table';
 
 export interface DataTableProps {
   removalPolicy: RemovalPolicy;

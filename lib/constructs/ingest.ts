@@ -3,7 +3,7 @@
  * imports them with the same code as `npm run import` (functions/ingest/). A file put under
  * `incoming/` notifies a queue (the only prefix that does: the function's own writes never
  * trigger it); the function takes one message at a time (batch size 1, reserved concurrency 1)
- * and moves the file beside its report (shared/ingest-layout.ts). A message that keeps failing
+ * and moves the file beside its report (shared/import/ingest-layout.ts). A message that keeps failing
  * moves to the dead-letter queue. The function imports the version each event names, in upload
  * order (functions/ingest/ingest-handler.ts). docs/deploy.md, "Import data".
  */
@@ -14,8 +14,8 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ENV } from '../../shared/config';
-import { INGEST_PREFIXES } from '../../shared/ingest-layout';
+import { INGEST_PREFIXES } from '../../shared/import/ingest-layout';
+import { ENV } from '../../shared/platform/config';
 import { acknowledge } from '../nag';
 import { ApiFunction, type ApiFunctionDefaults } from './api-function';
 import type { DataTable } from './data-table';

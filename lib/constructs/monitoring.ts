@@ -13,6 +13,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { Route } from '../../shared/http/routes';
 import {
   METRICS_NAMESPACE as APP_METRICS_NAMESPACE,
   DATA_AGE_METRIC,
@@ -21,8 +22,7 @@ import {
   type ImportMetricName,
   type RequestMetricName,
   ROUTE_DIMENSION,
-} from '../../shared/observability/metric-names';
-import type { Route } from '../../shared/routes';
+} from '../../shared/platform/metric-names';
 
 /** The application metrics the dashboard shows per route. */
 const APP_METRICS: readonly RequestMetricName[] = ['Requests', 'Latency', 'ConsumedReadCapacity', 'QuotaRefusals'];

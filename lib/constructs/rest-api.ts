@@ -1,5 +1,5 @@
 /**
- * The regional REST API: one resource and method per entry of the route table (shared/routes.ts),
+ * The regional REST API: one resource and method per entry of the route table (shared/http/routes.ts),
  * each a Lambda proxy to its family function behind the TOKEN authorizer; JSON access logs; and
  * gateway responses that render API Gateway's own refusals in the service's error envelope.
  */
@@ -11,7 +11,6 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
-import { BEARER_EXPRESSION } from '../../shared/bearer';
 import {
   CORS_ALLOW_HEADERS,
   CORS_ALLOW_METHODS,
@@ -19,16 +18,17 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_HEADERS,
   CORS_MAX_AGE_SECONDS,
-} from '../../shared/cors';
+} from '../../shared/http/cors';
 import {
   GATEWAY_RESPONSE_HEADERS,
   GATEWAY_RESPONSES,
   type GatewayResponseSpec,
   gatewayResponseBody,
   WAF_RESPONSES,
-} from '../../shared/gateway-responses';
-import { MIN_COMPRESSION_BYTES } from '../../shared/middleware/compression';
-import { type FunctionName, PUBLIC_PATHS, type Route, STATUS_PATH } from '../../shared/routes';
+} from '../../shared/http/gateway-responses';
+import { MIN_COMPRESSION_BYTES } from '../../shared/http/middleware/compression';
+import { type FunctionName, PUBLIC_PATHS, type Route, STATUS_PATH } from '../../shared/http/routes';
+import { BEARER_EXPRESSION } from '../../shared/platform/bearer';
 import type { StageConfig } from '../config';
 
 export interface MarketDataApiProps {
@@ -52,7 +52,7 @@ export interface MarketDataApiProps {
 
 /**
  * Gateway responses only the deployed API can give (the local gateway has no WAF and no resource
- * lookup of its own); everything else comes from shared/gateway-responses.ts, the table the
+ * lookup of its own); everything else comes from shared/http/gateway-responses.ts, the table the
  * local gateway answers from.
  */
 const DEPLOYED_ONLY_RESPONSES: Record<string, GatewayResponseSpec> = {
@@ -97,7 +97,7 @@ export class MarketDataApi extends Construct {
     const authorizer = new apigw.TokenAuthorizer(this, 'Authorizer', {
       handler: props.authorizer,
       identitySource: apigw.IdentitySource.header('Authorization'),
-      // A value the authorizer would refuse unread gets the 401 without invoking it (shared/bearer.ts).
+      // A value the authorizer would refuse unread gets the 401 without invoking it (shared/platform/bearer.ts).
       validationRegex: BEARER_EXPRESSION,
       // Decisions are cached per token: a revoked key or a lapsed subscription keeps its last
       // answer until the TTL ends (docs/deploy.md). 0 turns the cache off.
@@ -109,7 +109,7 @@ export class MarketDataApi extends Construct {
       description: 'Public market-data API (read-only, Bearer API keys).',
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
       minCompressionSize: Size.bytes(MIN_COMPRESSION_BYTES),
-      // The functions compress large answers themselves (shared/middleware/compression.ts) and
+      // The functions compress large answers themselves (shared/http/middleware/compression.ts) and
       // return them base64 with isBase64Encoded: the proxy decodes a body to binary only when the
       // request's Accept matches a binary media type, so every type is one. A text body
       // (isBase64Encoded false) passes as it is.

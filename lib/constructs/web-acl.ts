@@ -1,7 +1,7 @@
 /**
  * A regional WAFv2 web ACL in front of the API stage: a per-IP rate rule (a flood guard below
  * which the per-key budgets apply), AWS's common rule set and its known-bad-inputs rule set. Each
- * block answers with the service's error envelope (shared/gateway-responses.ts WAF_RESPONSES): the
+ * block answers with the service's error envelope (shared/http/gateway-responses.ts WAF_RESPONSES): the
  * rate rule 429 `rate_limit_exceeded` with Retry-After, a request refused for its content 400
  * `validation_error`. Every request WAF sees is logged to a log group of its own (`aws-waf-logs-…`,
  * the prefix WAF requires), with the Authorization header redacted: it carries the Bearer key.
@@ -11,13 +11,13 @@ import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { CORS_HEADERS } from '../../shared/cors';
+import { CORS_HEADERS } from '../../shared/http/cors';
 import {
   GATEWAY_RESPONSE_HEADERS,
   type GatewayResponseSpec,
   gatewayResponseBody,
   WAF_RESPONSES,
-} from '../../shared/gateway-responses';
+} from '../../shared/http/gateway-responses';
 
 export interface ApiWebAclProps {
   stage: apigw.Stage;

@@ -6,6 +6,9 @@
  * series. The latency model's floor of an authenticated request adds one raw conditional counter write.
  */
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { getItems } from '../../shared/data/batch-reader';
+import type { CatalogIndex, FamilyIndex, OfferIndex } from '../../shared/data/family-index';
+import { IndexStore } from '../../shared/data/index-store';
 import {
   type CatalogFamily,
   documentBlockKey,
@@ -14,13 +17,10 @@ import {
   QUOTA_ATTRIBUTES,
   quotaKey,
   type VersionedFamily,
-} from '../../shared/keys';
-import { getItems } from '../../shared/repositories/batch-reader';
-import type { CatalogIndex, FamilyIndex, OfferIndex } from '../../shared/repositories/family-index';
-import { IndexStore } from '../../shared/repositories/index-store';
-import { PointerStore } from '../../shared/repositories/pointer-store';
-import { queryAll } from '../../shared/repositories/query-all';
-import { servedVersions } from '../../shared/repositories/snapshot-store';
+} from '../../shared/data/keys';
+import { PointerStore } from '../../shared/data/pointer-store';
+import { queryAll } from '../../shared/data/query-all';
+import { servedVersions } from '../../shared/data/snapshot-store';
 
 export type FloorSpec =
   | { read: 'blocks'; keys: Key[] }

@@ -9,12 +9,12 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { VERSIONED_FAMILIES, type VersionedFamily } from '../../shared/keys';
-import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
-import { OfferIndex } from '../../shared/repositories/family-index';
-import { IndexStore } from '../../shared/repositories/index-store';
-import { PointerStore } from '../../shared/repositories/pointer-store';
-import { servedVersions } from '../../shared/repositories/snapshot-store';
+import { OfferIndex } from '../../shared/data/family-index';
+import { IndexStore } from '../../shared/data/index-store';
+import { VERSIONED_FAMILIES, type VersionedFamily } from '../../shared/data/keys';
+import { PointerStore } from '../../shared/data/pointer-store';
+import { servedVersions } from '../../shared/data/snapshot-store';
+import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import type { LatencyModel } from './latency-model';
 import { type Latency, latencyOf, round } from './stats';
 

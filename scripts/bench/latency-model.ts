@@ -28,9 +28,9 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { apiEvent } from '../../local/events';
 import { monthWindow } from '../../shared/domain/quota';
-import type { ApiEvent, ApiResult } from '../../shared/http';
-import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
-import type { FunctionName } from '../../shared/routes';
+import type { ApiEvent, ApiResult } from '../../shared/http/http';
+import type { FunctionName } from '../../shared/http/routes';
+import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import { type FloorSpec, runCounterFloor, type ServedData } from './floor';
 import { type Latency, latencyOf, median, round } from './stats';
 

@@ -6,8 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { FamilyVersions } from '../../shared/data/snapshot-store';
 import { importDataset } from '../../shared/import/importer';
-import type { FamilyVersions } from '../../shared/repositories/snapshot-store';
 import { round } from './stats';
 
 export interface BenchDynamo {

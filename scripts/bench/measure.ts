@@ -2,7 +2,7 @@
  * Measures one request kind through the real handler, interleaved with its floor and with a
  * replay of the request's own DynamoDB calls (same calls, same sequential structure, no service
  * code around them), so that the three share the same machine state. DynamoDB work comes from the
- * accounting middleware (shared/observability/dynamo-accounting), the same numbers production
+ * accounting middleware (shared/platform/dynamo-accounting), the same numbers production
  * emits as EMF metrics.
  */
 import { performance } from 'node:perf_hooks';
@@ -16,16 +16,16 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { apiEvent } from '../../local/events';
-import { isConditionFailure } from '../../shared/dynamodb';
-import type { ApiEvent, ApiResult } from '../../shared/http';
+import { decodeBlock } from '../../shared/data/stored-items';
+import type { ApiEvent, ApiResult } from '../../shared/http/http';
+import type { FunctionName } from '../../shared/http/routes';
 import {
   callDepths,
   type DynamoCall,
   roundTrips,
   withRequestAccounting,
-} from '../../shared/observability/dynamo-accounting';
-import { decodeBlock } from '../../shared/repositories/stored-items';
-import type { FunctionName } from '../../shared/routes';
+} from '../../shared/platform/dynamo-accounting';
+import { isConditionFailure } from '../../shared/platform/dynamodb';
 import { describeFloor, type FloorSpec, type StoredItem } from './floor';
 import type { Answer, FloorContext, RequestKind } from './requests';
 import { type Latency, latencyOf, median, round } from './stats';

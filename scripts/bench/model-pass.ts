@@ -7,10 +7,10 @@ import type { Context } from 'aws-lambda';
 import { apiEvent } from '../../local/events';
 import type { BuiltFunctions } from '../../local/functions';
 import { buildFunctions } from '../../local/functions';
-import { ENV, type RuntimeConfig, readConfig } from '../../shared/config';
-import { type Clients, clientOptionsOf, createDocumentClient } from '../../shared/dynamodb';
-import type { ApiEvent, ApiResult } from '../../shared/http';
-import type { FunctionName } from '../../shared/routes';
+import type { ApiEvent, ApiResult } from '../../shared/http/http';
+import type { FunctionName } from '../../shared/http/routes';
+import { ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
+import { type Clients, clientOptionsOf, createDocumentClient } from '../../shared/platform/dynamodb';
 import { type IndexLoads, indexLoadChecks, indexLoadTable, measureIndexLoads } from './index-load';
 import {
   applyLatencyModel,

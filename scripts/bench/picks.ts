@@ -3,7 +3,7 @@
  * asset (the largest filter views, the worst realistic case), a median APY bound, offers with the
  * longest history. Every pick is checked against the imported snapshot's index.
  */
-import type { OfferFamily } from '../../shared/keys';
+import type { OfferFamily } from '../../shared/data/keys';
 import type { GeneratedDataset } from '../sample-data/generate';
 import type { ServedData } from './floor';
 

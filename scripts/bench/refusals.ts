@@ -6,7 +6,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { apiEvent } from '../../local/events';
-import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
+import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import type { Handler } from './measure';
 import { round } from './stats';
 

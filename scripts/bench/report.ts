@@ -57,14 +57,14 @@ export interface BenchResults {
  * the index segments of every family version and is about 1 KB, so an import's two writes of it (its
  * lease and its publish) may each cost one unit more than before: (e), whose history items are
  * exactly the baseline's, may spend those two. Since imports are all or nothing with their history
- * (CONTRACT §8), an import with history first writes its journal (shared/repositories/history-writer.ts),
+ * (CONTRACT §8), an import with history first writes its journal (shared/data/history-writer.ts),
  * about 150 bytes for an hour of every series: one more unit (e) may spend. Each allowance is said in the check.
  * The design before issue 21 failed (b) and (c); since it landed they are enforced: a missed target
  * makes `npm run bench` (quick, full and --imports) exit 1.
  */
 export const ENFORCE_WRITE_TARGETS = true;
 
-/** The write unit of the refresh time every import records (shared/repositories/snapshot-writer.ts, markRefreshed). */
+/** The write unit of the refresh time every import records (shared/data/snapshot-writer.ts, markRefreshed). */
 const REFRESH_TIME_UNITS = 1;
 /** What the pointer's index segments may add to one write of it (its lease, its publish). */
 const POINTER_GROWTH_UNITS = 1;

@@ -4,8 +4,7 @@
  * the longest history. Each kind knows its floor (floor.ts) and what the data model promises
  * about it (docs/data-model.md), which the report checks.
  */
-import { bucketStart, PERIOD_SPEC, PERIODS, type Period } from '../../shared/domain/buckets';
-import type { SortMode } from '../../shared/domain/orderings';
+
 import {
   CATALOG_FAMILIES,
   type CatalogFamily,
@@ -15,8 +14,10 @@ import {
   OFFER_FAMILIES,
   type OfferFamily,
   type SeriesResolution,
-} from '../../shared/keys';
-import type { FunctionName } from '../../shared/routes';
+} from '../../shared/data/keys';
+import { bucketStart, PERIOD_SPEC, PERIODS, type Period } from '../../shared/domain/buckets';
+import type { SortMode } from '../../shared/domain/orderings';
+import type { FunctionName } from '../../shared/http/routes';
 import type { FloorSpec, ServedData, ViewFilter } from './floor';
 import type { Picks } from './picks';
 

@@ -7,11 +7,11 @@
 import { performance } from 'node:perf_hooks';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { docsHandler } from '../../functions/docs/docs-handler';
+import { pointerKey, refreshedKey } from '../../shared/data/keys';
+import type { Stores } from '../../shared/data/stores';
 import { dataStatus } from '../../shared/domain/status';
-import type { ApiEvent } from '../../shared/http';
-import { pointerKey, refreshedKey } from '../../shared/keys';
-import { STATUS_PATH } from '../../shared/routes';
-import type { Stores } from '../../shared/stores';
+import type { ApiEvent } from '../../shared/http/http';
+import { STATUS_PATH } from '../../shared/http/routes';
 import type { LatencyModel } from './latency-model';
 import { type Latency, latencyOf, median, round } from './stats';
 

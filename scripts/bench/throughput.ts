@@ -10,9 +10,9 @@ import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { type Authorizer, createGateway, type FamilyHandler } from '../../local/gateway';
-import type { KeyStore } from '../../shared/repositories/key-store';
-import type { FunctionName } from '../../shared/routes';
-import { parseAccounts } from '../../shared/schemas/dataset';
+import type { KeyStore } from '../../shared/data/key-store';
+import type { FunctionName } from '../../shared/http/routes';
+import { parseAccounts } from '../../shared/import/dataset';
 import { type Latency, latencyOf, round } from './stats';
 
 export interface ThroughputReport {

@@ -24,12 +24,12 @@
  * projected attributes change, none when the entry stays the same or the item is in the index
  * neither before nor after; each 1 per KB of the index entry, rounded up. An index entry is the
  * projected attributes (the table's and the index's keys, and every attribute with the ALL
- * projection of shared/table.ts) plus 100 bytes of overhead per index item. The documentation
+ * projection of shared/data/table.ts) plus 100 bytes of overhead per index item. The documentation
  * gives those 100 bytes for storage; counted here in the entry's size as well, the larger reading.
  */
 import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient, isConditionFailure } from '../../shared/dynamodb';
-import { createTableInput, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../../shared/table';
+import { createTableInput, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../../shared/data/table';
+import { createDocumentClient, isConditionFailure } from '../../shared/platform/dynamodb';
 
 type Item = Record<string, unknown>;
 
@@ -83,7 +83,7 @@ export interface IndexShape {
 
 const TABLE_KEYS = [TABLE_PARTITION_KEY.name, TABLE_SORT_KEY.name];
 /**
- * The table's global secondary indexes as the stack defines them (shared/table.ts): none since
+ * The table's global secondary indexes as the stack defines them (shared/data/table.ts): none since
  * ADR 0009; the five of the positioned layout when the baseline was measured. Every function below
  * takes the list, so that a test can charge entries of indexes the table no longer has.
  */

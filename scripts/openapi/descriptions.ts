@@ -3,7 +3,8 @@
  * tables the service itself runs on (orderings, buckets, limits, error statuses) so that the
  * words follow the code.
  */
-import { DEFAULTS } from '../../shared/config';
+
+import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/data/keys';
 import { PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
 import {
   CATALOG_ORDER,
@@ -12,9 +13,9 @@ import {
   OFFER_SORT_FIELDS,
   SORT_MODES,
 } from '../../shared/domain/orderings';
-import { type ErrorCode, STATUS_OF } from '../../shared/errors';
-import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/keys';
-import { DEFAULT_PERIOD, PAGE_SIZE } from '../../shared/schemas/query';
+import { DEFAULT_PERIOD, PAGE_SIZE } from '../../shared/http/query';
+import { DEFAULTS } from '../../shared/platform/config';
+import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
 
 const DAY = 86_400_000;
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -29,7 +30,7 @@ const CATALOG_SORT_FIELD: Record<CatalogFamily, string> = {
 
 const direction = (d: 'asc' | 'desc') => (d === 'asc' ? 'ascending' : 'descending');
 
-/** The catalog sort fields that may be `null` (shared/schemas/resources.ts): `name` never is. */
+/** The catalog sort fields that may be `null` (shared/domain/resources.ts): `name` never is. */
 const NULLABLE_SORT_FIELD: Record<CatalogFamily, boolean> = {
   exchanges: true,
   wallets: false,

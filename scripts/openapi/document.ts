@@ -4,10 +4,10 @@
  * contract tests validate every response they see against that file.
  */
 import * as z from 'zod/mini';
-import { GATEWAY_RESPONSES } from '../../shared/gateway-responses';
-import { CACHE_CONTROL } from '../../shared/http';
-import { API_PREFIX, ROUTES, type Route, STATUS_PATH } from '../../shared/routes';
-import type { ParamSchema } from '../../shared/schemas/query';
+import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
+import { CACHE_CONTROL } from '../../shared/http/http';
+import type { ParamSchema } from '../../shared/http/query';
+import { API_PREFIX, ROUTES, type Route, STATUS_PATH } from '../../shared/http/routes';
 import { componentSchemas, type JsonSchema, schemaRef } from './components';
 import { overview } from './descriptions';
 import { BODY_EXAMPLES, PARAMETER_EXAMPLES, SNAPSHOT_EXAMPLES } from './examples';

@@ -4,8 +4,8 @@
  * Every example is valid against its schema (Redocly's `no-invalid-*-examples` rules and
  * test/integration/openapi.test.ts check it); the values are those of a small market, made up.
  */
-import { DEFAULTS } from '../../shared/config';
-import type { ErrorCode } from '../../shared/errors';
+import { DEFAULTS } from '../../shared/platform/config';
+import type { ErrorCode } from '../../shared/platform/errors';
 import type { SchemaName } from './response-schemas';
 
 type Json = Record<string, unknown>;

@@ -6,7 +6,7 @@ import type { SchemaName } from './response-schemas';
 
 const PERCENT = 'decimal string, percent (`4.25` means 4.25%)';
 const USD = 'decimal string, USD';
-/** What the platform schemas say about `null` (shared/schemas/resources.ts, docs/adr/0002). */
+/** What the platform schemas say about `null` (shared/domain/resources.ts, docs/adr/0002). */
 const PLATFORM_NULLS =
   'Every field is present. `type`, `slug`, `name`, `stats` and `updated_at` are never `null`; `url`, `logo64` and each `stats` value may be (the specification defines platforms by sample payloads only).';
 

@@ -1,12 +1,11 @@
 /**
- * What the document says about each route of shared/routes.ts: its parameters (the zod schemas the
+ * What the document says about each route of shared/http/routes.ts: its parameters (the zod schemas the
  * handlers validate with), its success body and the answers it can give. Keyed by operationId so
  * that a route added without a description fails the generator instead of going undocumented.
  */
 
+import type { CatalogFamily, OfferFamily } from '../../shared/data/keys';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
-import type { CatalogFamily, OfferFamily } from '../../shared/keys';
-import { SLUG_MAX_LENGTH } from '../../shared/schemas/constants';
 import {
   ANY_ID_PATH,
   CHANGES_QUERY,
@@ -20,7 +19,8 @@ import {
   type ParamSchema,
   SLUG_PATH,
   SNAPSHOT_MAX_LENGTH,
-} from '../../shared/schemas/query';
+} from '../../shared/http/query';
+import { SLUG_MAX_LENGTH } from '../../shared/platform/constants';
 import { catalogOrdering, historyRules, offerOrdering } from './descriptions';
 import { SLUG_EXAMPLES } from './examples';
 import type { SchemaName } from './response-schemas';

@@ -1,15 +1,15 @@
 /**
- * The response bodies around the resources of shared/schemas/resources.ts: list envelopes, the
+ * The response bodies around the resources of shared/domain/resources.ts: list envelopes, the
  * currency detail, history series and the error envelopes (docs/api.md, "Errors" and
  * "History buckets"). They exist to describe the API; the handlers assemble the same shapes from
  * pre-rendered JSON, and the contract tests hold the two together.
  */
 import * as z from 'zod/mini';
+import { VERSIONED_FAMILIES } from '../../shared/data/keys';
 import { type Interval, PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
-import { type ErrorCode, STATUS_OF } from '../../shared/errors';
-import { VERSIONED_FAMILIES } from '../../shared/keys';
-import { PAGE_SIZE, SNAPSHOT_MAX_LENGTH } from '../../shared/schemas/query';
-import * as r from '../../shared/schemas/resources';
+import * as r from '../../shared/domain/resources';
+import { PAGE_SIZE, SNAPSHOT_MAX_LENGTH } from '../../shared/http/query';
+import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
 
 const count = () => z.int().check(z.minimum(0));
 

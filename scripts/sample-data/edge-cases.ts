@@ -4,7 +4,7 @@
  * also produce the same situations at random, at low rates, in bigger sizes.
  */
 
-import type { OfferFamily } from '../../shared/keys';
+import type { OfferFamily } from '../../shared/data/keys';
 import {
   danglingSource,
   findPlatform,

@@ -1,14 +1,14 @@
 /**
  * The dataset file format (README.md, "Data import") as the generator writes it. The types are the
- * input of the import's own schema (shared/schemas/dataset.ts), so a change of the schema changes
+ * input of the import's own schema (shared/import/dataset.ts), so a change of the schema changes
  * them: a record carries exactly the API fields of its resource (docs/openapi.json) plus the
  * import-only flags, which the input leaves optional (they have defaults). Where the generator
  * writes less than the file allows, its type says so (a platform's `type` and `url`, below). The
  * import validates what we write.
  */
 import type * as z from 'zod/mini';
-import type { Dataset as DatasetSchema } from '../../shared/schemas/dataset';
-import type { Exchange, Protocol, Wallet } from '../../shared/schemas/resources';
+import type { Exchange, Protocol, Wallet } from '../../shared/domain/resources';
+import type { Dataset as DatasetSchema } from '../../shared/import/dataset';
 
 /** A dataset file: any of the arrays may be absent. */
 type Dataset = z.input<typeof DatasetSchema>;

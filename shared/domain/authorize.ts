@@ -5,11 +5,12 @@
  *
  * Parsing follows RFC 9110 credentials (`scheme 1*SP token`): the scheme word in any case, one or
  * more spaces before the token, spaces or tabs around the value ignored, nothing after the token.
- * The expression is shared with API Gateway's identity validation (shared/bearer.ts).
+ * The expression is shared with API Gateway's identity validation (shared/platform/bearer.ts).
  */
-import { bearerKey } from '../bearer';
-import { InvalidApiKeyError, SubscriptionRequiredError } from '../errors';
-import type { KeyLimits, KeyLookup, UserItem } from '../repositories/key-store';
+
+import type { KeyLimits, KeyLookup, UserItem } from '../data/key-store';
+import { bearerKey } from '../platform/bearer';
+import { InvalidApiKeyError, SubscriptionRequiredError } from '../platform/errors';
 
 /** The key's own limits (each optional) ride along to the authorizer context. */
 export interface Authorization extends Partial<KeyLimits> {

@@ -3,10 +3,11 @@
  * answered from the family version's index; only the page's documents are read. Hidden and
  * delisted records are not in the index, so they are simply absent.
  */
-import { NotFoundError } from '../errors';
-import type { CatalogFamily } from '../keys';
-import { SLUG_MAX_LENGTH } from '../schemas/constants';
-import type { Stores } from '../stores';
+
+import type { CatalogFamily } from '../data/keys';
+import type { Stores } from '../data/stores';
+import { SLUG_MAX_LENGTH } from '../platform/constants';
+import { NotFoundError } from '../platform/errors';
 import { offersOfAsset } from './offers';
 import { type Detail, later, type Page, type PageRequest, pageOf, pagination } from './page';
 import { servedCatalog } from './served';

@@ -4,9 +4,10 @@
  * with a hash of each document, so the difference is one merge of the two, kept per pair of
  * versions (both immutable); a page reads only the newer documents it shows.
  */
-import type { OfferFamily } from '../keys';
-import type { OfferIndex } from '../repositories/family-index';
-import type { Stores } from '../stores';
+
+import type { OfferIndex } from '../data/family-index';
+import type { OfferFamily } from '../data/keys';
+import type { Stores } from '../data/stores';
 import { type PageRequest, type Pagination, pagination } from './page';
 import { servedOffers } from './served';
 

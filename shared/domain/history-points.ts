@@ -4,8 +4,8 @@
  * read path to answer a window.
  */
 
-import type { SeriesResolution } from '../keys';
-import type { BucketPoint, RawPoint } from '../repositories/history-store';
+import type { BucketPoint, RawPoint } from '../data/history-store';
+import type { SeriesResolution } from '../data/keys';
 import { bucketStart, type Interval } from './buckets';
 
 export type { BucketPoint, RawPoint };

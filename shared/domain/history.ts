@@ -6,10 +6,10 @@
  * observations (a second query, only then).
  */
 
-import { NotFoundError } from '../errors';
-import type { HistoryFamily, SeriesResolution } from '../keys';
-import type { HistoryStore, PublishedHistory } from '../repositories/history-store';
-import type { Stores } from '../stores';
+import type { HistoryStore, PublishedHistory } from '../data/history-store';
+import type { HistoryFamily, SeriesResolution } from '../data/keys';
+import type { Stores } from '../data/stores';
+import { NotFoundError } from '../platform/errors';
 import { bucketStart, EARLIEST_BUCKET_START, type Interval, PERIOD_SPEC, type Period } from './buckets';
 import type { BucketPoint, RawPoint } from './history-points';
 import { offerExists } from './offers';

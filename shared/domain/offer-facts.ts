@@ -5,10 +5,11 @@
  * everything that depends only on the query (sets, sort keys of the bounds) is computed when it
  * is built, and a call allocates nothing.
  */
-import { numberSortKey } from '../decimal';
-import type { OfferFamily } from '../keys';
-import type { OfferFacts, OfferIndex } from '../repositories/family-index';
-import type { PlatformType } from '../schemas/constants';
+
+import type { OfferFacts, OfferIndex } from '../data/family-index';
+import type { OfferFamily } from '../data/keys';
+import type { PlatformType } from '../platform/constants';
+import { numberSortKey } from '../platform/decimal';
 
 export type { OfferFacts };
 
@@ -16,7 +17,7 @@ export type OfferMatcher = (facts: OfferFacts) => boolean;
 
 /**
  * The filters of an offer list as parsed (docs/api.md, "Filters"; the schemas of
- * shared/schemas/query.ts produce them); an absent one leaves its dimension free.
+ * shared/http/query.ts produce them); an absent one leaves its dimension free.
  */
 export interface OfferFilters {
   readonly ids?: readonly number[];
@@ -38,7 +39,7 @@ const setOf = <T>(values: readonly T[] | undefined): ReadonlySet<T> | undefined 
 /**
  * The predicate of a query's filters: OR within a list parameter, AND across parameters; a null
  * fact matches no filter on it (docs/api.md, "Filters"). `min_apy` and `min_tvl` compare the
- * order-preserving keys of shared/decimal.ts, which order exactly as the decimals do. `undefined`
+ * order-preserving keys of shared/platform/decimal.ts, which order exactly as the decimals do. `undefined`
  * when the query filters nothing (every offer matches), so that the caller can skip the pass.
  * Sort, paging and `snapshot` are not filters.
  */

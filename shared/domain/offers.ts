@@ -1,15 +1,16 @@
 /**
  * Offer lists, details and the offers of one asset, answered from the family version's index
- * (shared/repositories/family-index.ts): the filters are a predicate over each offer's facts
+ * (shared/data/family-index.ts): the filters are a predicate over each offer's facts
  * (offer-facts.ts), run over the offers the query's ids or assets name when it names some and over
  * the whole order otherwise; the sort mode an order the import wrote, `total` a count. Only the page's
  * documents are read, by key, in one round trip, whatever the filters and the offset
  * (docs/data-model.md).
  */
-import { NotFoundError } from '../errors';
-import { OFFER_FAMILIES, type OfferFamily } from '../keys';
-import type { OfferIndex } from '../repositories/family-index';
-import type { Stores } from '../stores';
+
+import type { OfferIndex } from '../data/family-index';
+import { OFFER_FAMILIES, type OfferFamily } from '../data/keys';
+import type { Stores } from '../data/stores';
+import { NotFoundError } from '../platform/errors';
 import { candidates, type OfferFilters, offerMatcher } from './offer-facts';
 import { DEFAULT_SORT, effectiveSort, type SortMode } from './orderings';
 import { type Detail, later, type Page, type PageRequest, pageOf, pagination } from './page';

@@ -3,8 +3,9 @@
  * ordering puts `null` last in either direction and ends with the identifier tie-break (slug or id
  * ascending); decimal strings compare as exact decimals.
  */
-import { compareDecimal } from '../decimal';
-import type { CatalogFamily, OfferFamily } from '../keys';
+
+import type { CatalogFamily, OfferFamily } from '../data/keys';
+import { compareDecimal } from '../platform/decimal';
 
 export const SORT_MODES = ['apy_desc', 'apy_asc', 'tvl_desc', 'updated_desc'] as const;
 export type SortMode = (typeof SORT_MODES)[number];

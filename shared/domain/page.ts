@@ -8,7 +8,7 @@ export interface Pagination {
 
 /**
  * Which page of which version a list asks for: the parsed `offset`, `limit` and `snapshot` (the
- * query schemas of shared/schemas/query.ts produce it; the domain names only what it reads).
+ * query schemas of shared/http/query.ts produce it; the domain names only what it reads).
  */
 export interface PageRequest {
   readonly offset: number;

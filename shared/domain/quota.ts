@@ -1,13 +1,14 @@
 /**
  * One request's charge against its key's budgets (docs/api.md "Quotas and headers"): one write
  * takes a unit of the minute and of the month together, or refuses (the counters:
- * shared/repositories/quota-store.ts). A per-minute refusal takes nothing, so it costs no monthly
+ * shared/data/quota-store.ts). A per-minute refusal takes nothing, so it costs no monthly
  * budget; a monthly refusal keeps its per-minute unit; when both budgets are spent,
  * `rate_limit_exceeded` wins.
  */
-import { ApiError } from '../errors';
-import type { KeyLimits } from '../repositories/key-store';
-import type { QuotaStore } from '../repositories/quota-store';
+
+import type { KeyLimits } from '../data/key-store';
+import type { QuotaStore } from '../data/quota-store';
+import { ApiError } from '../platform/errors';
 
 export interface BudgetUsage {
   /** Units of the window spent, this request's included when it was admitted by that budget. */

@@ -1,14 +1,15 @@
 /**
- * The version of a family a request reads, and its index (shared/repositories/family-index.ts): the
+ * The version of a family a request reads, and its index (shared/data/family-index.ts): the
  * served one, or the one a list or a changes page names (`snapshot`, `since`), which stays readable
  * at least 60 minutes after it was replaced (docs/api.md, "Paging one version"). A family never
  * imported has no index: its lists are empty, its details 404, its snapshot `none`.
  */
-import { CorruptDataError, SnapshotExpiredError } from '../errors';
-import type { CatalogFamily, OfferFamily, VersionedFamily } from '../keys';
-import type { CatalogIndex, FamilyIndex, OfferIndex } from '../repositories/family-index';
-import type { FamilyVersion } from '../repositories/snapshot-store';
-import type { Stores } from '../stores';
+
+import type { CatalogIndex, FamilyIndex, OfferIndex } from '../data/family-index';
+import type { CatalogFamily, OfferFamily, VersionedFamily } from '../data/keys';
+import type { FamilyVersion } from '../data/snapshot-store';
+import type { Stores } from '../data/stores';
+import { CorruptDataError, SnapshotExpiredError } from '../platform/errors';
 
 export interface Served<I extends FamilyIndex> {
   /** What `pagination.snapshot` names. */

@@ -3,9 +3,9 @@
  * content last changed (`published_at`), when an import last carried it changed or not
  * (`refreshed_at`), and whether that is longer ago than the stage's `max_age_seconds`.
  */
-import { DATASET_FAMILY_OF, VERSIONED_FAMILIES, type VersionedFamily } from '../keys';
-import { servedVersions } from '../repositories/snapshot-store';
-import type { Stores } from '../stores';
+import { DATASET_FAMILY_OF, VERSIONED_FAMILIES, type VersionedFamily } from '../data/keys';
+import { servedVersions } from '../data/snapshot-store';
+import type { Stores } from '../data/stores';
 import { later } from './page';
 
 export interface FamilyStatus {

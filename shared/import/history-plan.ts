@@ -6,16 +6,17 @@
  * (docs/data-model.md, "History"): nothing of them is served before the import publishes, and
  * what a failed import wrote is reverted by the next one from its journal.
  */
-import { bucketStart } from '../domain/buckets';
-import { expiryOf, observations, type RawPoint, ROLLUPS, rollup } from '../domain/history-points';
-import { type HistoryFamily, historyKey, type Key, type SeriesResolution } from '../keys';
+
 import type {
   HistoryCandidate,
   HistoryJournal,
   HistorySequence,
   HistoryWriter,
   JournalSeries,
-} from '../repositories/history-writer';
+} from '../data/history-writer';
+import { type HistoryFamily, historyKey, type Key, type SeriesResolution } from '../data/keys';
+import { bucketStart } from '../domain/buckets';
+import { expiryOf, observations, type RawPoint, ROLLUPS, rollup } from '../domain/history-points';
 
 interface SeriesRecord {
   offer_id: number;

@@ -11,7 +11,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DEFAULTS } from '../config';
+import { HistoryWriter } from '../data/history-writer';
 import {
   CATALOG_FAMILIES,
   DATASET_FAMILY_OF,
@@ -21,15 +21,10 @@ import {
   PLATFORM_FAMILIES,
   VERSIONED_FAMILIES,
   type VersionedFamily,
-} from '../keys';
-import { HistoryWriter } from '../repositories/history-writer';
-import { type FamilyVersions, versionsOf } from '../repositories/snapshot-store';
-import {
-  type FamilyState,
-  type RetiredVersion,
-  type SnapshotPointer,
-  SnapshotWriter,
-} from '../repositories/snapshot-writer';
+} from '../data/keys';
+import { type FamilyVersions, versionsOf } from '../data/snapshot-store';
+import { type FamilyState, type RetiredVersion, type SnapshotPointer, SnapshotWriter } from '../data/snapshot-writer';
+import { DEFAULTS } from '../platform/config';
 import {
   DataFileError,
   type DataFileInput,
@@ -37,7 +32,7 @@ import {
   type DatasetFamily,
   type PlatformRecord,
   parseDataset,
-} from '../schemas/dataset';
+} from './dataset';
 import {
   type AppendResult,
   appendHistory,
@@ -55,7 +50,7 @@ import {
   projectOffers,
 } from './project';
 
-export type { SnapshotPointer } from '../repositories/snapshot-writer';
+export type { SnapshotPointer } from '../data/snapshot-writer';
 
 /** How long a replaced version stays readable (a list pinned to it, changes since it: docs/api.md). */
 export const RETAIN_MS = 60 * 60_000;

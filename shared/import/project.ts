@@ -8,7 +8,8 @@
  * History is appended, not projected (history-plan.ts). See docs/data-model.md.
  */
 import { createHash } from 'node:crypto';
-import { decimalSortKey } from '../decimal';
+import type { CatalogIndexData, IndexData, OfferIndexData, VersionContent } from '../data/family-index';
+import type { CatalogFamily, OfferFamily, PlatformFamily } from '../data/keys';
 import {
   CATALOG_ORDER,
   comparator,
@@ -17,9 +18,6 @@ import {
   offerOrder,
   type SortMode,
 } from '../domain/orderings';
-import type { CatalogFamily, OfferFamily, PlatformFamily } from '../keys';
-import type { CatalogIndexData, IndexData, OfferIndexData, VersionContent } from '../repositories/family-index';
-import type { CurrencyRecord, PlatformRecord } from '../schemas/dataset';
 import {
   borrowOfferFields,
   collateralOfferFields,
@@ -29,7 +27,9 @@ import {
   type PlatformRef,
   type PlatformType,
   TIMESTAMP_FIELDS,
-} from '../schemas/resources';
+} from '../domain/resources';
+import { decimalSortKey } from '../platform/decimal';
+import type { CurrencyRecord, PlatformRecord } from './dataset';
 
 const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
   exchange: 'exchanges',

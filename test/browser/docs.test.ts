@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { publicRoutes } from '../../local/public-routes';
 import { type LocalStack, startLocalStack } from '../../local/stack';
-import { ROUTES } from '../../shared/routes';
+import { ROUTES } from '../../shared/http/routes';
 import { fixtureDataset } from '../fixtures/dataset';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -5,7 +5,7 @@
 
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import type { ApiEvent, ApiResult } from '../../shared/http';
+import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import { checkResponse, type ObservedResponse } from './contract';
 
 export interface TestResponse<T = any> extends ObservedResponse {

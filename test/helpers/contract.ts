@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { matchRoute } from '../../shared/routes';
+import { matchRoute } from '../../shared/http/routes';
 
 export interface ObservedResponse {
   method: string;

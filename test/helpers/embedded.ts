@@ -6,9 +6,9 @@ import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb
 import type { AuthorizerHandler } from '../../functions/authorizer/authorizer';
 import { ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
 import { type ApiFunctions, buildFunctions } from '../../local/functions';
-import type { ApiDeps } from '../../shared/api-deps';
-import { EMBEDDED_TIMEOUTS, ENV, type RuntimeConfig, readConfig } from '../../shared/config';
-import { type Clients, createClients } from '../../shared/dynamodb';
+import type { ApiDeps } from '../../shared/http/api-deps';
+import { EMBEDDED_TIMEOUTS, ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
+import { type Clients, createClients } from '../../shared/platform/dynamodb';
 
 export interface TestApi extends ApiFunctions {
   authorizer: AuthorizerHandler;

@@ -1,5 +1,5 @@
 /**
- * The tests' own exact decimal comparison, independent of shared/decimal.ts: scale both values
+ * The tests' own exact decimal comparison, independent of shared/platform/decimal.ts: scale both values
  * to a common number of fraction digits and compare them as BigInt.
  */
 export function compareExact(a: string, b: string): number {

@@ -15,7 +15,6 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
-import { createDocumentClient } from '../../shared/dynamodb';
 import {
   callDepths,
   currentAccounting,
@@ -24,7 +23,8 @@ import {
   roundTrips,
   summarize,
   withRequestAccounting,
-} from '../../shared/observability/dynamo-accounting';
+} from '../../shared/platform/dynamo-accounting';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
 
 const call = (start: number, end: number): Pick<DynamoCall, 'start' | 'end'> => ({ start, end });
 

@@ -16,14 +16,14 @@
  *   import, and its old versions are deleted when due.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../shared/dynamodb';
+import { DOCUMENT_PREFIX, refreshedKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
+import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
+import { decodeBlock } from '../../shared/data/stored-items';
+import { parseDataset } from '../../shared/import/dataset';
 import { type ImportResult, importDataset, readPointer, TAKEOVER_GRACE_MS } from '../../shared/import/importer';
-import { DOCUMENT_PREFIX, refreshedKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/keys';
-import { setLogSink } from '../../shared/logger';
-import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
-import { ImportBusyError, SnapshotWriter } from '../../shared/repositories/snapshot-writer';
-import { decodeBlock } from '../../shared/repositories/stored-items';
-import { parseDataset } from '../../shared/schemas/dataset';
+import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';

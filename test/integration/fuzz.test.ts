@@ -12,7 +12,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { matchRoute, ROUTES, type Route } from '../../shared/routes';
+import { matchRoute, ROUTES, type Route } from '../../shared/http/routes';
 import { fixtureDataset } from '../fixtures/dataset';
 import { get, type TestResponse } from '../helpers/client';
 
@@ -475,7 +475,7 @@ function startStackProcess(): Promise<{ url: string; child: ChildProcess }> {
   };
   const program = `
     const { startLocalStack } = require(${JSON.stringify(join(root, 'local/stack'))});
-    const { setLogSink } = require(${JSON.stringify(join(root, 'shared/logger'))});
+    const { setLogSink } = require(${JSON.stringify(join(root, 'shared/platform/logger'))});
     const { fixtureDataset } = require(${JSON.stringify(join(root, 'test/fixtures/dataset'))});
     setLogSink(() => undefined);
     startLocalStack({ ...${JSON.stringify(options)}, dataset: fixtureDataset() }).then(

@@ -14,13 +14,13 @@
  * like a dropped connection after a number of them.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../shared/dynamodb';
+import { putItems } from '../../shared/data/batch-writer';
+import { HistoryWriter } from '../../shared/data/history-writer';
+import { HISTORY_PREFIX, historyJournalKey } from '../../shared/data/keys';
+import { decodeHistory, encodeJournal, servedValue } from '../../shared/data/stored-items';
 import { importDataset, readPointer } from '../../shared/import/importer';
-import { HISTORY_PREFIX, historyJournalKey } from '../../shared/keys';
-import { setLogSink } from '../../shared/logger';
-import { putItems } from '../../shared/repositories/batch-writer';
-import { HistoryWriter } from '../../shared/repositories/history-writer';
-import { decodeHistory, encodeJournal, servedValue } from '../../shared/repositories/stored-items';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';

@@ -20,8 +20,11 @@
  * failing like a dropped connection after a number of calls of one kind.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../shared/dynamodb';
-import type { ApiEvent, ApiResult } from '../../shared/http';
+import { versionOfPartition } from '../../shared/data/keys';
+import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
+import type { ApiEvent, ApiResult } from '../../shared/http/http';
+import { type FunctionName, matchRoute } from '../../shared/http/routes';
+import { DataFileError } from '../../shared/import/dataset';
 import {
   type ImportResult,
   importDataset,
@@ -30,11 +33,8 @@ import {
   readPointer,
   TAKEOVER_GRACE_MS,
 } from '../../shared/import/importer';
-import { versionOfPartition } from '../../shared/keys';
-import { setLogSink } from '../../shared/logger';
-import { ImportBusyError, SnapshotWriter } from '../../shared/repositories/snapshot-writer';
-import { type FunctionName, matchRoute } from '../../shared/routes';
-import { DataFileError } from '../../shared/schemas/dataset';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';

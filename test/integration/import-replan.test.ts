@@ -5,9 +5,9 @@
  * import deletes what it wrote, because the lease named it.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../shared/dynamodb';
+import { pointerKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
 import { importDataset, readPointer } from '../../shared/import/importer';
-import { pointerKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/keys';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';

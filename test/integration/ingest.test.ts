@@ -20,8 +20,8 @@ import {
 import type { S3Event, S3EventRecord, SQSEvent } from 'aws-lambda';
 import S3rver from 's3rver';
 import { type IngestedObject, ingestHandler } from '../../functions/ingest/ingest-handler';
-import { INGEST_PREFIXES } from '../../shared/ingest-layout';
-import { setLogSink } from '../../shared/logger';
+import { INGEST_PREFIXES } from '../../shared/import/ingest-layout';
+import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';

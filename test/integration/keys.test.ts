@@ -21,11 +21,11 @@ import {
   premiumCommand,
   revokeKeyCommand,
 } from '../../scripts/keys';
-import { createDocumentClient } from '../../shared/dynamodb';
-import { userKey } from '../../shared/keys';
-import { setLogSink } from '../../shared/logger';
-import { hashKey, KeyStore } from '../../shared/repositories/key-store';
-import { createTableInput } from '../../shared/table';
+import { hashKey, KeyStore } from '../../shared/data/key-store';
+import { userKey } from '../../shared/data/keys';
+import { createTableInput } from '../../shared/data/table';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { setLogSink } from '../../shared/platform/logger';
 import { scanAll } from '../helpers/embedded';
 
 // dynalite ships no types.

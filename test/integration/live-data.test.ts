@@ -8,9 +8,9 @@
  * - what no window can reach is not written, and every item expires after its stated retention.
  */
 
+import { HISTORY_PREFIX, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
 import { RETENTION_MS } from '../../shared/domain/history-points';
 import { importDataset, RETIRE_MARGIN_MS } from '../../shared/import/importer';
-import { HISTORY_PREFIX, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/keys';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';

@@ -10,8 +10,8 @@ import { type AddressInfo, connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { createGateway, type FamilyHandler, LAMBDA_RESPONSE_LIMIT_BYTES } from '../../local/gateway';
-import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/gateway-responses';
-import type { ApiResult } from '../../shared/http';
+import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/http/gateway-responses';
+import type { ApiResult } from '../../shared/http/http';
 
 const KEY = 'k'.repeat(40);
 const REFUSED_KEY = 'r'.repeat(40);

@@ -4,18 +4,18 @@
  * family handlers run against the embedded DynamoDB, so the DynamoDB work is counted by the real
  * client middleware.
  */
-import type { ApiEvent, ApiResult } from '../../shared/http';
-import { importDataset } from '../../shared/import/importer';
-import { setLogLevel, setLogSink } from '../../shared/logger';
-import { apiHandler } from '../../shared/middleware/api-handler';
-import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
+import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import {
   emfDocument,
   METRICS_NAMESPACE,
   REQUEST_METRICS,
   requestMetricValues,
   routeOf,
-} from '../../shared/observability/metrics';
+} from '../../shared/http/metrics';
+import { apiHandler } from '../../shared/http/middleware/api-handler';
+import { importDataset } from '../../shared/import/importer';
+import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
+import { setLogLevel, setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset } from '../fixtures/dataset';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 

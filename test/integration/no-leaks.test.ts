@@ -17,7 +17,7 @@
  */
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { generateDataset, SAMPLE } from '../../scripts/sample-data/generate';
-import { setLogLevel, setLogSink } from '../../shared/logger';
+import { setLogLevel, setLogSink } from '../../shared/platform/logger';
 import { get, type TestResponse } from '../helpers/client';
 import { connectionRefused, injectFaults } from '../helpers/faults';
 

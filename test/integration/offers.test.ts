@@ -3,7 +3,7 @@
  * DynamoDB, compared with an oracle that filters and sorts the fixture in memory (docs/api.md, "Orderings" and "Visibility and platform references").
  */
 import { importDataset } from '../../shared/import/importer';
-import { withRequestAccounting } from '../../shared/observability/dynamo-accounting';
+import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import { fixtureDataset } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';

@@ -16,8 +16,8 @@ import {
   USAGE_HEADER_DESCRIPTIONS,
 } from '../../scripts/openapi/document';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
-import type { ApiEvent } from '../../shared/http';
-import { ROUTES } from '../../shared/routes';
+import type { ApiEvent } from '../../shared/http/http';
+import { ROUTES } from '../../shared/http/routes';
 import { fixtureDataset } from '../fixtures/dataset';
 import { bundlesUnderTest } from '../helpers/bundles';
 import { get } from '../helpers/client';

@@ -4,8 +4,8 @@
  * usage headers and refusal details.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { QUOTA_ATTRIBUTES, quotaKey } from '../../shared/data/keys';
 import { importDataset } from '../../shared/import/importer';
-import { QUOTA_ATTRIBUTES, quotaKey } from '../../shared/keys';
 import { fixtureDataset } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';

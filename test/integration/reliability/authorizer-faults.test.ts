@@ -19,9 +19,9 @@ import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 
 import { mockClient } from 'aws-sdk-client-mock';
 import { authorize, authorizerHandler } from '../../../functions/authorizer/authorizer';
 import { createGateway, type FamilyHandler } from '../../../local/gateway';
-import { apiKeyKey, KEY_PREFIX, USER_PREFIX, userKey } from '../../../shared/keys';
-import { setLogSink } from '../../../shared/logger';
-import { hashKey, KeyStore } from '../../../shared/repositories/key-store';
+import { hashKey, KeyStore } from '../../../shared/data/key-store';
+import { apiKeyKey, KEY_PREFIX, USER_PREFIX, userKey } from '../../../shared/data/keys';
+import { setLogSink } from '../../../shared/platform/logger';
 import { get } from '../../helpers/client';
 
 const ddb = mockClient(DynamoDBDocumentClient);

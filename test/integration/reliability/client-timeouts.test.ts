@@ -1,5 +1,5 @@
 /**
- * The real client against misbehaving DynamoDB endpoints on the loopback (docs/architecture.md, timeouts in shared/config.ts): one that
+ * The real client against misbehaving DynamoDB endpoints on the loopback (docs/architecture.md, timeouts in shared/platform/config.ts): one that
  * accepts connections and never answers, one that resets them, one that answers 500 or throttles,
  * one that answers garbage. The client's timeouts and bounded retries (CLIENT_TIMEOUTS) must turn
  * each into an error within seconds, and the functions into a 503 envelope: never a wait for API
@@ -12,11 +12,11 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import type { AuthorizerHandler } from '../../../functions/authorizer/authorizer';
 import { buildFunctions } from '../../../local/functions';
-import { ENV, readConfig } from '../../../shared/config';
-import { CLIENT_TIMEOUTS, createClients } from '../../../shared/dynamodb';
-import { isDependencyFailure } from '../../../shared/errors';
-import type { ApiEvent, ApiResult } from '../../../shared/http';
-import { setLogSink } from '../../../shared/logger';
+import type { ApiEvent, ApiResult } from '../../../shared/http/http';
+import { ENV, readConfig } from '../../../shared/platform/config';
+import { CLIENT_TIMEOUTS, createClients } from '../../../shared/platform/dynamodb';
+import { isDependencyFailure } from '../../../shared/platform/errors';
+import { setLogSink } from '../../../shared/platform/logger';
 import { apiEvent } from '../../helpers/embedded';
 
 /** What the timeouts allow: every attempt timing out, plus retry delays; well under API Gateway's 29 s. */

@@ -15,11 +15,11 @@ import {
   ProvisionedThroughputExceededException,
   ThrottlingException,
 } from '@aws-sdk/client-dynamodb';
-import type { ApiEvent, ApiResult } from '../../../shared/http';
+import { pointerKey, QUOTA_PREFIX } from '../../../shared/data/keys';
+import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/data/table';
+import type { ApiEvent, ApiResult } from '../../../shared/http/http';
 import { importDataset } from '../../../shared/import/importer';
-import { pointerKey, QUOTA_PREFIX } from '../../../shared/keys';
-import { setLogSink } from '../../../shared/logger';
-import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/table';
+import { setLogSink } from '../../../shared/platform/logger';
 import { fixtureDataset } from '../../fixtures/dataset';
 import { checkResponse } from '../../helpers/contract';
 import { apiEvent, type EventOptions, startTestTable, type TestApi, type TestTable } from '../../helpers/embedded';

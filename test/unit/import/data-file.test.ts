@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readDataFile } from '../../../scripts/cli';
+import { DataFileError, type PlatformRecord, parseAccounts, parseDataset } from '../../../shared/import/dataset';
 import { crossRecordErrors } from '../../../shared/import/importer';
-import { DataFileError, type PlatformRecord, parseAccounts, parseDataset } from '../../../shared/schemas/dataset';
-import { invalidUtf8Runs } from '../../../shared/schemas/json-text';
+import { invalidUtf8Runs } from '../../../shared/import/json-text';
 import { fixtureDataset } from '../../fixtures/dataset';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

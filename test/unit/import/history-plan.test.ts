@@ -1,5 +1,5 @@
+import type { HistoryCandidate, HistoryWriter, WriteResult } from '../../../shared/data/history-writer';
 import { appendHistory, type HistoryAppend, historyWouldChange } from '../../../shared/import/history-plan';
-import type { HistoryCandidate, HistoryWriter, WriteResult } from '../../../shared/repositories/history-writer';
 
 const NOW = Date.parse('2026-11-20T12:00:00.000Z');
 

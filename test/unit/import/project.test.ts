@@ -2,21 +2,11 @@
  * The projection of a family's records into one version (docs/adr/0009-one-index-per-family-version.md):
  * the ordered index (visibility, former slugs, every ordering of docs/api.md, the filter facts) and
  * the documents in blocks whose boundaries depend on identifiers only; and the codecs of the
- * stored items (shared/repositories/stored-items.ts). Orders are checked against an independent
+ * stored items (shared/data/stored-items.ts). Orders are checked against an independent
  * sort of the rendered documents (test/helpers/exact-decimal.ts).
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { SORT_MODES, type SortMode } from '../../../shared/domain/orderings';
-import { CorruptDataError } from '../../../shared/errors';
-import {
-  type Platforms,
-  type Projection,
-  platformResolver,
-  projectCatalog,
-  projectOffers,
-} from '../../../shared/import/project';
-import { type CatalogFamily, DATASET_FAMILY_OF, type OfferFamily } from '../../../shared/keys';
 import {
   type CatalogIndex,
   type CatalogIndexData,
@@ -24,7 +14,8 @@ import {
   indexOf,
   type OfferIndex,
   type OfferIndexData,
-} from '../../../shared/repositories/family-index';
+} from '../../../shared/data/family-index';
+import { type CatalogFamily, DATASET_FAMILY_OF, type OfferFamily } from '../../../shared/data/keys';
 import {
   decodeBlock,
   decodeIndex,
@@ -35,8 +26,17 @@ import {
   encodeManifest,
   encodeSource,
   type Manifest,
-} from '../../../shared/repositories/stored-items';
-import { type Dataset, parseDataset } from '../../../shared/schemas/dataset';
+} from '../../../shared/data/stored-items';
+import { SORT_MODES, type SortMode } from '../../../shared/domain/orderings';
+import { type Dataset, parseDataset } from '../../../shared/import/dataset';
+import {
+  type Platforms,
+  type Projection,
+  platformResolver,
+  projectCatalog,
+  projectOffers,
+} from '../../../shared/import/project';
+import { CorruptDataError } from '../../../shared/platform/errors';
 import { fixtureDataset } from '../../fixtures/dataset';
 import { compareExact } from '../../helpers/exact-decimal';
 import { ASSETS, borrowRecord, earnRecord, type RecordOf, seeded as random } from '../../helpers/records';

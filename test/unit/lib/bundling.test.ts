@@ -1,6 +1,6 @@
 /**
  * The bundles built with lib/bundling.ts carry the environment credential provider
- * (shared/lambda-credentials.ts) instead of the SDK's default chain, and a client built as a
+ * (shared/platform/lambda-credentials.ts) instead of the SDK's default chain, and a client built as a
  * deployed function builds it still finds its credentials, in a bundle run by a plain `node`
  * (docs/adr/0007-credentials-from-the-environment.md).
  */
@@ -13,7 +13,7 @@ import { type BuildOptions, build } from 'esbuild';
 import { BUNDLE_OPTIONS } from '../../../lib/bundling';
 
 const ROOT = resolve(__dirname, '../../..');
-const SHIM = 'shared/lambda-credentials.ts';
+const SHIM = 'shared/platform/lambda-credentials.ts';
 const CHAIN =
   /credential-provider-(node|ini|sso|process|web-identity|http|login)|nested-clients|token-providers|credential-provider-imds/;
 const run = promisify(execFile);
@@ -60,8 +60,8 @@ describe('a bundled client without an endpoint', () => {
     // The clients as the composition roots build them from a deployed environment (no DYNAMODB_ENDPOINT).
     const contents = `
       import { S3Client } from '@aws-sdk/client-s3';
-      import { readConfig } from './shared/config';
-      import { createClients } from './shared/dynamodb';
+      import { readConfig } from './shared/platform/config';
+      import { createClients } from './shared/platform/dynamodb';
       const { client } = createClients(readConfig(process.env));
       const s3 = new S3Client({});
       Promise.all([client.config.credentials(), s3.config.credentials()]).then(

@@ -1,5 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/table';
+import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/data/table';
 import { type Fixture, synth, TEST_ALARM_TOPIC } from './app-fixture';
 
 describe('DataTable', () => {
@@ -11,7 +11,7 @@ describe('DataTable', () => {
     prod = synth('prod');
   });
 
-  it('has the keys of shared/table.ts and no secondary index (docs/adr/0009-one-index-per-family-version.md)', () => {
+  it('has the keys of shared/data/table.ts and no secondary index (docs/adr/0009-one-index-per-family-version.md)', () => {
     expect(INDEXES).toEqual([]);
     dev.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       KeySchema: [

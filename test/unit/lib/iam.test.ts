@@ -11,7 +11,7 @@ import {
   sourcePartition,
   userKey,
   userKeyRefKey,
-} from '../../../shared/keys';
+} from '../../../shared/data/keys';
 import { type Fixture, synth } from './app-fixture';
 
 interface Statement {

@@ -4,8 +4,8 @@
  * and the alarms (docs/deploy.md, "Import data" and "Alarms").
  */
 import { Match } from 'aws-cdk-lib/assertions';
-import { DATA_AGE_METRIC, FAMILY_DIMENSION, METRICS_NAMESPACE } from '../../../shared/observability/metric-names';
-import { DATASET_FAMILIES } from '../../../shared/schemas/dataset';
+import { DATASET_FAMILIES } from '../../../shared/import/dataset';
+import { DATA_AGE_METRIC, FAMILY_DIMENSION, METRICS_NAMESPACE } from '../../../shared/platform/metric-names';
 import { type Fixture, synth } from './app-fixture';
 
 let dev: Fixture;

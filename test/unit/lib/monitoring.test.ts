@@ -1,5 +1,5 @@
-import { METRICS_NAMESPACE, ROUTE_DIMENSION } from '../../../shared/observability/metric-names';
-import { ROUTES } from '../../../shared/routes';
+import { ROUTES } from '../../../shared/http/routes';
+import { METRICS_NAMESPACE, ROUTE_DIMENSION } from '../../../shared/platform/metric-names';
 import { cdkJsonContext, type Fixture, PROD_BLOCK, synth, synthApp, TEST_ALARM_TOPIC } from './app-fixture';
 
 describe('Monitoring', () => {

@@ -1,10 +1,10 @@
 import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { API_GATEWAY_ACCOUNT_STACK } from '../../../lib/api-gateway-account-stack';
-import { bearerKey } from '../../../shared/bearer';
-import { CORS_HEADERS } from '../../../shared/cors';
-import { GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES } from '../../../shared/gateway-responses';
-import { ROUTES } from '../../../shared/routes';
+import { CORS_HEADERS } from '../../../shared/http/cors';
+import { GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES } from '../../../shared/http/gateway-responses';
+import { ROUTES } from '../../../shared/http/routes';
+import { bearerKey } from '../../../shared/platform/bearer';
 import { type Fixture, PROD_BLOCK, synth, synthApp } from './app-fixture';
 
 type Resources = Record<string, { Properties: Record<string, any> }>;
@@ -290,7 +290,7 @@ describe('MarketDataApi', () => {
     );
   });
 
-  it('renders exactly the bodies and headers of shared/gateway-responses.ts, which the local gateway serves', () => {
+  it('renders exactly the bodies and headers of shared/http/gateway-responses.ts, which the local gateway serves', () => {
     for (const [type, spec] of Object.entries(GATEWAY_RESPONSES)) {
       const [response] = Object.values(
         dev.template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } }),

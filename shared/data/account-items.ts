@@ -1,0 +1,183 @@
+/**
+ * The codec of every stored item kind of the accounts and their usage (docs/data-model.md,
+ * "Items"): API keys, users, a user's key references and quota counters. Each kind is decoded here
+ * and nowhere else, and a stored item that does not decode fails here with a CorruptDataError
+ * naming its kind and the attributes at fault, never their values (a key item is addressed by the
+ * hash of its secret: no message holds a hash or a secret). The items the code writes whole (keys,
+ * users, references) are encoded here too, checked by the same codec: what is written decodes.
+ *
+ * The served data's items have theirs in stored-items.ts. This module is in the authorizer's
+ * bundle, so it imports zod/mini and nothing heavier (no zlib, no dataset schema).
+ */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import * as z from 'zod/mini';
+import { CorruptDataError } from '../platform/errors';
+import { apiKeyKey, type Key, QUOTA_ATTRIBUTES, userKey, userKeyRefKey } from './keys';
+
+/** The attributes at fault, by name (never a value: a value could be a hash). */
+function faults(error: z.core.$ZodError): string {
+  const names = [...new Set(error.issues.map((issue) => issue.path.map(String).join('.') || '(item)'))];
+  return names.join(', ');
+}
+
+function decoded<T>(codec: z.ZodMiniType<T>, item: unknown, kind: string): T {
+  const result = codec.safeParse(item);
+  if (!result.success) throw new CorruptDataError(`${kind} is malformed (${faults(result.error)})`);
+  return result.data;
+}
+
+/** The attributes of an item to write: checked by its codec, undefined ones left out. */
+function encoded<T extends object>(codec: z.ZodMiniType<T>, value: T, kind: string): Partial<T> {
+  const result = codec.safeParse(value);
+  if (!result.success) throw new RangeError(`${kind} would not decode (${faults(result.error)})`);
+  return Object.fromEntries(Object.entries(result.data).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+const nonEmpty = () => z.string().check(z.minLength(1));
+
+// ---- API keys ---------------------------------------------------------------------------------
+
+/** A budget: a positive safe integer (z.int is bounded to the safe integers). */
+const keyLimit = z.int().check(z.positive());
+
+/** `KEY#<hash>`: a key, addressed by the hash of its secret (docs/adr/0004-api-keys.md). */
+const KeyItemCodec = z.object({
+  keyId: nonEmpty(),
+  userId: nonEmpty(),
+  revoked: z.boolean(),
+  createdAt: z.string(),
+  revokedAt: z.optional(z.string()),
+  /** Its own budgets, each optional: the function's defaults apply to what it lacks. */
+  perMinute: z.optional(keyLimit),
+  perMonth: z.optional(keyLimit),
+});
+
+export type KeyItem = z.infer<typeof KeyItemCodec>;
+
+/**
+ * A key's budgets: requests per UTC minute and per calendar month (docs/api.md, "Quotas and
+ * headers"), the key item's own or the function's defaults. The quota counters charge against
+ * them (quota-store.ts).
+ */
+export type KeyLimits = Required<Pick<KeyItem, 'perMinute' | 'perMonth'>>;
+
+const KEY_ITEM = 'an API key item';
+
+/**
+ * A key item as stored. One that does not decode (a `revoked` that is not a boolean, no owner, a
+ * limit that is not a positive integer) throws: the authorizer answers its failure (503, logged),
+ * never 401 or an Allow, and no unchecked limit reaches its context.
+ */
+export const decodeKeyItem = (item: Record<string, unknown>): KeyItem => decoded(KeyItemCodec, item, KEY_ITEM);
+
+export const encodeKeyItem = (hash: string, key: KeyItem): Record<string, unknown> & Key => ({
+  ...apiKeyKey(hash),
+  ...encoded(KeyItemCodec, key, KEY_ITEM),
+});
+
+// ---- users ------------------------------------------------------------------------------------
+
+/** A real instant (what an accounts file's `premium_until` and `npm run keys -- premium` hold). */
+const isInstant = (value: string) => !Number.isNaN(Date.parse(value));
+
+/** `USER#<id>`: a user and their subscription. */
+const UserItemCodec = z.object({
+  userId: nonEmpty(),
+  premium: z.boolean(),
+  /** End of the subscription (ISO 8601); null: no end. Absent (no writer omits it) reads as null. */
+  premiumUntil: z._default(z.nullable(z.string().check(z.refine(isInstant))), null),
+});
+
+export type UserItem = z.infer<typeof UserItemCodec>;
+
+const USER_ITEM = 'a user item';
+
+export const decodeUserItem = (item: Record<string, unknown>): UserItem => decoded(UserItemCodec, item, USER_ITEM);
+
+export const encodeUserItem = (user: UserItem): Record<string, unknown> & Key => ({
+  ...userKey(user.userId),
+  ...encoded(UserItemCodec, user, USER_ITEM),
+});
+
+// ---- a user's key references ------------------------------------------------------------------
+
+/** `USER#<id> / KEY#<keyId>`: where a user's key lies (`list` and `revoke` without a Scan). */
+const KeyRefItemCodec = z.object({
+  keyId: nonEmpty(),
+  /** The key item's hash (shared/data/key-store.ts `hashKey`: SHA-256 or HMAC-SHA256, hex). */
+  hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  createdAt: z.string(),
+});
+
+export type KeyRefItem = z.infer<typeof KeyRefItemCodec>;
+
+const KEY_REF_ITEM = "a user's key reference";
+
+export const decodeKeyRefItem = (item: Record<string, unknown>): KeyRefItem =>
+  decoded(KeyRefItemCodec, item, KEY_REF_ITEM);
+
+export const encodeKeyRefItem = (userId: string, ref: KeyRefItem): Record<string, unknown> & Key => ({
+  ...userKeyRefKey(userId, ref.keyId),
+  ...encoded(KeyRefItemCodec, ref, KEY_REF_ITEM),
+});
+
+// ---- quota counters ---------------------------------------------------------------------------
+
+/** A quota counter's state; absent counts are a key's first charge of the month. */
+export interface QuotaCounter {
+  monthCount: number;
+  /** The latest minute charged (`yyyymmddhhmm`); absent before the first. */
+  minute?: number;
+  minuteCount: number;
+}
+
+const count = z.int().check(z.minimum(0));
+const minute = z.int().check(z.positive());
+const { monthCount: MONTH, minute: MINUTE, minuteCount: MINUTE_COUNT } = QUOTA_ATTRIBUTES;
+
+/** As a successful write returns it (ALL_NEW): every write sets the three counts. */
+const WrittenCounterCodec = z.object({ [MONTH]: count, [MINUTE]: minute, [MINUTE_COUNT]: count });
+
+/**
+ * As a read finds it after a failed condition: it may carry only the month's count (written
+ * before the minute moved onto the counter item), or none; a minute always has its count.
+ */
+const FoundCounterCodec = z
+  .object({ [MONTH]: z.optional(count), [MINUTE]: z.optional(minute), [MINUTE_COUNT]: z.optional(count) })
+  .check(
+    z.refine((item) => item[MINUTE] === undefined || item[MINUTE_COUNT] !== undefined, {
+      path: [MINUTE_COUNT],
+      error: 'a minute without its count',
+    }),
+  );
+
+const QUOTA_COUNTER = 'a quota counter';
+
+/** The counter a successful write returned: all three counts, or it throws. */
+export function decodeWrittenQuotaCounter(item: Record<string, unknown> | undefined): QuotaCounter {
+  const counter = decoded(WrittenCounterCodec, item ?? {}, QUOTA_COUNTER);
+  return { monthCount: counter[MONTH], minute: counter[MINUTE], minuteCount: counter[MINUTE_COUNT] };
+}
+
+/** The counter a read found (undefined: there is none yet, this month). */
+export function decodeQuotaCounter(item: Record<string, unknown> | undefined): QuotaCounter {
+  const counter = decoded(FoundCounterCodec, item ?? {}, QUOTA_COUNTER);
+  const found = counter[MINUTE];
+  return found === undefined
+    ? { monthCount: counter[MONTH] ?? 0, minuteCount: 0 }
+    : { monthCount: counter[MONTH] ?? 0, minute: found, minuteCount: counter[MINUTE_COUNT] ?? 0 };
+}
+
+/**
+ * The counter returned with a failed condition, in DynamoDB's wire form (the document client
+ * leaves errors as they are). A count that is not a number reaches the codec as it is, and fails
+ * there: it never reads as absent.
+ */
+export function decodeQuotaCounterWire(item: Record<string, AttributeValue>): QuotaCounter {
+  const plain: Record<string, unknown> = {};
+  for (const name of Object.values(QUOTA_ATTRIBUTES)) {
+    const value = item[name];
+    if (value !== undefined) plain[name] = value.N !== undefined ? Number(value.N) : value;
+  }
+  return decodeQuotaCounter(plain);
+}

@@ -1,0 +1,76 @@
+/**
+ * The documents of a page, read by key: the distinct blocks that hold them, in batches of 100 in
+ * parallel (one round trip for a page of up to 200; one block, a detail, is a GetItem). A block is addressed by its content, so a
+ * kept block is never stale and a document that did not change is not read again after a refresh.
+ */
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { CorruptDataError } from '../platform/errors';
+import { getItems } from './batch-reader';
+import type { DocumentRef } from './family-index';
+import { DOCUMENT_PREFIX, documentBlockKey } from './keys';
+import type { ReadCache } from './read-cache';
+import { type DocumentBlockView, decodeBlock } from './stored-items';
+
+export class DocumentStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    /** Blocks kept in the instance (none: every read goes to DynamoDB). */
+    private readonly cache?: ReadCache,
+  ) {}
+
+  /** The documents at `refs`, in that order. */
+  async docs(refs: readonly DocumentRef[]): Promise<string[]> {
+    if (refs.length === 0) return [];
+    const hashes = [...new Set(refs.map((r) => r.block))];
+    const blocks = new Map<string, DocumentBlockView>();
+    const { cache } = this;
+    if (!cache) {
+      for (const [hash, block] of await this.readBlocks(hashes)) blocks.set(hash, block);
+    } else {
+      // The blocks no request holds or reads are read together, in one round trip.
+      const key = (hash: string) => `block\u0000${hash}`;
+      const missing = hashes.filter((hash) => !cache.has(key(hash)));
+      const read = missing.length > 0 ? this.readBlocks(missing) : undefined;
+      await Promise.all(
+        hashes.map((hash) =>
+          cache.get(key(hash), () => read!.then((m) => m.get(hash)!)).then((block) => void blocks.set(hash, block)),
+        ),
+      );
+    }
+    return refs.map((r) => blocks.get(r.block)!.doc(r.slot));
+  }
+
+  private async read(hashes: string[], consistent: boolean): Promise<Record<string, unknown>[]> {
+    if (hashes.length === 1) {
+      const out = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: documentBlockKey(hashes[0]), ConsistentRead: consistent }),
+      );
+      return out.Item ? [out.Item] : [];
+    }
+    return getItems(hashes.map(documentBlockKey), {
+      client: this.client,
+      tableName: this.tableName,
+      projection: ['PK', 'z'],
+      consistent,
+      concurrency: 8,
+    });
+  }
+
+  private async readBlocks(hashes: string[]): Promise<Map<string, DocumentBlockView>> {
+    const byHash = new Map<string, Record<string, unknown>>();
+    const keep = (items: Record<string, unknown>[]) =>
+      items.forEach((item) => byHash.set(String(item.PK).slice(DOCUMENT_PREFIX.length), item));
+    keep(await this.read(hashes, false));
+    // Written before the pointer named them, but an eventually consistent read may not see them yet.
+    const unseen = hashes.filter((hash) => !byHash.has(hash));
+    if (unseen.length > 0) keep(await this.read(unseen, true));
+    const blocks = new Map<string, DocumentBlockView>();
+    for (const hash of hashes) {
+      // A block an index names is written before the index is published, and deleted long after.
+      if (!byHash.has(hash)) throw new CorruptDataError(`block ${hash} is missing`);
+      blocks.set(hash, decodeBlock(hash, byHash.get(hash)));
+    }
+    return blocks;
+  }
+}

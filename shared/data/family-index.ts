@@ -1,0 +1,201 @@
+/**
+ * The ordered index of one family version (docs/adr/0009-one-index-per-family-version.md): what a
+ * list, a total, a sort, a filter or a membership needs, for every record of the version, and
+ * where each record's document lies. Stored and read by this layer (stored-items.ts,
+ * index-store.ts); the domain asks it for orders, entries and facts. Orders are named by sort mode
+ * (shared/domain/orderings.ts). The import builds it once per version
+ * (shared/import/project.ts); an instance reads it once and answers every list from memory, then
+ * reads only the documents of the page.
+ */
+
+import type { PlatformType } from '../platform/constants';
+import type { CatalogFamily, OfferFamily } from './keys';
+
+/** Where a document lies: the content hash of its block and its place in the block. */
+export interface DocumentRef {
+  block: string;
+  slot: number;
+}
+
+/** The columns every index has: one entry per served record, in the order of the identifiers. */
+interface IndexColumns {
+  /** Index into `blocks` of each entry's block. */
+  block: number[];
+  /** Each entry's place in its block. */
+  slot: number[];
+  /** The content hashes of the blocks the version names. */
+  blocks: string[];
+  /** A hash of each entry's document: two versions serve the same representation when equal. */
+  hash: string[];
+}
+
+/** The index of a platform or currency family: its one list order and former slugs. */
+export interface CatalogIndexData extends IndexColumns {
+  kind: 'catalog';
+  family: CatalogFamily;
+  slugs: string[];
+  /** Entries in the list order (docs/api.md, "Orderings"). */
+  order: number[];
+  /** Former slug → current slug, for exposed records. */
+  redirects: Record<string, string>;
+}
+
+/** The index of an offer family: the filter and sort values of every published offer. */
+export interface OfferIndexData extends IndexColumns {
+  kind: 'offers';
+  family: OfferFamily;
+  ids: number[];
+  /** The rendered platform's type and slug (null when the reference is hidden or unknown). */
+  platformType: (string | null)[];
+  platform: (string | null)[];
+  asset: (string | null)[];
+  chain: (string | null)[];
+  /** Order-preserving keys (shared/platform/decimal.ts) of the family's APY and TVL fields. */
+  apyKey: (string | null)[];
+  tvlKey: (string | null)[];
+  /** `available` (earn) or `is_active` (borrow, collateral), as 0 or 1. */
+  flag: number[];
+  /** Entries in each sort mode that has an order of its own in the family. */
+  orders: Partial<Record<string, number[]>>;
+}
+
+export type IndexData = CatalogIndexData | OfferIndexData;
+
+/** A family version's content: its index and the blocks of documents it names (each addressed by its hash). */
+export interface VersionContent {
+  index: IndexData;
+  blocks: { hash: string; docs: string[] }[];
+}
+
+/** The filterable facts of one offer, as the index holds them (the filters: shared/domain/offer-facts.ts). */
+export interface OfferFacts {
+  id: number;
+  /** The rendered (resolved) platform's type; null when the reference is hidden or unknown. */
+  platformType: PlatformType | null;
+  /** The rendered platform's current slug; null when the reference is hidden or unknown. */
+  platform: string | null;
+  /** `asset.slug` (null when the offer has no asset). */
+  asset: string | null;
+  /** `chain.slug` (null when the offer has no chain). */
+  chain: string | null;
+  /** decimalSortKey (shared/platform/decimal.ts) of the APY the family sorts by: earn `apy`, borrow `net_borrow_apy`; null on collateral. */
+  apyKey: string | null;
+  /** decimalSortKey of earn `tvl` or borrow `total_supply_usd`; null when that is null, and on collateral. */
+  tvlKey: string | null;
+  /** Earn `available`, borrow and collateral `is_active`. */
+  flag: boolean;
+}
+
+class BaseIndex<D extends IndexData> {
+  constructor(
+    readonly version: string,
+    readonly data: D,
+    /** The length of the stored JSON it was read from (what an instance's budget counts). */
+    readonly textLength = 0,
+  ) {}
+
+  get size(): number {
+    return this.data.block.length;
+  }
+
+  ref(entry: number): DocumentRef {
+    return { block: this.data.blocks[this.data.block[entry]], slot: this.data.slot[entry] };
+  }
+
+  hash(entry: number): string {
+    return this.data.hash[entry];
+  }
+}
+
+export class CatalogIndex extends BaseIndex<CatalogIndexData> {
+  private bySlug?: Map<string, number>;
+
+  /** The entry of a current slug. */
+  entry(slug: string): number | undefined {
+    this.bySlug ??= new Map(this.data.slugs.map((s, i) => [s, i]));
+    return this.bySlug.get(slug);
+  }
+
+  /** The current slug a former one redirects to. */
+  redirect(slug: string): string | undefined {
+    return Object.hasOwn(this.data.redirects, slug) ? this.data.redirects[slug] : undefined;
+  }
+
+  get order(): readonly number[] {
+    return this.data.order;
+  }
+}
+
+export class OfferIndex extends BaseIndex<OfferIndexData> {
+  private byId?: Map<number, number>;
+  private readonly byAsset = new Map<string, Map<string, number[]>>();
+  private readonly ranks = new Map<string, Int32Array>();
+  private factsOf?: OfferFacts[];
+
+  entry(id: number): number | undefined {
+    this.byId ??= new Map(this.data.ids.map((id, i) => [id, i]));
+    return this.byId.get(id);
+  }
+
+  id(entry: number): number {
+    return this.data.ids[entry];
+  }
+
+  order(mode: string): readonly number[] {
+    const order = this.data.orders[mode];
+    if (!order) throw new Error(`the ${this.data.family} index has no ${mode} order`);
+    return order;
+  }
+
+  /** Each entry's place in `mode`'s order (puts any set of entries in that order), built once per mode. */
+  rank(mode: string): Int32Array {
+    let rank = this.ranks.get(mode);
+    if (!rank) {
+      const order = this.order(mode);
+      rank = new Int32Array(this.size);
+      for (let place = 0; place < order.length; place++) rank[order[place]] = place;
+      this.ranks.set(mode, rank);
+    }
+    return rank;
+  }
+
+  /** The entries whose asset is `slug`, in `mode` (the currency detail's membership). */
+  ofAsset(slug: string, mode: string): readonly number[] {
+    let byAsset = this.byAsset.get(mode);
+    if (!byAsset) {
+      byAsset = new Map<string, number[]>();
+      for (const entry of this.order(mode)) {
+        const asset = this.data.asset[entry];
+        if (asset === null) continue;
+        const list = byAsset.get(asset);
+        if (list) list.push(entry);
+        else byAsset.set(asset, [entry]);
+      }
+      this.byAsset.set(mode, byAsset);
+    }
+    return byAsset.get(slug) ?? [];
+  }
+
+  /** Every entry's facts, built once per index: filters run over them without allocating. */
+  facts(): readonly OfferFacts[] {
+    if (!this.factsOf) {
+      const d = this.data;
+      this.factsOf = d.ids.map((id, i) => ({
+        id,
+        platformType: d.platformType[i] as OfferFacts['platformType'],
+        platform: d.platform[i],
+        asset: d.asset[i],
+        chain: d.chain[i],
+        apyKey: d.apyKey[i],
+        tvlKey: d.tvlKey[i],
+        flag: d.flag[i] === 1,
+      }));
+    }
+    return this.factsOf;
+  }
+}
+
+export type FamilyIndex = CatalogIndex | OfferIndex;
+
+export const indexOf = (version: string, data: IndexData, textLength?: number): FamilyIndex =>
+  data.kind === 'catalog' ? new CatalogIndex(version, data, textLength) : new OfferIndex(version, data, textLength);

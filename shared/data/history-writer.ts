@@ -1,0 +1,171 @@
+/**
+ * Writes of the APY series, by imports only (docs/data-model.md, "History"). An import writes under
+ * its sequence number: each item it changes keeps the value served so far (`committed`) beside the
+ * import's (`pending`), so nothing it writes is served before the pointer publishes its number,
+ * and a failed import changes no answer. Before writing, it records what it writes in a journal,
+ * from which the next import reverts it if it was never published.
+ *
+ * It reads the items it would write (consistent BatchGetItem) and writes only those that change
+ * what is served, so re-sending stored observations writes nothing and the cost does not depend
+ * on what is stored. The serving functions read with history-store.ts.
+ */
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { getItems } from './batch-reader';
+import { deleteItems, putItems } from './batch-writer';
+import { historyJournalKey, type Key } from './keys';
+import {
+  decodeHistory,
+  decodeJournal,
+  encodeHistory,
+  encodeJournal,
+  HISTORY_ATTRIBUTES,
+  type HistoryJournal,
+  type HistoryValue,
+  type JournalHead,
+  journalHead,
+  type StoredHistory,
+  servedValue,
+} from './stored-items';
+
+export type { HistoryJournal, JournalHead, JournalSeries } from './stored-items';
+
+/** An observation or bucket an import would write. */
+export interface HistoryCandidate extends HistoryValue {
+  key: Key;
+  expiresAt?: number;
+}
+
+export interface WriteResult {
+  itemsRead: number;
+  itemsWritten: number;
+}
+
+/** Under which numbers an import writes: the one the pointer publishes, and its own (the next). */
+export interface HistorySequence {
+  published: number;
+  seq: number;
+}
+
+const sameValue = (a: HistoryValue, b: HistoryValue) => a.apy === b.apy && (a.tvl ?? null) === (b.tvl ?? null);
+const keyOf = ({ PK, SK }: Key) => `${PK}\u0000${SK}`;
+
+export interface HistoryWriterOptions {
+  concurrency?: number;
+  /** Awaited before each batch write (an import holds its lease there, so a taken-over import stops writing). */
+  beforeWrite?: () => Promise<void>;
+  /** false: read and count what would be written, write nothing. */
+  dryRun?: boolean;
+}
+
+export class HistoryWriter {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly options: HistoryWriterOptions = {},
+  ) {}
+
+  private get batch() {
+    return { client: this.client, tableName: this.tableName, concurrency: this.options.concurrency ?? 8 };
+  }
+
+  /** What every write is sent with: the batch, fenced by `beforeWrite`. */
+  private get writes() {
+    return { ...this.batch, beforeBatch: this.options.beforeWrite };
+  }
+
+  /** The same writer that only reads: what an append would write, without writing it. */
+  dryRun(): HistoryWriter {
+    return new HistoryWriter(this.client, this.tableName, { ...this.options, dryRun: true });
+  }
+
+  private async read(keys: Key[]): Promise<Map<string, StoredHistory>> {
+    const items = await getItems(
+      keys.map(({ PK, SK }) => ({ PK, SK })),
+      { ...this.batch, projection: [...HISTORY_ATTRIBUTES], consistent: true },
+    );
+    const stored = new Map<string, StoredHistory>();
+    for (const item of items) {
+      const decoded = decodeHistory(item);
+      stored.set(keyOf(decoded.key), decoded);
+    }
+    return stored;
+  }
+
+  /**
+   * Write, under `seq`, the candidates that change what is served: an absent item, a later
+   * observation for a bucket, or a different value at the same instant (a correction). An earlier
+   * observation than a bucket's served one leaves the bucket as it is. Keys must be distinct.
+   */
+  async writeChanged(candidates: HistoryCandidate[], { published, seq }: HistorySequence): Promise<WriteResult> {
+    if (candidates.length === 0) return { itemsRead: 0, itemsWritten: 0 };
+    const stored = await this.read(candidates.map((c) => c.key));
+    const writes: StoredHistory[] = [];
+    for (const { key, expiresAt, ...value } of candidates) {
+      const served = stored.has(keyOf(key)) ? servedValue(stored.get(keyOf(key))!, published) : undefined;
+      if (served && (value.at < served.at || (value.at === served.at && sameValue(value, served)))) continue;
+      writes.push({ key, ...(served ? { committed: served } : {}), pending: { ...value, seq }, expiresAt });
+    }
+    if (!this.options.dryRun) await putItems(writes.map(encodeHistory), this.writes);
+    return { itemsRead: candidates.length, itemsWritten: writes.length };
+  }
+
+  /**
+   * Undo what an import that was never published wrote under `seq` at these keys: an item it
+   * changed gets back the value it served, one it added is deleted. Returns the items changed.
+   */
+  async revert(keys: Key[], seq: number): Promise<number> {
+    const stored = [...(await this.read(keys)).values()].filter((s) => s.pending?.seq === seq);
+    const restore = stored.filter((s) => s.committed).map(({ pending: _, ...s }) => encodeHistory(s));
+    const remove = stored.filter((s) => !s.committed).map((s) => ({ ...s.key }));
+    await putItems(restore, this.writes);
+    await deleteItems(remove, this.writes);
+    return stored.length;
+  }
+
+  /** The head of the journal of the last import that wrote history, or undefined. */
+  async readJournalHead(): Promise<JournalHead | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: historyJournalKey(0, 0), ConsistentRead: true }),
+    );
+    return journalHead(out.Item);
+  }
+
+  /** The journal a head names (read only to revert it: a published journal's parts are never read). */
+  async readJournal(head: JournalHead): Promise<HistoryJournal> {
+    const parts = await Promise.all(
+      Array.from({ length: head.parts }, async (_, part) => {
+        const out = await this.client.send(
+          new GetCommand({ TableName: this.tableName, Key: historyJournalKey(head.seq, part), ConsistentRead: true }),
+        );
+        return out.Item;
+      }),
+    );
+    return decodeJournal(parts);
+  }
+
+  /**
+   * Record what an import is about to write: the parts after the first, then the head, so that a
+   * head always names a whole journal; then the parts of the journal it replaced (`previous`, a
+   * published one). Returns the items written.
+   */
+  async writeJournal(journal: HistoryJournal, previous?: JournalHead): Promise<number> {
+    const [head, ...rest] = encodeJournal(journal);
+    await putItems(rest, this.writes);
+    await putItems([head], this.writes);
+    if (previous && previous.seq !== journal.seq) await this.deleteParts(previous);
+    return rest.length + 1;
+  }
+
+  /** Drop a journal once what it names is reverted (the head first: a journal without it is none). */
+  async deleteJournal(head: JournalHead): Promise<void> {
+    await deleteItems([{ ...historyJournalKey(head.seq, 0) }], this.writes);
+    await this.deleteParts(head);
+  }
+
+  private deleteParts({ seq, parts }: JournalHead): Promise<void> {
+    return deleteItems(
+      Array.from({ length: parts - 1 }, (_, i) => ({ ...historyJournalKey(seq, i + 1) })),
+      this.writes,
+    );
+  }
+}

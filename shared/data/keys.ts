@@ -1,0 +1,212 @@
+/**
+ * Every PK/SK value of the single table is built here, and nowhere else. The layout and the
+ * access patterns it serves are documented in docs/data-model.md.
+ *
+ * Served catalog data lives in immutable per-family versions: a version is an ordered index (its
+ * items have the `V#<version>#` prefix) naming document blocks (`DOC#<hash>`, shared by every version
+ * whose documents did not change), and the pointer item names the version of each family being
+ * served, so an import publishes every family it changed by writing one item.
+ * History lives outside versions (`HIST#`): it only grows, one item per observation and bucket.
+ */
+
+const SEP = '#';
+
+/** Partition-key prefixes that IAM policies condition on (dynamodb:LeadingKeys). */
+export const KEY_PREFIX = 'KEY#';
+export const USER_PREFIX = 'USER#';
+export const QUOTA_PREFIX = 'QUOTA#';
+export const SNAPSHOT_PREFIX = 'V#';
+export const DOCUMENT_PREFIX = 'DOC#';
+export const HISTORY_PREFIX = 'HIST#';
+
+/** The resource families: the one list every loop over families and every family type derives from. */
+export const PLATFORM_FAMILIES = ['exchanges', 'wallets', 'protocols'] as const;
+export const CATALOG_FAMILIES = [...PLATFORM_FAMILIES, 'currencies'] as const;
+export const OFFER_FAMILIES = ['earn', 'borrow', 'collateral'] as const;
+/** The offer families that have APY history (collateral has none). */
+export const HISTORY_FAMILIES = ['earn', 'borrow'] as const;
+
+export type PlatformFamily = (typeof PLATFORM_FAMILIES)[number];
+export type CatalogFamily = (typeof CATALOG_FAMILIES)[number];
+export type OfferFamily = (typeof OFFER_FAMILIES)[number];
+export type HistoryFamily = (typeof HISTORY_FAMILIES)[number];
+/** The families that are published as versions (history is appended, never versioned). */
+export const VERSIONED_FAMILIES = [...CATALOG_FAMILIES, ...OFFER_FAMILIES] as const;
+export type VersionedFamily = CatalogFamily | OfferFamily;
+
+/** The dataset family (data file array) that each versioned family of the served data comes from. */
+export const DATASET_FAMILY_OF = {
+  exchanges: 'exchanges',
+  wallets: 'wallets',
+  protocols: 'protocols',
+  currencies: 'currencies',
+  earn: 'earn_offers',
+  borrow: 'borrow_offers',
+  collateral: 'collateral_offers',
+} as const satisfies Record<VersionedFamily, string>;
+
+/** The dataset family of each offer family's history. */
+export const HISTORY_DATASET_FAMILY = { earn: 'earn_history', borrow: 'borrow_history' } as const satisfies Record<
+  HistoryFamily,
+  string
+>;
+
+export interface Key {
+  PK: string;
+  SK: string;
+}
+
+// ---- snapshot pointer -------------------------------------------------------------------------
+
+export const pointerKey = (): Key => ({ PK: 'SNAPSHOT', SK: 'CURRENT' });
+
+/**
+ * When an import last carried each family, changed or not (`refreshed_at` of `GET /api/v1/status`):
+ * beside the pointer, in its partition, so that an import that changes nothing writes this small
+ * item only and the status reads the pointer's partition only.
+ */
+export const refreshedKey = (): Key => ({ PK: 'SNAPSHOT', SK: 'REFRESHED' });
+
+const v = (version: string) => `${SNAPSHOT_PREFIX}${version}${SEP}`;
+
+/** The version a snapshot partition key belongs to, or undefined for items outside snapshots. */
+export function versionOfPartition(pk: string): string | undefined {
+  if (!pk.startsWith(SNAPSHOT_PREFIX)) return undefined;
+  const end = pk.indexOf(SEP, SNAPSHOT_PREFIX.length);
+  return end < 0 ? undefined : pk.slice(SNAPSHOT_PREFIX.length, end);
+}
+
+const chunkKey = (chunk: number) => String(chunk).padStart(6, '0');
+
+// ---- the ordered index of a family version -----------------------------------------------------
+
+/**
+ * One segment of a family version's index (docs/adr/0009-one-index-per-family-version.md): the
+ * compressed index is cut into segments, read in parallel by key and kept by every instance that
+ * serves the version.
+ */
+export const indexSegmentKey = (version: string, segment: number): Key => ({
+  PK: `${v(version)}INDEX`,
+  SK: chunkKey(segment),
+});
+
+// ---- documents -------------------------------------------------------------------------------
+
+/**
+ * A block of rendered documents, addressed by the hash of its content: an unchanged block is the
+ * same item in every version that names it, so a refresh writes only the blocks that changed.
+ */
+export const documentBlockKey = (hash: string): Key => ({ PK: `${DOCUMENT_PREFIX}${hash}`, SK: 'DOC' });
+
+// ---- history ----------------------------------------------------------------------------------
+
+/** The stored series of an offer: raw observations and the last observation of each 4h, 1d, 1w bucket. */
+export type SeriesResolution = 'RAW' | '4H' | '1D' | '1W';
+
+/** One partition per offer, outside every version: appending never rewrites what is stored. */
+export const historyPartition = (family: HistoryFamily, id: number): string =>
+  `${HISTORY_PREFIX}${family.toUpperCase()}${SEP}${id}`;
+
+/** Epoch milliseconds up to year 9999 fit 15 digits; padded so sort keys order by time. */
+const MS_KEY_DIGITS = 15;
+const MS_KEY_OFFSET = 10 ** MS_KEY_DIGITS;
+
+/**
+ * A time as a sort key part: from 1970 on, its 15 digits (unchanged since the first history was
+ * stored); before 1970 (the weekly bucket of 1970-01-01..04 starts on Monday 1969-12-29), `-` and
+ * the 15 digits of 10^15 + ms, which sort before every later time and in time order among themselves.
+ */
+const msKey = (ms: number) =>
+  ms >= 0 ? String(ms).padStart(MS_KEY_DIGITS, '0') : `-${String(MS_KEY_OFFSET + ms).padStart(MS_KEY_DIGITS, '0')}`;
+
+/** An observation (`RAW#<its time>`) or a bucket (`4H#<bucket start>`). */
+export const historySortKey = (resolution: SeriesResolution, ms: number): string => `${resolution}${SEP}${msKey(ms)}`;
+
+export const historyKey = (family: HistoryFamily, id: number, resolution: SeriesResolution, ms: number): Key => ({
+  PK: historyPartition(family, id),
+  SK: historySortKey(resolution, ms),
+});
+
+/** The time a history sort key names. */
+export function msOfHistorySortKey(sk: string): number {
+  const time = sk.slice(sk.indexOf(SEP) + 1);
+  return time.startsWith('-') ? Number(time.slice(1)) - MS_KEY_OFFSET : Number(time);
+}
+
+/**
+ * The journal of the import that writes history (docs/data-model.md, "History"): which series it
+ * writes, under which sequence number. Its head names the number and how many items the journal
+ * has, and is written last; the first part is the head itself, the others are keyed by the number,
+ * so the parts of a journal being written never mix with those of the journal a head names.
+ * Outside every served prefix.
+ */
+export const historyJournalKey = (seq: number, part: number): Key => ({
+  PK: 'IMPORT',
+  SK: part === 0 ? 'HISTORY' : `HISTORY${SEP}${seq}${SEP}${chunkKey(part)}`,
+});
+
+// ---- source records and manifests of a family version -----------------------------------------
+
+/** The keys of every item of a family version, written before them, so the version can be deleted. */
+export const manifestKey = (version: string, chunk: number): Key => ({
+  PK: `${v(version)}MANIFEST`,
+  SK: chunkKey(chunk),
+});
+
+export const manifestPartition = (version: string): string => manifestKey(version, 0).PK;
+
+/** The source records of a family version (for re-rendering offers when platform references change). */
+export const sourceKey = (version: string, family: string, chunk: number): Key => ({
+  PK: `${v(version)}SOURCE${SEP}${family}`,
+  SK: chunkKey(chunk),
+});
+
+export const sourcePartition = (version: string, family: string): string => sourceKey(version, family, 0).PK;
+
+// ---- keys, users, quotas ----------------------------------------------------------------------
+
+/** An API key, addressed by the hash of its secret (the secret itself is never stored). */
+export const apiKeyKey = (hash: string): Key => ({ PK: `${KEY_PREFIX}${hash}`, SK: 'KEY' });
+
+export const userKey = (userId: string): Key => ({ PK: `${USER_PREFIX}${userId}`, SK: 'USER' });
+
+/** The reference from a user to one of their keys (for listing and revoking by key id). */
+export const userKeyRefKey = (userId: string, keyId: string): Key => ({
+  PK: `${USER_PREFIX}${userId}`,
+  SK: `KEY${SEP}${keyId}`,
+});
+
+export const USER_KEY_REF_PREFIX = `KEY${SEP}`;
+
+/**
+ * A key's counter item for one calendar month (`202611`): the month's count, and the count of the
+ * latest UTC minute in which the key was charged (shared/data/quota-store.ts).
+ */
+export const quotaKey = (keyId: string, monthId: string): Key => ({
+  PK: `${QUOTA_PREFIX}${keyId}${SEP}MON${SEP}${monthId}`,
+  SK: 'COUNT',
+});
+
+/** The attributes of a counter item: the month's count, the latest minute (`yyyymmddhhmm`) and its count. */
+export const QUOTA_ATTRIBUTES = { monthCount: 'count', minute: 'minute', minuteCount: 'minuteCount' } as const;
+
+// ---- what the serving functions may read (IAM, lib/constructs/data-table.ts) -------------------
+
+/**
+ * Partition-key prefixes the serving functions read: the snapshot pointer, every snapshot
+ * partition (index segments), the document blocks, history and the quota counters. A new served
+ * partition family is one line here; the stack turns each prefix into a `dynamodb:LeadingKeys` pattern.
+ */
+export const SERVED_PREFIXES: readonly string[] = [
+  pointerKey().PK,
+  SNAPSHOT_PREFIX,
+  DOCUMENT_PREFIX,
+  HISTORY_PREFIX,
+  QUOTA_PREFIX,
+];
+
+/**
+ * Partitions under a served prefix that the serving functions must still never read, as IAM
+ * `StringLike` patterns: the raw source records, which include hidden platforms, and manifests.
+ */
+export const UNSERVED_PATTERNS: readonly string[] = [sourcePartition('*', '*'), manifestPartition('*')];

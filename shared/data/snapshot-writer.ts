@@ -1,0 +1,269 @@
+/**
+ * Writes of the served data (docs/data-model.md, "Versions"): a family version's manifest (the
+ * items it owns and the blocks it names, so that it can be deleted without a scan), the document
+ * blocks that no kept version has yet, its index segments and its source records; and the pointer
+ * item that names the served version of each family. The pointer also holds the import lease (one
+ * import at a time) and the versions replaced but not yet deleted.
+ */
+
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from '../platform/dynamodb';
+import { deleteItems, putItems } from './batch-writer';
+import type { VersionContent } from './family-index';
+import { documentBlockKey, manifestPartition, pointerKey, refreshedKey, sourcePartition } from './keys';
+import { queryAll } from './query-all';
+import {
+  decodeManifest,
+  decodePointer,
+  decodeSource,
+  encodeBlock,
+  encodeIndex,
+  encodeManifest,
+  encodeSource,
+  type ImportLease,
+  type Manifest,
+  type SnapshotPointer,
+} from './stored-items';
+
+export type { FamilyState, ImportLease, RetiredVersion, SnapshotPointer } from './stored-items';
+
+/** Another import holds the lease: retry later. */
+export class ImportBusyError extends Error {
+  constructor(readonly until: number) {
+    super(`another import is running (its lease ends at ${new Date(until).toISOString()}); retry later`);
+    this.name = 'ImportBusyError';
+  }
+}
+
+/** What writing a version did: the items it put (manifest, new blocks, index, sources) and its index segments. */
+export interface WrittenVersion {
+  itemsWritten: number;
+  segments: number;
+}
+
+export interface WriterOptions {
+  concurrency?: number;
+  onProgress?: (done: number, total: number) => void;
+  /** Awaited before each batch write or delete (an import holds its lease there). */
+  beforeWrite?: () => Promise<void>;
+}
+
+export class SnapshotWriter {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly options: WriterOptions = {},
+  ) {}
+
+  private get batch() {
+    return {
+      client: this.client,
+      tableName: this.tableName,
+      concurrency: this.options.concurrency,
+      beforeBatch: this.options.beforeWrite,
+    };
+  }
+
+  async readPointer(): Promise<SnapshotPointer | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: pointerKey(), ConsistentRead: true }),
+    );
+    return out.Item && decodePointer(out.Item);
+  }
+
+  /**
+   * Take the import lease unless another import holds an unexpired one. The versions an earlier
+   * holder was writing stay listed beside this holder's (`writing`): they are deleted by whoever
+   * holds the lease next, even when this holder stops before it deletes them. Returns the pointer
+   * as it was before.
+   */
+  async acquireLease(lease: ImportLease, now: number): Promise<SnapshotPointer | undefined> {
+    const take = async (
+      update: string,
+      condition: string,
+      names: Record<string, string>,
+      values: Record<string, unknown>,
+    ) => {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: pointerKey(),
+          UpdateExpression: update,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#lease': 'lease', ...names },
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return out.Attributes && decodePointer(out.Attributes);
+    };
+    try {
+      try {
+        // An expired lease: take it over, keeping its list.
+        return await take(
+          'SET #lease.#owner = :owner, #lease.#until = :until, #lease.#writing = list_append(#lease.#writing, :writing)',
+          '#lease.#until < :now',
+          { '#until': 'until', '#owner': 'owner', '#writing': 'writing' },
+          { ':owner': lease.owner, ':until': lease.until, ':writing': lease.writing, ':now': now },
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        return await take('SET #lease = :lease', 'attribute_not_exists(#lease)', {}, { ':lease': lease });
+      }
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const current = await this.readPointer();
+      throw new ImportBusyError(current?.lease?.until ?? now);
+    }
+  }
+
+  /** Hold the lease until `until` (a long import renews it between steps); refused if it was taken over. */
+  async renewLease(owner: string, until: number): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: pointerKey(),
+        UpdateExpression: 'SET #lease.#until = :until',
+        ConditionExpression: '#lease.#owner = :owner',
+        ExpressionAttributeNames: { '#lease': 'lease', '#owner': 'owner', '#until': 'until' },
+        ExpressionAttributeValues: { ':owner': owner, ':until': until },
+      }),
+    );
+  }
+
+  /** Record more versions the holder is about to write (when its plan changed under the lease). */
+  async recordWriting(owner: string, writing: string[]): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: pointerKey(),
+        UpdateExpression: 'SET #lease.#writing = list_append(#lease.#writing, :writing)',
+        ConditionExpression: '#lease.#owner = :owner',
+        ExpressionAttributeNames: { '#lease': 'lease', '#owner': 'owner', '#writing': 'writing' },
+        ExpressionAttributeValues: { ':owner': owner, ':writing': writing },
+      }),
+    );
+  }
+
+  /**
+   * End the lease without publishing (a failed import). The lease stays as expired, with what it
+   * was writing, so the next import deletes those versions.
+   */
+  async releaseLease(owner: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: pointerKey(),
+          UpdateExpression: 'SET #lease.#until = :ended',
+          ConditionExpression: '#lease.#owner = :owner',
+          ExpressionAttributeNames: { '#lease': 'lease', '#owner': 'owner', '#until': 'until' },
+          ExpressionAttributeValues: { ':owner': owner, ':ended': 0 },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  /** Record that an import carried these dataset families at `at`, changed or not: one small write. */
+  async markRefreshed(families: readonly string[], at: string): Promise<void> {
+    if (families.length === 0) return;
+    const names = Object.fromEntries(families.map((family, i) => [`#f${i}`, family]));
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: refreshedKey(),
+        UpdateExpression: `SET ${Object.keys(names)
+          .map((name) => `${name} = :at`)
+          .join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+  }
+
+  /** Publish: one write of the pointer, which also ends the lease; refused if the lease was taken over. */
+  async publish(owner: string, pointer: SnapshotPointer): Promise<void> {
+    const { lease: _, ...item } = pointer;
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...pointerKey(), ...item },
+        ConditionExpression: '#lease.#owner = :owner',
+        ExpressionAttributeNames: { '#lease': 'lease', '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': owner },
+      }),
+    );
+  }
+
+  /**
+   * Write a family version: its manifest first (so that even a partial version can be deleted),
+   * then the blocks that `stored` does not hold (blocks named by versions that are kept), its
+   * index and its source records.
+   */
+  async writeVersion(
+    version: string,
+    projection: VersionContent,
+    source: { family: string; records: readonly unknown[] },
+    stored: ReadonlySet<string>,
+  ): Promise<WrittenVersion> {
+    const index = encodeIndex(version, projection.index);
+    const sources = encodeSource(version, source.family, source.records);
+    const owned = [...index, ...sources];
+    const manifest = encodeManifest(version, {
+      keys: owned.map(({ PK, SK }) => [PK, SK]),
+      blocks: projection.blocks.map((b) => b.hash),
+    });
+    const blocks = projection.blocks.filter((b) => !stored.has(b.hash)).map((b) => encodeBlock(b.hash, b.docs));
+    await putItems(manifest, this.batch);
+    await putItems([...blocks, ...owned], { ...this.batch, onProgress: this.options.onProgress });
+    return { itemsWritten: manifest.length + blocks.length + owned.length, segments: index.length };
+  }
+
+  /** What a version holds (empty for a version that never wrote its manifest). */
+  async readManifest(version: string): Promise<Manifest> {
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': manifestPartition(version) },
+      ConsistentRead: true,
+    });
+    return decodeManifest(version, items);
+  }
+
+  /**
+   * Delete a version: the items it owns, the blocks it names that `kept` does not (blocks named by
+   * versions that stay), the manifest last. Returns the items deleted.
+   */
+  async deleteVersion(version: string, kept: ReadonlySet<string>): Promise<number> {
+    const manifestItems = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': manifestPartition(version) },
+      ConsistentRead: true,
+    });
+    const manifest = decodeManifest(version, manifestItems);
+    const keys = [
+      ...manifest.keys.map(([PK, SK]) => ({ PK, SK })),
+      ...[...new Set(manifest.blocks)].filter((b) => !kept.has(b)).map((b) => ({ ...documentBlockKey(b) })),
+    ];
+    await deleteItems(keys, this.batch);
+    await deleteItems(
+      manifestItems.map(({ PK, SK }) => ({ PK, SK })),
+      this.batch,
+    );
+    return keys.length + manifestItems.length;
+  }
+
+  /** The source records of a family version. */
+  async readSource(version: string, family: string): Promise<unknown[]> {
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': sourcePartition(version, family) },
+      ConsistentRead: true,
+    });
+    return decodeSource(version, family, items);
+  }
+}

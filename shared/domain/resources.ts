@@ -1,0 +1,255 @@
+/**
+ * The API resources (docs/openapi.json, components.schemas), one zod schema each. They validate the dataset
+ * import, drive the OpenAPI document and give the types. zod/mini keeps the Lambda bundles small.
+ */
+import * as z from 'zod/mini';
+import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/constants';
+import { DECIMAL_PATTERN } from '../platform/decimal';
+
+/** ISO 8601 in UTC; the API renders every timestamp as `toISOString()` (milliseconds, `Z`). */
+export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]00:?00)$/;
+
+/** The years a timestamp may name: every history window of one stays a date the API can write. */
+const TIMESTAMP_YEARS = { min: 1970, max: 9999 } as const;
+
+const daysInMonth = (year: number, month: number) =>
+  month === 2
+    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+      ? 29
+      : 28
+    : [4, 6, 9, 11].includes(month)
+      ? 30
+      : 31;
+
+/**
+ * Whether a string of TIMESTAMP_PATTERN names a real instant: a month 01-12, a day that exists in
+ * its month (leap years included), hours 00-23, minutes and seconds 00-59. `Date.parse` rolls
+ * `02-30` and `T24:00` over into the next day; this refuses them, so what is stored is served back
+ * as the same instant (digits past the millisecond are dropped, never rounded up).
+ */
+function isRealInstant(value: string): boolean {
+  const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((at) =>
+    Number(value.slice(at, at + (at === 0 ? 4 : 2))),
+  );
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59
+  );
+}
+
+const inYears = (value: string) => {
+  const year = Number(value.slice(0, 4));
+  return year >= TIMESTAMP_YEARS.min && year <= TIMESTAMP_YEARS.max;
+};
+
+/** A timestamp a data file may hold (what `timestamp()` accepts), for checks outside zod. */
+export const isFileTimestamp = (value: string): boolean =>
+  TIMESTAMP_PATTERN.test(value) && isRealInstant(value) && inYears(value);
+
+/** The longest decimal string a file may hold: its sort key (GSI5) stays far below DynamoDB's 1,024 bytes. */
+const DECIMAL_MAX_LENGTH = 64;
+
+/**
+ * A decimal in canonical form: no leading zero but the one before a point (`0.5`, not `00.5` or
+ * `01`), no sign but `-` and never on zero (`-0`, `-0.00`); trailing fraction zeros are kept as
+ * given (`5.0`). Checked besides DECIMAL_PATTERN, whose `pattern` the API description shows.
+ */
+const isCanonicalDecimal = (value: string): boolean =>
+  /^-?(0|[1-9]\d*)(\.\d+)?$/.test(value) && !/^-0(\.0+)?$/.test(value);
+
+export const decimal = () =>
+  z.string().check(
+    z.regex(DECIMAL_PATTERN, { error: 'must be a decimal string such as "4.25" (no exponent)' }),
+    z.refine((value) => !DECIMAL_PATTERN.test(value) || isCanonicalDecimal(value), {
+      error: 'must be a decimal in canonical form (no leading zeros such as "01.5" or "00", no "-0")',
+    }),
+    z.refine((value) => !DECIMAL_PATTERN.test(value) || value.length <= DECIMAL_MAX_LENGTH, {
+      error: `must not be longer than ${DECIMAL_MAX_LENGTH} characters`,
+    }),
+  );
+
+/** A timestamp of a data file: the pattern, then a real instant, then the years (one error each, the first that fails). */
+export const timestamp = () =>
+  z.string().check(
+    z.regex(TIMESTAMP_PATTERN, { error: 'must be an ISO 8601 UTC timestamp such as "2026-01-31T12:00:00.000Z"' }),
+    z.refine((value) => !TIMESTAMP_PATTERN.test(value) || isRealInstant(value), {
+      error: 'must be a real instant (a day of its month, hours 00-23, minutes and seconds 00-59)',
+    }),
+    // Before 1970 the history windows would reach years the API cannot write (README, "Data import").
+    z.refine((value) => !TIMESTAMP_PATTERN.test(value) || !isRealInstant(value) || inYears(value), {
+      error: `must be within years ${TIMESTAMP_YEARS.min} to ${TIMESTAMP_YEARS.max}`,
+    }),
+  );
+
+const text = () => z.string().check(z.minLength(1, { error: 'must not be empty' }));
+
+const slug = () =>
+  z
+    .string()
+    .check(
+      z.minLength(1, { error: 'must not be empty' }),
+      z.maxLength(SLUG_MAX_LENGTH, { error: `must not be longer than ${SLUG_MAX_LENGTH} characters` }),
+    );
+
+export { type PlatformType, SLUG_MAX_LENGTH };
+
+export const PlatformRef = z.strictObject({ type: z.enum(PLATFORM_TYPES), slug: slug(), name: text() });
+export const AssetRef = z.strictObject({ slug: slug(), symbol: z.string(), name: z.string() });
+
+export const CurrencyStats = z.strictObject({
+  rank_by_market_cap: z.nullable(z.int()),
+  circulating_supply: z.nullable(z.number()),
+  total_supply: z.nullable(z.number()),
+  max_supply: z.nullable(z.number()),
+  usd_price: z.nullable(decimal()),
+  usd_volume_24h: z.nullable(decimal()),
+  usd_market_cap: z.nullable(decimal()),
+  usd_percent_change_24h: z.nullable(z.number()),
+  usd_market_cap_dominance: z.nullable(z.number()),
+});
+
+export const currencyFields = {
+  slug: slug(),
+  name: text(),
+  symbol: z.string(),
+  category: z.string(),
+  sign: z.nullable(z.string()),
+  logo64: z.nullable(z.string()),
+  stats: CurrencyStats,
+  updated_at: timestamp(),
+};
+export const Currency = z.strictObject(currencyFields);
+
+/**
+ * The specification defines platforms only by sample payloads and states no nullability; the
+ * schemas require every field and accept `null` for `url`, `logo64` and each `stats` value
+ * (docs/adr/0002).
+ */
+export const ExchangeStats = z.strictObject({
+  num_coins: z.nullable(z.int()),
+  num_markets: z.nullable(z.int()),
+  weekly_visits: z.nullable(z.int()),
+  daily_spot_volume: z.nullable(z.number()),
+  is_centralized: z.nullable(z.boolean()),
+});
+
+export const WalletStats = z.strictObject({
+  wallet_type: z.nullable(z.string()),
+  num_coins: z.nullable(z.int()),
+  anonymity_rating: z.nullable(z.number()),
+  ease_of_use_rating: z.nullable(z.number()),
+  security_rating: z.nullable(z.number()),
+  platforms: z.nullable(z.array(z.string())),
+  additional_services: z.nullable(z.array(z.string())),
+});
+
+export const ProtocolStats = z.strictObject({
+  category: z.nullable(z.string()),
+  tvl: z.nullable(decimal()),
+});
+
+const platformFields = <T extends PlatformType, S extends z.ZodMiniType>(type: T, stats: S) => ({
+  type: z.literal(type),
+  slug: slug(),
+  name: text(),
+  url: z.nullable(z.string()),
+  logo64: z.nullable(z.string()),
+  stats,
+  updated_at: timestamp(),
+});
+
+export const exchangeFields = platformFields('exchange', ExchangeStats);
+export const walletFields = platformFields('wallet', WalletStats);
+export const protocolFields = platformFields('protocol', ProtocolStats);
+export const Exchange = z.strictObject(exchangeFields);
+export const Wallet = z.strictObject(walletFields);
+export const Protocol = z.strictObject(protocolFields);
+
+const offerId = () => z.int().check(z.minimum(0, { error: 'must not be negative' }));
+
+export const earnOfferFields = {
+  id: offerId(),
+  compositeKey: z.string(),
+  platform: z.nullable(PlatformRef),
+  chain: z.nullable(AssetRef),
+  asset: z.nullable(AssetRef),
+  reward_assets: z.array(AssetRef),
+  product_type: z.string(),
+  product_name: z.string(),
+  duration_days: z.nullable(z.int()),
+  apy: decimal(),
+  estimated_apy: decimal(),
+  estimated_apy_updated_at: timestamp(),
+  tvl: z.nullable(decimal()),
+  min_amount: z.nullable(decimal()),
+  max_amount: z.nullable(decimal()),
+  available: z.boolean(),
+  available_updated_at: timestamp(),
+  link: z.string(),
+  updated_at: timestamp(),
+};
+export const EarnOffer = z.strictObject(earnOfferFields);
+
+export const borrowOfferFields = {
+  id: offerId(),
+  compositeKey: z.string(),
+  platform: z.nullable(PlatformRef),
+  chain: z.nullable(AssetRef),
+  asset: AssetRef,
+  platform_type: z.string(),
+  term_days: z.nullable(z.int()),
+  borrow_apy: z.nullable(decimal()),
+  supply_apy: z.nullable(decimal()),
+  net_borrow_apy: decimal(),
+  real_net_borrow_apy: decimal(),
+  total_supply_usd: z.nullable(decimal()),
+  total_borrow_usd: z.nullable(decimal()),
+  available_liquidity_usd: z.nullable(decimal()),
+  is_active: z.boolean(),
+  link: z.string(),
+  synced_at: timestamp(),
+  updated_at: timestamp(),
+};
+export const BorrowOffer = z.strictObject(borrowOfferFields);
+
+export const collateralOfferFields = {
+  id: offerId(),
+  compositeKey: z.string(),
+  platform: z.nullable(PlatformRef),
+  chain: z.nullable(AssetRef),
+  asset: AssetRef,
+  platform_type: z.string(),
+  term_days: z.nullable(z.int()),
+  initial_ltv: decimal(),
+  margin_call_ltv: z.nullable(decimal()),
+  liquidation_ltv: z.nullable(decimal()),
+  is_active: z.boolean(),
+  link: z.string(),
+  synced_at: timestamp(),
+  updated_at: timestamp(),
+};
+export const CollateralOffer = z.strictObject(collateralOfferFields);
+
+export type PlatformRef = z.infer<typeof PlatformRef>;
+export type AssetRef = z.infer<typeof AssetRef>;
+export type Currency = z.infer<typeof Currency>;
+export type Exchange = z.infer<typeof Exchange>;
+export type Wallet = z.infer<typeof Wallet>;
+export type Protocol = z.infer<typeof Protocol>;
+export type EarnOffer = z.infer<typeof EarnOffer>;
+export type BorrowOffer = z.infer<typeof BorrowOffer>;
+export type CollateralOffer = z.infer<typeof CollateralOffer>;
+
+/** Every timestamp field of each resource, rendered as `toISOString()` on output. */
+export const TIMESTAMP_FIELDS = {
+  platform: ['updated_at'],
+  currency: ['updated_at'],
+  earn: ['estimated_apy_updated_at', 'available_updated_at', 'updated_at'],
+  borrow: ['synced_at', 'updated_at'],
+  collateral: ['synced_at', 'updated_at'],
+} as const;

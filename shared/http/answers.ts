@@ -1,0 +1,82 @@
+/**
+ * Lists and details of the served data as HTTP answers (docs/api.md, "Paging one version" and
+ * "Freshness"): the body, `Last-Modified` (when the newest data version the body depends on was
+ * published) and, on a list, `Link` (RFC 8288) to the next and previous pages of the same version.
+ * The ETag and `304` come after, from the body (middleware/conditional-requests.ts). The answers
+ * are the domain's own types (a Page, a Detail, a ChangesPage).
+ */
+import type { ChangesPage } from '../domain/changes';
+import type { Detail, Page } from '../domain/page';
+import { type ApiEvent, type ApiResult, jsonResult, listBody } from './http';
+
+/** An ISO 8601 instant as an HTTP-date (RFC 9110 §5.6.7, IMF-fixdate): `Tue, 15 Nov 1994 08:12:31 GMT`. */
+export function httpDate(iso: string): string {
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) throw new Error(`not an instant: ${iso}`);
+  return new Date(time).toUTCString();
+}
+
+/** Query text: each value percent-encoded, the commas of a list left as they are (they delimit nothing else here). */
+const encodeQueryPart = (text: string) => encodeURIComponent(text).replace(/%2C/g, ',');
+
+/**
+ * The relative reference of the same request at another offset, pinned to `snapshot`: the path as
+ * the client sent it (its base path and stage included), its parameters in their order with
+ * `offset` and `snapshot` replaced (or added at the end).
+ */
+function pageReference(event: ApiEvent, offset: number, snapshot: string): string {
+  const path = event.requestContext?.path ?? event.path;
+  const params: [string, string][] = [];
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+    for (const value of values ?? []) params.push([name, value]);
+  }
+  const set = (name: string, value: string) => {
+    const at = params.findIndex(([n]) => n === name);
+    if (at === -1) params.push([name, value]);
+    else params[at] = [name, value];
+  };
+  set('offset', String(offset));
+  set('snapshot', snapshot);
+  return `${path}?${params.map(([name, value]) => `${encodeQueryPart(name)}=${encodeQueryPart(value)}`).join('&')}`;
+}
+
+/**
+ * The `Link` field of a list page: `rel="next"` while `has_more`, `rel="prev"` when `offset` > 0
+ * (at `max(0, offset - limit)`); undefined when the page has neither (the whole list in one page).
+ */
+export function linkHeader(event: ApiEvent, page: Page['page']): string | undefined {
+  const links: string[] = [];
+  if (page.has_more) links.push(`<${pageReference(event, page.offset + page.limit, page.snapshot)}>; rel="next"`);
+  if (page.offset > 0)
+    links.push(`<${pageReference(event, Math.max(0, page.offset - page.limit), page.snapshot)}>; rel="prev"`);
+  return links.length > 0 ? links.join(', ') : undefined;
+}
+
+/** A paged body (a list's, or a changes page's) with its `Link` and `Last-Modified`. */
+function pagedResult(event: ApiEvent, body: string, page: Page['page'], lastModified: string): ApiResult {
+  const result = jsonResult(body);
+  const link = linkHeader(event, page);
+  result.headers = {
+    ...result.headers,
+    'Last-Modified': httpDate(lastModified),
+    ...(link === undefined ? {} : { Link: link }),
+  };
+  return result;
+}
+
+/** `{ data, pagination }` of a list page, with its headers. */
+export const listResult = (event: ApiEvent, answer: Page): ApiResult =>
+  pagedResult(event, listBody(answer.docs, answer.page), answer.page, answer.lastModified);
+
+/** `{ since, snapshot, data, pagination }` of a changes page, with its headers. */
+export function changesResult(event: ApiEvent, answer: ChangesPage): ApiResult {
+  const body = `{"since":${JSON.stringify(answer.since)},"snapshot":${JSON.stringify(answer.snapshot)},"data":${answer.data},"pagination":${JSON.stringify(answer.page)}}`;
+  return pagedResult(event, body, answer.page, answer.lastModified);
+}
+
+/** A detail with its `Last-Modified`. */
+export function docResult(answer: Detail): ApiResult {
+  const result = jsonResult(answer.doc);
+  result.headers = { ...result.headers, 'Last-Modified': httpDate(answer.lastModified) };
+  return result;
+}

@@ -1,0 +1,347 @@
+/**
+ * Query and path parameters (docs/api.md, "Parameters"): one zod object schema per route, whose
+ * parsed values the handlers pass to the domain (which declares what it reads: `PageRequest`,
+ * `OfferFilters`; a schema that stops producing it does not compile) and from which the OpenAPI
+ * parameters are generated (scripts/openapi, which adds each parameter's description). Validation is strict:
+ * unknown, repeated, empty, malformed and out-of-range values are a `validation_error` whose
+ * messages each name the parameter, one message per parameter (each check aborts the
+ * parameter's remaining checks).
+ *
+ * Each schema is built on its first use, not when the module loads: building zod schemas costs a
+ * function's cold start milliseconds, a function builds only those of the routes it serves, and a
+ * bundle keeps only those its routes name (docs/performance.md, "Bundle ≤ 1.2× and init").
+ */
+import * as z from 'zod/mini';
+import type { OfferFamily } from '../data/keys';
+import { PERIODS } from '../domain/buckets';
+import { SORT_MODES } from '../domain/orderings';
+import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/constants';
+import { ValidationError } from '../platform/errors';
+
+/** A message quotes at most this many characters of what the client sent, then `…`. */
+const QUOTE_MAX_LENGTH = 64;
+
+/** `min_apy`: the JSON number grammar without sign, at most this long (docs/api.md). */
+export const NUMBER_MAX_LENGTH = 32;
+const UNSIGNED_NUMBER_PATTERN = /^(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
+/** Client text in a message: at most QUOTE_MAX_LENGTH characters (code points), cut with `…`. */
+export function quoted(text: string): string {
+  let out = '';
+  let count = 0;
+  for (const char of text) {
+    if (count === QUOTE_MAX_LENGTH) return `${out}…`;
+    out += char;
+    count++;
+  }
+  return out;
+}
+
+const abort = (error: string) => ({ error, abort: true });
+
+const present = (name: string) => z.minLength(1, abort(`${name} must not be empty`));
+
+/** Plain decimal digits within [minimum, maximum], as a number; a negative integer is "less than". */
+function integer(name: string, minimum: number, maximum: number) {
+  const less = `${name} must not be less than ${minimum}`;
+  const greater = `${name} must not be greater than ${maximum}`;
+  const digits = z.string().check(
+    present(name),
+    z.refine((value) => !/^-[0-9]*[1-9][0-9]*$/.test(value), abort(less)),
+    z.regex(/^[0-9]+$/, abort(`${name} must be an integer`)),
+  );
+  // Digits always make an integer; past 2^53-1 (or Infinity) the safe-integer check says "greater".
+  const bounded = z
+    .int({ error: (issue) => (issue.code === 'too_small' ? less : greater), abort: true })
+    .check(z.minimum(minimum, abort(less)), z.maximum(maximum, abort(greater)));
+  return z.pipe(digits, z.pipe(z.transform(Number), bounded));
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
+  return z.pipe(
+    z.string().check(present(name)),
+    z.enum(values, { error: `${name} must be one of the following values: ${values.join(', ')}` }),
+  );
+}
+
+/** A non-negative number as text (compared as an exact decimal, shared/platform/decimal.ts). */
+function unsignedNumber(name: string) {
+  const isNegative = (value: string) =>
+    value.startsWith('-') && UNSIGNED_NUMBER_PATTERN.test(value.slice(1)) && /[1-9]/.test(value.split(/[eE]/)[0]);
+  return z.string().check(
+    present(name),
+    z.maxLength(NUMBER_MAX_LENGTH, abort(`${name} must not be longer than ${NUMBER_MAX_LENGTH} characters`)),
+    z.refine((value) => !isNegative(value), abort(`${name} must not be less than 0`)),
+    z.regex(UNSIGNED_NUMBER_PATTERN, abort(`${name} must be a decimal number such as 4.75`)),
+  );
+}
+
+/** `true` or `false`, as a boolean. */
+function flag(name: string) {
+  return z.pipe(
+    oneOf(name, ['true', 'false']),
+    z.pipe(
+      z.transform((value: 'true' | 'false') => value === 'true'),
+      z.boolean(),
+    ),
+  );
+}
+
+/** A data version as `pagination.snapshot` names it (1-64 characters of `[A-Za-z0-9_-]`), opaque to clients. */
+export const SNAPSHOT_MAX_LENGTH = 64;
+const SNAPSHOT_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+function snapshot(name: string) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) })
+    .check(
+      present(name),
+      z.maxLength(SNAPSHOT_MAX_LENGTH, abort(`${name} must not be longer than ${SNAPSHOT_MAX_LENGTH} characters`)),
+      z.regex(SNAPSHOT_PATTERN, abort(`${name} must contain only letters, digits, _ and -`)),
+    );
+}
+
+/** The most values a list parameter holds: `ids`, and every other one. */
+export const LIST_MAX = { ids: 200, other: 20 } as const;
+
+/** What a list parameter's elements are: a check of each element's text, and its value. */
+interface Element<T> {
+  /** The element's message (naming the parameter) when its text is not a value, else undefined. */
+  problem: (text: string) => string | undefined;
+  value: (text: string) => T;
+  /** The schema of a value (documentation: the output side of the list). */
+  schema: () => z.ZodMiniType<T, T>;
+}
+
+/**
+ * A comma-separated list of 1 to `maximum` distinct elements. Checked in order, one message per
+ * parameter: empty, too many values, an empty element, an element that is not a value, a value
+ * given twice (compared as values: `1,01` repeats an id). The values are frozen (a parsed query is
+ * shared, `parseQuery`).
+ */
+function list<T>(name: string, maximum: number, element: Element<T>) {
+  const text = z.string().check(
+    present(name),
+    z.check<string>((ctx) => {
+      const problem = listProblem(name, maximum, element, ctx.value);
+      if (problem !== undefined)
+        ctx.issues.push({ code: 'custom', message: problem, input: ctx.value, continue: false });
+    }),
+  );
+  const values = z.transform((value: string) => Object.freeze(value.split(',').map(element.value)));
+  return z.pipe(
+    text,
+    z.pipe(values, z.readonly(z.array(element.schema()).check(z.minLength(1), z.maxLength(maximum)))),
+  );
+}
+
+function listProblem<T>(name: string, maximum: number, element: Element<T>, value: string): string | undefined {
+  const parts = value.split(',');
+  if (parts.length > maximum) return `${name} must not have more than ${maximum} values`;
+  const seen = new Set<T>();
+  for (const part of parts) {
+    if (part === '') return `${name} must not contain an empty value`;
+    const problem = element.problem(part);
+    if (problem !== undefined) return problem;
+    const parsed = element.value(part);
+    if (seen.has(parsed)) return `${name} must not contain ${quoted(part)} twice`;
+    seen.add(parsed);
+  }
+  return undefined;
+}
+
+const slugElement = (name: string): Element<string> => ({
+  problem: (text) =>
+    text.length > SLUG_MAX_LENGTH ? `${name} must not be longer than ${SLUG_MAX_LENGTH} characters` : undefined,
+  value: (text) => text,
+  schema: () => z.string().check(z.minLength(1), z.maxLength(SLUG_MAX_LENGTH)),
+});
+
+const platformTypeElement: Element<PlatformType> = {
+  problem: (text) =>
+    (PLATFORM_TYPES as readonly string[]).includes(text)
+      ? undefined
+      : `platform_type must be one of the following values: ${PLATFORM_TYPES.join(', ')}`,
+  value: (text) => text as PlatformType,
+  schema: () => z.enum(PLATFORM_TYPES),
+};
+
+const idElement: Element<number> = {
+  problem: (text) => {
+    if (!/^[0-9]+$/.test(text)) return 'ids must be a comma-separated list of integers';
+    return Number(text) > Number.MAX_SAFE_INTEGER
+      ? `ids must not be greater than ${Number.MAX_SAFE_INTEGER}`
+      : undefined;
+  },
+  value: Number,
+  schema: () => z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)),
+};
+
+/** A schema built once, on its first use; pure, so a bundle drops the ones nothing calls. */
+function onFirstUse<S>(build: () => S): () => S {
+  let schema: S | undefined;
+  return () => (schema ??= build());
+}
+
+// ---- the parameters ----------------------------------------------------------------------------
+
+export const PAGE_SIZE = { minimum: 1, maximum: 200, default: 50 } as const;
+export const DEFAULT_PERIOD = '1m';
+
+const limit = /* @__PURE__ */ onFirstUse(() =>
+  z._default(integer('limit', PAGE_SIZE.minimum, PAGE_SIZE.maximum), PAGE_SIZE.default),
+);
+const offset = /* @__PURE__ */ onFirstUse(() => z._default(integer('offset', 0, Number.MAX_SAFE_INTEGER), 0));
+
+/**
+ * The filters of every offer list (docs/api.md, "Filters"), in the order their messages come: the
+ * parameters of version 1.1 first, so that a 1.1 request's messages keep their order.
+ */
+const offerFilters = /* @__PURE__ */ onFirstUse(() => ({
+  platform_type: z.optional(list('platform_type', LIST_MAX.other, platformTypeElement)),
+  platform: z.optional(list('platform', LIST_MAX.other, slugElement('platform'))),
+  asset: z.optional(list('asset', LIST_MAX.other, slugElement('asset'))),
+  sort: z.optional(oneOf('sort', SORT_MODES)),
+}));
+
+/** Filters added in version 1.2, after `min_apy` (earn and borrow only, like `min_tvl`). */
+const newOfferFilters = /* @__PURE__ */ onFirstUse(() => ({
+  chain: z.optional(list('chain', LIST_MAX.other, slugElement('chain'))),
+  ids: z.optional(list('ids', LIST_MAX.ids, idElement)),
+}));
+
+const snapshotParam = () => z.optional(snapshot('snapshot'));
+
+/** Routes that take no query parameter. */
+export const NO_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({}));
+
+/** Platform and currency lists. */
+export const LIST_QUERY = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({ limit: limit(), offset: offset(), snapshot: snapshotParam() }),
+);
+
+/** Each family's own flag: `available` on earn, `is_active` on borrow and collateral (the other's name is unknown). */
+export const OFFER_LIST_QUERY = {
+  earn: /* @__PURE__ */ onFirstUse(() =>
+    z.strictObject({
+      limit: limit(),
+      offset: offset(),
+      ...offerFilters(),
+      min_apy: z.optional(unsignedNumber('min_apy')),
+      ...newOfferFilters(),
+      min_tvl: z.optional(unsignedNumber('min_tvl')),
+      available: z.optional(flag('available')),
+      snapshot: snapshotParam(),
+    }),
+  ),
+  borrow: /* @__PURE__ */ onFirstUse(() =>
+    z.strictObject({
+      limit: limit(),
+      offset: offset(),
+      ...offerFilters(),
+      min_apy: z.optional(unsignedNumber('min_apy')),
+      ...newOfferFilters(),
+      min_tvl: z.optional(unsignedNumber('min_tvl')),
+      is_active: z.optional(flag('is_active')),
+      snapshot: snapshotParam(),
+    }),
+  ),
+  collateral: /* @__PURE__ */ onFirstUse(() =>
+    z.strictObject({
+      limit: limit(),
+      offset: offset(),
+      ...offerFilters(),
+      ...newOfferFilters(),
+      is_active: z.optional(flag('is_active')),
+      snapshot: snapshotParam(),
+    }),
+  ),
+} satisfies Record<OfferFamily, () => z.ZodMiniObject>;
+
+/** `GET /api/v1/{family}/changes`: the offers that differ between version `since` and the served (or `snapshot`) one. */
+export const CHANGES_QUERY = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({ since: snapshot('since'), snapshot: snapshotParam(), limit: limit(), offset: offset() }),
+);
+
+export const HISTORY_QUERY = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    period: z._default(oneOf('period', PERIODS), DEFAULT_PERIOD),
+  }),
+);
+
+export const OFFER_ID_PATH = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    id: integer('id', 0, Number.MAX_SAFE_INTEGER),
+  }),
+);
+
+/** Documentation only: the detail handlers look a slug up as it comes (shared/domain/catalog.ts). */
+export const SLUG_PATH = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    slug: z.string().check(z.minLength(1), z.maxLength(SLUG_MAX_LENGTH)),
+  }),
+);
+
+/** Documentation only: collateral history answers 404 whatever its id, so any text is an id there. */
+export const ANY_ID_PATH = /* @__PURE__ */ onFirstUse(() => z.strictObject({ id: z.string().check(z.minLength(1)) }));
+
+/**
+ * What an offer family's list accepts: every family's parameters, each optional where a family
+ * lacks it (`min_apy`, `min_tvl` and `available` are never set on collateral; `available` only on
+ * earn, `is_active` never on earn).
+ */
+export type OfferQuery = z.infer<ReturnType<typeof OFFER_LIST_QUERY.earn>> &
+  Pick<z.infer<ReturnType<typeof OFFER_LIST_QUERY.borrow>>, 'is_active'>;
+
+// ---- parsing -----------------------------------------------------------------------------------
+
+export type ParamSchema = z.ZodMiniObject<z.core.$ZodShape, z.core.$strict>;
+
+function validated<S extends ParamSchema>(schema: S, values: Record<string, string>, messages: string[]): z.output<S> {
+  const result = z.safeParse(schema, values);
+  if (result.success && messages.length === 0) return result.data;
+  for (const issue of result.error?.issues ?? []) {
+    if (issue.code === 'unrecognized_keys')
+      messages.push(...issue.keys.map((key) => `property ${quoted(key)} should not exist`));
+    else messages.push(issue.message);
+  }
+  throw new ValidationError(messages);
+}
+
+/**
+ * Valid queries already parsed, per schema and exact parameters: parsing is a pure function of
+ * them, popular pages repeat, and a parse costs more than the lookup. The results are frozen, so
+ * no caller can change what the next one gets. Invalid queries are parsed every time.
+ */
+const PARSED = new WeakMap<ParamSchema, Map<string, unknown>>();
+const PARSED_PER_SCHEMA = 256;
+
+/** A request's query against its route's schema: defaults applied, values converted. */
+export function parseQuery<S extends ParamSchema>(schema: S, values: Record<string, string[]>): Readonly<z.output<S>> {
+  const messages: string[] = [];
+  // Prototype-free: a parameter named `__proto__` is a plain (unknown) key here.
+  const single: Record<string, string> = Object.create(null);
+  for (const [name, list] of Object.entries(values)) {
+    // Unknown names (even `constructor`) are left to the strict schema, which reports them.
+    if (Object.hasOwn(schema.shape, name) && list.length > 1) messages.push(`${name} must not be repeated`);
+    single[name] = list[0] ?? '';
+  }
+  if (messages.length > 0) return validated(schema, single, messages);
+  let parsed = PARSED.get(schema);
+  if (!parsed) PARSED.set(schema, (parsed = new Map()));
+  const key = JSON.stringify(Object.entries(single));
+  const known = parsed.get(key);
+  if (known !== undefined) return known as z.output<S>;
+  const result = Object.freeze(validated(schema, single, messages));
+  if (parsed.size >= PARSED_PER_SCHEMA) {
+    const oldest = parsed.keys().next().value;
+    if (oldest !== undefined) parsed.delete(oldest);
+  }
+  parsed.set(key, result);
+  return result;
+}
+
+/** A path offer id: plain decimal digits, at most 2^53-1. */
+export function parseOfferId(raw: string | undefined): number {
+  return validated(OFFER_ID_PATH(), { id: raw ?? '' }, []).id;
+}
