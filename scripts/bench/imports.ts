@@ -21,12 +21,13 @@ import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../local/embedded-dynamodb';
 import { SnapshotWriter } from '../../shared/data/snapshot-writer';
+import { encodeJournal } from '../../shared/data/stored-items';
 import { type ImportResult, importDataset, readPointer, type SnapshotPointer } from '../../shared/import/importer';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import type { GeneratedDataset } from '../sample-data/generate';
 import { createRng, decimal, type Rng } from '../sample-data/random';
 import { round } from './stats';
-import { countingClient } from './write-units';
+import { countingClient, itemSize, unitsOf } from './write-units';
 
 /** The cases of issue 21 the baseline (bench/baseline-writes.json) names. */
 export type CaseId = 'a' | 'b' | 'c' | 'd' | 'e';
@@ -52,6 +53,11 @@ export interface ImportCase {
   observations?: number;
   /** History items among the items written. */
   history_items_written?: number;
+  /**
+   * Write units of the history journal among them (shared/data/stored-items.ts `encodeJournal` of
+   * the same series, sized by DynamoDB's rules): what all or nothing costs (docs/adr/0011).
+   */
+  journal_units?: number;
   target?: string;
   met?: boolean;
   detail?: string;
@@ -241,7 +247,16 @@ export async function measureImports(
       ),
     );
     const perObservation = (every.entry.history_items_written ?? 0) / (every.entry.observations ?? 1);
+    const hour = [hourStart];
+    const journal = encodeJournal({
+      seq: 1,
+      series: [
+        ...dataset.earn_offers.map((o) => ({ family: 'earn', id: o.id, times: hour })),
+        ...dataset.borrow_offers.map((o) => ({ family: 'borrow', id: o.id, times: hour })),
+      ],
+    });
     Object.assign(every.entry, {
+      journal_units: journal.reduce((n, item) => n + unitsOf(itemSize(item)), 0),
       target: '≤ 4 item writes per observation',
       met: perObservation <= 4,
       detail: `${round(perObservation, 2)} per observation`,

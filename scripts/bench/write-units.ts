@@ -72,7 +72,8 @@ export function itemSize(item: Item): number {
   );
 }
 
-const units = (bytes: number) => Math.max(1, Math.ceil(bytes / KB));
+/** The write units of a put of `bytes` (1 KB each, at least one). */
+export const unitsOf = (bytes: number) => Math.max(1, Math.ceil(bytes / KB));
 
 export interface IndexShape {
   name: string;
@@ -125,7 +126,7 @@ function sameValue(a: unknown, b: unknown): boolean {
   return false;
 }
 
-const entryUnits = (entry: Item) => units(itemSize(entry) + INDEX_ENTRY_OVERHEAD_BYTES);
+const entryUnits = (entry: Item) => unitsOf(itemSize(entry) + INDEX_ENTRY_OVERHEAD_BYTES);
 
 /**
  * Write units of one item's write, `before` and `after` being the item as stored before and after it
@@ -137,7 +138,7 @@ export function writeUnits(
   after: Item | undefined,
   shapes: readonly IndexShape[] = INDEX_SHAPES,
 ): { table: number; indexes: number } {
-  const table = units(Math.max(before ? itemSize(before) : 0, after ? itemSize(after) : 0));
+  const table = unitsOf(Math.max(before ? itemSize(before) : 0, after ? itemSize(after) : 0));
   let indexes = 0;
   for (const index of shapes) {
     const old = indexEntry(index, before);
@@ -317,8 +318,8 @@ export function countingClient(
         for (const op of ops) {
           const found = stored(op);
           const size = Math.max(found ? itemSize(found) : 0, op.item ? itemSize(op.item) : 0);
-          if (op.kind === 'delete') counts.deleteUnits += op.factor * units(size);
-          else counts.writeUnits += op.factor * units(size);
+          if (op.kind === 'delete') counts.deleteUnits += op.factor * unitsOf(size);
+          else counts.writeUnits += op.factor * unitsOf(size);
         }
       }
       throw error;

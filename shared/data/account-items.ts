@@ -11,6 +11,7 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod/mini';
+import { KEY_LIMIT_MAX } from '../platform/constants';
 import { CorruptDataError } from '../platform/errors';
 import { apiKeyKey, type Key, QUOTA_ATTRIBUTES, userKey, userKeyRefKey } from './keys';
 
@@ -33,12 +34,16 @@ function encoded<T extends object>(codec: z.ZodMiniType<T>, value: T, kind: stri
   return Object.fromEntries(Object.entries(result.data).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** An item named by its key id where it has one (public, unlike its hash), so that an operator finds it. */
+const namedByKeyId = (item: Record<string, unknown>, kind: string, named: string): string =>
+  typeof item.keyId === 'string' && item.keyId !== '' ? `${named} ${item.keyId}` : kind;
+
 const nonEmpty = () => z.string().check(z.minLength(1));
 
 // ---- API keys ---------------------------------------------------------------------------------
 
-/** A budget: a positive safe integer (z.int is bounded to the safe integers). */
-const keyLimit = z.int().check(z.positive());
+/** A budget: a positive integer of at most 15 digits, as accounts files and the CLI write it (RateLimit headers print it). */
+const keyLimit = z.int().check(z.positive(), z.maximum(KEY_LIMIT_MAX));
 
 /** `KEY#<hash>`: a key, addressed by the hash of its secret (docs/adr/0004-api-keys.md). */
 const KeyItemCodec = z.object({
@@ -68,7 +73,8 @@ const KEY_ITEM = 'an API key item';
  * limit that is not a positive integer) throws: the authorizer answers its failure (503, logged),
  * never 401 or an Allow, and no unchecked limit reaches its context.
  */
-export const decodeKeyItem = (item: Record<string, unknown>): KeyItem => decoded(KeyItemCodec, item, KEY_ITEM);
+export const decodeKeyItem = (item: Record<string, unknown>): KeyItem =>
+  decoded(KeyItemCodec, item, namedByKeyId(item, KEY_ITEM, 'the API key item of'));
 
 export const encodeKeyItem = (hash: string, key: KeyItem): Record<string, unknown> & Key => ({
   ...apiKeyKey(hash),
@@ -114,7 +120,7 @@ export type KeyRefItem = z.infer<typeof KeyRefItemCodec>;
 const KEY_REF_ITEM = "a user's key reference";
 
 export const decodeKeyRefItem = (item: Record<string, unknown>): KeyRefItem =>
-  decoded(KeyRefItemCodec, item, KEY_REF_ITEM);
+  decoded(KeyRefItemCodec, item, namedByKeyId(item, KEY_REF_ITEM, "the user's reference of key"));
 
 export const encodeKeyRefItem = (userId: string, ref: KeyRefItem): Record<string, unknown> & Key => ({
   ...userKeyRefKey(userId, ref.keyId),

@@ -86,6 +86,15 @@ export interface OfferFacts {
   flag: boolean;
 }
 
+/** What a kept index holds in the heap, per character of its JSON (measured: scripts/bench/index-load.ts). */
+const HEAP_PER_CHARACTER = 3;
+
+/**
+ * What an offer index builds beside its data, per entry and sort mode, once lists have run in that
+ * mode: the entry's rank (4 bytes) and its place in its asset's list (8).
+ */
+const DERIVED_BYTES_PER_ENTRY_AND_MODE = 12;
+
 class BaseIndex<D extends IndexData> {
   constructor(
     readonly version: string,
@@ -96,6 +105,11 @@ class BaseIndex<D extends IndexData> {
 
   get size(): number {
     return this.data.block.length;
+  }
+
+  /** What the index is estimated to hold in the heap (index-store.ts keeps them within a budget). */
+  get heapBytes(): number {
+    return this.textLength * HEAP_PER_CHARACTER;
   }
 
   ref(entry: number): DocumentRef {
@@ -131,6 +145,11 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
   private readonly byAsset = new Map<string, Map<string, number[]>>();
   private readonly ranks = new Map<string, Int32Array>();
   private factsOf?: OfferFacts[];
+
+  /** The JSON's estimate, and the ranks and asset lists of every sort mode counted as if built. */
+  override get heapBytes(): number {
+    return super.heapBytes + Object.keys(this.data.orders).length * this.size * DERIVED_BYTES_PER_ENTRY_AND_MODE;
+  }
 
   entry(id: number): number | undefined {
     this.byId ??= new Map(this.data.ids.map((id, i) => [id, i]));

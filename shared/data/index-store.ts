@@ -2,7 +2,7 @@
  * The ordered index of a family version, read once per instance and kept (docs/adr/0009). A
  * version never changes once published, so a kept index never goes stale: the bound only keeps
  * memory in check. It is a budget of heap, estimated from each index's JSON (about three times its
- * length: 7 MB for BENCH's 20,000 earn offers); the least recently used versions leave first, so a
+ * length: 7 MB for BENCH's 20,000 earn offers) and what lists build on it (family-index.ts `heapBytes`); the least recently used versions leave first, so a
  * replaced version that no request names any more leaves as soon as the budget needs its room,
  * while the served version of each family and the ones pinned lists read stay. The segments are
  * read in parallel; concurrent requests for one version share the read.
@@ -11,9 +11,6 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type FamilyIndex, indexOf } from './family-index';
 import { indexSegmentKey } from './keys';
 import { decodeIndex } from './stored-items';
-
-/** What a kept index is estimated to hold in the heap, per character of its JSON. */
-const HEAP_PER_CHARACTER = 3;
 
 export class IndexStore {
   private readonly kept = new Map<string, { index: Promise<FamilyIndex>; bytes: number }>();
@@ -39,7 +36,7 @@ export class IndexStore {
     entry.index.then(
       (index) => {
         if (this.kept.get(version) !== entry) return;
-        entry.bytes = index.textLength * HEAP_PER_CHARACTER;
+        entry.bytes = index.heapBytes;
         this.bytes += entry.bytes;
         this.evict(version);
       },

@@ -1,7 +1,8 @@
 /**
  * What the offer filters of a list look at (docs/api.md, "Filters"): one offer's facts as a
- * family version's index holds them, and the predicate of a query over them. The predicate is
- * built once per request and runs over every offer of the version (20,000 at BENCH), so
+ * family version's index holds them, the predicate of a query over them, and the offers it runs
+ * over (`candidates`). The predicate is built once per request and may run over every offer of
+ * the version (20,000 at BENCH), so
  * everything that depends only on the query (sets, sort keys of the bounds) is computed when it
  * is built, and a call allocates nothing.
  */
@@ -95,10 +96,8 @@ export function candidates(index: OfferIndex, mode: string, query: OfferFilters)
   }
   if (query.asset !== undefined) {
     // An offer has one asset: the lists are disjoint, each already in the order.
-    return mergeInOrder(
-      [...new Set(query.asset)].map((slug) => index.ofAsset(slug, mode)),
-      index.rank(mode),
-    );
+    const lists = [...new Set(query.asset)].map((slug) => index.ofAsset(slug, mode));
+    return lists.length === 1 ? lists[0] : mergeInOrder(lists, index.rank(mode));
   }
   return index.order(mode);
 }

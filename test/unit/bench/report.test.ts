@@ -42,8 +42,12 @@ describe('markdown', () => {
 
 describe('writeTargetChecks', () => {
   const baseline = readBaseline('quick')!;
-  const passes = (id: CaseId, total: number) =>
-    writeTargetChecks([measured(id, total)], 'quick').find((c) => c.check.startsWith(`import (${id})`))!.pass;
+  const check = (id: CaseId, total: number, journal?: number) =>
+    writeTargetChecks(
+      [{ ...measured(id, total), ...(journal === undefined ? {} : { journal_units: journal }) }],
+      'quick',
+    ).find((c) => c.check.startsWith(`import (${id})`))!;
+  const passes = (id: CaseId, total: number, journal?: number) => check(id, total, journal).pass;
 
   it('holds (b) to 1/8, (c) to 1/20, (d) to the refresh time alone and (e) to the quick baseline, two pointer units and the history journal’s', () => {
     expect(passes('b', Math.floor(baseline.b!.total / 8))).toBe(true);
@@ -52,8 +56,15 @@ describe('writeTargetChecks', () => {
     expect(passes('c', Math.floor(baseline.c!.total / 20) + 1)).toBe(false);
     expect(passes('d', 1)).toBe(true);
     expect(passes('d', 2)).toBe(false);
-    expect(passes('e', baseline.e!.total + 3)).toBe(true);
-    expect(passes('e', baseline.e!.total + 4)).toBe(false);
+    expect(passes('e', baseline.e!.total + 3, 1)).toBe(true);
+    expect(passes('e', baseline.e!.total + 4, 1)).toBe(false);
+  });
+
+  it('allows (e) the units its history journal measured, and says them', () => {
+    expect(passes('e', baseline.e!.total + 7, 5)).toBe(true);
+    expect(passes('e', baseline.e!.total + 8, 5)).toBe(false);
+    expect(passes('e', baseline.e!.total + 3)).toBe(false);
+    expect(check('e', baseline.e!.total + 7, 5).detail).toContain('journal: 5 units');
   });
 
   it('fails a case that was not measured', () => {

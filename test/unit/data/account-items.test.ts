@@ -13,6 +13,7 @@ import {
 } from '../../../shared/data/account-items';
 import { hashKey, keyIdForHash } from '../../../shared/data/key-store';
 import { apiKeyKey, QUOTA_ATTRIBUTES, userKey, userKeyRefKey } from '../../../shared/data/keys';
+import { KEY_LIMIT_MAX } from '../../../shared/platform/constants';
 import { CorruptDataError } from '../../../shared/platform/errors';
 
 const SECRET = 'test_0123456789abcdefghijklmnopqrstuvwxyzABCD';
@@ -70,17 +71,22 @@ describe('the API key item', () => {
     ['`revoked` missing', { revoked: undefined }, 'revoked'],
     ['no owner', { userId: undefined }, 'userId'],
     ['an empty key id', { keyId: '' }, 'keyId'],
+    ['a key id that is not a string', { keyId: 7 }, 'keyId'],
     ['no createdAt', { createdAt: undefined }, 'createdAt'],
     ['`perMinute` a string', { perMinute: '5' }, 'perMinute'],
     ['`perMinute` zero', { perMinute: 0 }, 'perMinute'],
     ['`perMonth` negative', { perMonth: -1 }, 'perMonth'],
     ['`perMonth` a fraction', { perMonth: 1.5 }, 'perMonth'],
     ['`perMonth` beyond the safe integers', { perMonth: 2 ** 53 }, 'perMonth'],
+    ['`perMonth` of 16 digits (RateLimit values hold 15)', { perMonth: KEY_LIMIT_MAX + 1 }, 'perMonth'],
     ['`revokedAt` a number', { revokedAt: 1 }, 'revokedAt'],
   ])('refuses an item with %s, naming the attribute and never the hash', (_case, change, attribute) => {
     const error = refusal(() => decodeKeyItem({ ...encodeKeyItem(HASH, key), ...change }));
 
-    expect(error.message).toMatch(/an API key item is malformed/);
+    // Named by its key id where it has one (public: an operator finds the item), else by its kind.
+    expect(error.message).toMatch(
+      !('keyId' in change) ? `the API key item of ${KEY_ID} is malformed` : /an API key item is malformed/,
+    );
     expect(error.message).toContain(attribute);
     expect(error.message).not.toContain(HASH);
     expect(error.message).not.toContain(SECRET);
@@ -141,7 +147,12 @@ describe("a user's key reference", () => {
   ])('refuses one with %s, without the hash in the message', (_case, change, attribute) => {
     const error = refusal(() => decodeKeyRefItem({ ...encodeKeyRefItem('u1', ref), ...change }));
 
-    expect(error.message).toMatch(/a user's key reference is malformed/);
+    // Named by its key id where it has one (the CLI prints it: an operator finds the item).
+    expect(error.message).toMatch(
+      !('keyId' in change)
+        ? `the user's reference of key ${KEY_ID} is malformed`
+        : /a user's key reference is malformed/,
+    );
     expect(error.message).toContain(attribute);
     expect(error.message).not.toContain(HASH);
     expect(error.message).not.toContain(HASH.slice(1));
