@@ -442,8 +442,8 @@ const undelta = (values: number[]) => {
 
 /**
  * The journal as items, part 0 (its head, written last) first. Series with the same times are
- * grouped (a feed's hour is one group), ids and times as differences: an hour of 25,000 series
- * fits one item of well under 1 KB.
+ * grouped (a feed's hour is one group), ids and times as differences: an hour of BENCH's 25,000 series
+ * (ids with gaps) is one item of 4.8 KB.
  */
 export function encodeJournal({ seq, series }: HistoryJournal): Item[] {
   const groups = new Map<string, { family: string; times: readonly number[]; ids: number[] }>();
