@@ -331,14 +331,17 @@ describe('authorizer: malformed key and user items (fail closed, 503)', () => {
     await expect(run(`Bearer ${KEY}`)).rejects.toThrow(/^Authorizer failure$/);
   });
 
-  it('logs the item kind and the attribute at fault, never the key or its hash', async () => {
+  it('logs the item by its key id (public) and the attribute at fault, never the key or its hash', async () => {
     givenKey({ perMinute: '5' });
 
     await run(`Bearer ${KEY}`).catch(() => undefined);
 
     expect(errorLine()).toMatchObject({
       message: 'authorizer: failure',
-      error: { name: 'CorruptDataError', message: expect.stringMatching(/an API key item .*perMinute/) },
+      error: {
+        name: 'CorruptDataError',
+        message: expect.stringMatching(new RegExp(`the API key item of ${KEY_ID} .*perMinute`)),
+      },
     });
     expect(logLines.join('\n')).not.toContain(hashKey(KEY, PEPPER));
     expect(logLines.join('\n')).not.toContain(KEY);
