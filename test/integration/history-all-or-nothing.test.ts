@@ -13,17 +13,17 @@
  * The failures are real: a document client on the same table whose calls of one kind start failing
  * like a dropped connection after a number of them.
  */
-import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { putItems } from '../../shared/data/batch-writer';
 import { HistoryWriter } from '../../shared/data/history-writer';
 import { HISTORY_PREFIX, historyJournalKey } from '../../shared/data/keys';
 import { decodeHistory, encodeJournal, servedValue } from '../../shared/data/stored-items';
 import { importDataset, readPointer } from '../../shared/import/importer';
-import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
+import { type FlakyClient, flakyClient as flakyOn } from '../helpers/faults';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let table: TestTable;
@@ -74,46 +74,14 @@ async function storedHistory() {
 const journalHead = async () =>
   (await table.items()).find((i) => i.PK === historyJournalKey(0, 0).PK && i.SK === historyJournalKey(0, 0).SK);
 
-/**
- * A client on the same table whose calls of `kind` fail like a dropped connection after `healthy`
- * of them; `beforeFailing` runs once, just before the first failure (a reader asking in between).
- */
-function flakyClient(
+/** A client on the same table whose calls of `kind` fail after `healthy` of them (test/helpers/faults.ts). */
+const flakyClient = (
   kind: typeof BatchWriteCommand | typeof PutCommand,
   healthy: number,
   beforeFailing?: () => Promise<void>,
-) {
-  const client: DynamoDBDocumentClient = createDocumentClient({ endpoint: table.endpoint });
-  const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
-  const inflight = new Set<Promise<unknown>>();
-  let seen = 0;
-  (client as unknown as { send: (command: unknown) => Promise<unknown> }).send = async (command: unknown) => {
-    if (command instanceof kind && ++seen > healthy) {
-      if (beforeFailing) {
-        const run = beforeFailing;
-        beforeFailing = undefined;
-        await run();
-      }
-      throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' });
-    }
-    const pending = send(command);
-    inflight.add(pending);
-    pending.then(
-      () => inflight.delete(pending),
-      () => inflight.delete(pending),
-    );
-    return pending;
-  };
-  return {
-    client,
-    settled: async () => {
-      while (inflight.size > 0) await Promise.allSettled([...inflight]);
-    },
-    close: () => client.destroy(),
-  };
-}
+) => flakyOn(table.endpoint, kind, healthy, beforeFailing);
 
-async function failingImport(dataset: unknown, flaky: ReturnType<typeof flakyClient>) {
+async function failingImport(dataset: unknown, flaky: FlakyClient) {
   try {
     now += 1_000;
     await expect(

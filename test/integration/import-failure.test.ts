@@ -19,7 +19,7 @@
  * The failures are real: a document client on the same embedded DynamoDB whose `send` starts
  * failing like a dropped connection after a number of calls of one kind.
  */
-import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { versionOfPartition } from '../../shared/data/keys';
 import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
 import type { ApiEvent, ApiResult } from '../../shared/http/http';
@@ -33,11 +33,11 @@ import {
   readPointer,
   TAKEOVER_GRACE_MS,
 } from '../../shared/import/importer';
-import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+import { flakyClient as flakyOn } from '../helpers/faults';
 
 // ---- the datasets --------------------------------------------------------------------------------
 
@@ -166,43 +166,9 @@ const snapshotVersions = async () =>
     .filter((v) => v !== '')
     .sort();
 
-/**
- * A client on the same table whose calls of one kind start failing like a dropped connection
- * after `healthy` of them. It counts every write it is asked for and can wait for its calls in flight.
- */
-function flakyClient(kind: typeof BatchWriteCommand | typeof PutCommand, healthy: number) {
-  const client: DynamoDBDocumentClient = createDocumentClient({ endpoint: table.endpoint });
-  const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
-  const inflight = new Set<Promise<unknown>>();
-  let seen = 0;
-  let writes = 0;
-  (client as unknown as { send: (command: unknown) => Promise<unknown> }).send = (command: unknown) => {
-    if (
-      !(command instanceof ScanCommand) &&
-      (command as { constructor: { name: string } }).constructor.name.match(/Put|BatchWrite|Delete|Update/)
-    )
-      writes++;
-    if (command instanceof kind && ++seen > healthy) {
-      return Promise.reject(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' }));
-    }
-    const pending = send(command);
-    inflight.add(pending);
-    pending.then(
-      () => inflight.delete(pending),
-      () => inflight.delete(pending),
-    );
-    return pending;
-  };
-  return {
-    client,
-    writes: () => writes,
-    /** Wait until no call is in flight (other batch workers may still be writing after the import rejected). */
-    settled: async () => {
-      while (inflight.size > 0) await Promise.allSettled([...inflight]);
-    },
-    close: () => client.destroy(),
-  };
-}
+/** A client on the same table whose calls of one kind fail after `healthy` of them (test/helpers/faults.ts). */
+const flakyClient = (kind: typeof BatchWriteCommand | typeof PutCommand, healthy: number) =>
+  flakyOn(table.endpoint, kind, healthy);
 
 // ---- the reference views -------------------------------------------------------------------------
 
