@@ -111,6 +111,7 @@ export const keyIdForHash = (hash: string): string =>
 /** A new secret: 256 random bits, base64url (47 characters with the prefix). */
 export const generateSecret = (): string => `${GENERATED_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 
+/** A summary's limits: those the key item holds, no absent one as an undefined property. */
 const limitsOf = (item: Partial<KeyLimits>): Partial<KeyLimits> => ({
   ...(item.perMinute !== undefined ? { perMinute: item.perMinute } : {}),
   ...(item.perMonth !== undefined ? { perMonth: item.perMonth } : {}),
@@ -169,7 +170,14 @@ export class KeyStore implements KeyLookup {
     const hash = this.hash(secret);
     const keyId = keyIdForHash(hash);
     const createdAt = this.clock().toISOString();
-    const keyItem = encodeKeyItem(hash, { keyId, userId, revoked: false, createdAt, ...limitsOf(limits) });
+    const keyItem = encodeKeyItem(hash, {
+      keyId,
+      userId,
+      revoked: false,
+      createdAt,
+      perMinute: limits.perMinute,
+      perMonth: limits.perMonth,
+    });
     const refItem = encodeKeyRefItem(userId, { keyId, hash, createdAt });
     try {
       await this.client.send(
@@ -291,7 +299,8 @@ export function accountItems(file: AccountsFile, pepper: string, createdAt: stri
         userId: user.id,
         revoked: key.revoked ?? false,
         createdAt,
-        ...limitsOf({ perMinute: key.per_minute, perMonth: key.per_month }),
+        perMinute: key.per_minute,
+        perMonth: key.per_month,
       };
       items.push(encodeKeyItem(hash, keyItem), encodeKeyRefItem(user.id, { keyId, hash, createdAt }));
     });
