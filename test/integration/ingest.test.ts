@@ -125,7 +125,13 @@ beforeAll(async () => {
   });
   await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
   table = await startTestTable();
-  ingest = ingestHandler({ s3, client: table.client, tableName: table.tableName, clock: () => NOW });
+  ingest = ingestHandler({
+    s3,
+    client: table.client,
+    tableName: table.tableName,
+    clock: () => NOW,
+    recordHistory: false,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -272,6 +278,7 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
       client: table.client,
       tableName: table.tableName,
       clock: () => NOW,
+      recordHistory: false,
     });
     const first = await bucket.put(KEY, withKraken('Kraken One'));
     const second = await bucket.put(KEY, withKraken('Kraken Two'));
@@ -300,6 +307,7 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
       client: table.client,
       tableName: table.tableName,
       clock: () => NOW,
+      recordHistory: false,
     });
     const first = await bucket.put(KEY, withKraken('Kraken Three'));
     const second = await bucket.put(KEY, withKraken('Kraken Four'));
