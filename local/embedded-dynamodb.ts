@@ -22,6 +22,9 @@ export interface EmbeddedDynamo {
 
 export async function startEmbeddedDynamo(port = 0, host = '127.0.0.1'): Promise<EmbeddedDynamo> {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  // Node closes a keep-alive connection idle for 5 s by default, racing a client that reuses it (a
+  // quota write after a long import failed with ECONNRESET); the clients' sockets stay open instead.
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
