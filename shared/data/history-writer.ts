@@ -138,9 +138,11 @@ export class HistoryWriter {
     const writes: StoredHistory[] = [];
     for (const { key, expiresAt, ...value } of candidates) {
       const served = stored.served(key, published);
-      // Against what this import already wrote there (a file's observation, then a recorded one), else what is served.
+      // Against what this import already wrote there (a file's observation, then a recorded one), else
+      // what is served. Not in a dry run: it comes before the import reverts a failed one, whose
+      // values may still hold the same number.
       const pending = stored.get(key)?.pending;
-      const current = pending?.seq === seq ? pending : served;
+      const current = !this.options.dryRun && pending?.seq === seq ? pending : served;
       if (current && (value.at < current.at || (value.at === current.at && sameValue(value, current)))) continue;
       writes.push({ key, ...(served ? { committed: served } : {}), pending: { ...value, seq }, expiresAt });
     }
