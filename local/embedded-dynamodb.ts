@@ -32,7 +32,12 @@ export async function startEmbeddedDynamo(port = 0, host = '127.0.0.1'): Promise
   const { port: bound } = server.address() as AddressInfo;
   return {
     endpoint: `http://${host}:${bound}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Connections kept open (above) end now, not when their clients go.
+        server.closeAllConnections();
+      }),
   };
 }
 
