@@ -375,9 +375,11 @@ export function importsTable(cases: ImportCase[]): string {
       'read units',
       'time s',
       'peak heap MB',
+      'observations',
+      'history write units',
       'target',
     ]),
-    row(Array(11).fill('---')),
+    row(Array(13).fill('---')),
     ...cases.map((c) =>
       row([
         c.name,
@@ -390,6 +392,8 @@ export function importsTable(cases: ImportCase[]): string {
         c.read_units,
         (c.ms / 1000).toFixed(1),
         c.peak_heap_mb,
+        c.observations,
+        c.history_write_units,
         c.target ? `${c.target}: ${c.met ? 'met' : 'NOT met'}${c.detail ? ` (${c.detail})` : ''}` : undefined,
       ]),
     ),
