@@ -2,9 +2,10 @@
  * The import (docs/adr/0006-live-data.md). A data file is validated as a whole; then each family
  * it carries is published as a new immutable version only if its content changed (offers also
  * when a platform reference they render changed), and its history observations are appended under
- * the import's sequence number, beside the observations it records of the offers it publishes (one per
- * offer and UTC hour: docs/adr/0012-recorded-history.md). Publishing is one write of the pointer item, which names the
- * served version of every family and the last sequence number whose history is served.
+ * the import's sequence number, beside the observations it records of the offers it publishes
+ * (one per offer and UTC hour: docs/adr/0012-recorded-history.md). Publishing is one write of the
+ * pointer item, which names the served version of every family, the last sequence number whose
+ * history is served and the hour each history family was last recorded.
  * Replaced versions are deleted only once no reader's cached pointer can still name them. An
  * import of what is already served writes nothing. One import runs at a time (a lease on the
  * pointer); a failed or interrupted import leaves the served data and history untouched, and the
