@@ -45,6 +45,8 @@ export interface IngestDeps {
   s3: S3Client;
   client: DynamoDBDocumentClient;
   tableName: string;
+  /** The stage's pointer cache (SNAPSHOT_CACHE_MS): replaced versions outlast it (importer.ts retireAfter). */
+  snapshotCacheMs: number;
   clock: () => Date;
 }
 
@@ -136,6 +138,7 @@ export function ingestHandler(
       const result = await importDataset(bytes, {
         client: deps.client,
         tableName: deps.tableName,
+        snapshotCacheMs: deps.snapshotCacheMs,
         now: clock,
         ...(remaining === undefined ? {} : { leaseMs: Math.max(LEASE_MS, remaining + LEASE_MARGIN_MS) }),
       });

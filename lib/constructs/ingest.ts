@@ -17,8 +17,8 @@ import { Construct } from 'constructs';
 import { INGEST_PREFIXES } from '../../shared/import/ingest-layout';
 import { ENV } from '../../shared/platform/config';
 import { acknowledge } from '../nag';
-import { ApiFunction, type ApiFunctionDefaults } from './api-function';
 import type { DataTable } from './data-table';
+import { type FunctionSettings, StackFunction } from './stack-function';
 
 /** The id CDK gives the one function per stack that sets bucket notifications at deploy time. */
 const NOTIFICATIONS_HANDLER_ID = 'BucketNotificationsHandler050a0587b7544547bf325f094a3db834';
@@ -26,7 +26,9 @@ const NOTIFICATIONS_HANDLER_ID = 'BucketNotificationsHandler050a0587b7544547bf32
 export interface IngestProps {
   entry: string;
   table: DataTable;
-  defaults: ApiFunctionDefaults;
+  settings: FunctionSettings;
+  /** The API functions' pointer cache: replaced versions are kept long enough for it. */
+  snapshotCacheMs: number;
   removalPolicy: RemovalPolicy;
   memorySize: number;
   timeout: Duration;
@@ -45,7 +47,7 @@ export class Ingest extends Construct {
   readonly bucket: s3.Bucket;
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
-  readonly function: ApiFunction;
+  readonly function: StackFunction;
 
   constructor(scope: Construct, id: string, props: IngestProps) {
     super(scope, id);
@@ -81,15 +83,18 @@ export class Ingest extends Construct {
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
     });
 
-    this.function = new ApiFunction(this, 'Function', {
+    this.function = new StackFunction(this, 'Function', {
       entry: props.entry,
       memorySize: props.memorySize,
       timeout: props.timeout,
       // One import at a time: the import's lease refuses a second one, this keeps them from starting.
       reservedConcurrency: 1,
       description: props.description,
-      defaults: props.defaults,
-      environment: { [ENV.dynamodbRequestTimeoutMs]: String(IMPORT_REQUEST_TIMEOUT_MS) },
+      settings: props.settings,
+      environment: {
+        [ENV.snapshotCacheMs]: String(props.snapshotCacheMs),
+        [ENV.dynamodbRequestTimeoutMs]: String(IMPORT_REQUEST_TIMEOUT_MS),
+      },
     });
     const fn = this.function.fn;
     // At most 2 concurrent batches (the least SQS allows): other files wait in the queue instead of

@@ -21,6 +21,7 @@ import type { S3Event, S3EventRecord, SQSEvent } from 'aws-lambda';
 import S3rver from 's3rver';
 import { type IngestedObject, ingestHandler } from '../../functions/ingest/ingest-handler';
 import { INGEST_PREFIXES } from '../../shared/import/ingest-layout';
+import { DEFAULTS } from '../../shared/platform/config';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
@@ -30,6 +31,8 @@ import { versionedBucket } from '../helpers/versioned-s3';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 const BUCKET = 'market-data-ingest-test';
+/** The stage's pointer cache, as the deployed function reads it. */
+const CACHE_MS = DEFAULTS.snapshotCacheMs;
 
 let dir: string;
 let server: S3rver;
@@ -125,7 +128,13 @@ beforeAll(async () => {
   });
   await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
   table = await startTestTable();
-  ingest = ingestHandler({ s3, client: table.client, tableName: table.tableName, clock: () => NOW });
+  ingest = ingestHandler({
+    s3,
+    client: table.client,
+    tableName: table.tableName,
+    snapshotCacheMs: CACHE_MS,
+    clock: () => NOW,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -271,6 +280,7 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
       s3: bucket.s3,
       client: table.client,
       tableName: table.tableName,
+      snapshotCacheMs: CACHE_MS,
       clock: () => NOW,
     });
     const first = await bucket.put(KEY, withKraken('Kraken One'));
@@ -299,6 +309,7 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
       s3: bucket.s3,
       client: table.client,
       tableName: table.tableName,
+      snapshotCacheMs: CACHE_MS,
       clock: () => NOW,
     });
     const first = await bucket.put(KEY, withKraken('Kraken Three'));
