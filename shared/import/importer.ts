@@ -53,7 +53,7 @@ import {
 export type { SnapshotPointer } from '../data/snapshot-writer';
 
 /** How long a replaced version stays readable (a list pinned to it, changes since it: docs/api.md). */
-export const RETAIN_MS = 60 * 60_000;
+const RETAIN_MS = 60 * 60_000;
 /** Beyond that, the readers' pointer cache and a margin before it is deleted. */
 export const RETIRE_MARGIN_MS = 60_000;
 /**
