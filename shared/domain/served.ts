@@ -17,15 +17,18 @@ export interface Served<I extends FamilyIndex> {
   /** When the version was published (`Last-Modified`). */
   publishedAt: string;
   index: I | undefined;
-  /** Its place in the family's publish order: a replaced version's rank, the served one (Infinity) after them all. */
+  /** Its place in the family's publish order: a replaced version's rank, the served one after them all. */
   rank: number;
 }
+
+/** The rank of what a family serves now: published after every replaced version. */
+const SERVED_RANK = Number.POSITIVE_INFINITY;
 
 /** The name of a family that was never imported, and the time its empty answers claim. */
 const NONE: Omit<Served<never>, 'index'> = {
   snapshot: 'none',
   publishedAt: new Date(0).toISOString(),
-  rank: Number.POSITIVE_INFINITY,
+  rank: SERVED_RANK,
 };
 
 async function served(
@@ -39,7 +42,12 @@ async function served(
   const load = (v: FamilyVersion) => stores.indexes.load(v.version, v.segments);
   if (pinned === undefined || pinned === (current?.version ?? NONE.snapshot)) {
     return current
-      ? { ...NONE, snapshot: current.version, publishedAt: current.publishedAt, index: await load(current) }
+      ? {
+          snapshot: current.version,
+          publishedAt: current.publishedAt,
+          rank: SERVED_RANK,
+          index: await load(current),
+        }
       : { ...NONE, index: undefined };
   }
   const retired = versions.retired.get(pinned);
