@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { CORS_ALLOW_ORIGIN } from '../../shared/http/cors';
+import { shortNotices } from '../../shared/http/deprecation';
 import { BEARER_CHALLENGE, GATEWAY_RESPONSES, WAF_RESPONSES } from '../../shared/http/gateway-responses';
 import { CACHE_CONTROL } from '../../shared/http/http';
 import {
@@ -626,6 +627,8 @@ function withCorsOrigin(responses: JsonSchema[]): void {
  * to see what a deprecation mark does.
  */
 export function buildOpenApiDocument(routes: readonly Route[] = ROUTES): Record<string, unknown> {
+  const short = shortNotices(routes);
+  if (short.length > 0) throw new Error(`deprecations with less notice than the policy's:\n${short.join('\n')}`);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const op = OPERATIONS[route.operationId as OperationId];
@@ -646,7 +649,7 @@ export function buildOpenApiDocument(routes: readonly Route[] = ROUTES): Record<
       title: 'Market Data API',
       version: API_VERSION,
       summary: 'Read-only market data for crypto finance: platforms, currencies, offers and APY history.',
-      description: overview(),
+      description: overview(routes),
       contact: CONTACT,
     },
     // Relative first: it resolves against where the description is read from (`<base>/openapi.json`),

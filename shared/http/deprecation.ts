@@ -7,6 +7,22 @@
 import { httpDate } from './answers';
 import { API_PREFIX, type Deprecation, type Route } from './routes';
 
+/** The least notice a deprecation gives: its sunset comes at least this many days after it (docs/api.md). */
+export const DEPRECATION_NOTICE_DAYS = 180;
+const DAY_MS = 86_400_000;
+
+/** The route table's deprecations that give less notice than the policy promises, by route and name. */
+export function shortNotices(routes: readonly Route[]): string[] {
+  return routes.flatMap((route) =>
+    [
+      ...(route.deprecated?.route ? [[route.path, route.deprecated.route] as const] : []),
+      ...Object.entries(route.deprecated?.parameters ?? {}).map(([name, d]) => [`${route.path} ${name}`, d] as const),
+    ]
+      .filter(([, d]) => !(Date.parse(d.sunset) - Date.parse(d.since) >= DEPRECATION_NOTICE_DAYS * DAY_MS))
+      .map(([what, d]) => `${what}: sunset ${d.sunset} is less than ${DEPRECATION_NOTICE_DAYS} days after ${d.since}`),
+  );
+}
+
 /**
  * The deprecation a request meets: its route's, else the one with the earliest sunset among the
  * deprecated query parameters it sends; undefined when it meets none.

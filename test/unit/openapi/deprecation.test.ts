@@ -5,7 +5,7 @@
  * them. Nothing is deprecated in the real description.
  */
 import { buildOpenApiDocument } from '../../../scripts/openapi/document';
-import { deprecationHeaders } from '../../../shared/http/deprecation';
+import { DEPRECATION_NOTICE_DAYS, deprecationHeaders } from '../../../shared/http/deprecation';
 import { DEPRECATED_ROUTES, PARAMETER_DEPRECATION, ROUTE_DEPRECATION } from '../../fixtures/deprecated-routes';
 
 type Json = Record<string, any>;
@@ -25,7 +25,9 @@ const responsesOf = (doc: Json, path: string) =>
 describe('a deprecated route in the description', () => {
   const op = marked.paths['/api/v1/wallets'].get;
 
-  it('is `deprecated: true`, and says since when and until when it works', () => {
+  it('is `deprecated: true`, and says since when and until when it works; the overview says some are', () => {
+    expect(marked.info.description).toContain('The operations and parameters marked below are deprecated.');
+    expect(real.info.description).toContain('Nothing is deprecated today.');
     expect(op.deprecated).toBe(true);
     expect(op.description).toContain('**Deprecated** since 2026-12-01');
     expect(op.description).toContain('until its sunset, 2027-06-01');
@@ -64,6 +66,20 @@ describe('a deprecated parameter in the description', () => {
         false,
         false,
       ]);
+  });
+});
+
+describe('the notice a deprecation gives', () => {
+  it(`is at least ${DEPRECATION_NOTICE_DAYS} days: a shorter one does not generate`, () => {
+    const short = DEPRECATED_ROUTES.map((route) =>
+      route.operationId === 'listWallets'
+        ? { ...route, deprecated: { route: { since: ROUTE_DEPRECATION.since, sunset: '2027-05-01T00:00:00.000Z' } } }
+        : route,
+    );
+    expect(() => buildOpenApiDocument(short)).toThrow(
+      /\/api\/v1\/wallets: sunset 2027-05-01T00:00:00.000Z is less than 180 days/,
+    );
+    expect(() => buildOpenApiDocument(DEPRECATED_ROUTES)).not.toThrow();
   });
 });
 
