@@ -12,7 +12,6 @@ import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 let table: TestTable;
 let api: TestApi;
 /** The overtaken import's own client, where the test hooks in. */

@@ -27,8 +27,6 @@ import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 import { versionedBucket } from '../helpers/versioned-s3';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const BUCKET = 'market-data-ingest-test';
 
 let dir: string;

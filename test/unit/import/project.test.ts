@@ -40,7 +40,6 @@ import { fixtureDataset } from '../../fixtures/dataset';
 import { compareExact } from '../../helpers/exact-decimal';
 import { ASSETS, borrowRecord, earnRecord, type RecordOf, seeded as random } from '../../helpers/records';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Doc = RecordOf;
 
 const fixture = parseDataset(fixtureDataset());
