@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
 import { CACHE_CONTROL } from '../../shared/http/http';
 import type { ParamSchema } from '../../shared/http/query';
-import { API_PREFIX, ROUTES, type Route, STATUS_PATH } from '../../shared/http/routes';
+import { API_PREFIX, DOCS_PATH, OPENAPI_PATH, ROUTES, type Route, STATUS_PATH } from '../../shared/http/routes';
 import { componentSchemas, type JsonSchema, schemaRef } from './components';
 import { overview } from './descriptions';
 import { BODY_EXAMPLES, PARAMETER_EXAMPLES, SNAPSHOT_EXAMPLES } from './examples';
@@ -17,8 +17,6 @@ import type { SchemaName } from './response-schemas';
 const OPENAPI_VERSION = '3.1.0';
 const API_VERSION = '1.2.0';
 const SECURITY_SCHEME = 'bearerAuth';
-/** Served without a key next to the API (local/public-routes.ts, the deployed stack). */
-const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
 
 export const USAGE_HEADER_DESCRIPTIONS = [
   ['X-RateLimit-Limit', 'Effective requests-per-minute limit of the key.'],
@@ -395,7 +393,7 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
     example: CACHE_CONTROL.none,
   };
   return {
-    [PUBLIC_PATHS.document]: {
+    [OPENAPI_PATH]: {
       get: {
         operationId: 'getApiDescription',
         summary: 'This API description',
@@ -428,7 +426,7 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
         },
       },
     },
-    [PUBLIC_PATHS.docs]: {
+    [DOCS_PATH]: {
       get: {
         operationId: 'getApiDocs',
         summary: 'Documentation page',
