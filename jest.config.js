@@ -3,7 +3,8 @@
  * long, the `*.heavy.test.ts` files of test/unit: properties of many runs, round-trips of large
  * inputs, the data-file refusals), `stack` (CDK assertions on the synthesized template) and
  * `integration` (the real handlers on the embedded DynamoDB, the local gateway, the browser).
- * `npm test` runs all four; `npm run test:unit` the first. Property tests' run counts come from one setting, PROPERTY_RUNS (test/helpers/property.ts).
+ * `npm test` runs all four; `npm run test:unit` the first. Property tests' run counts come from
+ * one setting, PROPERTY_RUNS (test/helpers/property.ts).
  * Log lines of the code under test are dropped unless TEST_LOGS=1 (test/setup-quiet.ts).
  * `npm run test:coverage` (and .ci/run) add the coverage report of the application code, with its floor.
  * @type {import('jest').Config}
