@@ -11,6 +11,8 @@ import { CACHE_CONTROL } from '../../shared/http/http';
 import {
   API_PREFIX,
   type Deprecation,
+  DOCS_PATH,
+  OPENAPI_PATH,
   type OperationId,
   ROUTES,
   type Route,
@@ -30,8 +32,6 @@ const LOCAL_SERVER = 'http://127.0.0.1:3000';
 /** Who answers for the API: problems are reported with the answer's `X-Request-Id` (docs/api.md, "Errors"). */
 const CONTACT = { name: 'Market Data API maintainers' };
 const SECURITY_SCHEME = 'bearerAuth';
-/** Served without a key next to the API (local/public-routes.ts, the deployed stack). */
-const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
 
 export const USAGE_HEADER_DESCRIPTIONS = [
   ['X-RateLimit-Limit', 'Effective requests-per-minute limit of the key.'],
@@ -518,7 +518,7 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
     example: CACHE_CONTROL.none,
   };
   return {
-    [PUBLIC_PATHS.document]: {
+    [OPENAPI_PATH]: {
       get: {
         operationId: 'getApiDescription',
         summary: 'This API description',
@@ -552,7 +552,7 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
         },
       },
     },
-    [PUBLIC_PATHS.docs]: {
+    [DOCS_PATH]: {
       get: {
         operationId: 'getApiDocs',
         summary: 'Documentation page',

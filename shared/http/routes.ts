@@ -107,11 +107,15 @@ export const operationOfResource = (resource: string | undefined): OperationId |
 /** The freshness of every family (docs/api.md, "Freshness"): public, no key and no budget. */
 export const STATUS_PATH = `${API_PREFIX}/status` as const;
 
+/** The API description (OpenAPI) and its docs page. */
+export const OPENAPI_PATH = '/openapi.json';
+export const DOCS_PATH = '/docs';
+
 /**
  * Paths served without a key by the `docs` function, throttled below the stage: the API
  * description, its docs page and the data status.
  */
-export const PUBLIC_PATHS = ['/openapi.json', '/docs', '/docs/{asset}', STATUS_PATH] as const;
+export const PUBLIC_PATHS = [OPENAPI_PATH, DOCS_PATH, `${DOCS_PATH}/{asset}`, STATUS_PATH] as const;
 
 export interface RouteMatch {
   route: Route;
