@@ -1,6 +1,6 @@
 /**
  * CORS for browser clients: any origin may call the API with a Bearer key (no cookies are used),
- * send If-None-Match, and read the usage, rate-limit, validator, paging and retry headers
+ * send If-None-Match, and read the usage, rate-limit, validator, paging (CSV lists' `X-Total-Count` and `X-Snapshot` included) and retry headers
  * (Cache-Control and Last-Modified are safelisted). The functions add these headers to their responses, the gateway responses and
  * the key-free preflight carry them too, locally and deployed.
  */
@@ -21,6 +21,8 @@ export const CORS_EXPOSE_HEADERS = [
   'Retry-After',
   'Location',
   'Link',
+  'X-Total-Count',
+  'X-Snapshot',
 ];
 export const CORS_MAX_AGE_SECONDS = 600;
 
