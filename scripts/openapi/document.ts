@@ -4,6 +4,7 @@
  * contract tests validate every response they see against that file.
  */
 import * as z from 'zod/mini';
+import { CSV_CONTENT_TYPE } from '../../shared/http/csv';
 import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
 import { CACHE_CONTROL } from '../../shared/http/http';
 import type { ParamSchema } from '../../shared/http/query';
@@ -15,7 +16,7 @@ import { OPERATIONS, type OperationSpec, PARAMETER_DESCRIPTIONS, type ParameterO
 import type { SchemaName } from './response-schemas';
 
 const OPENAPI_VERSION = '3.1.0';
-const API_VERSION = '1.2.0';
+const API_VERSION = '1.3.0';
 const SECURITY_SCHEME = 'bearerAuth';
 /** Served without a key next to the API (local/public-routes.ts, the deployed stack). */
 const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
@@ -73,6 +74,9 @@ const HEADER_EXAMPLES: Record<string, string> = {
   'Retry-After': '42',
   Location: '/api/v1/exchanges/binance',
   'Last-Modified': 'Fri, 20 Nov 2026 10:00:00 GMT',
+  'X-Total-Count': '128',
+  'X-Snapshot': SNAPSHOT_EXAMPLES.newer,
+  Vary: 'Accept, Accept-Encoding',
   Link:
     `<${API_PREFIX}/earn?asset=tether,usd-coin&limit=50&offset=100&snapshot=${SNAPSHOT_EXAMPLES.newer}>; rel="next", ` +
     `<${API_PREFIX}/earn?asset=tether,usd-coin&limit=50&offset=0&snapshot=${SNAPSHOT_EXAMPLES.newer}>; rel="prev"`,
@@ -146,6 +150,25 @@ const HEADERS: Record<string, JsonSchema> = {
     required: false,
     schema: { type: 'string', minLength: 1 },
   },
+  'X-Total-Count': {
+    description:
+      'On a `text/csv` list: `pagination.total` of the JSON answer, the number of offers the filters keep. A string of digits.',
+    required: false,
+    schema: DIGITS,
+  },
+  'X-Snapshot': {
+    description:
+      'On a `text/csv` list: `pagination.snapshot` of the JSON answer, the data version the page was read from (send it back as `snapshot=`).',
+    required: false,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+  },
+  Vary: {
+    description:
+      'The answer has a JSON and a CSV representation (`Accept: text/csv`) and may be gzip- or deflate-coded: caches key it on `Accept` and `Accept-Encoding`. ' +
+      'Each representation has its own `ETag`.',
+    required: true,
+    schema: { type: 'string', const: 'Accept, Accept-Encoding' },
+  },
 };
 for (const [name, header] of Object.entries(HEADERS)) header.example = example(name);
 
@@ -171,6 +194,18 @@ function json(schema: SchemaName) {
   if (value === undefined) throw new Error(`response schema ${schema} has no example (scripts/openapi/examples.ts)`);
   return { content: { 'application/json': { schema: schemaRef(schema), example: value } } };
 }
+
+/** The CSV representation of a 200 (shared/http/csv.ts), with its example. */
+const csvContent = (example: string) => ({
+  [CSV_CONTENT_TYPE.split(';')[0]]: {
+    schema: {
+      type: 'string',
+      description:
+        'RFC 4180 CSV in UTF-8 without BOM: a header row, then one CRLF-ended row per offer or point (the overview\'s "CSV").',
+    },
+    example,
+  },
+});
 
 const RESPONSES: Record<string, JsonSchema> = {
   NotModified: {
@@ -329,8 +364,12 @@ function operation(route: Route, op: OperationSpec): JsonSchema {
             }
           : {}),
         ...(route.kind === 'list' ? { Link: headerRef('Link') } : {}),
+        ...(op.csv === undefined ? {} : { Vary: headerRef('Vary') }),
+        ...(op.csv !== undefined && route.kind === 'list'
+          ? { 'X-Total-Count': headerRef('X-Total-Count'), 'X-Snapshot': headerRef('X-Snapshot') }
+          : {}),
       },
-      ...json(op.ok),
+      content: { ...json(op.ok).content, ...(op.csv === undefined ? {} : csvContent(op.csv)) },
     };
   }
   if (op.redirects) responses['301'] = responseRef('MovedPermanently');
