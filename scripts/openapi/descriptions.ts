@@ -84,7 +84,7 @@ export function historyRules(): string {
 const names = (columns: readonly { name: string }[]) => columns.map((c) => `\`${c.name}\``).join(', ');
 
 /** The CSV representation (shared/http/csv.ts), for the overview and each operation that has it. */
-export function csvRules(): string {
+function csvRules(): string {
   return (
     'With `Accept: text/csv` (named itself, at a higher quality than JSON: `*/*` or `text/*` alone get JSON), offer lists and history answer RFC 4180 CSV: ' +
     '`Content-Type: text/csv; charset=utf-8`, UTF-8 without BOM, a header row, CRLF line ends, one row per offer or per point. ' +

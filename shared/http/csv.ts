@@ -112,7 +112,7 @@ function cell(row: Json, column: Column): unknown {
 const CRLF = '\r\n';
 
 /** The CSV text of rows: a header row, then one row per value, every row ending in CRLF. */
-export function csvText(columns: readonly Column[], rows: Iterable<Json>): string {
+function csvText(columns: readonly Column[], rows: Iterable<Json>): string {
   const lines = [columns.map((c) => c.name).join(',')];
   for (const row of rows) lines.push(columns.map((c) => csvField(cell(row, c))).join(','));
   return lines.join(CRLF) + CRLF;
