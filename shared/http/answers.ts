@@ -2,8 +2,10 @@
  * Lists and details of the served data as HTTP answers (docs/api.md, "Paging one version" and
  * "Freshness"): the body, `Last-Modified` (when the newest data version the body depends on was
  * published) and, on a list, `Link` (RFC 8288) to the next and previous pages of the same version.
- * The ETag and `304` come after, from the body (middleware/conditional-requests.ts). The answers
- * are the domain's own types (a Page, a Detail, a ChangesPage).
+ * Offer lists and history windows come in JSON or, to `Accept: text/csv`, in CSV (csv.ts, written
+ * from the same documents). The ETag and `304` come after, from the body
+ * (middleware/conditional-requests.ts). The answers are the domain's own types (a Page, a Detail,
+ * a ChangesPage).
  */
 import type { HistoryFamily, OfferFamily } from '../data/keys';
 import type { ChangesPage } from '../domain/changes';
