@@ -8,7 +8,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 import { z } from 'zod';
 import { FUNCTION_NAMES } from '../shared/http/routes';
-import { DEFAULTS } from '../shared/platform/config';
+import { DEFAULTS, MAX_SNAPSHOT_CACHE_MS } from '../shared/platform/config';
 
 /** The API functions and the authorizer: everything with a memory size. */
 const LAMBDA_NAMES = [...FUNCTION_NAMES, 'authorizer'] as const;
@@ -99,7 +99,8 @@ const stageBlock = z
       .string()
       .regex(/^\/?[\w.\-/]+$/)
       .optional(),
-    snapshotCacheMs: z.int().min(0).optional(),
+    // Replaced versions outlast the longest cache a stage may set (shared/import/importer.ts retireAfter).
+    snapshotCacheMs: z.int().min(0).max(MAX_SNAPSHOT_CACHE_MS).optional(),
     readCacheMb: z.int().min(0).max(1024).optional(),
     ingestMemorySize: z.int().min(128).max(10_240).optional(),
     ingestTimeoutSeconds: z.int().min(30).max(900).optional(),
@@ -156,7 +157,7 @@ export interface StageConfig {
    * (created before the first deploy), none elsewhere.
    */
   keyPepperParameter: string | undefined;
-  /** How long a function trusts its cached snapshot pointer (default 5000). */
+  /** How long a function trusts its cached snapshot pointer (default 5000, at most 300,000). */
   snapshotCacheMs: number;
   /** Bound of each function instance's cache of published snapshot data, MB (default 64; 0: off). */
   readCacheMb: number;

@@ -27,7 +27,7 @@ import {
 } from '../data/keys';
 import { type FamilyVersions, versionsOf } from '../data/snapshot-store';
 import { type FamilyState, type RetiredVersion, type SnapshotPointer, SnapshotWriter } from '../data/snapshot-writer';
-import { DEFAULTS } from '../platform/config';
+import { MAX_SNAPSHOT_CACHE_MS } from '../platform/config';
 import {
   DataFileError,
   type DataFileInput,
@@ -59,9 +59,15 @@ import {
 export type { SnapshotPointer } from '../data/snapshot-writer';
 
 /** How long a replaced version stays readable (a list pinned to it, changes since it: docs/api.md). */
-export const RETAIN_MS = 60 * 60_000;
+const RETAIN_MS = 60 * 60_000;
 /** Beyond that, the readers' pointer cache and a margin before it is deleted. */
 export const RETIRE_MARGIN_MS = 60_000;
+/**
+ * How long after it is replaced a version is deleted, for readers that trust a pointer for
+ * `snapshotCacheMs`: a reader may name it that long after, and a list pinned then stays readable
+ * RETAIN_MS more.
+ */
+export const retireAfter = (snapshotCacheMs: number): number => RETAIN_MS + snapshotCacheMs + RETIRE_MARGIN_MS;
 /**
  * How long an import holds the lease before another may take it over, by default: the ingest
  * function's default timeout (5 minutes), so a crashed import holds off others that long at most.
@@ -84,7 +90,13 @@ export interface ImportOptions {
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
   now?: () => Date;
-  /** Replaced versions are deleted this long after (default: RETAIN_MS + the readers' pointer cache + RETIRE_MARGIN_MS). */
+  /**
+   * How long the readers trust a cached pointer (the stage's SNAPSHOT_CACHE_MS); default the longest
+   * a stage may set, MAX_SNAPSHOT_CACHE_MS, so that an import that does not know it keeps replaced
+   * versions long enough for any stage.
+   */
+  snapshotCacheMs?: number;
+  /** Replaced versions are deleted this long after (default: retireAfter(snapshotCacheMs)); tests shorten it. */
   retireAfterMs?: number;
   /**
    * How long the lease lasts (default LEASE_MS): at least as long as the import may run, so that an
@@ -326,7 +338,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     beforeWrite: () => fence(),
   });
   const leaseMs = Math.max(options.leaseMs ?? LEASE_MS, 60_000);
-  const retireAfterMs = options.retireAfterMs ?? RETAIN_MS + DEFAULTS.snapshotCacheMs + RETIRE_MARGIN_MS;
+  const retireAfterMs = options.retireAfterMs ?? retireAfter(options.snapshotCacheMs ?? MAX_SNAPSHOT_CACHE_MS);
   const counts = Object.fromEntries(
     Object.entries(dataset).flatMap(([family, records]) => (Array.isArray(records) ? [[family, records.length]] : [])),
   );

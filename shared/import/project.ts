@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { CatalogIndexData, IndexData, OfferIndexData, VersionContent } from '../data/family-index';
 import type { CatalogFamily, OfferFamily, PlatformFamily } from '../data/keys';
+import { blockHash } from '../data/stored-items';
 import {
   CATALOG_ORDER,
   comparator,
@@ -106,13 +107,11 @@ function packBlocks(
     let bytes = 0;
     const close = () => {
       const docs = members.map(doc);
-      const content = sha256(family);
-      for (const d of docs) content.update('\n').update(d);
       members.forEach((entry, i) => {
         block[entry] = blocks.length;
         slot[entry] = i;
       });
-      blocks.push({ hash: content.digest('hex').slice(0, 32), docs });
+      blocks.push({ hash: blockHash(family, docs), docs });
       members = [];
       bytes = 0;
     };

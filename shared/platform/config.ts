@@ -73,6 +73,13 @@ export const DEFAULTS = {
   recordHistory: true,
 } as const;
 
+/**
+ * The longest pointer cache a stage may set (lib/config.ts): an import is visible within 5 minutes
+ * at most, and an import that does not know the readers' cache (the command line) keeps replaced
+ * versions long enough for this one (shared/import/importer.ts retireAfter).
+ */
+export const MAX_SNAPSHOT_CACHE_MS = 300_000;
+
 /** The timeouts the local stack and integration tests use with the embedded DynamoDB. */
 export const EMBEDDED_TIMEOUTS = { dynamodbRequestTimeoutMs: 20_000, dynamodbConnectionTimeoutMs: 10_000 } as const;
 

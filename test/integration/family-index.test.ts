@@ -18,7 +18,7 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DOCUMENT_PREFIX, refreshedKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
 import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
-import { decodeBlock } from '../../shared/data/stored-items';
+import { blockDocuments } from '../../shared/data/stored-items';
 import { parseDataset } from '../../shared/import/dataset';
 import { type ImportResult, importDataset, readPointer, TAKEOVER_GRACE_MS } from '../../shared/import/importer';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
@@ -103,7 +103,7 @@ async function storedBlocks(table: TestTable): Promise<Map<string, string[]>> {
   const blocks = new Map<string, string[]>();
   for (const item of await table.items()) {
     const pk = item.PK as string;
-    if (pk.startsWith(DOCUMENT_PREFIX)) blocks.set(pk.slice(DOCUMENT_PREFIX.length), decodeBlock(pk, item).all());
+    if (pk.startsWith(DOCUMENT_PREFIX)) blocks.set(pk.slice(DOCUMENT_PREFIX.length), blockDocuments(item));
   }
   return blocks;
 }
