@@ -108,6 +108,22 @@ export function historyResult(event: ApiEvent, family: HistoryFamily, id: number
   return csvResult(historyCsv(family, [{ id, points: data }]));
 }
 
+/**
+ * Several offers' history windows (`{ data: [{ id, …, data: points }] }`, the JSON text of
+ * `GET /{family}/history?ids=`) in the representation the request accepts: CSV rows in the order
+ * of the entries, each with its offer `id`.
+ */
+export function historiesResult(event: ApiEvent, family: HistoryFamily, windows: string): ApiResult {
+  if (!acceptsCsv(event)) return varying(jsonResult(windows));
+  const { data } = JSON.parse(windows) as { data: { id: number; data: Record<string, unknown>[] }[] };
+  return csvResult(
+    historyCsv(
+      family,
+      data.map(({ id, data: points }) => ({ id, points })),
+    ),
+  );
+}
+
 /** `{ since, snapshot, data, pagination }` of a changes page, with its headers. */
 export function changesResult(event: ApiEvent, answer: ChangesPage): ApiResult {
   const body = `{"since":${JSON.stringify(answer.since)},"snapshot":${JSON.stringify(answer.snapshot)},"data":${answer.data},"pagination":${JSON.stringify(answer.page)}}`;
