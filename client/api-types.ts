@@ -174,6 +174,8 @@ export interface paths {
         /**
          * List earn offers
          * @description Published earn offers, filtered and sorted; without `available` whatever their `available` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `apy_desc`. `apy_desc` orders by `apy` descending; `apy_asc` orders by `apy` ascending; `tvl_desc` orders by `tvl` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value, `min_tvl` those whose TVL (the field `tvl_desc` sorts by) is. `is_active` is the other family's flag: a `validation_error` here. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per offer; the pagination is in `X-Total-Count`, `X-Snapshot` and `Link`. Columns: `id`, `compositeKey`, `platform.type`, `platform.slug`, `platform.name`, `chain.slug`, `chain.symbol`, `chain.name`, `asset.slug`, `asset.symbol`, `asset.name`, `reward_assets`, `product_type`, `product_name`, `duration_days`, `apy`, `estimated_apy`, `estimated_apy_updated_at`, `tvl`, `min_amount`, `max_amount`, `available`, `available_updated_at`, `link`, `updated_at`.
          */
         get: operations["listEarnOffers"];
         put?: never;
@@ -234,6 +236,8 @@ export interface paths {
         /**
          * List borrow offers
          * @description Published borrow offers, filtered and sorted; without `is_active` whatever their `is_active` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `apy_asc`. `apy_desc` orders by `net_borrow_apy` descending; `apy_asc` orders by `net_borrow_apy` ascending; `tvl_desc` orders by `total_supply_usd` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value, `min_tvl` those whose TVL (the field `tvl_desc` sorts by) is. `available` is the other family's flag: a `validation_error` here. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per offer; the pagination is in `X-Total-Count`, `X-Snapshot` and `Link`. Columns: `id`, `compositeKey`, `platform.type`, `platform.slug`, `platform.name`, `chain.slug`, `chain.symbol`, `chain.name`, `asset.slug`, `asset.symbol`, `asset.name`, `platform_type`, `term_days`, `borrow_apy`, `supply_apy`, `net_borrow_apy`, `real_net_borrow_apy`, `total_supply_usd`, `total_borrow_usd`, `available_liquidity_usd`, `is_active`, `link`, `synced_at`, `updated_at`.
          */
         get: operations["listBorrowOffers"];
         put?: never;
@@ -294,6 +298,8 @@ export interface paths {
         /**
          * List collateral offers
          * @description Published collateral offers, filtered and sorted; without `is_active` whatever their `is_active` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `updated_desc`. `apy_desc` is accepted and gives the default order; `apy_asc` is accepted and gives the default order; `tvl_desc` is accepted and gives the default order; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` and `min_tvl` are not supported here (a `validation_error`), nor is `available`. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per offer; the pagination is in `X-Total-Count`, `X-Snapshot` and `Link`. Columns: `id`, `compositeKey`, `platform.type`, `platform.slug`, `platform.name`, `chain.slug`, `chain.symbol`, `chain.name`, `asset.slug`, `asset.symbol`, `asset.name`, `platform_type`, `term_days`, `initial_ltv`, `margin_call_ltv`, `liquidation_ltv`, `is_active`, `link`, `synced_at`, `updated_at`.
          */
         get: operations["listCollateralOffers"];
         put?: never;
@@ -367,6 +373,8 @@ export interface paths {
          *     | `all` | `1w` | from the first point |
          *
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`, `tvl`.
          */
         get: operations["getEarnHistory"];
         put?: never;
@@ -400,6 +408,8 @@ export interface paths {
          *     | `all` | `1w` | from the first point |
          *
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`.
          */
         get: operations["getBorrowHistory"];
         put?: never;
@@ -1679,6 +1689,21 @@ export interface components {
          * @example </api/v1/earn?asset=tether,usd-coin&limit=50&offset=100&snapshot=v20261120T1000Z-2c41>; rel="next", </api/v1/earn?asset=tether,usd-coin&limit=50&offset=0&snapshot=v20261120T1000Z-2c41>; rel="prev"
          */
         Link: string;
+        /**
+         * @description On a `text/csv` list: `pagination.total` of the JSON answer, the number of offers the filters keep. A string of digits.
+         * @example 128
+         */
+        "X-Total-Count": string;
+        /**
+         * @description On a `text/csv` list: `pagination.snapshot` of the JSON answer, the data version the page was read from (send it back as `snapshot=`).
+         * @example v20261120T1000Z-2c41
+         */
+        "X-Snapshot": string;
+        /**
+         * @description The answer has a JSON and a CSV representation (`Accept: text/csv`) and may be gzip- or deflate-coded: caches key it on `Accept` and `Accept-Encoding`. Each representation has its own `ETag`.
+         * @example Accept, Accept-Encoding
+         */
+        Vary: "Accept, Accept-Encoding";
     };
     pathItems: never;
 }
@@ -2537,6 +2562,9 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Snapshot": components["headers"]["X-Snapshot"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2593,6 +2621,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["EarnOfferList"];
+                    /**
+                     * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,reward_assets,product_type,product_name,duration_days,apy,estimated_apy,estimated_apy_updated_at,tvl,min_amount,max_amount,available,available_updated_at,link,updated_at
+                     *     1042,aave-v3:arbitrum:usdt:supply,protocol,aave-v3,Aave V3,arbitrum,ARB,Arbitrum,tether,USDT,Tether,arbitrum,lending,USDT supply,,5.42,5.38,2026-11-20T09:55:00.000Z,1843211.07,,,true,2026-11-20T09:55:00.000Z,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z
+                     */
+                    "text/csv": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -2938,6 +2971,9 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Snapshot": components["headers"]["X-Snapshot"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2987,6 +3023,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BorrowOfferList"];
+                    /**
+                     * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,platform_type,term_days,borrow_apy,supply_apy,net_borrow_apy,real_net_borrow_apy,total_supply_usd,total_borrow_usd,available_liquidity_usd,is_active,link,synced_at,updated_at
+                     *     2077,aave-v3:arbitrum:usdt:borrow,protocol,aave-v3,Aave V3,arbitrum,ARB,Arbitrum,tether,USDT,Tether,protocol,,6.91,5.42,6.12,6.12,1843211.07,1290247.75,552963.32,true,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
+                     */
+                    "text/csv": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -3308,6 +3349,9 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Snapshot": components["headers"]["X-Snapshot"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3353,6 +3397,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CollateralOfferList"];
+                    /**
+                     * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,platform_type,term_days,initial_ltv,margin_call_ltv,liquidation_ltv,is_active,link,synced_at,updated_at
+                     *     3105,aave-v3:ethereum:wbtc:collateral,protocol,aave-v3,Aave V3,ethereum,ETH,Ethereum,bitcoin,BTC,Bitcoin,protocol,,73,,78,true,https://app.aave.com/reserve-overview/?underlyingAsset=wbtc&marketName=proto_mainnet_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
+                     */
+                    "text/csv": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -3603,6 +3652,7 @@ export interface operations {
                     "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3628,6 +3678,12 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["EarnHistory"];
+                    /**
+                     * @example id,timestamp,apy,tvl
+                     *     1042,2026-11-20T09:00:00.000Z,5.40,1840000
+                     *     1042,2026-11-20T10:00:00.000Z,5.42,
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3673,6 +3729,7 @@ export interface operations {
                     "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3692,6 +3749,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BorrowHistory"];
+                    /**
+                     * @example id,timestamp,apy
+                     *     2077,2026-11-20T10:00:00.000Z,6.12
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3806,7 +3868,7 @@ export interface operations {
                      *       "openapi": "3.1.0",
                      *       "info": {
                      *         "title": "Market Data API",
-                     *         "version": "1.2.0"
+                     *         "version": "1.3.0"
                      *       },
                      *       "paths": {}
                      *     }

@@ -13,6 +13,7 @@ import {
   OFFER_SORT_FIELDS,
   SORT_MODES,
 } from '../../shared/domain/orderings';
+import { historyColumnsOf, offerColumnsOf } from '../../shared/http/csv';
 import { DEPRECATION_NOTICE_DAYS } from '../../shared/http/deprecation';
 import { DEFAULT_PERIOD, PAGE_SIZE } from '../../shared/http/query';
 import type { Route } from '../../shared/http/routes';
@@ -82,6 +83,41 @@ export function historyRules(): string {
   ].join('\n');
 }
 
+const names = (columns: readonly { name: string }[]) => columns.map((c) => `\`${c.name}\``).join(', ');
+
+/** The CSV representation (shared/http/csv.ts), for the overview and each operation that has it. */
+function csvRules(): string {
+  return (
+    'With `Accept: text/csv` (named itself, at a higher quality than JSON: `*/*` or `text/*` alone get JSON), offer lists and history answer RFC 4180 CSV: ' +
+    '`Content-Type: text/csv; charset=utf-8`, UTF-8 without BOM, a header row, CRLF line ends, one row per offer or per point. ' +
+    'Nested objects are flattened with dots (`platform.slug`), `reward_assets` is the slugs of its references joined by `|`, `null` is an empty field, ' +
+    'decimals are the JSON strings byte for byte. Text that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return and is not a decimal) ' +
+    "is written with a leading `'`, so that it stays text; decimals, ids and timestamps are never altered. " +
+    'A CSV list carries its pagination in headers: `X-Total-Count` (`pagination.total`), `X-Snapshot` (`pagination.snapshot`) and `Link` (send `Accept: text/csv` again when following it). ' +
+    'These answers say `Vary: Accept` in both representations; each representation has its own `ETag`, and `If-None-Match` matches only the one it came from. ' +
+    'Errors stay JSON envelopes. A CSV answer reads exactly what the JSON answer of the same request reads.'
+  );
+}
+
+/** What one operation's description says of its CSV representation. */
+export function csvNote(columns: readonly { name: string }[], list: boolean): string {
+  const rows = list
+    ? 'one row per offer; the pagination is in `X-Total-Count`, `X-Snapshot` and `Link`'
+    : 'one row per point, the offer `id` first';
+  return `With \`Accept: text/csv\` the answer is CSV (the overview's "CSV"): ${rows}. Columns: ${names(columns)}.`;
+}
+
+/** The columns of each CSV, from the resource schemas. */
+export function csvColumns(): string {
+  return [
+    '| answer | columns |',
+    '|---|---|',
+    ...OFFER_FAMILIES.map((f) => `| ${f} list | ${names(offerColumnsOf(f))} |`),
+    `| earn history | ${names(historyColumnsOf('earn'))} |`,
+    `| borrow history | ${names(historyColumnsOf('borrow'))} |`,
+  ].join('\n');
+}
+
 const ERROR_MEANINGS: Record<ErrorCode, string> = {
   invalid_api_key: 'Bearer token missing, invalid or revoked',
   subscription_required: 'the key owner has no active premium subscription',
@@ -117,7 +153,7 @@ export function overview(routes: readonly Route[]): string {
   );
   return [
     'Read-only market data about exchanges, wallets, protocols, currencies, and earn, borrow and collateral offers with their APY history. ' +
-      'Every endpoint uses GET and answers JSON; this description is generated from the schemas the service validates with.',
+      'Every endpoint uses GET and answers JSON (offer lists and history also CSV, on request); this description is generated from the schemas the service validates with.',
     '',
     '## Authentication',
     'Every `/api/v1/*` endpoint needs `Authorization: Bearer <API_KEY>` (the scheme word is case-insensitive), a key of a user with an active premium subscription. ' +
@@ -177,6 +213,11 @@ export function overview(routes: readonly Route[]): string {
     '`GET /api/v1/{earn|borrow|collateral}/changes?since=<snapshot>` lists the offers that were added, changed or removed between two versions, by ascending id: ' +
       'keep a copy up to date without reading everything again. `GET /api/v1/status` tells, without a key and without taking budget, the version each family serves, ' +
       'when it last changed, when it was last refreshed and whether that is older than the stage allows (`stale`).',
+    '',
+    '## CSV',
+    csvRules(),
+    '',
+    csvColumns(),
     '',
     '## Orderings',
     '| list | order |',

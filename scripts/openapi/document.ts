@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { CORS_ALLOW_ORIGIN } from '../../shared/http/cors';
+import { CSV_CONTENT_TYPE } from '../../shared/http/csv';
 import { shortNotices } from '../../shared/http/deprecation';
 import { BEARER_CHALLENGE, GATEWAY_RESPONSES, WAF_RESPONSES } from '../../shared/http/gateway-responses';
 import { CACHE_CONTROL } from '../../shared/http/http';
@@ -26,7 +27,7 @@ import { type DocumentedSchema, PARAMETER_DESCRIPTIONS, type ParameterName } fro
 import type { SchemaName } from './response-schemas';
 
 const OPENAPI_VERSION = '3.1.0';
-const API_VERSION = '1.2.0';
+const API_VERSION = '1.3.0';
 /** Where the local stack listens (`npm start`, local/stack.ts): a base URL for generated clients. */
 const LOCAL_SERVER = 'http://127.0.0.1:3000';
 /** Who answers for the API: problems are reported with the answer's `X-Request-Id` (docs/api.md, "Errors"). */
@@ -89,6 +90,9 @@ const HEADER_EXAMPLES: Record<string, string> = {
   'WWW-Authenticate': BEARER_CHALLENGE,
   'Access-Control-Allow-Origin': CORS_ALLOW_ORIGIN,
   'X-Request-Id-Unless-Firewall': 'c6a1f0de-4b7e-4f1a-9d2b-5e8c3a7f0b12',
+  'X-Total-Count': '128',
+  'X-Snapshot': SNAPSHOT_EXAMPLES.newer,
+  Vary: 'Accept, Accept-Encoding',
   Link:
     `<${API_PREFIX}/earn?asset=tether,usd-coin&limit=50&offset=100&snapshot=${SNAPSHOT_EXAMPLES.newer}>; rel="next", ` +
     `<${API_PREFIX}/earn?asset=tether,usd-coin&limit=50&offset=0&snapshot=${SNAPSHOT_EXAMPLES.newer}>; rel="prev"`,
@@ -186,6 +190,25 @@ const HEADERS: Record<string, JsonSchema> = {
     required: false,
     schema: { type: 'string', minLength: 1 },
   },
+  'X-Total-Count': {
+    description:
+      'On a `text/csv` list: `pagination.total` of the JSON answer, the number of offers the filters keep. A string of digits.',
+    required: false,
+    schema: DIGITS,
+  },
+  'X-Snapshot': {
+    description:
+      'On a `text/csv` list: `pagination.snapshot` of the JSON answer, the data version the page was read from (send it back as `snapshot=`).',
+    required: false,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+  },
+  Vary: {
+    description:
+      'The answer has a JSON and a CSV representation (`Accept: text/csv`) and may be gzip- or deflate-coded: caches key it on `Accept` and `Accept-Encoding`. ' +
+      'Each representation has its own `ETag`.',
+    required: true,
+    schema: { type: 'string', const: 'Accept, Accept-Encoding' },
+  },
 };
 for (const [name, header] of Object.entries(HEADERS)) header.example = example(name);
 
@@ -229,6 +252,18 @@ const FIREWALL_RATE_LIMIT =
 /** The usage headers of a status that a charged request and a refusal before the API share (400, 429). */
 const chargedUnlessRefused = () =>
   optionalUsageHeaders('Present when the request was charged: absent on a refusal by API Gateway or the firewall.');
+
+/** The CSV representation of a 200 (shared/http/csv.ts), with its example. */
+const csvContent = (example: string) => ({
+  [CSV_CONTENT_TYPE.split(';')[0]]: {
+    schema: {
+      type: 'string',
+      description:
+        'RFC 4180 CSV in UTF-8 without BOM: a header row, then one CRLF-ended row per offer or point (the overview\'s "CSV").',
+    },
+    example,
+  },
+});
 
 const RESPONSES: Record<string, JsonSchema> = {
   NotModified: {
@@ -422,8 +457,12 @@ function operation(route: Route, op: OperationSpec): JsonSchema {
             }
           : {}),
         ...(route.kind === 'list' ? { Link: headerRef('Link') } : {}),
+        ...(op.csv === undefined ? {} : { Vary: headerRef('Vary') }),
+        ...(op.csv !== undefined && route.kind === 'list'
+          ? { 'X-Total-Count': headerRef('X-Total-Count'), 'X-Snapshot': headerRef('X-Snapshot') }
+          : {}),
       },
-      ...json(op.ok),
+      content: { ...json(op.ok).content, ...(op.csv === undefined ? {} : csvContent(op.csv)) },
     };
   }
   if (op.redirects) responses['301'] = responseRef('MovedPermanently');

@@ -4,8 +4,9 @@
  * that a route added without a description fails the generator instead of going undocumented.
  */
 
-import type { CatalogFamily, OfferFamily } from '../../shared/data/keys';
+import type { CatalogFamily, HistoryFamily, OfferFamily } from '../../shared/data/keys';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
+import { historyColumnsOf, historyCsv, offerColumnsOf, offersCsv } from '../../shared/http/csv';
 import {
   ANY_ID_PATH,
   CHANGES_QUERY,
@@ -17,8 +18,8 @@ import {
   SLUG_PATH,
 } from '../../shared/http/query';
 import type { OperationId } from '../../shared/http/routes';
-import { catalogOrdering, historyRules, offerOrdering } from './descriptions';
-import { SLUG_EXAMPLES } from './examples';
+import { catalogOrdering, csvNote, historyRules, offerOrdering } from './descriptions';
+import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
 import { type DocumentedSchema, documented, type ParameterName } from './parameters';
 import type { SchemaName } from './response-schemas';
 
@@ -37,6 +38,8 @@ export interface OperationSpec {
   ok?: SchemaName;
   /** Former slugs answer 301. */
   redirects?: boolean;
+  /** The 200 has a `text/csv` representation too (shared/http/csv.ts): this is its example, the `ok` example as CSV. */
+  csv?: string;
 }
 
 export interface ParameterOverride {
@@ -116,12 +119,23 @@ function offerList(family: OfferFamily): OperationSpec {
       `Published ${family} offers, filtered and sorted; without \`${FLAG[family]}\` whatever their \`${FLAG[family]}\` flag. ` +
       'Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. ' +
       `${offerOrdering(family)}${bounds} An offer whose platform is unknown or not public has \`platform: null\` and matches no \`platform\` or \`platform_type\` filter. ` +
-      '`pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.',
+      '`pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.\n\n' +
+      csvNote(offerColumnsOf(family), true),
     tag: 'Offers',
     query: documented(OFFER_LIST_QUERY[family]()),
     queryOverrides: { sort: { default: DEFAULT_SORT[family], description: `Sort mode. ${offerOrdering(family)}` } },
     ok: OFFER_NAMES[family].list,
+    csv: offersCsv(
+      family,
+      exampleOf<{ data: unknown[] }>(OFFER_NAMES[family].list).data.map((offer) => JSON.stringify(offer)),
+    ),
   };
+}
+
+function exampleOf<T>(schema: SchemaName): T {
+  const value = BODY_EXAMPLES[schema];
+  if (value === undefined) throw new Error(`response schema ${schema} has no example (scripts/openapi/examples.ts)`);
+  return value as T;
 }
 
 function offerChanges(family: OfferFamily): OperationSpec {
@@ -149,18 +163,29 @@ function offerDetail(family: OfferFamily): OperationSpec {
   };
 }
 
-function history(family: 'earn' | 'borrow'): OperationSpec {
+const HISTORY_NAMES: Record<HistoryFamily, { history: SchemaName; offer: SchemaName }> = {
+  earn: { history: 'EarnHistory', offer: 'EarnOffer' },
+  borrow: { history: 'BorrowHistory', offer: 'BorrowOffer' },
+};
+
+function history(family: HistoryFamily): OperationSpec {
   const points =
     family === 'earn'
       ? 'Points are `{timestamp, apy, tvl}` (`tvl` nullable).'
       : 'Points are `{timestamp, apy}` with `apy` the offer `net_borrow_apy`.';
   return {
     summary: `Get ${family} offer history`,
-    description: `APY history of one published ${family} offer. ${points}\n\n${historyRules()}`,
+    description: `APY history of one published ${family} offer. ${points}\n\n${historyRules()}\n\n${csvNote(historyColumnsOf(family), false)}`,
     tag: 'History',
     path: documented(OFFER_ID_PATH()),
     query: documented(HISTORY_QUERY()),
-    ok: family === 'earn' ? 'EarnHistory' : 'BorrowHistory',
+    ok: HISTORY_NAMES[family].history,
+    csv: historyCsv(family, [
+      {
+        id: exampleOf<{ id: number }>(HISTORY_NAMES[family].offer).id,
+        points: exampleOf<{ data: Record<string, unknown>[] }>(HISTORY_NAMES[family].history).data,
+      },
+    ]),
   };
 }
 

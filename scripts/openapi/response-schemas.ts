@@ -69,8 +69,8 @@ const CurrencyDetail = z.strictObject({
 /** The bucket sizes the periods use, in period order. */
 const INTERVALS = [...new Set(PERIODS.map((p) => PERIOD_SPEC[p].interval))] as [Interval, ...Interval[]];
 
-const BorrowHistoryPoint = z.strictObject({ timestamp: r.timestamp(), apy: r.decimal() });
-const EarnHistoryPoint = z.strictObject({ timestamp: r.timestamp(), apy: r.decimal(), tvl: z.nullable(r.decimal()) });
+const BorrowHistoryPoint = z.strictObject(r.HISTORY_POINT_FIELDS.borrow);
+const EarnHistoryPoint = z.strictObject(r.HISTORY_POINT_FIELDS.earn);
 
 const history = <T extends z.ZodMiniType>(point: T) =>
   z.strictObject({

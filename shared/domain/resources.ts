@@ -192,6 +192,15 @@ export const collateralOfferFields = {
 };
 export const CollateralOffer = z.strictObject(collateralOfferFields);
 
+/**
+ * One point of an offer's APY history (docs/api.md, "History"), by family: earn points carry the
+ * offer's `tvl` beside `apy`; a borrow point's `apy` is its `net_borrow_apy`.
+ */
+export const HISTORY_POINT_FIELDS = {
+  earn: { timestamp: timestamp(), apy: decimal(), tvl: z.nullable(decimal()) },
+  borrow: { timestamp: timestamp(), apy: decimal() },
+} as const;
+
 export type PlatformRef = z.infer<typeof PlatformRef>;
 export type AssetRef = z.infer<typeof AssetRef>;
 export type Currency = z.infer<typeof Currency>;

@@ -1,6 +1,6 @@
 /**
  * CORS for browser clients: any origin may call the API with a Bearer key (no cookies are used),
- * send If-None-Match, and read the usage, rate-limit, validator, paging, retry and deprecation
+ * send If-None-Match, and read the usage, rate-limit, validator, paging (CSV lists' `X-Total-Count` and `X-Snapshot` included), retry and deprecation
  * headers (Cache-Control and Last-Modified are safelisted). The functions add these headers to their responses, the gateway responses and
  * the key-free preflight carry them too, locally and deployed.
  */
@@ -23,6 +23,8 @@ export const CORS_EXPOSE_HEADERS = [
   'Link',
   'Deprecation',
   'Sunset',
+  'X-Total-Count',
+  'X-Snapshot',
 ];
 export const CORS_MAX_AGE_SECONDS = 600;
 

@@ -6,6 +6,7 @@
  * answers and to fail a wrong one.
  */
 import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { docsHandler as buildDocsHandler } from '../../functions/docs/docs-handler';
 import { publicRoutes } from '../../local/public-routes';
 import { type LocalStack, startLocalStack } from '../../local/stack';
@@ -72,9 +73,9 @@ describe('the document', () => {
     expect(committed).toBe(serializeDocument(buildOpenApiDocument()));
   });
 
-  it('is OpenAPI 3.1 with the Bearer scheme, version 1.2.0, a contact, a server relative to where it is read and the local one', () => {
+  it('is OpenAPI 3.1 with the Bearer scheme, version 1.3.0, a contact, a server relative to where it is read and the local one', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('1.2.0');
+    expect(doc.info.version).toBe('1.3.0');
     expect(doc.info.contact).toEqual({ name: expect.any(String) });
     expect(doc.servers.map((s: Json) => s.url)).toEqual(['.', 'http://127.0.0.1:3000']);
     // Read from a stage's URL, the server keeps the stage (docs/adr/0002-contract-interpretations.md).
@@ -82,6 +83,13 @@ describe('the document', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
+  const CSV_OPERATIONS: string[] = [
+    'listEarnOffers',
+    'listBorrowOffers',
+    'listCollateralOffers',
+    'getEarnHistory',
+    'getBorrowHistory',
+  ];
   it.each(ROUTES.map((r) => [r.operationId, r] as const))(
     'documents %s with security, parameters and its answers',
     (_, route) => {
@@ -124,7 +132,11 @@ describe('the document', () => {
             required: true,
             schema: { const: 'Bearer error="invalid_token"' },
           });
-        if (!['301', '304'].includes(status)) expect(Object.keys(response.content)).toEqual(['application/json']);
+        // Offer lists and history have a CSV representation of their 200 (CONTRACT §12); errors stay JSON.
+        const media = status === '200' && CSV_OPERATIONS.includes(route.operationId) ? ['text/csv'] : [];
+        if (!['301', '304'].includes(status))
+          expect(Object.keys(response.content)).toEqual(['application/json', ...media]);
+        if (media.length > 0) expect(deref(response.headers.Vary).required).toBe(true);
       }
       // Lists and details answer conditional requests; history and usage do not.
       const conditional = route.kind === 'list' || route.kind === 'detail';
@@ -169,6 +181,18 @@ describe('the document', () => {
         expect(deref(response.headers['Access-Control-Allow-Origin']).required).toBe(true);
     },
   );
+
+  it.each(CSV_OPERATIONS)('gives %s a CSV example that is its JSON example, row for row', (operationId) => {
+    const route = ROUTES.find((r) => r.operationId === operationId)!;
+    const content = deref(doc.paths[route.path].get.responses['200']).content as Json;
+    const [header, ...rows] = parse(content['text/csv'].example, { record_delimiter: '\r\n' }) as string[][];
+    const json = content['application/json'].example as Json;
+    expect(rows).toHaveLength(json.data.length);
+    const first = Object.fromEntries(header.map((name, i) => [name, rows[0][i]]));
+    if (route.kind === 'list')
+      expect(first).toMatchObject({ id: String(json.data[0].id), updated_at: json.data[0].updated_at });
+    else expect(first).toMatchObject({ timestamp: json.data[0].timestamp, apy: json.data[0].apy });
+  });
 
   it('gives every parameter its type, bounds, default and enum', () => {
     const params = (path: string) =>
