@@ -20,8 +20,8 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../local/embedded-dynamodb';
+import { encodeJournal } from '../../shared/data/items/history-journal';
 import { SnapshotWriter } from '../../shared/data/snapshot-writer';
-import { encodeJournal } from '../../shared/data/stored-items';
 import { type ImportResult, importDataset, readPointer, type SnapshotPointer } from '../../shared/import/importer';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import type { GeneratedDataset } from '../sample-data/generate';
@@ -54,7 +54,7 @@ export interface ImportCase {
   /** History items among the items written. */
   history_items_written?: number;
   /**
-   * Write units of the history journal among them (shared/data/stored-items.ts `encodeJournal` of
+   * Write units of the history journal among them (shared/data/items/history-journal.ts `encodeJournal` of
    * the same series, sized by DynamoDB's rules): what all or nothing costs (docs/adr/0011).
    */
   journal_units?: number;

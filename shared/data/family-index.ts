@@ -1,7 +1,7 @@
 /**
  * The ordered index of one family version (docs/adr/0009-one-index-per-family-version.md): what a
  * list, a total, a sort, a filter or a membership needs, for every record of the version, and
- * where each record's document lies. Stored and read by this layer (stored-items.ts,
+ * where each record's document lies. Stored and read by this layer (items/index-segment.ts,
  * index-store.ts); the domain asks it for orders, entries and facts. Orders are named by sort mode
  * (shared/domain/orderings.ts). The import builds it once per version
  * (shared/import/project.ts); an instance reads it once and answers every list from memory, then

@@ -32,6 +32,7 @@ import {
   type DatasetFamily,
   type PlatformRecord,
   parseDataset,
+  RECORD_SCHEMA,
 } from './dataset';
 import {
   type AppendResult,
@@ -201,7 +202,7 @@ async function planChanges(
         change(family, state, () => projectCatalog(family, given), given);
     } else if (stored?.version && stored.hash && !isCurrent(stored)) {
       // Served in an older layout: written again from its source records, when it has them.
-      const records = (await writer.readSource(stored.version, family)) as Parameters<typeof projectCatalog>[1];
+      const records = await writer.readSource(stored.version, family, RECORD_SCHEMA[family]);
       if (records.length > 0)
         change(family, { ...stored, publishedAt: now }, () => projectCatalog(family, records), records);
     }
@@ -218,7 +219,7 @@ async function planChanges(
   for (const family of PLATFORM_FAMILIES) {
     const version = served[family]?.version;
     platforms[family] =
-      dataset[family] ?? (version ? ((await writer.readSource(version, family)) as PlatformRecord[]) : []);
+      dataset[family] ?? (version ? await writer.readSource(version, family, RECORD_SCHEMA[family]) : []);
   }
   const resolve: PlatformResolver = platformResolver(platforms as Platforms);
 
@@ -232,7 +233,7 @@ async function planChanges(
         change(family, state, () => projectOffers(family, given, resolve), given);
     } else if (stored?.version && stored.hash && (stored.refs !== resolve.digest || !isCurrent(stored))) {
       // The family is not in the file, but a reference it renders changed (or its layout is older): render it again.
-      const records = await writer.readSource(stored.version, name);
+      const records = await writer.readSource(stored.version, name, RECORD_SCHEMA[name]);
       change(
         family,
         { ...stored, refs: resolve.digest, publishedAt: now },
@@ -260,7 +261,7 @@ async function unknownOffers(
     if (!series || series.length === 0) continue;
     const offers = DATASET_FAMILY_OF[family];
     const served = pointer?.families[offers]?.version;
-    const records = (dataset[offers] ?? (served ? await writer.readSource(served, offers) : [])) as { id: number }[];
+    const records = dataset[offers] ?? (served ? await writer.readSource(served, offers, RECORD_SCHEMA[offers]) : []);
     const ids = new Set(records.map((o) => o.id));
     series.forEach((s, i) => {
       if (!ids.has(s.offer_id)) errors.push(`${name}[${i}].offer_id: no ${family} offer has id ${s.offer_id}`);
