@@ -1453,7 +1453,7 @@ export interface components {
          */
         query_min_tvl: string;
         /**
-         * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+         * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.
          * @example v20261120T0955Z-7f3a
          */
         query_since: string;
@@ -2466,7 +2466,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.
                  * @example v20261120T0955Z-7f3a
                  */
                 since: components["parameters"]["query_since"];
@@ -2857,7 +2857,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.
                  * @example v20261120T0955Z-7f3a
                  */
                 since: components["parameters"]["query_since"];
@@ -3220,7 +3220,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.
                  * @example v20261120T0955Z-7f3a
                  */
                 since: components["parameters"]["query_since"];

@@ -6,8 +6,8 @@
  * (the only integer `id`) is `int64`, as it goes to 2^53-1.
  */
 import * as z from 'zod/mini';
-import { TIMESTAMP_PATTERN } from '../../shared/domain/resources';
 import { DECIMAL_PATTERN } from '../../shared/platform/decimal';
+import { TIMESTAMP_PATTERN } from '../../shared/platform/timestamps';
 import { FIELD_NOTES, SCHEMA_NOTES } from './field-notes';
 import { COMPONENT_SCHEMAS, type SchemaName } from './response-schemas';
 

@@ -84,7 +84,8 @@ export const PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
     `Read the data version a page named in \`pagination.snapshot\` (1 to ${SNAPSHOT_MAX_LENGTH} characters of \`A-Z a-z 0-9 _ -\`): the same records, order and \`total\` after any newer import, ` +
     'so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.',
   since:
-    'The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.',
+    'The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. ' +
+    'A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.',
   period: 'History window.',
   id: 'Numeric offer identifier. Plain decimal digits, at most 2^53-1.',
   slug:

@@ -9,7 +9,7 @@ import type { CatalogIndex, FamilyIndex, OfferIndex } from '../data/family-index
 import type { CatalogFamily, OfferFamily, VersionedFamily } from '../data/keys';
 import type { FamilyVersion } from '../data/snapshot-store';
 import type { Stores } from '../data/stores';
-import { CorruptDataError, SnapshotExpiredError } from '../platform/errors';
+import { MissingItemError, SnapshotExpiredError } from '../platform/errors';
 
 export interface Served<I extends FamilyIndex> {
   /** What `pagination.snapshot` names. */
@@ -17,10 +17,19 @@ export interface Served<I extends FamilyIndex> {
   /** When the version was published (`Last-Modified`). */
   publishedAt: string;
   index: I | undefined;
+  /** Its place in the family's publish order: a replaced version's rank, the served one after them all. */
+  rank: number;
 }
 
+/** The rank of what a family serves now: published after every replaced version. */
+const SERVED_RANK = Number.POSITIVE_INFINITY;
+
 /** The name of a family that was never imported, and the time its empty answers claim. */
-const NONE: Omit<Served<never>, 'index'> = { snapshot: 'none', publishedAt: new Date(0).toISOString() };
+const NONE: Omit<Served<never>, 'index'> = {
+  snapshot: 'none',
+  publishedAt: new Date(0).toISOString(),
+  rank: SERVED_RANK,
+};
 
 async function served(
   stores: Stores,
@@ -33,16 +42,23 @@ async function served(
   const load = (v: FamilyVersion) => stores.indexes.load(v.version, v.segments);
   if (pinned === undefined || pinned === (current?.version ?? NONE.snapshot)) {
     return current
-      ? { snapshot: current.version, publishedAt: current.publishedAt, index: await load(current) }
+      ? {
+          snapshot: current.version,
+          publishedAt: current.publishedAt,
+          rank: SERVED_RANK,
+          index: await load(current),
+        }
       : { ...NONE, index: undefined };
   }
   const retired = versions.retired.get(pinned);
   if (retired?.family !== family) throw new SnapshotExpiredError(parameter);
   try {
-    return { snapshot: retired.version, publishedAt: retired.publishedAt, index: await load(retired) };
+    const { version, publishedAt, rank } = retired;
+    return { snapshot: version, publishedAt, rank, index: await load(retired) };
   } catch (error) {
-    // Deleted between the pointer this instance cached and now: no longer readable.
-    if (error instanceof CorruptDataError) throw new SnapshotExpiredError(parameter);
+    // Deleted between the pointer this instance cached and now: no longer readable. An index that is
+    // there but does not decode is corruption, a 500 like any other (a 410 would hide it from alarms).
+    if (error instanceof MissingItemError) throw new SnapshotExpiredError(parameter);
     throw error;
   }
 }

@@ -16,7 +16,7 @@
  *   import, and its old versions are deleted when due.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { decodeBlock } from '../../shared/data/items/document-block';
+import { blockDocuments } from '../../shared/data/items/document-block';
 import { DOCUMENT_PREFIX, refreshedKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
 import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
 import { parseDataset } from '../../shared/import/dataset';
@@ -103,7 +103,7 @@ async function storedBlocks(table: TestTable): Promise<Map<string, string[]>> {
   const blocks = new Map<string, string[]>();
   for (const item of await table.items()) {
     const pk = item.PK as string;
-    if (pk.startsWith(DOCUMENT_PREFIX)) blocks.set(pk.slice(DOCUMENT_PREFIX.length), decodeBlock(pk, item).all());
+    if (pk.startsWith(DOCUMENT_PREFIX)) blocks.set(pk.slice(DOCUMENT_PREFIX.length), blockDocuments(item));
   }
   return blocks;
 }

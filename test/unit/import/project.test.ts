@@ -16,7 +16,7 @@ import {
   type OfferIndex,
   type OfferIndexData,
 } from '../../../shared/data/family-index';
-import { decodeBlock, encodeBlock } from '../../../shared/data/items/document-block';
+import { blockHash, decodeBlock, encodeBlock } from '../../../shared/data/items/document-block';
 import { decodeIndex, encodeIndex } from '../../../shared/data/items/index-segment';
 import { decodeManifest, encodeManifest, type Manifest } from '../../../shared/data/items/manifest';
 import { decodeSource, encodeSource } from '../../../shared/data/items/source-records';
@@ -652,11 +652,18 @@ describe('stored items', () => {
 
   it('a block round-trips its documents, line breaks and separators inside strings included', () => {
     const docs = ['{"a":"line\\nbreak"}', '{"b":"\u2028\u2029 and \\r"}', ...allDocs(earn)];
+    const hash = blockHash('earn', docs);
 
-    const item = encodeBlock('h1', docs);
+    const item = encodeBlock(hash, docs);
 
-    expect([item.PK, item.SK]).toEqual(['DOC#h1', 'DOC']);
-    expect(decodeBlock('h1', item).all()).toEqual(docs);
+    expect([item.PK, item.SK]).toEqual([`DOC#${hash}`, 'DOC']);
+    expect(decodeBlock(hash, 'earn', item).all()).toEqual(docs);
+  });
+
+  it("a block's key is SHA-256 of its family and documents, one a line (32 hex digits)", () => {
+    // Known answers (Python's hashlib): sha256(b'earn\n{"id":1}\n{"id":2}'), sha256(b'exchanges\n{"slug":"a"}').
+    expect(blockHash('earn', ['{"id":1}', '{"id":2}'])).toBe('a45760da4e1d3813b32730a1a5dafa8a');
+    expect(blockHash('exchanges', ['{"slug":"a"}'])).toBe('6634e8c21f3d3a577d07cc10234d01c6');
   });
 
   it('a manifest round-trips, in one chunk or several', () => {
@@ -700,6 +707,9 @@ describe('stored items', () => {
 
   describe('a stored item that does not decode is corrupt data', () => {
     const index = encodeIndex('v', earn.index);
+    /** An earn block of these documents, read under its own key. */
+    const block = (docs: string[]) =>
+      decodeBlock(blockHash('earn', docs), 'earn', encodeBlock(blockHash('earn', docs), docs));
     const reindexed = (edit: (data: any) => void) => {
       const data = structuredClone(earn.index) as any;
       edit(data);
@@ -751,11 +761,27 @@ describe('stored items', () => {
             reindexed((d) => (d.orders.apy_desc[0] = d.orders.apy_desc[1])),
           ),
       ],
-      ['a block that is not gzip', () => decodeBlock('h', { PK: 'DOC#h', SK: 'DOC', z: Buffer.from('{}') })],
-      ['a block without content', () => decodeBlock('h', { PK: 'DOC#h', SK: 'DOC' })],
-      ['a block with a non-JSON document', () => decodeBlock('h', encodeBlock('h', ['{"id":1}', '{"id":'])).doc(1)],
-      ['a block with a document that is no object', () => decodeBlock('h', encodeBlock('h', ['[1]'])).doc(0)],
-      ['a slot past the block', () => decodeBlock('h', encodeBlock('h', ['{"id":1}'])).doc(1)],
+      ['a block that is not gzip', () => decodeBlock('h', 'earn', { PK: 'DOC#h', SK: 'DOC', z: Buffer.from('{}') })],
+      ['a block without content', () => decodeBlock('h', 'earn', { PK: 'DOC#h', SK: 'DOC' })],
+      ['a block with a non-JSON document', () => block(['{"id":1}', '{"id":']).doc(1, 2)],
+      ['a block with a document that is no object', () => block(['[1]']).doc(0, 1)],
+      ['a slot past the block', () => block(['{"id":1}']).doc(1, 2)],
+      // What an audit found served 200: a block whose content is not what its key hashes.
+      [
+        "a block holding another block's documents",
+        () => decodeBlock(blockHash('earn', ['{"id":1}']), 'earn', encodeBlock('h', ['{"id":2}'])),
+      ],
+      [
+        'a block holding {"id":"x"}',
+        () => decodeBlock(blockHash('earn', ['{"id":1}']), 'earn', encodeBlock('h', ['{"id":"x"}'])),
+      ],
+      [
+        "a block of another family under this family's key",
+        () => decodeBlock(blockHash('earn', ['{"id":1}']), 'borrow', encodeBlock('h', ['{"id":1}'])),
+      ],
+      ['an offer document that is not the one its entry names', () => block(['{"id":1}', '{"id":2}']).doc(1, 1)],
+      ['an offer document whose id is a string', () => block(['{"id":"1"}']).doc(0, 1)],
+      ['a platform document that is not the one its entry names', () => block(['{"slug":"a"}']).doc(0, 'b')],
       [
         'a manifest that is not a list',
         () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000', z: gzipSync('{"keys":[]}') }]),
@@ -789,11 +815,12 @@ describe('stored items', () => {
       expect(decode).toThrow(CorruptDataError);
     });
 
-    it('while the good documents of a block with a bad one still read', () => {
-      const block = decodeBlock('h', encodeBlock('h', ['{"id":1}', 'oops']));
+    it('while the good documents of a block with a bad one still read, each as the one its entry names', () => {
+      const view = block(['{"id":1}', 'oops']);
 
-      expect(block.doc(0)).toBe('{"id":1}');
-      expect(() => block.all()).toThrow(CorruptDataError);
+      expect(view.doc(0, 1)).toBe('{"id":1}');
+      expect(() => view.all()).toThrow(CorruptDataError);
+      expect(block(['{"slug":"a","id":7}']).doc(0, 'a')).toBe('{"slug":"a","id":7}');
     });
   });
 });
