@@ -655,10 +655,7 @@ export interface components {
         };
         /** @description A published earn offer; `available: false` offers are returned too. */
         EarnOffer: {
-            /**
-             * Format: int64
-             * @description Numeric offer identifier.
-             */
+            /** @description Numeric offer identifier. */
             id: number;
             compositeKey: string;
             platform: components["schemas"]["PlatformRef"] | null;
@@ -693,10 +690,7 @@ export interface components {
         };
         /** @description A published borrow offer; `is_active: false` offers are returned too. */
         BorrowOffer: {
-            /**
-             * Format: int64
-             * @description Numeric offer identifier.
-             */
+            /** @description Numeric offer identifier. */
             id: number;
             compositeKey: string;
             platform: components["schemas"]["PlatformRef"] | null;
@@ -728,10 +722,7 @@ export interface components {
         };
         /** @description A published collateral offer; `is_active: false` offers are returned too. */
         CollateralOffer: {
-            /**
-             * Format: int64
-             * @description Numeric offer identifier.
-             */
+            /** @description Numeric offer identifier. */
             id: number;
             compositeKey: string;
             platform: components["schemas"]["PlatformRef"] | null;
@@ -1045,6 +1036,14 @@ export interface components {
                 details: components["schemas"]["QuotaErrorDetails"];
             };
         };
+        FirewallRateLimitError: {
+            error: {
+                /** @constant */
+                code: "rate_limit_exceeded";
+                message: string;
+                details: null;
+            };
+        };
         /** @description `internal_error`: an unexpected server failure. */
         InternalError: {
             error: {
@@ -1072,6 +1071,7 @@ export interface components {
         /** @description The `If-None-Match` of the request matches the current `ETag`: the body the client holds is current. No body; the `ETag`, `Last-Modified`, `Cache-Control` and usage headers a 200 would carry (not `Link`, which goes with the body the client holds). Charged like any other request. */
         NotModified: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 ETag: components["headers"]["ETag"];
                 "Last-Modified": components["headers"]["Last-Modified"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -1091,6 +1091,7 @@ export interface components {
         /** @description The slug was renamed: `Location` holds the current URL. Empty body, no envelope. */
         MovedPermanently: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 Location: components["headers"]["Location"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1105,18 +1106,51 @@ export interface components {
             };
             content?: never;
         };
-        /** @description `validation_error`: a query or path parameter failed validation; `details.message` lists the violated rules. */
+        /** @description `validation_error`: a query or path parameter failed validation; `details.message` lists the violated rules. A request refused before it reaches the API gets the same envelope: one API Gateway refuses (request line and headers over 10,240 bytes, a malformed header) says "the request was rejected by the gateway before reaching the API"; on stages that enable it, one the web application firewall refuses for its content says "the request was refused by the web application firewall" and has no `X-Request-Id`. Those refusals carry no usage headers (nothing was charged). */
         BadRequest: {
             headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
-                "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
-                "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "X-Request-Id": components["headers"]["X-Request-Id-Unless-Firewall"];
+                /**
+                 * @description Effective requests-per-minute limit of the key. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 60
+                 */
+                "X-RateLimit-Limit"?: string;
+                /**
+                 * @description Requests left in the current minute window (`0` on a per-minute refusal). Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 57
+                 */
+                "X-RateLimit-Remaining"?: string;
+                /**
+                 * @description Unix timestamp (seconds) of the next per-minute window: the next UTC minute. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 1795689060
+                 */
+                "X-RateLimit-Reset"?: string;
+                /**
+                 * @description Effective monthly quota of the key. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 100000
+                 */
+                "X-Quota-Limit"?: string;
+                /**
+                 * @description Requests left in the current monthly window (`0` on a monthly refusal). Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 98766
+                 */
+                "X-Quota-Remaining"?: string;
+                /**
+                 * @description Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 1795996800
+                 */
+                "X-Quota-Reset"?: string;
+                /**
+                 * @description The key's quota policies as defined by the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): a Structured Fields List of two policies, `"minute"` with its quota `q` and window `w=60` seconds, and `"month"` with its quota `q` (a calendar month in UTC, whose length varies, so no fixed `w`). Example: `"minute";q=60;w=60, "month";q=100000`. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example "minute";q=60;w=60, "month";q=100000
+                 */
+                "RateLimit-Policy"?: string;
+                /**
+                 * @description The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example "minute";r=57;t=42, "month";r=98766;t=307782
+                 */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1140,6 +1174,8 @@ export interface components {
         /** @description `invalid_api_key`: The Bearer API key is missing, invalid or revoked. No budget is taken and no usage headers are sent. */
         Unauthorized: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -1159,6 +1195,7 @@ export interface components {
         /** @description `subscription_required`: The API key owner has no active premium subscription. No budget is taken and no usage headers are sent. */
         Forbidden: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -1178,6 +1215,7 @@ export interface components {
         /** @description `not_found`: the resource does not exist or is not public (unpublished or delisted). An unknown route or method answers the same envelope before authentication, without usage headers. */
         NotFound: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1205,6 +1243,7 @@ export interface components {
         /** @description `snapshot_expired`: the data version named by `snapshot` (or, on changes, `since`) is not, or no longer, readable. Replaced versions stay readable at least 60 minutes. `details.parameter` names the parameter: read the list again without `snapshot`, or (for `since`) read the whole list again. Charged like any other request. */
         Gone: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1231,19 +1270,52 @@ export interface components {
                 "application/json": components["schemas"]["SnapshotExpiredError"];
             };
         };
-        /** @description `rate_limit_exceeded` (per-minute budget spent; `X-RateLimit-Remaining: 0`) or `monthly_quota_exceeded` (monthly budget spent; `X-Quota-Remaining: 0`). Wait `Retry-After` seconds; `details.reset_at` and the `X-*-Reset` headers give the next window. */
+        /** @description `rate_limit_exceeded` (per-minute budget spent; `X-RateLimit-Remaining: 0`) or `monthly_quota_exceeded` (monthly budget spent; `X-Quota-Remaining: 0`): a `QuotaError`. Wait `Retry-After` seconds; `details.reset_at` and the `X-*-Reset` headers give the next window. On stages that enable the web application firewall, an address that sends too many requests in 5 minutes gets `rate_limit_exceeded` from it, whatever the key: a `FirewallRateLimitError` (`details: null`: it knows no key's window) with `Retry-After: 60`. That refusal carries no usage headers and no `X-Request-Id`. */
         TooManyRequests: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Retry-After": components["headers"]["Retry-After"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
-                "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
-                "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id-Unless-Firewall"];
+                /**
+                 * @description Effective requests-per-minute limit of the key. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 60
+                 */
+                "X-RateLimit-Limit"?: string;
+                /**
+                 * @description Requests left in the current minute window (`0` on a per-minute refusal). Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 57
+                 */
+                "X-RateLimit-Remaining"?: string;
+                /**
+                 * @description Unix timestamp (seconds) of the next per-minute window: the next UTC minute. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 1795689060
+                 */
+                "X-RateLimit-Reset"?: string;
+                /**
+                 * @description Effective monthly quota of the key. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 100000
+                 */
+                "X-Quota-Limit"?: string;
+                /**
+                 * @description Requests left in the current monthly window (`0` on a monthly refusal). Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 98766
+                 */
+                "X-Quota-Remaining"?: string;
+                /**
+                 * @description Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 1795996800
+                 */
+                "X-Quota-Reset"?: string;
+                /**
+                 * @description The key's quota policies as defined by the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): a Structured Fields List of two policies, `"minute"` with its quota `q` and window `w=60` seconds, and `"month"` with its quota `q` (a calendar month in UTC, whose length varies, so no fixed `w`). Example: `"minute";q=60;w=60, "month";q=100000`. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example "minute";q=60;w=60, "month";q=100000
+                 */
+                "RateLimit-Policy"?: string;
+                /**
+                 * @description The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example "minute";r=57;t=42, "month";r=98766;t=307782
+                 */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1259,12 +1331,58 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["QuotaError"];
+                "application/json": components["schemas"]["QuotaError"] | components["schemas"]["FirewallRateLimitError"];
+            };
+        };
+        /** @description On stages that enable the web application firewall, an address that sends too many requests in 5 minutes gets `rate_limit_exceeded` from it, whatever the key: a `FirewallRateLimitError` (`details: null`: it knows no key's window) with `Retry-After: 60`. No `X-Request-Id`. */
+        FirewallTooManyRequests: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "rate_limit_exceeded",
+                 *         "message": "Too many requests from this address. Retry later.",
+                 *         "details": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["FirewallRateLimitError"];
+            };
+        };
+        /** @description `validation_error`: A request refused before it reaches the API gets the same envelope: one API Gateway refuses (request line and headers over 10,240 bytes, a malformed header) says "the request was rejected by the gateway before reaching the API"; on stages that enable it, one the web application firewall refuses for its content says "the request was refused by the web application firewall" and has no `X-Request-Id`. */
+        RefusedBeforeTheApi: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "X-Request-Id": components["headers"]["X-Request-Id-Unless-Firewall"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "validation_error",
+                 *         "message": "The request parameters are invalid.",
+                 *         "details": {
+                 *           "message": [
+                 *             "limit must not be greater than 200",
+                 *             "asset must not contain an empty value"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidationError"];
             };
         };
         /** @description `internal_error`: an unexpected server failure. */
         InternalServerError: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 /**
                  * @description Effective requests-per-minute limit of the key. Present when the request was charged.
@@ -1324,6 +1442,7 @@ export interface components {
         /** @description `service_unavailable`: a required internal dependency failed closed (authentication and quotas included). Retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 /**
@@ -1471,10 +1590,25 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Identifier of the request, on every response.
+         * @description Identifier of the request, on every response but a refusal by the web application firewall (stages that enable it), which answers before API Gateway and knows no request id. Quote it when reporting a problem.
          * @example c6a1f0de-4b7e-4f1a-9d2b-5e8c3a7f0b12
          */
         "X-Request-Id": string;
+        /**
+         * @description Identifier of the request. Absent only on a refusal by the web application firewall (stages that enable it), which answers before API Gateway and knows no request id.
+         * @example c6a1f0de-4b7e-4f1a-9d2b-5e8c3a7f0b12
+         */
+        "X-Request-Id-Unless-Firewall": string;
+        /**
+         * @description The Bearer challenge (RFC 6750). API Gateway cannot tell a missing key from a refused one, so every 401 says `error="invalid_token"`.
+         * @example Bearer error="invalid_token"
+         */
+        "WWW-Authenticate": "Bearer error=\"invalid_token\"";
+        /**
+         * @description CORS: any web origin may read the answer (no cookies are used; the key travels in `Authorization`). On every answer.
+         * @example *
+         */
+        "Access-Control-Allow-Origin": "*";
         /**
          * @description Effective requests-per-minute limit of the key. A string of digits.
          * @example 60
@@ -1584,6 +1718,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1665,6 +1800,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1745,6 +1881,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1835,6 +1972,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1924,6 +2062,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2002,6 +2141,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2079,6 +2219,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2165,6 +2306,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2381,6 +2523,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2501,6 +2644,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2617,6 +2761,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2779,6 +2924,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2892,6 +3038,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3001,6 +3148,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3146,6 +3294,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3255,6 +3404,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3360,6 +3510,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3442,6 +3593,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3511,6 +3663,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3565,6 +3718,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3585,6 +3739,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3641,6 +3796,7 @@ export interface operations {
             /** @description The document. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3663,6 +3819,10 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["RefusedBeforeTheApi"];
+            429: components["responses"]["FirewallTooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiDocs: {
@@ -3677,6 +3837,7 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3688,6 +3849,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["RefusedBeforeTheApi"];
+            429: components["responses"]["FirewallTooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStatus: {
@@ -3702,6 +3867,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /**
                      * @description `no-store`: the status is the answer to "how old is the data now", never kept.
@@ -3769,10 +3935,11 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description `validation_error`: a query or path parameter failed validation; `details.message` lists the violated rules. */
+            /** @description `validation_error`: a query parameter was sent (it takes none). A request refused before it reaches the API gets the same envelope: one API Gateway refuses (request line and headers over 10,240 bytes, a malformed header) says "the request was rejected by the gateway before reaching the API"; on stages that enable it, one the web application firewall refuses for its content says "the request was refused by the web application firewall" and has no `X-Request-Id`. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Request-Id": components["headers"]["X-Request-Id-Unless-Firewall"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3793,6 +3960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            429: components["responses"]["FirewallTooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };

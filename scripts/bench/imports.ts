@@ -318,7 +318,10 @@ export async function measureImports(
       met: counts.historyWriteUnits === 0 && secondInHour.result.published.includes('earn'),
     });
 
-    const sample = quick ? 10 : 100;
+    // The sample cases (the same writes whatever history is stored) are reported, not checked: the
+    // quick run, CI's guard, leaves them to the full run (storing three years is most of its time).
+    if (quick) return cases;
+    const sample = 100;
     const earnIds = dataset.earn_offers.slice(0, sample).map((o) => o.id);
     const borrowIds = dataset.borrow_offers.slice(0, sample).map((o) => o.id);
     const withoutHistory = await run(

@@ -7,7 +7,9 @@
 import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/data/keys';
 import { PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
 import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes, SORT_MODES } from '../../shared/domain/orderings';
+import { DEPRECATION_NOTICE_DAYS } from '../../shared/http/deprecation';
 import { DEFAULT_PERIOD, PAGE_SIZE } from '../../shared/http/query';
+import type { Route } from '../../shared/http/routes';
 import { OFFER_FAMILY, SORTS, type SortRole } from '../../shared/model/offer-families';
 import { DEFAULTS } from '../../shared/platform/config';
 import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
@@ -86,7 +88,20 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   internal_error: 'unexpected server failure',
 };
 
-export function overview(): string {
+/** The policy (docs/api.md, "Versioning and deprecation"); deprecated answers link to the page that shows it. */
+function versioningPolicy(routes: readonly Route[]): string {
+  const marked = routes.some((route) => route.deprecated);
+  return (
+    '`info.version` is `major.minor.patch`; the paths carry the major version (`/api/v1`). A minor version only adds: routes, optional query parameters, values of ' +
+    'a parameter, fields of a body, headers, and answers for new conditions; clients ignore fields they do not know. Nothing is removed, renamed or changed in meaning ' +
+    'within a major version without first being deprecated. A deprecated route or parameter is marked `deprecated: true` here, and its answers (for a parameter: ' +
+    'the answers to requests that send it) carry `Deprecation` (RFC 9745, `@` and Unix seconds: since when), `Sunset` (RFC 8594, an HTTP-date: when it may stop working) ' +
+    `and \`Link: <…/docs>; rel="deprecation"\` to this page. It keeps working at least ${DEPRECATION_NOTICE_DAYS} days after its deprecation and until its \`Sunset\`. ` +
+    (marked ? 'The operations and parameters marked below are deprecated.' : 'Nothing is deprecated today.')
+  );
+}
+
+export function overview(routes: readonly Route[]): string {
   const catalog = CATALOG_FAMILIES.map((f) => `| ${f} | ${catalogOrdering(f)} |`);
   const offers = OFFER_FAMILIES.map((f) => `| ${f} | ${offerOrdering(f)} |`);
   const errors = (Object.keys(STATUS_OF) as ErrorCode[]).map(
@@ -122,13 +137,16 @@ export function overview(): string {
     '- Decimal finance values (prices, APY, TVL, LTV, amounts, volumes) are JSON strings such as `"4.25"` to keep their precision; percentages are in percent units.',
     '- Timestamps are ISO 8601 UTC with milliseconds, e.g. `2026-01-31T12:00:00.000Z`.',
     '- Every response carries `X-Request-Id`; quote it when reporting a problem. Bodies of 1 KiB or more are gzip-compressed when the request has `Accept-Encoding: gzip`.',
-    '- CORS: any origin may call the API, send `If-None-Match`, and read the usage, `RateLimit*`, `ETag`, `Retry-After` and `Location` headers; the preflight (`OPTIONS`) needs no key.',
+    '- CORS: any origin may call the API, send `If-None-Match`, and read the usage, `RateLimit*`, `ETag`, `Retry-After`, `Location`, `Link`, `Deprecation` and `Sunset` headers; ' +
+      'every answer says `Access-Control-Allow-Origin: *`, and the preflight (`OPTIONS`) needs no key.',
     '- Validation is strict: an unknown, repeated, empty, malformed or out-of-range query parameter is `400 validation_error`. Integers are plain decimal digits.',
     '- A renamed platform or currency slug answers `301` with `Location` (same path with the current slug, query kept) and an empty body.',
     '- Paths are written here without a trailing slash. One is tolerated, as API Gateway matches it to the same resource: `/api/v1/earn/` answers what `/api/v1/earn` does, ' +
       'and `/api/v1/exchanges/binance/` what `/api/v1/exchanges/binance` does. Send the paths as written: a tool that matches requests against this description reads ' +
       '`/api/v1/earn/` as `/api/v1/earn/{id}` with an empty `id`.',
-    '- Servers: the server URL is `.`, relative to where this description is read. `<base>/openapi.json` describes the API at `<base>/api/v1`, a stage name or base path included.',
+    '- Servers: the first server URL is `.`, relative to where this description is read: `<base>/openapi.json` describes the API at `<base>/api/v1`, a stage name or base path included. ' +
+      'The second is the local stack (`npm start`, `http://127.0.0.1:3000`), an absolute base URL for generated clients.',
+    '- Offer ids and offsets are integers of 0 to 2^53-1, without a `format`: exact as JSON numbers (a double) and in any 64-bit integer.',
     '',
     '## Pagination',
     `List endpoints return \`{ data, pagination }\`. \`limit\` is ${PAGE_SIZE.minimum} to ${PAGE_SIZE.maximum} (default ${PAGE_SIZE.default}), ` +
@@ -161,8 +179,13 @@ export function overview(): string {
     '## History',
     historyRules(),
     '',
+    '## Versioning and deprecation',
+    versioningPolicy(routes),
+    '',
     '## Errors',
-    'Every error is `{"error": {"code", "message", "details"}}` (`details` an object or `null`), with `Content-Type: application/json`.',
+    'Every error is `{"error": {"code", "message", "details"}}` (`details` an object or `null`), with `Content-Type: application/json`. ' +
+      'On stages that enable the web application firewall, its refusals answer before API Gateway, with the envelope but without `X-Request-Id` or usage headers: ' +
+      '`429 rate_limit_exceeded` for an address over its rate (`details: null`, `Retry-After`), `400 validation_error` for a request refused for its content.',
     '',
     '| code | HTTP | meaning |',
     '|---|---|---|',

@@ -127,7 +127,8 @@ export const Exchange = z.strictObject(exchangeFields);
 export const Wallet = z.strictObject(walletFields);
 export const Protocol = z.strictObject(protocolFields);
 
-const offerId = () => z.int().check(z.minimum(0, { error: 'must not be negative' }));
+/** An offer id: a non-negative integer, at most 2^53-1 (`z.int()` is a safe integer). */
+export const offerId = () => z.int().check(z.minimum(0, { error: 'must not be negative' }));
 
 export const earnOfferFields = {
   id: offerId(),

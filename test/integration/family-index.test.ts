@@ -30,8 +30,6 @@ import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpe
 import { type Call, injectFaults } from '../helpers/faults';
 import { ASSETS, earnRecord, seeded } from '../helpers/records';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 // ---- the datasets ------------------------------------------------------------------------------
 
 /**

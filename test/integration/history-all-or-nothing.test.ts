@@ -29,7 +29,6 @@ import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 import { type FlakyClient, flakyClient as flakyOn } from '../helpers/faults';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 let table: TestTable;
 let api: TestApi;
 let now = NOW.getTime();

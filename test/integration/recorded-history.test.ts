@@ -16,7 +16,6 @@ import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const HOUR = 3_600_000;
 const KEY = { keyId: 'k-recorded', perMinute: 1_000_000, perMonth: 100_000_000 };
 /** Only observations from here on are compared (the fixture's older ones are past the raw series' retention). */

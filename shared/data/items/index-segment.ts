@@ -137,7 +137,10 @@ export function decodeIndex(
     if (!(item[BODY] instanceof Uint8Array)) throw new CorruptDataError(`${what}: segment ${i} has no content`);
   });
   const text = joinedBody(segments, what, 'segment');
-  const result = IndexCodec.safeParse(parsed(text, what));
+  const stored = parsed(text, what);
+  const result = IndexCodec.safeParse(stored);
   if (!result.success) throw new CorruptDataError(`${what} is malformed`);
-  return { data: checkIndex(result.data, what), textLength: text.length };
+  // The codec's values in the stored order of the keys: the index reads back as it was written.
+  const data = Object.assign({}, stored, result.data);
+  return { data: checkIndex(data, what), textLength: text.length };
 }
