@@ -1,8 +1,8 @@
 /**
  * The ordered index of a family version, read once per instance and kept (docs/adr/0009). A
  * version never changes once published, so a kept index never goes stale: the bound only keeps
- * memory in check. It is a budget of heap, estimated from each index's JSON (about three times its
- * length: 7 MB for BENCH's 20,000 earn offers) and what lists build on it (family-index.ts `heapBytes`), kept by the
+ * memory in check. It is a budget of heap, estimated from each index's JSON (a multiple of its
+ * length, family-index.ts `HEAP_PER_CHARACTER`) and what lists build on it (family-index.ts `heapBytes`), kept by the
  * instance's one byte-bounded LRU (lru.ts); the least recently used versions leave first, so a
  * replaced version that no request names any more leaves as soon as the budget needs its room,
  * while the served version of each family and the ones pinned lists read stay. The segments are
@@ -20,7 +20,7 @@ export class IndexStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-    /** The heap the kept indexes may take, estimated (BENCH's seven served families: about 15 MB). */
+    /** The heap the kept indexes may take, estimated (what the served families take: docs/performance.md, "Index loads"). */
     maxBytes = 48 * 1024 * 1024,
   ) {
     this.kept = new ByteLru({ maxBytes, sizeOf: (index) => index.heapBytes });

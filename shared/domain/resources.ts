@@ -8,7 +8,7 @@ import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/
 import { DECIMAL_PATTERN } from '../platform/decimal';
 import { inYears, isRealInstant, TIMESTAMP_PATTERN, TIMESTAMP_YEARS } from '../platform/timestamps';
 
-/** The longest decimal string a file may hold: its sort key (GSI5) stays far below DynamoDB's 1,024 bytes. */
+/** The longest decimal string a file may hold: it bounds the order-preserving key the family index stores for it (shared/data/family-index.ts). */
 const DECIMAL_MAX_LENGTH = 64;
 
 /**

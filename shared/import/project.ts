@@ -71,7 +71,7 @@ type DocumentBlock = VersionContent['blocks'][number];
 
 const sha256 = (text: string) => createHash('sha256').update(text);
 
-/** About 16 documents a block (2 KB compressed at BENCH: one half read unit), never more than 24 or 48 KB of UTF-8. */
+/** A block ends after an identifier whose hash is 0 mod 16, at a group's end, or at 24 documents or 48 KB of UTF-8 (sizes measured: docs/data-model.md, "Blocks"). */
 const BOUNDARY_MASK = 15;
 const BLOCK_MAX_DOCS = 24;
 const BLOCK_MAX_BYTES = 48 * 1024;

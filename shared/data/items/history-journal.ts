@@ -32,8 +32,8 @@ const undelta = (values: number[]) => {
 
 /**
  * The journal as items, part 0 (its head, written last) first. Series with the same times are
- * grouped (a feed's hour is one group), ids and times as differences: an hour of BENCH's 25,000 series
- * (ids with gaps) is one item of 4.8 KB.
+ * grouped (a feed's hour is one group), ids and times as differences, so an hour of a large feed is one
+ * small item (sizes measured: docs/data-model.md).
  */
 export function encodeJournal({ seq, series }: HistoryJournal): Item[] {
   const groups = new Map<string, { family: string; times: readonly number[]; ids: number[] }>();
