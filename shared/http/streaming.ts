@@ -39,8 +39,8 @@ export function streamedResult(result: ApiResult): StreamedResult {
 export function lambdaHandler(fn: FunctionName, handler: BufferedHandler): BufferedHandler {
   if (transferOf(fn) === 'buffer') return handler;
   // Typed as the buffered handler: Lambda's runtime, marked by streamifyResponse, calls it with a response stream.
-  return middy<ApiEvent, StreamedResult, Error, Context>(
-    async (event, context) => streamedResult(await handler(event, context)),
-    { streamifyResponse: true },
-  ) as unknown as BufferedHandler;
+  const streamed = async (event: ApiEvent, context: Context) => streamedResult(await handler(event, context));
+  return middy<ApiEvent, StreamedResult, Error, Context>(streamed, {
+    streamifyResponse: true,
+  }) as unknown as BufferedHandler;
 }
