@@ -15,7 +15,7 @@ import { type FunctionName, transferOf } from './routes';
 type BufferedHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 /** What middy's streamifyResponse takes: the prelude's fields and the body as a stream. */
-export interface StreamedResult {
+interface StreamedResult {
   statusCode: number;
   headers?: ApiResult['headers'];
   multiValueHeaders?: ApiResult['multiValueHeaders'];
@@ -23,7 +23,7 @@ export interface StreamedResult {
 }
 
 /** The proxy result as a streamed one: the same status and headers, the body's bytes. */
-export function streamedResult(result: ApiResult): StreamedResult {
+function streamedResult(result: ApiResult): StreamedResult {
   const { statusCode, headers, multiValueHeaders, body, isBase64Encoded } = result;
   const bytes = Buffer.from(body, isBase64Encoded ? 'base64' : 'utf8');
   return {
