@@ -12,7 +12,6 @@ import {
 import { createTableInput } from '../shared/data/table';
 
 // dynalite ships no types.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const dynalite = require('dynalite') as (options: Record<string, unknown>) => import('node:http').Server;
 
 export interface EmbeddedDynamo {

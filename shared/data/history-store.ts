@@ -2,10 +2,11 @@
  * Reads of the APY series of offers, outside every version: one item per raw observation and
  * one per 4h, 1d and 1w bucket (its last observation), in one partition per offer
  * (docs/data-model.md, "History"). A window is one Query of one series; each item is served as
- * the pointer the request reads publishes it (stored-items.ts, `servedValue`). Imports write them
+ * the pointer the request reads publishes it (items/history.ts, `servedValue`). Imports write them
  * with history-writer.ts.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { decodeHistory, servedValue } from './items/history';
 import {
   type HistoryFamily,
   historyPartition,
@@ -14,7 +15,6 @@ import {
   type SeriesResolution,
 } from './keys';
 import { queryAll } from './query-all';
-import { decodeHistory, servedValue } from './stored-items';
 
 /** A raw observation: [timeMs, apy, tvl | null]. */
 export type RawPoint = [number, string, string | null];

@@ -3,6 +3,7 @@
  * import, drive the OpenAPI document and give the types. zod/mini keeps the Lambda bundles small.
  */
 import * as z from 'zod/mini';
+import type { OFFER_FAMILY, OfferFamily } from '../model/offer-families';
 import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/constants';
 import { DECIMAL_PATTERN } from '../platform/decimal';
 import { inYears, isRealInstant, TIMESTAMP_PATTERN, TIMESTAMP_YEARS } from '../platform/timestamps';
@@ -126,7 +127,8 @@ export const Exchange = z.strictObject(exchangeFields);
 export const Wallet = z.strictObject(walletFields);
 export const Protocol = z.strictObject(protocolFields);
 
-const offerId = () => z.int().check(z.minimum(0, { error: 'must not be negative' }));
+/** An offer id: a non-negative integer, at most 2^53-1 (`z.int()` is a safe integer). */
+export const offerId = () => z.int().check(z.minimum(0, { error: 'must not be negative' }));
 
 export const earnOfferFields = {
   id: offerId(),
@@ -190,6 +192,26 @@ export const collateralOfferFields = {
   updated_at: timestamp(),
 };
 export const CollateralOffer = z.strictObject(collateralOfferFields);
+
+/**
+ * One point of an offer's APY history (docs/api.md, "History"), by family: earn points carry the
+ * offer's `tvl` beside `apy`; a borrow point's `apy` is its `net_borrow_apy`.
+ */
+export const HISTORY_POINT_FIELDS = {
+  earn: { timestamp: timestamp(), apy: decimal(), tvl: z.nullable(decimal()) },
+  borrow: { timestamp: timestamp(), apy: decimal() },
+} as const;
+/** The fields an offer family's declaration names (shared/model/offer-families.ts): its identifier and the field of each role. */
+type Declared<F extends OfferFamily> = (typeof OFFER_FAMILY)[F];
+type DeclaredFields<F extends OfferFamily> = Extract<
+  Declared<F>['identifier'] | Declared<F>['fields'][keyof Declared<F>['fields']],
+  string
+>;
+
+/** Each offer family's schema, which holds every field its declaration names (or this does not compile). */
+export const OFFER_SCHEMAS = { earn: EarnOffer, borrow: BorrowOffer, collateral: CollateralOffer } satisfies {
+  [F in OfferFamily]: { shape: Record<DeclaredFields<F>, unknown> };
+};
 
 export type PlatformRef = z.infer<typeof PlatformRef>;
 export type AssetRef = z.infer<typeof AssetRef>;

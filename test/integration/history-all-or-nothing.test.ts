@@ -19,8 +19,9 @@
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { putItems } from '../../shared/data/batch-writer';
 import { HistoryWriter } from '../../shared/data/history-writer';
+import { decodeHistory, servedValue } from '../../shared/data/items/history';
+import { encodeJournal } from '../../shared/data/items/history-journal';
 import { HISTORY_PREFIX, historyJournalKey } from '../../shared/data/keys';
-import { decodeHistory, encodeJournal, servedValue } from '../../shared/data/stored-items';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
@@ -28,7 +29,6 @@ import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 import { type FlakyClient, flakyClient as flakyOn } from '../helpers/faults';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 let table: TestTable;
 let api: TestApi;
 let now = NOW.getTime();

@@ -41,7 +41,6 @@ import { flakyClient as flakyOn } from '../helpers/faults';
 
 // ---- the datasets --------------------------------------------------------------------------------
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const A = fixtureDataset();
 
 /** B: a renamed, a removed and a new exchange, changed and new offers, a longer history. */

@@ -30,8 +30,6 @@ import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 import { objectCreated, sqsMessage, versionedBucket } from '../helpers/versioned-s3';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 const BUCKET = 'market-data-ingest-test';
 /** The stage's pointer cache, as the deployed function reads it. */
 const CACHE_MS = DEFAULTS.snapshotCacheMs;

@@ -7,15 +7,15 @@
  * as before. After each import of a day of imports within and across hours, the stored served
  * observations are exactly the oracle's, and the history route serves them.
  */
+
+import { decodeHistory, servedValue } from '../../shared/data/items/history';
 import { HISTORY_PREFIX, type HistoryFamily } from '../../shared/data/keys';
-import { decodeHistory, servedValue } from '../../shared/data/stored-items';
 import { type ImportResult, importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const HOUR = 3_600_000;
 const KEY = { keyId: 'k-recorded', perMinute: 1_000_000, perMonth: 100_000_000 };
 /** Only observations from here on are compared (the fixture's older ones are past the raw series' retention). */
