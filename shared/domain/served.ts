@@ -7,7 +7,6 @@
 
 import type { CatalogIndex, FamilyIndex, OfferIndex } from '../data/family-index';
 import type { CatalogFamily, OfferFamily, VersionedFamily } from '../data/keys';
-import type { FamilyVersion } from '../data/snapshot-store';
 import type { Stores } from '../data/stores';
 import { CorruptDataError, SnapshotExpiredError } from '../platform/errors';
 
@@ -30,16 +29,23 @@ async function served(
 ): Promise<Served<FamilyIndex>> {
   const versions = await stores.snapshot.versions();
   const current = versions.served[family];
-  const load = (v: FamilyVersion) => stores.indexes.load(v.version, v.segments);
   if (pinned === undefined || pinned === (current?.version ?? NONE.snapshot)) {
     return current
-      ? { snapshot: current.version, publishedAt: current.publishedAt, index: await load(current) }
+      ? {
+          snapshot: current.version,
+          publishedAt: current.publishedAt,
+          index: await stores.indexes.served(family, current.version, current.segments),
+        }
       : { ...NONE, index: undefined };
   }
   const retired = versions.retired.get(pinned);
   if (retired?.family !== family) throw new SnapshotExpiredError(parameter);
   try {
-    return { snapshot: retired.version, publishedAt: retired.publishedAt, index: await load(retired) };
+    return {
+      snapshot: retired.version,
+      publishedAt: retired.publishedAt,
+      index: await stores.indexes.retired(retired.version, retired.segments),
+    };
   } catch (error) {
     // Deleted between the pointer this instance cached and now: no longer readable.
     if (error instanceof CorruptDataError) throw new SnapshotExpiredError(parameter);
