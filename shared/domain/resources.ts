@@ -3,6 +3,7 @@
  * import, drive the OpenAPI document and give the types. zod/mini keeps the Lambda bundles small.
  */
 import * as z from 'zod/mini';
+import type { OFFER_FAMILY, OfferFamily } from '../model/offer-families';
 import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/constants';
 import { DECIMAL_PATTERN } from '../platform/decimal';
 
@@ -234,6 +235,18 @@ export const collateralOfferFields = {
   updated_at: timestamp(),
 };
 export const CollateralOffer = z.strictObject(collateralOfferFields);
+
+/** The fields an offer family's declaration names (shared/model/offer-families.ts): its identifier and the field of each role. */
+type Declared<F extends OfferFamily> = (typeof OFFER_FAMILY)[F];
+type DeclaredFields<F extends OfferFamily> = Extract<
+  Declared<F>['identifier'] | Declared<F>['fields'][keyof Declared<F>['fields']],
+  string
+>;
+
+/** Each offer family's schema, which holds every field its declaration names (or this does not compile). */
+export const OFFER_SCHEMAS = { earn: EarnOffer, borrow: BorrowOffer, collateral: CollateralOffer } satisfies {
+  [F in OfferFamily]: { shape: Record<DeclaredFields<F>, unknown> };
+};
 
 export type PlatformRef = z.infer<typeof PlatformRef>;
 export type AssetRef = z.infer<typeof AssetRef>;

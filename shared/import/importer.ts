@@ -12,6 +12,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HistoryWriter } from '../data/history-writer';
+import { INDEX_LAYOUT } from '../data/items/index-segment';
 import {
   CATALOG_FAMILIES,
   DATASET_FAMILY_OF,
@@ -67,11 +68,13 @@ export const LEASE_MS = 5 * 60_000;
 /** How long past a lease's end another import waits before taking it over: room for clocks that disagree. */
 export const TAKEOVER_GRACE_MS = 30_000;
 /**
- * The layout of family versions (4: one ordered index per version and content-addressed document
- * blocks). It is part of every version's identity, so a family served in an older layout is
- * written again by the next import that carries it or can read its source records.
+ * The layout of family versions: 4, one ordered index per version and content-addressed document
+ * blocks (raised when the blocks' format changes, items/document-block.ts), and the index's own
+ * layout, derived from its declared columns and their encodings (items/index-segment.ts). It is
+ * part of every version's identity, so a family served in an older layout is written again by the
+ * next import that carries it or can read its source records.
  */
-const LAYOUT = 4;
+const LAYOUT = [4, INDEX_LAYOUT];
 
 export interface ImportOptions {
   client: DynamoDBDocumentClient;

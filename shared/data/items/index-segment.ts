@@ -4,9 +4,12 @@
  * codec, then checked whole: every column one entry per record, every order a permutation of the
  * entries, every block an entry names listed.
  */
+import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
+import { type ColumnEncoding, type ColumnEncodings, OFFER_COLUMNS, type OfferColumn } from '../../model/offer-families';
+import { PLATFORM_TYPES } from '../../platform/constants';
 import { CorruptDataError } from '../../platform/errors';
-import type { IndexData } from '../family-index';
+import type { IndexData, OfferColumnData } from '../family-index';
 import { CATALOG_FAMILIES, indexSegmentKey, OFFER_FAMILIES } from '../keys';
 import { BODY, gzip, type Item, joinedBody, parsed } from './content';
 
@@ -26,11 +29,48 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';
 const isEntry = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isId = (v: unknown): v is number => Number.isSafeInteger(v);
-const isFlag = (v: unknown): v is 0 | 1 => v === 0 || v === 1;
+const isFlag = (v: unknown): v is number => v === 0 || v === 1;
+const isPlatformType = (v: unknown): v is string | null =>
+  v === null || (PLATFORM_TYPES as readonly unknown[]).includes(v);
 
 /** A column: an array whose every value passes `valid` (one loop: an offer index has 20,000 entries a column). */
 const column = <T>(valid: (v: unknown) => v is T) =>
   z.custom<T[]>((v) => Array.isArray(v) && v.every(valid), { error: 'a column holds a malformed value' });
+
+/** The codec of each column encoding (shared/model/offer-families.ts `ColumnEncodings`). */
+const ENCODED: { [E in ColumnEncoding]: z.ZodMiniType<ColumnEncodings[E]['stored'][]> } = {
+  id: column(isId),
+  text: column(isNullableString),
+  platformType: column(isPlatformType),
+  decimalKey: column(isNullableString),
+  flag: column(isFlag),
+};
+
+/** The declared offer columns, each checked by its encoding. */
+const offerColumns = Object.fromEntries(
+  Object.entries(OFFER_COLUMNS).map(([name, { encoding }]): [string, z.ZodMiniType] => [name, ENCODED[encoding]]),
+) as { [C in OfferColumn]: z.ZodMiniType<OfferColumnData[C]> };
+
+/** The layout of a stored index with these offer columns: a hash of every column's name and encoding. */
+export const indexLayout = (offerColumns: Readonly<Record<string, { encoding: ColumnEncoding }>>): string =>
+  createHash('sha256')
+    .update(
+      JSON.stringify({
+        catalog: ['slugs', 'order', 'redirects'],
+        offers: Object.entries(offerColumns).map(([name, { encoding }]) => [name, encoding]),
+        orders: 'orders',
+        documents: ['block', 'slot', 'blocks', 'hash'],
+      }),
+    )
+    .digest('hex')
+    .slice(0, 12);
+
+/**
+ * The layout of the stored index, derived from the declared columns. Part of every version's
+ * identity (shared/import/importer.ts), so a change to the columns is written again by the next
+ * import: an index is never read with columns it was not written with.
+ */
+export const INDEX_LAYOUT = indexLayout(OFFER_COLUMNS);
 
 const documentColumns = {
   block: column(isEntry),
@@ -51,14 +91,7 @@ const IndexCodec = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('offers'),
     family: z.enum(OFFER_FAMILIES),
-    ids: column(isId),
-    platformType: column(isNullableString),
-    platform: column(isNullableString),
-    asset: column(isNullableString),
-    chain: column(isNullableString),
-    apyKey: column(isNullableString),
-    tvlKey: column(isNullableString),
-    flag: column(isFlag),
+    ...offerColumns,
     orders: z.record(z.string(), column(isEntry)),
     ...documentColumns,
   }),
@@ -74,16 +107,9 @@ function checkIndex(data: IndexData, what: string): IndexData {
     data.kind === 'catalog'
       ? { slugs: data.slugs, slot: data.slot, hash: data.hash }
       : {
-          ids: data.ids,
           slot: data.slot,
           hash: data.hash,
-          platformType: data.platformType,
-          platform: data.platform,
-          asset: data.asset,
-          chain: data.chain,
-          apyKey: data.apyKey,
-          tvlKey: data.tvlKey,
-          flag: data.flag,
+          ...Object.fromEntries((Object.keys(OFFER_COLUMNS) as OfferColumn[]).map((name) => [name, data[name]])),
         };
   for (const [name, values] of Object.entries(columns))
     if (values.length !== size) fail(`column ${name} is not ${size} long`);
