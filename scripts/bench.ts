@@ -351,6 +351,7 @@ async function main(): Promise<number> {
       latency_model: model.latency,
       mix: model.mix,
       index_loads: model.index_loads,
+      warm_loads: model.warm_loads,
       refusals,
       imports,
       checks,

@@ -5,12 +5,13 @@
 import type { ColdStartReport } from './cold-start';
 import { BASELINE } from './cold-start';
 import { type BaselineDataset, type CaseId, type ImportCase, importsTable, readBaseline } from './imports';
-import type { IndexLoads } from './index-load';
+import { type IndexLoads, indexLoadTable } from './index-load';
 import type { MixResult, ModelResult } from './latency-model';
 import type { ImportReport } from './load';
 import type { KindResult } from './measure';
 import { type RefusalReport, refusalLines } from './refusals';
 import type { ThroughputReport } from './throughput';
+import { type WarmLoads, warmLoadTable } from './warm-loads';
 
 export interface Check {
   check: string;
@@ -41,6 +42,8 @@ export interface BenchResults {
   latency_model?: ModelResult[];
   mix?: MixResult[];
   index_loads?: IndexLoads;
+  /** Index loads of a warm instance of each function, and its index heap against its budget (issue 31); absent from runs before it existed. */
+  warm_loads?: WarmLoads[];
   /** What refused requests cost (scripts/bench/refusals.ts); absent from runs before it existed. */
   refusals?: RefusalReport;
   /** What imports cost (scripts/bench/imports.ts); absent from runs before it existed. */
@@ -345,6 +348,8 @@ export function markdown(results: BenchResults): string {
     '',
     ...(results.refusals ? ['## Refused requests', '', ...refusalLines(results.refusals), ''] : []),
     ...(results.mix ? ['## Traffic mix', '', mixTable(results.mix), ''] : []),
+    ...(results.index_loads ? ['## Index loads', '', indexLoadTable(results.index_loads), ''] : []),
+    ...(results.warm_loads ? [warmLoadTable(results.warm_loads), ''] : []),
     ...(results.imports
       ? [
           '## Imports',

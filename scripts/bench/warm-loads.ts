@@ -18,7 +18,6 @@ import { ENV, type RuntimeConfig, readConfig } from '../../shared/platform/confi
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import type { Clients } from '../../shared/platform/dynamodb';
 import { collect } from './index-load';
-import type { Check } from './report';
 import type { RequestKind } from './requests';
 import { round } from './stats';
 
@@ -94,7 +93,8 @@ export async function measureWarmLoads(
   return results;
 }
 
-export function warmLoadChecks(results: readonly WarmLoads[]): Check[] {
+/** Checks in the shape of scripts/bench/report.ts (not imported: report.ts prints these results). */
+export function warmLoadChecks(results: readonly WarmLoads[]): { check: string; pass: boolean; detail: string }[] {
   return results.flatMap((r) => [
     {
       check: `warm instance (${r.fn}): no index load on the second request of the same version`,
