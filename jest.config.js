@@ -1,7 +1,10 @@
 /**
- * Three suites: `unit` (no embedded database, no sockets: seconds), `stack` (CDK assertions on
- * the synthesized template) and `integration` (the real handlers on the embedded DynamoDB, the
- * local gateway, the browser). `npm test` runs all three; `npm run test:unit` the first.
+ * Four suites: `unit` (no embedded database, no sockets: seconds), `heavy` (the unit tests that take
+ * long, the `*.heavy.test.ts` files of test/unit: properties of many runs, round-trips of large
+ * inputs, the data-file refusals), `stack` (CDK assertions on the synthesized template) and
+ * `integration` (the real handlers on the embedded DynamoDB, the local gateway, the browser).
+ * `npm test` runs all four; `npm run test:unit` the first. Property tests' run counts come from
+ * one setting, PROPERTY_RUNS (test/helpers/property.ts).
  * Log lines of the code under test are dropped unless TEST_LOGS=1 (test/setup-quiet.ts).
  * `npm run test:coverage` (and .ci/run) add the coverage report of the application code, with its floor.
  * @type {import('jest').Config}
@@ -37,7 +40,13 @@ module.exports = {
   // coverage rises; never lower it to pass.
   coverageThreshold: { global: { statements: 99, branches: 92, functions: 97, lines: 99 } },
   projects: [
-    { ...shared, displayName: 'unit', roots: ['<rootDir>/test/unit'], testPathIgnorePatterns: ['/test/unit/lib/'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/test/unit'],
+      testPathIgnorePatterns: ['/test/unit/lib/', '\\.heavy\\.test\\.ts$'],
+    },
+    { ...shared, displayName: 'heavy', roots: ['<rootDir>/test/unit'], testMatch: ['**/*.heavy.test.ts'] },
     { ...shared, displayName: 'stack', roots: ['<rootDir>/test/unit/lib'] },
     { ...shared, displayName: 'integration', roots: ['<rootDir>/test/integration', '<rootDir>/test/browser'] },
   ],

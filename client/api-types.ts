@@ -174,6 +174,8 @@ export interface paths {
         /**
          * List earn offers
          * @description Published earn offers, filtered and sorted; without `available` whatever their `available` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `apy_desc`. `apy_desc` orders by `apy` descending; `apy_asc` orders by `apy` ascending; `tvl_desc` orders by `tvl` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value, `min_tvl` those whose TVL (the field `tvl_desc` sorts by) is. `is_active` is the other family's flag: a `validation_error` here. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per offer; the pagination is in `X-Total-Count`, `X-Snapshot` and `Link`. Columns: `id`, `compositeKey`, `platform.type`, `platform.slug`, `platform.name`, `chain.slug`, `chain.symbol`, `chain.name`, `asset.slug`, `asset.symbol`, `asset.name`, `reward_assets`, `product_type`, `product_name`, `duration_days`, `apy`, `estimated_apy`, `estimated_apy_updated_at`, `tvl`, `min_amount`, `max_amount`, `available`, `available_updated_at`, `link`, `updated_at`.
          */
         get: operations["listEarnOffers"];
         put?: never;
@@ -234,6 +236,8 @@ export interface paths {
         /**
          * List borrow offers
          * @description Published borrow offers, filtered and sorted; without `is_active` whatever their `is_active` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `apy_asc`. `apy_desc` orders by `net_borrow_apy` descending; `apy_asc` orders by `net_borrow_apy` ascending; `tvl_desc` orders by `total_supply_usd` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value, `min_tvl` those whose TVL (the field `tvl_desc` sorts by) is. `available` is the other family's flag: a `validation_error` here. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per offer; the pagination is in `X-Total-Count`, `X-Snapshot` and `Link`. Columns: `id`, `compositeKey`, `platform.type`, `platform.slug`, `platform.name`, `chain.slug`, `chain.symbol`, `chain.name`, `asset.slug`, `asset.symbol`, `asset.name`, `platform_type`, `term_days`, `borrow_apy`, `supply_apy`, `net_borrow_apy`, `real_net_borrow_apy`, `total_supply_usd`, `total_borrow_usd`, `available_liquidity_usd`, `is_active`, `link`, `synced_at`, `updated_at`.
          */
         get: operations["listBorrowOffers"];
         put?: never;
@@ -294,6 +298,8 @@ export interface paths {
         /**
          * List collateral offers
          * @description Published collateral offers, filtered and sorted; without `is_active` whatever their `is_active` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `updated_desc`. `apy_desc` is accepted and gives the default order; `apy_asc` is accepted and gives the default order; `tvl_desc` is accepted and gives the default order; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` and `min_tvl` are not supported here (a `validation_error`), nor is `available`. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per offer; the pagination is in `X-Total-Count`, `X-Snapshot` and `Link`. Columns: `id`, `compositeKey`, `platform.type`, `platform.slug`, `platform.name`, `chain.slug`, `chain.symbol`, `chain.name`, `asset.slug`, `asset.symbol`, `asset.name`, `platform_type`, `term_days`, `initial_ltv`, `margin_call_ltv`, `liquidation_ltv`, `is_active`, `link`, `synced_at`, `updated_at`.
          */
         get: operations["listCollateralOffers"];
         put?: never;
@@ -367,6 +373,8 @@ export interface paths {
          *     | `all` | `1w` | from the first point |
          *
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`, `tvl`.
          */
         get: operations["getEarnHistory"];
         put?: never;
@@ -400,6 +408,8 @@ export interface paths {
          *     | `all` | `1w` | from the first point |
          *
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`.
          */
         get: operations["getBorrowHistory"];
         put?: never;
@@ -655,10 +665,7 @@ export interface components {
         };
         /** @description A published earn offer; `available: false` offers are returned too. */
         EarnOffer: {
-            /**
-             * Format: int64
-             * @description Numeric offer identifier.
-             */
+            /** @description Numeric offer identifier. */
             id: number;
             compositeKey: string;
             platform: components["schemas"]["PlatformRef"] | null;
@@ -693,10 +700,7 @@ export interface components {
         };
         /** @description A published borrow offer; `is_active: false` offers are returned too. */
         BorrowOffer: {
-            /**
-             * Format: int64
-             * @description Numeric offer identifier.
-             */
+            /** @description Numeric offer identifier. */
             id: number;
             compositeKey: string;
             platform: components["schemas"]["PlatformRef"] | null;
@@ -728,10 +732,7 @@ export interface components {
         };
         /** @description A published collateral offer; `is_active: false` offers are returned too. */
         CollateralOffer: {
-            /**
-             * Format: int64
-             * @description Numeric offer identifier.
-             */
+            /** @description Numeric offer identifier. */
             id: number;
             compositeKey: string;
             platform: components["schemas"]["PlatformRef"] | null;
@@ -1045,6 +1046,14 @@ export interface components {
                 details: components["schemas"]["QuotaErrorDetails"];
             };
         };
+        FirewallRateLimitError: {
+            error: {
+                /** @constant */
+                code: "rate_limit_exceeded";
+                message: string;
+                details: null;
+            };
+        };
         /** @description `internal_error`: an unexpected server failure. */
         InternalError: {
             error: {
@@ -1072,6 +1081,7 @@ export interface components {
         /** @description The `If-None-Match` of the request matches the current `ETag`: the body the client holds is current. No body; the `ETag`, `Last-Modified`, `Cache-Control` and usage headers a 200 would carry (not `Link`, which goes with the body the client holds). Charged like any other request. */
         NotModified: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 ETag: components["headers"]["ETag"];
                 "Last-Modified": components["headers"]["Last-Modified"];
                 "Cache-Control": components["headers"]["Cache-Control"];
@@ -1091,6 +1101,7 @@ export interface components {
         /** @description The slug was renamed: `Location` holds the current URL. Empty body, no envelope. */
         MovedPermanently: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 Location: components["headers"]["Location"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1105,18 +1116,51 @@ export interface components {
             };
             content?: never;
         };
-        /** @description `validation_error`: a query or path parameter failed validation; `details.message` lists the violated rules. */
+        /** @description `validation_error`: a query or path parameter failed validation; `details.message` lists the violated rules. A request refused before it reaches the API gets the same envelope: one API Gateway refuses (request line and headers over 10,240 bytes, a malformed header) says "the request was rejected by the gateway before reaching the API"; on stages that enable it, one the web application firewall refuses for its content says "the request was refused by the web application firewall" and has no `X-Request-Id`. Those refusals carry no usage headers (nothing was charged). */
         BadRequest: {
             headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
-                "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
-                "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "X-Request-Id": components["headers"]["X-Request-Id-Unless-Firewall"];
+                /**
+                 * @description Effective requests-per-minute limit of the key. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 60
+                 */
+                "X-RateLimit-Limit"?: string;
+                /**
+                 * @description Requests left in the current minute window (`0` on a per-minute refusal). Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 57
+                 */
+                "X-RateLimit-Remaining"?: string;
+                /**
+                 * @description Unix timestamp (seconds) of the next per-minute window: the next UTC minute. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 1795689060
+                 */
+                "X-RateLimit-Reset"?: string;
+                /**
+                 * @description Effective monthly quota of the key. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 100000
+                 */
+                "X-Quota-Limit"?: string;
+                /**
+                 * @description Requests left in the current monthly window (`0` on a monthly refusal). Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 98766
+                 */
+                "X-Quota-Remaining"?: string;
+                /**
+                 * @description Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 1795996800
+                 */
+                "X-Quota-Reset"?: string;
+                /**
+                 * @description The key's quota policies as defined by the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): a Structured Fields List of two policies, `"minute"` with its quota `q` and window `w=60` seconds, and `"month"` with its quota `q` (a calendar month in UTC, whose length varies, so no fixed `w`). Example: `"minute";q=60;w=60, "month";q=100000`. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example "minute";q=60;w=60, "month";q=100000
+                 */
+                "RateLimit-Policy"?: string;
+                /**
+                 * @description The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example "minute";r=57;t=42, "month";r=98766;t=307782
+                 */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1140,6 +1184,8 @@ export interface components {
         /** @description `invalid_api_key`: The Bearer API key is missing, invalid or revoked. No budget is taken and no usage headers are sent. */
         Unauthorized: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -1159,6 +1205,7 @@ export interface components {
         /** @description `subscription_required`: The API key owner has no active premium subscription. No budget is taken and no usage headers are sent. */
         Forbidden: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -1178,6 +1225,7 @@ export interface components {
         /** @description `not_found`: the resource does not exist or is not public (unpublished or delisted). An unknown route or method answers the same envelope before authentication, without usage headers. */
         NotFound: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1205,6 +1253,7 @@ export interface components {
         /** @description `snapshot_expired`: the data version named by `snapshot` (or, on changes, `since`) is not, or no longer, readable. Replaced versions stay readable at least 60 minutes. `details.parameter` names the parameter: read the list again without `snapshot`, or (for `since`) read the whole list again. Charged like any other request. */
         Gone: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1231,19 +1280,52 @@ export interface components {
                 "application/json": components["schemas"]["SnapshotExpiredError"];
             };
         };
-        /** @description `rate_limit_exceeded` (per-minute budget spent; `X-RateLimit-Remaining: 0`) or `monthly_quota_exceeded` (monthly budget spent; `X-Quota-Remaining: 0`). Wait `Retry-After` seconds; `details.reset_at` and the `X-*-Reset` headers give the next window. */
+        /** @description `rate_limit_exceeded` (per-minute budget spent; `X-RateLimit-Remaining: 0`) or `monthly_quota_exceeded` (monthly budget spent; `X-Quota-Remaining: 0`): a `QuotaError`. Wait `Retry-After` seconds; `details.reset_at` and the `X-*-Reset` headers give the next window. On stages that enable the web application firewall, an address that sends too many requests in 5 minutes gets `rate_limit_exceeded` from it, whatever the key: a `FirewallRateLimitError` (`details: null`: it knows no key's window) with `Retry-After: 60`. That refusal carries no usage headers and no `X-Request-Id`. */
         TooManyRequests: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Retry-After": components["headers"]["Retry-After"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
-                "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
-                "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id-Unless-Firewall"];
+                /**
+                 * @description Effective requests-per-minute limit of the key. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 60
+                 */
+                "X-RateLimit-Limit"?: string;
+                /**
+                 * @description Requests left in the current minute window (`0` on a per-minute refusal). Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 57
+                 */
+                "X-RateLimit-Remaining"?: string;
+                /**
+                 * @description Unix timestamp (seconds) of the next per-minute window: the next UTC minute. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 1795689060
+                 */
+                "X-RateLimit-Reset"?: string;
+                /**
+                 * @description Effective monthly quota of the key. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 100000
+                 */
+                "X-Quota-Limit"?: string;
+                /**
+                 * @description Requests left in the current monthly window (`0` on a monthly refusal). Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 98766
+                 */
+                "X-Quota-Remaining"?: string;
+                /**
+                 * @description Unix timestamp (seconds) of the next monthly reset: the next 1st of the month, 00:00 UTC. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example 1795996800
+                 */
+                "X-Quota-Reset"?: string;
+                /**
+                 * @description The key's quota policies as defined by the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): a Structured Fields List of two policies, `"minute"` with its quota `q` and window `w=60` seconds, and `"month"` with its quota `q` (a calendar month in UTC, whose length varies, so no fixed `w`). Example: `"minute";q=60;w=60, "month";q=100000`. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example "minute";q=60;w=60, "month";q=100000
+                 */
+                "RateLimit-Policy"?: string;
+                /**
+                 * @description The service limits of both policies (same draft): `r` the units remaining, `t` the seconds to the window's reset (rounded up, at least 1). They equal `X-RateLimit-Remaining` and `X-Quota-Remaining`. Example: `"minute";r=57;t=42, "month";r=98766;t=1234567`. Present when the request was charged: absent on a refusal by API Gateway or the firewall.
+                 * @example "minute";r=57;t=42, "month";r=98766;t=307782
+                 */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1259,12 +1341,58 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["QuotaError"];
+                "application/json": components["schemas"]["QuotaError"] | components["schemas"]["FirewallRateLimitError"];
+            };
+        };
+        /** @description On stages that enable the web application firewall, an address that sends too many requests in 5 minutes gets `rate_limit_exceeded` from it, whatever the key: a `FirewallRateLimitError` (`details: null`: it knows no key's window) with `Retry-After: 60`. No `X-Request-Id`. */
+        FirewallTooManyRequests: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "rate_limit_exceeded",
+                 *         "message": "Too many requests from this address. Retry later.",
+                 *         "details": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["FirewallRateLimitError"];
+            };
+        };
+        /** @description `validation_error`: A request refused before it reaches the API gets the same envelope: one API Gateway refuses (request line and headers over 10,240 bytes, a malformed header) says "the request was rejected by the gateway before reaching the API"; on stages that enable it, one the web application firewall refuses for its content says "the request was refused by the web application firewall" and has no `X-Request-Id`. */
+        RefusedBeforeTheApi: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "X-Request-Id": components["headers"]["X-Request-Id-Unless-Firewall"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "validation_error",
+                 *         "message": "The request parameters are invalid.",
+                 *         "details": {
+                 *           "message": [
+                 *             "limit must not be greater than 200",
+                 *             "asset must not contain an empty value"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidationError"];
             };
         };
         /** @description `internal_error`: an unexpected server failure. */
         InternalServerError: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 /**
                  * @description Effective requests-per-minute limit of the key. Present when the request was charged.
@@ -1324,6 +1452,7 @@ export interface components {
         /** @description `service_unavailable`: a required internal dependency failed closed (authentication and quotas included). Retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 /**
@@ -1453,7 +1582,7 @@ export interface components {
          */
         query_min_tvl: string;
         /**
-         * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+         * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.
          * @example v20261120T0955Z-7f3a
          */
         query_since: string;
@@ -1471,10 +1600,25 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Identifier of the request, on every response.
+         * @description Identifier of the request, on every response but a refusal by the web application firewall (stages that enable it), which answers before API Gateway and knows no request id. Quote it when reporting a problem.
          * @example c6a1f0de-4b7e-4f1a-9d2b-5e8c3a7f0b12
          */
         "X-Request-Id": string;
+        /**
+         * @description Identifier of the request. Absent only on a refusal by the web application firewall (stages that enable it), which answers before API Gateway and knows no request id.
+         * @example c6a1f0de-4b7e-4f1a-9d2b-5e8c3a7f0b12
+         */
+        "X-Request-Id-Unless-Firewall": string;
+        /**
+         * @description The Bearer challenge (RFC 6750). API Gateway cannot tell a missing key from a refused one, so every 401 says `error="invalid_token"`.
+         * @example Bearer error="invalid_token"
+         */
+        "WWW-Authenticate": "Bearer error=\"invalid_token\"";
+        /**
+         * @description CORS: any web origin may read the answer (no cookies are used; the key travels in `Authorization`). On every answer.
+         * @example *
+         */
+        "Access-Control-Allow-Origin": "*";
         /**
          * @description Effective requests-per-minute limit of the key. A string of digits.
          * @example 60
@@ -1545,6 +1689,21 @@ export interface components {
          * @example </api/v1/earn?asset=tether,usd-coin&limit=50&offset=100&snapshot=v20261120T1000Z-2c41>; rel="next", </api/v1/earn?asset=tether,usd-coin&limit=50&offset=0&snapshot=v20261120T1000Z-2c41>; rel="prev"
          */
         Link: string;
+        /**
+         * @description On a `text/csv` list: `pagination.total` of the JSON answer, the number of offers the filters keep. A string of digits.
+         * @example 128
+         */
+        "X-Total-Count": string;
+        /**
+         * @description On a `text/csv` list: `pagination.snapshot` of the JSON answer, the data version the page was read from (send it back as `snapshot=`).
+         * @example v20261120T1000Z-2c41
+         */
+        "X-Snapshot": string;
+        /**
+         * @description The answer has a JSON and a CSV representation (`Accept: text/csv`) and may be gzip- or deflate-coded: caches key it on `Accept` and `Accept-Encoding`. Each representation has its own `ETag`.
+         * @example Accept, Accept-Encoding
+         */
+        Vary: "Accept, Accept-Encoding";
     };
     pathItems: never;
 }
@@ -1584,6 +1743,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1665,6 +1825,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1745,6 +1906,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1835,6 +1997,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1924,6 +2087,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2002,6 +2166,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2079,6 +2244,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2165,6 +2331,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2381,6 +2548,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2394,6 +2562,9 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Snapshot": components["headers"]["X-Snapshot"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2450,6 +2621,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["EarnOfferList"];
+                    /**
+                     * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,reward_assets,product_type,product_name,duration_days,apy,estimated_apy,estimated_apy_updated_at,tvl,min_amount,max_amount,available,available_updated_at,link,updated_at
+                     *     1042,aave-v3:arbitrum:usdt:supply,protocol,aave-v3,Aave V3,arbitrum,ARB,Arbitrum,tether,USDT,Tether,arbitrum,lending,USDT supply,,5.42,5.38,2026-11-20T09:55:00.000Z,1843211.07,,,true,2026-11-20T09:55:00.000Z,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z
+                     */
+                    "text/csv": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -2466,7 +2642,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.
                  * @example v20261120T0955Z-7f3a
                  */
                 since: components["parameters"]["query_since"];
@@ -2501,6 +2677,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2617,6 +2794,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2779,6 +2957,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2792,6 +2971,9 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Snapshot": components["headers"]["X-Snapshot"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2841,6 +3023,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BorrowOfferList"];
+                    /**
+                     * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,platform_type,term_days,borrow_apy,supply_apy,net_borrow_apy,real_net_borrow_apy,total_supply_usd,total_borrow_usd,available_liquidity_usd,is_active,link,synced_at,updated_at
+                     *     2077,aave-v3:arbitrum:usdt:borrow,protocol,aave-v3,Aave V3,arbitrum,ARB,Arbitrum,tether,USDT,Tether,protocol,,6.91,5.42,6.12,6.12,1843211.07,1290247.75,552963.32,true,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
+                     */
+                    "text/csv": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -2857,7 +3044,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.
                  * @example v20261120T0955Z-7f3a
                  */
                 since: components["parameters"]["query_since"];
@@ -2892,6 +3079,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3001,6 +3189,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3146,6 +3335,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3159,6 +3349,9 @@ export interface operations {
                     "Last-Modified": components["headers"]["Last-Modified"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Link: components["headers"]["Link"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Snapshot": components["headers"]["X-Snapshot"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3204,6 +3397,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CollateralOfferList"];
+                    /**
+                     * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,platform_type,term_days,initial_ltv,margin_call_ltv,liquidation_ltv,is_active,link,synced_at,updated_at
+                     *     3105,aave-v3:ethereum:wbtc:collateral,protocol,aave-v3,Aave V3,ethereum,ETH,Ethereum,bitcoin,BTC,Bitcoin,protocol,,73,,78,true,https://app.aave.com/reserve-overview/?underlyingAsset=wbtc&marketName=proto_mainnet_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
+                     */
+                    "text/csv": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -3220,7 +3418,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.
+                 * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.
                  * @example v20261120T0955Z-7f3a
                  */
                 since: components["parameters"]["query_since"];
@@ -3255,6 +3453,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3360,6 +3559,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3442,6 +3642,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3451,6 +3652,7 @@ export interface operations {
                     "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3476,6 +3678,12 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["EarnHistory"];
+                    /**
+                     * @example id,timestamp,apy,tvl
+                     *     1042,2026-11-20T09:00:00.000Z,5.40,1840000
+                     *     1042,2026-11-20T10:00:00.000Z,5.42,
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3511,6 +3719,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3520,6 +3729,7 @@ export interface operations {
                     "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3539,6 +3749,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BorrowHistory"];
+                    /**
+                     * @example id,timestamp,apy
+                     *     2077,2026-11-20T10:00:00.000Z,6.12
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3565,6 +3780,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3585,6 +3801,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3641,6 +3858,7 @@ export interface operations {
             /** @description The document. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3650,7 +3868,7 @@ export interface operations {
                      *       "openapi": "3.1.0",
                      *       "info": {
                      *         "title": "Market Data API",
-                     *         "version": "1.2.0"
+                     *         "version": "1.3.0"
                      *       },
                      *       "paths": {}
                      *     }
@@ -3663,6 +3881,10 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["RefusedBeforeTheApi"];
+            429: components["responses"]["FirewallTooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getApiDocs: {
@@ -3677,6 +3899,7 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3688,6 +3911,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["RefusedBeforeTheApi"];
+            429: components["responses"]["FirewallTooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStatus: {
@@ -3702,6 +3929,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /**
                      * @description `no-store`: the status is the answer to "how old is the data now", never kept.
@@ -3769,10 +3997,11 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description `validation_error`: a query or path parameter failed validation; `details.message` lists the violated rules. */
+            /** @description `validation_error`: a query parameter was sent (it takes none). A request refused before it reaches the API gets the same envelope: one API Gateway refuses (request line and headers over 10,240 bytes, a malformed header) says "the request was rejected by the gateway before reaching the API"; on stages that enable it, one the web application firewall refuses for its content says "the request was refused by the web application firewall" and has no `X-Request-Id`. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Request-Id": components["headers"]["X-Request-Id-Unless-Firewall"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3793,6 +4022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            429: components["responses"]["FirewallTooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -14,7 +14,9 @@
  *   page to the data version of the first (`pagination.snapshot`): a crawl sees each record once
  *   even when the data is refreshed under it;
  * - `changes()`: every offer added, changed or removed since a version, and the version to ask
- *   from next time.
+ *   from next time;
+ * - `csv()`: an offer list or a history window as the CSV text the API writes (`Accept: text/csv`),
+ *   with the same parameters, errors and retries as `get()`.
  *
  * docs/api.md ("Using the API from TypeScript") shows it in use.
  */
@@ -55,6 +57,10 @@ export type DataOf<P extends GetPath> = Operation<P>['responses'] extends {
 }
   ? B
   : never;
+/** Operations whose 200 has a CSV representation (offer lists and history). */
+export type CsvPath = {
+  [P in GetPath]: Operation<P>['responses'] extends { 200: { content: { 'text/csv': string } } } ? P : never;
+}[GetPath];
 /** Operations whose 200 is a page `{ data, pagination }`. */
 export type ListPath = {
   [P in GetPath]: DataOf<P> extends { data: unknown[]; pagination: { has_more: boolean } } ? P : never;
@@ -91,6 +97,25 @@ export type Result<P extends GetPath> =
       data: DataOf<P>;
       response: Response /** The current URL when a former slug was followed (301). */;
       renamedTo: string | null;
+    }
+  | { kind: 'not_modified'; response: Response; etag: string | null }
+  | { kind: 'error'; error: ApiError; response: Response };
+
+/**
+ * A CSV answer: its text (RFC 4180, a header row, CRLF line ends) and, for a list, the pagination
+ * its headers carry (`X-Total-Count`, `X-Snapshot`, the `Link` targets).
+ */
+export type CsvResult =
+  | {
+      kind: 'ok';
+      text: string;
+      /** `X-Total-Count` of a list (null on history). */
+      total: number | null;
+      /** `X-Snapshot` of a list: the data version of the page (null on history). */
+      snapshot: string | null;
+      /** The next page, a reference relative to the request (send it with `Accept: text/csv` again); null on the last. */
+      next: string | null;
+      response: Response;
     }
   | { kind: 'not_modified'; response: Response; etag: string | null }
   | { kind: 'error'; error: ApiError; response: Response };
@@ -188,6 +213,8 @@ export interface MarketDataClient {
   pages<P extends ListPath>(path: P, ...params: ParamsArg<P>): ListPages<ItemOf<P>>;
   /** Every offer of a family added, changed or removed since the version `since`, by ascending id; errors throw as in `pages()`. */
   changes<F extends OfferFamily>(family: F, since: string, options?: { limit?: number }): ChangesFeed<F>;
+  /** One GET with `Accept: text/csv`: an offer list or a history window as CSV text; errors are values, as in `get()`. */
+  csv<P extends CsvPath>(path: P, ...params: ParamsArg<P>): Promise<CsvResult>;
   /** The openapi-fetch client underneath, with the same key and retries. */
   raw: Client<paths>;
 }
@@ -211,18 +238,35 @@ export function createMarketDataClient(options: MarketDataClientOptions): Market
     fetch: send,
   });
 
+  // One call for every path: openapi-fetch's per-path overloads cannot be named generically;
+  // the signatures of get() and csv() carry the types.
+  const GET = raw.GET as unknown as (
+    path: string,
+    init: { params?: unknown; parseAs?: 'text'; headers?: Record<string, string> },
+  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
   async function get<P extends GetPath>(path: P, ...[params]: ParamsArg<P>): Promise<Result<P>> {
-    // One call for every path: openapi-fetch's per-path overloads cannot be named generically;
-    // the signature above carries the types.
-    const GET = raw.GET as unknown as (
-      path: string,
-      init: { params?: unknown },
-    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
     const { data, error, response } = await GET(path, { params });
     if (response.status === 304) return { kind: 'not_modified', response, etag: response.headers.get('ETag') };
     if (response.ok)
       return { kind: 'ok', data: data as DataOf<P>, response, renamedTo: response.redirected ? response.url : null };
     return { kind: 'error', error: apiError(error, response), response };
+  }
+
+  async function csv<P extends CsvPath>(path: P, ...[params]: ParamsArg<P>): Promise<CsvResult> {
+    // openapi-fetch reads an error body as JSON whatever `parseAs` says: the envelope as in get().
+    const { data, error, response } = await GET(path, { params, parseAs: 'text', headers: { Accept: 'text/csv' } });
+    if (response.status === 304) return { kind: 'not_modified', response, etag: response.headers.get('ETag') };
+    if (!response.ok) return { kind: 'error', error: apiError(error, response), response };
+    const total = response.headers.get('X-Total-Count');
+    return {
+      kind: 'ok',
+      text: data as string,
+      total: total === null ? null : Number(total),
+      snapshot: response.headers.get('X-Snapshot'),
+      next: parseLinkHeader(response.headers.get('Link')).next ?? null,
+      response,
+    };
   }
 
   /** The page a `Link` names (a reference relative to the page that named it). */
@@ -294,5 +338,5 @@ export function createMarketDataClient(options: MarketDataClientOptions): Market
     );
   }
 
-  return { get, pages, changes, raw };
+  return { get, pages, changes, csv, raw };
 }

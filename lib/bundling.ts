@@ -1,12 +1,12 @@
 /**
  * The one set of esbuild options every function bundle is built with: the stack's (CDK
- * NodejsFunction, lib/constructs/api-function.ts) and the benchmark's bundle-size and cold-start
+ * NodejsFunction, lib/constructs/stack-function.ts) and the benchmark's bundle-size and cold-start
  * measurement (scripts/bench/cold-start.ts) both read it, so the benchmark measures what deploys
  * (docs/architecture.md, "Bundles"). Plain data: the benchmark imports it without the CDK.
  */
 import { resolve } from 'node:path';
 
-/** What the bundle targets; lib/constructs/api-function.ts pins the Lambda runtime to match. */
+/** What the bundle targets; lib/constructs/stack-function.ts pins the Lambda runtime to match. */
 const BUNDLE_TARGET = 'node22';
 
 export const BUNDLE_OPTIONS = {

@@ -8,7 +8,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 import { z } from 'zod';
 import { FUNCTION_NAMES } from '../shared/http/routes';
-import { DEFAULTS } from '../shared/platform/config';
+import { DEFAULTS, MAX_SNAPSHOT_CACHE_MS } from '../shared/platform/config';
 
 /** The API functions and the authorizer: everything with a memory size. */
 const LAMBDA_NAMES = [...FUNCTION_NAMES, 'authorizer'] as const;
@@ -99,12 +99,14 @@ const stageBlock = z
       .string()
       .regex(/^\/?[\w.\-/]+$/)
       .optional(),
-    snapshotCacheMs: z.int().min(0).optional(),
+    // Replaced versions outlast the longest cache a stage may set (shared/import/importer.ts retireAfter).
+    snapshotCacheMs: z.int().min(0).max(MAX_SNAPSHOT_CACHE_MS).optional(),
     readCacheMb: z.int().min(0).max(1024).optional(),
     ingestMemorySize: z.int().min(128).max(10_240).optional(),
     ingestTimeoutSeconds: z.int().min(30).max(900).optional(),
     ingestMaxReceiveCount: z.int().min(1).max(1000).optional(),
     maxDataAgeMinutes: z.int().min(15).max(525_600).optional(),
+    recordHistory: z.boolean().optional(),
   })
   .strict();
 
@@ -155,7 +157,7 @@ export interface StageConfig {
    * (created before the first deploy), none elsewhere.
    */
   keyPepperParameter: string | undefined;
-  /** How long a function trusts its cached snapshot pointer (default 5000). */
+  /** How long a function trusts its cached snapshot pointer (default 5000, at most 300,000). */
   snapshotCacheMs: number;
   /** Bound of each function instance's cache of published snapshot data, MB (default 64; 0: off). */
   readCacheMb: number;
@@ -167,6 +169,11 @@ export interface StageConfig {
   ingestMaxReceiveCount: number;
   /** A family's data older than this raises its DataAge alarm (default 1440, a day). */
   maxDataAgeMinutes: number;
+  /**
+   * Each import records its published earn and borrow offers' values as history, once per offer
+   * and UTC hour (CONTRACT §12; default on): the ingest function's `RECORD_HISTORY`.
+   */
+  recordHistory: boolean;
 }
 
 const DEFAULT_MEMORY: Record<LambdaName, number> = {
@@ -255,6 +262,7 @@ export function resolveStageConfig(stage: string, block: unknown = {}): StageCon
     ingestTimeoutSeconds: b.ingestTimeoutSeconds ?? 300,
     ingestMaxReceiveCount: b.ingestMaxReceiveCount ?? 5,
     maxDataAgeMinutes: b.maxDataAgeMinutes ?? 1440,
+    recordHistory: b.recordHistory ?? DEFAULTS.recordHistory,
   };
 }
 

@@ -19,6 +19,7 @@ import { Freshness } from './constructs/freshness';
 import { Ingest } from './constructs/ingest';
 import { Monitoring } from './constructs/monitoring';
 import { MarketDataApi } from './constructs/rest-api';
+import type { FunctionSettings } from './constructs/stack-function';
 import { ApiWebAcl } from './constructs/web-acl';
 import { acknowledge } from './nag';
 
@@ -63,17 +64,20 @@ export class MarketDataStack extends Stack {
       ...config.onDemandCeiling,
     });
 
-    const defaults: ApiFunctionDefaults = {
+    const settings: FunctionSettings = {
       tableName: this.table.tableName,
+      logRetention: config.logRetentionDays,
+      removalPolicy,
+      tracing: config.tracing,
+      sourceMaps: config.sourceMaps,
+    };
+    const defaults: ApiFunctionDefaults = {
+      ...settings,
       ratePerMinute: config.ratePerMinute,
       quotaPerMonth: config.quotaPerMonth,
       snapshotCacheMs: config.snapshotCacheMs,
       readCacheMb: config.readCacheMb,
       dataMaxAgeSeconds: config.maxDataAgeMinutes * 60,
-      logRetention: config.logRetentionDays,
-      removalPolicy,
-      tracing: config.tracing,
-      sourceMaps: config.sourceMaps,
     };
 
     this.functions = Object.fromEntries(
@@ -142,18 +146,20 @@ export class MarketDataStack extends Stack {
     this.ingest = new Ingest(this, 'Ingest', {
       entry: handlerEntry('ingest'),
       table: this.table,
-      defaults,
+      settings,
+      snapshotCacheMs: config.snapshotCacheMs,
       removalPolicy,
       memorySize: config.ingestMemorySize,
       timeout: Duration.seconds(config.ingestTimeoutSeconds),
       maxReceiveCount: config.ingestMaxReceiveCount,
+      recordHistory: config.recordHistory,
       description: `Market data API: imports files put under incoming/ in the ingest bucket (${config.stage})`,
     });
 
     this.freshness = new Freshness(this, 'Freshness', {
       entry: handlerEntry('freshness'),
       table: this.table,
-      defaults,
+      settings,
       description: `Market data API: age of each family's served data, every 5 minutes (${config.stage})`,
     });
 
@@ -257,12 +263,6 @@ export class MarketDataStack extends Stack {
         'AwsSolutions-APIG3',
         `WAF is off for stage ${config.stage} by configuration (stages.${config.stage}.waf.enabled).`,
       );
-    }
-    const tableArn = `<${this.getLogicalId(this.table.table.node.defaultChild as never)}.Arn>`;
-    for (const name of FUNCTION_NAMES.filter((n) => TABLE_ACCESS[n] === 'serve')) {
-      acknowledge(this.functions[name].role, 'AwsSolutions-IAM5', 'Reads span the GSIs, whose ARNs end in /index/*.', [
-        `Resource::${tableArn}/index/*`,
-      ]);
     }
     for (const path of PUBLIC_PATHS) {
       const method = this.api.api.root.resourceForPath(path).node.findChild('GET');

@@ -2,7 +2,10 @@
  * The cost of a request against its floor (docs/performance.md).
  *
  *   npm run bench               full: the BENCH dataset, writes bench/results.json and bench/results.md
- *   npm run bench -- --quick    CI smoke (< 3 min): QUICK_BENCH, writes bench/results-quick.*
+ *   npm run bench -- --quick    CI's guard: QUICK_BENCH, what does not depend on the machine's load (each
+ *                               request kind's DynamoDB work and read units against its ceiling, the import
+ *                               cases' write units, bundle bytes, index loads); no latency, init or
+ *                               throughput. Writes bench/results-quick.*
  *   npm run bench -- --out P    write P.json and P.md instead
  *   npm run bench -- --imports [--quick]   only what imports cost (the refresh cases against bench/baseline-writes.json)
  *   npm run bench -- --imports [--quick] --write-baseline   the same, recorded as the baseline (the design before issue 21 only)
@@ -13,7 +16,7 @@
  * Generates the dataset, loads it into an embedded DynamoDB with the real import, then measures
  * every request kind through the real handlers (DynamoDB work from the accounting middleware,
  * latency against the floor read), the functions' bundles and module initialisation, and the
- * local stack's throughput on one hot endpoint. Prints the goals as PASS/FAIL checks; exits 0
+ * local stack's throughput on one hot endpoint (the quick run: the work, units and bytes alone). Prints the goals as PASS/FAIL checks; exits 0
  * unless it crashes, or unless ENFORCE_WRITE_TARGETS (scripts/bench/report.ts) is on and a refresh
  * misses its write-unit target.
  */
@@ -23,6 +26,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { buildFunctions } from '../local/functions';
 import type { CatalogFamily, OfferFamily } from '../shared/data/keys';
 import type { FunctionName } from '../shared/http/routes';
@@ -30,10 +34,12 @@ import { importDataset } from '../shared/import/importer';
 import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/platform/config';
 import { createClients } from '../shared/platform/dynamodb';
 import { setLogSink } from '../shared/platform/logger';
-import { BASELINE, compareColdStart, measureColdStart } from './bench/cold-start';
+import { BASELINE, compareColdStart, measureBundles, measureColdStart } from './bench/cold-start';
 import { depthCheck, readCapacityAtDepth } from './bench/depth';
 import { ServedData, type ViewFilter } from './bench/floor';
 import { type BaselineDataset, importsTable, measureImports, refreshed, writeBaseline } from './bench/imports';
+import { type IndexLoads, indexLoadChecks, indexLoadTable, measureIndexLoads } from './bench/index-load';
+import { applyLatencyModel } from './bench/latency-model';
 import { loadDataset, startBenchDynamo } from './bench/load';
 import { CallRecorder, type Handler, type KindResult, type MeasureOptions, measureKind } from './bench/measure';
 import { ceilingChecks, measureModel, modelTables } from './bench/model-pass';
@@ -51,11 +57,14 @@ import {
 } from './bench/report';
 import { requestMix } from './bench/requests';
 import { measureThroughput } from './bench/throughput';
+import { measureWarmLoads, warmLoadChecks, warmLoadTable } from './bench/warm-loads';
 import { BENCH, generateDataset, QUICK_BENCH } from './sample-data/generate';
 
 interface Mode {
   name: 'quick' | 'full';
   preset: typeof BENCH;
+  /** Latency, init and throughput measured (the full run); without, the quick run's counts alone. */
+  latency: boolean;
   measure: MeasureOptions;
   initRounds: number;
   throughputMs: number;
@@ -67,7 +76,9 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
   quick: {
     name: 'quick',
     preset: QUICK_BENCH,
-    measure: { runs: 40, budgetMs: 1_200, minRuns: 5, warmup: 3 },
+    latency: false,
+    // Two runs: the work and units are the same in each (RT is the max over them).
+    measure: { runs: 2, budgetMs: 0, minRuns: 2, warmup: 0 },
     initRounds: 7,
     throughputMs: 5_000,
     concurrency: 16,
@@ -75,6 +86,7 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
   full: {
     name: 'full',
     preset: BENCH,
+    latency: true,
     measure: { runs: 200, budgetMs: 12_000, minRuns: 5, warmup: 10 },
     initRounds: 21,
     throughputMs: 20_000,
@@ -163,6 +175,16 @@ async function importsOnly(mode: Args): Promise<number> {
   }
 }
 
+/** The quick run's index loads: each family's segments and read units, over a few loads under the latency model. */
+async function quickIndexLoads(client: DynamoDBDocumentClient, tableName: string): Promise<IndexLoads> {
+  const model = applyLatencyModel([client]);
+  try {
+    return await measureIndexLoads(client, tableName, model, 5);
+  } finally {
+    model.off();
+  }
+}
+
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
@@ -178,8 +200,9 @@ async function main(): Promise<number> {
   const loadAtStart = loadavg()[0];
   log(`bench (${mode.name})`);
 
-  // Cold start first, while the machine is otherwise idle (not with --model).
-  const cold = mode.modelOnly ? undefined : await measureColdStart(mode.initRounds);
+  // Cold start first, while the machine is otherwise idle (not with --model; the quick run: bundle bytes only).
+  const cold = mode.modelOnly || !mode.latency ? undefined : await measureColdStart(mode.initRounds);
+  const bundles = mode.modelOnly ? undefined : (cold?.bundles ?? (await measureBundles()));
   if (cold) {
     log(
       `cold start: ${Object.entries(cold.init_ms)
@@ -256,7 +279,7 @@ async function main(): Promise<number> {
     const handlers: Record<FunctionName, Handler> = built.handlers;
     const { authorizer, keyStore } = built;
 
-    if (!cold || !imports) {
+    if (!bundles || !imports) {
       // --model: the latency model and the mix alone.
       const only = mode.only;
       const chosen = only === undefined ? kinds : kinds.filter((kind) => kind.name.includes(only));
@@ -304,10 +327,13 @@ async function main(): Promise<number> {
         durationMs: mode.throughputMs,
         dynamoPid: dynamo.pid,
       });
-    const throughput = { one_key: await load(1), key_per_client: await load(mode.concurrency) };
-    log(
-      `throughput: ${throughput.one_key.requests_per_s} req/s with one key, ${throughput.key_per_client.requests_per_s} with a key per client (${seconds(started)} s)`,
-    );
+    const throughput = mode.latency
+      ? { one_key: await load(1), key_per_client: await load(mode.concurrency) }
+      : undefined;
+    if (throughput)
+      log(
+        `throughput: ${throughput.one_key.requests_per_s} req/s with one key, ${throughput.key_per_client.requests_per_s} with a key per client (${seconds(started)} s)`,
+      );
 
     // The deep pages start at 5,000, or as deep as a smaller (quick) dataset allows.
     const deepOffset = Math.min(5_000, Math.max(0, (await sizes('currencies')) - 500));
@@ -315,18 +341,30 @@ async function main(): Promise<number> {
       await readCapacityAtDepth(handlers.currencies, '/api/v1/currencies', 0),
       await readCapacityAtDepth(handlers.currencies, '/api/v1/currencies', deepOffset),
     ];
-    // Latency as DynamoDB behaves (scripts/bench/latency-model.ts), and a skewed traffic mix.
-    const model = await measureModel(kinds, { data, now: new Date() }, built, config, clients, mode.name === 'quick');
-    log(
-      `latency model: ${model.latency.length} single-view kinds, mix of ${model.mix[0]?.requests ?? 0} requests (${seconds(started)} s)`,
+    // Latency as DynamoDB behaves (scripts/bench/latency-model.ts), and a skewed traffic mix; the
+    // quick run measures the index loads alone (their read units and segments, a few loads).
+    const model = mode.latency
+      ? await measureModel(kinds, { data, now: new Date() }, built, config, clients, false)
+      : undefined;
+    if (model)
+      log(
+        `latency model: ${model.latency.length} single-view kinds, mix of ${model.mix[0]?.requests ?? 0} requests (${seconds(started)} s)`,
+      );
+    const indexLoads = model?.index_loads ?? (await quickIndexLoads(client, tableName));
+    // Counts, not times: in both runs.
+    const warmLoads = await measureWarmLoads(
+      kinds.filter((k) => k.expectStatus === 200),
+      config,
+      clients,
     );
 
     const writeTargets = writeTargetChecks(imports, baselineOf(mode));
     const checks = [
       depthCheck(depth[0], depth[1]),
-      ...evaluate(requests, cold),
+      ...evaluate(requests, cold ?? { bundles }, mode.latency),
       ...ceilingChecks(requests),
-      ...model.checks,
+      ...(model?.checks ?? indexLoadChecks(indexLoads, false)),
+      ...warmLoadChecks(warmLoads),
       ...writeTargets,
     ];
     const results: BenchResults = {
@@ -343,15 +381,15 @@ async function main(): Promise<number> {
       dataset: { ...datasetCounts, history_points: historyPoints },
       import: imported,
       requests,
-      bundles: cold.bundles,
-      init_ms: cold.init_ms,
-      first_answer_ms: cold.first_answer_ms,
-      init_rounds: cold.rounds,
+      bundles,
+      init_ms: cold?.init_ms,
+      first_answer_ms: cold?.first_answer_ms,
+      init_rounds: cold?.rounds,
       throughput,
-      latency_model: model.latency,
-      mix: model.mix,
-      index_loads: model.index_loads,
-      warm_loads: model.warm_loads,
+      latency_model: model?.latency,
+      mix: model?.mix,
+      index_loads: indexLoads,
+      warm_loads: warmLoads,
       refusals,
       imports,
       checks,
@@ -360,23 +398,26 @@ async function main(): Promise<number> {
     writeFileSync(`${mode.out}.json`, `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(`${mode.out}.md`, markdown(results));
 
-    process.stdout.write(`\n${requestsTable(requests)}\n\n`);
+    process.stdout.write(`\n${requestsTable(requests, mode.latency)}\n\n`);
     process.stdout.write(
-      `bundles (KB): ${Object.entries(cold.bundles)
+      `bundles (KB): ${Object.entries(bundles)
         .map(([n, b]) => `${n} ${(b.bytes / 1024).toFixed(1)} ×${b.ratio_to_baseline}`)
         .join(', ')}; baseline ${BASELINE}\n`,
     );
-    process.stdout.write(
-      `init (ms): ${Object.entries(cold.init_ms)
-        .map(([n, i]) => `${n} ${i.median} ×${i.ratio_to_baseline}`)
-        .join(', ')}\n`,
-    );
-    for (const [name, t] of Object.entries(throughput)) {
+    if (cold)
+      process.stdout.write(
+        `init (ms): ${Object.entries(cold.init_ms)
+          .map(([n, i]) => `${n} ${i.median} ×${i.ratio_to_baseline}`)
+          .join(', ')}\n`,
+      );
+    for (const [name, t] of Object.entries(throughput ?? {})) {
       process.stdout.write(
         `throughput (${name}): ${t.requests_per_s} req/s on ${t.endpoint}, ${t.concurrency} clients, ${t.keys} key(s) (p50 ${t.latency_ms.p50} ms, p99 ${t.latency_ms.p99} ms)\n`,
       );
     }
-    process.stdout.write(`\n${modelTables(model)}\n`);
+    process.stdout.write(
+      `\n${model ? modelTables(model) : indexLoadTable(indexLoads)}\n\n${warmLoadTable(warmLoads)}\n`,
+    );
     process.stdout.write(`\nrefused requests:\n${refusalLines(refusals).join('\n')}\n`);
     process.stdout.write(`\nimports:\n\n${importsTable(imports)}\n`);
     process.stdout.write('\n');

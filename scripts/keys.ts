@@ -19,11 +19,11 @@ import {
   type KeySummary,
   type UserItem,
 } from '../shared/data/key-store';
-import { isFileTimestamp } from '../shared/domain/resources';
 import { DataFileError, parseAccounts } from '../shared/import/dataset';
+import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../shared/platform/account-rules';
 import { ENV } from '../shared/platform/config';
-import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../shared/platform/constants';
 import { createDocumentClient } from '../shared/platform/dynamodb';
+import { isFileTimestamp } from '../shared/platform/timestamps';
 import { readDataFile, runMain, UsageError } from './cli';
 
 export const USAGE = `usage: npm run keys -- COMMAND [options]

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import openapiDocument from '../../docs/openapi.json';
+import { DOCS_PATH, OPENAPI_PATH } from '../../shared/http/routes';
 
 export interface PublicDocument {
   status: number;
@@ -135,10 +136,10 @@ const ok = (contentType: string, body: string | Buffer, extra: Record<string, st
 
 /** Every public document by its path below the API base; `undefined` for any other path. */
 export function publicDocument(path: string): PublicDocument | undefined {
-  if (path === '/openapi.json') return ok('application/json; charset=utf-8', openapiJson());
-  if (path === '/docs') return ok('text/html; charset=utf-8', docsHtml(), { 'Content-Security-Policy': CSP });
-  if (path === `/docs/${DOCS_SCRIPT}`) return ok('text/javascript; charset=utf-8', docsScript());
-  const file = path.startsWith('/docs/') ? path.slice('/docs/'.length) : '';
+  if (path === OPENAPI_PATH) return ok('application/json; charset=utf-8', openapiJson());
+  if (path === DOCS_PATH) return ok('text/html; charset=utf-8', docsHtml(), { 'Content-Security-Policy': CSP });
+  if (path === `${DOCS_PATH}/${DOCS_SCRIPT}`) return ok('text/javascript; charset=utf-8', docsScript());
+  const file = path.startsWith(`${DOCS_PATH}/`) ? path.slice(`${DOCS_PATH}/`.length) : '';
   if (Object.hasOwn(SWAGGER_UI_FILES, file))
     return ok(SWAGGER_UI_FILES[file as SwaggerUiFile], swaggerUiFile(file as SwaggerUiFile));
   return undefined;
@@ -146,10 +147,10 @@ export function publicDocument(path: string): PublicDocument | undefined {
 
 /** The paths `publicDocument` answers. */
 export const PUBLIC_DOCUMENT_PATHS = [
-  '/openapi.json',
-  '/docs',
-  `/docs/${DOCS_SCRIPT}`,
-  ...Object.keys(SWAGGER_UI_FILES).map((f) => `/docs/${f}`),
+  OPENAPI_PATH,
+  DOCS_PATH,
+  `${DOCS_PATH}/${DOCS_SCRIPT}`,
+  ...Object.keys(SWAGGER_UI_FILES).map((f) => `${DOCS_PATH}/${f}`),
 ];
 
 function escapeHtml(text: string): string {

@@ -2,8 +2,9 @@
 
 import type { HistoryFamily } from '../../shared/data/keys';
 import { getHistory } from '../../shared/domain/history';
+import { historyResult } from '../../shared/http/answers';
 import type { ApiDeps } from '../../shared/http/api-deps';
-import { type ApiEvent, jsonResult, queryValues } from '../../shared/http/http';
+import { type ApiEvent, queryValues } from '../../shared/http/http';
 import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
 import { HISTORY_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
 import { NotFoundError } from '../../shared/platform/errors';
@@ -15,7 +16,7 @@ export function historyHandler(deps: ApiDeps) {
     async (event: ApiEvent) => {
       const id = parseOfferId(event.pathParameters?.id);
       const { period } = parseQuery(HISTORY_QUERY(), queryValues(event));
-      return jsonResult(await getHistory(stores, family, id, period, clock()));
+      return historyResult(event, family, id, await getHistory(stores, family, id, period, clock()));
     };
   return apiHandler(
     'history',

@@ -11,5 +11,7 @@ export const handler = ingestHandler({
   // An import writes in bulk: as many attempts as `npm run import` gives its client.
   client: createDocumentClient({ ...clientOptionsOf(config), maxAttempts: 10 }),
   tableName: config.tableName,
+  snapshotCacheMs: config.snapshotCacheMs,
   clock: () => new Date(),
+  recordHistory: config.recordHistory,
 });

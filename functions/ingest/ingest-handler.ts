@@ -1,6 +1,8 @@
 /**
- * The ingest function's factory. Each SQS message carries an S3 event notification of a file put
- * under `incoming/` in the ingest bucket (shared/import/ingest-layout.ts). The file's bytes go through
+ * The ingest function's factory. Each SQS message carries the EventBridge event S3 sends for a file
+ * put under `incoming/` in the ingest bucket (`Object Created`, shared/import/ingest-layout.ts); the
+ * queue is FIFO with one message group, so messages come one at a time, in the order they arrived
+ * (lib/constructs/ingest.ts). The file's bytes go through
  * `importDataset`, the same validation and publication as `npm run import` (docs/deploy.md,
  * "Importing data"):
  * - published: the file moves to `imported/` beside a short result report;
@@ -13,7 +15,8 @@
  *
  * The bucket is versioned and its event names the version uploaded: that version is imported,
  * each upload once and in upload order (CONTRACT §8). A message may arrive after a later upload of
- * the same name, or after the later upload's message (SQS does not keep order): the versions still
+ * the same name, or after the later upload's message (events reach the queue in about, not exactly,
+ * the order of the uploads): the versions still
  * under `incoming/` are the uploads not yet handled (S3 lists them newest first). A message imports
  * every such version up to its own, oldest first, and deletes each one it handled by its version
  * id; a message whose version is gone was handled already. So a later upload is never replaced by
@@ -28,24 +31,23 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { S3EventRecord, SQSEvent } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import { ImportBusyError } from '../../shared/data/snapshot-writer';
 import { DataFileError } from '../../shared/import/dataset';
 import { type ImportOutcome, importMetricDocument } from '../../shared/import/import-metrics';
 import { importDataset, LEASE_MS } from '../../shared/import/importer';
-import {
-  decodeEventKey,
-  INGEST_PREFIXES,
-  type IngestOutcomePrefix,
-  movedKeys,
-} from '../../shared/import/ingest-layout';
+import { INGEST_PREFIXES, type IngestOutcomePrefix, movedKeys } from '../../shared/import/ingest-layout';
 import { logger } from '../../shared/platform/logger';
 
 export interface IngestDeps {
   s3: S3Client;
   client: DynamoDBDocumentClient;
   tableName: string;
+  /** The stage's pointer cache (SNAPSHOT_CACHE_MS): replaced versions outlast it (importer.ts retireAfter). */
+  snapshotCacheMs: number;
   clock: () => Date;
+  /** Record the published offers' values as history (the stage's `recordHistory`, CONTRACT §12). */
+  recordHistory: boolean;
 }
 
 /** What became of one object named in a message. */
@@ -57,6 +59,16 @@ export interface IngestedObject {
   outcome: ImportOutcome | 'skipped';
   /** Where the file and its report now are (published or refused). */
   moved?: { file: string; report: string };
+}
+
+/**
+ * What the ingest reads of a message: the EventBridge event of one upload. Its object key is the
+ * key itself (an S3 event notification's is URL-encoded; EventBridge's is not).
+ */
+export interface UploadEvent {
+  source?: string;
+  'detail-type'?: string;
+  detail?: { bucket?: { name?: string }; object?: { key?: string; 'version-id'?: string } };
 }
 
 /** What the ingest reads of the Lambda context: the time it has left (the import's lease outlasts it). */
@@ -136,7 +148,9 @@ export function ingestHandler(
       const result = await importDataset(bytes, {
         client: deps.client,
         tableName: deps.tableName,
+        snapshotCacheMs: deps.snapshotCacheMs,
         now: clock,
+        recordHistory: deps.recordHistory,
         ...(remaining === undefined ? {} : { leaseMs: Math.max(LEASE_MS, remaining + LEASE_MARGIN_MS) }),
       });
       const moved = await moveWithReport(bucket, key, object.versionId, bytes, INGEST_PREFIXES.imported, {
@@ -211,13 +225,14 @@ export function ingestHandler(
     return done;
   }
 
-  async function ingestRecord(record: S3EventRecord): Promise<IngestedObject[]> {
-    const bucket = record.s3.bucket.name;
-    const key = decodeEventKey(record.s3.object.key);
-    const versionId = record.s3.object.versionId || undefined;
-    // The notification filter sends only `incoming/`; a folder placeholder has nothing to import.
+  async function ingestEvent(event: UploadEvent): Promise<IngestedObject[]> {
+    const bucket = event.detail?.bucket?.name ?? '';
+    const key = event.detail?.object?.key ?? '';
+    const versionId = event.detail?.object?.['version-id'] || undefined;
+    // The rule sends only objects created under `incoming/`; a folder placeholder has nothing to import.
     if (
-      !record.eventName.startsWith('ObjectCreated:') ||
+      event.source !== 'aws.s3' ||
+      event['detail-type'] !== 'Object Created' ||
       !key.startsWith(INGEST_PREFIXES.incoming) ||
       key.endsWith('/')
     ) {
@@ -245,13 +260,8 @@ export function ingestHandler(
   return async function ingest(event: SQSEvent, context?: IngestContext) {
     invocation = context;
     const done: IngestedObject[] = [];
-    // The queue delivers one message at a time (batch size 1); records run one after the other.
-    for (const message of event.Records) {
-      const body = JSON.parse(message.body) as { Records?: S3EventRecord[]; Event?: string };
-      // S3 sends `s3:TestEvent` once when the notification is set up.
-      if (body.Event === 's3:TestEvent') continue;
-      for (const record of body.Records ?? []) done.push(...(await ingestRecord(record)));
-    }
+    // The queue delivers one message at a time (batch size 1); messages run one after the other.
+    for (const message of event.Records) done.push(...(await ingestEvent(JSON.parse(message.body) as UploadEvent)));
     return done;
   };
 }

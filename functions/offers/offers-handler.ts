@@ -3,7 +3,7 @@
 import type { OfferFamily } from '../../shared/data/keys';
 import { offerChanges } from '../../shared/domain/changes';
 import { getOffer, listOffers } from '../../shared/domain/offers';
-import { changesResult, docResult, listResult } from '../../shared/http/answers';
+import { changesResult, docResult, offerListResult } from '../../shared/http/answers';
 import type { ApiDeps } from '../../shared/http/api-deps';
 import { type ApiEvent, queryValues } from '../../shared/http/http';
 import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
@@ -15,7 +15,7 @@ export function offersHandler(deps: ApiDeps) {
     (family: OfferFamily): RouteHandler =>
     async (event: ApiEvent) => {
       const query = parseQuery(OFFER_LIST_QUERY[family](), queryValues(event));
-      return listResult(event, await listOffers(stores, family, query));
+      return offerListResult(event, family, await listOffers(stores, family, query));
     };
   const changes =
     (family: OfferFamily): RouteHandler =>

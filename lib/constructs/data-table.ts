@@ -92,7 +92,11 @@ export class DataTable extends Construct {
    * source records, keys or users; and UpdateItem only on quota counters. No Put, Delete or batch.
    */
   grantServe(grantee: iam.IGrantable): void {
-    const tableAndIndexes = [this.table.tableArn, `${this.table.tableArn}/index/*`];
+    // Each index by name (none today: docs/adr/0009-one-index-per-family-version.md), never `index/*`.
+    const tableAndIndexes = [
+      this.table.tableArn,
+      ...INDEXES.map((index) => `${this.table.tableArn}/index/${index.indexName}`),
+    ];
     this.grantStatement(
       grantee,
       READ_ACTIONS,

@@ -7,30 +7,31 @@ import { Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { ApiFunction, type ApiFunctionDefaults } from './api-function';
 import type { DataTable } from './data-table';
+import { type FunctionSettings, StackFunction } from './stack-function';
 
 export interface FreshnessProps {
   entry: string;
   table: DataTable;
-  defaults: ApiFunctionDefaults;
+  settings: FunctionSettings;
   description: string;
 }
 
 const FRESHNESS_SCHEDULE = Duration.minutes(5);
 
 export class Freshness extends Construct {
-  readonly function: ApiFunction;
+  readonly function: StackFunction;
   readonly rule: events.Rule;
 
   constructor(scope: Construct, id: string, props: FreshnessProps) {
     super(scope, id);
-    this.function = new ApiFunction(this, 'Function', {
+    this.function = new StackFunction(this, 'Function', {
       entry: props.entry,
       memorySize: 256,
       timeout: Duration.seconds(30),
       description: props.description,
-      defaults: props.defaults,
+      // The table's name only: it reads the pointer, without a cache.
+      settings: props.settings,
     });
     props.table.grantReadPointer(this.function.fn);
     this.rule = new events.Rule(this, 'Schedule', {

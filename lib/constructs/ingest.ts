@@ -1,24 +1,26 @@
 /**
  * The ingest path: a private bucket where operators put dataset files, and the function that
  * imports them with the same code as `npm run import` (functions/ingest/). A file put under
- * `incoming/` notifies a queue (the only prefix that does: the function's own writes never
- * trigger it); the function takes one message at a time (batch size 1, reserved concurrency 1)
- * and moves the file beside its report (shared/import/ingest-layout.ts). A message that keeps failing
- * moves to the dead-letter queue. The function imports the version each event names, in upload
- * order (functions/ingest/ingest-handler.ts). docs/deploy.md, "Import data".
+ * `incoming/` is sent by EventBridge to a FIFO queue (the only prefix that is: the function's own
+ * writes never trigger it), all in one message group, so the function gets one message at a time,
+ * in the order they arrived, and the next one only when that one is done: one import at a time,
+ * without reserved concurrency, so no message is ever throttled (docs/adr/0013-ingest-queue.md).
+ * It moves the file beside its report (shared/import/ingest-layout.ts). A message that keeps
+ * failing moves to the dead-letter queue. The function imports the version each event names, in
+ * upload order (functions/ingest/ingest-handler.ts). docs/deploy.md, "Import data".
  */
 import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { INGEST_PREFIXES } from '../../shared/import/ingest-layout';
 import { ENV } from '../../shared/platform/config';
 import { acknowledge } from '../nag';
-import { ApiFunction, type ApiFunctionDefaults } from './api-function';
 import type { DataTable } from './data-table';
+import { type FunctionSettings, StackFunction } from './stack-function';
 
 /** The id CDK gives the one function per stack that sets bucket notifications at deploy time. */
 const NOTIFICATIONS_HANDLER_ID = 'BucketNotificationsHandler050a0587b7544547bf325f094a3db834';
@@ -26,14 +28,21 @@ const NOTIFICATIONS_HANDLER_ID = 'BucketNotificationsHandler050a0587b7544547bf32
 export interface IngestProps {
   entry: string;
   table: DataTable;
-  defaults: ApiFunctionDefaults;
+  settings: FunctionSettings;
+  /** The API functions' pointer cache: replaced versions are kept long enough for it. */
+  snapshotCacheMs: number;
   removalPolicy: RemovalPolicy;
   memorySize: number;
   timeout: Duration;
   /** Deliveries of a message before it moves to the dead-letter queue. */
   maxReceiveCount: number;
+  /** Record each import's published offers as history (the stage's `recordHistory`, CONTRACT §12). */
+  recordHistory: boolean;
   description: string;
 }
+
+/** Every upload's message is in this one group of the FIFO queue: SQS hands out one at a time, in order. */
+const INGEST_MESSAGE_GROUP = 'uploads';
 
 /** SQS asks for a visibility timeout of at least 6 times the function's timeout. */
 const VISIBILITY_TIMEOUT_FACTOR = 6;
@@ -45,7 +54,8 @@ export class Ingest extends Construct {
   readonly bucket: s3.Bucket;
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
-  readonly function: ApiFunction;
+  readonly rule: events.Rule;
+  readonly function: StackFunction;
 
   constructor(scope: Construct, id: string, props: IngestProps) {
     super(scope, id);
@@ -58,6 +68,8 @@ export class Ingest extends Construct {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       removalPolicy: props.removalPolicy,
+      // Object events go to EventBridge, which alone can send to a FIFO queue.
+      eventBridgeEnabled: true,
       // Versions replaced or moved away are kept a month (an upload overwritten by mistake can be recovered).
       lifecycleRules: [
         {
@@ -69,11 +81,15 @@ export class Ingest extends Construct {
     });
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
+      fifo: true,
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
     this.queue = new sqs.Queue(this, 'Queue', {
+      fifo: true,
+      // An event delivered twice within 5 minutes is one message (the event id is in its body).
+      contentBasedDeduplication: true,
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: Duration.seconds(props.timeout.toSeconds() * VISIBILITY_TIMEOUT_FACTOR),
@@ -81,25 +97,48 @@ export class Ingest extends Construct {
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
     });
 
-    this.function = new ApiFunction(this, 'Function', {
+    this.function = new StackFunction(this, 'Function', {
       entry: props.entry,
       memorySize: props.memorySize,
       timeout: props.timeout,
-      // One import at a time: the import's lease refuses a second one, this keeps them from starting.
-      reservedConcurrency: 1,
       description: props.description,
-      defaults: props.defaults,
-      environment: { [ENV.dynamodbRequestTimeoutMs]: String(IMPORT_REQUEST_TIMEOUT_MS) },
+      settings: props.settings,
+      environment: {
+        [ENV.snapshotCacheMs]: String(props.snapshotCacheMs),
+        [ENV.dynamodbRequestTimeoutMs]: String(IMPORT_REQUEST_TIMEOUT_MS),
+        [ENV.recordHistory]: String(props.recordHistory),
+      },
     });
     const fn = this.function.fn;
-    // At most 2 concurrent batches (the least SQS allows): other files wait in the queue instead of
-    // being throttled against the reserved concurrency, which spends their deliveries.
-    fn.addEventSource(new lambdaEvents.SqsEventSource(this.queue, { batchSize: 1, maxConcurrency: 2 }));
+    // One message group: the next message waits, unreceived, until this one is done (no reserved
+    // concurrency to throttle against, no delivery spent but on a failure).
+    fn.addEventSource(new lambdaEvents.SqsEventSource(this.queue, { batchSize: 1 }));
     props.table.grantImport(fn);
 
-    this.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.SqsDestination(this.queue), {
-      prefix: INGEST_PREFIXES.incoming,
+    this.rule = new events.Rule(this, 'Uploads', {
+      description: 'Objects created under incoming/ in the ingest bucket, to the ingest queue',
+      eventPattern: {
+        source: ['aws.s3'],
+        detailType: ['Object Created'],
+        detail: {
+          bucket: { name: [this.bucket.bucketName] },
+          object: { key: [{ prefix: INGEST_PREFIXES.incoming }] },
+        },
+      },
     });
+    const queue = this.queue;
+    this.rule.addTarget({
+      bind: () => ({ arn: queue.queueArn, sqsParameters: { messageGroupId: INGEST_MESSAGE_GROUP } }),
+    });
+    // EventBridge may send for this rule of this account only.
+    queue.grantSendMessages(
+      new iam.ServicePrincipal('events.amazonaws.com', {
+        conditions: {
+          ArnEquals: { 'aws:SourceArn': this.rule.ruleArn },
+          StringEquals: { 'aws:SourceAccount': Stack.of(this).account },
+        },
+      }),
+    );
 
     // Read incoming/ (the version an event names: GetObjectVersion; the versions still waiting under
     // its name: ListBucketVersions, for incoming/ only), write imported/ and refused/ (files and

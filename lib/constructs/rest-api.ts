@@ -27,7 +27,7 @@ import {
   WAF_RESPONSES,
 } from '../../shared/http/gateway-responses';
 import { MIN_COMPRESSION_BYTES } from '../../shared/http/middleware/compression';
-import { type FunctionName, PUBLIC_PATHS, type Route, STATUS_PATH } from '../../shared/http/routes';
+import { type FunctionName, OPENAPI_PATH, PUBLIC_PATHS, type Route, STATUS_PATH } from '../../shared/http/routes';
 import { BEARER_EXPRESSION } from '../../shared/platform/bearer';
 import type { StageConfig } from '../config';
 
@@ -194,7 +194,7 @@ export class MarketDataApi extends Construct {
   private addPublicRoutes(docs: lambda.IFunction): void {
     const integration = new apigw.LambdaIntegration(docs, { allowTestInvoke: false });
     const operationName = (path: string) =>
-      path === '/openapi.json' ? 'getOpenApiDocument' : path === STATUS_PATH ? 'getStatus' : 'getDocsPage';
+      path === OPENAPI_PATH ? 'getOpenApiDocument' : path === STATUS_PATH ? 'getStatus' : 'getDocsPage';
     for (const path of PUBLIC_PATHS) {
       this.api.root.resourceForPath(path).addMethod('GET', integration, {
         authorizationType: apigw.AuthorizationType.NONE,

@@ -41,8 +41,74 @@ const MANAGED_RULE_GROUPS = [
     labels: 'awswaf:managed:aws:known-bad-inputs:',
   },
 ] as const;
-/** API clients (scripts, SDKs) often send no User-Agent: that rule's match is not a refusal. */
-const NO_USER_AGENT_LABEL = `${MANAGED_RULE_GROUPS[0].labels}NoUserAgent_Header`;
+const CORE_LABELS = MANAGED_RULE_GROUPS[0].labels;
+
+/**
+ * Labels of the common rule set that are no refusal here (the rules still count and label, in the
+ * metrics and the logs): API clients (scripts, SDKs) often send no User-Agent; and the size rules
+ * refuse query strings over 2,048 bytes and paths over 1,024, which valid requests pass (200 `ids`
+ * of 16 digits, 20-value lists of 256-character slugs, the `Link` to the next page of either, a
+ * non-ASCII slug percent-encoded in a path). The API's own bounds apply instead: the functions answer
+ * 400 naming the parameter. No length separates valid from invalid (an integer may have leading
+ * zeros), and API Gateway refuses a request line and headers over 10,240 bytes.
+ */
+const NOT_REFUSED_LABELS = ['NoUserAgent_Header', 'SizeRestrictions_QueryString', 'SizeRestrictions_URIPath'].map(
+  (name) => `${CORE_LABELS}${name}`,
+);
+
+/**
+ * The common rule set's other labels (AWS's list for the rule set's current version), each a refusal
+ * even beside one of the above: a request without a User-Agent or with a long query is still refused
+ * for a script in it. A rule AWS adds later refuses through the namespace, unless it comes beside one
+ * of the above.
+ */
+const REFUSED_CORE_LABELS = [
+  'BadBots_Header',
+  'SizeRestrictions_Cookie_Header',
+  'SizeRestrictions_Body',
+  'EC2MetaDataSSRF_Body',
+  'EC2MetaDataSSRF_Cookie',
+  'EC2MetaDataSSRF_URIPath',
+  'EC2MetaDataSSRF_QueryArguments',
+  'GenericLFI_QueryArguments',
+  'GenericLFI_URIPath',
+  'GenericLFI_Body',
+  'RestrictedExtensions_URIPath',
+  'RestrictedExtensions_QueryArguments',
+  'GenericRFI_QueryArguments',
+  'GenericRFI_Body',
+  'GenericRFI_URIPath',
+  'CrossSiteScripting_Cookie',
+  'CrossSiteScripting_QueryArguments',
+  'CrossSiteScripting_Body',
+  'CrossSiteScripting_URIPath',
+].map((name) => `${CORE_LABELS}${name}`);
+
+const label = (key: string): wafv2.CfnWebACL.StatementProperty => ({ labelMatchStatement: { scope: 'LABEL', key } });
+const namespace = (key: string): wafv2.CfnWebACL.StatementProperty => ({
+  labelMatchStatement: { scope: 'NAMESPACE', key },
+});
+
+/**
+ * What the managed groups' labels refuse: any label of the known-bad-inputs group; any of the common
+ * rule set's when none of NOT_REFUSED_LABELS is among them; any of REFUSED_CORE_LABELS in any case.
+ */
+const REFUSED_BY_MANAGED_RULES: wafv2.CfnWebACL.StatementProperty = {
+  orStatement: {
+    statements: [
+      namespace(MANAGED_RULE_GROUPS[1].labels),
+      {
+        andStatement: {
+          statements: [
+            namespace(CORE_LABELS),
+            ...NOT_REFUSED_LABELS.map((key) => ({ notStatement: { statement: label(key) } })),
+          ],
+        },
+      },
+      ...REFUSED_CORE_LABELS.map(label),
+    ],
+  },
+};
 
 const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
   cloudWatchMetricsEnabled: true,
@@ -105,20 +171,7 @@ export class ApiWebAcl extends Construct {
           name: 'RefusedByManagedRules',
           priority: 1 + MANAGED_RULE_GROUPS.length,
           action: blockWith('refused', WAF_RESPONSES.refused),
-          statement: {
-            andStatement: {
-              statements: [
-                {
-                  orStatement: {
-                    statements: MANAGED_RULE_GROUPS.map((group) => ({
-                      labelMatchStatement: { scope: 'NAMESPACE', key: group.labels },
-                    })),
-                  },
-                },
-                { notStatement: { statement: { labelMatchStatement: { scope: 'LABEL', key: NO_USER_AGENT_LABEL } } } },
-              ],
-            },
-          },
+          statement: REFUSED_BY_MANAGED_RULES,
           visibilityConfig: visibility(metric('managed-rules-refused')),
         },
       ],

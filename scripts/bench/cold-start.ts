@@ -198,24 +198,44 @@ async function measureFirstAnswers(
   }
 }
 
+/** Every function bundled as the stack bundles it, into `outdir`: its file and sizes against the baseline's. */
+async function buildBundles(
+  root: string,
+  outdir: string,
+): Promise<{ files: Record<string, string>; bundles: Record<string, BundleReport> }> {
+  const names = [BASELINE, ...FUNCTIONS];
+  const built = Object.fromEntries(
+    await Promise.all(names.map(async (name) => [name, await bundle(root, outdir, name)] as const)),
+  );
+  const size = (name: string) => statSync(built[name].file).size;
+  const bundles: Record<string, BundleReport> = {};
+  for (const name of names) {
+    bundles[name] = {
+      bytes: size(name),
+      gzip_bytes: gzipSync(readFileSync(built[name].file)).length,
+      composition: composition(built[name].metafile),
+      ratio_to_baseline: round(size(name) / size(BASELINE), 3),
+    };
+  }
+  return { files: Object.fromEntries(names.map((name) => [name, built[name].file])), bundles };
+}
+
+/** The bundles' sizes alone (the quick bench: bytes do not depend on the machine's load). */
+export async function measureBundles(root = resolve(__dirname, '../..')): Promise<ColdStartReport['bundles']> {
+  const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
+  try {
+    return (await buildBundles(root, outdir)).bundles;
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
 export async function measureColdStart(rounds: number, root = resolve(__dirname, '../..')): Promise<ColdStartReport> {
   const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
   try {
-    const names = [BASELINE, ...FUNCTIONS];
-    const built = Object.fromEntries(
-      await Promise.all(names.map(async (name) => [name, await bundle(root, outdir, name)] as const)),
-    );
-    const size = (name: string) => statSync(built[name].file).size;
-    const bundles: Record<string, BundleReport> = {};
-    for (const name of names) {
-      bundles[name] = {
-        bytes: size(name),
-        gzip_bytes: gzipSync(readFileSync(built[name].file)).length,
-        composition: composition(built[name].metafile),
-        ratio_to_baseline: round(size(name) / size(BASELINE), 3),
-      };
-    }
-    const runs = interleavedInits(Object.fromEntries(names.map((name) => [name, built[name].file])), rounds);
+    const { files, bundles } = await buildBundles(root, outdir);
+    const names = Object.keys(files);
+    const runs = interleavedInits(files, rounds);
     const baseline = median(runs[BASELINE]);
     const init_ms = Object.fromEntries(
       names.map((name) => [
@@ -228,7 +248,7 @@ export async function measureColdStart(rounds: number, root = resolve(__dirname,
       ]),
     );
     const first_answer_ms = await measureFirstAnswers(
-      Object.fromEntries(names.map((name) => [name, { file: built[name].file, fn: name }])),
+      Object.fromEntries(names.map((name) => [name, { file: files[name], fn: name }])),
       rounds,
     );
     return { bundles, init_ms, first_answer_ms, rounds };

@@ -16,6 +16,7 @@ import {
   type OfferFamily,
   QUOTA_ATTRIBUTES,
   quotaKey,
+  type SeriesResolution,
   type VersionedFamily,
 } from '../../shared/data/keys';
 import { PointerStore } from '../../shared/data/pointer-store';
@@ -24,7 +25,7 @@ import { servedVersions } from '../../shared/data/snapshot-store';
 
 export type FloorSpec =
   | { read: 'blocks'; keys: Key[] }
-  | { read: 'partition'; pk: string; from: string; to: string }
+  | { read: 'partition'; pk: string; resolution: SeriesResolution; from: string; to: string }
   | { read: 'parallel'; reads: FloorSpec[] };
 
 export type StoredItem = Record<string, unknown>;
@@ -132,7 +133,7 @@ export function describeFloor(spec: FloorSpec | undefined): string {
     case 'blocks':
       return `BatchGetItem ${spec.keys.length} block(s)`;
     case 'partition':
-      return `Query PK, SK ${spec.from.split('#')[0]} chunks`;
+      return `Query PK, SK ${spec.resolution} chunks`;
     case 'parallel':
       return `${spec.reads.map(describeFloor).join(' ∥ ')}`;
   }

@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { apiEvent } from '../../local/events';
-import { decodeBlock } from '../../shared/data/items/document-block';
+import { blockDocuments } from '../../shared/data/items/document-block';
 import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import type { FunctionName } from '../../shared/http/routes';
 import {
@@ -26,7 +26,7 @@ import {
   withRequestAccounting,
 } from '../../shared/platform/dynamo-accounting';
 import { isConditionFailure } from '../../shared/platform/dynamodb';
-import { describeFloor, type FloorSpec, type StoredItem } from './floor';
+import { describeFloor, type FloorSpec } from './floor';
 import type { Answer, FloorContext, RequestKind } from './requests';
 import { type Latency, latencyOf, median, round } from './stats';
 
@@ -189,9 +189,6 @@ function workOf(runs: DynamoCall[][]): DynamoWork {
   };
 }
 
-/** Every document of a block a floor read. */
-const docsOfBlock = (item: StoredItem): string[] => decodeBlock(String(item.PK), item).all();
-
 /** The ids (offers) or slugs (catalog) of a list answer, or of the items a floor read. */
 function idsOfDocs(docs: unknown[]): string {
   return docs.map((d) => String((d as { id?: number; slug?: string }).id ?? (d as { slug?: string }).slug)).join(',');
@@ -236,7 +233,7 @@ export async function measureKind(
   if (spec && kind.group !== 'history' && Array.isArray(answer.body?.data)) {
     // The floor reads the blocks of the page's documents: every document of the page is in one of them.
     const items = await ctx.data.run(spec);
-    const read = new Set(idsOfDocs(items.flatMap(docsOfBlock).map((doc) => JSON.parse(doc))).split(','));
+    const read = new Set(idsOfDocs(items.flatMap(blockDocuments).map((doc) => JSON.parse(doc))).split(','));
     const missing = idsOfDocs(answer.body.data)
       .split(',')
       .filter((id) => id !== '' && !read.has(id));

@@ -26,7 +26,6 @@ import type { KindResult } from './measure';
 import type { Check } from './report';
 import type { FloorContext, RequestKind } from './requests';
 import { measureStatus, statusCheck } from './status-load';
-import { measureWarmLoads, type WarmLoads, warmLoadChecks, warmLoadTable } from './warm-loads';
 
 type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
@@ -56,8 +55,6 @@ export interface ModelPass {
   latency: ModelResult[];
   mix: MixResult[];
   index_loads: IndexLoads;
-  /** Per function: index loads of a warm instance's second request of each kind, and its index heap against its budget. */
-  warm_loads: WarmLoads[];
   checks: Check[];
 }
 
@@ -113,13 +110,6 @@ async function measureWith(
     if (spec) modelKinds.push({ name: kind.name, path: kind.path, fn: kind.fn, floor: spec });
   }
 
-  // Counts, not times: before the latency model.
-  const warm_loads = await measureWarmLoads(
-    kinds.filter((k) => k.expectStatus === 200),
-    config,
-    clients,
-  );
-
   const model = applyLatencyModel([clients.client, clients.counterClient]);
   try {
     const latency = await measureLatencyModel(
@@ -168,7 +158,7 @@ async function measureWith(
     );
     // The first request of an instance after a publish loads the version's index.
     const index_loads = await measureIndexLoads(clients.client, config.tableName, model, quick ? 20 : 50);
-    checks.push(...indexLoadChecks(index_loads, !quick), ...warmLoadChecks(warm_loads));
+    checks.push(...indexLoadChecks(index_loads, !quick));
     // The key-free status of version 1.2: the pointer and the refresh times.
     checks.push(
       statusCheck(
@@ -181,7 +171,7 @@ async function measureWith(
         ),
       ),
     );
-    return { latency, mix, index_loads, warm_loads, checks };
+    return { latency, mix, index_loads, checks };
   } finally {
     model.off();
   }
@@ -248,6 +238,6 @@ export function modelTables(pass: ModelPass): string {
         `| ${m.cache} | ${m.requests} | ${m.distinct_paths} | ${m.read_units_per_request} | ${m.cache_hit_rate ?? '–'} | ${m.latency_ms.p50} | ${m.latency_ms.p99} |`,
     ),
   ];
-  lines.push('', indexLoadTable(pass.index_loads), '', warmLoadTable(pass.warm_loads));
+  lines.push('', indexLoadTable(pass.index_loads));
   return lines.join('\n');
 }

@@ -19,6 +19,11 @@ export interface Check {
   detail: string;
 }
 
+/**
+ * A run's results. The quick run (CI's guard) measures what does not depend on the machine's load
+ * (DynamoDB work, read and write units, bundle bytes, index loads): the latency fields, init and
+ * throughput are the full run's only.
+ */
 export interface BenchResults {
   mode: 'quick' | 'full';
   generated_at: string;
@@ -34,11 +39,12 @@ export interface BenchResults {
   import: ImportReport;
   requests: KindResult[];
   bundles: ColdStartReport['bundles'];
-  init_ms: ColdStartReport['init_ms'];
-  /** Absent from runs before it existed. */
+  /** Absent from quick runs. */
+  init_ms?: ColdStartReport['init_ms'];
+  /** Absent from quick runs, and from runs before it existed. */
   first_answer_ms?: ColdStartReport['first_answer_ms'];
-  init_rounds: number;
-  throughput: { one_key: ThroughputReport; key_per_client: ThroughputReport };
+  init_rounds?: number;
+  throughput?: { one_key: ThroughputReport; key_per_client: ThroughputReport };
   latency_model?: ModelResult[];
   mix?: MixResult[];
   index_loads?: IndexLoads;
@@ -143,7 +149,15 @@ function listPairs(requests: KindResult[]) {
   ][];
 }
 
-export function evaluate(requests: KindResult[], cold: ColdStartReport): Check[] {
+/**
+ * The checks of the measured requests and bundles; with `latency` (the full run), also init and the
+ * latency ratios, which a quick run's two iterations on a shared machine cannot judge.
+ */
+export function evaluate(
+  requests: KindResult[],
+  cold: Pick<ColdStartReport, 'bundles'> & Partial<Pick<ColdStartReport, 'init_ms'>>,
+  latency = true,
+): Check[] {
   const checks: Check[] = [];
   for (const [list, { first, deep }] of listPairs(requests)) {
     const ratio = deep.dynamo.read_capacity / first.dynamo.read_capacity;
@@ -195,7 +209,7 @@ export function evaluate(requests: KindResult[], cold: ColdStartReport): Check[]
       detail: `${(bundle.bytes / 1024).toFixed(1)} KB, ×${bundle.ratio_to_baseline}`,
     });
   }
-  for (const [name, init] of Object.entries(cold.init_ms)) {
+  for (const [name, init] of Object.entries(cold.init_ms ?? {})) {
     if (name === BASELINE) continue;
     checks.push({
       check: `${name}: init ≤ ${SIZE_GOAL}× ${BASELINE}`,
@@ -203,6 +217,19 @@ export function evaluate(requests: KindResult[], cold: ColdStartReport): Check[]
       detail: `${init.median} ms, ×${init.ratio_to_baseline}`,
     });
   }
+  if (latency) checks.push(...latencyChecks(requests));
+  const disagree = requests.filter((r) => !r.emf_agrees);
+  checks.push({
+    check: 'EMF metric lines agree with the accounting (DynamoCalls)',
+    pass: disagree.length === 0,
+    detail: disagree.length === 0 ? 'all kinds' : disagree.map((r) => r.kind).join('; '),
+  });
+  return checks;
+}
+
+/** Each kind's p50 against its floor, its own calls replayed, and the parallel estimate. */
+function latencyChecks(requests: KindResult[]): Check[] {
+  const checks: Check[] = [];
   const measured = requests.filter((r) => r.overhead_ratio !== null);
   const over = measured.filter((r) => r.overhead_ratio! > OVERHEAD_GOAL);
   checks.push({
@@ -222,12 +249,6 @@ export function evaluate(requests: KindResult[], cold: ColdStartReport): Check[]
     pass: overParallel.length === 0,
     detail: `${measured.length - overParallel.length}/${measured.length} kinds within; over: ${overParallel.map((r) => `${r.kind} ×${r.parallel_overhead_ratio}`).join('; ') || 'none'}`,
   });
-  const disagree = requests.filter((r) => !r.emf_agrees);
-  checks.push({
-    check: 'EMF metric lines agree with the accounting (DynamoCalls)',
-    pass: disagree.length === 0,
-    detail: disagree.length === 0 ? 'all kinds' : disagree.map((r) => r.kind).join('; '),
-  });
   return checks;
 }
 
@@ -235,47 +256,37 @@ const cell = (value: unknown) => (value === null || value === undefined ? '–' 
 const row = (cells: unknown[]) => `| ${cells.map(cell).join(' | ')} |`;
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
-export function requestsTable(requests: KindResult[]): string {
-  const lines = [
-    row([
-      'request',
-      'calls',
-      'RT',
-      'RCU',
-      'WCU',
-      'p50 ms',
-      'p99 ms',
-      'floor p50',
-      'overhead',
-      'DynamoDB-only p50',
-      'code share',
-      'parallel est.',
+/** The requests' DynamoDB work, and with `latency` (the full run) their latency against the floor. */
+export function requestsTable(requests: KindResult[], latency = true): string {
+  const ratio = (value: number | null) => (value === null ? '–' : `×${value}`);
+  const columns: [string, (r: KindResult) => unknown][] = [
+    ['request', (r) => r.kind],
+    ['calls', (r) => r.dynamo.calls],
+    ['RT', (r) => r.dynamo.round_trips_max],
+    ['RCU', (r) => r.dynamo.read_capacity],
+    ['WCU', (r) => r.dynamo.write_capacity],
+    ...(latency
+      ? ([
+          ['p50 ms', (r) => r.latency_ms.p50],
+          ['p99 ms', (r) => r.latency_ms.p99],
+          ['floor p50', (r) => r.floor?.latency_ms.p50],
+          ['overhead', (r) => ratio(r.overhead_ratio)],
+          ['DynamoDB-only p50', (r) => r.dynamo_only_ms.p50],
+          ['code share', (r) => ratio(r.code_overhead_ratio)],
+          ['parallel est.', (r) => ratio(r.parallel_overhead_ratio)],
+        ] as [string, (r: KindResult) => unknown][])
+      : []),
+    [
       'floor read (RCU, KB)',
-      'runs',
-    ]),
-    row(Array(14).fill('---')),
+      (r) => (r.floor ? `${r.floor.read} (${r.floor.read_capacity}, ${kb(r.floor.item_bytes)})` : '–'),
+    ],
+    ['runs', (r) => r.runs],
   ];
-  for (const r of requests) {
-    lines.push(
-      row([
-        r.kind,
-        r.dynamo.calls,
-        r.dynamo.round_trips_max,
-        r.dynamo.read_capacity,
-        r.dynamo.write_capacity,
-        r.latency_ms.p50,
-        r.latency_ms.p99,
-        r.floor?.latency_ms.p50,
-        r.overhead_ratio === null ? '–' : `×${r.overhead_ratio}`,
-        r.dynamo_only_ms.p50,
-        r.code_overhead_ratio === null ? '–' : `×${r.code_overhead_ratio}`,
-        r.parallel_overhead_ratio === null ? '–' : `×${r.parallel_overhead_ratio}`,
-        r.floor ? `${r.floor.read} (${r.floor.read_capacity}, ${kb(r.floor.item_bytes)})` : '–',
-        r.runs,
-      ]),
-    );
-  }
-  return lines.join('\n');
+  return [
+    row(columns.map(([name]) => name)),
+    row(columns.map(() => '---')),
+    ...requests.map((r) => row(columns.map(([, value]) => value(r)))),
+  ].join('\n');
 }
 
 function mixTable(mix: MixResult[]): string {
@@ -307,7 +318,8 @@ export function checksTable(checks: Check[]): string {
 }
 
 export function markdown(results: BenchResults): string {
-  const { bundles, init_ms: init, first_answer_ms: first = {} } = results;
+  const { bundles, init_ms: init, first_answer_ms: first = {}, throughput } = results;
+  const quick = results.mode === 'quick';
   const bundleRows = Object.entries(bundles).map(([name, b]) =>
     row([
       name,
@@ -318,18 +330,16 @@ export function markdown(results: BenchResults): string {
       kb(b.composition.middy),
       kb(b.composition.zod),
       kb(b.composition.own),
-      init[name].median,
-      `×${init[name].ratio_to_baseline}`,
-      first[name]?.median ?? '–',
+      ...(init ? [init[name].median, `×${init[name].ratio_to_baseline}`, first[name]?.median ?? '–'] : []),
     ]),
   );
   const throughputLine = (t: ThroughputReport) =>
     `- ${t.keys === 1 ? 'one key' : `a key per client (${t.keys})`}: **${t.requests_per_s} req/s**, p50 ${t.latency_ms.p50} ms, p90 ${t.latency_ms.p90} ms, p99 ${t.latency_ms.p99} ms; statuses ${JSON.stringify(t.statuses)}; CPU: gateway and handlers ${t.cpu_cores.gateway_and_handlers} cores, embedded DynamoDB ${t.cpu_cores.embedded_dynamodb} cores.`;
-  const t = results.throughput.one_key;
+  const bundleColumns = ['bundle', 'KB', 'gzip KB', 'size ×', 'SDK KB', 'middy KB', 'zod KB', 'own KB'];
   return [
-    `# Benchmark results (${results.mode}${results.mode === 'quick' ? ': QUICK_BENCH, a tenth of the sized load' : ''})`,
+    `# Benchmark results (${results.mode}${quick ? ': QUICK_BENCH, a tenth of the sized load; DynamoDB work, write units, bundles and index loads, no latency' : ''})`,
     '',
-    `Generated ${results.generated_at} by \`npm run bench${results.mode === 'quick' ? ' -- --quick' : ''}\` in ${results.runtime_s} s on ${results.machine.cpus} × ${results.machine.cpu_model}, Node ${results.machine.node} (load average ${results.machine.load_average_1m.start} at the start, ${results.machine.load_average_1m.end} at the end). Method and discussion: docs/performance.md.`,
+    `Generated ${results.generated_at} by \`npm run bench${quick ? ' -- --quick' : ''}\` in ${results.runtime_s} s on ${results.machine.cpus} × ${results.machine.cpu_model}, Node ${results.machine.node} (load average ${results.machine.load_average_1m.start} at the start, ${results.machine.load_average_1m.end} at the end). Method and discussion: docs/performance.md.`,
     '',
     `Dataset: ${Object.entries(results.dataset)
       .map(([k, v]) => `${v} ${k}`)
@@ -342,14 +352,16 @@ export function markdown(results: BenchResults): string {
     '',
     '## Requests',
     '',
-    "Warm requests (snapshot pointer cached) through the real handlers, with the quota counter update. RT = sequential DynamoDB round trips (max over the runs); RCU/WCU = consumed capacity (ReturnConsumedCapacity); overhead = p50(request) / p50(floor); DynamoDB-only = the request's own calls replayed raw in the same sequence; code share = p50(request) / p50(DynamoDB-only); parallel est. = the overhead if the parallel calls were served in parallel, as by DynamoDB (an estimate: docs/performance.md).",
+    quick
+      ? 'Warm requests (snapshot pointer cached) through the real handlers, with the quota counter update, two runs each. RT = sequential DynamoDB round trips (max over the runs); RCU/WCU = consumed capacity (ReturnConsumedCapacity); the floor is the direct read of what the answer holds.'
+      : "Warm requests (snapshot pointer cached) through the real handlers, with the quota counter update. RT = sequential DynamoDB round trips (max over the runs); RCU/WCU = consumed capacity (ReturnConsumedCapacity); overhead = p50(request) / p50(floor); DynamoDB-only = the request's own calls replayed raw in the same sequence; code share = p50(request) / p50(DynamoDB-only); parallel est. = the overhead if the parallel calls were served in parallel, as by DynamoDB (an estimate: docs/performance.md).",
     '',
-    requestsTable(results.requests),
+    requestsTable(results.requests, !quick),
     '',
     ...(results.refusals ? ['## Refused requests', '', ...refusalLines(results.refusals), ''] : []),
     ...(results.mix ? ['## Traffic mix', '', mixTable(results.mix), ''] : []),
-    ...(results.index_loads ? ['## Index loads', '', indexLoadTable(results.index_loads), ''] : []),
-    ...(results.warm_loads ? [warmLoadTable(results.warm_loads), ''] : []),
+    ...(results.index_loads && quick ? ['## Index loads', '', indexLoadTable(results.index_loads), ''] : []),
+    ...(results.warm_loads ? ['## Warm instances', '', warmLoadTable(results.warm_loads), ''] : []),
     ...(results.imports
       ? [
           '## Imports',
@@ -360,32 +372,24 @@ export function markdown(results: BenchResults): string {
           '',
         ]
       : []),
-    '## Cold start',
+    init ? '## Cold start' : '## Bundles',
     '',
-    `Bundles as the stack builds them (esbuild, CJS, node22, minified, SDK inside, credentials from the environment only: docs/adr/0007). Init = \`require\` of the bundle in a fresh \`node\`, median of ${results.init_rounds} interleaved rounds. First answer = \`require\` and the handler's first request in a fresh \`node\`, against an embedded DynamoDB with an empty table (same number of rounds).`,
+    `Bundles as the stack builds them (esbuild, CJS, node22, minified, SDK inside, credentials from the environment only: docs/adr/0007).${init ? ` Init = \`require\` of the bundle in a fresh \`node\`, median of ${results.init_rounds} interleaved rounds. First answer = \`require\` and the handler's first request in a fresh \`node\`, against an embedded DynamoDB with an empty table (same number of rounds).` : ''}`,
     '',
-    row([
-      'bundle',
-      'KB',
-      'gzip KB',
-      'size ×',
-      'SDK KB',
-      'middy KB',
-      'zod KB',
-      'own KB',
-      'init ms',
-      'init ×',
-      'first answer ms',
-    ]),
-    row(Array(11).fill('---')),
+    row([...bundleColumns, ...(init ? ['init ms', 'init ×', 'first answer ms'] : [])]),
+    row(Array(bundleColumns.length + (init ? 3 : 0)).fill('---')),
     ...bundleRows,
     '',
-    '## Throughput',
-    '',
-    `\`GET ${t.endpoint}\`, ${t.concurrency} concurrent keep-alive clients for ${t.duration_s} s each; ${t.note}.`,
-    '',
-    throughputLine(results.throughput.one_key),
-    throughputLine(results.throughput.key_per_client),
-    '',
+    ...(throughput
+      ? [
+          '## Throughput',
+          '',
+          `\`GET ${throughput.one_key.endpoint}\`, ${throughput.one_key.concurrency} concurrent keep-alive clients for ${throughput.one_key.duration_s} s each; ${throughput.one_key.note}.`,
+          '',
+          throughputLine(throughput.one_key),
+          throughputLine(throughput.key_per_client),
+          '',
+        ]
+      : []),
   ].join('\n');
 }

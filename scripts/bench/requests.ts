@@ -205,6 +205,7 @@ function history(family: HistoryFamily, id: number, period: Period): RequestKind
       return {
         read: 'partition',
         pk: historyPartition(family, id),
+        resolution,
         from: historySortKey(resolution, from),
         to: historySortKey(resolution, to),
       };

@@ -1,13 +1,14 @@
 /**
  * `components.schemas` of the document: the zod schemas turned into JSON Schema 2020-12 (the
- * dialect of OpenAPI 3.1), each named schema a component that the others `$ref`. Three corrections
- * on the way: response timestamps are always `toISOString()` output, stricter than what the
- * dataset import accepts; zod's implicit safe-integer bounds are dropped as noise; an offer `id`
- * (the only integer `id`) is `int64`, as it goes to 2^53-1.
+ * dialect of OpenAPI 3.1), each named schema a component that the others `$ref`. Response
+ * timestamps are corrected on the way: they are always `toISOString()` output, stricter than what
+ * the dataset import accepts. zod's safe-integer bounds stay: every integer says its range and is
+ * exact as a JSON number, and an offer id (here, in a changes row and as a parameter) is an
+ * integer of 0 to 2^53-1 with no `format` (docs/api.md, "Parameters").
  */
 import * as z from 'zod/mini';
-import { TIMESTAMP_PATTERN } from '../../shared/domain/resources';
 import { DECIMAL_PATTERN } from '../../shared/platform/decimal';
+import { TIMESTAMP_PATTERN } from '../../shared/platform/timestamps';
 import { FIELD_NOTES, SCHEMA_NOTES } from './field-notes';
 import { COMPONENT_SCHEMAS, type SchemaName } from './response-schemas';
 
@@ -25,10 +26,6 @@ function correct(json: JsonSchema): void {
   } else if (json.pattern === DECIMAL_PATTERN.source) {
     json.description ??= 'Exact decimal number as a string (no exponent).';
   }
-  if (json.type === 'integer') {
-    if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum;
-    if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum;
-  }
 }
 
 export function componentSchemas(): Record<SchemaName, JsonSchema> {
@@ -45,7 +42,6 @@ export function componentSchemas(): Record<SchemaName, JsonSchema> {
   for (const name of Object.keys(COMPONENT_SCHEMAS) as SchemaName[]) {
     const { $schema: _dialect, $id: _id, ...schema } = schemas[name] as JsonSchema;
     const properties = schema.properties as Record<string, JsonSchema> | undefined;
-    if (properties?.id?.type === 'integer') properties.id.format = 'int64';
     for (const [field, note] of Object.entries(FIELD_NOTES[name] ?? {})) {
       if (!properties?.[field]) throw new Error(`field note for unknown field ${name}.${field}`);
       properties[field] = { description: note, ...withoutDescription(properties[field]) };

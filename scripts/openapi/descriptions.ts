@@ -7,7 +7,10 @@
 import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/data/keys';
 import { PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
 import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes, SORT_MODES } from '../../shared/domain/orderings';
+import { historyColumnsOf, offerColumnsOf } from '../../shared/http/csv';
+import { DEPRECATION_NOTICE_DAYS } from '../../shared/http/deprecation';
 import { DEFAULT_PERIOD, PAGE_SIZE } from '../../shared/http/query';
+import type { Route } from '../../shared/http/routes';
 import { OFFER_FAMILY, SORTS, type SortRole } from '../../shared/model/offer-families';
 import { DEFAULTS } from '../../shared/platform/config';
 import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
@@ -72,6 +75,41 @@ export function historyRules(): string {
   ].join('\n');
 }
 
+const names = (columns: readonly { name: string }[]) => columns.map((c) => `\`${c.name}\``).join(', ');
+
+/** The CSV representation (shared/http/csv.ts), for the overview and each operation that has it. */
+function csvRules(): string {
+  return (
+    'With `Accept: text/csv` (named itself, at a higher quality than JSON: `*/*` or `text/*` alone get JSON), offer lists and history answer RFC 4180 CSV: ' +
+    '`Content-Type: text/csv; charset=utf-8`, UTF-8 without BOM, a header row, CRLF line ends, one row per offer or per point. ' +
+    'Nested objects are flattened with dots (`platform.slug`), `reward_assets` is the slugs of its references joined by `|`, `null` is an empty field, ' +
+    'decimals are the JSON strings byte for byte. Text that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return and is not a decimal) ' +
+    "is written with a leading `'`, so that it stays text; decimals, ids and timestamps are never altered. " +
+    'A CSV list carries its pagination in headers: `X-Total-Count` (`pagination.total`), `X-Snapshot` (`pagination.snapshot`) and `Link` (send `Accept: text/csv` again when following it). ' +
+    'These answers say `Vary: Accept` in both representations; each representation has its own `ETag`, and `If-None-Match` matches only the one it came from. ' +
+    'Errors stay JSON envelopes. A CSV answer reads exactly what the JSON answer of the same request reads.'
+  );
+}
+
+/** What one operation's description says of its CSV representation. */
+export function csvNote(columns: readonly { name: string }[], list: boolean): string {
+  const rows = list
+    ? 'one row per offer; the pagination is in `X-Total-Count`, `X-Snapshot` and `Link`'
+    : 'one row per point, the offer `id` first';
+  return `With \`Accept: text/csv\` the answer is CSV (the overview's "CSV"): ${rows}. Columns: ${names(columns)}.`;
+}
+
+/** The columns of each CSV, from the resource schemas. */
+export function csvColumns(): string {
+  return [
+    '| answer | columns |',
+    '|---|---|',
+    ...OFFER_FAMILIES.map((f) => `| ${f} list | ${names(offerColumnsOf(f))} |`),
+    `| earn history | ${names(historyColumnsOf('earn'))} |`,
+    `| borrow history | ${names(historyColumnsOf('borrow'))} |`,
+  ].join('\n');
+}
+
 const ERROR_MEANINGS: Record<ErrorCode, string> = {
   invalid_api_key: 'Bearer token missing, invalid or revoked',
   subscription_required: 'the key owner has no active premium subscription',
@@ -86,7 +124,20 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   internal_error: 'unexpected server failure',
 };
 
-export function overview(): string {
+/** The policy (docs/api.md, "Versioning and deprecation"); deprecated answers link to the page that shows it. */
+function versioningPolicy(routes: readonly Route[]): string {
+  const marked = routes.some((route) => route.deprecated);
+  return (
+    '`info.version` is `major.minor.patch`; the paths carry the major version (`/api/v1`). A minor version only adds: routes, optional query parameters, values of ' +
+    'a parameter, fields of a body, headers, and answers for new conditions; clients ignore fields they do not know. Nothing is removed, renamed or changed in meaning ' +
+    'within a major version without first being deprecated. A deprecated route or parameter is marked `deprecated: true` here, and its answers (for a parameter: ' +
+    'the answers to requests that send it) carry `Deprecation` (RFC 9745, `@` and Unix seconds: since when), `Sunset` (RFC 8594, an HTTP-date: when it may stop working) ' +
+    `and \`Link: <…/docs>; rel="deprecation"\` to this page. It keeps working at least ${DEPRECATION_NOTICE_DAYS} days after its deprecation and until its \`Sunset\`. ` +
+    (marked ? 'The operations and parameters marked below are deprecated.' : 'Nothing is deprecated today.')
+  );
+}
+
+export function overview(routes: readonly Route[]): string {
   const catalog = CATALOG_FAMILIES.map((f) => `| ${f} | ${catalogOrdering(f)} |`);
   const offers = OFFER_FAMILIES.map((f) => `| ${f} | ${offerOrdering(f)} |`);
   const errors = (Object.keys(STATUS_OF) as ErrorCode[]).map(
@@ -94,7 +145,7 @@ export function overview(): string {
   );
   return [
     'Read-only market data about exchanges, wallets, protocols, currencies, and earn, borrow and collateral offers with their APY history. ' +
-      'Every endpoint uses GET and answers JSON; this description is generated from the schemas the service validates with.',
+      'Every endpoint uses GET and answers JSON (offer lists and history also CSV, on request); this description is generated from the schemas the service validates with.',
     '',
     '## Authentication',
     'Every `/api/v1/*` endpoint needs `Authorization: Bearer <API_KEY>` (the scheme word is case-insensitive), a key of a user with an active premium subscription. ' +
@@ -122,13 +173,16 @@ export function overview(): string {
     '- Decimal finance values (prices, APY, TVL, LTV, amounts, volumes) are JSON strings such as `"4.25"` to keep their precision; percentages are in percent units.',
     '- Timestamps are ISO 8601 UTC with milliseconds, e.g. `2026-01-31T12:00:00.000Z`.',
     '- Every response carries `X-Request-Id`; quote it when reporting a problem. Bodies of 1 KiB or more are gzip-compressed when the request has `Accept-Encoding: gzip`.',
-    '- CORS: any origin may call the API, send `If-None-Match`, and read the usage, `RateLimit*`, `ETag`, `Retry-After` and `Location` headers; the preflight (`OPTIONS`) needs no key.',
+    '- CORS: any origin may call the API, send `If-None-Match`, and read the usage, `RateLimit*`, `ETag`, `Retry-After`, `Location`, `Link`, `Deprecation` and `Sunset` headers; ' +
+      'every answer says `Access-Control-Allow-Origin: *`, and the preflight (`OPTIONS`) needs no key.',
     '- Validation is strict: an unknown, repeated, empty, malformed or out-of-range query parameter is `400 validation_error`. Integers are plain decimal digits.',
     '- A renamed platform or currency slug answers `301` with `Location` (same path with the current slug, query kept) and an empty body.',
     '- Paths are written here without a trailing slash. One is tolerated, as API Gateway matches it to the same resource: `/api/v1/earn/` answers what `/api/v1/earn` does, ' +
       'and `/api/v1/exchanges/binance/` what `/api/v1/exchanges/binance` does. Send the paths as written: a tool that matches requests against this description reads ' +
       '`/api/v1/earn/` as `/api/v1/earn/{id}` with an empty `id`.',
-    '- Servers: the server URL is `.`, relative to where this description is read. `<base>/openapi.json` describes the API at `<base>/api/v1`, a stage name or base path included.',
+    '- Servers: the first server URL is `.`, relative to where this description is read: `<base>/openapi.json` describes the API at `<base>/api/v1`, a stage name or base path included. ' +
+      'The second is the local stack (`npm start`, `http://127.0.0.1:3000`), an absolute base URL for generated clients.',
+    '- Offer ids and offsets are integers of 0 to 2^53-1, without a `format`: exact as JSON numbers (a double) and in any 64-bit integer.',
     '',
     '## Pagination',
     `List endpoints return \`{ data, pagination }\`. \`limit\` is ${PAGE_SIZE.minimum} to ${PAGE_SIZE.maximum} (default ${PAGE_SIZE.default}), ` +
@@ -152,6 +206,11 @@ export function overview(): string {
       'keep a copy up to date without reading everything again. `GET /api/v1/status` tells, without a key and without taking budget, the version each family serves, ' +
       'when it last changed, when it was last refreshed and whether that is older than the stage allows (`stale`).',
     '',
+    '## CSV',
+    csvRules(),
+    '',
+    csvColumns(),
+    '',
     '## Orderings',
     '| list | order |',
     '|---|---|',
@@ -161,8 +220,13 @@ export function overview(): string {
     '## History',
     historyRules(),
     '',
+    '## Versioning and deprecation',
+    versioningPolicy(routes),
+    '',
     '## Errors',
-    'Every error is `{"error": {"code", "message", "details"}}` (`details` an object or `null`), with `Content-Type: application/json`.',
+    'Every error is `{"error": {"code", "message", "details"}}` (`details` an object or `null`), with `Content-Type: application/json`. ' +
+      'On stages that enable the web application firewall, its refusals answer before API Gateway, with the envelope but without `X-Request-Id` or usage headers: ' +
+      '`429 rate_limit_exceeded` for an address over its rate (`details: null`, `Retry-After`), `400 validation_error` for a request refused for its content.',
     '',
     '| code | HTTP | meaning |',
     '|---|---|---|',

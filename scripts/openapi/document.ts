@@ -4,21 +4,35 @@
  * contract tests validate every response they see against that file.
  */
 import * as z from 'zod/mini';
-import { GATEWAY_RESPONSES } from '../../shared/http/gateway-responses';
+import { CORS_ALLOW_ORIGIN } from '../../shared/http/cors';
+import { CSV_CONTENT_TYPE } from '../../shared/http/csv';
+import { shortNotices } from '../../shared/http/deprecation';
+import { BEARER_CHALLENGE, GATEWAY_RESPONSES, WAF_RESPONSES } from '../../shared/http/gateway-responses';
 import { CACHE_CONTROL } from '../../shared/http/http';
-import type { ParamSchema } from '../../shared/http/query';
-import { API_PREFIX, ROUTES, type Route, STATUS_PATH } from '../../shared/http/routes';
+import {
+  API_PREFIX,
+  type Deprecation,
+  DOCS_PATH,
+  OPENAPI_PATH,
+  type OperationId,
+  ROUTES,
+  type Route,
+  STATUS_PATH,
+} from '../../shared/http/routes';
 import { componentSchemas, type JsonSchema, schemaRef } from './components';
 import { overview } from './descriptions';
-import { BODY_EXAMPLES, PARAMETER_EXAMPLES, SNAPSHOT_EXAMPLES } from './examples';
-import { OPERATIONS, type OperationSpec, PARAMETER_DESCRIPTIONS, type ParameterOverride, type Tag } from './operations';
+import { BODY_EXAMPLES, IF_NONE_MATCH_EXAMPLE, PARAMETER_EXAMPLES, SNAPSHOT_EXAMPLES } from './examples';
+import { OPERATIONS, type OperationSpec, type ParameterOverride, type Tag } from './operations';
+import { type DocumentedSchema, PARAMETER_DESCRIPTIONS, type ParameterName } from './parameters';
 import type { SchemaName } from './response-schemas';
 
 const OPENAPI_VERSION = '3.1.0';
-const API_VERSION = '1.2.0';
+const API_VERSION = '1.3.0';
+/** Where the local stack listens (`npm start`, local/stack.ts): a base URL for generated clients. */
+const LOCAL_SERVER = 'http://127.0.0.1:3000';
+/** Who answers for the API: problems are reported with the answer's `X-Request-Id` (docs/api.md, "Errors"). */
+const CONTACT = { name: 'Market Data API maintainers' };
 const SECURITY_SCHEME = 'bearerAuth';
-/** Served without a key next to the API (local/public-routes.ts, the deployed stack). */
-const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;
 
 export const USAGE_HEADER_DESCRIPTIONS = [
   ['X-RateLimit-Limit', 'Effective requests-per-minute limit of the key.'],
@@ -73,6 +87,12 @@ const HEADER_EXAMPLES: Record<string, string> = {
   'Retry-After': '42',
   Location: '/api/v1/exchanges/binance',
   'Last-Modified': 'Fri, 20 Nov 2026 10:00:00 GMT',
+  'WWW-Authenticate': BEARER_CHALLENGE,
+  'Access-Control-Allow-Origin': CORS_ALLOW_ORIGIN,
+  'X-Request-Id-Unless-Firewall': 'c6a1f0de-4b7e-4f1a-9d2b-5e8c3a7f0b12',
+  'X-Total-Count': '128',
+  'X-Snapshot': SNAPSHOT_EXAMPLES.newer,
+  Vary: 'Accept, Accept-Encoding',
   Link:
     `<${API_PREFIX}/earn?asset=tether,usd-coin&limit=50&offset=100&snapshot=${SNAPSHOT_EXAMPLES.newer}>; rel="next", ` +
     `<${API_PREFIX}/earn?asset=tether,usd-coin&limit=50&offset=0&snapshot=${SNAPSHOT_EXAMPLES.newer}>; rel="prev"`,
@@ -88,11 +108,35 @@ const example = (name: string): string => {
 const HTTP_DATE_PATTERN =
   '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$';
 
+/** The firewall answers its refusals itself, before API Gateway: what they lack (lib/constructs/web-acl.ts). */
+const FIREWALL_REFUSAL =
+  'a refusal by the web application firewall (stages that enable it), which answers before API Gateway and knows no request id';
+
+const REQUEST_ID_SCHEMA = { type: 'string', minLength: 1, maxLength: 128 };
+
 const HEADERS: Record<string, JsonSchema> = {
   'X-Request-Id': {
-    description: 'Identifier of the request, on every response.',
+    description: `Identifier of the request, on every response but ${FIREWALL_REFUSAL}. Quote it when reporting a problem.`,
     required: true,
-    schema: { type: 'string', minLength: 1 },
+    schema: REQUEST_ID_SCHEMA,
+  },
+  // On the statuses the firewall answers (400, 429): the same header, absent on its refusals.
+  'X-Request-Id-Unless-Firewall': {
+    description: `Identifier of the request. Absent only on ${FIREWALL_REFUSAL}.`,
+    required: false,
+    schema: REQUEST_ID_SCHEMA,
+  },
+  'WWW-Authenticate': {
+    description:
+      'The Bearer challenge (RFC 6750). API Gateway cannot tell a missing key from a refused one, so every 401 says `error="invalid_token"`.',
+    required: true,
+    schema: { type: 'string', const: BEARER_CHALLENGE },
+  },
+  'Access-Control-Allow-Origin': {
+    description:
+      'CORS: any web origin may read the answer (no cookies are used; the key travels in `Authorization`). On every answer.',
+    required: true,
+    schema: { type: 'string', const: CORS_ALLOW_ORIGIN },
   },
   ...Object.fromEntries(
     USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [
@@ -146,13 +190,35 @@ const HEADERS: Record<string, JsonSchema> = {
     required: false,
     schema: { type: 'string', minLength: 1 },
   },
+  'X-Total-Count': {
+    description:
+      'On a `text/csv` list: `pagination.total` of the JSON answer, the number of offers the filters keep. A string of digits.',
+    required: false,
+    schema: DIGITS,
+  },
+  'X-Snapshot': {
+    description:
+      'On a `text/csv` list: `pagination.snapshot` of the JSON answer, the data version the page was read from (send it back as `snapshot=`).',
+    required: false,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+  },
+  Vary: {
+    description:
+      'The answer has a JSON and a CSV representation (`Accept: text/csv`) and may be gzip- or deflate-coded: caches key it on `Accept` and `Accept-Encoding`. ' +
+      'Each representation has its own `ETag`.',
+    required: true,
+    schema: { type: 'string', const: 'Accept, Accept-Encoding' },
+  },
 };
 for (const [name, header] of Object.entries(HEADERS)) header.example = example(name);
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const usageHeaderRefs = () => Object.fromEntries(CHARGED_HEADER_NAMES.map((name) => [name, headerRef(name)]));
-/** On 500 and 503 the usage headers are there only when the request was charged before the failure. */
-const optionalUsageHeaders = () =>
+/**
+ * The usage headers where only a charged request has them: on 500 and 503 (charged before the
+ * failure, or not), and on 400 and 429 (not on a refusal by API Gateway or the firewall).
+ */
+const optionalUsageHeaders = (when = 'Present when the request was charged.') =>
   Object.fromEntries(
     [
       ...USAGE_HEADER_DESCRIPTIONS.map(([name, description]) => [name, description, DIGITS] as const),
@@ -161,7 +227,7 @@ const optionalUsageHeaders = () =>
       ),
     ].map(([name, description, schema]) => [
       name,
-      { description: `${description} Present when the request was charged.`, schema, example: example(name) },
+      { description: `${description} ${when}`, schema, example: example(name) },
     ]),
   );
 
@@ -171,6 +237,33 @@ function json(schema: SchemaName) {
   if (value === undefined) throw new Error(`response schema ${schema} has no example (scripts/openapi/examples.ts)`);
   return { content: { 'application/json': { schema: schemaRef(schema), example: value } } };
 }
+
+/** What a 400 that never reached a function is (shared/http/gateway-responses.ts DEFAULT_4XX, WAF_RESPONSES.refused). */
+const REFUSED_BEFORE_THE_API =
+  'A request refused before it reaches the API gets the same envelope: one API Gateway refuses (request line and headers over 10,240 bytes, a malformed header) ' +
+  `says "${GATEWAY_RESPONSES.DEFAULT_4XX.details?.message}"; on stages that enable it, one the web application firewall refuses for its content ` +
+  `says "${WAF_RESPONSES.refused.details.message[0]}" and has no \`X-Request-Id\`.`;
+
+/** The firewall's per-address rate rule (stages that enable it): its own 429, before any key is read. */
+const FIREWALL_RATE_LIMIT =
+  `On stages that enable the web application firewall, an address that sends too many requests in 5 minutes gets \`rate_limit_exceeded\` from it, whatever the key: ` +
+  `a \`FirewallRateLimitError\` (\`details: null\`: it knows no key's window) with \`Retry-After: ${WAF_RESPONSES.rateLimited.headers['Retry-After']}\`.`;
+
+/** The usage headers of a status that a charged request and a refusal before the API share (400, 429). */
+const chargedUnlessRefused = () =>
+  optionalUsageHeaders('Present when the request was charged: absent on a refusal by API Gateway or the firewall.');
+
+/** The CSV representation of a 200 (shared/http/csv.ts), with its example. */
+const csvContent = (example: string) => ({
+  [CSV_CONTENT_TYPE.split(';')[0]]: {
+    schema: {
+      type: 'string',
+      description:
+        'RFC 4180 CSV in UTF-8 without BOM: a header row, then one CRLF-ended row per offer or point (the overview\'s "CSV").',
+    },
+    example,
+  },
+});
 
 const RESPONSES: Record<string, JsonSchema> = {
   NotModified: {
@@ -191,13 +284,14 @@ const RESPONSES: Record<string, JsonSchema> = {
   },
   BadRequest: {
     description:
-      '`validation_error`: a query or path parameter failed validation; `details.message` lists the violated rules.',
-    headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+      `\`validation_error\`: a query or path parameter failed validation; \`details.message\` lists the violated rules. ${REFUSED_BEFORE_THE_API} ` +
+      'Those refusals carry no usage headers (nothing was charged).',
+    headers: { 'X-Request-Id': headerRef('X-Request-Id-Unless-Firewall'), ...chargedUnlessRefused() },
     ...json('ValidationError'),
   },
   Unauthorized: {
     description: `\`invalid_api_key\`: ${GATEWAY_RESPONSES.UNAUTHORIZED.message} No budget is taken and no usage headers are sent.`,
-    headers: { 'X-Request-Id': headerRef('X-Request-Id') },
+    headers: { 'WWW-Authenticate': headerRef('WWW-Authenticate'), 'X-Request-Id': headerRef('X-Request-Id') },
     ...json('InvalidApiKeyError'),
   },
   Forbidden: {
@@ -221,14 +315,30 @@ const RESPONSES: Record<string, JsonSchema> = {
   },
   TooManyRequests: {
     description:
-      '`rate_limit_exceeded` (per-minute budget spent; `X-RateLimit-Remaining: 0`) or `monthly_quota_exceeded` (monthly budget spent; `X-Quota-Remaining: 0`). ' +
-      'Wait `Retry-After` seconds; `details.reset_at` and the `X-*-Reset` headers give the next window.',
+      '`rate_limit_exceeded` (per-minute budget spent; `X-RateLimit-Remaining: 0`) or `monthly_quota_exceeded` (monthly budget spent; `X-Quota-Remaining: 0`): a `QuotaError`. ' +
+      'Wait `Retry-After` seconds; `details.reset_at` and the `X-*-Reset` headers give the next window. ' +
+      `${FIREWALL_RATE_LIMIT} That refusal carries no usage headers and no \`X-Request-Id\`.`,
     headers: {
       'Retry-After': headerRef('Retry-After'),
-      'X-Request-Id': headerRef('X-Request-Id'),
-      ...usageHeaderRefs(),
+      'X-Request-Id': headerRef('X-Request-Id-Unless-Firewall'),
+      ...chargedUnlessRefused(),
     },
-    ...json('QuotaError'),
+    content: {
+      'application/json': {
+        schema: { anyOf: [schemaRef('QuotaError'), schemaRef('FirewallRateLimitError')] },
+        example: BODY_EXAMPLES.QuotaError,
+      },
+    },
+  },
+  FirewallTooManyRequests: {
+    description: `${FIREWALL_RATE_LIMIT} No \`X-Request-Id\`.`,
+    headers: { 'Retry-After': headerRef('Retry-After') },
+    ...json('FirewallRateLimitError'),
+  },
+  RefusedBeforeTheApi: {
+    description: `\`validation_error\`: ${REFUSED_BEFORE_THE_API}`,
+    headers: { 'X-Request-Id': headerRef('X-Request-Id-Unless-Firewall') },
+    ...json('ValidationError'),
   },
   InternalServerError: {
     description: '`internal_error`: an unexpected server failure.',
@@ -250,17 +360,20 @@ const RESPONSES: Record<string, JsonSchema> = {
 const responseRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 
 /**
- * The parameters of a route, from the zod schemas the handler validates with (their output side:
- * the converted value, its bounds, enum, pattern, length and default); each schema's registered
- * description becomes the parameter's. A list parameter is one comma-separated value (`form`, not
- * exploded); integers that reach 2^53-1 are `int64`.
+ * The parameters of a route, from the zod schemas the handlers validate with (their output side:
+ * the converted value, its bounds, enum, pattern, length and default), described and exemplified
+ * by name (parameters.ts). A list parameter is one comma-separated value (`form`, not exploded).
+ * Offer ids and offsets go to 2^53-1 and say so with `maximum`, without a `format` (docs/api.md,
+ * "Parameters"). A parameter the route table marks deprecated says so, with its sunset.
  */
 function parametersOf(
-  schema: ParamSchema,
+  { schema, names }: DocumentedSchema,
   where: 'path' | 'query',
-  overrides: Record<string, ParameterOverride> = {},
+  overrides: Partial<Record<ParameterName, ParameterOverride>> = {},
+  deprecated: Readonly<Record<string, Deprecation>> = {},
 ): JsonSchema[] {
-  return Object.entries(schema.shape).map(([name, param]) => {
+  return names.map((name) => {
+    const param = schema.shape[name];
     const {
       $schema: _dialect,
       default: fallback,
@@ -269,30 +382,45 @@ function parametersOf(
     } = z.toJSONSchema(param, { target: 'draft-2020-12', io: 'output' }) as JsonSchema;
     const override = overrides[name] ?? {};
     const defaultValue = override.default ?? fallback;
+    const deprecation = Object.hasOwn(deprecated, name) ? deprecated[name] : undefined;
     const description = override.description ?? PARAMETER_DESCRIPTIONS[name];
-    if (description === undefined)
-      throw new Error(`parameter ${name} has no description (scripts/openapi/operations.ts)`);
-    const value = override.example ?? PARAMETER_EXAMPLES[name];
-    if (value === undefined) throw new Error(`parameter ${name} has no example (scripts/openapi/examples.ts)`);
     const isList = json.type === 'array';
     if (isList) json.uniqueItems = true;
-    int64(json);
-    if (isList) int64(json.items as JsonSchema);
     return {
       name,
       in: where,
       required: where === 'path' || !(param as { _zod: { optin?: string } })._zod.optin,
-      description,
+      description: deprecation ? `${description} ${deprecationNote(deprecation)}` : description,
+      ...(deprecation ? { deprecated: true } : {}),
       ...(isList ? { style: 'form', explode: false } : {}),
       schema: defaultValue === undefined ? json : { ...json, default: defaultValue },
-      example: value,
+      example: override.example ?? PARAMETER_EXAMPLES[name],
     };
   });
 }
 
-/** Offer ids and offsets go to 2^53-1: a client needs 64-bit integers for them. */
-function int64(json: JsonSchema): void {
-  if (json.type === 'integer' && json.maximum === Number.MAX_SAFE_INTEGER) json.format = 'int64';
+/** What a deprecated route or parameter's description adds (docs/api.md, "Versioning and deprecation"). */
+const deprecationNote = ({ since, sunset }: Deprecation) =>
+  `**Deprecated** since ${since.slice(0, 10)}: it keeps working until its sunset, ${sunset.slice(0, 10)}; ` +
+  'its answers carry `Deprecation`, `Sunset` and a `Link` to the policy (rel="deprecation").';
+
+/** The headers of a deprecated operation's answers (shared/http/deprecation.ts); `always` unless only some parameters are. */
+function deprecationResponseHeaders(always: boolean): Record<string, JsonSchema> {
+  const when = always ? '' : ' Present when the request sends a deprecated parameter.';
+  return {
+    Deprecation: {
+      description: `When this was deprecated (RFC 9745): \`@\` and Unix seconds.${when}`,
+      required: always,
+      schema: { type: 'string', pattern: '^@-?[0-9]{1,15}$' },
+      example: '@1798761600',
+    },
+    Sunset: {
+      description: `After this date it may stop working (RFC 8594, an HTTP-date).${when}`,
+      required: always,
+      schema: { type: 'string', pattern: HTTP_DATE_PATTERN },
+      example: 'Fri, 01 Jan 2027 00:00:00 GMT',
+    },
+  };
 }
 
 /** The conditional-request parameter of lists and details. */
@@ -304,14 +432,14 @@ const IF_NONE_MATCH = {
     'Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), ' +
     'the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.',
   schema: { type: 'string', maxLength: 10_240 },
-  example: PARAMETER_EXAMPLES['If-None-Match'],
+  example: IF_NONE_MATCH_EXAMPLE,
 };
 
 function operation(route: Route, op: OperationSpec): JsonSchema {
   const conditional = route.kind === 'list' || route.kind === 'detail';
   const parameters = [
     ...(op.path ? parametersOf(op.path, 'path', op.pathOverrides) : []),
-    ...parametersOf(op.query, 'query', op.queryOverrides),
+    ...parametersOf(op.query, 'query', op.queryOverrides, route.deprecated?.parameters),
     ...(op.ok && conditional ? [IF_NONE_MATCH] : []),
   ];
   const responses: Record<string, unknown> = {};
@@ -329,15 +457,20 @@ function operation(route: Route, op: OperationSpec): JsonSchema {
             }
           : {}),
         ...(route.kind === 'list' ? { Link: headerRef('Link') } : {}),
+        ...(op.csv === undefined ? {} : { Vary: headerRef('Vary') }),
+        ...(op.csv !== undefined && route.kind === 'list'
+          ? { 'X-Total-Count': headerRef('X-Total-Count'), 'X-Snapshot': headerRef('X-Snapshot') }
+          : {}),
       },
-      ...json(op.ok),
+      content: { ...json(op.ok).content, ...(op.csv === undefined ? {} : csvContent(op.csv)) },
     };
   }
   if (op.redirects) responses['301'] = responseRef('MovedPermanently');
   if (op.ok && conditional) responses['304'] = responseRef('NotModified');
-  if (op.ok) responses['400'] = responseRef('BadRequest');
+  // Every operation: a parameter the function refuses, or a request refused before the API.
+  responses['400'] = responseRef('BadRequest');
   // A version named by `snapshot` (every list) or `since` (changes) that is gone.
-  const namesVersion = 'snapshot' in op.query.shape || 'since' in op.query.shape;
+  const namesVersion = op.query.names.includes('snapshot') || op.query.names.includes('since');
   Object.assign(responses, {
     '401': responseRef('Unauthorized'),
     '403': responseRef('Forbidden'),
@@ -349,15 +482,32 @@ function operation(route: Route, op: OperationSpec): JsonSchema {
     '500': responseRef('InternalServerError'),
     '503': responseRef('ServiceUnavailable'),
   });
+  const deprecation = route.deprecated?.route;
+  const deprecatedParameters = Object.keys(route.deprecated?.parameters ?? {}).length > 0;
   return {
     operationId: route.operationId,
     summary: op.summary,
-    description: op.description,
+    description: deprecation ? `${op.description}\n\n${deprecationNote(deprecation)}` : op.description,
+    ...(deprecation ? { deprecated: true } : {}),
     tags: [op.tag],
     security: [{ [SECURITY_SCHEME]: [] }],
     ...(parameters.length > 0 ? { parameters } : {}),
-    responses,
+    responses:
+      deprecation || deprecatedParameters
+        ? withHeaders(responses, deprecationResponseHeaders(deprecation !== undefined))
+        : responses,
   };
+}
+
+/** Every response of an operation with more headers: a shared response is copied inline. */
+function withHeaders(responses: Record<string, unknown>, headers: Record<string, JsonSchema>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, raw]) => {
+      const ref = (raw as { $ref?: string }).$ref;
+      const response = (ref ? RESPONSES[ref.split('/').pop() as string] : raw) as JsonSchema;
+      return [status, { ...response, headers: { ...(response.headers as JsonSchema), ...headers } }];
+    }),
+  );
 }
 
 /** Identical parameters used by several operations become `components.parameters`. */
@@ -386,6 +536,18 @@ function shareParameters(paths: Record<string, Record<string, JsonSchema>>): Rec
   return shared;
 }
 
+/**
+ * What a key-free path may answer besides its own: a request refused before the API (400), the
+ * firewall's rate rule (429), the `docs` function failing (500), and the throttle of key-free
+ * methods (`docsThrottle`), which API Gateway answers 503 (GATEWAY_RESPONSES.THROTTLED).
+ */
+const PUBLIC_REFUSALS = {
+  '400': responseRef('RefusedBeforeTheApi'),
+  '429': responseRef('FirewallTooManyRequests'),
+  '500': responseRef('InternalServerError'),
+  '503': responseRef('ServiceUnavailable'),
+};
+
 function publicPaths(): Record<string, Record<string, JsonSchema>> {
   const requestId = { 'X-Request-Id': headerRef('X-Request-Id') };
   const noStore = {
@@ -395,7 +557,7 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
     example: CACHE_CONTROL.none,
   };
   return {
-    [PUBLIC_PATHS.document]: {
+    [OPENAPI_PATH]: {
       get: {
         operationId: 'getApiDescription',
         summary: 'This API description',
@@ -425,10 +587,11 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
               },
             },
           },
+          ...PUBLIC_REFUSALS,
         },
       },
     },
-    [PUBLIC_PATHS.docs]: {
+    [DOCS_PATH]: {
       get: {
         operationId: 'getApiDocs',
         summary: 'Documentation page',
@@ -444,6 +607,7 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
               'text/html': { schema: { type: 'string' }, example: '<!doctype html>\n<html lang="en">…</html>\n' },
             },
           },
+          ...PUBLIC_REFUSALS,
         },
       },
     },
@@ -460,9 +624,12 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
         security: [],
         responses: {
           '200': { description: 'OK', headers: { ...requestId, 'Cache-Control': noStore }, ...json('Status') },
-          '400': { description: RESPONSES.BadRequest.description, headers: requestId, ...json('ValidationError') },
-          '500': responseRef('InternalServerError'),
-          '503': responseRef('ServiceUnavailable'),
+          ...PUBLIC_REFUSALS,
+          '400': {
+            description: `\`validation_error\`: a query parameter was sent (it takes none). ${REFUSED_BEFORE_THE_API}`,
+            headers: { 'X-Request-Id': headerRef('X-Request-Id-Unless-Firewall') },
+            ...json('ValidationError'),
+          },
         },
       },
     },
@@ -479,19 +646,41 @@ const TAGS: { name: Tag | 'Status' | 'Documentation'; description: string }[] = 
   { name: 'Documentation', description: 'This description and its docs page.' },
 ];
 
-export function buildOpenApiDocument(): Record<string, unknown> {
+/**
+ * CORS: every answer, the gateway's and the firewall's refusals included, says any origin may read
+ * it (shared/http/cors.ts CORS_HEADERS, on the functions', the gateway responses' and the web
+ * ACL's answers): the header goes on every response of the document.
+ */
+function withCorsOrigin(responses: JsonSchema[]): void {
+  for (const response of responses) {
+    if (response.$ref) continue;
+    response.headers = {
+      'Access-Control-Allow-Origin': headerRef('Access-Control-Allow-Origin'),
+      ...(response.headers as JsonSchema),
+    };
+  }
+}
+
+/**
+ * The description of a route table: ROUTES, or a test's table (its operation ids those of ROUTES)
+ * to see what a deprecation mark does.
+ */
+export function buildOpenApiDocument(routes: readonly Route[] = ROUTES): Record<string, unknown> {
+  const short = shortNotices(routes);
+  if (short.length > 0) throw new Error(`deprecations with less notice than the policy's:\n${short.join('\n')}`);
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of ROUTES) {
-    const op = OPERATIONS[route.operationId];
-    if (!op)
-      throw new Error(
-        `route ${route.method} ${route.path} (${route.operationId}) has no description in scripts/openapi/operations.ts`,
-      );
+  for (const route of routes) {
+    const op = OPERATIONS[route.operationId as OperationId];
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, op);
   }
-  const unknown = Object.keys(OPERATIONS).filter((id) => !ROUTES.some((r) => r.operationId === id));
-  if (unknown.length > 0) throw new Error(`operations without a route: ${unknown.join(', ')}`);
   const parameters = shareParameters(paths);
+  const allPaths = { ...paths, ...publicPaths() };
+  withCorsOrigin([
+    ...Object.values(RESPONSES),
+    ...Object.values(allPaths).flatMap((methods) =>
+      Object.values(methods).flatMap((op) => Object.values(op.responses as Record<string, JsonSchema>)),
+    ),
+  ]);
 
   return {
     openapi: OPENAPI_VERSION,
@@ -499,19 +688,28 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       title: 'Market Data API',
       version: API_VERSION,
       summary: 'Read-only market data for crypto finance: platforms, currencies, offers and APY history.',
-      description: overview(),
+      description: overview(routes),
+      contact: CONTACT,
     },
-    // Relative: it resolves against where the description is read from (`<base>/openapi.json`),
+    // Relative first: it resolves against where the description is read from (`<base>/openapi.json`),
     // so a stage name or a custom-domain base path in front of `/api/v1` is kept (docs/adr/0002).
+    // The local stack beside it gives generated clients an absolute base URL.
     servers: [
       {
         url: '.',
-        description: 'Where this description is read from: `<base>/openapi.json` describes the API at `<base>/api/v1`.',
+        description:
+          'Production, or any deployed stage: where this description is read from (`<base>/openapi.json` describes the API at `<base>/api/v1`).',
+        'x-internal': false,
+      },
+      {
+        url: LOCAL_SERVER,
+        description: 'The local stack (`npm start`), with the demo key it prints.',
+        'x-internal': false,
       },
     ],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: TAGS,
-    paths: { ...paths, ...publicPaths() },
+    paths: allPaths,
     components: {
       securitySchemes: {
         [SECURITY_SCHEME]: {

@@ -4,8 +4,10 @@
  * Every example is valid against its schema (Redocly's `no-invalid-*-examples` rules and
  * test/integration/openapi.test.ts check it); the values are those of a small market, made up.
  */
+import { WAF_RESPONSES } from '../../shared/http/gateway-responses';
 import { DEFAULTS } from '../../shared/platform/config';
 import type { ErrorCode } from '../../shared/platform/errors';
+import type { ParameterName } from './parameters';
 import type { SchemaName } from './response-schemas';
 
 type Json = Record<string, unknown>;
@@ -257,6 +259,7 @@ export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     `The per-minute limit of ${DEFAULTS.ratePerMinute} requests is exhausted.`,
     { reset_at: '2026-11-20T10:31:00.000Z', limit: DEFAULTS.ratePerMinute },
   ),
+  FirewallRateLimitError: envelope('rate_limit_exceeded', WAF_RESPONSES.rateLimited.message),
   InternalError: envelope('internal_error', 'An unexpected error occurred.'),
   ServiceUnavailableError: envelope(
     'service_unavailable',
@@ -264,8 +267,11 @@ export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
   ),
 };
 
-/** An example for each query and path parameter, by name (a path slug's depends on the family). */
-export const PARAMETER_EXAMPLES: Readonly<Record<string, unknown>> = {
+/**
+ * An example for each query and path parameter, by name (a path slug's depends on the family): one
+ * missing does not compile (parameters.ts says how the names are kept).
+ */
+export const PARAMETER_EXAMPLES: Readonly<Record<ParameterName, unknown>> = {
   limit: 100,
   offset: 200,
   platform_type: ['exchange', 'protocol'],
@@ -282,8 +288,11 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, unknown>> = {
   since: SNAPSHOT_EXAMPLES.older,
   period: '1w',
   id: 1042,
-  'If-None-Match': '"Yx0Jr1bKQ3C0lq6F0d9w0g"',
+  slug: 'binance',
 };
+
+/** The `If-None-Match` of a conditional request: the `ETag` of an earlier answer. */
+export const IF_NONE_MATCH_EXAMPLE = '"Yx0Jr1bKQ3C0lq6F0d9w0g"';
 
 /** A slug of each catalog family, for the `{slug}` of its detail. */
 export const SLUG_EXAMPLES = {

@@ -4,25 +4,23 @@
  * that a route added without a description fails the generator instead of going undocumented.
  */
 
-import type { CatalogFamily, OfferFamily } from '../../shared/data/keys';
+import type { CatalogFamily, HistoryFamily, OfferFamily } from '../../shared/data/keys';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
+import { historyColumnsOf, historyCsv, offerColumnsOf, offersCsv } from '../../shared/http/csv';
 import {
   ANY_ID_PATH,
   CHANGES_QUERY,
   HISTORY_QUERY,
-  LIST_MAX,
   LIST_QUERY,
   NO_QUERY,
-  NUMBER_MAX_LENGTH,
   OFFER_ID_PATH,
   OFFER_LIST_QUERY,
-  type ParamSchema,
   SLUG_PATH,
-  SNAPSHOT_MAX_LENGTH,
 } from '../../shared/http/query';
-import { SLUG_MAX_LENGTH } from '../../shared/platform/constants';
-import { catalogOrdering, historyRules, offerOrdering } from './descriptions';
-import { SLUG_EXAMPLES } from './examples';
+import type { OperationId } from '../../shared/http/routes';
+import { catalogOrdering, csvNote, historyRules, offerOrdering } from './descriptions';
+import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
+import { type DocumentedSchema, documented, type ParameterName } from './parameters';
 import type { SchemaName } from './response-schemas';
 
 export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Usage';
@@ -31,15 +29,17 @@ export interface OperationSpec {
   summary: string;
   description: string;
   tag: Tag;
-  path?: ParamSchema;
-  query: ParamSchema;
+  path?: DocumentedSchema;
+  query: DocumentedSchema;
   /** Per-parameter default, description and example the family gives a shared parameter schema. */
-  queryOverrides?: Record<string, ParameterOverride>;
-  pathOverrides?: Record<string, ParameterOverride>;
+  queryOverrides?: Partial<Record<ParameterName, ParameterOverride>>;
+  pathOverrides?: Partial<Record<ParameterName, ParameterOverride>>;
   /** The 200 body; absent for collateral history, which always answers 404. */
   ok?: SchemaName;
   /** Former slugs answer 301. */
   redirects?: boolean;
+  /** The 200 has a `text/csv` representation too (shared/http/csv.ts): this is its example, the `ok` example as CSV. */
+  csv?: string;
 }
 
 export interface ParameterOverride {
@@ -47,50 +47,6 @@ export interface ParameterOverride {
   description?: string;
   example?: unknown;
 }
-
-const NUMBER_GRAMMAR =
-  'A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent ' +
-  `(\`4.75\`, \`1e-7\`, \`2.5E1\`, \`1e6\`; not \`.5\`, \`+1\` or \`5.\`), at most ${NUMBER_MAX_LENGTH} characters, compared as an exact decimal.`;
-
-/** A list parameter: what one comma-separated value of it says. */
-const listOf = (what: string, maximum: number = LIST_MAX.other) =>
-  `${what} A comma-separated list of 1 to ${maximum} distinct values (\`a,b\`: either); a single value is a list of one. ` +
-  'An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.';
-
-/** What each parameter means; its type, bounds, enumeration and default come from its schema. */
-export const PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  limit: 'Page size. Plain decimal digits.',
-  offset: 'Zero-based offset into the result set. Plain decimal digits.',
-  platform_type: listOf('Only offers of platforms of these families.'),
-  platform: listOf(
-    `Only offers of the platforms with these (current) slugs, each at most ${SLUG_MAX_LENGTH} characters.`,
-  ),
-  asset: listOf(
-    `Only offers of the assets (or collateral assets) with these slugs, each at most ${SLUG_MAX_LENGTH} characters.`,
-  ),
-  chain: listOf(
-    `Only offers on the chains with these slugs (\`chain.slug\`; an offer with \`chain: null\` never matches), each at most ${SLUG_MAX_LENGTH} characters.`,
-  ),
-  ids: listOf(
-    'Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent.',
-    LIST_MAX.ids,
-  ),
-  sort: 'Sort mode.',
-  min_apy: `Only offers whose APY (percent) is at least this value. ${NUMBER_GRAMMAR}`,
-  min_tvl: `Only offers whose TVL (USD: earn \`tvl\`, borrow \`total_supply_usd\`) is at least this value; an offer whose TVL is \`null\` never matches. ${NUMBER_GRAMMAR}`,
-  available: 'Only earn offers whose `available` is this value (`true` or `false`).',
-  is_active: 'Only offers whose `is_active` is this value (`true` or `false`).',
-  snapshot:
-    `Read the data version a page named in \`pagination.snapshot\` (1 to ${SNAPSHOT_MAX_LENGTH} characters of \`A-Z a-z 0-9 _ -\`): the same records, order and \`total\` after any newer import, ` +
-    'so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.',
-  since:
-    'The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.',
-  period: 'History window.',
-  id: 'Numeric offer identifier. Plain decimal digits, at most 2^53-1.',
-  slug:
-    'Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. ' +
-    `Must not be empty; at most ${SLUG_MAX_LENGTH} characters (a longer slug is a \`validation_error\`).`,
-};
 
 const TAKES_NO_QUERY = 'Takes no query parameters: any is a `validation_error`.';
 
@@ -124,7 +80,7 @@ function catalogList(family: CatalogFamily): OperationSpec {
       `Published, non-delisted ${n.many}. ${catalogOrdering(family)} Only \`limit\`, \`offset\` and \`snapshot\` are accepted. ` +
       '`Link` names the next and previous pages of the same version.',
     tag: n.tag,
-    query: LIST_QUERY(),
+    query: documented(LIST_QUERY()),
     ok: n.list,
   };
 }
@@ -141,9 +97,9 @@ function catalogDetail(family: CatalogFamily): OperationSpec {
       `One published, non-delisted ${n.one} by slug.${embeds} A former slug answers \`301\` to the current one (query string kept); ` +
       `an unknown, unpublished or delisted slug answers \`404 not_found\`. ${TAKES_NO_QUERY}`,
     tag: n.tag,
-    path: SLUG_PATH(),
+    path: documented(SLUG_PATH()),
     pathOverrides: { slug: { example: SLUG_EXAMPLES[family] } },
-    query: NO_QUERY(),
+    query: documented(NO_QUERY()),
     ok: n.schema,
     redirects: true,
   };
@@ -163,12 +119,23 @@ function offerList(family: OfferFamily): OperationSpec {
       `Published ${family} offers, filtered and sorted; without \`${FLAG[family]}\` whatever their \`${FLAG[family]}\` flag. ` +
       'Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. ' +
       `${offerOrdering(family)}${bounds} An offer whose platform is unknown or not public has \`platform: null\` and matches no \`platform\` or \`platform_type\` filter. ` +
-      '`pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.',
+      '`pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.\n\n' +
+      csvNote(offerColumnsOf(family), true),
     tag: 'Offers',
-    query: OFFER_LIST_QUERY[family](),
+    query: documented(OFFER_LIST_QUERY[family]()),
     queryOverrides: { sort: { default: DEFAULT_SORT[family], description: `Sort mode. ${offerOrdering(family)}` } },
     ok: OFFER_NAMES[family].list,
+    csv: offersCsv(
+      family,
+      exampleOf<{ data: unknown[] }>(OFFER_NAMES[family].list).data.map((offer) => JSON.stringify(offer)),
+    ),
   };
+}
+
+function exampleOf<T>(schema: SchemaName): T {
+  const value = BODY_EXAMPLES[schema];
+  if (value === undefined) throw new Error(`response schema ${schema} has no example (scripts/openapi/examples.ts)`);
+  return value as T;
 }
 
 function offerChanges(family: OfferFamily): OperationSpec {
@@ -180,7 +147,7 @@ function offerChanges(family: OfferFamily): OperationSpec {
       "Keep a copy of a list up to date: read the list once, keep its `pagination.snapshot`, then ask for the changes since it and keep this answer's `snapshot` for the next time. " +
       'Pages of one answer are pinned by `snapshot` (the `Link` header carries it). An expired or unknown `since` or `snapshot` is `410 snapshot_expired`. Charged like any request.',
     tag: 'Offers',
-    query: CHANGES_QUERY(),
+    query: documented(CHANGES_QUERY()),
     ok: OFFER_NAMES[family].changes,
   };
 }
@@ -190,28 +157,40 @@ function offerDetail(family: OfferFamily): OperationSpec {
     summary: `Get one ${family} offer`,
     description: `One published ${family} offer by id. An unknown or unpublished id answers \`404 not_found\`; a malformed id \`400 validation_error\`. ${TAKES_NO_QUERY}`,
     tag: 'Offers',
-    path: OFFER_ID_PATH(),
-    query: NO_QUERY(),
+    path: documented(OFFER_ID_PATH()),
+    query: documented(NO_QUERY()),
     ok: OFFER_NAMES[family].schema,
   };
 }
 
-function history(family: 'earn' | 'borrow'): OperationSpec {
+const HISTORY_NAMES: Record<HistoryFamily, { history: SchemaName; offer: SchemaName }> = {
+  earn: { history: 'EarnHistory', offer: 'EarnOffer' },
+  borrow: { history: 'BorrowHistory', offer: 'BorrowOffer' },
+};
+
+function history(family: HistoryFamily): OperationSpec {
   const points =
     family === 'earn'
       ? 'Points are `{timestamp, apy, tvl}` (`tvl` nullable).'
       : 'Points are `{timestamp, apy}` with `apy` the offer `net_borrow_apy`.';
   return {
     summary: `Get ${family} offer history`,
-    description: `APY history of one published ${family} offer. ${points}\n\n${historyRules()}`,
+    description: `APY history of one published ${family} offer. ${points}\n\n${historyRules()}\n\n${csvNote(historyColumnsOf(family), false)}`,
     tag: 'History',
-    path: OFFER_ID_PATH(),
-    query: HISTORY_QUERY(),
-    ok: family === 'earn' ? 'EarnHistory' : 'BorrowHistory',
+    path: documented(OFFER_ID_PATH()),
+    query: documented(HISTORY_QUERY()),
+    ok: HISTORY_NAMES[family].history,
+    csv: historyCsv(family, [
+      {
+        id: exampleOf<{ id: number }>(HISTORY_NAMES[family].offer).id,
+        points: exampleOf<{ data: Record<string, unknown>[] }>(HISTORY_NAMES[family].history).data,
+      },
+    ]),
   };
 }
 
-export const OPERATIONS: Record<string, OperationSpec> = {
+/** Each operation of the route table: one missing, or one without a route, does not compile. */
+export const OPERATIONS: Record<OperationId, OperationSpec> = {
   listExchanges: catalogList('exchanges'),
   getExchange: catalogDetail('exchanges'),
   listWallets: catalogList('wallets'),
@@ -238,7 +217,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
       'Charged like any other request: its numbers include this request, and they are those of its usage headers. ' +
       `Carries no \`ETag\` (it changes with every request). ${TAKES_NO_QUERY}`,
     tag: 'Usage',
-    query: NO_QUERY(),
+    query: documented(NO_QUERY()),
     ok: 'Usage',
   },
   getCollateralHistory: {
@@ -247,10 +226,10 @@ export const OPERATIONS: Record<string, OperationSpec> = {
       'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the id and the query string.',
     tag: 'History',
     // Any text: the answer is 404 whatever the value, so a client may send any id.
-    path: ANY_ID_PATH(),
+    path: documented(ANY_ID_PATH()),
     pathOverrides: {
       id: { description: 'Any offer id (any text): the answer is `404 not_found` whatever it is.', example: '3105' },
     },
-    query: NO_QUERY(),
+    query: documented(NO_QUERY()),
   },
 };

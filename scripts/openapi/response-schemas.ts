@@ -28,12 +28,13 @@ const list = <T extends z.ZodMiniType>(item: T) => z.strictObject({ data: z.arra
 
 /**
  * One offer that differs between two versions (`GET /api/v1/{family}/changes`): the newer
- * representation when it is served now, `null` when it was removed.
+ * representation when it is served now, `null` when it was removed. `id` is an offer id, bounded
+ * like every offer id of the description.
  */
 const change = <T extends z.ZodMiniType>(offer: T) =>
   z.union([
-    z.strictObject({ id: count(), change: z.enum(['added', 'changed']), offer }),
-    z.strictObject({ id: count(), change: z.literal('removed'), offer: z.null() }),
+    z.strictObject({ id: r.offerId(), change: z.enum(['added', 'changed']), offer }),
+    z.strictObject({ id: r.offerId(), change: z.literal('removed'), offer: z.null() }),
   ]);
 
 const changes = <T extends z.ZodMiniType>(offer: T) =>
@@ -68,8 +69,8 @@ const CurrencyDetail = z.strictObject({
 /** The bucket sizes the periods use, in period order. */
 const INTERVALS = [...new Set(PERIODS.map((p) => PERIOD_SPEC[p].interval))] as [Interval, ...Interval[]];
 
-const BorrowHistoryPoint = z.strictObject({ timestamp: r.timestamp(), apy: r.decimal() });
-const EarnHistoryPoint = z.strictObject({ timestamp: r.timestamp(), apy: r.decimal(), tvl: z.nullable(r.decimal()) });
+const BorrowHistoryPoint = z.strictObject(r.HISTORY_POINT_FIELDS.borrow);
+const EarnHistoryPoint = z.strictObject(r.HISTORY_POINT_FIELDS.earn);
 
 const history = <T extends z.ZodMiniType>(point: T) =>
   z.strictObject({
@@ -133,6 +134,8 @@ const ERROR_ENVELOPES = {
   NotFoundError: errorEnvelope(codesWithStatus(404)),
   SnapshotExpiredError: errorEnvelope(codesWithStatus(410), SnapshotExpiredDetails),
   QuotaError: errorEnvelope(codesWithStatus(429), QuotaErrorDetails),
+  // The web application firewall's per-address refusal (WAF_RESPONSES.rateLimited): no key, no window.
+  FirewallRateLimitError: errorEnvelope(['rate_limit_exceeded'], z.null()),
   InternalError: errorEnvelope(codesWithStatus(500)),
   ServiceUnavailableError: errorEnvelope(codesWithStatus(503)),
 } as const;

@@ -19,7 +19,6 @@ export interface FamousCurrency extends FlagSeed {
   sign?: string;
 }
 
-// prettier-ignore
 export const FAMOUS_CURRENCIES: readonly FamousCurrency[] = [
   {
     symbol: 'BTC',
@@ -474,7 +473,6 @@ export interface RealExchange extends FlagSeed {
   centralized?: false;
 }
 
-// prettier-ignore
 export const REAL_EXCHANGES: readonly RealExchange[] = [
   { name: 'Binance', url: 'https://www.binance.com', weeklyVisits: 18_400_000, dailyVolume: 15_200_000_000 },
   { name: 'Coinbase', url: 'https://www.coinbase.com', weeklyVisits: 9_600_000, dailyVolume: 2_900_000_000 },
@@ -560,7 +558,6 @@ const MOBILE = ['iOS', 'Android'];
 const DESKTOP = ['Windows', 'macOS', 'Linux'];
 const EXTENSION = ['Chrome Extension', 'Firefox Extension'];
 
-// prettier-ignore
 export const REAL_WALLETS: readonly RealWallet[] = [
   {
     name: 'Ledger',
@@ -823,7 +820,6 @@ export interface RealProtocol extends FlagSeed {
   tvl: number;
 }
 
-// prettier-ignore
 export const REAL_PROTOCOLS: readonly RealProtocol[] = [
   { name: 'Aave', url: 'https://aave.com', category: 'Lending', tvl: 24_310_004_112.37 },
   { name: 'Lido', url: 'https://lido.fi', category: 'Liquid Staking', tvl: 22_150_882_031.5 },

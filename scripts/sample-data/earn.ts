@@ -19,7 +19,6 @@ import {
 import { before, createRng, DAY, decimal, fixed, HOUR, iso, MINUTE, type Rng, significant } from './random';
 import type { AssetRef, CurrencyRecord, EarnOfferRecord } from './types';
 
-// prettier-ignore
 const EARN_ASSETS: AssetWeights = [
   ['USDT', 12],
   ['USDC', 12],

@@ -16,7 +16,6 @@ import {
 import { before, createRng, decimal, fixed, HOUR, iso, MINUTE, type Rng } from './random';
 import type { AssetRef, BorrowOfferRecord, CollateralOfferRecord, CurrencyRecord } from './types';
 
-// prettier-ignore
 const BORROW_ASSETS: AssetWeights = [
   ['USDT', 15],
   ['USDC', 15],
@@ -35,7 +34,6 @@ const BORROW_ASSETS: AssetWeights = [
   ['OP', 1],
 ];
 
-// prettier-ignore
 const COLLATERAL_ASSETS: AssetWeights = [
   ['BTC', 12],
   ['ETH', 12],

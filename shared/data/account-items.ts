@@ -11,8 +11,9 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod/mini';
-import { KEY_LIMIT_MAX } from '../platform/constants';
+import { KEY_HASH_PATTERN, KEY_ID_PATTERN, KEY_LIMIT_MAX, USER_ID_PATTERN } from '../platform/account-rules';
 import { CorruptDataError } from '../platform/errors';
+import { isFileTimestamp } from '../platform/timestamps';
 import { apiKeyKey, type Key, QUOTA_ATTRIBUTES, userKey, userKeyRefKey } from './keys';
 
 /** The attributes at fault, by name (never a value: a value could be a hash). */
@@ -34,11 +35,17 @@ function encoded<T extends object>(codec: z.ZodMiniType<T>, value: T, kind: stri
   return Object.fromEntries(Object.entries(result.data).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** An item named by its key id where it has one (public, unlike its hash), so that an operator finds it. */
+/**
+ * An item named by its key id where it has a well-formed one (public, unlike its hash), so that an
+ * operator finds it; a malformed id (a line break, kilobytes) never reaches a log line.
+ */
 const namedByKeyId = (item: Record<string, unknown>, kind: string, named: string): string =>
-  typeof item.keyId === 'string' && item.keyId !== '' ? `${named} ${item.keyId}` : kind;
+  typeof item.keyId === 'string' && KEY_ID_PATTERN.test(item.keyId) ? `${named} ${item.keyId}` : kind;
 
-const nonEmpty = () => z.string().check(z.minLength(1));
+// What the writers write (shared/platform/account-rules.ts), and nothing else.
+const keyId = () => z.string().check(z.regex(KEY_ID_PATTERN));
+const userId = () => z.string().check(z.regex(USER_ID_PATTERN));
+const time = () => z.string().check(z.refine(isFileTimestamp));
 
 // ---- API keys ---------------------------------------------------------------------------------
 
@@ -47,11 +54,11 @@ const keyLimit = z.int().check(z.positive(), z.maximum(KEY_LIMIT_MAX));
 
 /** `KEY#<hash>`: a key, addressed by the hash of its secret (docs/adr/0004-api-keys.md). */
 const KeyItemCodec = z.object({
-  keyId: nonEmpty(),
-  userId: nonEmpty(),
+  keyId: keyId(),
+  userId: userId(),
   revoked: z.boolean(),
-  createdAt: z.string(),
-  revokedAt: z.optional(z.string()),
+  createdAt: time(),
+  revokedAt: z.optional(time()),
   /** Its own budgets, each optional: the function's defaults apply to what it lacks. */
   perMinute: z.optional(keyLimit),
   perMonth: z.optional(keyLimit),
@@ -83,15 +90,15 @@ export const encodeKeyItem = (hash: string, key: KeyItem): Record<string, unknow
 
 // ---- users ------------------------------------------------------------------------------------
 
-/** A real instant (what an accounts file's `premium_until` and `npm run keys -- premium` hold). */
-const isInstant = (value: string) => !Number.isNaN(Date.parse(value));
-
 /** `USER#<id>`: a user and their subscription. */
 const UserItemCodec = z.object({
-  userId: nonEmpty(),
+  userId: userId(),
   premium: z.boolean(),
-  /** End of the subscription (ISO 8601); null: no end. Absent (no writer omits it) reads as null. */
-  premiumUntil: z._default(z.nullable(z.string().check(z.refine(isInstant))), null),
+  /**
+   * End of the subscription, as an accounts file's `premium_until` or `npm run keys -- premium`
+   * writes it (the files' timestamp rule); null: no end. Absent (no writer omits it) reads as null.
+   */
+  premiumUntil: z._default(z.nullable(time()), null),
 });
 
 export type UserItem = z.infer<typeof UserItemCodec>;
@@ -109,10 +116,10 @@ export const encodeUserItem = (user: UserItem): Record<string, unknown> & Key =>
 
 /** `USER#<id> / KEY#<keyId>`: where a user's key lies (`list` and `revoke` without a Scan). */
 const KeyRefItemCodec = z.object({
-  keyId: nonEmpty(),
-  /** The key item's hash (shared/data/key-store.ts `hashKey`: SHA-256 or HMAC-SHA256, hex). */
-  hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
-  createdAt: z.string(),
+  keyId: keyId(),
+  /** The key item's hash (shared/data/key-store.ts `hashKey`). */
+  hash: z.string().check(z.regex(KEY_HASH_PATTERN)),
+  createdAt: time(),
 });
 
 export type KeyRefItem = z.infer<typeof KeyRefItemCodec>;

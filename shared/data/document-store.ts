@@ -30,23 +30,24 @@ export class DocumentStore {
   /** The documents at `refs`, in that order. */
   async docs(refs: readonly DocumentRef[]): Promise<string[]> {
     if (refs.length === 0) return [];
-    const hashes = [...new Set(refs.map((r) => r.block))];
+    const familyOf = new Map(refs.map((r) => [r.block, r.family]));
+    const hashes = [...familyOf.keys()];
     const blocks = new Map<string, DocumentBlockView>();
     const { cache } = this;
     if (!cache) {
-      for (const [hash, block] of await this.readBlocks(hashes)) blocks.set(hash, block);
+      for (const [hash, block] of await this.readBlocks(hashes, familyOf)) blocks.set(hash, block);
     } else {
       // The blocks no request holds or reads are read together, in one round trip.
       const key = (hash: string) => `block\u0000${hash}`;
       const missing = hashes.filter((hash) => !cache.has(key(hash)));
-      const read = missing.length > 0 ? this.readBlocks(missing) : undefined;
+      const read = missing.length > 0 ? this.readBlocks(missing, familyOf) : undefined;
       await Promise.all(
         hashes.map((hash) =>
           cache.get(key(hash), () => read!.then((m) => m.get(hash)!)).then((block) => void blocks.set(hash, block)),
         ),
       );
     }
-    return refs.map((r) => blocks.get(r.block)!.doc(r.slot));
+    return refs.map((r) => blocks.get(r.block)!.doc(r.slot, r.id));
   }
 
   private async read(hashes: string[], consistent: boolean): Promise<Record<string, unknown>[]> {
@@ -65,7 +66,10 @@ export class DocumentStore {
     });
   }
 
-  private async readBlocks(hashes: string[]): Promise<Map<string, DocumentBlockView>> {
+  private async readBlocks(
+    hashes: string[],
+    familyOf: ReadonlyMap<string, string>,
+  ): Promise<Map<string, DocumentBlockView>> {
     const byHash = new Map<string, Record<string, unknown>>();
     const keep = (items: Record<string, unknown>[]) =>
       items.forEach((item) => byHash.set(String(item.PK).slice(DOCUMENT_PREFIX.length), item));
@@ -77,7 +81,8 @@ export class DocumentStore {
     for (const hash of hashes) {
       // A block an index names is written before the index is published, and deleted long after.
       if (!byHash.has(hash)) throw new CorruptDataError(`block ${hash} is missing`);
-      blocks.set(hash, decodeBlock(hash, byHash.get(hash)));
+      // Checked against its key and each served document against its entry: a mismatch is a 500 naming the block.
+      blocks.set(hash, decodeBlock(hash, familyOf.get(hash)!, byHash.get(hash)));
     }
     return blocks;
   }

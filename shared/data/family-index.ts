@@ -18,14 +18,18 @@ import {
   type OfferFacts,
 } from '../model/offer-families';
 import { decimalSortKey } from '../platform/decimal';
-import type { CatalogFamily, OfferFamily } from './keys';
+import type { CatalogFamily, OfferFamily, VersionedFamily } from './keys';
 
 export type { OfferFacts };
 
-/** Where a document lies: the content hash of its block and its place in the block. */
+/** Where a document lies (the content hash of its block, its place in it) and what it must be. */
 export interface DocumentRef {
   block: string;
   slot: number;
+  /** The family of the version that names the block (its content hash covers it). */
+  family: VersionedFamily;
+  /** The record's identifier, which the document must carry: an offer's `id`, a platform's or currency's `slug`. */
+  id: number | string;
 }
 
 /** The columns every index has: one entry per served record, in the order of the identifiers. */
@@ -127,7 +131,13 @@ class BaseIndex<D extends IndexData> {
   }
 
   ref(entry: number): DocumentRef {
-    return { block: this.data.blocks[this.data.block[entry]], slot: this.data.slot[entry] };
+    const data: IndexData = this.data;
+    return {
+      block: data.blocks[data.block[entry]],
+      slot: data.slot[entry],
+      family: data.family,
+      id: data.kind === 'catalog' ? data.slugs[entry] : data.ids[entry],
+    };
   }
 
   hash(entry: number): string {

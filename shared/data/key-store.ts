@@ -19,7 +19,7 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { API_KEY_CHARS } from '../platform/bearer';
+import { API_KEY_FORMAT, API_KEY_RULE, keyIdForHash } from '../platform/account-rules';
 import { isConditionFailure } from '../platform/dynamodb';
 import {
   decodeKeyItem,
@@ -37,13 +37,6 @@ import { apiKeyKey, USER_KEY_REF_PREFIX, userKey, userKeyRefKey } from './keys';
 import { queryAll } from './query-all';
 
 export type { KeyItem, KeyLimits, UserItem };
-
-/**
- * 32–128 characters of [A-Za-z0-9_-] (shared/platform/bearer.ts). The same rule as `API_KEY_PATTERN` in
- * shared/import/dataset.ts, repeated there so the authorizer does not bundle the import's
- * dataset schemas (a unit test keeps the two equal).
- */
-export const API_KEY_FORMAT = new RegExp(`^${API_KEY_CHARS}$`);
 
 /**
  * An accounts file as `parseAccounts` returns it (shared/import/dataset.ts, the import's schema):
@@ -104,10 +97,6 @@ export function hashKey(secret: string, pepper: string): string {
     : createHash('sha256').update(secret).digest('hex');
 }
 
-/** The public id of a key: derived from its hash, so re-loading a key gives it the same id. */
-export const keyIdForHash = (hash: string): string =>
-  `k_${createHash('sha256').update(hash).digest('hex').slice(0, 16)}`;
-
 /** A new secret: 256 random bits, base64url (47 characters with the prefix). */
 export const generateSecret = (): string => `${GENERATED_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 
@@ -165,8 +154,7 @@ export class KeyStore implements KeyLookup {
     limits: Partial<KeyLimits> = {},
     secret: string = generateSecret(),
   ): Promise<{ secret: string; keyId: string }> {
-    if (!API_KEY_FORMAT.test(secret))
-      throw new RangeError('An API key must be 32 to 128 characters of A-Z, a-z, 0-9, _ and -.');
+    if (!API_KEY_FORMAT.test(secret)) throw new RangeError(`An API key ${API_KEY_RULE}.`);
     const hash = this.hash(secret);
     const keyId = keyIdForHash(hash);
     const createdAt = this.clock().toISOString();

@@ -19,11 +19,19 @@ export interface FamilyVersion {
   publishedAt: string;
 }
 
+/**
+ * A replaced version and its place in the pointer's `retired` list, which imports append to as they
+ * replace versions: within a family, a higher rank was published later (every served version later still).
+ */
+interface RetiredFamilyVersion extends FamilyVersion {
+  rank: number;
+}
+
 export interface ServedVersions {
   /** The served version of each family (none before its first import, or in an older layout). */
   served: Partial<Record<VersionedFamily, FamilyVersion>>;
   /** Replaced versions still readable, by version. */
-  retired: ReadonlyMap<string, FamilyVersion>;
+  retired: ReadonlyMap<string, RetiredFamilyVersion>;
   /** Dataset family → when it was last published (history families included). */
   publishedAt: Readonly<Record<string, string>>;
   /** The sequence number up to which imports' history is served (docs/data-model.md, "History"). */
@@ -52,11 +60,13 @@ export function servedVersions(
     if (state?.version && state.segments)
       served[family] = { family, version: state.version, segments: state.segments, publishedAt: state.publishedAt };
   }
-  const retired = new Map<string, FamilyVersion>();
-  for (const r of pointer.retired) {
+  const retired = new Map<string, RetiredFamilyVersion>();
+  for (const [rank, r] of pointer.retired.entries()) {
     const family = r.family as VersionedFamily;
-    if (r.segments && VERSIONED_FAMILIES.includes(family))
-      retired.set(r.version, { family, version: r.version, segments: r.segments, publishedAt: r.publishedAt ?? r.at });
+    if (r.segments && VERSIONED_FAMILIES.includes(family)) {
+      const publishedAt = r.publishedAt ?? r.at;
+      retired.set(r.version, { family, version: r.version, segments: r.segments, publishedAt, rank });
+    }
   }
   return { served, retired, publishedAt, historySeq: pointer.historySeq ?? 0 };
 }

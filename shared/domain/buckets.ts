@@ -41,23 +41,3 @@ export function bucketStart(interval: Interval, ms: number): number {
  * and the week of 1970-01-01 starts on Monday 1969-12-29, three days before the epoch.
  */
 export const EARLIEST_BUCKET_START = bucketStart('1w', 0);
-
-/** Start of the bucket after the one that contains `ms`. */
-export function nextBucketStart(interval: Interval, ms: number): number {
-  const size = { '1h': HOUR, '4h': 4 * HOUR, '1d': DAY, '1w': 7 * DAY }[interval];
-  return bucketStart(interval, ms) + size;
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The chunk an observation or bucket belongs to, per stored series (see keys.historyChunkSortKey). */
-export const chunkOf = {
-  /** Raw observations: one UTC day. */
-  RAW: (ms: number) => iso(ms).slice(0, 10),
-  /** 4-hour buckets: one UTC month. */
-  '4H': (ms: number) => iso(ms).slice(0, 7),
-  /** Daily buckets: one UTC year. */
-  '1D': (ms: number) => iso(ms).slice(0, 4),
-  /** Weekly buckets: the UTC year of the week's Monday. */
-  '1W': (ms: number) => iso(ms).slice(0, 4),
-} as const;

@@ -8,6 +8,7 @@
 import type { OfferIndex } from '../data/family-index';
 import type { OfferFamily } from '../data/keys';
 import type { Stores } from '../data/stores';
+import { ValidationError } from '../platform/errors';
 import { type PageRequest, type Pagination, pagination } from './page';
 import { servedOffers } from './served';
 
@@ -81,6 +82,11 @@ export async function offerChanges(stores: Stores, family: OfferFamily, query: C
     servedOffers(stores, family, query.since, 'since'),
     servedOffers(stores, family, query.snapshot),
   ]);
+  // Newer means published later (the pointer's publish order), never the difference reversed.
+  if (older.rank > newer.rank)
+    throw new ValidationError([
+      `since must not name a version newer than ${query.snapshot === undefined ? 'the served one' : 'snapshot'}`,
+    ]);
   const all = differencesOf(older.snapshot, newer.snapshot, older.index, newer.index);
   const shown = all.slice(query.offset, query.offset + query.limit);
   const docs = await stores.documents.docs(

@@ -6,51 +6,7 @@ import * as z from 'zod/mini';
 import type { OFFER_FAMILY, OfferFamily } from '../model/offer-families';
 import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/constants';
 import { DECIMAL_PATTERN } from '../platform/decimal';
-
-/** ISO 8601 in UTC; the API renders every timestamp as `toISOString()` (milliseconds, `Z`). */
-export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]00:?00)$/;
-
-/** The years a timestamp may name: every history window of one stays a date the API can write. */
-const TIMESTAMP_YEARS = { min: 1970, max: 9999 } as const;
-
-const daysInMonth = (year: number, month: number) =>
-  month === 2
-    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
-      ? 29
-      : 28
-    : [4, 6, 9, 11].includes(month)
-      ? 30
-      : 31;
-
-/**
- * Whether a string of TIMESTAMP_PATTERN names a real instant: a month 01-12, a day that exists in
- * its month (leap years included), hours 00-23, minutes and seconds 00-59. `Date.parse` rolls
- * `02-30` and `T24:00` over into the next day; this refuses them, so what is stored is served back
- * as the same instant (digits past the millisecond are dropped, never rounded up).
- */
-function isRealInstant(value: string): boolean {
-  const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((at) =>
-    Number(value.slice(at, at + (at === 0 ? 4 : 2))),
-  );
-  return (
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= daysInMonth(year, month) &&
-    hour <= 23 &&
-    minute <= 59 &&
-    second <= 59
-  );
-}
-
-const inYears = (value: string) => {
-  const year = Number(value.slice(0, 4));
-  return year >= TIMESTAMP_YEARS.min && year <= TIMESTAMP_YEARS.max;
-};
-
-/** A timestamp a data file may hold (what `timestamp()` accepts), for checks outside zod. */
-export const isFileTimestamp = (value: string): boolean =>
-  TIMESTAMP_PATTERN.test(value) && isRealInstant(value) && inYears(value);
+import { inYears, isRealInstant, TIMESTAMP_PATTERN, TIMESTAMP_YEARS } from '../platform/timestamps';
 
 /** The longest decimal string a file may hold: its sort key (GSI5) stays far below DynamoDB's 1,024 bytes. */
 const DECIMAL_MAX_LENGTH = 64;
@@ -171,7 +127,8 @@ export const Exchange = z.strictObject(exchangeFields);
 export const Wallet = z.strictObject(walletFields);
 export const Protocol = z.strictObject(protocolFields);
 
-const offerId = () => z.int().check(z.minimum(0, { error: 'must not be negative' }));
+/** An offer id: a non-negative integer, at most 2^53-1 (`z.int()` is a safe integer). */
+export const offerId = () => z.int().check(z.minimum(0, { error: 'must not be negative' }));
 
 export const earnOfferFields = {
   id: offerId(),
@@ -236,6 +193,14 @@ export const collateralOfferFields = {
 };
 export const CollateralOffer = z.strictObject(collateralOfferFields);
 
+/**
+ * One point of an offer's APY history (docs/api.md, "History"), by family: earn points carry the
+ * offer's `tvl` beside `apy`; a borrow point's `apy` is its `net_borrow_apy`.
+ */
+export const HISTORY_POINT_FIELDS = {
+  earn: { timestamp: timestamp(), apy: decimal(), tvl: z.nullable(decimal()) },
+  borrow: { timestamp: timestamp(), apy: decimal() },
+} as const;
 /** The fields an offer family's declaration names (shared/model/offer-families.ts): its identifier and the field of each role. */
 type Declared<F extends OfferFamily> = (typeof OFFER_FAMILY)[F];
 type DeclaredFields<F extends OfferFamily> = Extract<

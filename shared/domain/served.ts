@@ -8,7 +8,7 @@
 import type { CatalogIndex, FamilyIndex, OfferIndex } from '../data/family-index';
 import type { CatalogFamily, OfferFamily, VersionedFamily } from '../data/keys';
 import type { Stores } from '../data/stores';
-import { CorruptDataError, SnapshotExpiredError } from '../platform/errors';
+import { MissingItemError, SnapshotExpiredError } from '../platform/errors';
 
 export interface Served<I extends FamilyIndex> {
   /** What `pagination.snapshot` names. */
@@ -16,10 +16,19 @@ export interface Served<I extends FamilyIndex> {
   /** When the version was published (`Last-Modified`). */
   publishedAt: string;
   index: I | undefined;
+  /** Its place in the family's publish order: a replaced version's rank, the served one after them all. */
+  rank: number;
 }
 
+/** The rank of what a family serves now: published after every replaced version. */
+const SERVED_RANK = Number.POSITIVE_INFINITY;
+
 /** The name of a family that was never imported, and the time its empty answers claim. */
-const NONE: Omit<Served<never>, 'index'> = { snapshot: 'none', publishedAt: new Date(0).toISOString() };
+const NONE: Omit<Served<never>, 'index'> = {
+  snapshot: 'none',
+  publishedAt: new Date(0).toISOString(),
+  rank: SERVED_RANK,
+};
 
 async function served(
   stores: Stores,
@@ -34,6 +43,7 @@ async function served(
       ? {
           snapshot: current.version,
           publishedAt: current.publishedAt,
+          rank: SERVED_RANK,
           index: await stores.indexes.served(family, current.version, current.segments),
         }
       : { ...NONE, index: undefined };
@@ -41,14 +51,12 @@ async function served(
   const retired = versions.retired.get(pinned);
   if (retired?.family !== family) throw new SnapshotExpiredError(parameter);
   try {
-    return {
-      snapshot: retired.version,
-      publishedAt: retired.publishedAt,
-      index: await stores.indexes.retired(retired.version, retired.segments),
-    };
+    const { version, publishedAt, rank, segments } = retired;
+    return { snapshot: version, publishedAt, rank, index: await stores.indexes.retired(version, segments) };
   } catch (error) {
-    // Deleted between the pointer this instance cached and now: no longer readable.
-    if (error instanceof CorruptDataError) throw new SnapshotExpiredError(parameter);
+    // Deleted between the pointer this instance cached and now: no longer readable. An index that is
+    // there but does not decode is corruption, a 500 like any other (a 410 would hide it from alarms).
+    if (error instanceof MissingItemError) throw new SnapshotExpiredError(parameter);
     throw error;
   }
 }

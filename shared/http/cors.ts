@@ -1,7 +1,7 @@
 /**
  * CORS for browser clients: any origin may call the API with a Bearer key (no cookies are used),
- * send If-None-Match, and read the usage, rate-limit, validator, paging and retry headers
- * (Cache-Control and Last-Modified are safelisted). The functions add these headers to their responses, the gateway responses and
+ * send If-None-Match, and read the usage, rate-limit, validator, paging (CSV lists' `X-Total-Count` and `X-Snapshot` included), retry and deprecation
+ * headers (Cache-Control and Last-Modified are safelisted). The functions add these headers to their responses, the gateway responses and
  * the key-free preflight carry them too, locally and deployed.
  */
 export const CORS_ALLOW_ORIGIN = '*';
@@ -21,6 +21,10 @@ export const CORS_EXPOSE_HEADERS = [
   'Retry-After',
   'Location',
   'Link',
+  'Deprecation',
+  'Sunset',
+  'X-Total-Count',
+  'X-Snapshot',
 ];
 export const CORS_MAX_AGE_SECONDS = 600;
 

@@ -43,7 +43,7 @@ export interface GatewayResponseSpec {
  * and can only set static headers, so it cannot tell "no key" from "bad key": every 401 carries
  * `error="invalid_token"` (docs/adr/0003-infrastructure.md), locally too.
  */
-const BEARER_CHALLENGE = 'Bearer error="invalid_token"';
+export const BEARER_CHALLENGE = 'Bearer error="invalid_token"';
 
 export const GATEWAY_RESPONSES: Record<GatewayResponseType, GatewayResponseSpec> = {
   UNAUTHORIZED: {

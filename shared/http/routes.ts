@@ -19,6 +19,26 @@ export interface Route {
    * conditional requests), a `history` window (moves with the clock), or the caller's `usage`.
    */
   kind: RouteKind;
+  /**
+   * Marks the route, or some of its query parameters, deprecated (docs/api.md, "Versioning and
+   * deprecation"): its answers then carry `Deprecation`, `Sunset` and a `Link` to the policy
+   * (shared/http/deprecation.ts), and the description says `deprecated: true`. Nothing is today.
+   */
+  deprecated?: Deprecated;
+}
+
+/** When a route or parameter was (or will be) deprecated, and the sunset after which it may stop working. */
+export interface Deprecation {
+  /** An ISO 8601 instant: the `Deprecation` date (RFC 9745). */
+  since: string;
+  /** An ISO 8601 instant, at least the policy's notice after `since`: the `Sunset` date (RFC 8594). */
+  sunset: string;
+}
+
+/** The whole route, or only the named query parameters (a request that sends one). */
+export interface Deprecated {
+  route?: Deprecation;
+  parameters?: Readonly<Record<string, Deprecation>>;
 }
 
 export type RouteKind = 'list' | 'detail' | 'history' | 'usage';
@@ -30,12 +50,14 @@ const route = <const P extends string, const F extends FunctionName, const O ext
   fn: F,
   operationId: O,
   kind: RouteKind,
+  deprecated?: Deprecated,
 ) => ({
   method: 'GET' as const,
   path: `${API_PREFIX}${path}` as `${typeof API_PREFIX}${P}`,
   fn,
   operationId,
   kind,
+  ...(deprecated ? { deprecated } : {}),
 });
 
 export const ROUTES = [
@@ -70,6 +92,9 @@ export type OperationId = (typeof ROUTES)[number]['operationId'];
 export type OperationOf<F extends FunctionName> = Extract<(typeof ROUTES)[number], { fn: F }>['operationId'];
 
 const OPERATION_OF_RESOURCE = new Map<string, OperationId>(ROUTES.map((r) => [r.path, r.operationId]));
+/** Each route by its API Gateway resource path. */
+export const routesByResource = (routes: readonly Route[]): ReadonlyMap<string, Route> =>
+  new Map(routes.map((r) => [r.path, r]));
 const KIND_OF_OPERATION = new Map<string, RouteKind>(ROUTES.map((r) => [r.operationId, r.kind]));
 
 /** What a 200 of the operation is (see Route.kind). */
@@ -82,11 +107,15 @@ export const operationOfResource = (resource: string | undefined): OperationId |
 /** The freshness of every family (docs/api.md, "Freshness"): public, no key and no budget. */
 export const STATUS_PATH = `${API_PREFIX}/status` as const;
 
+/** The API description (OpenAPI) and its docs page. */
+export const OPENAPI_PATH = '/openapi.json';
+export const DOCS_PATH = '/docs';
+
 /**
  * Paths served without a key by the `docs` function, throttled below the stage: the API
  * description, its docs page and the data status.
  */
-export const PUBLIC_PATHS = ['/openapi.json', '/docs', '/docs/{asset}', STATUS_PATH] as const;
+export const PUBLIC_PATHS = [OPENAPI_PATH, DOCS_PATH, `${DOCS_PATH}/{asset}`, STATUS_PATH] as const;
 
 export interface RouteMatch {
   route: Route;

@@ -17,7 +17,7 @@ import {
   timestamp,
   walletFields,
 } from '../domain/resources';
-import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../platform/constants';
+import { API_KEY_FORMAT, API_KEY_RULE, KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../platform/account-rules';
 import { decodeJson, isBytes, MAX_NESTING, type TextProblem, valueProblems } from './json-text';
 
 /**
@@ -103,9 +103,6 @@ export const DATASET_FAMILIES = Object.keys(Dataset.def.shape) as DatasetFamily[
 
 // ---- accounts ----------------------------------------------------------------------------------
 
-/** Keys are 32–128 characters of [A-Za-z0-9_-] (docs/api.md, "Authentication"). */
-export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
-
 const KEY_LIMIT_RULE = `must be a positive integer of at most 15 digits (${KEY_LIMIT_MAX})`;
 const keyLimit = () =>
   z.int().check(z.positive({ error: KEY_LIMIT_RULE }), z.maximum(KEY_LIMIT_MAX, { error: KEY_LIMIT_RULE }));
@@ -118,9 +115,7 @@ export const AccountsFile = z.strictObject({
       premium_until: z.optional(z.nullable(timestamp())),
       keys: z.array(
         z.strictObject({
-          key: z
-            .string()
-            .check(z.regex(API_KEY_PATTERN, { error: 'must be 32 to 128 characters of A-Z, a-z, 0-9, _ and -' })),
+          key: z.string().check(z.regex(API_KEY_FORMAT, { error: API_KEY_RULE })),
           revoked: z.optional(z.boolean()),
           per_minute: z.optional(keyLimit()),
           per_month: z.optional(keyLimit()),

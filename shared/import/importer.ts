@@ -2,8 +2,10 @@
  * The import (docs/adr/0006-live-data.md). A data file is validated as a whole; then each family
  * it carries is published as a new immutable version only if its content changed (offers also
  * when a platform reference they render changed), and its history observations are appended under
- * the import's sequence number. Publishing is one write of the pointer item, which names the
- * served version of every family and the last sequence number whose history is served.
+ * the import's sequence number, beside the observations it records of the offers it publishes
+ * (one per offer and UTC hour: docs/adr/0012-recorded-history.md). Publishing is one write of the
+ * pointer item, which names the served version of every family, the last sequence number whose
+ * history is served and the hour each history family was last recorded.
  * Replaced versions are deleted only once no reader's cached pointer can still name them. An
  * import of what is already served writes nothing. One import runs at a time (a lease on the
  * pointer); a failed or interrupted import leaves the served data and history untouched, and the
@@ -18,6 +20,7 @@ import {
   DATASET_FAMILY_OF,
   HISTORY_DATASET_FAMILY,
   HISTORY_FAMILIES,
+  type HistoryFamily,
   OFFER_FAMILIES,
   PLATFORM_FAMILIES,
   VERSIONED_FAMILIES,
@@ -25,7 +28,7 @@ import {
 } from '../data/keys';
 import { type FamilyVersions, versionsOf } from '../data/snapshot-store';
 import { type FamilyState, type RetiredVersion, type SnapshotPointer, SnapshotWriter } from '../data/snapshot-writer';
-import { DEFAULTS } from '../platform/config';
+import { MAX_SNAPSHOT_CACHE_MS } from '../platform/config';
 import {
   DataFileError,
   type DataFileInput,
@@ -40,7 +43,10 @@ import {
   appendHistory,
   type HistoryAppend,
   historyWouldChange,
+  hourOf,
   journalOf,
+  recordingOf,
+  recordObservations,
   revertHistory,
 } from './history-plan';
 import {
@@ -55,9 +61,15 @@ import {
 export type { SnapshotPointer } from '../data/snapshot-writer';
 
 /** How long a replaced version stays readable (a list pinned to it, changes since it: docs/api.md). */
-export const RETAIN_MS = 60 * 60_000;
+const RETAIN_MS = 60 * 60_000;
 /** Beyond that, the readers' pointer cache and a margin before it is deleted. */
 export const RETIRE_MARGIN_MS = 60_000;
+/**
+ * How long after it is replaced a version is deleted, for readers that trust a pointer for
+ * `snapshotCacheMs`: a reader may name it that long after, and a list pinned then stays readable
+ * RETAIN_MS more.
+ */
+export const retireAfter = (snapshotCacheMs: number): number => RETAIN_MS + snapshotCacheMs + RETIRE_MARGIN_MS;
 /**
  * How long an import holds the lease before another may take it over, by default: the ingest
  * function's default timeout (5 minutes), so a crashed import holds off others that long at most.
@@ -82,13 +94,25 @@ export interface ImportOptions {
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
   now?: () => Date;
-  /** Replaced versions are deleted this long after (default: RETAIN_MS + the readers' pointer cache + RETIRE_MARGIN_MS). */
+  /**
+   * How long the readers trust a cached pointer (the stage's SNAPSHOT_CACHE_MS); default the longest
+   * a stage may set, MAX_SNAPSHOT_CACHE_MS, so that an import that does not know it keeps replaced
+   * versions long enough for any stage.
+   */
+  snapshotCacheMs?: number;
+  /** Replaced versions are deleted this long after (default: retireAfter(snapshotCacheMs)); tests shorten it. */
   retireAfterMs?: number;
   /**
    * How long the lease lasts (default LEASE_MS): at least as long as the import may run, so that an
    * import whose lease was taken over is no longer running (the ingest function passes its timeout).
    */
   leaseMs?: number;
+  /**
+   * Record each published earn and borrow offer's value at the import's refresh time, once per
+   * offer and UTC hour (CONTRACT §12). The stage's `recordHistory`: the ingest function,
+   * `npm run import` and the local stack pass it (on by default); off when not given.
+   */
+  recordHistory?: boolean;
 }
 
 export interface ImportResult {
@@ -105,7 +129,10 @@ export interface ImportResult {
    * names), and history items a failed import had written, reverted.
    */
   itemsDeleted: number;
+  /** The file's own history observations. */
   history: AppendResult;
+  /** The observations recorded of the published offers (none within an hour already recorded). */
+  recorded: AppendResult;
   /** Records per family in the file. */
   counts: Partial<Record<DatasetFamily, number>>;
 }
@@ -279,6 +306,22 @@ const historyOf = (dataset: Dataset): HistoryAppend[] =>
     return series && series.length > 0 ? [{ family, series }] : [];
   });
 
+/**
+ * The families whose published offers an import at `at` records (docs/adr/0012-recorded-history.md):
+ * those the file carries, unless the pointer says an import already recorded them in that hour.
+ */
+const familiesToRecord = (
+  dataset: Dataset,
+  pointer: SnapshotPointer | undefined,
+  at: number,
+  recordHistory: boolean | undefined,
+): HistoryFamily[] =>
+  recordHistory
+    ? HISTORY_FAMILIES.filter(
+        (family) => dataset[DATASET_FAMILY_OF[family]] !== undefined && pointer?.recorded[family] !== hourOf(at),
+      )
+    : [];
+
 export async function importDataset(input: DataFileInput, options: ImportOptions): Promise<ImportResult> {
   const dataset = parseDataset(input);
   const { client, tableName } = options;
@@ -299,7 +342,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     beforeWrite: () => fence(),
   });
   const leaseMs = Math.max(options.leaseMs ?? LEASE_MS, 60_000);
-  const retireAfterMs = options.retireAfterMs ?? RETAIN_MS + DEFAULTS.snapshotCacheMs + RETIRE_MARGIN_MS;
+  const retireAfterMs = options.retireAfterMs ?? retireAfter(options.snapshotCacheMs ?? MAX_SNAPSHOT_CACHE_MS);
   const counts = Object.fromEntries(
     Object.entries(dataset).flatMap(([family, records]) => (Array.isArray(records) ? [[family, records.length]] : [])),
   );
@@ -316,6 +359,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   ];
   if (
     planned.length === 0 &&
+    familiesToRecord(dataset, seen, startedAt.getTime(), options.recordHistory).length === 0 &&
     !(await historyWouldChange(history, appends, startedAt.getTime(), seen?.historySeq ?? 0))
   ) {
     await writer.markRefreshed(carried([]), startedAt.toISOString());
@@ -326,6 +370,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       itemsWritten: 0,
       itemsDeleted: 0,
       history: noHistory,
+      recorded: noHistory,
       counts,
     };
   }
@@ -413,12 +458,21 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       change.state.segments = written.segments;
       itemsWritten += written.itemsWritten;
     }
+    // Recorded under the lease, against the pointer as it is then: another import may have recorded this hour.
+    const recordedFamilies = familiesToRecord(dataset, before, startedAt.getTime(), options.recordHistory);
+    const recordings = recordedFamilies.map((family) =>
+      recordingOf(family, dataset[DATASET_FAMILY_OF[family]]!, appends, startedAt.getTime()),
+    );
+    const journaled = [...appends, ...recordings].filter((a) => a.series.length > 0);
     let appended = noHistory;
-    if (appends.length > 0) {
+    let recorded = noHistory;
+    if (journaled.length > 0) {
       // The journal replaces the last one (published: its parts are deleted once the new head is written).
-      itemsWritten += await history.writeJournal(journalOf(appends, sequence.seq), journal);
+      // It names every offer a recording may write; those it skips (observed this hour) hold nothing of it.
+      itemsWritten += await history.writeJournal(journalOf(journaled, sequence.seq), journal);
       appended = await appendHistory(history, appends, startedAt.getTime(), sequence);
-      itemsWritten += appended.itemsWritten;
+      recorded = await recordObservations(history, recordings, startedAt.getTime(), sequence);
+      itemsWritten += appended.itemsWritten + recorded.itemsWritten;
     }
 
     // Versions replaced longer ago than their retention are deleted, sparing the blocks others name;
@@ -437,11 +491,20 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       }
       families[DATASET_FAMILY_OF[change.family]] = change.state;
     }
-    for (const { family } of appends)
+    for (const { family } of journaled)
       families[HISTORY_DATASET_FAMILY[family]] = { publishedAt: startedAt.toISOString() };
-    const historySeq = appends.length > 0 ? sequence.seq : published;
-    await writer.publish(owner, { families, retired, historySeq, importedAt: publishedAt.toISOString() });
-    await writer.markRefreshed(carried(changes), publishedAt.toISOString());
+    const historySeq = journaled.length > 0 ? sequence.seq : published;
+    const recordedHours = { ...before?.recorded };
+    for (const family of recordedFamilies) recordedHours[family] = hourOf(startedAt.getTime());
+    await writer.publish(owner, {
+      families,
+      retired,
+      historySeq,
+      recorded: recordedHours,
+      importedAt: publishedAt.toISOString(),
+    });
+    // The import's refresh time (`refreshed_at`): the time of the observations it recorded.
+    await writer.markRefreshed(carried(changes), startedAt.toISOString());
     itemsWritten += 1;
     return {
       unchanged: false,
@@ -450,6 +513,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       itemsWritten,
       itemsDeleted,
       history: appended,
+      recorded,
       counts,
     };
   } catch (error) {

@@ -20,6 +20,3 @@ export function movedKeys(incomingKey: string, destination: IngestOutcomePrefix)
   const file = `${destination}${incomingKey.slice(INGEST_PREFIXES.incoming.length)}`;
   return { file, report: `${file}${REPORT_SUFFIX}` };
 }
-
-/** An S3 event notification's object key: URL-encoded, with `+` for a space. */
-export const decodeEventKey = (key: string): string => decodeURIComponent(key.replace(/\+/g, ' '));

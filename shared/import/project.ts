@@ -15,6 +15,7 @@ import {
   offerColumns,
   type VersionContent,
 } from '../data/family-index';
+import { blockHash } from '../data/items/document-block';
 import type { CatalogFamily, OfferFamily, PlatformFamily } from '../data/keys';
 import { CATALOG_ORDER, comparator, distinctSortModes, offerOrder, type SortMode } from '../domain/orderings';
 import {
@@ -102,13 +103,11 @@ function packBlocks(
     let bytes = 0;
     const close = () => {
       const docs = members.map(doc);
-      const content = sha256(family);
-      for (const d of docs) content.update('\n').update(d);
       members.forEach((entry, i) => {
         block[entry] = blocks.length;
         slot[entry] = i;
       });
-      blocks.push({ hash: content.digest('hex').slice(0, 32), docs });
+      blocks.push({ hash: blockHash(family, docs), docs });
       members = [];
       bytes = 0;
     };

@@ -9,8 +9,7 @@
  * (Java) regular expressions read it alike.
  */
 
-/** The characters and length of a key. */
-export const API_KEY_CHARS = '[A-Za-z0-9_-]{32,128}';
+import { API_KEY_CHARS } from './account-rules';
 
 /** The identity validation expression; its one group is the key. */
 export const BEARER_EXPRESSION = `^[ \\t]*[Bb][Ee][Aa][Rr][Ee][Rr] +(${API_KEY_CHARS})[ \\t]*$`;

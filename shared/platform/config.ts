@@ -43,6 +43,12 @@ export interface RuntimeConfig {
   /** DynamoDB client timeouts (the local stack, whose embedded DynamoDB shares the process, needs longer ones). */
   dynamodbRequestTimeoutMs: number;
   dynamodbConnectionTimeoutMs: number;
+  /**
+   * Imports record each published earn and borrow offer's value as history, once per offer and
+   * UTC hour (CONTRACT §12): the stage's `recordHistory`, on by default. Read by the ingest
+   * function, `npm run import` and the local stack.
+   */
+  recordHistory: boolean;
 }
 
 export const ENV = {
@@ -59,6 +65,7 @@ export const ENV = {
   dataMaxAgeSeconds: 'DATA_MAX_AGE_SECONDS',
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
   dynamodbConnectionTimeoutMs: 'DYNAMODB_CONNECTION_TIMEOUT_MS',
+  recordHistory: 'RECORD_HISTORY',
 } as const;
 
 export const DEFAULTS = {
@@ -71,7 +78,15 @@ export const DEFAULTS = {
   dataMaxAgeSeconds: 86_400,
   dynamodbRequestTimeoutMs: 2_000,
   dynamodbConnectionTimeoutMs: 1_000,
+  recordHistory: true,
 } as const;
+
+/**
+ * The longest pointer cache a stage may set (lib/config.ts): an import is visible within 5 minutes
+ * at most, and an import that does not know the readers' cache (the command line) keeps replaced
+ * versions long enough for this one (shared/import/importer.ts retireAfter).
+ */
+export const MAX_SNAPSHOT_CACHE_MS = 300_000;
 
 /** The timeouts the local stack and integration tests use with the embedded DynamoDB. */
 export const EMBEDDED_TIMEOUTS = { dynamodbRequestTimeoutMs: 20_000, dynamodbConnectionTimeoutMs: 10_000 } as const;
@@ -88,6 +103,14 @@ function positiveInt(
     throw new Error(`configuration: ${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer`);
   }
   return Number(raw);
+}
+
+/** `true` or `false`; absent or empty: the fallback. */
+export function booleanOf(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new Error(`configuration: ${name} must be true or false`);
+  return raw === 'true';
 }
 
 export function readConfig(env: Record<string, string | undefined>): RuntimeConfig {
@@ -118,5 +141,6 @@ export function readConfig(env: Record<string, string | undefined>): RuntimeConf
       ENV.dynamodbConnectionTimeoutMs,
       DEFAULTS.dynamodbConnectionTimeoutMs,
     ),
+    recordHistory: booleanOf(env, ENV.recordHistory, DEFAULTS.recordHistory),
   };
 }

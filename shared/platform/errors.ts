@@ -119,6 +119,13 @@ export class CorruptDataError extends Error {
   }
 }
 
+/**
+ * A stored item a read names is not there. A replaced version's items are deleted after its
+ * retention, so for a version a request pins this means "no longer readable" (410); anywhere else
+ * it is corruption like any other (500).
+ */
+export class MissingItemError extends CorruptDataError {}
+
 /** SDK errors DynamoDB returns for a request it refused as invalid: ours to fix, not an outage. */
 const CLIENT_FAULTS = new Set(['ValidationException', 'SerializationException']);
 

@@ -26,8 +26,12 @@ type Json = Record<string, any>;
 
 export const DOCUMENT_PATH = join(__dirname, '..', '..', 'docs', 'openapi.json');
 const DOCUMENT_ID = 'https://contract.test/openapi.json';
-/** Headers that must be documented on every response that carries them. */
-const USAGE_HEADERS = [
+/** Headers that must be documented on every response that carries them: usage, validators, CORS, challenge, deprecation. */
+const DOCUMENTED_WHEN_SENT = [
+  'access-control-allow-origin',
+  'www-authenticate',
+  'deprecation',
+  'sunset',
   'x-ratelimit-limit',
   'x-ratelimit-remaining',
   'x-ratelimit-reset',
@@ -113,9 +117,9 @@ function checkHeaders(c: Contract, response: ObservedResponse, documented: Json,
     if (!validate(value))
       problems.push(`header ${name}: ${errorsOf(c, validate, name)} (got ${JSON.stringify(value)})`);
   }
-  for (const usage of USAGE_HEADERS) {
-    if (headers[usage] !== undefined && !names.has(usage))
-      problems.push(`header ${usage} is not documented on this response`);
+  for (const name of DOCUMENTED_WHEN_SENT) {
+    if (headers[name] !== undefined && !names.has(name))
+      problems.push(`header ${name} is not documented on this response`);
   }
 }
 
@@ -158,7 +162,8 @@ export function contractProblems(response: ObservedResponse): string[] {
     if (response.status !== 404)
       return [`no documented route for ${response.method} ${pathname}, yet status ${response.status}`];
     const notFound = deref(c, c.doc.components.responses.NotFound);
-    documented = { ...notFound, headers: { 'X-Request-Id': notFound.headers['X-Request-Id'] } };
+    const { 'X-Request-Id': requestId, 'Access-Control-Allow-Origin': cors } = notFound.headers;
+    documented = { ...notFound, headers: { 'X-Request-Id': requestId, 'Access-Control-Allow-Origin': cors } };
   }
   checkHeaders(c, response, documented, problems);
   checkBody(c, response, documented, problems);

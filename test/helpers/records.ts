@@ -2,7 +2,6 @@
  * Data-file records for tests that build their own datasets (the fixture's shapes, any id, slug or
  * value): pass them through `parseDataset` to get the defaults an import fills in.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any */
 export type RecordOf = Record<string, any>;
 
 export const ASSETS = [

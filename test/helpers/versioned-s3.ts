@@ -16,8 +16,9 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import type { S3EventRecord, SQSEvent } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
+import type { UploadEvent } from '../../functions/ingest/ingest-handler';
 
 interface Version {
   id: string;
@@ -28,15 +29,29 @@ interface Version {
 
 export interface VersionedBucket {
   s3: S3Client;
-  /** Put an object as a client would; the S3 event record its notification carries. */
-  put(key: string, body: string | Uint8Array): Promise<S3EventRecord>;
+  /** Put an object as a client would; the EventBridge event S3 sends for it. */
+  put(key: string, body: string | Uint8Array): Promise<Upload>;
   /** A key's versions (not delete markers), oldest first, as text. */
   versions(key: string): string[];
   /** The current object of a key, as text, or undefined. */
   current(key: string): string | undefined;
-  /** The SQS message of one or more event records. */
-  message(...records: S3EventRecord[]): SQSEvent;
+  /** The SQS message of an upload's event. */
+  message(upload: Upload): SQSEvent;
 }
+
+/** An upload's EventBridge event, its version named. */
+export type Upload = UploadEvent & { detail: { object: { 'version-id'?: string } } };
+
+/** The event S3 sends to EventBridge for an object created (its key as it is: EventBridge does not encode it). */
+export const objectCreated = (bucket: string, key: string, versionId?: string): Upload => ({
+  source: 'aws.s3',
+  'detail-type': 'Object Created',
+  detail: { bucket: { name: bucket }, object: { key, ...(versionId ? { 'version-id': versionId } : {}) } },
+});
+
+/** The SQS message the ingest queue delivers for one event (one record: batch size 1). */
+export const sqsMessage = (event: UploadEvent, messageId: string): SQSEvent =>
+  ({ Records: [{ messageId, receiptHandle: messageId, body: JSON.stringify(event) }] }) as unknown as SQSEvent;
 
 const noSuchVersion = () =>
   new S3ServiceException({
@@ -112,28 +127,13 @@ export function versionedBucket(bucket: string): VersionedBucket {
           Body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body,
         }),
       );
-      return {
-        eventName: 'ObjectCreated:Put',
-        s3: {
-          bucket: { name: bucket },
-          object: {
-            key: encodeURIComponent(key).replace(/%2F/g, '/'),
-            versionId: out.VersionId,
-            sequencer: String(counter),
-          },
-        },
-      } as unknown as S3EventRecord;
+      return objectCreated(bucket, key, out.VersionId);
     },
     versions: (key) => (objects.get(key) ?? []).filter((v) => !v.deleted).map((v) => text(v.body)),
     current: (key) => {
       const version = latest(key);
       return version && !version.deleted ? text(version.body) : undefined;
     },
-    message: (...records) => {
-      const messageId = `versioned-${++messages}`;
-      return {
-        Records: [{ messageId, receiptHandle: messageId, body: JSON.stringify({ Records: records }) }],
-      } as unknown as SQSEvent;
-    },
+    message: (upload) => sqsMessage(upload, `versioned-${++messages}`),
   };
 }

@@ -17,7 +17,7 @@
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { IndexStore } from '../../shared/data/index-store';
-import { decodeBlock } from '../../shared/data/items/document-block';
+import { blockDocuments } from '../../shared/data/items/document-block';
 import { DOCUMENT_PREFIX, refreshedKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
 import { type FamilyVersion, servedVersions } from '../../shared/data/snapshot-store';
 import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
@@ -31,8 +31,6 @@ import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 import { type Call, injectFaults } from '../helpers/faults';
 import { ASSETS, earnRecord, seeded } from '../helpers/records';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
 
 // ---- the datasets ------------------------------------------------------------------------------
 
@@ -105,7 +103,7 @@ async function storedBlocks(table: TestTable): Promise<Map<string, string[]>> {
   const blocks = new Map<string, string[]>();
   for (const item of await table.items()) {
     const pk = item.PK as string;
-    if (pk.startsWith(DOCUMENT_PREFIX)) blocks.set(pk.slice(DOCUMENT_PREFIX.length), decodeBlock(pk, item).all());
+    if (pk.startsWith(DOCUMENT_PREFIX)) blocks.set(pk.slice(DOCUMENT_PREFIX.length), blockDocuments(item));
   }
   return blocks;
 }

@@ -12,7 +12,6 @@ import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 let table: TestTable;
 let api: TestApi;
 /** The overtaken import's own client, where the test hooks in. */
@@ -46,8 +45,9 @@ function krakenRenamed(name: string) {
 }
 
 /**
- * Run `first` just before `client` asks for the import lease (once); with `fail`, let the
- * import's first batch write through and fail the ones after it.
+ * Run `first` just before `client` asks for the import lease (once): its first write of the
+ * pointer item, which an import makes to take the lease before writing anything else. With
+ * `fail`, let the import's first batch write through and fail the ones after it.
  */
 function overtakeAtLease(client: DynamoDBDocumentClient, first: () => Promise<unknown>, fail?: Error): () => void {
   let done = false;
@@ -55,11 +55,12 @@ function overtakeAtLease(client: DynamoDBDocumentClient, first: () => Promise<un
   const name = 'overtake-at-lease';
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const input = args.input as { Key?: Record<string, unknown>; UpdateExpression?: string };
+      const { Key, Item } = args.input as { Key?: Record<string, unknown>; Item?: Record<string, unknown> };
+      const target = Key ?? Item;
       const isLease =
-        context.commandName === 'UpdateItemCommand' &&
-        input.Key?.PK === pointerKey().PK &&
-        input.UpdateExpression === 'SET #lease = :lease';
+        ['UpdateItemCommand', 'PutItemCommand'].includes(context.commandName ?? '') &&
+        target?.PK === pointerKey().PK &&
+        target?.SK === pointerKey().SK;
       if (isLease && !done) {
         done = true;
         await first();

@@ -1,9 +1,10 @@
 /**
  * The deployed ingest path, locally and for real (README, "How data gets in"): a local S3
  * (s3rver, in process) and the embedded DynamoDB. A file is put with the S3 client; s3rver's event
- * notification goes through the stack's filter (objects created under `incoming/`, the prefix
- * lib/constructs/ingest.ts subscribes) and is wrapped in an SQS message as the queue would
- * deliver it; the ingest function's factory handles it. Then the data is served by the real
+ * notification goes through the stack's rule (objects created under `incoming/`, the prefix
+ * lib/constructs/ingest.ts sends to the queue), becomes the EventBridge event S3 sends and is
+ * wrapped in an SQS message as the FIFO queue would deliver it, one at a time, in order; the
+ * ingest function's factory handles it. Then the data is served by the real
  * handlers, and a refused file gets its report, every error by place, with nothing published.
  * No mock: the same S3 calls and the same import as the deployed function.
  */
@@ -20,16 +21,18 @@ import {
 import type { S3Event, S3EventRecord, SQSEvent } from 'aws-lambda';
 import S3rver from 's3rver';
 import { type IngestedObject, ingestHandler } from '../../functions/ingest/ingest-handler';
+import { readPointer, retireAfter } from '../../shared/import/importer';
 import { INGEST_PREFIXES } from '../../shared/import/ingest-layout';
+import { DEFAULTS } from '../../shared/platform/config';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
-import { versionedBucket } from '../helpers/versioned-s3';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
+import { objectCreated, sqsMessage, versionedBucket } from '../helpers/versioned-s3';
 
 const BUCKET = 'market-data-ingest-test';
+/** The stage's pointer cache, as the deployed function reads it. */
+const CACHE_MS = DEFAULTS.snapshotCacheMs;
 
 let dir: string;
 let server: S3rver;
@@ -42,7 +45,7 @@ const queued: S3EventRecord[] = [];
 const waiting = new Map<string, (record: S3EventRecord) => void>();
 let messages = 0;
 
-/** The deployed notification: objects created under `incoming/`, nothing else. */
+/** The deployed rule: objects created under `incoming/`, nothing else. */
 const passesFilter = (record: S3EventRecord) =>
   record.eventName.startsWith('ObjectCreated:') && record.s3.object.key.startsWith(INGEST_PREFIXES.incoming);
 
@@ -55,33 +58,15 @@ function onNotification(event: S3Event) {
   }
 }
 
-/** Put a file and return the SQS message its notification becomes (one record, as S3 sends). */
+/** Put a file and return the SQS message its event becomes (s3rver's notification, as EventBridge has it). */
 async function upload(key: string, body: Buffer): Promise<SQSEvent> {
   const notification = new Promise<S3EventRecord>((resolve) => waiting.set(key, resolve));
   await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
   const record = await notification;
   waiting.delete(key);
-  const messageId = `message-${++messages}`;
-  return {
-    Records: [
-      {
-        messageId,
-        receiptHandle: `receipt-${messageId}`,
-        body: JSON.stringify({ Records: [record] }),
-        attributes: {
-          ApproximateReceiveCount: '1',
-          SentTimestamp: String(NOW.getTime()),
-          SenderId: 's3.amazonaws.com',
-          ApproximateFirstReceiveTimestamp: String(NOW.getTime()),
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:ingest',
-        awsRegion: 'us-east-1',
-      },
-    ],
-  };
+  // A notification's key is URL-encoded (`+` for a space); EventBridge's event has the key itself.
+  const objectKey = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
+  return sqsMessage(objectCreated(record.s3.bucket.name, objectKey), `message-${++messages}`);
 }
 
 async function keysUnder(prefix: string): Promise<string[]> {
@@ -125,7 +110,15 @@ beforeAll(async () => {
   });
   await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
   table = await startTestTable();
-  ingest = ingestHandler({ s3, client: table.client, tableName: table.tableName, clock: () => NOW });
+  // As deployed: the stage records history by default (CONTRACT §12).
+  ingest = ingestHandler({
+    s3,
+    client: table.client,
+    tableName: table.tableName,
+    snapshotCacheMs: CACHE_MS,
+    clock: () => NOW,
+    recordHistory: true,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -169,6 +162,8 @@ describe('a file put under incoming/', () => {
       checkedAt: NOW.toISOString(),
     });
     expect(report.result).toEqual(expect.any(Object));
+    // The published offers recorded at the import's refresh time: 8 earn, 4 borrow (CONTRACT §12).
+    expect(report.result.recorded.observations).toBe(12);
 
     // s3rver notified the function's own writes too; the stack's filter lets only the upload through.
     expect(notified.map((r) => r.s3.object.key)).toEqual(
@@ -271,19 +266,21 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
       s3: bucket.s3,
       client: table.client,
       tableName: table.tableName,
+      snapshotCacheMs: CACHE_MS,
       clock: () => NOW,
+      recordHistory: false,
     });
     const first = await bucket.put(KEY, withKraken('Kraken One'));
     const second = await bucket.put(KEY, withKraken('Kraken Two'));
 
     const done1 = await ingestVersioned(bucket.message(first));
-    expect(done1.map((d) => [d.versionId, d.outcome])).toEqual([[first.s3.object.versionId, 'published']]);
+    expect(done1.map((d) => [d.versionId, d.outcome])).toEqual([[first.detail.object['version-id'], 'published']]);
     expect(await krakenName()).toBe('Kraken One');
     expect(bucket.versions(KEY)).toEqual([withKraken('Kraken Two')]);
     expect(bucket.current(KEY)).toBe(withKraken('Kraken Two'));
 
     const done2 = await ingestVersioned(bucket.message(second));
-    expect(done2.map((d) => [d.versionId, d.outcome])).toEqual([[second.s3.object.versionId, 'published']]);
+    expect(done2.map((d) => [d.versionId, d.outcome])).toEqual([[second.detail.object['version-id'], 'published']]);
     expect(await krakenName()).toBe('Kraken Two');
     expect(bucket.versions(KEY)).toEqual([]);
     expect(bucket.versions('imported/daily.json')).toEqual([withKraken('Kraken One'), withKraken('Kraken Two')]);
@@ -299,15 +296,17 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
       s3: bucket.s3,
       client: table.client,
       tableName: table.tableName,
+      snapshotCacheMs: CACHE_MS,
       clock: () => NOW,
+      recordHistory: false,
     });
     const first = await bucket.put(KEY, withKraken('Kraken Three'));
     const second = await bucket.put(KEY, withKraken('Kraken Four'));
 
     const done = await ingestVersioned(bucket.message(second));
     expect(done.map((d) => [d.versionId, d.outcome])).toEqual([
-      [first.s3.object.versionId, 'published'],
-      [second.s3.object.versionId, 'published'],
+      [first.detail.object['version-id'], 'published'],
+      [second.detail.object['version-id'], 'published'],
     ]);
     expect(await krakenName()).toBe('Kraken Four');
 
@@ -316,6 +315,99 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
     expect(bucket.versions(KEY)).toEqual([]);
     expect(bucket.current('imported/daily.json')).toBe(withKraken('Kraken Four'));
     const report = JSON.parse(bucket.current('imported/daily.json.report.json')!);
-    expect(report).toMatchObject({ file: KEY, versionId: second.s3.object.versionId, outcome: 'published' });
+    expect(report).toMatchObject({ file: KEY, versionId: second.detail.object['version-id'], outcome: 'published' });
+  });
+});
+
+/**
+ * The deployed queue is FIFO with one message group (lib/constructs/ingest.ts): SQS hands the
+ * function one message, and the next only once that one is done, in the order they arrived. A
+ * burst of uploads, some of one name, goes through such a queue here; a message whose handler
+ * throws would be received again (a delivery spent).
+ */
+describe('a burst of uploads through the FIFO queue', () => {
+  it('is imported in upload order, each message on its first delivery', async () => {
+    const bucket = versionedBucket('market-data-ingest-burst');
+    const ingestBurst = ingestHandler({
+      s3: bucket.s3,
+      client: table.client,
+      tableName: table.tableName,
+      snapshotCacheMs: CACHE_MS,
+      clock: () => NOW,
+      recordHistory: true,
+    });
+    const names = ['Kraken A1', 'Kraken B1', 'Kraken A2', 'Kraken C1', 'Kraken A3'];
+    const keys = ['incoming/a.json', 'incoming/b.json', 'incoming/a.json', 'incoming/c.json', 'incoming/a.json'];
+    const queue: { message: SQSEvent; receives: number }[] = [];
+    for (const [i, key] of keys.entries()) {
+      const dataset: any = fixtureDataset();
+      dataset.exchanges.find((e: any) => e.slug === 'kraken').name = names[i];
+      queue.push({ message: bucket.message(await bucket.put(key, JSON.stringify(dataset))), receives: 0 });
+    }
+
+    const served: string[] = [];
+    const outcomes: string[] = [];
+    for (const entry of queue) {
+      for (;;) {
+        entry.receives += 1;
+        const done = await ingestBurst(entry.message, { getRemainingTimeInMillis: () => 300_000 }).catch(
+          () => undefined,
+        );
+        if (done) {
+          outcomes.push(...done.map((d) => d.outcome));
+          break;
+        }
+        if (entry.receives === 5) throw new Error('moved to the dead-letter queue');
+      }
+      served.push((await get('/api/v1/exchanges/kraken')).body.name);
+    }
+
+    expect(queue.map((entry) => entry.receives)).toEqual([1, 1, 1, 1, 1]);
+    expect(outcomes).toEqual(['published', 'published', 'published', 'published', 'published']);
+    expect(served).toEqual(names);
+    expect(
+      bucket
+        .versions('imported/a.json')
+        .map((body) => JSON.parse(body).exchanges.find((e: any) => e.slug === 'kraken').name),
+    ).toEqual(['Kraken A1', 'Kraken A2', 'Kraken A3']);
+    expect(bucket.versions('incoming/a.json')).toEqual([]);
+  });
+});
+
+describe("the stage's pointer cache", () => {
+  it('keeps a replaced version that long past the hour, however long it is', async () => {
+    const bucket = versionedBucket('market-data-ingest-retention');
+    const cacheMs = 240_000;
+    let now = NOW.getTime() + 24 * 3600_000;
+    const ingestAt = ingestHandler({
+      s3: bucket.s3,
+      client: table.client,
+      tableName: table.tableName,
+      snapshotCacheMs: cacheMs,
+      clock: () => new Date(now),
+      recordHistory: true,
+    });
+    const importKraken = async (name: string) => {
+      const dataset: any = fixtureDataset();
+      dataset.exchanges.find((e: any) => e.slug === 'kraken').name = name;
+      const [done] = await ingestAt(bucket.message(await bucket.put('incoming/r.json', JSON.stringify(dataset))));
+      expect(done.outcome).toBe('published');
+    };
+    const retired = async () =>
+      ((await readPointer(table.client, table.tableName))?.retired ?? []).map((r) => r.version);
+
+    await importKraken('Kraken R1');
+    const first = (await readPointer(table.client, table.tableName))!.families.exchanges!.version;
+    await importKraken('Kraken R2');
+    expect(await retired()).toContain(first);
+
+    // Past what the default 5-second cache would keep, within this stage's 4 minutes: still kept.
+    now += retireAfter(DEFAULTS.snapshotCacheMs) + 1;
+    await importKraken('Kraken R3');
+    expect(await retired()).toContain(first);
+
+    now += retireAfter(cacheMs) - retireAfter(DEFAULTS.snapshotCacheMs);
+    await importKraken('Kraken R4');
+    expect(await retired()).not.toContain(first);
   });
 });

@@ -29,7 +29,6 @@ import { setLogSink } from '../../shared/platform/logger';
 import { scanAll } from '../helpers/embedded';
 
 // dynalite ships no types.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const dynalite = require('dynalite') as (options: Record<string, unknown>) => Server;
 
 const TABLE = 'keys-it';

@@ -15,7 +15,6 @@ import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const CACHE_MS = 5_000;
 let table: TestTable;
 let api: TestApi;

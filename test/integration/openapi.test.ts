@@ -6,6 +6,7 @@
  * answers and to fail a wrong one.
  */
 import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { docsHandler as buildDocsHandler } from '../../functions/docs/docs-handler';
 import { publicRoutes } from '../../local/public-routes';
 import { type LocalStack, startLocalStack } from '../../local/stack';
@@ -72,15 +73,23 @@ describe('the document', () => {
     expect(committed).toBe(serializeDocument(buildOpenApiDocument()));
   });
 
-  it('is OpenAPI 3.1 with the Bearer scheme, version 1.2.0 and a server relative to where it is read', () => {
+  it('is OpenAPI 3.1 with the Bearer scheme, version 1.3.0, a contact, a server relative to where it is read and the local one', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('1.2.0');
-    expect(doc.servers).toEqual([{ url: '.', description: expect.any(String) }]);
+    expect(doc.info.version).toBe('1.3.0');
+    expect(doc.info.contact).toEqual({ name: expect.any(String) });
+    expect(doc.servers.map((s: Json) => s.url)).toEqual(['.', 'http://127.0.0.1:3000']);
     // Read from a stage's URL, the server keeps the stage (docs/adr/0002-contract-interpretations.md).
     expect(new URL(doc.servers[0].url, 'https://api.example/prod/openapi.json').href).toBe('https://api.example/prod/');
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
+  const CSV_OPERATIONS: string[] = [
+    'listEarnOffers',
+    'listBorrowOffers',
+    'listCollateralOffers',
+    'getEarnHistory',
+    'getBorrowHistory',
+  ];
   it.each(ROUTES.map((r) => [r.operationId, r] as const))(
     'documents %s with security, parameters and its answers',
     (_, route) => {
@@ -97,7 +106,7 @@ describe('the document', () => {
       );
       const expected =
         route.operationId === 'getCollateralHistory'
-          ? ['401', '403', '404', '429', '500', '503']
+          ? ['400', '401', '403', '404', '429', '500', '503']
           : ['200', '400', '401', '403', '429', '500', '503'];
       expect(Object.keys(responses)).toEqual(expect.arrayContaining(expected));
       // A list has no path parameter to miss: it never answers 404 (unknown routes match no operation).
@@ -105,12 +114,29 @@ describe('the document', () => {
       expect('301' in responses).toBe(/\{slug\}$/.test(route.path));
       for (const [status, response] of Object.entries(responses)) {
         expect(response.headers).toHaveProperty(['X-Request-Id']);
+        // CORS on every answer, the gateway's and the firewall's refusals included.
+        expect([status, deref(response.headers['Access-Control-Allow-Origin'])?.required]).toEqual([status, true]);
         const usage = [...USAGE_HEADER_DESCRIPTIONS, ...RATE_LIMIT_HEADER_DESCRIPTIONS].map(([name]) => name);
-        if (['200', '301', '304', '400', '404', '429'].includes(status))
+        if (['200', '301', '304', '404'].includes(status))
           for (const name of usage) expect(deref(response.headers[name]).required).toBe(true);
+        // A 400 or 429 may come before the API (the gateway's or the firewall's refusal): nothing charged, no request id from the firewall.
+        if (['400', '429', '500', '503'].includes(status))
+          for (const name of usage) expect(deref(response.headers[name]).required).toBeFalsy();
+        if (['400', '429'].includes(status)) expect(deref(response.headers['X-Request-Id']).required).toBe(false);
+        else expect(deref(response.headers['X-Request-Id']).required).toBe(true);
         if (['401', '403'].includes(status))
           for (const name of usage) expect(response.headers).not.toHaveProperty([name]);
-        if (!['301', '304'].includes(status)) expect(Object.keys(response.content)).toEqual(['application/json']);
+        expect('WWW-Authenticate' in response.headers).toBe(status === '401');
+        if (status === '401')
+          expect(deref(response.headers['WWW-Authenticate'])).toMatchObject({
+            required: true,
+            schema: { const: 'Bearer error="invalid_token"' },
+          });
+        // Offer lists and history have a CSV representation of their 200 (CONTRACT §12); errors stay JSON.
+        const media = status === '200' && CSV_OPERATIONS.includes(route.operationId) ? ['text/csv'] : [];
+        if (!['301', '304'].includes(status))
+          expect(Object.keys(response.content)).toEqual(['application/json', ...media]);
+        if (media.length > 0) expect(deref(response.headers.Vary).required).toBe(true);
       }
       // Lists and details answer conditional requests; history and usage do not.
       const conditional = route.kind === 'list' || route.kind === 'detail';
@@ -133,6 +159,41 @@ describe('the document', () => {
     },
   );
 
+  it.each(['/openapi.json', '/docs', '/api/v1/status'])(
+    'lists what %s answers besides itself: a refusal before the API, the firewall, a failure and the throttle',
+    (path) => {
+      const op = doc.paths[path].get;
+      expect(op.security).toEqual([]);
+      const responses = Object.fromEntries(
+        Object.entries(op.responses as Json).map(([status, r]) => [status, deref(r as Json)]),
+      );
+      expect(Object.keys(responses)).toEqual(['200', '400', '429', '500', '503']);
+      // The firewall's 429 only: no key, hence no budget; it sends no request id.
+      expect(responses['429'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/FirewallRateLimitError',
+      });
+      expect(responses['429'].headers).not.toHaveProperty(['X-Request-Id']);
+      expect(deref(responses['429'].headers['Retry-After']).required).toBe(true);
+      expect(deref(responses['400'].headers['X-Request-Id']).required).toBe(false);
+      // The throttle of key-free methods is API Gateway's THROTTLED: 503 with Retry-After.
+      expect(deref(responses['503'].headers['Retry-After']).required).toBe(true);
+      for (const response of Object.values(responses))
+        expect(deref(response.headers['Access-Control-Allow-Origin']).required).toBe(true);
+    },
+  );
+
+  it.each(CSV_OPERATIONS)('gives %s a CSV example that is its JSON example, row for row', (operationId) => {
+    const route = ROUTES.find((r) => r.operationId === operationId)!;
+    const content = deref(doc.paths[route.path].get.responses['200']).content as Json;
+    const [header, ...rows] = parse(content['text/csv'].example, { record_delimiter: '\r\n' }) as string[][];
+    const json = content['application/json'].example as Json;
+    expect(rows).toHaveLength(json.data.length);
+    const first = Object.fromEntries(header.map((name, i) => [name, rows[0][i]]));
+    if (route.kind === 'list')
+      expect(first).toMatchObject({ id: String(json.data[0].id), updated_at: json.data[0].updated_at });
+    else expect(first).toMatchObject({ timestamp: json.data[0].timestamp, apy: json.data[0].apy });
+  });
+
   it('gives every parameter its type, bounds, default and enum', () => {
     const params = (path: string) =>
       Object.fromEntries(
@@ -144,7 +205,7 @@ describe('the document', () => {
     const snapshot = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' };
     expect(params('/api/v1/exchanges')).toEqual({
       limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-      offset: { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
+      offset: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
       snapshot,
     });
     const earn = params('/api/v1/earn');
@@ -159,9 +220,7 @@ describe('the document', () => {
     expect(earn.min_tvl).toEqual(earn.min_apy);
     expect(earn.asset).toEqual(list({ type: 'string', minLength: 1, maxLength: 256 }));
     expect(earn.chain).toEqual(earn.asset);
-    expect(earn.ids).toEqual(
-      list({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, 200),
-    );
+    expect(earn.ids).toEqual(list({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, 200));
     expect(earn.available).toEqual({ type: 'boolean' });
     expect(earn.snapshot).toEqual(snapshot);
     expect(earn.sort).toEqual({
@@ -185,12 +244,13 @@ describe('the document', () => {
       enum: ['24h', '1w', '1m', '3m', '1y', 'all'],
       default: '1m',
     });
-    expect(params('/api/v1/borrow/{id}').id).toEqual({
-      type: 'integer',
-      format: 'int64',
-      minimum: 0,
-      maximum: Number.MAX_SAFE_INTEGER,
-    });
+    // One integer form for every offer id: the path, `ids`, the offer and a changes row.
+    const offerId = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+    expect(params('/api/v1/borrow/{id}').id).toEqual(offerId);
+    expect(earn.ids.items).toEqual(offerId);
+    expect(schemas.EarnOffer.properties.id).toEqual({ description: expect.any(String), ...offerId });
+    for (const row of schemas.EarnChanges.properties.data.items.anyOf) expect(row.properties.id).toEqual(offerId);
+    expect(JSON.stringify(doc)).not.toContain('int64');
     // Collateral history answers 404 whatever its id: a generated client may send any text.
     expect(params('/api/v1/collateral/{id}/history').id).toEqual({ type: 'string', minLength: 1 });
     expect(params('/api/v1/exchanges/{slug}').slug).toEqual({ type: 'string', minLength: 1, maxLength: 256 });

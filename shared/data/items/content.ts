@@ -18,20 +18,24 @@ export const BODY = 'z';
 
 export const gzip = (text: string) => gzipSync(text, { level: 9 });
 
-/** An item's content as text: gzip by default, raw deflate for blocks (see above). */
-export function body(
+/** An item's content: gzip by default, raw deflate for blocks (see above). */
+export function inflated(
   item: Record<string, unknown> | undefined,
   what: string,
   inflate: (bytes: Uint8Array) => Buffer = gunzipSync,
-): string {
+): Buffer {
   const value = item?.[BODY];
   if (!(value instanceof Uint8Array)) throw new CorruptDataError(`${what} has no content`);
   try {
-    return inflate(value).toString('utf8');
+    return inflate(value);
   } catch {
     throw new CorruptDataError(`${what} is not readable`);
   }
 }
+
+/** An item's content as text. */
+export const body = (item: Record<string, unknown> | undefined, what: string): string =>
+  inflated(item, what).toString('utf8');
 
 /** The text of content cut into parts (index segments, journal parts), each part's item in order. */
 export function joinedBody(items: (Record<string, unknown> | undefined)[], what: string, part: string): string {

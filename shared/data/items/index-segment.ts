@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type ColumnEncoding, type ColumnEncodings, OFFER_COLUMNS, type OfferColumn } from '../../model/offer-families';
 import { PLATFORM_TYPES } from '../../platform/constants';
-import { CorruptDataError } from '../../platform/errors';
+import { CorruptDataError, MissingItemError } from '../../platform/errors';
 import type { IndexData, OfferColumnData } from '../family-index';
 import { CATALOG_FAMILIES, indexSegmentKey, OFFER_FAMILIES } from '../keys';
 import { BODY, gzip, type Item, joinedBody, parsed } from './content';
@@ -132,8 +132,15 @@ export function decodeIndex(
   segments: (Record<string, unknown> | undefined)[],
 ): { data: IndexData; textLength: number } {
   const what = `the index of version ${version}`;
+  segments.forEach((item, i) => {
+    if (item === undefined) throw new MissingItemError(`${what}: segment ${i} is missing`);
+    if (!(item[BODY] instanceof Uint8Array)) throw new CorruptDataError(`${what}: segment ${i} has no content`);
+  });
   const text = joinedBody(segments, what, 'segment');
-  const result = IndexCodec.safeParse(parsed(text, what));
+  const stored = parsed(text, what);
+  const result = IndexCodec.safeParse(stored);
   if (!result.success) throw new CorruptDataError(`${what} is malformed`);
-  return { data: checkIndex(result.data, what), textLength: text.length };
+  // The codec's values in the stored order of the keys: the index reads back as it was written.
+  const data = Object.assign({}, stored, result.data);
+  return { data: checkIndex(data, what), textLength: text.length };
 }

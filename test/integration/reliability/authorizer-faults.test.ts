@@ -246,6 +246,19 @@ describe('through the gateway: a failing authorizer is a 503 envelope and the fu
     expect(invoked).toBe(0);
   });
 
+  it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+    ['a key id of 5 KB', { keyId: `k_${'0'.repeat(5000)}` }, {}],
+    ['a key id with CR/LF', { keyId: `${KEY_ID}\r\nX-Injected: 1` }, {}],
+    ['a user whose premiumUntil is "9999"', {}, { premiumUntil: '9999' }],
+  ])('GET /api/v1/exchanges with %s (no writer writes one): 503, never a 200 or a 500', async (_, key, user) => {
+    keyRead = async () => ({ Item: keyItem(key) });
+    userRead = async () => ({ Item: userItem(user) });
+    const res = await get(url, '/api/v1/exchanges', { key: KEY });
+    expect([res.status, res.body?.error?.code]).toEqual([503, 'service_unavailable']);
+    expect(res.headers['x-injected']).toBeUndefined();
+    expect(invoked).toBe(0);
+  });
+
   it('the same request passes once the table is healthy again (nothing cached from the failure)', async () => {
     keyRead = async () => {
       throw FAULTS.TimeoutError();

@@ -12,7 +12,6 @@ const POSITIONED: IndexShape[] = ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5'].map((n
 }));
 
 // dynalite ships no types; its item-size function is what it reports ConsumedCapacity with.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const dynalite = require('dynalite/db') as { itemSize: (item: Record<string, unknown>) => number };
 
 describe('itemSize', () => {

@@ -11,9 +11,9 @@ import {
   type KeyItem,
   type UserItem,
 } from '../../../shared/data/account-items';
-import { hashKey, keyIdForHash } from '../../../shared/data/key-store';
+import { hashKey } from '../../../shared/data/key-store';
 import { apiKeyKey, QUOTA_ATTRIBUTES, userKey, userKeyRefKey } from '../../../shared/data/keys';
-import { KEY_LIMIT_MAX } from '../../../shared/platform/constants';
+import { KEY_LIMIT_MAX, keyIdForHash } from '../../../shared/platform/account-rules';
 import { CorruptDataError } from '../../../shared/platform/errors';
 
 const SECRET = 'test_0123456789abcdefghijklmnopqrstuvwxyzABCD';
@@ -80,6 +80,14 @@ describe('the API key item', () => {
     ['`perMonth` beyond the safe integers', { perMonth: 2 ** 53 }, 'perMonth'],
     ['`perMonth` of 16 digits (RateLimit values hold 15)', { perMonth: KEY_LIMIT_MAX + 1 }, 'perMonth'],
     ['`revokedAt` a number', { revokedAt: 1 }, 'revokedAt'],
+    // Read as strictly as written (shared/platform/account-rules.ts): what no writer writes fails closed.
+    ['a key id of 5 KB', { keyId: `k_${'0'.repeat(5000)}` }, 'keyId'],
+    ['a key id with CR/LF', { keyId: `${KEY_ID}\r\nX-Injected: 1` }, 'keyId'],
+    ['a key id not of the derived form', { keyId: 'key-1' }, 'keyId'],
+    ['an owner id with a line break', { userId: 'u1\n' }, 'userId'],
+    ['an owner id of 129 characters', { userId: 'u'.repeat(129) }, 'userId'],
+    ['`createdAt` not a timestamp', { createdAt: 'yesterday' }, 'createdAt'],
+    ['`revokedAt` not a timestamp', { revokedAt: '9999' }, 'revokedAt'],
   ])('refuses an item with %s, naming the attribute and never the hash', (_case, change, attribute) => {
     const error = refusal(() => decodeKeyItem({ ...encodeKeyItem(HASH, key), ...change }));
 
@@ -106,6 +114,16 @@ describe('the user item', () => {
     expect(decodeUserItem(item)).toEqual(user);
   });
 
+  it("reads every premiumUntil a writer writes: the CLI (toISOString) and an accounts file (the files' timestamp rule)", () => {
+    for (const premiumUntil of [
+      '2027-01-31T00:00:00.000Z',
+      '2027-01-31T00:00:00Z',
+      '9999-12-31T23:59:59.999999999+00:00',
+    ]) {
+      expect(decodeUserItem(encodeUserItem({ ...user, premiumUntil })).premiumUntil).toBe(premiumUntil);
+    }
+  });
+
   it('keeps a subscription without end as null, and reads one stored without premiumUntil as null', () => {
     const open = { ...user, premiumUntil: null };
 
@@ -123,6 +141,11 @@ describe('the user item', () => {
     ['`premiumUntil` not a date', { premiumUntil: 'soon' }, 'premiumUntil'],
     ['`premiumUntil` a number', { premiumUntil: 1 }, 'premiumUntil'],
     ['no userId', { userId: undefined }, 'userId'],
+    // Date.parse reads these; no writer writes them (the files' timestamp rule).
+    ['`premiumUntil` "9999"', { premiumUntil: '9999' }, 'premiumUntil'],
+    ['`premiumUntil` a day that does not exist', { premiumUntil: '2027-02-30T00:00:00.000Z' }, 'premiumUntil'],
+    ['`premiumUntil` with an offset other than UTC', { premiumUntil: '2027-01-31T00:00:00+02:00' }, 'premiumUntil'],
+    ['a userId with CR/LF', { userId: 'u1\r\n' }, 'userId'],
   ])('refuses an item with %s', (_case, change, attribute) => {
     const error = refusal(() => decodeUserItem({ ...encodeUserItem(user), ...change }));
 
@@ -144,6 +167,8 @@ describe("a user's key reference", () => {
     ['a hash that is not 64 hex digits', { hash: `${HASH.slice(1)}X` }, 'hash'],
     ['no key id', { keyId: undefined }, 'keyId'],
     ['createdAt a number', { createdAt: 1 }, 'createdAt'],
+    ['a key id with a line break', { keyId: `${KEY_ID}\n` }, 'keyId'],
+    ['createdAt not a timestamp', { createdAt: '2026' }, 'createdAt'],
   ])('refuses one with %s, without the hash in the message', (_case, change, attribute) => {
     const error = refusal(() => decodeKeyRefItem({ ...encodeKeyRefItem('u1', ref), ...change }));
 

@@ -1,4 +1,4 @@
-import { bucketStart, chunkOf, nextBucketStart } from '../../../shared/domain/buckets';
+import { bucketStart } from '../../../shared/domain/buckets';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -15,16 +15,5 @@ describe('bucketStart', () => {
     ['1w', '1969-12-31T12:00:00.000Z', '1969-12-29T00:00:00.000Z'],
   ] as const)('%s bucket of %s starts at %s', (interval, time, start) => {
     expect(iso(bucketStart(interval, at(time)))).toBe(start);
-  });
-
-  it('gives the next bucket start one bucket later', () => {
-    expect(iso(nextBucketStart('1w', at('2026-11-22T00:00:00.000Z')))).toBe('2026-11-23T00:00:00.000Z');
-    expect(iso(nextBucketStart('4h', at('2026-11-20T21:00:00.000Z')))).toBe('2026-11-21T00:00:00.000Z');
-  });
-
-  it('names chunks by UTC day, month and year', () => {
-    expect(chunkOf.RAW(at('2026-11-20T23:59:59Z'))).toBe('2026-11-20');
-    expect(chunkOf['4H'](at('2026-11-20T23:59:59Z'))).toBe('2026-11');
-    expect(chunkOf['1D'](at('2026-11-20T23:59:59Z'))).toBe('2026');
   });
 });

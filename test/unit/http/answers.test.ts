@@ -6,7 +6,14 @@
 
 import { parseLinkHeader } from '../../../client';
 import { apiEvent } from '../../../local/events';
-import { changesResult, docResult, httpDate, linkHeader, listResult } from '../../../shared/http/answers';
+import {
+  changesResult,
+  docResult,
+  historiesResult,
+  httpDate,
+  linkHeader,
+  listResult,
+} from '../../../shared/http/answers';
 import type { ApiEvent } from '../../../shared/http/http';
 
 const SNAPSHOT = 'v20261120T1000Z-2c41';
@@ -149,5 +156,51 @@ describe('answers', () => {
       'Content-Type': 'application/json; charset=utf-8',
       'Last-Modified': 'Thu, 19 Nov 2026 23:59:59 GMT',
     });
+  });
+});
+
+describe('historiesResult', () => {
+  const windows = JSON.stringify({
+    data: [
+      {
+        id: 12,
+        period: '24h',
+        interval: '1h',
+        from: 'f',
+        to: 't',
+        point_count: 2,
+        data: [
+          { timestamp: '2026-11-20T09:00:00.000Z', apy: '-0.5', tvl: null },
+          { timestamp: '2026-11-20T10:00:00.000Z', apy: '4.1', tvl: '7' },
+        ],
+      },
+      {
+        id: 3,
+        period: '24h',
+        interval: '1h',
+        from: 'f',
+        to: 't',
+        point_count: 1,
+        data: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '2', tvl: '1' }],
+      },
+    ],
+  });
+  const withAccept = (accept: string): ApiEvent => ({
+    ...apiEvent('/api/v1/earn/1/history'),
+    multiValueHeaders: { Accept: [accept] },
+  });
+
+  it('answers several windows as CSV rows, in the order of the entries, each with its offer id', () => {
+    const result = historiesResult(withAccept('text/csv'), 'earn', windows);
+    expect(result.headers).toMatchObject({ 'Content-Type': 'text/csv; charset=utf-8', Vary: 'Accept' });
+    expect(result.body).toBe(
+      'id,timestamp,apy,tvl\r\n12,2026-11-20T09:00:00.000Z,-0.5,\r\n12,2026-11-20T10:00:00.000Z,4.1,7\r\n3,2026-11-20T10:00:00.000Z,2,1\r\n',
+    );
+  });
+
+  it('answers the JSON text as it is otherwise, varying on Accept', () => {
+    const result = historiesResult(withAccept('application/json'), 'earn', windows);
+    expect(result.body).toBe(windows);
+    expect(result.headers).toMatchObject({ 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept' });
   });
 });

@@ -1,7 +1,9 @@
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { ApiFunction, type ApiFunctionDefaults, mergeEnvironment } from '../../../lib/constructs/api-function';
+import type { IConstruct } from 'constructs';
+import { ApiFunction, type ApiFunctionDefaults } from '../../../lib/constructs/api-function';
+import { mergeEnvironment } from '../../../lib/constructs/stack-function';
 import { handlerEntry } from '../../../lib/market-data-stack';
 import { type Fixture, synth } from './app-fixture';
 
@@ -142,6 +144,21 @@ describe('the stack functions', () => {
       Description: Match.stringLikeRegexp('docs page'),
       MemorySize: 256,
     });
+  });
+
+  it('gives the ingest and freshness functions only their own settings: none of the API budgets or caches', () => {
+    const variablesOf = (fn: { fn: IConstruct }) =>
+      dev.template.toJSON().Resources[dev.logicalId(fn.fn)].Properties.Environment.Variables;
+    const table = { Ref: dev.logicalId(dev.stack.table.table) };
+
+    // The import keeps replaced versions for the stage's pointer cache (250 here), and writes with longer timeouts.
+    expect(variablesOf(dev.stack.ingest.function)).toEqual({
+      TABLE_NAME: table,
+      SNAPSHOT_CACHE_MS: '250',
+      DYNAMODB_REQUEST_TIMEOUT_MS: '30000',
+      RECORD_HISTORY: 'true',
+    });
+    expect(variablesOf(dev.stack.freshness.function)).toEqual({ TABLE_NAME: table });
   });
 
   it('gives every function a log group with the stage retention', () => {

@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { contextFlag, loadStageConfig, resolveStageConfig } from '../../../lib/config';
+import { MAX_SNAPSHOT_CACHE_MS } from '../../../shared/platform/config';
 import { cdkJsonContext } from './app-fixture';
 
 describe('resolveStageConfig', () => {
@@ -25,6 +26,7 @@ describe('resolveStageConfig', () => {
       ingestTimeoutSeconds: 300,
       ingestMaxReceiveCount: 5,
       maxDataAgeMinutes: 1440,
+      recordHistory: true,
     });
     expect(config.customDomain).toBeUndefined();
     expect(config.alarmEmail).toBeUndefined();
@@ -122,6 +124,15 @@ describe('resolveStageConfig', () => {
     // A Lambda timeout is at most 15 minutes; an age alarm below its 15-minute period could never clear.
     expect(bad).toThrow(/stages\.dev\.ingestTimeoutSeconds/);
     expect(bad).toThrow(/stages\.dev\.maxDataAgeMinutes/);
+  });
+
+  it('bounds the pointer cache so that every replaced version outlasts it, whoever imports', () => {
+    expect(resolveStageConfig('dev', { snapshotCacheMs: MAX_SNAPSHOT_CACHE_MS }).snapshotCacheMs).toBe(
+      MAX_SNAPSHOT_CACHE_MS,
+    );
+    expect(() => resolveStageConfig('dev', { snapshotCacheMs: MAX_SNAPSHOT_CACHE_MS + 1 })).toThrow(
+      /stages\.dev\.snapshotCacheMs/,
+    );
   });
 
   it('refuses a stage name that cannot name a stack and an API stage', () => {

@@ -133,6 +133,11 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
         expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, true]);
       for (const [action, resource, key] of refused)
         expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, false]);
+      // The table has no secondary index (docs/adr/0009-one-index-per-family-version.md): no index ARN at all.
+      const onTable = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+      expect(onTable.flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))).toEqual(
+        onTable.map(() => tableArn),
+      );
       const actions = statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:'));
       for (const forbidden of ['PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems', 'Scan']) {
         expect(actions).not.toContain(`dynamodb:${forbidden}`);

@@ -66,19 +66,25 @@ describe('the ingest bucket', () => {
     );
   });
 
-  it('notifies the queue of objects created under incoming/ only, so moved files and reports never trigger an import', () => {
+  it('sends objects created under incoming/ only to the queue, in one message group, so moved files and reports never trigger an import', () => {
     const [notifications] = Object.values(dev.template.findResources('Custom::S3BucketNotifications'));
-    const config = notifications.Properties.NotificationConfiguration;
+    expect(notifications.Properties.NotificationConfiguration).toEqual({ EventBridgeConfiguration: {} });
+    const rule = resourceOf(dev, dev.logicalId(dev.stack.ingest.rule)).Properties;
 
-    expect(config.QueueConfigurations).toEqual([
-      {
-        Events: ['s3:ObjectCreated:*'],
-        Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'incoming/' }] } },
-        QueueArn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.queue), 'Arn'] },
+    expect(rule.EventPattern).toEqual({
+      source: ['aws.s3'],
+      'detail-type': ['Object Created'],
+      detail: {
+        bucket: { name: [{ Ref: dev.logicalId(dev.stack.ingest.bucket) }] },
+        object: { key: [{ prefix: 'incoming/' }] },
       },
+    });
+    expect(rule.Targets).toEqual([
+      expect.objectContaining({
+        Arn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.queue), 'Arn'] },
+        SqsParameters: { MessageGroupId: 'uploads' },
+      }),
     ]);
-    expect(config.LambdaFunctionConfigurations).toBeUndefined();
-    expect(config.TopicConfigurations).toBeUndefined();
   });
 
   it('is named in an output for `aws s3 cp`', () => {
@@ -87,19 +93,25 @@ describe('the ingest bucket', () => {
 });
 
 describe('the ingest queue and function', () => {
-  it('hands one message at a time to a function that runs one import at a time', () => {
+  it('hands one message at a time, in order, to a function nothing throttles: a FIFO queue of one group, no reserved concurrency', () => {
     const fnId = dev.logicalId(dev.stack.ingest.function.fn);
+    const fn = resourceOf(dev, fnId).Properties;
+    const [mapping] = Object.values(
+      dev.template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: { Ref: fnId } } }),
+    );
 
-    expect(resourceOf(dev, fnId).Properties).toMatchObject({
-      ReservedConcurrentExecutions: 1,
-      Timeout: 300,
-      MemorySize: 1024,
-    });
-    dev.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+    expect(fn).toMatchObject({ Timeout: 300, MemorySize: 1024 });
+    // A reserve below what the queue's poller invokes throttles messages, and a throttle spends a delivery.
+    expect(fn.ReservedConcurrentExecutions).toBeUndefined();
+    expect(mapping.Properties).toEqual({
       FunctionName: { Ref: fnId },
       EventSourceArn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.queue), 'Arn'] },
       BatchSize: 1,
-      ScalingConfig: { MaximumConcurrency: 2 },
+    });
+    // One message group (above): SQS hands out its next message only when this one is done.
+    expect(resourceOf(dev, dev.logicalId(dev.stack.ingest.queue)).Properties).toMatchObject({
+      FifoQueue: true,
+      ContentBasedDeduplication: true,
     });
   });
 
@@ -114,6 +126,7 @@ describe('the ingest queue and function', () => {
     });
     expect(queue.SqsManagedSseEnabled).toBe(true);
     expect(dlq.SqsManagedSseEnabled).toBe(true);
+    expect(dlq.FifoQueue).toBe(true);
     expect(dlq.MessageRetentionPeriod).toBe(14 * 24 * 3600);
   });
 
@@ -123,7 +136,6 @@ describe('the ingest queue and function', () => {
     expect(resourceOf(qa, qa.logicalId(qa.stack.ingest.function.fn)).Properties).toMatchObject({
       Timeout: 900,
       MemorySize: 2048,
-      ReservedConcurrentExecutions: 1,
     });
     expect(resourceOf(qa, qa.logicalId(qa.stack.ingest.queue)).Properties).toMatchObject({
       VisibilityTimeout: 5400,
@@ -131,7 +143,16 @@ describe('the ingest queue and function', () => {
     });
   });
 
-  it('allows S3 to send to the queue only from the ingest bucket, and only over TLS', () => {
+  it('records history from imports unless the stage turns it off (RECORD_HISTORY, CONTRACT §12)', () => {
+    const variables = (fixture: Fixture) =>
+      resourceOf(fixture, fixture.logicalId(fixture.stack.ingest.function.fn)).Properties.Environment.Variables;
+    const off = synth('qa', { recordHistory: false });
+
+    expect(variables(dev)).toMatchObject({ RECORD_HISTORY: 'true' });
+    expect(variables(off)).toMatchObject({ RECORD_HISTORY: 'false' });
+  });
+
+  it('allows EventBridge to send to the queue only for the ingest rule of the stack’s account, and only over TLS', () => {
     const queueId = dev.logicalId(dev.stack.ingest.queue);
     const [policy] = Object.values(
       dev.template.findResources('AWS::SQS::QueuePolicy', { Properties: { Queues: [{ Ref: queueId }] } }),
@@ -143,13 +164,16 @@ describe('the ingest queue and function', () => {
         expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
         expect.objectContaining({
           Effect: 'Allow',
-          Principal: { Service: 's3.amazonaws.com' },
+          Principal: { Service: 'events.amazonaws.com' },
           Condition: {
-            ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.bucket), 'Arn'] } },
+            ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.rule), 'Arn'] } },
+            StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
           },
         }),
       ]),
     );
+    // That grant is the only one.
+    expect(statements.filter((s: { Effect: string }) => s.Effect === 'Allow')).toHaveLength(1);
   });
 });
 

@@ -71,6 +71,11 @@ describe('authorizer: the Authorization value (401 without a read)', () => {
     ['a key of 129 characters', `Bearer ${'a'.repeat(129)}`],
     ['a key with a character outside the format', `Bearer ${KEY.slice(0, -1)}.`],
     ['a base64 key with padding', `Bearer ${KEY}==`],
+    // CONTRACT §7: a key is 32–128 characters of [A-Za-z0-9_-]; nothing else is looked up.
+    ['a key of 5 KB', `Bearer ${'a'.repeat(5 * 1024)}`],
+    ['a key followed by CR/LF', `Bearer ${KEY}\r\n`],
+    ['a key with CR/LF inside', `Bearer ${KEY.slice(0, 20)}\r\n${KEY.slice(20)}`],
+    ['a key with a NUL', `Bearer ${KEY}\u0000`],
   ])('refuses %s with Unauthorized and reads nothing', async (_case, header) => {
     await expect(run(header)).rejects.toThrow(/^Unauthorized$/);
 
@@ -301,6 +306,9 @@ describe('authorizer: malformed key and user items (fail closed, 503)', () => {
     ['no key id', { keyId: undefined }],
     ['`perMinute` the string "5"', { perMinute: '5' }],
     ['`perMonth` zero', { perMonth: 0 }],
+    ['a key id of 5 KB', { keyId: `k_${'0'.repeat(5000)}` }],
+    ['a key id with CR/LF', { keyId: `${KEY_ID}\r\n` }],
+    ['an owner id with CR/LF', { userId: 'u1\r\n' }],
   ])('answers the failure for a key item with %s, without reading the user', async (_case, change) => {
     givenKey(change);
     givenPremiumUser();
@@ -324,11 +332,23 @@ describe('authorizer: malformed key and user items (fail closed, 503)', () => {
     ['`premium` missing', { premiumUntil: null }],
     ['`premiumUntil` not a date', { premium: true, premiumUntil: 'soon' }],
     ['`premiumUntil` a number', { premium: true, premiumUntil: 1 }],
+    ['`premiumUntil` "9999" (Date.parse reads it; no writer writes it)', { premium: true, premiumUntil: '9999' }],
   ])('answers the failure for a user item with %s', async (_case, item) => {
     givenKey();
     givenUser(item);
 
     await expect(run(`Bearer ${KEY}`)).rejects.toThrow(/^Authorizer failure$/);
+  });
+
+  it('names a key item by its kind when its key id is malformed: the id never reaches a log line', async () => {
+    givenKey({ keyId: `${KEY_ID}\r\nforged line` });
+
+    await run(`Bearer ${KEY}`).catch(() => undefined);
+
+    expect(errorLine()).toMatchObject({
+      error: { message: expect.stringMatching(/an API key item is malformed \(keyId\)/) },
+    });
+    expect(logLines.join('\n')).not.toContain('forged line');
   });
 
   it('logs the item by its key id (public) and the attribute at fault, never the key or its hash', async () => {

@@ -41,7 +41,7 @@ beforeEach(() => {
   ddb.on(GetCommand, { Key: apiKeyKey(hashKey(KEY, PEPPER)) }).resolves({
     Item: {
       ...apiKeyKey(hashKey(KEY, PEPPER)),
-      keyId: 'k1',
+      keyId: 'k_0000000000000001',
       userId: 'u1',
       revoked: false,
       createdAt: '2026-01-01T00:00:00.000Z',

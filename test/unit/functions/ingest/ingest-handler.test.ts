@@ -29,18 +29,23 @@ const s3Mock = mockClient(S3Client);
 const ddbMock = mockClient(DynamoDBDocumentClient);
 const s3 = new S3Client({ region: 'eu-west-1' });
 const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' }));
-const ingest = ingestHandler({ s3, client, tableName: 'unit-table', clock: () => NOW });
+const ingest = ingestHandler({
+  s3,
+  client,
+  tableName: 'unit-table',
+  snapshotCacheMs: 5_000,
+  clock: () => NOW,
+  recordHistory: false,
+});
 
-/** The SQS message the bucket's notification sends for one put (key URL-encoded, as S3 does). */
-function sqsEvent(key: string, eventName = 'ObjectCreated:Put'): SQSEvent {
-  const record = {
-    eventName,
-    s3: {
-      bucket: { name: BUCKET },
-      object: { key: encodeURIComponent(key).replace(/%2F/g, '/').replace(/%20/g, '+') },
-    },
+/** The SQS message of the EventBridge event S3 sends for one put (the key as it is, unlike a notification's). */
+function sqsEvent(key: string, detailType = 'Object Created', versionId?: string, source = 'aws.s3'): SQSEvent {
+  const event = {
+    source,
+    'detail-type': detailType,
+    detail: { bucket: { name: BUCKET }, object: { key, ...(versionId ? { 'version-id': versionId } : {}) } },
   };
-  return { Records: [{ messageId: 'm1', body: JSON.stringify({ Records: [record] }) }] } as unknown as SQSEvent;
+  return { Records: [{ messageId: 'm1', body: JSON.stringify(event) }] } as unknown as SQSEvent;
 }
 
 /** The part of GetObject's streaming body the function reads. */
@@ -120,11 +125,7 @@ it('holds the import lease at least as long as the invocation may still run (a l
 });
 
 it("reads the version its event names, not the current one, listing the name's versions page by page, and deletes that version only", async () => {
-  const record = {
-    eventName: 'ObjectCreated:Put',
-    s3: { bucket: { name: BUCKET }, object: { key: 'incoming/x.json', versionId: 'v1' } },
-  };
-  const event = { Records: [{ messageId: 'm1', body: JSON.stringify({ Records: [record] }) }] } as unknown as SQSEvent;
+  const event = sqsEvent('incoming/x.json', 'Object Created', 'v1');
   // Newest first, over two pages; another key that shares the prefix is not a version of this one.
   s3Mock
     .on(ListObjectVersionsCommand)
@@ -236,16 +237,12 @@ it('skips a message delivered again after its file was moved', async () => {
   expect(importMetrics()).toEqual([]);
 });
 
-it('ignores S3’s test event, keys outside incoming/, folder placeholders and removals', async () => {
-  const testEvent = {
-    Records: [{ messageId: 'm0', body: JSON.stringify({ Event: 's3:TestEvent', Bucket: BUCKET }) }],
-  } as unknown as SQSEvent;
-
-  expect(await ingest(testEvent)).toEqual([]);
+it('ignores events of other sources, keys outside incoming/, folder placeholders and removals', async () => {
   for (const event of [
+    sqsEvent('incoming/x.json', 'Object Created', undefined, 'aws.events'),
     sqsEvent('refused/x.json.report.json'),
     sqsEvent('incoming/'),
-    sqsEvent('incoming/x.json', 'ObjectRemoved:Delete'),
+    sqsEvent('incoming/x.json', 'Object Deleted'),
   ]) {
     expect((await ingest(event)).map((d) => d.outcome)).toEqual(['skipped']);
   }

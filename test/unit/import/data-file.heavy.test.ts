@@ -12,8 +12,6 @@ import { crossRecordErrors } from '../../../shared/import/importer';
 import { invalidUtf8Runs } from '../../../shared/import/json-text';
 import { fixtureDataset } from '../../fixtures/dataset';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /** The JSON text of `value` as UTF-8, each `<<name>>` in it replaced by the raw bytes `raw[name]`. */
 function fileBytes(value: unknown, raw: Record<string, number[] | string> = {}): Buffer {
   const text = JSON.stringify(value);

@@ -3,8 +3,8 @@
  * weekly bucket of 1970-01-01 starts on Monday 1969-12-29), reads back as the same time, and keeps
  * the key of every time from 1970 on as it was, so stored history stays valid.
  */
-import fc from 'fast-check';
 import { historySortKey, msOfHistorySortKey } from '../../../shared/data/keys';
+import { fc, runs } from '../../helpers/property';
 
 // From the earliest bucket start (three days before the epoch) to the last millisecond of 9999.
 const time = fc.integer({ min: -3 * 86_400_000, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) });
@@ -16,7 +16,7 @@ it('orders keys as their times, and reads each back', () => {
       expect(Math.sign(ka < kb ? -1 : ka > kb ? 1 : 0)).toBe(Math.sign(a - b));
       expect(msOfHistorySortKey(ka)).toBe(a);
     }),
-    { numRuns: 2000 },
+    { numRuns: runs(2000) },
   );
   expect(historySortKey('1W', -1) < historySortKey('1W', 0)).toBe(true);
   expect(msOfHistorySortKey(historySortKey('1W', -259_200_000))).toBe(-259_200_000);

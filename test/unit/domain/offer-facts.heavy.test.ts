@@ -1,0 +1,204 @@
+/**
+ * The offer filter predicate (shared/domain/offer-facts.ts) against a brute-force oracle that
+ * reads the offers' own values: OR within a list parameter, AND across parameters, `null` never
+ * matching, and `min_apy` / `min_tvl` compared as exact decimals (test/helpers/exact-decimal.ts,
+ * BigInt) where the predicate compares sort keys. The facts are built from the values as the
+ * data layer's index builds them (decimalSortKey of the decimal strings).
+ */
+import type { OfferFamily } from '../../../shared/data/keys';
+import { candidates, offerMatcher } from '../../../shared/domain/offer-facts';
+import { pageOf } from '../../../shared/domain/page';
+import { OFFER_LIST_QUERY, type OfferQuery, parseQuery } from '../../../shared/http/query';
+import { compareExact, plainDecimal } from '../../helpers/exact-decimal';
+import { factsOf, indexOver, type Offer } from '../../helpers/offer-facts';
+import { fc, runs } from '../../helpers/property';
+
+/** The oracle: every rule of docs/api.md "Filters", on the values themselves. */
+function oracle(family: OfferFamily, q: OfferQuery, o: Offer): boolean {
+  const anyOf = <T>(values: readonly T[] | undefined, value: T | null) =>
+    values === undefined || (value !== null && values.includes(value));
+  const atLeast = (bound: string | undefined, value: string | null) =>
+    bound === undefined || (value !== null && compareExact(value, plainDecimal(bound)) >= 0);
+  const flag = family === 'earn' ? q.available : q.is_active;
+  return (
+    anyOf(q.ids, o.id) &&
+    anyOf(q.platform_type, o.platformType) &&
+    anyOf(q.platform, o.platform) &&
+    anyOf(q.asset, o.asset) &&
+    anyOf(q.chain, o.chain) &&
+    atLeast(q.min_apy, o.apy) &&
+    atLeast(q.min_tvl, o.tvl) &&
+    (flag === undefined || o.flag === flag)
+  );
+}
+
+// ---- generators --------------------------------------------------------------------------------
+
+const SLUGS = ['a', 'b', 'c', 'd'];
+const slug = fc.constantFrom(...SLUGS);
+const digits = (min: number, max: number) =>
+  fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max }).map((d) => d.join(''));
+/** Canonical decimal strings as the data carries them: signs, zeros, long fractions, near-ties. */
+const decimal = fc
+  .tuple(
+    fc.boolean(),
+    fc.oneof(
+      fc.constant('0'),
+      fc.tuple(fc.integer({ min: 1, max: 9 }), digits(0, 8)).map(([a, b]) => `${a}${b}`),
+    ),
+    fc.option(digits(1, 30), { nil: undefined }),
+  )
+  .map(([negative, int, frac]) => {
+    const text = frac === undefined ? int : `${int}.${frac}`;
+    return negative && /[1-9]/.test(text) ? `-${text}` : text;
+  });
+/** A bound as a client writes it: the JSON number grammar without sign, exponents included. */
+const bound = fc
+  .tuple(
+    fc.oneof(
+      fc.constant('0'),
+      fc.tuple(fc.integer({ min: 1, max: 9 }), digits(0, 6)).map(([a, b]) => `${a}${b}`),
+    ),
+    fc.option(digits(1, 12), { nil: undefined }),
+    fc.option(fc.integer({ min: -12, max: 6 }), { nil: undefined }),
+  )
+  .map(([int, frac, exp]) => `${int}${frac === undefined ? '' : `.${frac}`}${exp === undefined ? '' : `e${exp}`}`)
+  .filter((text) => text.length <= 32);
+
+const offer = (id: number) =>
+  fc.record({
+    id: fc.constant(id),
+    platformType: fc.constantFrom('exchange', 'wallet', 'protocol', null),
+    platform: fc.option(slug, { nil: null }),
+    asset: fc.option(slug, { nil: null }),
+    chain: fc.option(slug, { nil: null }),
+    apy: fc.option(decimal, { nil: null }),
+    tvl: fc.option(decimal, { nil: null }),
+    flag: fc.boolean(),
+  }) as fc.Arbitrary<Offer>;
+
+const offers = fc
+  .integer({ min: 1, max: 40 })
+  .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => offer(i * 3))));
+
+/**
+ * Bounds equal to the offers' own values (the ties a `>` for `>=` would get wrong), also written
+ * with an exponent (`5.5` as `55e-1`).
+ */
+function tiesOf(all: Offer[]): string[] {
+  const ties = new Set<string>();
+  for (const value of all.flatMap((o) => [o.apy, o.tvl])) {
+    if (value === null || value.startsWith('-')) continue;
+    ties.add(value);
+    const [int, frac = ''] = value.split('.');
+    const shifted = `${int}${frac}`.replace(/^0+(?=\d)/, '');
+    if (frac !== '') ties.add(`${shifted}e-${frac.length}`);
+  }
+  return [...ties].filter((text) => text.length <= 32);
+}
+
+const list = (values: fc.Arbitrary<string>) =>
+  fc.option(
+    fc.uniqueArray(values, { minLength: 1, maxLength: 3 }).map((v) => v.join(',')),
+    { nil: undefined },
+  );
+
+/** Query parameters as a request sends them, parsed by the route's schema. */
+const query = (family: OfferFamily, ties: string[]) => {
+  const limit = ties.length === 0 ? bound : fc.oneof(bound, fc.constantFrom(...ties));
+  return fc
+    .record(
+      {
+        platform_type: list(fc.constantFrom('exchange', 'wallet', 'protocol')),
+        platform: list(slug),
+        asset: list(slug),
+        chain: list(slug),
+        ids: list(fc.integer({ min: 0, max: 130 }).map(String)),
+        ...(family === 'collateral'
+          ? {}
+          : { min_apy: fc.option(limit, { nil: undefined }), min_tvl: fc.option(limit, { nil: undefined }) }),
+        [family === 'earn' ? 'available' : 'is_active']: fc.option(fc.constantFrom('true', 'false'), {
+          nil: undefined,
+        }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((raw) => {
+      const values = Object.fromEntries(
+        Object.entries(raw)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, [v as string]]),
+      );
+      return parseQuery(OFFER_LIST_QUERY[family](), values) as OfferQuery;
+    });
+};
+
+/** Offers, and a query whose bounds are sometimes exactly their values. */
+const offersAndQuery = (family: OfferFamily) =>
+  offers.chain((all) => fc.tuple(fc.constant(all), query(family, tiesOf(all))));
+
+// ---- properties --------------------------------------------------------------------------------
+
+describe.each(['earn', 'borrow', 'collateral'] as const)('offerMatcher on %s', (family) => {
+  it('keeps exactly the offers the oracle keeps, for any offers and any combination of filters', () => {
+    fc.assert(
+      fc.property(offersAndQuery(family), ([all, q]) => {
+        const matches = offerMatcher(family, q) ?? (() => true);
+        const kept = all.filter((o) => matches(factsOf(o))).map((o) => o.id);
+        expect(kept).toEqual(all.filter((o) => oracle(family, q, o)).map((o) => o.id));
+      }),
+      { numRuns: runs(600) },
+    );
+  });
+});
+
+// ---- the candidates a list runs the predicate over --------------------------------------------
+
+/**
+ * Offers, a query, an order of the offers (a shuffle of their entries), and a page. Half the
+ * queries name ids of the offers themselves, in any sequence (drawn ids rarely hit two offers).
+ */
+const listCase = (family: OfferFamily) =>
+  offersAndQuery(family).chain(([all, q]) =>
+    fc.tuple(
+      fc.constant(all),
+      fc.oneof(
+        fc.constant(q),
+        fc
+          .shuffledSubarray(
+            all.map((o) => o.id),
+            { minLength: 1 },
+          )
+          .map((ids): OfferQuery => ({ ...q, ids })),
+      ),
+      fc.shuffledSubarray(
+        all.map((_, i) => i),
+        { minLength: all.length, maxLength: all.length },
+      ),
+      fc.integer({ min: 0, max: 10 }),
+      fc.integer({ min: 1, max: 10 }),
+    ),
+  );
+
+describe.each(['earn', 'borrow', 'collateral'] as const)('candidates on %s', (family) => {
+  it("give the page and total a pass over the whole order gives, in the order's sequence", () => {
+    let narrowed = 0;
+    fc.assert(
+      fc.property(listCase(family), ([all, q, order, offset, limit]) => {
+        const index = indexOver(family, all, order);
+        const matcher = offerMatcher(family, q);
+        const some = candidates(index, 'drawn', q);
+        if (some.length < order.length) narrowed++;
+        // The oracle: every offer of the order, in its sequence, that the oracle keeps.
+        const kept = order.filter((entry) => oracle(family, q, all[entry]));
+        expect(pageOf(some, index.facts(), matcher, offset, limit)).toEqual({
+          total: kept.length,
+          entries: kept.slice(offset, offset + limit),
+        });
+      }),
+      { numRuns: runs(600) },
+    );
+    // The property ran on queries the candidates did narrow, not only on whole orders.
+    expect(narrowed).toBeGreaterThan(50);
+  });
+});
