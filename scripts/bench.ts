@@ -57,6 +57,7 @@ import {
 } from './bench/report';
 import { requestMix } from './bench/requests';
 import { measureThroughput } from './bench/throughput';
+import { measureWarmLoads, warmLoadChecks, warmLoadTable } from './bench/warm-loads';
 import { BENCH, generateDataset, QUICK_BENCH } from './sample-data/generate';
 
 interface Mode {
@@ -350,6 +351,12 @@ async function main(): Promise<number> {
         `latency model: ${model.latency.length} single-view kinds, mix of ${model.mix[0]?.requests ?? 0} requests (${seconds(started)} s)`,
       );
     const indexLoads = model?.index_loads ?? (await quickIndexLoads(client, tableName));
+    // Counts, not times: in both runs.
+    const warmLoads = await measureWarmLoads(
+      kinds.filter((k) => k.expectStatus === 200),
+      config,
+      clients,
+    );
 
     const writeTargets = writeTargetChecks(imports, baselineOf(mode));
     const checks = [
@@ -357,6 +364,7 @@ async function main(): Promise<number> {
       ...evaluate(requests, cold ?? { bundles }, mode.latency),
       ...ceilingChecks(requests),
       ...(model?.checks ?? indexLoadChecks(indexLoads, false)),
+      ...warmLoadChecks(warmLoads),
       ...writeTargets,
     ];
     const results: BenchResults = {
@@ -381,6 +389,7 @@ async function main(): Promise<number> {
       latency_model: model?.latency,
       mix: model?.mix,
       index_loads: indexLoads,
+      warm_loads: warmLoads,
       refusals,
       imports,
       checks,
@@ -406,7 +415,9 @@ async function main(): Promise<number> {
         `throughput (${name}): ${t.requests_per_s} req/s on ${t.endpoint}, ${t.concurrency} clients, ${t.keys} key(s) (p50 ${t.latency_ms.p50} ms, p99 ${t.latency_ms.p99} ms)\n`,
       );
     }
-    process.stdout.write(`\n${model ? modelTables(model) : indexLoadTable(indexLoads)}\n`);
+    process.stdout.write(
+      `\n${model ? modelTables(model) : indexLoadTable(indexLoads)}\n\n${warmLoadTable(warmLoads)}\n`,
+    );
     process.stdout.write(`\nrefused requests:\n${refusalLines(refusals).join('\n')}\n`);
     process.stdout.write(`\nimports:\n\n${importsTable(imports)}\n`);
     process.stdout.write('\n');

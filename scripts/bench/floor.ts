@@ -52,11 +52,11 @@ export class ServedData {
     const versions = servedVersions(
       (await new PointerStore(this.client, this.tableName).served()) ?? { families: {}, retired: [] },
     );
-    const served =
-      version === undefined || versions.served[family]?.version === version
-        ? versions.served[family]
-        : versions.retired.get(version);
-    return served && this.indexes.load(served.version, served.segments);
+    const served = versions.served[family];
+    if (version === undefined || served?.version === version)
+      return served && this.indexes.served(family, served.version, served.segments);
+    const retired = versions.retired.get(version);
+    return retired && this.indexes.retired(retired.version, retired.segments);
   }
 
   /** How many records a list of the family has with these filters. */

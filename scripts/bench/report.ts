@@ -11,6 +11,7 @@ import type { ImportReport } from './load';
 import type { KindResult } from './measure';
 import { type RefusalReport, refusalLines } from './refusals';
 import type { ThroughputReport } from './throughput';
+import { type WarmLoads, warmLoadTable } from './warm-loads';
 
 export interface Check {
   check: string;
@@ -47,6 +48,8 @@ export interface BenchResults {
   latency_model?: ModelResult[];
   mix?: MixResult[];
   index_loads?: IndexLoads;
+  /** Index loads of a warm instance of each function, and its index heap against its budget (issue 31); absent from runs before it existed. */
+  warm_loads?: WarmLoads[];
   /** What refused requests cost (scripts/bench/refusals.ts); absent from runs before it existed. */
   refusals?: RefusalReport;
   /** What imports cost (scripts/bench/imports.ts); absent from runs before it existed. */
@@ -358,6 +361,7 @@ export function markdown(results: BenchResults): string {
     ...(results.refusals ? ['## Refused requests', '', ...refusalLines(results.refusals), ''] : []),
     ...(results.mix ? ['## Traffic mix', '', mixTable(results.mix), ''] : []),
     ...(results.index_loads && quick ? ['## Index loads', '', indexLoadTable(results.index_loads), ''] : []),
+    ...(results.warm_loads ? ['## Warm instances', '', warmLoadTable(results.warm_loads), ''] : []),
     ...(results.imports
       ? [
           '## Imports',

@@ -1,37 +1,94 @@
 /**
  * The ordered index of a family version, read once per instance and kept (docs/adr/0009). A
- * version never changes once published, so a kept index never goes stale: the bound only keeps
- * memory in check. It is a budget of heap, estimated from each index's JSON (a multiple of its
- * length, family-index.ts `HEAP_PER_CHARACTER`) and what lists build on it (family-index.ts `heapBytes`), kept by the
- * instance's one byte-bounded LRU (lru.ts); the least recently used versions leave first, so a
- * replaced version that no request names any more leaves as soon as the budget needs its room,
- * while the served version of each family and the ones pinned lists read stay. The segments are
- * read in parallel; concurrent requests for one version share the read.
+ * version never changes once published, so a kept index never goes stale: the bounds only keep
+ * memory in check. Each is a budget of heap, estimated from each index's JSON (a multiple of its
+ * length, family-index.ts `HEAP_PER_CHARACTER`) and what lists build on it (family-index.ts
+ * `heapBytes`), a share of the function's configured memory (`indexBudget`).
+ *
+ * Two caches, so that a retired version can never push out a served one:
+ * - the served versions: the one the current pointer names for each family this instance answers,
+ *   kept within the larger budget. When a request sees a family's new version, the one it replaced
+ *   moves to the retired cache at once, so this cache holds one version per family and evicts
+ *   (least recently used first) only when the served indexes themselves exceed the budget;
+ * - the retired versions (`snapshot=` and `since=` naming a replaced version, readable for an hour
+ *   after it was replaced): their own smaller budget, least recently used first. A retired index
+ *   larger than that budget is loaded for its request and not kept, so every request naming it
+ *   pays a full load (all its segments' read units and their decoding), and still gets its answer.
+ *
+ * The segments are read in parallel; concurrent requests for one version share the read. Every
+ * read is counted in the request's accounting (`indexLoads`).
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DEFAULTS } from '../platform/config';
+import { recordIndexLoad } from '../platform/dynamo-accounting';
 import { type FamilyIndex, indexOf } from './family-index';
 import { decodeIndex } from './items/index-segment';
+import type { VersionedFamily } from './keys';
 import { indexSegmentKey } from './keys';
 import { ByteLru } from './lru';
 
+/** What an instance's kept indexes may take in the heap, estimated (family-index.ts `heapBytes`). */
+export interface IndexBudget {
+  servedBytes: number;
+  retiredBytes: number;
+}
+
+/**
+ * The index budgets of a function with `memoryMb` of configured memory: a quarter of it for the
+ * served indexes, an eighth for retired ones. What else the function holds sets the shares: the
+ * Node runtime and the code (about 70 MB), the block cache (`READ_CACHE_MB`, 64 MB by default),
+ * the largest answer being built (a currency detail: its JSON, its envelope and its gzip, about 4×
+ * its 2.5 MB at BENCH, 50 MB at 5× the offers) and one index being decoded next to the kept ones
+ * (its segments' text and the parse, about twice its kept heap). At the API functions' default 512
+ * MB that is 128 MB served and 64 MB retired, about 450 MB in all at 5× BENCH's offers, where every
+ * index a currencies instance serves takes 62.5 MB (issue 31).
+ */
+export const indexBudget = (memoryMb: number): IndexBudget => ({
+  servedBytes: Math.floor((memoryMb * 2 ** 20) / 4),
+  retiredBytes: Math.floor((memoryMb * 2 ** 20) / 8),
+});
+
+const sizeOf = (index: FamilyIndex) => index.heapBytes;
+
 export class IndexStore {
-  private readonly kept: ByteLru<FamilyIndex>;
+  private readonly servedKept: ByteLru<FamilyIndex>;
+  private readonly retiredKept: ByteLru<FamilyIndex>;
+  /** The version each family's served requests last named. */
+  private readonly current = new Map<VersionedFamily, string>();
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-    /** The heap the kept indexes may take, estimated (what the served families take: docs/performance.md, "Index loads"). */
-    maxBytes = 48 * 1024 * 1024,
+    readonly budget: IndexBudget = indexBudget(DEFAULTS.memoryMb),
   ) {
-    this.kept = new ByteLru({ maxBytes, sizeOf: (index) => index.heapBytes });
+    this.servedKept = new ByteLru({ maxBytes: budget.servedBytes, sizeOf });
+    this.retiredKept = new ByteLru({ maxBytes: budget.retiredBytes, sizeOf, keepOversized: false });
   }
 
-  /** The index of `version`, stored in `segments` segments. */
-  load(version: string, segments: number): Promise<FamilyIndex> {
-    return this.kept.get(version, () => this.read(version, segments));
+  /** The index of `version`, the one the current pointer names for `family`, stored in `segments` segments. */
+  served(family: VersionedFamily, version: string, segments: number): Promise<FamilyIndex> {
+    const previous = this.current.get(family);
+    if (previous !== version) {
+      this.current.set(family, version);
+      const replaced = previous === undefined ? undefined : this.servedKept.take(previous);
+      // Still readable for an hour: a client paging it keeps it warm among the retired ones.
+      if (replaced) this.retiredKept.get(previous!, () => replaced).catch(() => undefined);
+    }
+    return this.servedKept.get(version, () => this.retiredKept.take(version) ?? this.read(version, segments));
+  }
+
+  /** The index of `version`, which the current pointer no longer names (`snapshot=`, `since=`). */
+  retired(version: string, segments: number): Promise<FamilyIndex> {
+    return this.servedKept.peek(version) ?? this.retiredKept.get(version, () => this.read(version, segments));
+  }
+
+  /** What the kept indexes are estimated to hold, bytes (the bench compares it with the budget). */
+  get keptBytes(): IndexBudget {
+    return { servedBytes: this.servedKept.keptBytes, retiredBytes: this.retiredKept.keptBytes };
   }
 
   private async read(version: string, segments: number): Promise<FamilyIndex> {
+    recordIndexLoad();
     const get = (segment: number, consistent: boolean) =>
       this.client
         .send(

@@ -4,7 +4,8 @@
  * published (every key names its version or its content's hash), so an entry never goes stale:
  * there is nothing to invalidate, only a memory bound to keep. The least recently used entries
  * leave first, never the one just read (an entry larger than the whole bound stays until the next
- * read). Concurrent misses of one key share one read; a failed read is never kept.
+ * read, unless `keepOversized` is false: then it is answered and not kept). Concurrent misses of
+ * one key share one read; a failed read is never kept.
  */
 
 interface Entry<V> {
@@ -19,6 +20,8 @@ export interface LruOptions<V> {
   sizeOf: (value: V) => number;
   /** Told of every lookup: a hit (with the entry's bytes) or a miss. */
   onAccess?: (access: { hit: boolean; bytes: number }) => void;
+  /** Whether a value larger than the whole bound is kept until the next read (default) or dropped at once. */
+  keepOversized?: boolean;
 }
 
 export class ByteLru<V> {
@@ -44,8 +47,11 @@ export class ByteLru<V> {
       const value = await entry.value;
       if (this.entries.get(key) === entry) {
         entry.bytes = this.options.sizeOf(value);
-        this.bytes += entry.bytes;
-        this.evict(key);
+        if (entry.bytes > this.options.maxBytes && this.options.keepOversized === false) this.entries.delete(key);
+        else {
+          this.bytes += entry.bytes;
+          this.evict(key);
+        }
       }
       return value;
     } catch (error) {
@@ -55,9 +61,28 @@ export class ByteLru<V> {
     }
   }
 
+  /** What the kept values are estimated to hold, bytes. */
+  get keptBytes(): number {
+    return this.bytes;
+  }
+
   /** Whether `key` is kept or being read (a batch reader asks before it reads the missing ones together). */
   has(key: string): boolean {
     return this.entries.has(key);
+  }
+
+  /** The kept (or being read) value of `key`, without making it more recently used. */
+  peek(key: string): Promise<V> | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  /** Removes `key` and gives its value (kept or being read), if any: to move it to another cache. */
+  take(key: string): Promise<V> | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+    return entry.value;
   }
 
   /** Least recently used first, never the one just read nor one still being read. */

@@ -2,7 +2,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { blockCache, DocumentStore } from './document-store';
 import { HistoryStore } from './history-store';
-import { IndexStore } from './index-store';
+import { IndexStore, indexBudget } from './index-store';
 import { PointerStore } from './pointer-store';
 import { SnapshotStore } from './snapshot-store';
 
@@ -20,6 +20,8 @@ export interface StoreOptions {
   snapshotCacheMs: number;
   /** Bound of the instance's cache of document blocks, in MB (0: no cache; the indexes are always kept). */
   readCacheMb: number;
+  /** The function's configured memory, MB: the index budget is a share of it. */
+  memoryMb: number;
 }
 
 /** `clock` (epoch ms) times the pointer cache. */
@@ -33,7 +35,7 @@ export function createStores(
   return {
     pointer,
     snapshot: new SnapshotStore(pointer, options.snapshotCacheMs, clock),
-    indexes: new IndexStore(client, options.tableName),
+    indexes: new IndexStore(client, options.tableName, indexBudget(options.memoryMb)),
     documents: new DocumentStore(client, options.tableName, cache),
     history: new HistoryStore(client, options.tableName),
   };

@@ -7,7 +7,6 @@
 
 import type { CatalogIndex, FamilyIndex, OfferIndex } from '../data/family-index';
 import type { CatalogFamily, OfferFamily, VersionedFamily } from '../data/keys';
-import type { FamilyVersion } from '../data/snapshot-store';
 import type { Stores } from '../data/stores';
 import { MissingItemError, SnapshotExpiredError } from '../platform/errors';
 
@@ -39,22 +38,21 @@ async function served(
 ): Promise<Served<FamilyIndex>> {
   const versions = await stores.snapshot.versions();
   const current = versions.served[family];
-  const load = (v: FamilyVersion) => stores.indexes.load(v.version, v.segments);
   if (pinned === undefined || pinned === (current?.version ?? NONE.snapshot)) {
     return current
       ? {
           snapshot: current.version,
           publishedAt: current.publishedAt,
           rank: SERVED_RANK,
-          index: await load(current),
+          index: await stores.indexes.served(family, current.version, current.segments),
         }
       : { ...NONE, index: undefined };
   }
   const retired = versions.retired.get(pinned);
   if (retired?.family !== family) throw new SnapshotExpiredError(parameter);
   try {
-    const { version, publishedAt, rank } = retired;
-    return { snapshot: version, publishedAt, rank, index: await load(retired) };
+    const { version, publishedAt, rank, segments } = retired;
+    return { snapshot: version, publishedAt, rank, index: await stores.indexes.retired(version, segments) };
   } catch (error) {
     // Deleted between the pointer this instance cached and now: no longer readable. An index that is
     // there but does not decode is corruption, a 500 like any other (a 410 would hide it from alarms).

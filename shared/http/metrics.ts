@@ -43,6 +43,7 @@ export function requestMetricValues(
     CacheHits: work.cacheHits,
     CacheMisses: work.cacheMisses,
     CacheBytes: work.cacheBytes,
+    IndexLoads: work.indexLoads,
   };
 }
 

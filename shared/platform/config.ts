@@ -30,6 +30,12 @@ export interface RuntimeConfig {
   /** Bound of each instance's cache of published snapshot data, in MB (0 turns it off). */
   readCacheMb: number;
   /**
+   * The function's configured memory, MB: Lambda sets `AWS_LAMBDA_FUNCTION_MEMORY_SIZE` from the
+   * stack's memory size; locally 512, the API functions' default. The index budget is a share of it
+   * (shared/data/index-store.ts `indexBudget`).
+   */
+  memoryMb: number;
+  /**
    * How long after its last refresh a family counts as stale (`GET /api/v1/status`): the stage's
    * `maxDataAgeMinutes`, the age at which its freshness alarm fires too.
    */
@@ -55,6 +61,7 @@ export const ENV = {
   keyPepperParameter: 'KEY_PEPPER_PARAMETER',
   retryAfterSeconds: 'RETRY_AFTER_SECONDS',
   readCacheMb: 'READ_CACHE_MB',
+  memoryMb: 'AWS_LAMBDA_FUNCTION_MEMORY_SIZE',
   dataMaxAgeSeconds: 'DATA_MAX_AGE_SECONDS',
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
   dynamodbConnectionTimeoutMs: 'DYNAMODB_CONNECTION_TIMEOUT_MS',
@@ -67,6 +74,7 @@ export const DEFAULTS = {
   snapshotCacheMs: 5_000,
   retryAfterSeconds: 1,
   readCacheMb: 64,
+  memoryMb: 512,
   dataMaxAgeSeconds: 86_400,
   dynamodbRequestTimeoutMs: 2_000,
   dynamodbConnectionTimeoutMs: 1_000,
@@ -125,6 +133,7 @@ export function readConfig(env: Record<string, string | undefined>): RuntimeConf
     keyPepperParameter,
     retryAfterSeconds: positiveInt(env, ENV.retryAfterSeconds, DEFAULTS.retryAfterSeconds),
     readCacheMb: positiveInt(env, ENV.readCacheMb, DEFAULTS.readCacheMb, true),
+    memoryMb: positiveInt(env, ENV.memoryMb, DEFAULTS.memoryMb),
     dataMaxAgeSeconds: positiveInt(env, ENV.dataMaxAgeSeconds, DEFAULTS.dataMaxAgeSeconds),
     dynamodbRequestTimeoutMs: positiveInt(env, ENV.dynamodbRequestTimeoutMs, DEFAULTS.dynamodbRequestTimeoutMs),
     dynamodbConnectionTimeoutMs: positiveInt(

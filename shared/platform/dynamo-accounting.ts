@@ -35,6 +35,8 @@ export interface AccountingSummary {
   cacheMisses: number;
   /** Bytes of the items answered from the cache. */
   cacheBytes: number;
+  /** Family indexes the request read from the table (shared/data/index-store.ts): 0 on a warm instance. */
+  indexLoads: number;
 }
 
 /** A read of the snapshot cache: a hit (with the bytes it served) or a miss. */
@@ -69,8 +71,13 @@ export function callDepths(calls: readonly Pick<DynamoCall, 'start' | 'end'>[]):
 export const roundTrips = (calls: readonly Pick<DynamoCall, 'start' | 'end'>[]): number =>
   Math.max(0, ...callDepths(calls));
 
-export function summarize(calls: readonly DynamoCall[], cache: readonly CacheAccess[] = []): AccountingSummary {
+export function summarize(
+  calls: readonly DynamoCall[],
+  cache: readonly CacheAccess[] = [],
+  indexLoads = 0,
+): AccountingSummary {
   return {
+    indexLoads,
     cacheHits: cache.filter((c) => c.hit).length,
     cacheMisses: cache.filter((c) => !c.hit).length,
     cacheBytes: cache.reduce((sum, c) => sum + (c.hit ? c.bytes : 0), 0),
@@ -90,6 +97,7 @@ export function summarize(calls: readonly DynamoCall[], cache: readonly CacheAcc
 export class RequestAccounting {
   readonly calls: DynamoCall[] = [];
   readonly cache: CacheAccess[] = [];
+  private indexLoads = 0;
   private closed = false;
 
   constructor(
@@ -112,13 +120,18 @@ export class RequestAccounting {
     if (this.parent?.isOpen) this.parent.recordCache(access);
   }
 
+  recordIndexLoad(): void {
+    if (!this.closed) this.indexLoads++;
+    if (this.parent?.isOpen) this.parent.recordIndexLoad();
+  }
+
   close(): AccountingSummary {
     this.closed = true;
     return this.summary();
   }
 
   summary(): AccountingSummary {
-    return summarize(this.calls, this.cache);
+    return summarize(this.calls, this.cache, this.indexLoads);
   }
 }
 
@@ -134,6 +147,11 @@ export function currentAccounting(): RequestAccounting | undefined {
 /** Count a snapshot-cache read in the current request's accounting, if any. */
 export function recordCacheAccess(access: CacheAccess): void {
   currentAccounting()?.recordCache(access);
+}
+
+/** Count a family index read from the table in the current request's accounting, if any. */
+export function recordIndexLoad(): void {
+  currentAccounting()?.recordIndexLoad();
 }
 
 /** Run `fn` in a new scope (nested in the current one) and return its result with its calls. */

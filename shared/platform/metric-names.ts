@@ -19,6 +19,7 @@ export const REQUEST_METRICS = {
   CacheHits: 'Count',
   CacheMisses: 'Count',
   CacheBytes: 'Bytes',
+  IndexLoads: 'Count',
 } as const;
 
 export type RequestMetricName = keyof typeof REQUEST_METRICS;

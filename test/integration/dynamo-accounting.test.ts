@@ -68,6 +68,7 @@ it('sums capacity and counts calls', () => {
     cacheHits: 0,
     cacheMisses: 0,
     cacheBytes: 0,
+    indexLoads: 0,
   });
 });
 
@@ -135,6 +136,7 @@ describe('on the embedded DynamoDB', () => {
       cacheHits: 0,
       cacheMisses: 0,
       cacheBytes: 0,
+      indexLoads: 0,
     });
   });
 

@@ -16,8 +16,10 @@
  *   import, and its old versions are deleted when due.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { IndexStore } from '../../shared/data/index-store';
 import { blockDocuments } from '../../shared/data/items/document-block';
 import { DOCUMENT_PREFIX, refreshedKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
+import { type FamilyVersion, servedVersions } from '../../shared/data/snapshot-store';
 import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
 import { parseDataset } from '../../shared/import/dataset';
 import { type ImportResult, importDataset, readPointer, TAKEOVER_GRACE_MS } from '../../shared/import/importer';
@@ -307,6 +309,89 @@ describe('index loads', () => {
   });
 });
 
+describe('retired versions', () => {
+  let table: TestTable;
+  let served: FamilyVersion;
+  let retired: FamilyVersion[];
+  /** What the served earn index is estimated to take (the budgets below are multiples of it). */
+  let heap: number;
+
+  beforeAll(async () => {
+    table = await startTestTable();
+    for (const [i, apy] of ['', '77.125', '78.5', '79.25'].entries()) {
+      // 250 offers: an index of about 90 KB, so that 1 MB of memory holds a few (below).
+      const dataset = apy === '' ? base(250) : withApy(base(250), 150 + i, apy);
+      await importDataset(dataset, { client: table.client, tableName: table.tableName, now: at(T0 + i * 1_000) });
+    }
+    const versions = servedVersions((await readPointer(table.client, table.tableName))!);
+    served = versions.served.earn!;
+    retired = [...versions.retired.values()].filter((v) => v.family === 'earn');
+    heap = (await new IndexStore(table.client, table.tableName).served('earn', served.version, served.segments))
+      .heapBytes;
+  });
+  afterAll(() => table.close());
+
+  const loads = async (read: () => Promise<unknown>) =>
+    (await withRequestAccounting(read)).accounting.summary().indexLoads;
+
+  it('loads of retired versions never evict a served index: the served request after them reloads nothing', async () => {
+    // Room for the served index and one more: one LRU of this size (the old store) evicted it at the second retired load.
+    const store = new IndexStore(table.client, table.tableName, { servedBytes: 2 * heap, retiredBytes: 2 * heap });
+
+    expect(retired).toHaveLength(3);
+    expect(await loads(() => store.served('earn', served.version, served.segments))).toBe(1);
+    for (const v of [...retired, ...retired]) await loads(() => store.retired(v.version, v.segments));
+    expect(await loads(() => store.served('earn', served.version, served.segments))).toBe(0);
+    // The retired ones are kept within their own budget, the most recently used first.
+    const last = retired[retired.length - 1];
+    expect(await loads(() => store.retired(last.version, last.segments))).toBe(0);
+    expect(store.keptBytes.servedBytes).toBe(heap);
+    expect(store.keptBytes.retiredBytes).toBeLessThanOrEqual(2 * heap);
+  });
+
+  it('through the API: `snapshot=` pages of retired versions never make the served list reload its index', async () => {
+    // 1 MB of memory: a served budget of 256 KB and a retired one of 128 KB, a few of these indexes.
+    expect(heap).toBeLessThan(128 * 1024);
+    expect(3 * heap).toBeGreaterThan(256 * 1024);
+    const api = table.api({ env: { READ_CACHE_MB: '0', AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1' } });
+    const page = async (query: string) => {
+      const { result, accounting } = await withRequestAccounting(() =>
+        invoke(api.offers as any, apiEvent(`/api/v1/earn?limit=5${query}`)),
+      );
+      expect(result.status).toBe(200);
+      return accounting.summary().indexLoads;
+    };
+
+    expect(await page('')).toBe(1);
+    for (const v of [...retired, ...retired]) expect(await page(`&snapshot=${v.version}`)).toBe(1);
+    expect(await page('')).toBe(0);
+  });
+
+  it('a retired index larger than its budget is answered in full on every request, and not kept', async () => {
+    const store = new IndexStore(table.client, table.tableName, { servedBytes: 2 * heap, retiredBytes: heap / 2 });
+    const [v] = retired;
+    const full = await new IndexStore(table.client, table.tableName).retired(v.version, v.segments);
+
+    for (let i = 0; i < 2; i++) {
+      const { result, accounting } = await withRequestAccounting(() => store.retired(v.version, v.segments));
+      expect(accounting.summary().indexLoads).toBe(1);
+      expect(result.size).toBe(full.size);
+    }
+    expect(store.keptBytes.retiredBytes).toBe(0);
+  });
+
+  it('a publish moves the replaced served index to the retired ones: a client still paging it reloads nothing', async () => {
+    const store = new IndexStore(table.client, table.tableName, { servedBytes: 4 * heap, retiredBytes: 4 * heap });
+    const previous = retired[retired.length - 1];
+
+    expect(await loads(() => store.served('earn', previous.version, previous.segments))).toBe(1);
+    expect(await loads(() => store.served('earn', served.version, served.segments))).toBe(1);
+    expect(await loads(() => store.retired(previous.version, previous.segments))).toBe(0);
+    // One version per family among the served ones.
+    expect(store.keptBytes.servedBytes).toBe(heap);
+  });
+});
+
 // ---- refreshes -----------------------------------------------------------------------------------
 
 describe('a refresh', () => {
@@ -516,7 +601,7 @@ describe('leases', () => {
     expect(retired).toBeDefined();
     expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`, `V#${v1}#SOURCE#earn_offers`]);
     // A reader that names it (a cached pointer, a pinned list) still loads its index.
-    const index = await table.api().deps.stores.indexes.load(v1, retired!.segments!);
+    const index = await table.api().deps.stores.indexes.retired(v1, retired!.segments!);
     expect(index.size).toBe(base().earn_offers.filter((o: any) => o.published !== false).length);
   });
 });

@@ -184,6 +184,7 @@ describe('values', () => {
     cacheHits: 2,
     cacheMisses: 1,
     cacheBytes: 900,
+    indexLoads: 1,
   };
 
   it('classifies statuses', () => {
@@ -200,6 +201,7 @@ describe('values', () => {
       CacheHits: 2,
       CacheMisses: 1,
       CacheBytes: 900,
+      IndexLoads: 1,
     });
     expect(requestMetricValues(404, 1, work)).toMatchObject({ Errors4xx: 1, Errors5xx: 0, QuotaRefusals: 0 });
     expect(requestMetricValues(429, 1, work)).toMatchObject({ Errors4xx: 1, QuotaRefusals: 1 });

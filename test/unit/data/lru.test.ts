@@ -91,3 +91,34 @@ it('tells each lookup: a miss, then a hit with the bytes kept', async () => {
     { hit: true, bytes: 3 },
   ]);
 });
+
+it('without keepOversized, answers a value larger than the whole bound and does not keep it', async () => {
+  const cache = new ByteLru<unknown>({ maxBytes: 100, sizeOf: (v) => 2 * String(v).length, keepOversized: false });
+  const { read, calls } = reader();
+
+  expect(await cache.get('big', read('x'.repeat(200)))).toBe('x'.repeat(200));
+  expect(cache.keptBytes).toBe(0);
+  await cache.get('big', read('x'.repeat(200)));
+  expect(calls()).toBe(2);
+});
+
+it('peek answers without reordering; take moves an entry out, with its bytes', async () => {
+  const big = 'x'.repeat(200); // 468 bytes an entry
+  const cache = cacheOf(1_000);
+  const { read, calls } = reader();
+  await cache.get('a', read(big));
+  await cache.get('b', read(big));
+
+  expect(await cache.peek('a')).toBe(big); // a stays the least recently used
+  expect(cache.peek('z')).toBeUndefined();
+  await cache.get('c', read(big)); // over the bound: a leaves, not b
+  await cache.get('b', read(big));
+  expect(calls()).toBe(3);
+
+  const kept = cache.keptBytes;
+  expect(await cache.take('b')).toBe(big);
+  expect(cache.keptBytes).toBe(kept - 468);
+  expect(cache.take('b')).toBeUndefined();
+  await cache.get('b', read(big));
+  expect(calls()).toBe(4);
+});
