@@ -13,9 +13,8 @@ import {
   historySortKey,
   OFFER_FAMILIES,
   type OfferFamily,
-  type SeriesResolution,
 } from '../../shared/data/keys';
-import { bucketStart, PERIOD_SPEC, PERIODS, type Period } from '../../shared/domain/buckets';
+import { bucketStart, PERIOD_SPEC, PERIODS, type Period, SERIES } from '../../shared/domain/buckets';
 import type { SortMode } from '../../shared/domain/orderings';
 import type { FunctionName } from '../../shared/http/routes';
 import type { FloorSpec, ServedData, ViewFilter } from './floor';
@@ -185,8 +184,6 @@ function offerDetail(family: OfferFamily, id: number): RequestKind {
   };
 }
 
-const ROLLUP: Record<string, SeriesResolution> = { '1h': 'RAW', '4h': '4H', '1d': '1D', '1w': '1W' };
-
 function history(family: HistoryFamily, id: number, period: Period): RequestKind {
   return {
     name: `${family} history ${period}`,
@@ -199,7 +196,7 @@ function history(family: HistoryFamily, id: number, period: Period): RequestKind
     // The one Query of the series that answers the window (the same bounds the read path uses).
     floor: async ({ now }) => {
       const { interval, windowMs } = PERIOD_SPEC[period];
-      const resolution = ROLLUP[interval];
+      const resolution = SERIES[interval].stored;
       const to = now.getTime();
       const from = windowMs === null ? 0 : interval === '1h' ? to - windowMs : bucketStart(interval, to - windowMs);
       return {

@@ -6,6 +6,7 @@
 
 import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/data/keys';
 import { PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
+import { DEFAULT_PERIOD } from '../../shared/domain/history';
 import {
   CATALOG_ORDER,
   DEFAULT_SORT,
@@ -13,7 +14,7 @@ import {
   OFFER_SORT_FIELDS,
   SORT_MODES,
 } from '../../shared/domain/orderings';
-import { DEFAULT_PERIOD, PAGE_SIZE } from '../../shared/http/query';
+import { PAGE_SIZE } from '../../shared/http/query';
 import { DEFAULTS } from '../../shared/platform/config';
 import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
 
