@@ -15,7 +15,7 @@ import { OPERATIONS, type OperationSpec, PARAMETER_DESCRIPTIONS, type ParameterO
 import type { SchemaName } from './response-schemas';
 
 const OPENAPI_VERSION = '3.1.0';
-const API_VERSION = '1.2.0';
+const API_VERSION = '1.3.0';
 const SECURITY_SCHEME = 'bearerAuth';
 /** Served without a key next to the API (local/public-routes.ts, the deployed stack). */
 const PUBLIC_PATHS = { document: '/openapi.json', docs: '/docs' } as const;

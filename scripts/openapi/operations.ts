@@ -5,10 +5,13 @@
  */
 
 import type { CatalogFamily, OfferFamily } from '../../shared/data/keys';
+import { MAX_HISTORY_IDS, TO_REACH_MS } from '../../shared/domain/buckets';
+import { DEFAULT_PERIOD, MAX_BUCKETS } from '../../shared/domain/history';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
 import {
   ANY_ID_PATH,
   CHANGES_QUERY,
+  HISTORIES_QUERY,
   HISTORY_QUERY,
   LIST_MAX,
   LIST_QUERY,
@@ -85,7 +88,10 @@ export const PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.',
   since:
     'The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. Required.',
-  period: 'History window.',
+  period: 'History window (default `1m` when `from` is absent). Not with `from`/`to`.',
+  from: 'Start of a custom window: a UTC timestamp (`2026-03-01T00:00:00Z`, with or without milliseconds). Not with `period`.',
+  to: `End of a custom window (needs \`from\`): a UTC timestamp; default the request time. At most ${TO_REACH_MS / 86_400_000} days before the request time.`,
+  interval: `Bucket size of the points: replaces the default of the period or of the custom window. At most ${MAX_BUCKETS.toLocaleString('en-US')} buckets per window.`,
   id: 'Numeric offer identifier. Plain decimal digits, at most 2^53-1.',
   slug:
     'Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. ' +
@@ -207,7 +213,30 @@ function history(family: 'earn' | 'borrow'): OperationSpec {
     tag: 'History',
     path: OFFER_ID_PATH(),
     query: HISTORY_QUERY(),
+    queryOverrides: { period: { default: DEFAULT_PERIOD } },
     ok: family === 'earn' ? 'EarnHistory' : 'BorrowHistory',
+  };
+}
+
+function histories(family: 'earn' | 'borrow'): OperationSpec {
+  return {
+    summary: `Get the history of several ${family} offers`,
+    description:
+      `APY history of up to ${MAX_HISTORY_IDS} ${family} offers in one request (one unit of budget): one entry per published id, in the order of \`ids\`; ` +
+      "an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. " +
+      `\`history\` is a route here, not an offer id.\n\n${historyRules()}`,
+    tag: 'History',
+    query: HISTORIES_QUERY(),
+    queryOverrides: {
+      period: { default: DEFAULT_PERIOD },
+      ids: {
+        description: listOf(
+          'The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required.',
+          MAX_HISTORY_IDS,
+        ),
+      },
+    },
+    ok: family === 'earn' ? 'EarnHistories' : 'BorrowHistories',
   };
 }
 
@@ -231,6 +260,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   getCollateralOffer: offerDetail('collateral'),
   getEarnHistory: history('earn'),
   getBorrowHistory: history('borrow'),
+  getEarnHistories: histories('earn'),
+  getBorrowHistories: histories('borrow'),
   getUsage: {
     summary: "The calling key's plan and budgets",
     description:
@@ -251,6 +282,13 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     pathOverrides: {
       id: { description: 'Any offer id (any text): the answer is `404 not_found` whatever it is.', example: '3105' },
     },
+    query: NO_QUERY(),
+  },
+  getCollateralHistories: {
+    summary: 'History of several collateral offers (never stored)',
+    description:
+      'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the query string.',
+    tag: 'History',
     query: NO_QUERY(),
   },
 };

@@ -32,11 +32,11 @@ export const DEFAULT_PERIOD: Period = '1m';
 /** The most buckets a window may span. */
 export const MAX_BUCKETS = 5_000;
 
-/** A history request's window parameters, as parsed (times in epoch ms). */
+/** A history request's window parameters, as parsed (`from`, `to`: valid timestamps, CONTRACT §8). */
 export interface WindowRequest {
   period?: Period;
-  from?: number;
-  to?: number;
+  from?: string;
+  to?: string;
   interval?: Interval;
 }
 
@@ -71,7 +71,9 @@ export const bucketCount = (interval: Interval, from: number, to: number): numbe
  * `from` before `to`; at most MAX_BUCKETS buckets; no earlier than the interval's series reaches.
  */
 export function historyWindow(request: WindowRequest, now: number): HistoryWindow {
-  const { period, from, to, interval } = request;
+  const { period, interval } = request;
+  const from = request.from === undefined ? undefined : Date.parse(request.from);
+  const to = request.to === undefined ? undefined : Date.parse(request.to);
   if (period !== undefined && (from !== undefined || to !== undefined))
     throw new ValidationError([
       `period and ${from !== undefined ? 'from' : 'to'} must not be given together: give period, or from (and to)`,

@@ -271,15 +271,14 @@ export const CHANGES_QUERY = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({ since: snapshot('since'), snapshot: snapshotParam(), limit: limit(), offset: offset() }),
 );
 
-/** A timestamp in the grammar of data files (CONTRACT §8), as epoch milliseconds. */
+/** A timestamp in the grammar of data files (CONTRACT §8), as given (the domain reads its instant). */
 function instant(name: string) {
-  const text = z
+  return z
     .string()
     .check(
       present(name),
       z.refine(isFileTimestamp, abort(`${name} must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00Z`)),
     );
-  return z.pipe(text, z.pipe(z.transform(Date.parse), z.int()));
 }
 
 /**
