@@ -14,7 +14,9 @@
  *   page to the data version of the first (`pagination.snapshot`): a crawl sees each record once
  *   even when the data is refreshed under it;
  * - `changes()`: every offer added, changed or removed since a version, and the version to ask
- *   from next time.
+ *   from next time;
+ * - `history()`: the APY history of one offer, or of several (up to 50) in one request, for a
+ *   period or a custom window (`from`, `to`, `interval`).
  *
  * docs/api.md ("Using the API from TypeScript") shows it in use.
  */
@@ -67,6 +69,14 @@ type ChangesPath<F extends OfferFamily> = `/api/v1/${F}/changes`;
 /** One entry of a changes page: `{ id, change, offer }`. */
 export type ChangeOf<F extends OfferFamily> =
   DataOf<ChangesPath<F>> extends { data: (infer Change)[] } ? Change : never;
+
+/** The families with history, and the window parameters of their history routes. */
+export type HistoryFamily = 'earn' | 'borrow';
+export type HistoryWindow = NonNullable<ParamsOf<'/api/v1/earn/{id}/history'>['query']>;
+/** One offer's history answer. */
+export type HistoryOf<F extends HistoryFamily> = DataOf<`/api/v1/${F}/{id}/history`>;
+/** Several offers' history: `{ data: [{ id, period, interval, from, to, point_count, data }] }`, in the order of `ids`. */
+export type HistoriesOf<F extends HistoryFamily> = DataOf<`/api/v1/${F}/history`>;
 
 /** The items of a list, page after page; `snapshot` is the data version they come from, once the first page is read. */
 export interface ListPages<Item> extends AsyncIterable<Item> {
@@ -188,6 +198,13 @@ export interface MarketDataClient {
   pages<P extends ListPath>(path: P, ...params: ParamsArg<P>): ListPages<ItemOf<P>>;
   /** Every offer of a family added, changed or removed since the version `since`, by ascending id; errors throw as in `pages()`. */
   changes<F extends OfferFamily>(family: F, since: string, options?: { limit?: number }): ChangesFeed<F>;
+  /**
+   * The history of one offer (an id), or of several (an array of 1 to 50 ids: one request and one
+   * unit of budget; unknown or unpublished ids are absent), for `window` (default `period=1m`).
+   * An error answer throws a MarketDataApiError.
+   */
+  history<F extends HistoryFamily>(family: F, id: number, window?: HistoryWindow): Promise<HistoryOf<F>>;
+  history<F extends HistoryFamily>(family: F, ids: readonly number[], window?: HistoryWindow): Promise<HistoriesOf<F>>;
   /** The openapi-fetch client underneath, with the same key and retries. */
   raw: Client<paths>;
 }
@@ -294,5 +311,15 @@ export function createMarketDataClient(options: MarketDataClientOptions): Market
     );
   }
 
-  return { get, pages, changes, raw };
+  async function history(family: HistoryFamily, ids: number | readonly number[], window: HistoryWindow = {}) {
+    const [path, params] =
+      typeof ids === 'number'
+        ? [`/api/v1/${family}/{id}/history`, { path: { id: ids }, query: window }]
+        : [`/api/v1/${family}/history`, { query: { ...window, ids } }];
+    const answer = await get(path as GetPath, ...([params] as unknown as ParamsArg<GetPath>));
+    if (answer.kind === 'ok') return answer.data;
+    throw new MarketDataApiError(answer.kind === 'error' ? answer.error : apiError(undefined, answer.response));
+  }
+
+  return { get, pages, changes, history: history as MarketDataClient['history'], raw };
 }
