@@ -53,7 +53,7 @@ const days = (ms: number) => `${ms / DAY} days`;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The interval of a custom window of this length: that of the shortest period at least as long. */
-export function defaultInterval(lengthMs: number): Interval {
+function defaultInterval(lengthMs: number): Interval {
   const period = PERIODS.find((p) => {
     const { windowMs } = PERIOD_SPEC[p];
     return windowMs === null || windowMs >= lengthMs;
@@ -62,7 +62,7 @@ export function defaultInterval(lengthMs: number): Interval {
 }
 
 /** How many buckets of `interval` the window [from, to] touches. */
-export const bucketCount = (interval: Interval, from: number, to: number): number =>
+const bucketCount = (interval: Interval, from: number, to: number): number =>
   (bucketStart(interval, to) - bucketStart(interval, from)) / SERIES[interval].bucketMs + 1;
 
 /**

@@ -25,7 +25,7 @@ export function defaultIntervalOf(lengthMs: number): string {
   return '1w';
 }
 
-export function bucketOf(interval: string, ms: number): number {
+function bucketOf(interval: string, ms: number): number {
   if (interval === '1h') return Math.floor(ms / HOUR) * HOUR;
   if (interval === '4h') return Math.floor(ms / (4 * HOUR)) * 4 * HOUR;
   if (interval === '1d') return Math.floor(ms / DAY) * DAY;
