@@ -105,6 +105,7 @@ const stageBlock = z
     ingestTimeoutSeconds: z.int().min(30).max(900).optional(),
     ingestMaxReceiveCount: z.int().min(1).max(1000).optional(),
     maxDataAgeMinutes: z.int().min(15).max(525_600).optional(),
+    recordHistory: z.boolean().optional(),
   })
   .strict();
 
@@ -167,6 +168,11 @@ export interface StageConfig {
   ingestMaxReceiveCount: number;
   /** A family's data older than this raises its DataAge alarm (default 1440, a day). */
   maxDataAgeMinutes: number;
+  /**
+   * Each import records its published earn and borrow offers' values as history, once per offer
+   * and UTC hour (CONTRACT §12; default on): the ingest function's `RECORD_HISTORY`.
+   */
+  recordHistory: boolean;
 }
 
 const DEFAULT_MEMORY: Record<LambdaName, number> = {
@@ -255,6 +261,7 @@ export function resolveStageConfig(stage: string, block: unknown = {}): StageCon
     ingestTimeoutSeconds: b.ingestTimeoutSeconds ?? 300,
     ingestMaxReceiveCount: b.ingestMaxReceiveCount ?? 5,
     maxDataAgeMinutes: b.maxDataAgeMinutes ?? 1440,
+    recordHistory: b.recordHistory ?? DEFAULTS.recordHistory,
   };
 }
 

@@ -147,6 +147,7 @@ export class MarketDataStack extends Stack {
       memorySize: config.ingestMemorySize,
       timeout: Duration.seconds(config.ingestTimeoutSeconds),
       maxReceiveCount: config.ingestMaxReceiveCount,
+      recordHistory: config.recordHistory,
       description: `Market data API: imports files put under incoming/ in the ingest bucket (${config.stage})`,
     });
 

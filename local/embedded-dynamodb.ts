@@ -22,6 +22,9 @@ export interface EmbeddedDynamo {
 
 export async function startEmbeddedDynamo(port = 0, host = '127.0.0.1'): Promise<EmbeddedDynamo> {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  // Node closes a keep-alive connection idle for 5 s by default, racing a client that reuses it (a
+  // quota write after a long import failed with ECONNRESET); the clients' sockets stay open instead.
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -29,7 +32,12 @@ export async function startEmbeddedDynamo(port = 0, host = '127.0.0.1'): Promise
   const { port: bound } = server.address() as AddressInfo;
   return {
     endpoint: `http://${host}:${bound}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Connections kept open (above) end now, not when their clients go.
+        server.closeAllConnections();
+      }),
   };
 }
 

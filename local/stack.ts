@@ -87,7 +87,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const imported =
     options.dataset === undefined
       ? undefined
-      : await importDataset(options.dataset, { client, tableName, onProgress: options.onImportProgress });
+      : await importDataset(options.dataset, {
+          client,
+          tableName,
+          onProgress: options.onImportProgress,
+          recordHistory: config.recordHistory,
+        });
   const accounts = options.accounts === undefined ? undefined : parseAccounts(options.accounts);
   // The same factories the functions' composition roots call, with this stack's clients.
   const built = buildFunctions(config, clients, options.clock);

@@ -1,12 +1,15 @@
 /**
- * `npm run import -- FILE [--table NAME] [--endpoint URL] [--region R] [--accounts FILE]`
+ * `npm run import -- FILE [--table NAME] [--endpoint URL] [--region R] [--accounts FILE] [--record-history true|false]`
  * Validates the dataset file whole, writes a new snapshot and publishes it atomically; the same
- * code runs against the local stack's embedded DynamoDB (`--endpoint`) and an AWS table.
+ * code runs against the local stack's embedded DynamoDB (`--endpoint`) and an AWS table. It
+ * records the published offers' values as history (CONTRACT §12) unless `--record-history false`
+ * (or `RECORD_HISTORY=false`, the ingest function's variable) says otherwise.
  */
 import { parseArgs } from 'node:util';
 import { AccountsConflictError, KeyStore } from '../shared/data/key-store';
 import { DataFileError, parseAccounts } from '../shared/import/dataset';
 import { importDataset } from '../shared/import/importer';
+import { booleanOf, DEFAULTS, ENV } from '../shared/platform/config';
 import { createDocumentClient } from '../shared/platform/dynamodb';
 import { progressBar, readDataFile, runMain, UsageError } from './cli';
 
@@ -20,12 +23,23 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       region: { type: 'string' },
       accounts: { type: 'string' },
       pepper: { type: 'string', default: process.env.KEY_PEPPER ?? '' },
+      'record-history': { type: 'string' },
     },
   });
   if (positionals.length > 1 || (positionals.length === 0 && !values.accounts)) {
     throw new UsageError(
-      'usage: npm run import -- FILE [--table NAME] [--endpoint URL] [--region R] [--accounts FILE]',
+      'usage: npm run import -- FILE [--table NAME] [--endpoint URL] [--region R] [--accounts FILE] [--record-history true|false]',
     );
+  }
+  let recordHistory: boolean;
+  try {
+    recordHistory = booleanOf(
+      { [ENV.recordHistory]: values['record-history'] ?? process.env[ENV.recordHistory] },
+      ENV.recordHistory,
+      DEFAULTS.recordHistory,
+    );
+  } catch {
+    throw new UsageError('--record-history (or RECORD_HISTORY) must be true or false');
   }
   const client = createDocumentClient({
     endpoint: values.endpoint,
@@ -41,17 +55,20 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         client,
         tableName,
         onProgress: progressBar('importing'),
+        recordHistory,
       });
       const summary = Object.entries(result.counts)
         .map(([family, n]) => `${family}=${n}`)
         .join(' ');
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const { observations, itemsWritten: historyItems } = result.history;
+      const recorded = result.recorded.observations;
       process.stdout.write(
         result.unchanged
           ? `already served: nothing written (${summary})\n`
           : `published ${result.published.length ? result.published.join(', ') : 'no family'}` +
-              `${observations ? `; ${observations} observation(s) appended (${historyItems} history items written)` : ''}: ` +
+              `${observations ? `; ${observations} observation(s) appended (${historyItems} history items written)` : ''}` +
+              `${recorded ? `; ${recorded} observation(s) recorded (${result.recorded.itemsWritten} history items written)` : ''}: ` +
               `${result.itemsWritten} items written, ${result.itemsDeleted} items of replaced or abandoned versions and failed imports deleted in ${seconds} s\n${summary}\n`,
       );
     }

@@ -12,4 +12,5 @@ export const handler = ingestHandler({
   client: createDocumentClient({ ...clientOptionsOf(config), maxAttempts: 10 }),
   tableName: config.tableName,
   clock: () => new Date(),
+  recordHistory: config.recordHistory,
 });

@@ -46,6 +46,8 @@ export interface IngestDeps {
   client: DynamoDBDocumentClient;
   tableName: string;
   clock: () => Date;
+  /** Record the published offers' values as history (the stage's `recordHistory`, CONTRACT §12). */
+  recordHistory: boolean;
 }
 
 /** What became of one object named in a message. */
@@ -137,6 +139,7 @@ export function ingestHandler(
         client: deps.client,
         tableName: deps.tableName,
         now: clock,
+        recordHistory: deps.recordHistory,
         ...(remaining === undefined ? {} : { leaseMs: Math.max(LEASE_MS, remaining + LEASE_MARGIN_MS) }),
       });
       const moved = await moveWithReport(bucket, key, object.versionId, bytes, INGEST_PREFIXES.imported, {

@@ -32,6 +32,8 @@ export interface IngestProps {
   timeout: Duration;
   /** Deliveries of a message before it moves to the dead-letter queue. */
   maxReceiveCount: number;
+  /** Record each import's published offers as history (the stage's `recordHistory`, CONTRACT §12). */
+  recordHistory: boolean;
   description: string;
 }
 
@@ -89,7 +91,10 @@ export class Ingest extends Construct {
       reservedConcurrency: 1,
       description: props.description,
       defaults: props.defaults,
-      environment: { [ENV.dynamodbRequestTimeoutMs]: String(IMPORT_REQUEST_TIMEOUT_MS) },
+      environment: {
+        [ENV.dynamodbRequestTimeoutMs]: String(IMPORT_REQUEST_TIMEOUT_MS),
+        [ENV.recordHistory]: String(props.recordHistory),
+      },
     });
     const fn = this.function.fn;
     // At most 2 concurrent batches (the least SQS allows): other files wait in the queue instead of

@@ -10,6 +10,10 @@
  *   (d) a re-import of what is served (nothing changed);
  *   (e) one hour of history appended for every earn and borrow offer;
  *
+ * then history recorded from imports (CONTRACT §12): an import carrying every earn and borrow
+ * offer, first of its hour (one observation recorded per published offer), and a refresh of every
+ * earn offer in the same hour (none);
+ *
  * and one hour for a sample of offers with no history stored and with three years stored. Each
  * case counts the deletions it causes (`deleteReplaced`), items written and deleted, write units of
  * puts and of deletions, items and read units read, wall time and peak heap. (a) to (d) run one
@@ -22,7 +26,13 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../local/embedded-dynamodb';
 import { SnapshotWriter } from '../../shared/data/snapshot-writer';
 import { encodeJournal } from '../../shared/data/stored-items';
-import { type ImportResult, importDataset, readPointer, type SnapshotPointer } from '../../shared/import/importer';
+import {
+  type ImportOptions,
+  type ImportResult,
+  importDataset,
+  readPointer,
+  type SnapshotPointer,
+} from '../../shared/import/importer';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import type { GeneratedDataset } from '../sample-data/generate';
 import { createRng, decimal, type Rng } from '../sample-data/random';
@@ -53,6 +63,8 @@ export interface ImportCase {
   observations?: number;
   /** History items among the items written. */
   history_items_written?: number;
+  /** Write units of the history items and the history journal among the write units. */
+  history_write_units?: number;
   /**
    * Write units of the history journal among them (shared/data/stored-items.ts `encodeJournal` of
    * the same series, sized by DynamoDB's rules): what all or nothing costs (docs/adr/0011).
@@ -164,6 +176,7 @@ export async function measureImports(
     name: string,
     tableName: string,
     file: unknown,
+    options: Pick<ImportOptions, 'now' | 'recordHistory'> = {},
   ): Promise<{ result: ImportResult; entry: ImportCase }> => {
     const before = await readPointer(raw, tableName);
     reset();
@@ -172,7 +185,7 @@ export async function measureImports(
       ms,
       peakMb,
     } = await measured(async () => {
-      const imported = await importDataset(file, { client, tableName });
+      const imported = await importDataset(file, { client, tableName, ...options });
       await deleteReplaced(client, tableName, before, await readPointer(raw, tableName));
       return imported;
     });
@@ -189,10 +202,12 @@ export async function measureImports(
       ms,
       peak_heap_mb: peakMb,
     };
-    if (result.history.observations)
+    const { history, recorded } = result;
+    if (history.observations || recorded.observations || counts.historyWriteUnits)
       Object.assign(entry, {
-        observations: result.history.observations,
-        history_items_written: result.history.itemsWritten,
+        observations: history.observations + recorded.observations,
+        history_items_written: history.itemsWritten + recorded.itemsWritten,
+        history_write_units: counts.historyWriteUnits,
       });
     cases.push(entry);
     log(
@@ -262,6 +277,47 @@ export async function measureImports(
       detail: `${round(perObservation, 2)} per observation`,
     });
 
+    // Recorded from imports: every earn and borrow offer as served, first import of its hour (the
+    // catalog was imported without recording), then every earn offer refreshed in the same hour.
+    const recordedTable = await prepared('imports-recorded');
+    const offers = { earn_offers: catalog.earn_offers, borrow_offers: catalog.borrow_offers };
+    const firstOfHour = await run(
+      undefined,
+      'recorded: every earn and borrow offer, first import of the hour',
+      recordedTable,
+      offers,
+      { recordHistory: true, now: () => new Date(hourStart + MINUTE) },
+    );
+    const journalUnits = counts.journalWriteUnits;
+    const recordedUnits = (firstOfHour.entry.history_write_units ?? 0) - journalUnits;
+    const recordedCount = firstOfHour.result.recorded.observations;
+    Object.assign(firstOfHour.entry, {
+      journal_units: journalUnits,
+      target: '≤ 4 write units per offer recorded (beside the journal, as (e))',
+      met: recordedCount > 0 && recordedUnits <= 4 * recordedCount,
+      detail: `${round(recordedUnits / Math.max(1, recordedCount), 2)} per offer, ${recordedCount} offers; journal ${journalUnits}`,
+    });
+    const secondInHour = await run(
+      undefined,
+      'recorded: every earn offer refreshed, second import in the same hour',
+      recordedTable,
+      {
+        earn_offers: refreshed(
+          catalog.earn_offers,
+          1,
+          new Date(hourStart + 6 * MINUTE).toISOString(),
+          'bench-recorded-second',
+        ),
+      },
+      { recordHistory: true, now: () => new Date(hourStart + 6 * MINUTE) },
+    );
+    Object.assign(secondInHour.entry, {
+      observations: secondInHour.result.recorded.observations,
+      history_write_units: counts.historyWriteUnits,
+      target: '0 history write units',
+      met: counts.historyWriteUnits === 0 && secondInHour.result.published.includes('earn'),
+    });
+
     const sample = quick ? 10 : 100;
     const earnIds = dataset.earn_offers.slice(0, sample).map((o) => o.id);
     const borrowIds = dataset.borrow_offers.slice(0, sample).map((o) => o.id);
@@ -319,9 +375,11 @@ export function importsTable(cases: ImportCase[]): string {
       'read units',
       'time s',
       'peak heap MB',
+      'observations',
+      'history write units',
       'target',
     ]),
-    row(Array(11).fill('---')),
+    row(Array(13).fill('---')),
     ...cases.map((c) =>
       row([
         c.name,
@@ -334,6 +392,8 @@ export function importsTable(cases: ImportCase[]): string {
         c.read_units,
         (c.ms / 1000).toFixed(1),
         c.peak_heap_mb,
+        c.observations,
+        c.history_write_units,
         c.target ? `${c.target}: ${c.met ? 'met' : 'NOT met'}${c.detail ? ` (${c.detail})` : ''}` : undefined,
       ]),
     ),

@@ -28,6 +28,7 @@
  * gives those 100 bytes for storage; counted here in the entry's size as well, the larger reading.
  */
 import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { HISTORY_PREFIX, historyJournalKey } from '../../shared/data/keys';
 import { createTableInput, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../../shared/data/table';
 import { createDocumentClient, isConditionFailure } from '../../shared/platform/dynamodb';
 
@@ -165,6 +166,10 @@ export interface WriteCounts {
   itemsRead: number;
   /** Read units as the embedded DynamoDB reports them (ReturnConsumedCapacity). */
   readUnits: number;
+  /** Write units of puts and updates of history items and of the history journal (among writeUnits). */
+  historyWriteUnits: number;
+  /** Of which the history journal's. */
+  journalWriteUnits: number;
 }
 
 type Op = { kind: 'put' | 'update' | 'delete' | 'check'; table: string; key: Item; item?: Item; factor: number };
@@ -282,6 +287,8 @@ export function countingClient(
     deleteUnits: 0,
     itemsRead: 0,
     readUnits: 0,
+    historyWriteUnits: 0,
+    journalWriteUnits: 0,
   };
 
   const charge = (op: Op, before: Item | undefined, after: Item | undefined) => {
@@ -293,6 +300,10 @@ export function countingClient(
     } else {
       counts.writeUnits += total;
       if (op.kind !== 'check') counts.itemsWritten++;
+      const pk = String(op.key.PK);
+      const journal = pk === historyJournalKey(0, 0).PK && String(op.key.SK).startsWith(historyJournalKey(0, 0).SK);
+      if (journal) counts.journalWriteUnits += total;
+      if (journal || pk.startsWith(HISTORY_PREFIX)) counts.historyWriteUnits += total;
     }
   };
 
@@ -351,6 +362,8 @@ export function countingClient(
       deleteUnits: 0,
       itemsRead: 0,
       readUnits: 0,
+      historyWriteUnits: 0,
+      journalWriteUnits: 0,
     });
   const destroy = client.destroy.bind(client);
   client.destroy = () => {

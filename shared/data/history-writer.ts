@@ -12,7 +12,8 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
-import { historyJournalKey, type Key } from './keys';
+import { type HistoryFamily, historyJournalKey, historyPartition, historySortKey, type Key } from './keys';
+import { queryAll } from './query-all';
 import {
   decodeHistory,
   decodeJournal,
@@ -57,6 +58,21 @@ export interface HistoryWriterOptions {
   dryRun?: boolean;
 }
 
+/** The items at some keys as one consistent read found them: decided on, then written from (writeChanged). */
+export class StoredItems {
+  constructor(private readonly items: ReadonlyMap<string, StoredHistory>) {}
+
+  get(key: Key): StoredHistory | undefined {
+    return this.items.get(keyOf(key));
+  }
+
+  /** The value a pointer publishing `published` serves at `key` (none: absent, or not yet published). */
+  served(key: Key, published: number): HistoryValue | undefined {
+    const stored = this.get(key);
+    return stored && servedValue(stored, published);
+  }
+}
+
 export class HistoryWriter {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -78,7 +94,8 @@ export class HistoryWriter {
     return new HistoryWriter(this.client, this.tableName, { ...this.options, dryRun: true });
   }
 
-  private async read(keys: Key[]): Promise<Map<string, StoredHistory>> {
+  /** The items at these keys (distinct), as stored: one consistent read. */
+  async readStored(keys: Key[]): Promise<StoredItems> {
     const items = await getItems(
       keys.map(({ PK, SK }) => ({ PK, SK })),
       { ...this.batch, projection: [...HISTORY_ATTRIBUTES], consistent: true },
@@ -88,7 +105,22 @@ export class HistoryWriter {
       const decoded = decodeHistory(item);
       stored.set(keyOf(decoded.key), decoded);
     }
-    return stored;
+    return new StoredItems(stored);
+  }
+
+  /** Does a pointer publishing `published` serve an observation of this series within [from, to)? */
+  async observedIn(family: HistoryFamily, id: number, from: number, to: number, published: number): Promise<boolean> {
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': historyPartition(family, id),
+        ':from': historySortKey('RAW', from),
+        ':to': historySortKey('RAW', to - 1),
+      },
+      ConsistentRead: true,
+    });
+    return items.some((item) => servedValue(decodeHistory(item), published) !== undefined);
   }
 
   /**
@@ -96,13 +128,22 @@ export class HistoryWriter {
    * observation for a bucket, or a different value at the same instant (a correction). An earlier
    * observation than a bucket's served one leaves the bucket as it is. Keys must be distinct.
    */
-  async writeChanged(candidates: HistoryCandidate[], { published, seq }: HistorySequence): Promise<WriteResult> {
+  async writeChanged(
+    candidates: HistoryCandidate[],
+    { published, seq }: HistorySequence,
+    read?: StoredItems,
+  ): Promise<WriteResult> {
     if (candidates.length === 0) return { itemsRead: 0, itemsWritten: 0 };
-    const stored = await this.read(candidates.map((c) => c.key));
+    const stored = read ?? (await this.readStored(candidates.map((c) => c.key)));
     const writes: StoredHistory[] = [];
     for (const { key, expiresAt, ...value } of candidates) {
-      const served = stored.has(keyOf(key)) ? servedValue(stored.get(keyOf(key))!, published) : undefined;
-      if (served && (value.at < served.at || (value.at === served.at && sameValue(value, served)))) continue;
+      const served = stored.served(key, published);
+      // Against what this import already wrote there (a file's observation, then a recorded one), else
+      // what is served. Not in a dry run: it comes before the import reverts a failed one, whose
+      // values may still hold the same number.
+      const pending = stored.get(key)?.pending;
+      const current = !this.options.dryRun && pending?.seq === seq ? pending : served;
+      if (current && (value.at < current.at || (value.at === current.at && sameValue(value, current)))) continue;
       writes.push({ key, ...(served ? { committed: served } : {}), pending: { ...value, seq }, expiresAt });
     }
     if (!this.options.dryRun) await putItems(writes.map(encodeHistory), this.writes);
@@ -114,7 +155,8 @@ export class HistoryWriter {
    * changed gets back the value it served, one it added is deleted. Returns the items changed.
    */
   async revert(keys: Key[], seq: number): Promise<number> {
-    const stored = [...(await this.read(keys)).values()].filter((s) => s.pending?.seq === seq);
+    const read = await this.readStored(keys);
+    const stored = keys.flatMap((key) => read.get(key) ?? []).filter((s) => s.pending?.seq === seq);
     const restore = stored.filter((s) => s.committed).map(({ pending: _, ...s }) => encodeHistory(s));
     const remove = stored.filter((s) => !s.committed).map((s) => ({ ...s.key }));
     await putItems(restore, this.writes);

@@ -89,6 +89,11 @@ const PointerCodec = z.object({
    * or an earlier one are served, later ones are not yet (see "history" below). 0 before the first.
    */
   historySeq: z._default(z.number().check(z.int(), z.minimum(0)), 0),
+  /**
+   * Per history family, the start (epoch ms) of the UTC hour an import last recorded
+   * (docs/adr/0012-recorded-history.md): a later import in that hour records nothing.
+   */
+  recorded: z._default(z.record(z.string(), z.number().check(z.int())), {}),
   importedAt: z.optional(z.string()),
   lease: z.optional(LeaseCodec),
 });

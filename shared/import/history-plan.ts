@@ -110,13 +110,113 @@ async function appendInRounds(
   return result;
 }
 
-/** The journal of an append under `seq`: each series and the times of its observations. */
-export const journalOf = (appends: readonly HistoryAppend[], seq: number): HistoryJournal => ({
-  seq,
-  series: appends.flatMap(({ family, series }) =>
-    series.map((s) => ({ family, id: s.offer_id, times: [...new Set(s.points.map((p) => Date.parse(p.timestamp)))] })),
-  ),
-});
+/**
+ * The journal of an import under `seq`: each series it may write and the times of its
+ * observations (a file's and a recording's of one offer in one entry).
+ */
+export function journalOf(appends: readonly HistoryAppend[], seq: number): HistoryJournal {
+  const series = new Map<string, JournalSeries & { times: number[] }>();
+  for (const { family, series: records } of appends)
+    for (const s of records) {
+      const entry = series.get(`${family}:${s.offer_id}`) ?? { family, id: s.offer_id, times: [] };
+      series.set(`${family}:${s.offer_id}`, entry);
+      for (const p of s.points) entry.times.push(Date.parse(p.timestamp));
+    }
+  return { seq, series: [...series.values()].map((s) => ({ ...s, times: [...new Set(s.times)] })) };
+}
+
+// ---- recorded from imports (CONTRACT §12, docs/adr/0012-recorded-history.md) ---------------------
+
+/** What each family records of a published offer: the fields of its history series. */
+const RECORDED_FIELDS = {
+  earn: { apy: 'apy', tvl: 'tvl' },
+  borrow: { apy: 'net_borrow_apy' },
+} as const satisfies Record<HistoryFamily, { apy: string; tvl?: string }>;
+
+const HOUR_MS = 3_600_000;
+
+/** The start of the UTC hour of `ms`: the unit recording keeps to one observation per offer. */
+export const hourOf = (ms: number): number => bucketStart('1h', ms);
+
+/**
+ * The observations an import records for `family` at `at`: one for each offer it publishes
+ * (`offers`, the file's records), except those the file's own history (`appends`) observes in
+ * at's hour: the file's observation is that hour's. Stored observations are checked when written
+ * (recordObservations).
+ */
+export function recordingOf(
+  family: HistoryFamily,
+  offers: readonly Record<string, unknown>[],
+  appends: readonly HistoryAppend[],
+  at: number,
+): HistoryAppend {
+  const hour = hourOf(at);
+  const observed = new Set(
+    appends
+      .filter((a) => a.family === family)
+      .flatMap((a) => a.series)
+      .filter((s) => s.points.some((p) => hourOf(Date.parse(p.timestamp)) === hour))
+      .map((s) => s.offer_id),
+  );
+  const fields: { apy: string; tvl?: string } = RECORDED_FIELDS[family];
+  const timestamp = new Date(at).toISOString();
+  return {
+    family,
+    series: offers
+      .filter((o) => o.published !== false && !observed.has(o.id as number))
+      .map((o) => ({
+        offer_id: o.id as number,
+        points: [
+          {
+            timestamp,
+            apy: o[fields.apy] as string,
+            ...(fields.tvl ? { tvl: (o[fields.tvl] as string | null | undefined) ?? null } : {}),
+          },
+        ],
+      })),
+  };
+}
+
+/**
+ * Write the recorded observations (one point a series, all at one time), under `seq`, for the
+ * offers whose series has no served observation in that hour. The items an observation writes are
+ * read anyway (writeChanged); the series' 4H bucket among them holds the last observation of the
+ * 4 hours around the hour: before the hour, none in it; within it, one. Only when it is later
+ * (observations dated after the import) is the hour itself asked (HistoryWriter.observedIn).
+ */
+export async function recordObservations(
+  store: HistoryWriter,
+  recorded: readonly HistoryAppend[],
+  now: number,
+  sequence: HistorySequence,
+): Promise<AppendResult> {
+  const result: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
+  for (const { family, series } of recorded) {
+    for (let i = 0; i < series.length; i += SERIES_PER_ROUND) {
+      const round = series.slice(i, i + SERIES_PER_ROUND).map((record) => {
+        const raw = observations(record.points);
+        const at = raw[0]![0];
+        return { id: record.offer_id, at, items: historyItems(family, record.offer_id, raw, now) };
+      });
+      const stored = await store.readStored(round.flatMap((r) => r.items.map((item) => item.key)));
+      const items: HistoryCandidate[] = [];
+      for (const { id, at, items: candidates } of round) {
+        const hour = hourOf(at);
+        const bucket = stored.served(historyKey(family, id, '4H', bucketStart('4h', at)), sequence.published);
+        const last = bucket?.at ?? Number.NEGATIVE_INFINITY;
+        if (last >= hour && last < hour + HOUR_MS) continue;
+        if (last >= hour + HOUR_MS && (await store.observedIn(family, id, hour, hour + HOUR_MS, sequence.published)))
+          continue;
+        result.observations += 1;
+        for (const item of candidates) items.push(item);
+      }
+      const written = await store.writeChanged(items, sequence, stored);
+      result.itemsRead += round.reduce((n, r) => n + r.items.length, 0);
+      result.itemsWritten += written.itemsWritten;
+    }
+  }
+  return result;
+}
 
 /** Every item a series of a journal may have written: its observations and their buckets. */
 function keysOf({ family, id, times }: JournalSeries): Key[] {

@@ -2,8 +2,10 @@
  * The import (docs/adr/0006-live-data.md). A data file is validated as a whole; then each family
  * it carries is published as a new immutable version only if its content changed (offers also
  * when a platform reference they render changed), and its history observations are appended under
- * the import's sequence number. Publishing is one write of the pointer item, which names the
- * served version of every family and the last sequence number whose history is served.
+ * the import's sequence number, beside the observations it records of the offers it publishes
+ * (one per offer and UTC hour: docs/adr/0012-recorded-history.md). Publishing is one write of the
+ * pointer item, which names the served version of every family, the last sequence number whose
+ * history is served and the hour each history family was last recorded.
  * Replaced versions are deleted only once no reader's cached pointer can still name them. An
  * import of what is already served writes nothing. One import runs at a time (a lease on the
  * pointer); a failed or interrupted import leaves the served data and history untouched, and the
@@ -17,6 +19,7 @@ import {
   DATASET_FAMILY_OF,
   HISTORY_DATASET_FAMILY,
   HISTORY_FAMILIES,
+  type HistoryFamily,
   OFFER_FAMILIES,
   PLATFORM_FAMILIES,
   VERSIONED_FAMILIES,
@@ -38,7 +41,10 @@ import {
   appendHistory,
   type HistoryAppend,
   historyWouldChange,
+  hourOf,
   journalOf,
+  recordingOf,
+  recordObservations,
   revertHistory,
 } from './history-plan';
 import {
@@ -85,6 +91,12 @@ export interface ImportOptions {
    * import whose lease was taken over is no longer running (the ingest function passes its timeout).
    */
   leaseMs?: number;
+  /**
+   * Record each published earn and borrow offer's value at the import's refresh time, once per
+   * offer and UTC hour (CONTRACT §12). The stage's `recordHistory`: the ingest function,
+   * `npm run import` and the local stack pass it (on by default); off when not given.
+   */
+  recordHistory?: boolean;
 }
 
 export interface ImportResult {
@@ -101,7 +113,10 @@ export interface ImportResult {
    * names), and history items a failed import had written, reverted.
    */
   itemsDeleted: number;
+  /** The file's own history observations. */
   history: AppendResult;
+  /** The observations recorded of the published offers (none within an hour already recorded). */
+  recorded: AppendResult;
   /** Records per family in the file. */
   counts: Partial<Record<DatasetFamily, number>>;
 }
@@ -275,6 +290,22 @@ const historyOf = (dataset: Dataset): HistoryAppend[] =>
     return series && series.length > 0 ? [{ family, series }] : [];
   });
 
+/**
+ * The families whose published offers an import at `at` records (docs/adr/0012-recorded-history.md):
+ * those the file carries, unless the pointer says an import already recorded them in that hour.
+ */
+const familiesToRecord = (
+  dataset: Dataset,
+  pointer: SnapshotPointer | undefined,
+  at: number,
+  recordHistory: boolean | undefined,
+): HistoryFamily[] =>
+  recordHistory
+    ? HISTORY_FAMILIES.filter(
+        (family) => dataset[DATASET_FAMILY_OF[family]] !== undefined && pointer?.recorded[family] !== hourOf(at),
+      )
+    : [];
+
 export async function importDataset(input: DataFileInput, options: ImportOptions): Promise<ImportResult> {
   const dataset = parseDataset(input);
   const { client, tableName } = options;
@@ -312,6 +343,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   ];
   if (
     planned.length === 0 &&
+    familiesToRecord(dataset, seen, startedAt.getTime(), options.recordHistory).length === 0 &&
     !(await historyWouldChange(history, appends, startedAt.getTime(), seen?.historySeq ?? 0))
   ) {
     await writer.markRefreshed(carried([]), startedAt.toISOString());
@@ -322,6 +354,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       itemsWritten: 0,
       itemsDeleted: 0,
       history: noHistory,
+      recorded: noHistory,
       counts,
     };
   }
@@ -409,12 +442,21 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       change.state.segments = written.segments;
       itemsWritten += written.itemsWritten;
     }
+    // Recorded under the lease, against the pointer as it is then: another import may have recorded this hour.
+    const recordedFamilies = familiesToRecord(dataset, before, startedAt.getTime(), options.recordHistory);
+    const recordings = recordedFamilies.map((family) =>
+      recordingOf(family, dataset[DATASET_FAMILY_OF[family]]!, appends, startedAt.getTime()),
+    );
+    const journaled = [...appends, ...recordings].filter((a) => a.series.length > 0);
     let appended = noHistory;
-    if (appends.length > 0) {
+    let recorded = noHistory;
+    if (journaled.length > 0) {
       // The journal replaces the last one (published: its parts are deleted once the new head is written).
-      itemsWritten += await history.writeJournal(journalOf(appends, sequence.seq), journal);
+      // It names every offer a recording may write; those it skips (observed this hour) hold nothing of it.
+      itemsWritten += await history.writeJournal(journalOf(journaled, sequence.seq), journal);
       appended = await appendHistory(history, appends, startedAt.getTime(), sequence);
-      itemsWritten += appended.itemsWritten;
+      recorded = await recordObservations(history, recordings, startedAt.getTime(), sequence);
+      itemsWritten += appended.itemsWritten + recorded.itemsWritten;
     }
 
     // Versions replaced longer ago than their retention are deleted, sparing the blocks others name;
@@ -433,11 +475,20 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       }
       families[DATASET_FAMILY_OF[change.family]] = change.state;
     }
-    for (const { family } of appends)
+    for (const { family } of journaled)
       families[HISTORY_DATASET_FAMILY[family]] = { publishedAt: startedAt.toISOString() };
-    const historySeq = appends.length > 0 ? sequence.seq : published;
-    await writer.publish(owner, { families, retired, historySeq, importedAt: publishedAt.toISOString() });
-    await writer.markRefreshed(carried(changes), publishedAt.toISOString());
+    const historySeq = journaled.length > 0 ? sequence.seq : published;
+    const recordedHours = { ...before?.recorded };
+    for (const family of recordedFamilies) recordedHours[family] = hourOf(startedAt.getTime());
+    await writer.publish(owner, {
+      families,
+      retired,
+      historySeq,
+      recorded: recordedHours,
+      importedAt: publishedAt.toISOString(),
+    });
+    // The import's refresh time (`refreshed_at`): the time of the observations it recorded.
+    await writer.markRefreshed(carried(changes), startedAt.toISOString());
     itemsWritten += 1;
     return {
       unchanged: false,
@@ -446,6 +497,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       itemsWritten,
       itemsDeleted,
       history: appended,
+      recorded,
       counts,
     };
   } catch (error) {

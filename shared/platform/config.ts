@@ -37,6 +37,12 @@ export interface RuntimeConfig {
   /** DynamoDB client timeouts (the local stack, whose embedded DynamoDB shares the process, needs longer ones). */
   dynamodbRequestTimeoutMs: number;
   dynamodbConnectionTimeoutMs: number;
+  /**
+   * Imports record each published earn and borrow offer's value as history, once per offer and
+   * UTC hour (CONTRACT §12): the stage's `recordHistory`, on by default. Read by the ingest
+   * function, `npm run import` and the local stack.
+   */
+  recordHistory: boolean;
 }
 
 export const ENV = {
@@ -52,6 +58,7 @@ export const ENV = {
   dataMaxAgeSeconds: 'DATA_MAX_AGE_SECONDS',
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
   dynamodbConnectionTimeoutMs: 'DYNAMODB_CONNECTION_TIMEOUT_MS',
+  recordHistory: 'RECORD_HISTORY',
 } as const;
 
 export const DEFAULTS = {
@@ -63,6 +70,7 @@ export const DEFAULTS = {
   dataMaxAgeSeconds: 86_400,
   dynamodbRequestTimeoutMs: 2_000,
   dynamodbConnectionTimeoutMs: 1_000,
+  recordHistory: true,
 } as const;
 
 /** The timeouts the local stack and integration tests use with the embedded DynamoDB. */
@@ -80,6 +88,14 @@ function positiveInt(
     throw new Error(`configuration: ${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer`);
   }
   return Number(raw);
+}
+
+/** `true` or `false`; absent or empty: the fallback. */
+export function booleanOf(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new Error(`configuration: ${name} must be true or false`);
+  return raw === 'true';
 }
 
 export function readConfig(env: Record<string, string | undefined>): RuntimeConfig {
@@ -109,5 +125,6 @@ export function readConfig(env: Record<string, string | undefined>): RuntimeConf
       ENV.dynamodbConnectionTimeoutMs,
       DEFAULTS.dynamodbConnectionTimeoutMs,
     ),
+    recordHistory: booleanOf(env, ENV.recordHistory, DEFAULTS.recordHistory),
   };
 }

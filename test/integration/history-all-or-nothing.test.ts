@@ -8,7 +8,10 @@
  *   exactly what it was) and drops its journal, even when that next import is itself killed while
  *   reverting (the one after it finishes the job);
  * - a history-only file becomes visible with its publish, not before (a reader asks between the
- *   last history write and the pointer's).
+ *   last history write and the pointer's);
+ * - the observations an import records of its offers (CONTRACT §12) likewise: killed at its
+ *   publish, none is served, the next import reverts them, and the hour is recorded by the next
+ *   import that carries the family.
  *
  * The failures are real: a document client on the same table whose calls of one kind start failing
  * like a dropped connection after a number of them.
@@ -81,11 +84,11 @@ const flakyClient = (
   beforeFailing?: () => Promise<void>,
 ) => flakyOn(table.endpoint, kind, healthy, beforeFailing);
 
-async function failingImport(dataset: unknown, flaky: FlakyClient) {
+async function failingImport(dataset: unknown, flaky: FlakyClient, recordHistory = false) {
   try {
     now += 1_000;
     await expect(
-      importDataset(dataset, { client: flaky.client, tableName: table.tableName, now: clock }),
+      importDataset(dataset, { client: flaky.client, tableName: table.tableName, now: clock, recordHistory }),
     ).rejects.toThrow(/ECONNRESET/);
     await flaky.settled();
   } finally {
@@ -276,4 +279,41 @@ it('an import killed while writing a large journal (parts, no head yet) leaves t
   expect(result.published).toContain('exchanges');
   expect(await writer.readJournalHead()).toEqual(head);
   expect(await served()).toEqual(servedBefore);
+});
+
+it('an import killed at its publish serves none of the observations it recorded; the next reverts them, and the hour is recorded by the next import of the family', async () => {
+  // A new hour: the import records every published offer, then fails at the pointer's put.
+  now = NOW.getTime() + 3_600_000;
+  await importAt(catalogFile('Renamed after the large journal'));
+  const servedBefore = await served();
+  const stored = await storedHistory();
+  const offers = (apy: string) => {
+    const d: any = fixtureDataset();
+    return {
+      earn_offers: d.earn_offers.map((o: any) => ({ ...o, apy })),
+      borrow_offers: d.borrow_offers.map((o: any) => ({ ...o, net_borrow_apy: apy })),
+    };
+  };
+  await failingImport(offers('31.5'), flakyClient(PutCommand, 0), true);
+  expect(await served()).toEqual(servedBefore);
+  // 11 offers, 4 items each (earn offer 1 has the fixture's 11:00 observation in this hour: none recorded).
+  expect((await storedHistory()).unpublished).toBe(4 * 11);
+
+  // The next import, carrying no offers, reverts them: the stored history is exactly what it was.
+  await importAt(catalogFile('Renamed after the killed recording'));
+  expect(await storedHistory()).toEqual(stored);
+  expect(await journalHead()).toBeUndefined();
+
+  // The killed import recorded nothing of the hour: the next one that carries the offers records it.
+  now += 1_000;
+  const result = await importDataset(offers('32.5'), {
+    client: table.client,
+    tableName: table.tableName,
+    now: clock,
+    recordHistory: true,
+  });
+  expect(result.recorded.observations).toBe(11);
+  const text = JSON.stringify(await served());
+  expect(text).toContain('"32.5"');
+  expect(text).not.toContain('"31.5"');
 });

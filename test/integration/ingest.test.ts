@@ -125,7 +125,14 @@ beforeAll(async () => {
   });
   await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
   table = await startTestTable();
-  ingest = ingestHandler({ s3, client: table.client, tableName: table.tableName, clock: () => NOW });
+  // As deployed: the stage records history by default (CONTRACT §12).
+  ingest = ingestHandler({
+    s3,
+    client: table.client,
+    tableName: table.tableName,
+    clock: () => NOW,
+    recordHistory: true,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -169,6 +176,8 @@ describe('a file put under incoming/', () => {
       checkedAt: NOW.toISOString(),
     });
     expect(report.result).toEqual(expect.any(Object));
+    // The published offers recorded at the import's refresh time: 8 earn, 4 borrow (CONTRACT §12).
+    expect(report.result.recorded.observations).toBe(12);
 
     // s3rver notified the function's own writes too; the stack's filter lets only the upload through.
     expect(notified.map((r) => r.s3.object.key)).toEqual(
@@ -272,6 +281,7 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
       client: table.client,
       tableName: table.tableName,
       clock: () => NOW,
+      recordHistory: false,
     });
     const first = await bucket.put(KEY, withKraken('Kraken One'));
     const second = await bucket.put(KEY, withKraken('Kraken Two'));
@@ -300,6 +310,7 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
       client: table.client,
       tableName: table.tableName,
       clock: () => NOW,
+      recordHistory: false,
     });
     const first = await bucket.put(KEY, withKraken('Kraken Three'));
     const second = await bucket.put(KEY, withKraken('Kraken Four'));

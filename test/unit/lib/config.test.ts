@@ -25,6 +25,7 @@ describe('resolveStageConfig', () => {
       ingestTimeoutSeconds: 300,
       ingestMaxReceiveCount: 5,
       maxDataAgeMinutes: 1440,
+      recordHistory: true,
     });
     expect(config.customDomain).toBeUndefined();
     expect(config.alarmEmail).toBeUndefined();

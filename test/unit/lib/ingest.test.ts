@@ -131,6 +131,15 @@ describe('the ingest queue and function', () => {
     });
   });
 
+  it('records history from imports unless the stage turns it off (RECORD_HISTORY, CONTRACT §12)', () => {
+    const variables = (fixture: Fixture) =>
+      resourceOf(fixture, fixture.logicalId(fixture.stack.ingest.function.fn)).Properties.Environment.Variables;
+    const off = synth('qa', { recordHistory: false });
+
+    expect(variables(dev)).toMatchObject({ RECORD_HISTORY: 'true' });
+    expect(variables(off)).toMatchObject({ RECORD_HISTORY: 'false' });
+  });
+
   it('allows S3 to send to the queue only from the ingest bucket, and only over TLS', () => {
     const queueId = dev.logicalId(dev.stack.ingest.queue);
     const [policy] = Object.values(

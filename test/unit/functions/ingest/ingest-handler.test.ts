@@ -29,7 +29,7 @@ const s3Mock = mockClient(S3Client);
 const ddbMock = mockClient(DynamoDBDocumentClient);
 const s3 = new S3Client({ region: 'eu-west-1' });
 const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' }));
-const ingest = ingestHandler({ s3, client, tableName: 'unit-table', clock: () => NOW });
+const ingest = ingestHandler({ s3, client, tableName: 'unit-table', clock: () => NOW, recordHistory: false });
 
 /** The SQS message the bucket's notification sends for one put (key URL-encoded, as S3 does). */
 function sqsEvent(key: string, eventName = 'ObjectCreated:Put'): SQSEvent {
