@@ -5,7 +5,8 @@
  */
 
 import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/data/keys';
-import { PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
+import { INTERVALS, PERIOD_SPEC, PERIODS, REACH_MS, TO_REACH_MS } from '../../shared/domain/buckets';
+import { DEFAULT_PERIOD, MAX_BUCKETS } from '../../shared/domain/history';
 import {
   CATALOG_ORDER,
   DEFAULT_SORT,
@@ -15,7 +16,7 @@ import {
 } from '../../shared/domain/orderings';
 import { historyColumnsOf, offerColumnsOf } from '../../shared/http/csv';
 import { DEPRECATION_NOTICE_DAYS } from '../../shared/http/deprecation';
-import { DEFAULT_PERIOD, PAGE_SIZE } from '../../shared/http/query';
+import { PAGE_SIZE } from '../../shared/http/query';
 import type { Route } from '../../shared/http/routes';
 import { DEFAULTS } from '../../shared/platform/config';
 import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
@@ -68,6 +69,11 @@ export function historyRules(): string {
   const rows = PERIODS.map(
     (p) => `| \`${p}\` | \`${PERIOD_SPEC[p].interval}\` | ${windowText(PERIOD_SPEC[p].windowMs)} |`,
   );
+  const defaults = PERIODS.map((p) => {
+    const { windowMs, interval } = PERIOD_SPEC[p];
+    return windowMs === null ? `longer → \`${interval}\`` : `≤ ${windowText(windowMs).slice(5)} → \`${interval}\``;
+  });
+  const reach = INTERVALS.map((i) => `\`${i}\` ${REACH_MS[i] === null ? 'any time' : `${REACH_MS[i]! / DAY} days`}`);
   return [
     `The \`period\` parameter (default \`${DEFAULT_PERIOD}\`) selects the window and the bucket size (\`interval\`):`,
     '',
@@ -80,6 +86,14 @@ export function historyRules(): string {
       "A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. " +
       '`to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). ' +
       'An offer without history answers 200 with `point_count: 0`.',
+    '',
+    '**Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` ' +
+      '(default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. ' +
+      `Without \`interval\`, a custom window takes that of the shortest period at least as long (${defaults.join(', ')}). ` +
+      '`interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; ' +
+      `\`from\` must be before \`to\`; a window spans at most ${MAX_BUCKETS.toLocaleString('en-US')} buckets of its interval. ` +
+      `Each interval reaches back from the request time as far as its longest period (${reach.join(', ')}), and \`to\` at most ${TO_REACH_MS / DAY} days: ` +
+      'older items of its series are no longer kept. Each of these is a `validation_error` naming the parameters.',
   ].join('\n');
 }
 

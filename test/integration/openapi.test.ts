@@ -105,7 +105,7 @@ describe('the document', () => {
         Object.entries(op.responses as Json).map(([status, r]) => [status, deref(r as Json)]),
       );
       const expected =
-        route.operationId === 'getCollateralHistory'
+        route.operationId === 'getCollateralHistory' || route.operationId === 'getCollateralHistories'
           ? ['400', '401', '403', '404', '429', '500', '503']
           : ['200', '400', '401', '403', '429', '500', '503'];
       expect(Object.keys(responses)).toEqual(expect.arrayContaining(expected));
@@ -256,11 +256,15 @@ describe('the document', () => {
     expect(params('/api/v1/exchanges/{slug}').slug).toEqual({ type: 'string', minLength: 1, maxLength: 256 });
   });
 
-  it('sends a list parameter as one comma-separated value, and only `since` is a required query parameter', () => {
+  it("sends a list parameter as one comma-separated value, and only `since` (and `ids` of several offers' history) is a required query parameter", () => {
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
       for (const param of ((methods.get.parameters ?? []) as Json[]).map(deref)) {
         if (param.in !== 'query') continue;
-        expect([path, param.name, param.required]).toEqual([path, param.name, param.name === 'since']);
+        expect([path, param.name, param.required]).toEqual([
+          path,
+          param.name,
+          param.name === 'since' || (param.name === 'ids' && path.endsWith('/history')),
+        ]);
         if (param.schema.type === 'array')
           expect([path, param.name, param.style, param.explode]).toEqual([path, param.name, 'form', false]);
       }
@@ -496,6 +500,9 @@ describe('served by the local stack', () => {
       '/api/v1/earn/1/history?period=1w',
       '/api/v1/earn/4/history?period=all',
       '/api/v1/borrow/1/history?period=1y',
+      '/api/v1/earn/1/history?from=2026-11-01T00:00:00Z&interval=1w',
+      '/api/v1/earn/history?ids=1,4,999&period=1w',
+      '/api/v1/borrow/history?ids=1&from=2026-01-01T00:00:00Z',
       '/api/v1/collateral/9/history',
     ];
     for (const path of paths) {

@@ -302,3 +302,28 @@ describe('changes()', () => {
     expect(feed.since).toBe(since);
   });
 });
+
+describe('history()', () => {
+  it('reads one offer, and several in one request whose entries equal their single answers', async () => {
+    const { api, requests } = client(KEY);
+    const window = { from: '2026-11-18T00:00:00Z', interval: '4h' as const };
+    const one = await api.history('earn', 1, window);
+    expect(one).toMatchObject({ period: 'custom', interval: '4h', from: '2026-11-18T00:00:00.000Z' });
+    expect(one.point_count).toBeGreaterThan(0);
+
+    const before = requests.length;
+    const several = await api.history('earn', [2, 999, 1], window);
+    expect(requests.slice(before)).toEqual([
+      '/api/v1/earn/history?from=2026-11-18T00%3A00%3A00Z&interval=4h&ids=2,999,1',
+    ]);
+    expect(several.data.map((e) => e.id)).toEqual([2, 1]);
+    expect(several.data[1]).toEqual({ id: 1, ...one });
+  });
+
+  it('throws a refused window as a MarketDataApiError naming the parameters', async () => {
+    const { api } = client(KEY);
+    const refused = api.history('borrow', 1, { period: '1w', from: '2026-11-18T00:00:00Z' });
+    await expect(refused).rejects.toThrow(MarketDataApiError);
+    await expect(refused).rejects.toMatchObject({ error: { status: 400, code: 'validation_error' } });
+  });
+});
