@@ -230,7 +230,7 @@ export interface paths {
          *
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
          *
-         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each interval reaches back from the request time as far as its longest period (`1h` 7 days, `4h` 30 days, `1d` 365 days, `1w` any time), and `to` at most 7 days: older items of its series are no longer kept. Each of these is a `validation_error` naming the parameters.
+         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each of these is a `validation_error` naming the parameters. Each interval's series is kept for as long as its periods read it, from the point's bucket start (`1h`: the observation's time): `1h` 8 days, `4h` 31 days 4 hours, `1d` 367 days, `1w` for ever. A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.
          */
         get: operations["getEarnHistories"];
         put?: never;
@@ -327,7 +327,7 @@ export interface paths {
          *
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
          *
-         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each interval reaches back from the request time as far as its longest period (`1h` 7 days, `4h` 30 days, `1d` 365 days, `1w` any time), and `to` at most 7 days: older items of its series are no longer kept. Each of these is a `validation_error` naming the parameters.
+         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each of these is a `validation_error` naming the parameters. Each interval's series is kept for as long as its periods read it, from the point's bucket start (`1h`: the observation's time): `1h` 8 days, `4h` 31 days 4 hours, `1d` 367 days, `1w` for ever. A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.
          */
         get: operations["getBorrowHistories"];
         put?: never;
@@ -464,7 +464,7 @@ export interface paths {
          *
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
          *
-         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each interval reaches back from the request time as far as its longest period (`1h` 7 days, `4h` 30 days, `1d` 365 days, `1w` any time), and `to` at most 7 days: older items of its series are no longer kept. Each of these is a `validation_error` naming the parameters.
+         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each of these is a `validation_error` naming the parameters. Each interval's series is kept for as long as its periods read it, from the point's bucket start (`1h`: the observation's time): `1h` 8 days, `4h` 31 days 4 hours, `1d` 367 days, `1w` for ever. A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.
          *
          *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`, `tvl`.
          */
@@ -501,7 +501,7 @@ export interface paths {
          *
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
          *
-         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each interval reaches back from the request time as far as its longest period (`1h` 7 days, `4h` 30 days, `1d` 365 days, `1w` any time), and `to` at most 7 days: older items of its series are no longer kept. Each of these is a `validation_error` naming the parameters.
+         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each of these is a `validation_error` naming the parameters. Each interval's series is kept for as long as its periods read it, from the point's bucket start (`1h`: the observation's time): `1h` 8 days, `4h` 31 days 4 hours, `1d` 367 days, `1w` for ever. A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.
          *
          *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`.
          */
@@ -1747,7 +1747,7 @@ export interface components {
          */
         query_from: string;
         /**
-         * @description End of a custom window (needs `from`): a UTC timestamp; default the request time. At most 7 days before the request time.
+         * @description End of a custom window (needs `from`): a UTC timestamp; default the request time.
          * @example 2026-11-20T00:00:00Z
          */
         query_to: string;
@@ -2957,7 +2957,7 @@ export interface operations {
                  */
                 from?: components["parameters"]["query_from"];
                 /**
-                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time. At most 7 days before the request time.
+                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time.
                  * @example 2026-11-20T00:00:00Z
                  */
                 to?: components["parameters"]["query_to"];
@@ -3453,7 +3453,7 @@ export interface operations {
                  */
                 from?: components["parameters"]["query_from"];
                 /**
-                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time. At most 7 days before the request time.
+                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time.
                  * @example 2026-11-20T00:00:00Z
                  */
                 to?: components["parameters"]["query_to"];
@@ -4002,7 +4002,7 @@ export interface operations {
                  */
                 from?: components["parameters"]["query_from"];
                 /**
-                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time. At most 7 days before the request time.
+                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time.
                  * @example 2026-11-20T00:00:00Z
                  */
                 to?: components["parameters"]["query_to"];
@@ -4094,7 +4094,7 @@ export interface operations {
                  */
                 from?: components["parameters"]["query_from"];
                 /**
-                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time. At most 7 days before the request time.
+                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time.
                  * @example 2026-11-20T00:00:00Z
                  */
                 to?: components["parameters"]["query_to"];

@@ -249,8 +249,8 @@ function customHistory(
   { days, interval, endDaysAgo, period }: { days: number; interval: Interval; endDaysAgo?: number; period?: Period },
 ): RequestKind {
   const end = endDaysAgo === undefined ? undefined : now.getTime() - endDaysAgo * DAY;
-  // Two hours short of `days`: the request runs after `now` (within the two hours), and a window of
-  // the shortest intervals may start no earlier than the request time minus their reach.
+  // Two hours short of `days`: the request runs after `now` (within the two hours), and the window
+  // stays inside its period's, whose read is its ceiling.
   const from = (end ?? now.getTime()) - days * DAY + 2 * HOUR;
   const to = end === undefined ? '' : `&to=${isoOf(end)}`;
   return {

@@ -5,7 +5,7 @@
  */
 
 import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/data/keys';
-import { INTERVALS, PERIOD_SPEC, PERIODS, REACH_MS, TO_REACH_MS } from '../../shared/domain/buckets';
+import { INTERVALS, PERIOD_SPEC, PERIODS, RETENTION_MS, SERIES } from '../../shared/domain/buckets';
 import { DEFAULT_PERIOD, MAX_BUCKETS } from '../../shared/domain/history';
 import {
   CATALOG_ORDER,
@@ -65,6 +65,13 @@ export function offerOrdering(family: OfferFamily): string {
 const windowText = (windowMs: number | null) =>
   windowMs === null ? 'from the first point' : `last ${windowMs / DAY === 1 ? '24 hours' : `${windowMs / DAY} days`}`;
 
+/** How long a series is kept: `8 days`, `31 days 4 hours`, `for ever`. */
+function keptText(ms: number | null): string {
+  if (ms === null) return 'for ever';
+  const hours = (ms % DAY) / 3_600_000;
+  return `${Math.floor(ms / DAY)} days${hours === 0 ? '' : ` ${hours} hours`}`;
+}
+
 export function historyRules(): string {
   const rows = PERIODS.map(
     (p) => `| \`${p}\` | \`${PERIOD_SPEC[p].interval}\` | ${windowText(PERIOD_SPEC[p].windowMs)} |`,
@@ -73,7 +80,7 @@ export function historyRules(): string {
     const { windowMs, interval } = PERIOD_SPEC[p];
     return windowMs === null ? `longer → \`${interval}\`` : `≤ ${windowText(windowMs).slice(5)} → \`${interval}\``;
   });
-  const reach = INTERVALS.map((i) => `\`${i}\` ${REACH_MS[i] === null ? 'any time' : `${REACH_MS[i]! / DAY} days`}`);
+  const kept = INTERVALS.map((i) => `\`${i}\` ${keptText(RETENTION_MS[SERIES[i].stored])}`);
   return [
     `The \`period\` parameter (default \`${DEFAULT_PERIOD}\`) selects the window and the bucket size (\`interval\`):`,
     '',
@@ -92,8 +99,11 @@ export function historyRules(): string {
       `Without \`interval\`, a custom window takes that of the shortest period at least as long (${defaults.join(', ')}). ` +
       '`interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; ' +
       `\`from\` must be before \`to\`; a window spans at most ${MAX_BUCKETS.toLocaleString('en-US')} buckets of its interval. ` +
-      `Each interval reaches back from the request time as far as its longest period (${reach.join(', ')}), and \`to\` at most ${TO_REACH_MS / DAY} days: ` +
-      'older items of its series are no longer kept. Each of these is a `validation_error` naming the parameters.',
+      'Each of these is a `validation_error` naming the parameters. ' +
+      `Each interval's series is kept for as long as its periods read it, from the point's bucket start (\`1h\`: the observation's time): ${kept.join(', ')}. ` +
+      'A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). ' +
+      'The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); ' +
+      'after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.',
   ].join('\n');
 }
 

@@ -10,7 +10,6 @@
  * (shared/http/query.ts), then its line here and its example in examples.ts; the compiler names
  * each one missing. Its type, bounds, enumeration and default come from the schema, not from here.
  */
-import { TO_REACH_MS } from '../../shared/domain/buckets';
 import { MAX_BUCKETS } from '../../shared/domain/history';
 import { LIST_MAX, NUMBER_MAX_LENGTH, type ParamSchema, SNAPSHOT_MAX_LENGTH } from '../../shared/http/query';
 import { SLUG_MAX_LENGTH } from '../../shared/platform/constants';
@@ -55,7 +54,7 @@ export const PARAMETER_DESCRIPTIONS = {
     'A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.',
   period: 'History window (default `1m` when `from` is absent). Not with `from`/`to`.',
   from: 'Start of a custom window: a UTC timestamp (`2026-03-01T00:00:00Z`, with or without milliseconds). Not with `period`.',
-  to: `End of a custom window (needs \`from\`): a UTC timestamp; default the request time. At most ${TO_REACH_MS / 86_400_000} days before the request time.`,
+  to: `End of a custom window (needs \`from\`): a UTC timestamp; default the request time.`,
   interval: `Bucket size of the points: replaces the default of the period or of the custom window. At most ${MAX_BUCKETS.toLocaleString('en-US')} buckets per window.`,
   id: 'Numeric offer identifier. Plain decimal digits, at most 2^53-1.',
   slug:

@@ -61,9 +61,9 @@ export function bucketStart(interval: Interval, ms: number): number {
 export const EARLIEST_BUCKET_START = Math.min(...INTERVALS.map((i) => bucketStart(i, 0)));
 
 /**
- * How far before the request time a window of this interval may start: the longest period window
- * that uses it (`null`: no limit). A window that starts earlier would read items past their
- * retention (below).
+ * How far before the request time the periods of this interval reach: the longest period window
+ * that uses it (`null`: no limit). Each series is kept that long (below); a custom window may reach
+ * further and then answers what is still kept (docs/api.md, "Retention").
  */
 export const REACH_MS: Readonly<Record<Interval, number | null>> = Object.fromEntries(
   INTERVALS.map((interval) => {
@@ -74,21 +74,16 @@ export const REACH_MS: Readonly<Record<Interval, number | null>> = Object.fromEn
   }),
 ) as Record<Interval, number | null>;
 
-/**
- * How far before the request time a window may end: the bucket that contains `to` is completed
- * from the raw observations of its last shortest bucket, which the raw series must still hold.
- */
-export const TO_REACH_MS = REACH_MS[INTERVALS[0]] as number;
-
 /** A day of margin on every retention: an item expires a day after the last window can reach it. */
 const RETENTION_MARGIN_MS = DAY;
 
 /**
- * How long an item of each stored series can still change an answer, from its time (a raw
- * observation) or its bucket's start, with a day of margin; `null` = kept for ever. The reach of
- * its interval, plus a bucket for the one that straddles `from` (none for raw observations), plus
- * the margin. Raw observations also complete the bucket that contains `to` (at most a shortest
- * bucket before `to`, within TO_REACH_MS).
+ * How long each stored series keeps an item, from its time (a raw observation) or its bucket's
+ * start: as long as a period's window can read it, with a day of margin; `null` = for ever. The
+ * reach of its interval, plus a bucket for the one that straddles `from` (none for raw observations), plus
+ * the margin. The shorter series also complete the bucket that contains a past `to`, exactly
+ * while they still hold it (a `to` within 7 days of the request time, which the periods never
+ * pass), else as far as they still do.
  */
 export const RETENTION_MS: Readonly<Record<SeriesResolution, number | null>> = Object.fromEntries(
   INTERVALS.map((interval, i) => {

@@ -3,9 +3,10 @@
  * of one offer or of several. Each window reads the one stored series of its interval in one
  * Query (the shortest interval buckets the raw observations). Only the bucket that contains `to`
  * can hold observations after `to`; its value is then the last observation at or before `to`,
- * read from the shorter series in parallel (their whole buckets before `to`'s, then the raw
- * observations of `to`'s last bucket of the next interval): at once when `to` is in the past,
- * else only when the read finds such a bucket (data dated in the future).
+ * read from the shorter series in parallel (their buckets up to `to`'s, then the raw observations
+ * of `to`'s last bucket of the next interval): at once when `to` is in the past, else only when
+ * the read finds such a bucket (data dated in the future). A window answers what its series still
+ * keep (shared/domain/buckets.ts, RETENTION_MS): no window is refused for reaching further.
  */
 
 import type { HistoryStore, PublishedHistory } from '../data/history-store';
@@ -20,9 +21,7 @@ import {
   PERIOD_SPEC,
   PERIODS,
   type Period,
-  REACH_MS,
   SERIES,
-  TO_REACH_MS,
 } from './buckets';
 import type { BucketPoint } from './history-points';
 import { publishedOfferIds } from './offers';
@@ -48,8 +47,6 @@ export interface HistoryWindow {
   to: number;
 }
 
-const DAY = 86_400_000;
-const days = (ms: number) => `${ms / DAY} days`;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The interval of a custom window of this length: that of the shortest period at least as long. */
@@ -68,7 +65,8 @@ const bucketCount = (interval: Interval, from: number, to: number): number =>
 /**
  * The window of a request at `now` (docs/api.md, "Custom windows"), or a `validation_error` whose
  * messages name the parameters: `period` and `from`/`to` exclude each other; `to` needs `from`;
- * `from` before `to`; at most MAX_BUCKETS buckets; no earlier than the interval's series reaches.
+ * `from` before `to`; at most MAX_BUCKETS buckets. A window may reach further back than its
+ * interval's series is kept: it then answers what is still stored (docs/api.md, "Retention").
  */
 export function historyWindow(request: WindowRequest, now: number): HistoryWindow {
   const { period, interval } = request;
@@ -83,29 +81,15 @@ export function historyWindow(request: WindowRequest, now: number): HistoryWindo
     const named = period ?? DEFAULT_PERIOD;
     const { windowMs, interval: own } = PERIOD_SPEC[named];
     const chosen = interval ?? own;
-    const reach = REACH_MS[chosen];
-    if (reach !== null && (windowMs === null || windowMs > reach))
-      throw new ValidationError([
-        `interval ${chosen} reaches back at most ${days(reach)}: period ${named} needs interval ${own}`,
-      ]);
     const window = { period: named, interval: chosen, from: windowMs === null ? undefined : now - windowMs, to: now };
+    // `all` starts at its first point: retention keeps any interval's series under MAX_BUCKETS buckets.
     if (window.from !== undefined) checkCount(chosen, window.from, now);
     return window;
   }
   const end = to ?? now;
   if (from >= end) throw new ValidationError([`from must be earlier than to (${iso(from)} is not before ${iso(end)})`]);
   const chosen = interval ?? defaultInterval(end - from);
-  const messages: string[] = [];
-  const count = bucketCount(chosen, from, end);
-  if (count > MAX_BUCKETS) messages.push(countMessage(chosen, count));
-  const reach = REACH_MS[chosen];
-  if (reach !== null && from < now - reach)
-    messages.push(
-      `from must not be earlier than ${days(reach)} before the request time with interval ${chosen} (a longer interval reaches further)`,
-    );
-  if (end < now - TO_REACH_MS)
-    messages.push(`to must not be earlier than ${days(TO_REACH_MS)} before the request time`);
-  if (messages.length > 0) throw new ValidationError(messages);
+  checkCount(chosen, from, end);
   return { period: 'custom', interval: chosen, from, to: end };
 }
 
@@ -127,8 +111,11 @@ function lastOfEach(interval: Interval, points: BucketPoint[]): BucketPoint[] {
 
 /**
  * The last observation in [lo, to] within the bucket of `interval` that contains `to` (lo at or
- * after its start), from the shorter series: each one's whole buckets between the previous one's
- * and the bucket of `to`, then the raw observations. One parallel read.
+ * after its start), from the shorter series: each one's buckets between the previous one's and
+ * the bucket of `to` (that one too: its last observation counts when it is at or before `to`),
+ * then the raw observations. One parallel read. When every series still holds the bucket of `to`,
+ * this is exact; when the shorter ones have expired, it is the latest observation at or before
+ * `to` that the series still kept record (docs/api.md, "Retention"), or none.
  */
 async function lastObservation(
   read: (series: string, from: number, to: number) => Promise<BucketPoint[]>,
@@ -140,13 +127,15 @@ async function lastObservation(
   const pieces: Promise<BucketPoint[]>[] = [];
   let start = lo;
   for (const step of shorter.slice(0, -1)) {
-    const end = bucketStart(step, to);
-    if (end > start) pieces.push(read(SERIES[step].stored, bucketStart(step, start), end - 1));
-    start = Math.max(start, end);
+    pieces.push(read(SERIES[step].stored, bucketStart(step, start), to));
+    start = Math.max(start, bucketStart(step, to));
   }
   pieces.push(read(SERIES[shorter[shorter.length - 1]].stored, start, to));
   const found = (await Promise.all(pieces)).flat().filter(([, , , last]) => last >= lo && last <= to);
-  return found[found.length - 1];
+  return found.reduce<BucketPoint | undefined>(
+    (latest, p) => (latest === undefined || p[3] > latest[3] ? p : latest),
+    undefined,
+  );
 }
 
 async function readPoints(

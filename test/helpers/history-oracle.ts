@@ -77,3 +77,19 @@ export function historyOracle(points: readonly OraclePoint[], query: WindowQuery
       : new Date(to).toISOString();
   return { period, interval, from: fromIso, to: new Date(to).toISOString(), point_count: data.length, data };
 }
+
+/**
+ * The retention docs/data-model.md states (not the service's table): how long each interval's
+ * series keeps an item, from its bucket's start (`1h`: the raw observation's time).
+ */
+const KEPT_MS: Record<string, number> = { '1h': 8 * DAY, '4h': 31 * DAY + 4 * HOUR, '1d': 367 * DAY };
+
+/** The points whose item of `interval`'s series is still kept at `now` (an import never writes an expired one). */
+export function retainedPoints<P extends OraclePoint>(points: readonly P[], interval: string, now: Date): P[] {
+  const kept = KEPT_MS[interval];
+  if (kept === undefined) return [...points];
+  return points.filter((p) => {
+    const ms = Date.parse(p.timestamp);
+    return (interval === '1h' ? ms : bucketOf(interval, ms)) + kept > now.getTime();
+  });
+}

@@ -9,7 +9,7 @@ import { importDataset } from '../../shared/import/importer';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, scanAll, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
-import { historyOracle, type WindowQuery } from '../helpers/history-oracle';
+import { historyOracle, retainedPoints, type WindowQuery } from '../helpers/history-oracle';
 
 let table: TestTable;
 let history: TestApi['history'];
@@ -75,8 +75,7 @@ describe('custom windows', () => {
     ['to=2026-11-19T00:00:00Z', ['to', 'from']],
     ['from=2026-11-19T00:00:00Z&to=2026-11-18T00:00:00Z', ['from', 'to']],
     ['from=2026-11-20T09:00:00Z&to=2027-12-01T00:00:00Z&interval=1h', ['interval', '5000']],
-    ['from=2026-11-01T00:00:00Z&interval=1h', ['from', 'interval']],
-    ['period=3m&interval=1h', ['interval', 'period']],
+    ['period=1y&interval=1h', ['interval', '8761']],
     ['from=yesterday', ['from']],
     ['from=2026-02-30T00:00:00Z', ['from']],
     ['interval=2h', ['interval']],
@@ -87,6 +86,57 @@ describe('custom windows', () => {
     expect(res.body.error.code).toBe('validation_error');
     const message = res.body.error.details.message.join(' ');
     for (const name of names) expect(message).toContain(name);
+  });
+});
+
+describe('windows that reach past what their series keep (docs/api.md, "Retention")', () => {
+  // The import at NOW wrote no item already past its retention: older buckets of a finer interval are absent.
+  it.each([
+    ['earn', { period: '3m', interval: '1h' }],
+    ['earn', { from: '2026-11-01T00:00:00Z', interval: '1h' }],
+    ['borrow', { period: 'all', interval: '1d' }],
+    ['borrow', { from: '2025-01-01T00:00:00Z', interval: '4h' }],
+  ] as [string, WindowQuery][])('%s %j answers the oracle over the points still kept', async (family, q) => {
+    const points = family === 'earn' ? earnPoints : borrowPoints;
+    const res = await invoke(history, apiEvent(`/api/v1/${family}/1/history?${query(q)}`));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(
+      historyOracle(retainedPoints(points, q.interval as string, NOW), q, NOW, family === 'earn'),
+    );
+    // Something is left out, and something is answered.
+    expect(res.body.point_count).toBeLessThan(historyOracle(points, q, NOW, family === 'earn').point_count);
+    expect(res.body.point_count).toBeGreaterThan(0);
+  });
+
+  it.each([
+    // 7 days and 21 hours ago: the raw observations of its 4-hour bucket are still kept.
+    { from: '2026-11-05T00:00:00Z', to: '2026-11-12T13:30:00Z', interval: '1d' },
+    // 17 days ago: the raw ones are gone, but the last observation of its 4-hour bucket (15:00) is before `to`.
+    { from: '2026-11-01T00:00:00Z', to: '2026-11-03T15:30:00Z', interval: '1d' },
+  ] as WindowQuery[])('answers the bucket of a past `to` exactly while a kept series holds it: %j', async (q) => {
+    const res = await invoke(history, apiEvent(`/api/v1/earn/1/history?${query(q)}`));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(historyOracle(earnPoints, q, NOW, true));
+  });
+
+  it('answers the bucket of an older `to` with the last observation of its last whole 4-hour bucket (the raw ones are gone)', async () => {
+    const q: WindowQuery = { from: '2026-11-01T00:00:00Z', to: '2026-11-03T13:30:00Z', interval: '1d' };
+    const res = await invoke(history, apiEvent(`/api/v1/earn/1/history?${query(q)}`));
+    expect(res.status).toBe(200);
+    const exact = historyOracle(earnPoints, q, NOW, true);
+    // 11:00, the last observation of 08:00–12:00, where the contract's value is that of 13:00.
+    const kept = historyOracle(earnPoints, { ...q, to: '2026-11-03T11:59:59.999Z' }, NOW, true);
+    expect(res.body).toEqual({ ...exact, data: kept.data });
+    expect(res.body.data.at(-1)).not.toEqual(exact.data.at(-1));
+  });
+
+  it('leaves out the bucket of `to` when no series still records an observation of it at or before `to`', async () => {
+    // 2026-10-01: its daily bucket's last observation (23:00) is after `to`, its 4-hour and raw items are gone.
+    const q: WindowQuery = { from: '2026-09-28T00:00:00Z', to: '2026-10-01T13:30:00Z', interval: '1d' };
+    const res = await invoke(history, apiEvent(`/api/v1/earn/1/history?${query(q)}`));
+    expect(res.status).toBe(200);
+    const exact = historyOracle(earnPoints, q, NOW, true);
+    expect(res.body).toEqual({ ...exact, point_count: exact.point_count - 1, data: exact.data.slice(0, -1) });
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The window of a history request (CONTRACT §12): default intervals, exclusivity, the 5,000-bucket
- * bound and the reach of each interval, against the contract's own table (test/helpers/history-oracle.ts).
+ * bound, and no bound on how far back a window reaches, against the contract's own table (test/helpers/history-oracle.ts).
  */
 import { historyWindow, type WindowRequest } from '../../../shared/domain/history';
 import { ValidationError } from '../../../shared/platform/errors';
@@ -63,16 +63,32 @@ describe('historyWindow', () => {
     expect(messagesOf({ from: iso(NOW), to: '9999-12-31T00:00:00Z' })[0]).toMatch(/^interval 1w gives \d+ buckets/);
   });
 
-  it('refuses a window that starts before its interval reaches, or ends more than 7 days ago', () => {
-    expect(historyWindow({ from: iso(NOW - 7 * DAY), interval: '1h' }, NOW).interval).toBe('1h');
-    expect(messagesOf({ from: iso(NOW - 7 * DAY - 1), interval: '1h' })).toEqual([
-      'from must not be earlier than 7 days before the request time with interval 1h (a longer interval reaches further)',
-    ]);
-    expect(messagesOf({ period: '3m', interval: '1h' })[0]).toMatch(/^interval 1h reaches back at most 7 days/);
-    expect(messagesOf({ period: 'all', interval: '1d' })[0]).toMatch(/^interval 1d reaches back at most 365 days/);
-    expect(historyWindow({ from: '2020-01-01T00:00:00Z' }, NOW).interval).toBe('1w');
-    expect(messagesOf({ from: iso(NOW - 30 * DAY), to: iso(NOW - 7 * DAY - 1) })).toEqual([
-      'to must not be earlier than 7 days before the request time',
-    ]);
+  it('takes a window that reaches further back than its interval is kept, and a `to` of any age (docs/api.md, "Retention")', () => {
+    expect(historyWindow({ from: iso(NOW - 7 * DAY - 1), interval: '1h' }, NOW)).toEqual({
+      period: 'custom',
+      interval: '1h',
+      from: NOW - 7 * DAY - 1,
+      to: NOW,
+    });
+    expect(historyWindow({ period: '3m', interval: '1h' }, NOW)).toEqual({
+      period: '3m',
+      interval: '1h',
+      from: NOW - 90 * DAY,
+      to: NOW,
+    });
+    expect(historyWindow({ period: 'all', interval: '1d' }, NOW)).toEqual({
+      period: 'all',
+      interval: '1d',
+      from: undefined,
+      to: NOW,
+    });
+    expect(historyWindow({ from: iso(NOW - 30 * DAY), to: iso(NOW - 7 * DAY - 1) }, NOW)).toEqual({
+      period: 'custom',
+      interval: '4h',
+      from: NOW - 30 * DAY,
+      to: NOW - 7 * DAY - 1,
+    });
+    // The bucket bound still holds: a year of hours is 8,761 buckets.
+    expect(messagesOf({ period: '1y', interval: '1h' })[0]).toMatch(/^interval 1h gives 8761 buckets/);
   });
 });
