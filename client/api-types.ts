@@ -231,6 +231,8 @@ export interface paths {
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
          *
          *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each of these is a `validation_error` naming the parameters. Each interval's series is kept for as long as its periods read it, from the point's bucket start (`1h`: the observation's time): `1h` 8 days, `4h` 31 days 4 hours, `1d` 367 days, `1w` for ever. A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`, `tvl`. The rows of every entry follow each other, in the order of the entries.
          */
         get: operations["getEarnHistories"];
         put?: never;
@@ -328,6 +330,8 @@ export interface paths {
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
          *
          *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each of these is a `validation_error` naming the parameters. Each interval's series is kept for as long as its periods read it, from the point's bucket start (`1h`: the observation's time): `1h` 8 days, `4h` 31 days 4 hours, `1d` 367 days, `1w` for ever. A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`. The rows of every entry follow each other, in the order of the entries.
          */
         get: operations["getBorrowHistories"];
         put?: never;
@@ -2986,6 +2990,7 @@ export interface operations {
                     "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3025,6 +3030,12 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["EarnHistories"];
+                    /**
+                     * @example id,timestamp,apy,tvl
+                     *     1042,2026-11-19T00:00:00.000Z,5.38,1832000
+                     *     1042,2026-11-20T00:00:00.000Z,5.42,
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3482,6 +3493,7 @@ export interface operations {
                     "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3501,11 +3513,36 @@ export interface operations {
                      *               "apy": "6.12"
                      *             }
                      *           ]
+                     *         },
+                     *         {
+                     *           "id": 3117,
+                     *           "period": "1w",
+                     *           "interval": "1d",
+                     *           "from": "2026-11-13T10:30:00.000Z",
+                     *           "to": "2026-11-20T10:30:00.000Z",
+                     *           "point_count": 2,
+                     *           "data": [
+                     *             {
+                     *               "timestamp": "2026-11-19T00:00:00.000Z",
+                     *               "apy": "7.05"
+                     *             },
+                     *             {
+                     *               "timestamp": "2026-11-20T00:00:00.000Z",
+                     *               "apy": "7.1"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["BorrowHistories"];
+                    /**
+                     * @example id,timestamp,apy
+                     *     3105,2026-11-20T00:00:00.000Z,6.12
+                     *     3117,2026-11-19T00:00:00.000Z,7.05
+                     *     3117,2026-11-20T00:00:00.000Z,7.1
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];

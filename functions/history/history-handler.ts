@@ -2,9 +2,9 @@
 
 import type { HistoryFamily } from '../../shared/data/keys';
 import { getHistories, getHistory } from '../../shared/domain/history';
-import { historyResult } from '../../shared/http/answers';
+import { historiesResult, historyResult } from '../../shared/http/answers';
 import type { ApiDeps } from '../../shared/http/api-deps';
-import { type ApiEvent, jsonResult, queryValues } from '../../shared/http/http';
+import { type ApiEvent, queryValues } from '../../shared/http/http';
 import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
 import { HISTORIES_QUERY, HISTORY_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
 import { NotFoundError } from '../../shared/platform/errors';
@@ -22,7 +22,7 @@ export function historyHandler(deps: ApiDeps) {
     (family: HistoryFamily): RouteHandler =>
     async (event: ApiEvent) => {
       const { ids, ...window } = parseQuery(HISTORIES_QUERY(), queryValues(event));
-      return jsonResult(await getHistories(stores, family, ids, window, clock()));
+      return historiesResult(event, family, await getHistories(stores, family, ids, window, clock()));
     };
   // Always 404, whatever the id and query, after authentication and quotas.
   const none: RouteHandler = async () => {

@@ -261,6 +261,18 @@ export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
         point_count: 1,
         data: [{ timestamp: '2026-11-20T00:00:00.000Z', apy: '6.12' }],
       },
+      {
+        id: 3117,
+        period: '1w',
+        interval: '1d',
+        from: '2026-11-13T10:30:00.000Z',
+        to: '2026-11-20T10:30:00.000Z',
+        point_count: 2,
+        data: [
+          { timestamp: '2026-11-19T00:00:00.000Z', apy: '7.05' },
+          { timestamp: '2026-11-20T00:00:00.000Z', apy: '7.1' },
+        ],
+      },
     ],
   },
   Usage: {

@@ -166,9 +166,9 @@ function offerDetail(family: OfferFamily): OperationSpec {
   };
 }
 
-const HISTORY_NAMES: Record<HistoryFamily, { history: SchemaName; offer: SchemaName }> = {
-  earn: { history: 'EarnHistory', offer: 'EarnOffer' },
-  borrow: { history: 'BorrowHistory', offer: 'BorrowOffer' },
+const HISTORY_NAMES: Record<HistoryFamily, { history: SchemaName; histories: SchemaName; offer: SchemaName }> = {
+  earn: { history: 'EarnHistory', histories: 'EarnHistories', offer: 'EarnOffer' },
+  borrow: { history: 'BorrowHistory', histories: 'BorrowHistories', offer: 'BorrowOffer' },
 };
 
 function history(family: HistoryFamily): OperationSpec {
@@ -199,7 +199,8 @@ function histories(family: HistoryFamily): OperationSpec {
     description:
       `APY history of up to ${MAX_HISTORY_IDS} ${family} offers in one request (one unit of budget): one entry per published id, in the order of \`ids\`; ` +
       "an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. " +
-      `\`history\` is a route here, not an offer id.\n\n${historyRules()}`,
+      `\`history\` is a route here, not an offer id.\n\n${historyRules()}\n\n` +
+      `${csvNote(historyColumnsOf(family), false)} The rows of every entry follow each other, in the order of the entries.`,
     tag: 'History',
     query: documented(HISTORIES_QUERY()),
     queryOverrides: {
@@ -211,7 +212,13 @@ function histories(family: HistoryFamily): OperationSpec {
         ),
       },
     },
-    ok: family === 'earn' ? 'EarnHistories' : 'BorrowHistories',
+    ok: HISTORY_NAMES[family].histories,
+    csv: historyCsv(
+      family,
+      exampleOf<{ data: { id: number; data: Record<string, unknown>[] }[] }>(HISTORY_NAMES[family].histories).data.map(
+        ({ id, data }) => ({ id, points: data }),
+      ),
+    ),
   };
 }
 

@@ -247,6 +247,22 @@ describe('csv()', () => {
     expect([csv.total, csv.snapshot]).toEqual([null, null]);
   });
 
+  it("gets several offers' history as CSV in one request, as examples/history-csv.ts does: their rows in the order of ids", async () => {
+    const { api, requests } = client(KEY);
+    const before = requests.length;
+    const query = { ids: [4, 1], from: '2026-11-18T00:00:00Z', interval: '4h' as const };
+    const csv = await api.csv('/api/v1/earn/history', { query });
+    if (csv.kind !== 'ok') throw new Error(`expected CSV, got ${csv.kind}`);
+    expect(requests.length - before).toBe(1);
+    const [header, ...rows] = parse(csv.text, { record_delimiter: '\r\n' }) as string[][];
+    expect(header).toEqual(['id', 'timestamp', 'apy', 'tvl']);
+    const json = await api.history('earn', [4, 1], query);
+    expect(rows).toEqual(
+      json.data.flatMap(({ id, data }) => data.map((p) => [String(id), p.timestamp, p.apy, p.tvl ?? ''])),
+    );
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
   it('answers an error as a value with the envelope code, and not_modified to its own ETag', async () => {
     const { api } = client(KEY);
     const refused = await api.csv('/api/v1/borrow', { query: { limit: 0 } });
