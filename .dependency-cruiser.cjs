@@ -1,11 +1,11 @@
 /**
  * The dependency rule (docs/architecture.md): tooling depends on the application, never the
  * reverse; inside shared/, each folder is one layer and imports only the folders below it
- * (http and import side by side on top, then domain, data, platform); no cycles anywhere.
+ * (http and import side by side on top, then domain, data, model, platform); no cycles anywhere.
  * `npm run deps` checks it; .ci/run fails on a violation.
  */
 /** The layer folders of shared/, top first. */
-const LAYERS = '(http|import|domain|data|platform)';
+const LAYERS = '(http|import|domain|data|model|platform)';
 
 module.exports = {
   forbidden: [
@@ -87,11 +87,19 @@ module.exports = {
       to: { path: '^shared/(http|import|domain)/' },
     },
     {
+      name: 'model-not-up',
+      severity: 'error',
+      comment:
+        'The declarations (offer families: fields, sorts, filters, index columns) are below every layer that derives from them.',
+      from: { path: '^shared/model/' },
+      to: { path: '^shared/(http|import|domain|data)/' },
+    },
+    {
       name: 'platform-not-up',
       severity: 'error',
       comment: 'Config, errors, logging, clients and plain values are the bottom layer.',
       from: { path: '^shared/platform/' },
-      to: { path: '^shared/(http|import|domain|data)/' },
+      to: { path: '^shared/(http|import|domain|data|model)/' },
     },
   ],
   options: {

@@ -13,6 +13,7 @@ import type { ApiEvent, ApiResult } from '../shared/http/http';
 import { FUNCTION_NAMES, type FunctionName } from '../shared/http/routes';
 import { ENV } from '../shared/platform/config';
 import type { Authorizer, FamilyHandler } from './gateway';
+import { installLambdaRuntime } from './lambda-streaming';
 
 /** The functions of the stack, by the name of their construct (`PlatformsFunction` → `platforms`). */
 export const BUNDLED_FUNCTIONS = [...FUNCTION_NAMES, 'authorizer', 'docs'] as const;
@@ -186,6 +187,8 @@ function loadWith(fn: BundledFunction, bundleEnv: Record<string, string>): unkno
 /** Every function of the stack from its bundle, configured with `local` over the template's variables. */
 export function loadBundles(cdkOut: string, local: Record<string, string>, stackName?: string): LoadedBundles {
   const stack = readBundledStack(cdkOut, stackName);
+  // A streamed function calls awslambda.streamifyResponse as its module initialises.
+  installLambdaRuntime();
   const environments = {} as LoadedBundles['environments'];
   const loaded = {} as Record<BundledFunctionName, unknown>;
   for (const name of BUNDLED_FUNCTIONS) {

@@ -3,8 +3,10 @@
  * It matches the same route table on the path as sent (no normalisation of `//` or encoded dot
  * segments), answers unknown routes 404 before anything else, runs the same TOKEN authorizer
  * (with an optional result cache, like API Gateway's), turns the request into a REST proxy event
- * and serves it through the same family handler, refusing a function response over Lambda's 6 MB
- * as Lambda does, and gzip-compressing large bodies the function left uncompressed. A request the
+ * and serves it through the same family handler: a buffered function's response over Lambda's 6 MB
+ * refused as Lambda does, and gzip-compressing large bodies the function left uncompressed; a
+ * streamed function's answer (ADR 0014) passed on as it comes, never refused for its size nor
+ * compressed here (API Gateway does not code a streamed answer). A request the
  * HTTP parser refuses (oversized request line and headers, a malformed header) gets API Gateway's
  * DEFAULT_4XX answer in the error envelope, like every other refusal (docs/api.md, "Errors").
  */
@@ -22,13 +24,25 @@ import {
 } from '../shared/http/gateway-responses';
 import { type ApiEvent, type ApiResult, varyOnEncoding } from '../shared/http/http';
 import { MIN_COMPRESSION_BYTES } from '../shared/http/middleware/compression';
-import { type FunctionName, matchRoute, type RouteMatch } from '../shared/http/routes';
+import { FUNCTION_NAMES, type FunctionName, matchRoute, type RouteMatch, transferOf } from '../shared/http/routes';
+import { lambdaHandler } from '../shared/http/streaming';
 import { BEARER_EXPRESSION } from '../shared/platform/bearer';
+import {
+  installLambdaRuntime,
+  isStreaming,
+  type Prelude,
+  ResponseStream,
+  type StreamingHandler,
+} from './lambda-streaming';
 
 export type FamilyHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 export type Authorizer = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
 export interface GatewayOptions {
+  /**
+   * The family functions: built by their factories (a function the route table streams is
+   * streamed as its composition root does), or loaded from their bundles (streamed ones marked).
+   */
   handlers: Record<FunctionName, FamilyHandler>;
   authorizer: Authorizer;
   /** Authorizer result cache, keyed by token, like API Gateway's (0: no cache). */
@@ -38,8 +52,8 @@ export interface GatewayOptions {
   stage?: string;
   /** Extra routes served without a key (e.g. the API description). */
   publicRoutes?: Record<string, (req: IncomingMessage, requestId: string) => PublicAnswer | Promise<PublicAnswer>>;
-  /** Invoked for each request that reached a family function. */
-  onInvoke?: (fn: FunctionName, event: ApiEvent, result: ApiResult) => void;
+  /** Invoked for each request that reached a family function, with the status it answered. */
+  onInvoke?: (fn: FunctionName, event: ApiEvent, statusCode: number) => void;
 }
 
 interface PublicAnswer {
@@ -205,7 +219,30 @@ function rawGatewayResponse(type: GatewayResponseType, requestId: string): strin
   return `HTTP/1.1 ${spec.statusCode} ${STATUS_CODES[spec.statusCode]}\r\n${head}\r\n${body}`;
 }
 
+/** The function's answer as API Gateway reads it: a proxy result, or a stream (marked by streamifyResponse). */
+type Invoker = { streamed: false; handler: FamilyHandler } | { streamed: true; handler: StreamingHandler };
+
+function invokerOf(fn: FunctionName, handler: FamilyHandler): Invoker {
+  if (isStreaming(handler)) return { streamed: true, handler };
+  if (transferOf(fn) === 'buffer') return { streamed: false, handler };
+  const streamed = lambdaHandler(fn, handler);
+  if (!isStreaming(streamed)) throw new Error(`${fn} is not streamed`);
+  return { streamed: true, handler: streamed };
+}
+
+/** Header values as strings, the multi-valued ones joined. */
+function headersOf(prelude: Pick<ApiResult, 'headers' | 'multiValueHeaders'>): Record<string, string> {
+  const out = Object.fromEntries(Object.entries(prelude.headers ?? {}).map(([k, v]) => [k, String(v)]));
+  for (const [name, values] of Object.entries(prelude.multiValueHeaders ?? {})) out[name] = values.join(', ');
+  return out;
+}
+
 export function createGateway(options: GatewayOptions): Server {
+  installLambdaRuntime();
+  const invokers = Object.fromEntries(FUNCTION_NAMES.map((fn) => [fn, invokerOf(fn, options.handlers[fn])])) as Record<
+    FunctionName,
+    Invoker
+  >;
   const stage = options.stage ?? 'local';
   const cacheTtl = options.authCacheTtlMs ?? 0;
   const minimumCompressionSize = options.minimumCompressionSize ?? MIN_COMPRESSION_BYTES;
@@ -277,6 +314,40 @@ export function createGateway(options: GatewayOptions): Server {
     );
   }
 
+  /**
+   * A streamed answer, as API Gateway passes it on: the status and headers of the prelude, then the
+   * body as it comes (chunked, no Content-Length). A function that fails before its prelude is a
+   * DEFAULT_5XX; after it, the connection is cut, as the client of a broken stream sees it.
+   */
+  async function stream(
+    req: IncomingMessage,
+    res: ServerResponse,
+    handler: StreamingHandler,
+    event: ApiEvent,
+    context: Context,
+  ): Promise<number | undefined> {
+    let status: number | undefined;
+    const out = new ResponseStream(
+      (prelude: Prelude) => {
+        status = prelude.statusCode;
+        res.writeHead(status, { ...CORS_HEADERS, ...headersOf(prelude as ApiResult) });
+      },
+      (chunk) => {
+        if (req.method !== 'HEAD' && status !== 304) res.write(chunk);
+      },
+    );
+    try {
+      await handler(event, out, context);
+    } catch {
+      if (!out.started) return undefined;
+      res.destroy();
+      return status;
+    }
+    if (!out.started) return undefined;
+    res.end();
+    return status;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const requestId = randomUUID();
     const { path, url } = requestTarget(req.url ?? '/');
@@ -312,19 +383,26 @@ export function createGateway(options: GatewayOptions): Server {
       stage,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
     });
+    const invoker = invokers[match.route.fn];
+    const context = lambdaContext(match.route.fn, requestId);
+    if (invoker.streamed) {
+      const status = await stream(req, res, invoker.handler, event, context);
+      if (status === undefined) return sendGatewayResponse(req, res, 'DEFAULT_5XX', requestId);
+      options.onInvoke?.(match.route.fn, event, status);
+      return;
+    }
     try {
-      const result = await options.handlers[match.route.fn](event, lambdaContext(match.route.fn, requestId));
-      options.onInvoke?.(match.route.fn, event, result);
+      const result = await invoker.handler(event, context);
+      options.onInvoke?.(match.route.fn, event, result.statusCode);
       // Lambda refuses to return a response over its limit: the invocation fails, and API Gateway
       // answers as for any function error (DEFAULT_5XX).
       if (Buffer.byteLength(JSON.stringify(result)) > LAMBDA_RESPONSE_LIMIT_BYTES)
         return sendGatewayResponse(req, res, 'DEFAULT_5XX', requestId);
-      const outHeaders = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
       send(
         req,
         res,
         result.statusCode,
-        outHeaders,
+        headersOf(result),
         result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body,
       );
     } catch {

@@ -1,6 +1,7 @@
 /**
  * The regional REST API: one resource and method per entry of the route table (shared/http/routes.ts),
- * each a Lambda proxy to its family function behind the TOKEN authorizer; JSON access logs; and
+ * each a Lambda proxy to its family function behind the TOKEN authorizer (streamed for a function
+ * whose answers the route table streams); JSON access logs; and
  * gateway responses that render API Gateway's own refusals in the service's error envelope.
  */
 import { Duration, type RemovalPolicy, Size } from 'aws-cdk-lib';
@@ -159,10 +160,16 @@ export class MarketDataApi extends Construct {
 
   private addRoutes(routes: readonly Route[], functions: Record<FunctionName, lambda.IFunction>): void {
     const integrations = new Map<FunctionName, apigw.LambdaIntegration>();
-    const integrationOf = (fn: FunctionName) => {
+    const integrationOf = ({ fn, transfer }: Route) => {
       let integration = integrations.get(fn);
       if (!integration) {
-        integration = new apigw.LambdaIntegration(functions[fn], { allowTestInvoke: false });
+        integration = new apigw.LambdaIntegration(functions[fn], {
+          allowTestInvoke: false,
+          // A streamed function (ADR 0014) is invoked with InvokeWithResponseStream and its answer
+          // passed on as it comes: neither Lambda's 6 MB nor API Gateway's 10 MB limit applies.
+          responseTransferMode:
+            transfer === 'stream' ? apigw.ResponseTransferMode.STREAM : apigw.ResponseTransferMode.BUFFERED,
+        });
         integrations.set(fn, integration);
       }
       return integration;
@@ -170,7 +177,7 @@ export class MarketDataApi extends Construct {
     const resources = new Set<apigw.Resource>();
     for (const route of routes) {
       const resource = this.api.root.resourceForPath(route.path);
-      resource.addMethod(route.method, integrationOf(route.fn), { operationName: route.operationId });
+      resource.addMethod(route.method, integrationOf(route), { operationName: route.operationId });
       resources.add(resource);
     }
     // Browsers send the preflight without the Authorization header: answered by a mock, no key.

@@ -24,8 +24,8 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../local/embedded-dynamodb';
+import { encodeJournal } from '../../shared/data/items/history-journal';
 import { SnapshotWriter } from '../../shared/data/snapshot-writer';
-import { encodeJournal } from '../../shared/data/stored-items';
 import {
   type ImportOptions,
   type ImportResult,
@@ -66,7 +66,7 @@ export interface ImportCase {
   /** Write units of the history items and the history journal among the write units. */
   history_write_units?: number;
   /**
-   * Write units of the history journal among them (shared/data/stored-items.ts `encodeJournal` of
+   * Write units of the history journal among them (shared/data/items/history-journal.ts `encodeJournal` of
    * the same series, sized by DynamoDB's rules): what all or nothing costs (docs/adr/0011).
    */
   journal_units?: number;

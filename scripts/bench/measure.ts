@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { apiEvent } from '../../local/events';
-import { blockDocuments } from '../../shared/data/stored-items';
+import { blockDocuments } from '../../shared/data/items/document-block';
 import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import type { FunctionName } from '../../shared/http/routes';
 import {

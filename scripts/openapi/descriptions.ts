@@ -7,17 +7,12 @@
 import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/data/keys';
 import { INTERVALS, PERIOD_SPEC, PERIODS, RETENTION_MS, SERIES } from '../../shared/domain/buckets';
 import { DEFAULT_PERIOD, MAX_BUCKETS } from '../../shared/domain/history';
-import {
-  CATALOG_ORDER,
-  DEFAULT_SORT,
-  distinctSortModes,
-  OFFER_SORT_FIELDS,
-  SORT_MODES,
-} from '../../shared/domain/orderings';
+import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes, SORT_MODES } from '../../shared/domain/orderings';
 import { historyColumnsOf, offerColumnsOf } from '../../shared/http/csv';
 import { DEPRECATION_NOTICE_DAYS } from '../../shared/http/deprecation';
 import { PAGE_SIZE } from '../../shared/http/query';
 import type { Route } from '../../shared/http/routes';
+import { OFFER_FAMILY, SORTS, type SortRole } from '../../shared/model/offer-families';
 import { DEFAULTS } from '../../shared/platform/config';
 import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
 
@@ -47,17 +42,14 @@ export function catalogOrdering(family: CatalogFamily): string {
   return `Ordered by ${CATALOG_SORT_FIELD[family]} ${direction(CATALOG_ORDER[family].direction)}${nulls}, then \`slug\` ascending.`;
 }
 
-const SORT_FIELD_OF_MODE = { apy_desc: 'apy', apy_asc: 'apy', tvl_desc: 'tvl', updated_desc: 'updated' } as const;
-
-/** What each sort mode of a family orders by. */
+/** What each sort mode of a family orders by (its declaration, shared/model/offer-families.ts). */
 export function offerOrdering(family: OfferFamily): string {
-  const fields = OFFER_SORT_FIELDS[family];
+  const fields: Partial<Record<SortRole, string>> = OFFER_FAMILY[family].fields;
   const distinct = distinctSortModes(family);
   const parts = SORT_MODES.map((mode) => {
     if (!distinct.includes(mode)) return `\`${mode}\` is accepted and gives the default order`;
-    const key = SORT_FIELD_OF_MODE[mode];
-    const field = key === 'updated' ? 'updated_at' : fields[key];
-    return `\`${mode}\` orders by \`${field}\` ${mode.endsWith('_asc') ? 'ascending' : 'descending'}`;
+    const { role, direction: order } = SORTS[mode];
+    return `\`${mode}\` orders by \`${fields[role]}\` ${direction(order)}`;
   });
   return `Default \`${DEFAULT_SORT[family]}\`. ${parts.join('; ')}. \`null\` sorts last in either direction, ties by \`id\` ascending; decimals compare exactly.`;
 }

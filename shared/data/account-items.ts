@@ -6,7 +6,7 @@
  * hash of its secret: no message holds a hash or a secret). The items the code writes whole (keys,
  * users, references) are encoded here too, checked by the same codec: what is written decodes.
  *
- * The served data's items have theirs in stored-items.ts. This module is in the authorizer's
+ * The served data's items have theirs in items/, one module per kind. This module is in the authorizer's
  * bundle, so it imports zod/mini and nothing heavier (no zlib, no dataset schema).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';

@@ -4,19 +4,27 @@
  * kept block is never stale and a document that did not change is not read again after a refresh.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { recordCacheAccess } from '../platform/dynamo-accounting';
 import { CorruptDataError } from '../platform/errors';
 import { getItems } from './batch-reader';
 import type { DocumentRef } from './family-index';
+import { type DocumentBlockView, decodeBlock } from './items/document-block';
 import { DOCUMENT_PREFIX, documentBlockKey } from './keys';
-import type { ReadCache } from './read-cache';
-import { type DocumentBlockView, decodeBlock } from './stored-items';
+import { ByteLru } from './lru';
+
+/** An estimate of what a kept block holds in memory: the length of its JSON (UTF-16, ×2). */
+const sizeOf = (block: DocumentBlockView): number => 2 * (JSON.stringify(block)?.length ?? 0) + 64;
+
+/** The instance's cache of blocks within `maxBytes`; hits, misses and bytes go to the request metrics. */
+export const blockCache = (maxBytes: number): ByteLru<DocumentBlockView> =>
+  new ByteLru({ maxBytes, sizeOf, onAccess: recordCacheAccess });
 
 export class DocumentStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     /** Blocks kept in the instance (none: every read goes to DynamoDB). */
-    private readonly cache?: ReadCache,
+    private readonly cache?: ByteLru<DocumentBlockView>,
   ) {}
 
   /** The documents at `refs`, in that order. */

@@ -1,15 +1,26 @@
 /**
  * The ordered index of one family version (docs/adr/0009-one-index-per-family-version.md): what a
  * list, a total, a sort, a filter or a membership needs, for every record of the version, and
- * where each record's document lies. Stored and read by this layer (stored-items.ts,
+ * where each record's document lies. Stored and read by this layer (items/index-segment.ts,
  * index-store.ts); the domain asks it for orders, entries and facts. Orders are named by sort mode
  * (shared/domain/orderings.ts). The import builds it once per version
  * (shared/import/project.ts); an instance reads it once and answers every list from memory, then
  * reads only the documents of the page.
  */
 
-import type { PlatformType } from '../platform/constants';
+import {
+  type ColumnEncoding,
+  type ColumnEncodings,
+  columnPath,
+  FACT_OF,
+  OFFER_COLUMNS,
+  type OfferColumn,
+  type OfferFacts,
+} from '../model/offer-families';
+import { decimalSortKey } from '../platform/decimal';
 import type { CatalogFamily, OfferFamily, VersionedFamily } from './keys';
+
+export type { OfferFacts };
 
 /** Where a document lies (the content hash of its block, its place in it) and what it must be. */
 export interface DocumentRef {
@@ -44,21 +55,15 @@ export interface CatalogIndexData extends IndexColumns {
   redirects: Record<string, string>;
 }
 
-/** The index of an offer family: the filter and sort values of every published offer. */
-export interface OfferIndexData extends IndexColumns {
+/** The stored values of each declared offer column (shared/model/offer-families.ts `OFFER_COLUMNS`). */
+export type OfferColumnData = {
+  [C in OfferColumn]: ColumnEncodings[(typeof OFFER_COLUMNS)[C]['encoding']]['stored'][];
+};
+
+/** The index of an offer family: the filter and sort values of every published offer (its declared columns). */
+export interface OfferIndexData extends IndexColumns, OfferColumnData {
   kind: 'offers';
   family: OfferFamily;
-  ids: number[];
-  /** The rendered platform's type and slug (null when the reference is hidden or unknown). */
-  platformType: (string | null)[];
-  platform: (string | null)[];
-  asset: (string | null)[];
-  chain: (string | null)[];
-  /** Order-preserving keys (shared/platform/decimal.ts) of the family's APY and TVL fields. */
-  apyKey: (string | null)[];
-  tvlKey: (string | null)[];
-  /** `available` (earn) or `is_active` (borrow, collateral), as 0 or 1. */
-  flag: number[];
   /** Entries in each sort mode that has an order of its own in the family. */
   orders: Partial<Record<string, number[]>>;
 }
@@ -71,23 +76,32 @@ export interface VersionContent {
   blocks: { hash: string; docs: string[] }[];
 }
 
-/** The filterable facts of one offer, as the index holds them (the filters: shared/domain/offer-facts.ts). */
-export interface OfferFacts {
-  id: number;
-  /** The rendered (resolved) platform's type; null when the reference is hidden or unknown. */
-  platformType: PlatformType | null;
-  /** The rendered platform's current slug; null when the reference is hidden or unknown. */
-  platform: string | null;
-  /** `asset.slug` (null when the offer has no asset). */
-  asset: string | null;
-  /** `chain.slug` (null when the offer has no chain). */
-  chain: string | null;
-  /** decimalSortKey (shared/platform/decimal.ts) of the APY the family sorts by: earn `apy`, borrow `net_borrow_apy`; null on collateral. */
-  apyKey: string | null;
-  /** decimalSortKey of earn `tvl` or borrow `total_supply_usd`; null when that is null, and on collateral. */
-  tvlKey: string | null;
-  /** Earn `available`, borrow and collateral `is_active`. */
-  flag: boolean;
+/** How each encoding stores a value of a rendered document (shared/model/offer-families.ts `ColumnEncodings`). */
+const ENCODE: { [E in ColumnEncoding]: (value: unknown) => ColumnEncodings[E]['stored'] } = {
+  id: (value) => value as number,
+  text: (value) => (typeof value === 'string' ? value : null),
+  platformType: (value) => (typeof value === 'string' ? value : null),
+  decimalKey: (value) => (typeof value === 'string' ? decimalSortKey(value) : null),
+  flag: (value) => (value === true ? 1 : 0),
+};
+
+/** A value at a path of a document (undefined past a missing or null part). */
+const at = (doc: Record<string, unknown>, path: readonly string[]): unknown =>
+  path.reduce<unknown>(
+    (value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
+    doc,
+  );
+
+/** The declared columns of a family's offers, from their rendered documents (in the order of the ids). */
+export function offerColumns(family: OfferFamily, docs: readonly Record<string, unknown>[]): OfferColumnData {
+  const data: Record<string, unknown[]> = {};
+  for (const column of Object.keys(OFFER_COLUMNS) as OfferColumn[]) {
+    const path = columnPath(family, column);
+    const encode = ENCODE[OFFER_COLUMNS[column].encoding];
+    data[column] = docs.map((doc) => encode(path === undefined ? undefined : at(doc, path)));
+  }
+  // Every declared column, each value by its encoding.
+  return data as OfferColumnData;
 }
 
 /** What a kept index holds in the heap, per character of its JSON (measured: scripts/bench/index-load.ts). */
@@ -209,16 +223,16 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
   facts(): readonly OfferFacts[] {
     if (!this.factsOf) {
       const d = this.data;
-      this.factsOf = d.ids.map((id, i) => ({
-        id,
-        platformType: d.platformType[i] as OfferFacts['platformType'],
-        platform: d.platform[i],
-        asset: d.asset[i],
-        chain: d.chain[i],
-        apyKey: d.apyKey[i],
-        tvlKey: d.tvlKey[i],
-        flag: d.flag[i] === 1,
-      }));
+      const columns = Object.keys(OFFER_COLUMNS) as OfferColumn[];
+      this.factsOf = d.ids.map((_, i) => {
+        const facts: Record<string, unknown> = {};
+        for (const column of columns) {
+          const value = d[column][i];
+          facts[FACT_OF[column]] = OFFER_COLUMNS[column].encoding === 'flag' ? value === 1 : value;
+        }
+        // The codec checked each column against its encoding (items/index-segment.ts).
+        return facts as OfferFacts;
+      });
     }
     return this.factsOf;
   }

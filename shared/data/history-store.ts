@@ -2,13 +2,13 @@
  * Reads of the APY series of offers, outside every version: one item per raw observation and
  * one per bucket of each stored series (its last observation; shared/domain/buckets.ts), in one partition per offer
  * (docs/data-model.md, "History"). A window is one Query of one series; each item is served as
- * the pointer the request reads publishes it (stored-items.ts, `servedValue`). Imports write them
+ * the pointer the request reads publishes it (items/history.ts, `servedValue`). Imports write them
  * with history-writer.ts.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { decodeHistory, servedValue } from './items/history';
 import { type HistoryFamily, historyPartition, historySortKey, msOfHistorySortKey } from './keys';
 import { queryAll } from './query-all';
-import { decodeHistory, servedValue } from './stored-items';
 
 /** A raw observation: [timeMs, apy, tvl | null]. */
 export type RawPoint = [number, string, string | null];

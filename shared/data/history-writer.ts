@@ -12,23 +12,25 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
-import { type HistoryFamily, historyJournalKey, historyPartition, historySortKey, type Key } from './keys';
-import { queryAll } from './query-all';
 import {
   decodeHistory,
-  decodeJournal,
   encodeHistory,
-  encodeJournal,
   HISTORY_ATTRIBUTES,
-  type HistoryJournal,
   type HistoryValue,
-  type JournalHead,
-  journalHead,
   type StoredHistory,
   servedValue,
-} from './stored-items';
+} from './items/history';
+import {
+  decodeJournal,
+  encodeJournal,
+  type HistoryJournal,
+  type JournalHead,
+  journalHead,
+} from './items/history-journal';
+import { type HistoryFamily, historyJournalKey, historyPartition, historySortKey, type Key } from './keys';
+import { queryAll } from './query-all';
 
-export type { HistoryJournal, JournalHead, JournalSeries } from './stored-items';
+export type { HistoryJournal, JournalHead, JournalSeries } from './items/history-journal';
 
 /** An observation or bucket an import would write. */
 export interface HistoryCandidate extends HistoryValue {

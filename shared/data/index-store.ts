@@ -1,61 +1,34 @@
 /**
  * The ordered index of a family version, read once per instance and kept (docs/adr/0009). A
  * version never changes once published, so a kept index never goes stale: the bound only keeps
- * memory in check. It is a budget of heap, estimated from each index's JSON (about three times its
- * length: 7 MB for BENCH's 20,000 earn offers) and what lists build on it (family-index.ts `heapBytes`); the least recently used versions leave first, so a
+ * memory in check. It is a budget of heap, estimated from each index's JSON (a multiple of its
+ * length, family-index.ts `HEAP_PER_CHARACTER`) and what lists build on it (family-index.ts `heapBytes`), kept by the
+ * instance's one byte-bounded LRU (lru.ts); the least recently used versions leave first, so a
  * replaced version that no request names any more leaves as soon as the budget needs its room,
  * while the served version of each family and the ones pinned lists read stay. The segments are
  * read in parallel; concurrent requests for one version share the read.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type FamilyIndex, indexOf } from './family-index';
+import { decodeIndex } from './items/index-segment';
 import { indexSegmentKey } from './keys';
-import { decodeIndex } from './stored-items';
+import { ByteLru } from './lru';
 
 export class IndexStore {
-  private readonly kept = new Map<string, { index: Promise<FamilyIndex>; bytes: number }>();
-  private bytes = 0;
+  private readonly kept: ByteLru<FamilyIndex>;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-    /** The heap the kept indexes may take, estimated (BENCH's seven served families: about 15 MB). */
-    private readonly maxBytes = 48 * 1024 * 1024,
-  ) {}
-
-  /** The index of `version`, stored in `segments` segments. */
-  async load(version: string, segments: number): Promise<FamilyIndex> {
-    const found = this.kept.get(version);
-    if (found) {
-      this.kept.delete(version);
-      this.kept.set(version, found);
-      return found.index;
-    }
-    const entry = { index: this.read(version, segments), bytes: 0 };
-    this.kept.set(version, entry);
-    entry.index.then(
-      (index) => {
-        if (this.kept.get(version) !== entry) return;
-        entry.bytes = index.heapBytes;
-        this.bytes += entry.bytes;
-        this.evict(version);
-      },
-      () => {
-        // A failed read is never kept: the next request tries again.
-        if (this.kept.get(version) === entry) this.kept.delete(version);
-      },
-    );
-    return entry.index;
+    /** The heap the kept indexes may take, estimated (what the served families take: docs/performance.md, "Index loads"). */
+    maxBytes = 48 * 1024 * 1024,
+  ) {
+    this.kept = new ByteLru({ maxBytes, sizeOf: (index) => index.heapBytes });
   }
 
-  /** Least recently used first, never the one just loaded nor one still being read. */
-  private evict(loaded: string): void {
-    for (const [version, entry] of this.kept) {
-      if (this.bytes <= this.maxBytes) return;
-      if (version === loaded || entry.bytes === 0) continue;
-      this.kept.delete(version);
-      this.bytes -= entry.bytes;
-    }
+  /** The index of `version`, stored in `segments` segments. */
+  load(version: string, segments: number): Promise<FamilyIndex> {
+    return this.kept.get(version, () => this.read(version, segments));
   }
 
   private async read(version: string, segments: number): Promise<FamilyIndex> {

@@ -19,17 +19,16 @@ export const SNAPSHOT_PREFIX = 'V#';
 export const DOCUMENT_PREFIX = 'DOC#';
 export const HISTORY_PREFIX = 'HIST#';
 
+import { type HistoryFamily, OFFER_FAMILIES, type OfferFamily } from '../model/offer-families';
+
 /** The resource families: the one list every loop over families and every family type derives from. */
 export const PLATFORM_FAMILIES = ['exchanges', 'wallets', 'protocols'] as const;
 export const CATALOG_FAMILIES = [...PLATFORM_FAMILIES, 'currencies'] as const;
-export const OFFER_FAMILIES = ['earn', 'borrow', 'collateral'] as const;
-/** The offer families that have APY history (collateral has none). */
-export const HISTORY_FAMILIES = ['earn', 'borrow'] as const;
+/** The offer families and those with history are declared with everything else about them (shared/model/offer-families.ts). */
+export { HISTORY_FAMILIES, type HistoryFamily, OFFER_FAMILIES, type OfferFamily } from '../model/offer-families';
 
 export type PlatformFamily = (typeof PLATFORM_FAMILIES)[number];
 export type CatalogFamily = (typeof CATALOG_FAMILIES)[number];
-export type OfferFamily = (typeof OFFER_FAMILIES)[number];
-export type HistoryFamily = (typeof HISTORY_FAMILIES)[number];
 /** The families that are published as versions (history is appended, never versioned). */
 export const VERSIONED_FAMILIES = [...CATALOG_FAMILIES, ...OFFER_FAMILIES] as const;
 export type VersionedFamily = CatalogFamily | OfferFamily;

@@ -2,12 +2,12 @@
  * The snapshot pointer's `families`, `retired` and `historySeq`, read with one GetItem projected to them: by the
  * serving functions for the versions they serve (snapshot-store.ts) and by the freshness metric for
  * the publication times (shared/platform/data-age.ts; the only read its role allows); and the
- * refresh times beside it (`GET /api/v1/status`). The codecs are in stored-items.ts.
+ * refresh times beside it (`GET /api/v1/status`). The codecs are in items/pointer.ts.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PublishedFamilies } from '../platform/data-age';
+import { decodePointer, decodeRefreshed, type SnapshotPointer } from './items/pointer';
 import { pointerKey, refreshedKey } from './keys';
-import { decodePointer, decodeRefreshed, type SnapshotPointer } from './stored-items';
 
 export class PointerStore {
   constructor(

@@ -5,9 +5,10 @@
  * visible within that time, and a replaced version is deleted long after it (docs/adr/0006-live-data.md).
  * A family never imported has no version: its lists are empty and its details 404.
  */
+
+import type { SnapshotPointer } from './items/pointer';
 import { DATASET_FAMILY_OF, VERSIONED_FAMILIES, type VersionedFamily } from './keys';
 import type { PointerStore } from './pointer-store';
-import type { SnapshotPointer } from './stored-items';
 
 /** The family version a read names, where its index lies, and when it was published (or replaced). */
 export interface FamilyVersion {

@@ -7,25 +7,19 @@
  */
 
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type * as z from 'zod/mini';
 import { isConditionFailure } from '../platform/dynamodb';
 import { deleteItems, putItems } from './batch-writer';
 import type { VersionContent } from './family-index';
+import { encodeBlock } from './items/document-block';
+import { encodeIndex } from './items/index-segment';
+import { decodeManifest, encodeManifest, type Manifest } from './items/manifest';
+import { decodePointer, type ImportLease, type SnapshotPointer } from './items/pointer';
+import { decodeSource, encodeSource } from './items/source-records';
 import { documentBlockKey, manifestPartition, pointerKey, refreshedKey, sourcePartition } from './keys';
 import { queryAll } from './query-all';
-import {
-  decodeManifest,
-  decodePointer,
-  decodeSource,
-  encodeBlock,
-  encodeIndex,
-  encodeManifest,
-  encodeSource,
-  type ImportLease,
-  type Manifest,
-  type SnapshotPointer,
-} from './stored-items';
 
-export type { FamilyState, ImportLease, RetiredVersion, SnapshotPointer } from './stored-items';
+export type { FamilyState, ImportLease, RetiredVersion, SnapshotPointer } from './items/pointer';
 
 /** Another import holds the lease: retry later. */
 export class ImportBusyError extends Error {
@@ -256,14 +250,14 @@ export class SnapshotWriter {
     return keys.length + manifestItems.length;
   }
 
-  /** The source records of a family version. */
-  async readSource(version: string, family: string): Promise<unknown[]> {
+  /** The source records of a family version, decoded with `record` (the dataset's schema of the family). */
+  async readSource<S extends z.ZodMiniType>(version: string, family: string, record: S): Promise<z.output<S>[]> {
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': sourcePartition(version, family) },
       ConsistentRead: true,
     });
-    return decodeSource(version, family, items);
+    return decodeSource(version, family, items, record);
   }
 }

@@ -1,10 +1,9 @@
 /** The read stores of the served data, built by each function's composition root. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DocumentStore } from './document-store';
+import { blockCache, DocumentStore } from './document-store';
 import { HistoryStore } from './history-store';
 import { IndexStore } from './index-store';
 import { PointerStore } from './pointer-store';
-import { ReadCache } from './read-cache';
 import { SnapshotStore } from './snapshot-store';
 
 export interface Stores {
@@ -29,7 +28,7 @@ export function createStores(
   options: StoreOptions,
   clock: () => number = Date.now,
 ): Stores {
-  const cache = options.readCacheMb > 0 ? new ReadCache(options.readCacheMb * 1024 * 1024) : undefined;
+  const cache = options.readCacheMb > 0 ? blockCache(options.readCacheMb * 1024 * 1024) : undefined;
   const pointer = new PointerStore(client, options.tableName);
   return {
     pointer,

@@ -9,73 +9,71 @@
 
 import type { OfferFacts, OfferIndex } from '../data/family-index';
 import type { OfferFamily } from '../data/keys';
-import type { PlatformType } from '../platform/constants';
+import {
+  FACT_OF,
+  type FilterKinds,
+  filtersOf,
+  OFFER_FILTERS,
+  type OfferFilter,
+  type OfferFilters,
+} from '../model/offer-families';
 import { numberSortKey } from '../platform/decimal';
 
-export type { OfferFacts };
+export type { OfferFacts, OfferFilters };
 
 export type OfferMatcher = (facts: OfferFacts) => boolean;
 
+type Fact = OfferFacts[keyof OfferFacts];
+
 /**
- * The filters of an offer list as parsed (docs/api.md, "Filters"; the schemas of
- * shared/http/query.ts produce them); an absent one leaves its dimension free.
+ * The test of each filter kind (shared/model/offer-families.ts `FilterKinds`) on one fact, built
+ * once per query: sets and bounds' keys computed here, so a call allocates nothing. A set holds
+ * the values only: `has(null)` is false, so a null fact never matches; a bound's key against a
+ * null fact fails by the explicit check.
  */
-export interface OfferFilters {
-  readonly ids?: readonly number[];
-  readonly platform_type?: readonly PlatformType[];
-  readonly platform?: readonly string[];
-  readonly asset?: readonly string[];
-  readonly chain?: readonly string[];
-  readonly min_apy?: string;
-  readonly min_tvl?: string;
-  /** Earn's flag; borrow and collateral have `is_active`. */
-  readonly available?: boolean;
-  readonly is_active?: boolean;
+const TEST: { [K in keyof FilterKinds]: (value: FilterKinds[K]) => (fact: Fact) => boolean } = {
+  slugs: (values) => setTest(values),
+  platformTypes: (values) => setTest(values),
+  ids: (values) => setTest(values),
+  // `atLeast` compares the order-preserving keys of shared/platform/decimal.ts, which order exactly as the decimals do.
+  atLeast: (bound) => {
+    const key = numberSortKey(bound);
+    return (fact) => fact !== null && (fact as string) >= key;
+  },
+  is: (flag) => (fact) => fact === flag,
+};
+
+function setTest(values: readonly unknown[]): (fact: Fact) => boolean {
+  const set = new Set<unknown>(values);
+  return (fact) => set.has(fact);
 }
 
-/** The values a list parameter keeps, or undefined when the query leaves that dimension free. */
-const setOf = <T>(values: readonly T[] | undefined): ReadonlySet<T> | undefined =>
-  values === undefined ? undefined : new Set(values);
+/** One declared filter's test of a query's value, over the fact of its column. */
+function filterTest<F extends OfferFilter>(filter: F, value: NonNullable<OfferFilters[F]>): OfferMatcher {
+  const declared = OFFER_FILTERS[filter];
+  const fact = FACT_OF[declared.column] as keyof OfferFacts;
+  const test = (TEST[declared.kind] as (value: unknown) => (fact: Fact) => boolean)(value);
+  return (facts) => test(facts[fact]);
+}
 
 /**
- * The predicate of a query's filters: OR within a list parameter, AND across parameters; a null
- * fact matches no filter on it (docs/api.md, "Filters"). `min_apy` and `min_tvl` compare the
- * order-preserving keys of shared/platform/decimal.ts, which order exactly as the decimals do. `undefined`
- * when the query filters nothing (every offer matches), so that the caller can skip the pass.
- * Sort, paging and `snapshot` are not filters.
+ * The predicate of a query's filters (docs/api.md, "Filters"), those the family declares: OR
+ * within a list parameter, AND across parameters; a null fact matches no filter on it.
+ * `undefined` when the query filters nothing (every offer matches), so that the caller can skip
+ * the pass. Sort, paging and `snapshot` are not filters.
  */
 export function offerMatcher(family: OfferFamily, query: OfferFilters): OfferMatcher | undefined {
-  const ids = setOf(query.ids);
-  const types = setOf<string | null>(query.platform_type);
-  const platforms = setOf<string | null>(query.platform);
-  const assets = setOf<string | null>(query.asset);
-  const chains = setOf<string | null>(query.chain);
-  // A bound's key; `null` facts fail `>=` below by the explicit check.
-  const minApy = query.min_apy === undefined ? undefined : numberSortKey(query.min_apy);
-  const minTvl = query.min_tvl === undefined ? undefined : numberSortKey(query.min_tvl);
-  const flag = family === 'earn' ? query.available : query.is_active;
-  if (
-    ids === undefined &&
-    types === undefined &&
-    platforms === undefined &&
-    assets === undefined &&
-    chains === undefined &&
-    minApy === undefined &&
-    minTvl === undefined &&
-    flag === undefined
-  ) {
-    return undefined;
+  const tests: OfferMatcher[] = [];
+  for (const filter of filtersOf(family)) {
+    const value = query[filter];
+    if (value !== undefined) tests.push(filterTest(filter, value));
   }
-  // The sets hold strings only: `has(null)` is false, so a null fact never matches.
-  return (facts) =>
-    (ids === undefined || ids.has(facts.id)) &&
-    (types === undefined || types.has(facts.platformType)) &&
-    (platforms === undefined || platforms.has(facts.platform)) &&
-    (assets === undefined || assets.has(facts.asset)) &&
-    (chains === undefined || chains.has(facts.chain)) &&
-    (minApy === undefined || (facts.apyKey !== null && facts.apyKey >= minApy)) &&
-    (minTvl === undefined || (facts.tvlKey !== null && facts.tvlKey >= minTvl)) &&
-    (flag === undefined || facts.flag === flag);
+  if (tests.length === 0) return undefined;
+  if (tests.length === 1) return tests[0];
+  return (facts) => {
+    for (const test of tests) if (!test(facts)) return false;
+    return true;
+  };
 }
 
 /**

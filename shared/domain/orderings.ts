@@ -1,14 +1,24 @@
 /**
- * The orderings (docs/api.md, "Orderings"), as comparators the import uses to write list positions. Every
+ * The orderings (docs/api.md, "Orderings"; the offers' sort modes declared in
+ * shared/model/offer-families.ts), as comparators the import uses to write list positions. Every
  * ordering puts `null` last in either direction and ends with the identifier tie-break (slug or id
  * ascending); decimal strings compare as exact decimals.
  */
 
 import type { CatalogFamily, OfferFamily } from '../data/keys';
+import {
+  distinctSortModes,
+  OFFER_FAMILIES,
+  OFFER_FAMILY,
+  ROLE_VALUES,
+  SORT_MODES,
+  SORTS,
+  type SortMode,
+  type SortRole,
+} from '../model/offer-families';
 import { compareDecimal } from '../platform/decimal';
 
-export const SORT_MODES = ['apy_desc', 'apy_asc', 'tvl_desc', 'updated_desc'] as const;
-export type SortMode = (typeof SORT_MODES)[number];
+export { distinctSortModes, SORT_MODES, type SortMode };
 
 type Value = string | number | null;
 type Kind = 'decimal' | 'number' | 'text';
@@ -75,27 +85,14 @@ export const CATALOG_ORDER: Record<CatalogFamily, OrderSpec<CatalogShape>> = {
 
 interface OfferShape {
   id: number;
-  updated_at: string;
   [field: string]: unknown;
 }
 
-/** Which field each sort mode reads, per offer family (docs/api.md, "Orderings"). */
-export const OFFER_SORT_FIELDS: Record<OfferFamily, { apy?: string; tvl?: string }> = {
-  earn: { apy: 'apy', tvl: 'tvl' },
-  borrow: { apy: 'net_borrow_apy', tvl: 'total_supply_usd' },
-  collateral: {},
-};
-
-export const DEFAULT_SORT: Record<OfferFamily, SortMode> = {
-  earn: 'apy_desc',
-  borrow: 'apy_asc',
-  collateral: 'updated_desc',
-};
-
-/** The sort modes that have an order of their own in a family (collateral: only its default). */
-export function distinctSortModes(family: OfferFamily): SortMode[] {
-  return family === 'collateral' ? ['updated_desc'] : [...SORT_MODES];
-}
+/** Each family's default sort mode (its declaration, shared/model/offer-families.ts). */
+export const DEFAULT_SORT = Object.fromEntries(OFFER_FAMILIES.map((f) => [f, OFFER_FAMILY[f].defaultSort])) as Record<
+  OfferFamily,
+  SortMode
+>;
 
 /** The sort mode actually applied: one without a matching field falls back to the default. */
 export function effectiveSort(family: OfferFamily, requested: SortMode | undefined): SortMode {
@@ -103,17 +100,12 @@ export function effectiveSort(family: OfferFamily, requested: SortMode | undefin
   return distinctSortModes(family).includes(requested) ? requested : DEFAULT_SORT[family];
 }
 
+/** A sort mode's ordering of a family's records: its role's field, compared as the role's values. */
 export function offerOrder(family: OfferFamily, mode: SortMode): OrderSpec<OfferShape> {
-  const fields = OFFER_SORT_FIELDS[family];
-  const decimalField = (name: string | undefined) => (r: OfferShape) => (r[name!] as string | null) ?? null;
-  switch (mode) {
-    case 'apy_desc':
-      return { value: decimalField(fields.apy), kind: 'decimal', direction: 'desc', tieBreak: byId };
-    case 'apy_asc':
-      return { value: decimalField(fields.apy), kind: 'decimal', direction: 'asc', tieBreak: byId };
-    case 'tvl_desc':
-      return { value: decimalField(fields.tvl), kind: 'decimal', direction: 'desc', tieBreak: byId };
-    case 'updated_desc':
-      return { value: (r) => time(r.updated_at), kind: 'number', direction: 'desc', tieBreak: byId };
-  }
+  const { role, direction } = SORTS[mode];
+  const field = (OFFER_FAMILY[family].fields as Partial<Record<SortRole, string>>)[role];
+  if (field === undefined) throw new Error(`${family} offers have no ${role} field to sort by`);
+  return ROLE_VALUES[role] === 'decimal'
+    ? { value: (r) => (r[field] as string | null) ?? null, kind: 'decimal', direction, tieBreak: byId }
+    : { value: (r) => time(r[field] as string), kind: 'number', direction, tieBreak: byId };
 }

@@ -3,11 +3,12 @@
  * import, drive the OpenAPI document and give the types. zod/mini keeps the Lambda bundles small.
  */
 import * as z from 'zod/mini';
+import type { OFFER_FAMILY, OfferFamily } from '../model/offer-families';
 import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/constants';
 import { DECIMAL_PATTERN } from '../platform/decimal';
 import { inYears, isRealInstant, TIMESTAMP_PATTERN, TIMESTAMP_YEARS } from '../platform/timestamps';
 
-/** The longest decimal string a file may hold: its sort key (GSI5) stays far below DynamoDB's 1,024 bytes. */
+/** The longest decimal string a file may hold: it bounds the order-preserving key the family index stores for it (shared/data/family-index.ts). */
 const DECIMAL_MAX_LENGTH = 64;
 
 /**
@@ -200,6 +201,17 @@ export const HISTORY_POINT_FIELDS = {
   earn: { timestamp: timestamp(), apy: decimal(), tvl: z.nullable(decimal()) },
   borrow: { timestamp: timestamp(), apy: decimal() },
 } as const;
+/** The fields an offer family's declaration names (shared/model/offer-families.ts): its identifier and the field of each role. */
+type Declared<F extends OfferFamily> = (typeof OFFER_FAMILY)[F];
+type DeclaredFields<F extends OfferFamily> = Extract<
+  Declared<F>['identifier'] | Declared<F>['fields'][keyof Declared<F>['fields']],
+  string
+>;
+
+/** Each offer family's schema, which holds every field its declaration names (or this does not compile). */
+export const OFFER_SCHEMAS = { earn: EarnOffer, borrow: BorrowOffer, collateral: CollateralOffer } satisfies {
+  [F in OfferFamily]: { shape: Record<DeclaredFields<F>, unknown> };
+};
 
 export type PlatformRef = z.infer<typeof PlatformRef>;
 export type AssetRef = z.infer<typeof AssetRef>;

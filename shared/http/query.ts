@@ -14,7 +14,17 @@
 import * as z from 'zod/mini';
 import type { OfferFamily } from '../data/keys';
 import { INTERVALS, MAX_HISTORY_IDS, PERIODS } from '../domain/buckets';
-import { SORT_MODES } from '../domain/orderings';
+import {
+  type FilterDeclaration,
+  type FilterKind,
+  type FilterKinds,
+  LIST_MAX,
+  OFFER_FAMILY,
+  OFFER_FILTERS,
+  type OfferParameter,
+  SORT_MODES,
+  type SortMode,
+} from '../model/offer-families';
 import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/constants';
 import { ValidationError } from '../platform/errors';
 import { isFileTimestamp } from '../platform/timestamps';
@@ -102,8 +112,8 @@ function snapshot(name: string) {
     );
 }
 
-/** The most values a list parameter holds: `ids`, and every other one. */
-export const LIST_MAX = { ids: 200, other: 20 } as const;
+/** The most values a list parameter holds: `ids`, and every other one (declared with the filters). */
+export { LIST_MAX };
 
 /** What a list parameter's elements are: a check of each element's text, and its value. */
 interface Element<T> {
@@ -158,25 +168,25 @@ const slugElement = (name: string): Element<string> => ({
   schema: () => z.string().check(z.minLength(1), z.maxLength(SLUG_MAX_LENGTH)),
 });
 
-const platformTypeElement: Element<PlatformType> = {
+const platformTypeElement = (name: string): Element<PlatformType> => ({
   problem: (text) =>
     (PLATFORM_TYPES as readonly string[]).includes(text)
       ? undefined
-      : `platform_type must be one of the following values: ${PLATFORM_TYPES.join(', ')}`,
+      : `${name} must be one of the following values: ${PLATFORM_TYPES.join(', ')}`,
   value: (text) => text as PlatformType,
   schema: () => z.enum(PLATFORM_TYPES),
-};
+});
 
-const idElement: Element<number> = {
+const idElement = (name: string): Element<number> => ({
   problem: (text) => {
-    if (!/^[0-9]+$/.test(text)) return 'ids must be a comma-separated list of integers';
+    if (!/^[0-9]+$/.test(text)) return `${name} must be a comma-separated list of integers`;
     return Number(text) > Number.MAX_SAFE_INTEGER
-      ? `ids must not be greater than ${Number.MAX_SAFE_INTEGER}`
+      ? `${name} must not be greater than ${Number.MAX_SAFE_INTEGER}`
       : undefined;
   },
   value: Number,
   schema: () => z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)),
-};
+});
 
 /** A parameter that must be given: its absence is named (`ids is required`). */
 function required<T extends z.ZodMiniType<unknown, string>>(name: string, schema: T) {
@@ -201,22 +211,14 @@ const limit = /* @__PURE__ */ onFirstUse(() =>
 );
 const offset = /* @__PURE__ */ onFirstUse(() => z._default(integer('offset', 0, Number.MAX_SAFE_INTEGER), 0));
 
-/**
- * The filters of every offer list (docs/api.md, "Filters"), in the order their messages come: the
- * parameters of version 1.1 first, so that a 1.1 request's messages keep their order.
- */
-const offerFilters = /* @__PURE__ */ onFirstUse(() => ({
-  platform_type: z.optional(list('platform_type', LIST_MAX.other, platformTypeElement)),
-  platform: z.optional(list('platform', LIST_MAX.other, slugElement('platform'))),
-  asset: z.optional(list('asset', LIST_MAX.other, slugElement('asset'))),
-  sort: z.optional(oneOf('sort', SORT_MODES)),
-}));
-
-/** Filters added in version 1.2, after `min_apy` (earn and borrow only, like `min_tvl`). */
-const newOfferFilters = /* @__PURE__ */ onFirstUse(() => ({
-  chain: z.optional(list('chain', LIST_MAX.other, slugElement('chain'))),
-  ids: z.optional(list('ids', LIST_MAX.ids, idElement)),
-}));
+/** The parameter of each filter kind (shared/model/offer-families.ts `FilterKinds`), named as declared. */
+const FILTER_PARAM: { [K in FilterKind]: (name: string, max: number) => z.ZodMiniType<FilterKinds[K]> } = {
+  slugs: (name, max) => list(name, max, slugElement(name)),
+  platformTypes: (name, max) => list(name, max, platformTypeElement(name)),
+  ids: (name, max) => list(name, max, idElement(name)),
+  atLeast: (name) => unsignedNumber(name),
+  is: (name) => flag(name),
+};
 
 const snapshotParam = () => z.optional(snapshot('snapshot'));
 
@@ -228,42 +230,39 @@ export const LIST_QUERY = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({ limit: limit(), offset: offset(), snapshot: snapshotParam() }),
 );
 
-/** Each family's own flag: `available` on earn, `is_active` on borrow and collateral (the other's name is unknown). */
+type FamilyFilter<F extends OfferFamily> = Exclude<(typeof OFFER_FAMILY)[F]['query'][number], 'sort'>;
+
+/** The shape of a family's list query: paging, its declared parameters, `snapshot`. */
+type OfferListShape<F extends OfferFamily> = {
+  limit: ReturnType<typeof limit>;
+  offset: ReturnType<typeof offset>;
+  sort: z.ZodMiniOptional<z.ZodMiniType<SortMode>>;
+  snapshot: ReturnType<typeof snapshotParam>;
+} & {
+  [P in FamilyFilter<F>]: z.ZodMiniOptional<z.ZodMiniType<FilterKinds[(typeof OFFER_FILTERS)[P]['kind']]>>;
+};
+
+/**
+ * A family's list query, from its declaration (shared/model/offer-families.ts): `limit`, `offset`,
+ * its parameters in their declared order (their messages come in that order: the parameters of
+ * version 1.1 first), `snapshot`. Each family has its own flag, `available` on earn, `is_active`
+ * on borrow and collateral (the other's name is unknown).
+ */
+function offerListQuery<F extends OfferFamily>(family: F) {
+  const parameters = (OFFER_FAMILY[family].query as readonly OfferParameter[]).map((name): [string, z.ZodMiniType] => {
+    if (name === 'sort') return [name, z.optional(oneOf('sort', SORT_MODES))];
+    const declared: FilterDeclaration = OFFER_FILTERS[name];
+    return [name, z.optional(FILTER_PARAM[declared.kind](name, declared.max ?? LIST_MAX.other))];
+  });
+  const shape = { limit: limit(), offset: offset(), ...Object.fromEntries(parameters), snapshot: snapshotParam() };
+  // Every declared parameter, each of its kind's type.
+  return z.strictObject(shape as OfferListShape<F>);
+}
+
 export const OFFER_LIST_QUERY = {
-  earn: /* @__PURE__ */ onFirstUse(() =>
-    z.strictObject({
-      limit: limit(),
-      offset: offset(),
-      ...offerFilters(),
-      min_apy: z.optional(unsignedNumber('min_apy')),
-      ...newOfferFilters(),
-      min_tvl: z.optional(unsignedNumber('min_tvl')),
-      available: z.optional(flag('available')),
-      snapshot: snapshotParam(),
-    }),
-  ),
-  borrow: /* @__PURE__ */ onFirstUse(() =>
-    z.strictObject({
-      limit: limit(),
-      offset: offset(),
-      ...offerFilters(),
-      min_apy: z.optional(unsignedNumber('min_apy')),
-      ...newOfferFilters(),
-      min_tvl: z.optional(unsignedNumber('min_tvl')),
-      is_active: z.optional(flag('is_active')),
-      snapshot: snapshotParam(),
-    }),
-  ),
-  collateral: /* @__PURE__ */ onFirstUse(() =>
-    z.strictObject({
-      limit: limit(),
-      offset: offset(),
-      ...offerFilters(),
-      ...newOfferFilters(),
-      is_active: z.optional(flag('is_active')),
-      snapshot: snapshotParam(),
-    }),
-  ),
+  earn: /* @__PURE__ */ onFirstUse(() => offerListQuery('earn')),
+  borrow: /* @__PURE__ */ onFirstUse(() => offerListQuery('borrow')),
+  collateral: /* @__PURE__ */ onFirstUse(() => offerListQuery('collateral')),
 } satisfies Record<OfferFamily, () => z.ZodMiniObject>;
 
 /** `GET /api/v1/{family}/changes`: the offers that differ between version `since` and the served (or `snapshot`) one. */
@@ -297,7 +296,7 @@ export const HISTORY_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject(his
 
 /** `GET /api/v1/{family}/history?ids=…`: 1 to MAX_HISTORY_IDS offers, then the window of each. */
 export const HISTORIES_QUERY = /* @__PURE__ */ onFirstUse(() =>
-  z.strictObject({ ids: required('ids', list('ids', MAX_HISTORY_IDS, idElement)), ...historyWindow() }),
+  z.strictObject({ ids: required('ids', list('ids', MAX_HISTORY_IDS, idElement('ids'))), ...historyWindow() }),
 );
 
 export const OFFER_ID_PATH = /* @__PURE__ */ onFirstUse(() =>

@@ -5,6 +5,25 @@
 export const FUNCTION_NAMES = ['platforms', 'currencies', 'offers', 'history', 'usage'] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
+/**
+ * How a function's answers leave it (ADR 0014): `buffer`, one Lambda proxy result (Lambda refuses
+ * one over 6 MB); `stream`, a streamed response (`awslambda.streamifyResponse`, the integration's
+ * `ResponseTransferMode.STREAM`), which no size limit refuses. A function answers one way on every
+ * route it serves: only one whose answers are not bounded by a page streams.
+ */
+export type Transfer = 'buffer' | 'stream';
+const TRANSFER: Record<FunctionName, Transfer> = {
+  platforms: 'buffer',
+  // A currency detail embeds every offer of its asset: about 11 MB of JSON at five times BENCH.
+  currencies: 'stream',
+  offers: 'buffer',
+  history: 'buffer',
+  usage: 'buffer',
+};
+
+/** How the function answers (see Transfer). */
+export const transferOf = (fn: FunctionName): Transfer => TRANSFER[fn];
+
 export interface Route {
   /** HTTP method; the API is read-only. */
   method: 'GET';
@@ -19,6 +38,8 @@ export interface Route {
    * conditional requests), a `history` window (moves with the clock), or the caller's `usage`.
    */
   kind: RouteKind;
+  /** How its answer leaves the function: its function's Transfer. */
+  transfer: Transfer;
   /**
    * Marks the route, or some of its query parameters, deprecated (docs/api.md, "Versioning and
    * deprecation"): its answers then carry `Deprecation`, `Sunset` and a `Link` to the policy
@@ -57,6 +78,7 @@ const route = <const P extends string, const F extends FunctionName, const O ext
   fn,
   operationId,
   kind,
+  transfer: TRANSFER[fn],
   ...(deprecated ? { deprecated } : {}),
 });
 

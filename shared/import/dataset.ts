@@ -81,6 +81,17 @@ export const Dataset = z.strictObject({
   borrow_history: z.optional(z.array(BorrowHistoryRecord)),
 });
 
+/** The schema of one record of each versioned family: what its stored source records are decoded with. */
+export const RECORD_SCHEMA = {
+  exchanges: ExchangeRecord,
+  wallets: WalletRecord,
+  protocols: ProtocolRecord,
+  currencies: CurrencyRecord,
+  earn_offers: EarnOfferRecord,
+  borrow_offers: BorrowOfferRecord,
+  collateral_offers: CollateralOfferRecord,
+} as const;
+
 type ExchangeRecord = z.output<typeof ExchangeRecord>;
 type WalletRecord = z.output<typeof WalletRecord>;
 type ProtocolRecord = z.output<typeof ProtocolRecord>;

@@ -14,6 +14,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HistoryWriter } from '../data/history-writer';
+import { INDEX_LAYOUT } from '../data/items/index-segment';
 import {
   CATALOG_FAMILIES,
   DATASET_FAMILY_OF,
@@ -35,6 +36,7 @@ import {
   type DatasetFamily,
   type PlatformRecord,
   parseDataset,
+  RECORD_SCHEMA,
 } from './dataset';
 import {
   type AppendResult,
@@ -78,11 +80,13 @@ export const LEASE_MS = 5 * 60_000;
 /** How long past a lease's end another import waits before taking it over: room for clocks that disagree. */
 export const TAKEOVER_GRACE_MS = 30_000;
 /**
- * The layout of family versions (4: one ordered index per version and content-addressed document
- * blocks). It is part of every version's identity, so a family served in an older layout is
- * written again by the next import that carries it or can read its source records.
+ * The layout of family versions: 4, one ordered index per version and content-addressed document
+ * blocks (raised when the blocks' format changes, items/document-block.ts), and the index's own
+ * layout, derived from its declared columns and their encodings (items/index-segment.ts). It is
+ * part of every version's identity, so a family served in an older layout is written again by the
+ * next import that carries it or can read its source records.
  */
-const LAYOUT = 4;
+const LAYOUT = [4, INDEX_LAYOUT];
 
 export interface ImportOptions {
   client: DynamoDBDocumentClient;
@@ -228,7 +232,7 @@ async function planChanges(
         change(family, state, () => projectCatalog(family, given), given);
     } else if (stored?.version && stored.hash && !isCurrent(stored)) {
       // Served in an older layout: written again from its source records, when it has them.
-      const records = (await writer.readSource(stored.version, family)) as Parameters<typeof projectCatalog>[1];
+      const records = await writer.readSource(stored.version, family, RECORD_SCHEMA[family]);
       if (records.length > 0)
         change(family, { ...stored, publishedAt: now }, () => projectCatalog(family, records), records);
     }
@@ -245,7 +249,7 @@ async function planChanges(
   for (const family of PLATFORM_FAMILIES) {
     const version = served[family]?.version;
     platforms[family] =
-      dataset[family] ?? (version ? ((await writer.readSource(version, family)) as PlatformRecord[]) : []);
+      dataset[family] ?? (version ? await writer.readSource(version, family, RECORD_SCHEMA[family]) : []);
   }
   const resolve: PlatformResolver = platformResolver(platforms as Platforms);
 
@@ -259,7 +263,7 @@ async function planChanges(
         change(family, state, () => projectOffers(family, given, resolve), given);
     } else if (stored?.version && stored.hash && (stored.refs !== resolve.digest || !isCurrent(stored))) {
       // The family is not in the file, but a reference it renders changed (or its layout is older): render it again.
-      const records = await writer.readSource(stored.version, name);
+      const records = await writer.readSource(stored.version, name, RECORD_SCHEMA[name]);
       change(
         family,
         { ...stored, refs: resolve.digest, publishedAt: now },
@@ -287,7 +291,7 @@ async function unknownOffers(
     if (!series || series.length === 0) continue;
     const offers = DATASET_FAMILY_OF[family];
     const served = pointer?.families[offers]?.version;
-    const records = (dataset[offers] ?? (served ? await writer.readSource(served, offers) : [])) as { id: number }[];
+    const records = dataset[offers] ?? (served ? await writer.readSource(served, offers, RECORD_SCHEMA[offers]) : []);
     const ids = new Set(records.map((o) => o.id));
     series.forEach((s, i) => {
       if (!ids.has(s.offer_id)) errors.push(`${name}[${i}].offer_id: no ${family} offer has id ${s.offer_id}`);

@@ -8,28 +8,24 @@
  * History is appended, not projected (history-plan.ts). See docs/data-model.md.
  */
 import { createHash } from 'node:crypto';
-import type { CatalogIndexData, IndexData, OfferIndexData, VersionContent } from '../data/family-index';
+import {
+  type CatalogIndexData,
+  type IndexData,
+  type OfferIndexData,
+  offerColumns,
+  type VersionContent,
+} from '../data/family-index';
+import { blockHash } from '../data/items/document-block';
 import type { CatalogFamily, OfferFamily, PlatformFamily } from '../data/keys';
-import { blockHash } from '../data/stored-items';
+import { CATALOG_ORDER, comparator, distinctSortModes, offerOrder, type SortMode } from '../domain/orderings';
 import {
-  CATALOG_ORDER,
-  comparator,
-  distinctSortModes,
-  OFFER_SORT_FIELDS,
-  offerOrder,
-  type SortMode,
-} from '../domain/orderings';
-import {
-  borrowOfferFields,
-  collateralOfferFields,
   currencyFields,
-  earnOfferFields,
   exchangeFields,
+  OFFER_SCHEMAS,
   type PlatformRef,
   type PlatformType,
   TIMESTAMP_FIELDS,
 } from '../domain/resources';
-import { decimalSortKey } from '../platform/decimal';
 import type { CurrencyRecord, PlatformRecord } from './dataset';
 
 const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
@@ -46,9 +42,9 @@ const TYPE_OF: Record<PlatformFamily, PlatformType> = {
 const FIELD_ORDER = {
   platform: Object.keys(exchangeFields),
   currency: Object.keys(currencyFields),
-  earn: Object.keys(earnOfferFields),
-  borrow: Object.keys(borrowOfferFields),
-  collateral: Object.keys(collateralOfferFields),
+  earn: Object.keys(OFFER_SCHEMAS.earn.shape),
+  borrow: Object.keys(OFFER_SCHEMAS.borrow.shape),
+  collateral: Object.keys(OFFER_SCHEMAS.collateral.shape),
 };
 
 const isoTime = (value: string) => new Date(value).toISOString();
@@ -75,7 +71,7 @@ type DocumentBlock = VersionContent['blocks'][number];
 
 const sha256 = (text: string) => createHash('sha256').update(text);
 
-/** About 16 documents a block (2 KB compressed at BENCH: one half read unit), never more than 24 or 48 KB of UTF-8. */
+/** A block ends after an identifier whose hash is 0 mod 16, at a group's end, or at 24 documents or 48 KB of UTF-8 (sizes measured: docs/data-model.md, "Blocks"). */
 const BOUNDARY_MASK = 15;
 const BLOCK_MAX_DOCS = 24;
 const BLOCK_MAX_BYTES = 48 * 1024;
@@ -204,8 +200,6 @@ export function platformResolver(platforms: Platforms): PlatformResolver {
 
 // ---- offers ------------------------------------------------------------------------------------
 
-const FLAG_FIELD: Record<OfferFamily, string> = { earn: 'available', borrow: 'is_active', collateral: 'is_active' };
-
 export function projectOffers(
   family: OfferFamily,
   offerRecords: readonly unknown[],
@@ -214,13 +208,11 @@ export function projectOffers(
   const records = (offerRecords as (Record<string, unknown> & { id: number; published: boolean; updated_at: string })[])
     .filter((r) => r.published)
     .sort((a, b) => a.id - b.id);
-  const fields = OFFER_SORT_FIELDS[family];
   const platforms = records.map((r) => resolve(r.platform as PlatformRef | null));
   const docs = records.map((r, i) =>
     renderDoc(r, FIELD_ORDER[family], TIMESTAMP_FIELDS[family], { platform: platforms[i] }),
   );
   const slugOf = (value: unknown) => (value as { slug: string } | null)?.slug ?? null;
-  const keyOf = (value: unknown) => (typeof value === 'string' ? decimalSortKey(value) : null);
 
   const orders: Partial<Record<SortMode, number[]>> = {};
   for (const mode of distinctSortModes(family)) {
@@ -245,14 +237,11 @@ export function projectOffers(
   const index: OfferIndexData = {
     kind: 'offers',
     family,
-    ids: records.map((r) => r.id),
-    platformType: platforms.map((p) => p?.type ?? null),
-    platform: platforms.map((p) => p?.slug ?? null),
-    asset: records.map((r) => slugOf(r.asset)),
-    chain: records.map((r) => slugOf(r.chain)),
-    apyKey: records.map((r) => (fields.apy ? keyOf(r[fields.apy]) : null)),
-    tvlKey: records.map((r) => (fields.tvl ? keyOf(r[fields.tvl]) : null)),
-    flag: records.map((r) => (r[FLAG_FIELD[family]] === true ? 1 : 0)),
+    // The declared columns, read from each offer as rendered (its platform resolved).
+    ...offerColumns(
+      family,
+      records.map((r, i) => ({ ...r, platform: platforms[i] })),
+    ),
     orders,
     ...columns,
   };

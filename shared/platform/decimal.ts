@@ -2,7 +2,7 @@
  * Exact decimal strings. Finance values are kept as the strings they arrived as and returned byte
  * for byte; to order them we never go through a float. `compareDecimal` compares two decimal
  * strings exactly and `decimalSortKey` maps one to a string whose lexicographic order is the
- * numeric order (GSI5 sort keys and filter expressions use it). `numberSortKey` gives the same key
+ * numeric order (the family index's APY and TVL columns and the `min_apy`/`min_tvl` bounds use it). `numberSortKey` gives the same key
  * for a number in the JSON grammar (exponent allowed), as `min_apy` arrives (docs/api.md).
  */
 

@@ -30,7 +30,7 @@ export interface AccountingSummary {
   roundTrips: number;
   readCapacity: number;
   writeCapacity: number;
-  /** Reads answered from the function's snapshot cache, and those it had to make (shared/data/read-cache.ts). */
+  /** Reads answered from the function's snapshot cache, and those it had to make (the block cache: shared/data/lru.ts). */
   cacheHits: number;
   cacheMisses: number;
   /** Bytes of the items answered from the cache. */

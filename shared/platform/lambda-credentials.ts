@@ -1,8 +1,8 @@
 /**
  * What the deployed bundles have in place of @aws-sdk/credential-provider-node. The SDK clients'
  * runtime configuration imports that package's `defaultProvider`, the whole default chain (SSO,
- * STS and OIDC clients, INI files, credential processes, the instance metadata service: about
- * 130 KB of every bundle, by the esbuild metafile), even when a client is given credentials. In Lambda the credentials are
+ * STS and OIDC clients, INI files, credential processes, the instance metadata service: a large
+ * share of every bundle, docs/performance.md), even when a client is given credentials. In Lambda the credentials are
  * always in the environment, the chain's first link, so the bundles get only that link:
  * lib/bundling.ts aliases the package to this module (docs/adr/0007-credentials-from-the-environment.md).
  *

@@ -16,9 +16,9 @@
  *   import, and its old versions are deleted when due.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { blockDocuments } from '../../shared/data/items/document-block';
 import { DOCUMENT_PREFIX, refreshedKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
 import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
-import { blockDocuments } from '../../shared/data/stored-items';
 import { parseDataset } from '../../shared/import/dataset';
 import { type ImportResult, importDataset, readPointer, TAKEOVER_GRACE_MS } from '../../shared/import/importer';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';

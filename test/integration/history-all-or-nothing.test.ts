@@ -19,8 +19,9 @@
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { putItems } from '../../shared/data/batch-writer';
 import { HistoryWriter } from '../../shared/data/history-writer';
+import { decodeHistory, servedValue } from '../../shared/data/items/history';
+import { encodeJournal } from '../../shared/data/items/history-journal';
 import { HISTORY_PREFIX, historyJournalKey } from '../../shared/data/keys';
-import { decodeHistory, encodeJournal, servedValue } from '../../shared/data/stored-items';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';

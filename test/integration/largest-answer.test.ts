@@ -2,55 +2,28 @@
  * The largest answer (docs/performance.md, "The largest answer"): a currency detail embeds every
  * offer of its asset, and a Lambda response is at most 6 MB. A generated asset with as many offers
  * as BENCH's busiest (tether: 3,477 offers, 2.3 MB of JSON), served by the real currencies handler
- * on the embedded DynamoDB to a client that accepts gzip, must leave room for four times that, and
- * the local gateway, which refuses what Lambda refuses, must serve it.
+ * on the embedded DynamoDB to a client that accepts gzip, must leave room for four times that in
+ * one buffered Lambda response (what the currencies function would answer were it not streamed:
+ * ADR 0014), and the local gateway must serve it.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { createGateway, LAMBDA_RESPONSE_LIMIT_BYTES } from '../../local/gateway';
-import { generateDataset, QUICK_BENCH } from '../../scripts/sample-data/generate';
 import { importDataset } from '../../shared/import/importer';
+import { oneBusyAsset } from '../helpers/busy-asset';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 
 /** BENCH's busiest currency detail (docs/performance.md): tether, 2,284 earn, 1,059 borrow and 134 collateral offers. */
 const BENCH_LARGEST_BYTES = 2_300_000;
 const BENCH_LARGEST_OFFERS = 3_477;
 
-/**
- * QUICK_BENCH's 3,000 offers (2,000 earn, 500 borrow, 500 collateral), all moved onto one asset,
- * and more earn offers to pass BENCH's count once the unpublished ones are left out: the same
- * generator, records and shapes as BENCH's.
- */
-function oneBusyAsset() {
-  const dataset = generateDataset({
-    ...QUICK_BENCH,
-    historyOffers: 0,
-    now: new Date('2026-11-20T00:00:00.000Z'),
-  }) as unknown as Record<string, any[]>;
-  const tether = dataset.currencies.find((c) => c.slug === 'tether');
-  const asset = { slug: tether.slug, symbol: tether.symbol, name: tether.name };
-  const moved = (offers: any[]) => offers.map((offer) => ({ ...offer, asset }));
-  const earn = moved(dataset.earn_offers);
-  const maxId = Math.max(
-    ...['earn_offers', 'borrow_offers', 'collateral_offers'].flatMap((f) => dataset[f].map((o) => o.id)),
-  );
-  const extra = earn
-    .slice(0, 1_000)
-    .map((offer, i) => ({ ...offer, id: maxId + 1 + i, compositeKey: `${offer.compositeKey}:${i}` }));
-  const { earn_history: _e, borrow_history: _b, ...rest } = dataset;
-  return {
-    ...rest,
-    earn_offers: [...earn, ...extra],
-    borrow_offers: moved(dataset.borrow_offers),
-    collateral_offers: moved(dataset.collateral_offers),
-  };
-}
-
 let table: TestTable;
 let gateway: Server;
 let url: string;
-const dataset = oneBusyAsset();
+// QUICK_BENCH's 3,000 offers on one asset and 1,000 more earn offers: past BENCH's count once the
+// unpublished ones are left out.
+const dataset = oneBusyAsset(1_000);
 
 beforeAll(async () => {
   table = await startTestTable();

@@ -7,8 +7,9 @@
  * as before. After each import of a day of imports within and across hours, the stored served
  * observations are exactly the oracle's, and the history route serves them.
  */
+
+import { decodeHistory, servedValue } from '../../shared/data/items/history';
 import { HISTORY_PREFIX, type HistoryFamily } from '../../shared/data/keys';
-import { decodeHistory, servedValue } from '../../shared/data/stored-items';
 import { type ImportResult, importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';

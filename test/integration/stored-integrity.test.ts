@@ -13,8 +13,9 @@
 import { gzipSync } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { indexOf, type OfferIndex } from '../../shared/data/family-index';
+import { encodeBlock } from '../../shared/data/items/document-block';
+import { decodeIndex, encodeIndex } from '../../shared/data/items/index-segment';
 import { documentBlockKey, indexSegmentKey, type Key, type VersionedFamily } from '../../shared/data/keys';
-import { decodeIndex, encodeBlock, encodeIndex } from '../../shared/data/stored-items';
 import { importDataset } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset } from '../fixtures/dataset';

@@ -51,8 +51,8 @@ export function codingOf(event: ApiEvent, body: string): ContentCoding | undefin
 
 /**
  * zlib's fastest level: the function pays for the coding on every large answer, in its latency and
- * its billed duration. On a BENCH currency detail it is twice as fast as the default level for a
- * ratio of 6.3 instead of 8.2 (docs/performance.md, "The largest answer").
+ * its billed duration. It trades some ratio for speed against the default level (measured:
+ * docs/performance.md, "The largest answer").
  */
 const LEVEL = { level: constants.Z_BEST_SPEED };
 const ENCODERS: Record<ContentCoding, (input: Buffer) => Buffer> = {

@@ -1,9 +1,10 @@
 /**
- * History journals round-trip whatever their size (shared/data/stored-items.ts): an hour of a whole
+ * History journals round-trip whatever their size (shared/data/items/history-journal.ts): an hour of a whole
  * feed in one small item, and a journal too large for one item in parts. Heavy: seconds each.
  */
+
+import { decodeJournal, encodeJournal, type HistoryJournal } from '../../../shared/data/items/history-journal';
 import { historyJournalKey } from '../../../shared/data/keys';
-import { decodeJournal, encodeJournal, type HistoryJournal } from '../../../shared/data/stored-items';
 
 describe('the history journal', () => {
   const roundTrip = (journal: HistoryJournal) => {

@@ -1,16 +1,11 @@
 /**
- * The codecs of history items and of the history journal (shared/data/stored-items.ts):
+ * The codecs of history items and of the history journal (shared/data/items/history.ts, history-journal.ts):
  * which value a reader is served, items stored before imports were all or nothing, corrupt items,
  * and journals that round-trip (whatever their size: history-items.heavy.test.ts).
  */
 import { gunzipSync } from 'node:zlib';
-import {
-  decodeHistory,
-  decodeJournal,
-  encodeHistory,
-  encodeJournal,
-  servedValue,
-} from '../../../shared/data/stored-items';
+import { decodeHistory, encodeHistory, servedValue } from '../../../shared/data/items/history';
+import { decodeJournal, encodeJournal } from '../../../shared/data/items/history-journal';
 import { CorruptDataError } from '../../../shared/platform/errors';
 
 const key = { PK: 'HIST#EARN#7', SK: 'RAW#001795165200000' };

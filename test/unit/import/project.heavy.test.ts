@@ -1,17 +1,12 @@
 /**
- * Stored items of a large family version round-trip in several items (shared/data/stored-items.ts):
+ * Stored items of a large family version round-trip in several items (shared/data/items/):
  * an index of 60,000 entries in several segments, a manifest of 50,000 keys and blocks in several
  * chunks. Heavy: seconds each; project.test.ts round-trips the fixture's, in one item.
  */
 import { createHash } from 'node:crypto';
 import type { OfferIndexData } from '../../../shared/data/family-index';
-import {
-  decodeIndex,
-  decodeManifest,
-  encodeIndex,
-  encodeManifest,
-  type Manifest,
-} from '../../../shared/data/stored-items';
+import { decodeIndex, encodeIndex } from '../../../shared/data/items/index-segment';
+import { decodeManifest, encodeManifest, type Manifest } from '../../../shared/data/items/manifest';
 
 it('an index round-trips in several segments', () => {
   const n = 60_000;

@@ -2,10 +2,11 @@
  * The projection of a family's records into one version (docs/adr/0009-one-index-per-family-version.md):
  * the ordered index (visibility, former slugs, every ordering of docs/api.md, the filter facts) and
  * the documents in blocks whose boundaries depend on identifiers only; and the codecs of the
- * stored items (shared/data/stored-items.ts). Orders are checked against an independent
+ * stored items (shared/data/items/). Orders are checked against an independent
  * sort of the rendered documents (test/helpers/exact-decimal.ts).
  */
 import { gzipSync } from 'node:zlib';
+import * as z from 'zod/mini';
 import {
   type CatalogIndex,
   type CatalogIndexData,
@@ -14,19 +15,11 @@ import {
   type OfferIndex,
   type OfferIndexData,
 } from '../../../shared/data/family-index';
+import { blockHash, decodeBlock, encodeBlock } from '../../../shared/data/items/document-block';
+import { decodeIndex, encodeIndex } from '../../../shared/data/items/index-segment';
+import { decodeManifest, encodeManifest, type Manifest } from '../../../shared/data/items/manifest';
+import { decodeSource, encodeSource } from '../../../shared/data/items/source-records';
 import { type CatalogFamily, DATASET_FAMILY_OF, type OfferFamily } from '../../../shared/data/keys';
-import {
-  blockHash,
-  decodeBlock,
-  decodeIndex,
-  decodeManifest,
-  decodeSource,
-  encodeBlock,
-  encodeIndex,
-  encodeManifest,
-  encodeSource,
-  type Manifest,
-} from '../../../shared/data/stored-items';
 import { SORT_MODES, type SortMode } from '../../../shared/domain/orderings';
 import { type Dataset, parseDataset } from '../../../shared/import/dataset';
 import {
@@ -40,6 +33,9 @@ import { CorruptDataError } from '../../../shared/platform/errors';
 import { fixtureDataset } from '../../fixtures/dataset';
 import { compareExact } from '../../helpers/exact-decimal';
 import { ASSETS, borrowRecord, earnRecord, type RecordOf, seeded as random } from '../../helpers/records';
+
+/** The schema the source records of these tests are decoded with (the import passes the dataset's). */
+const NOTE_RECORD = z.strictObject({ id: z.int(), note: z.string() });
 
 type Doc = RecordOf;
 
@@ -673,8 +669,8 @@ describe('stored items', () => {
 
     expect(items.length).toBeGreaterThan(1);
     expect(items.every((i) => i.PK === 'V#v2#SOURCE#earn_offers')).toBe(true);
-    expect(decodeSource('v2', 'earn_offers', items)).toEqual(records);
-    expect(decodeSource('v2', 'earn_offers', encodeSource('v2', 'earn_offers', []))).toEqual([]);
+    expect(decodeSource('v2', 'earn_offers', items, NOTE_RECORD)).toEqual(records);
+    expect(decodeSource('v2', 'earn_offers', encodeSource('v2', 'earn_offers', []), NOTE_RECORD)).toEqual([]);
   });
 
   describe('a stored item that does not decode is corrupt data', () => {
@@ -765,7 +761,23 @@ describe('stored items', () => {
       ['a manifest without content', () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000' }])],
       [
         'source records that are not a list',
-        () => decodeSource('v', 'earn_offers', [{ PK: 'V#v#SOURCE#earn_offers', SK: '000000', z: gzipSync('{}') }]),
+        () =>
+          decodeSource(
+            'v',
+            'earn_offers',
+            [{ PK: 'V#v#SOURCE#earn_offers', SK: '000000', z: gzipSync('{}') }],
+            NOTE_RECORD,
+          ),
+      ],
+      [
+        'source records that do not match the family’s schema',
+        () =>
+          decodeSource(
+            'v',
+            'earn_offers',
+            [{ PK: 'V#v#SOURCE#earn_offers', SK: '000000', z: gzipSync('[{"id":"1","note":"x"}]') }],
+            NOTE_RECORD,
+          ),
       ],
     ])('%s', (_, decode) => {
       expect(decode).toThrow(CorruptDataError);

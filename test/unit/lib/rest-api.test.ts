@@ -80,6 +80,33 @@ describe('MarketDataApi', () => {
     }
   });
 
+  it('streams the answers of the currencies routes and buffers the others, as the route table says', () => {
+    const { template, stack, logicalId } = dev;
+    const paths = resourcePaths(
+      template.findResources('AWS::ApiGateway::Resource') as Resources,
+      logicalId(stack.api.api),
+    );
+    const methodOf = (path: string) =>
+      Object.values(template.findResources('AWS::ApiGateway::Method')).find(
+        (m) => m.Properties.HttpMethod === 'GET' && paths.get(m.Properties.ResourceId.Ref) === path,
+      )!;
+    const streamed = ROUTES.filter((route) => route.transfer === 'stream');
+    expect(streamed.map((route) => route.operationId).sort()).toEqual(['getCurrency', 'listCurrencies']);
+    for (const route of ROUTES) {
+      const integration = methodOf(route.path).Properties.Integration;
+      const uri = JSON.stringify(integration.Uri);
+      if (route.transfer === 'stream') {
+        expect(integration).toMatchObject({ Type: 'AWS_PROXY', ResponseTransferMode: 'STREAM' });
+        expect(uri).toContain('/response-streaming-invocations');
+        expect(uri).toContain('2021-11-15/functions/');
+      } else {
+        expect(integration.ResponseTransferMode ?? 'BUFFERED').toBe('BUFFERED');
+        expect(uri).not.toContain('response-streaming');
+        expect(uri).toContain('2015-03-31/functions/');
+      }
+    }
+  });
+
   it('serves the API description, docs page and data status without the authorizer', () => {
     const { template, stack, logicalId } = dev;
     const paths = resourcePaths(

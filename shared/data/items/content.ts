@@ -1,0 +1,85 @@
+/**
+ * What the stored item kinds of the served data share (docs/data-model.md, "Items"): the attribute
+ * that holds an item's compressed content, and reading it back. Index segments, document blocks,
+ * manifests, source records and the history journal are compressed binary attributes: DynamoDB
+ * charges by stored bytes, and the documents compress about five to one. Blocks are raw deflate
+ * (read on every request: about 10 µs a block to inflate, no header); the others, read once per
+ * version, gzip with its checksum. A stored item that does not decode fails in its kind's codec
+ * with a CorruptDataError (a 500 `internal_error`, never a 200 with a broken body).
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { CorruptDataError } from '../../platform/errors';
+import type { Key } from '../keys';
+
+export type Item = Record<string, unknown> & Key;
+
+/** The attribute that holds an item's compressed content. */
+export const BODY = 'z';
+
+export const gzip = (text: string) => gzipSync(text, { level: 9 });
+
+/** An item's content: gzip by default, raw deflate for blocks (see above). */
+export function inflated(
+  item: Record<string, unknown> | undefined,
+  what: string,
+  inflate: (bytes: Uint8Array) => Buffer = gunzipSync,
+): Buffer {
+  const value = item?.[BODY];
+  if (!(value instanceof Uint8Array)) throw new CorruptDataError(`${what} has no content`);
+  try {
+    return inflate(value);
+  } catch {
+    throw new CorruptDataError(`${what} is not readable`);
+  }
+}
+
+/** An item's content as text. */
+export const body = (item: Record<string, unknown> | undefined, what: string): string =>
+  inflated(item, what).toString('utf8');
+
+/** The text of content cut into parts (index segments, journal parts), each part's item in order. */
+export function joinedBody(items: (Record<string, unknown> | undefined)[], what: string, part: string): string {
+  const parts = items.map((item, i) => {
+    const value = item?.[BODY];
+    if (!(value instanceof Uint8Array)) throw new CorruptDataError(`${what}: ${part} ${i} is missing`);
+    return value;
+  });
+  try {
+    return gunzipSync(Buffer.concat(parts)).toString('utf8');
+  } catch {
+    throw new CorruptDataError(`${what} is not readable`);
+  }
+}
+
+export function parsed(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CorruptDataError(`${what} is not JSON`);
+  }
+}
+
+/**
+ * UTF-8 bytes of JSON a manifest or source chunk holds before compression: under DynamoDB's
+ * 400 KB item limit even if its text did not compress at all (a record is at most 16 KB).
+ */
+const CHUNK_TEXT_BYTES = 300 * 1024;
+
+/** JSON texts → chunks of a JSON array each, under CHUNK_TEXT_BYTES. */
+export function chunked(texts: Iterable<string>): string[] {
+  const chunks: string[] = [];
+  let chunk: string[] = [];
+  let size = 0;
+  for (const text of texts) {
+    const bytes = Buffer.byteLength(text) + 1;
+    if (size + bytes > CHUNK_TEXT_BYTES && chunk.length > 0) {
+      chunks.push(`[${chunk.join(',')}]`);
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(text);
+    size += bytes;
+  }
+  if (chunk.length > 0 || chunks.length === 0) chunks.push(`[${chunk.join(',')}]`);
+  return chunks;
+}

@@ -1,0 +1,101 @@
+/**
+ * A block of rendered documents (`DOC#<hash>` / `DOC`), addressed by the hash of its content and
+ * shared by every version that names it: one JSON document a line, raw deflate. Read by
+ * document-store.ts; written by snapshot-writer.ts.
+ */
+import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { CorruptDataError } from '../../platform/errors';
+import { documentBlockKey } from '../keys';
+import { BODY, type Item, inflated, parsed } from './content';
+
+/** Documents are JSON texts without a raw line break (JSON.stringify escapes them): one a line. */
+const DOC_SEPARATOR = '\n';
+
+/** SHA-256 of a block's family and text, 32 hex digits: the hash that addresses it. */
+const contentHash = (family: string, text: string | Uint8Array): string =>
+  createHash('sha256').update(family).update(DOC_SEPARATOR).update(text).digest('hex').slice(0, 32);
+
+/** The hash that addresses a block of `family` holding `docs` (written by the import, checked by every read). */
+export const blockHash = (family: string, docs: readonly string[]): string =>
+  contentHash(family, docs.join(DOC_SEPARATOR));
+
+export const encodeBlock = (hash: string, docs: readonly string[]): Item => ({
+  ...documentBlockKey(hash),
+  [BODY]: deflateRawSync(docs.join(DOC_SEPARATOR), { level: 9 }),
+});
+
+/** What a document is checked against: its `id` (offers) and `slug` (platforms, currencies). */
+interface Identity {
+  id: unknown;
+  slug: unknown;
+}
+
+/**
+ * A decoded block: its documents, each checked the first time it is served to be a JSON object
+ * whose identifier is the one its index entry names (an offer's `id`, a platform's or currency's
+ * `slug`), so that a slot that holds another record's document is never served.
+ */
+export class DocumentBlockView {
+  /** Each checked document's identifiers (undefined: not checked yet). */
+  private readonly identities: (Identity | undefined)[];
+
+  constructor(
+    private readonly hash: string,
+    private readonly docs: string[],
+  ) {
+    this.identities = new Array(docs.length);
+  }
+
+  /** The document at `slot`, which must be the one of `id` (a number: an offer's `id`; a string: a `slug`). */
+  doc(slot: number, id: number | string): string {
+    const identity = this.identity(slot);
+    if ((typeof id === 'number' ? identity.id : identity.slug) !== id)
+      throw new CorruptDataError(`document ${slot} of block ${this.hash} is not the one of ${JSON.stringify(id)}`);
+    return this.docs[slot];
+  }
+
+  /** Every document of the block (each checked to be a JSON object). */
+  all(): string[] {
+    return this.docs.map((doc, slot) => {
+      this.identity(slot);
+      return doc;
+    });
+  }
+
+  private identity(slot: number): Identity {
+    const doc = this.docs[slot];
+    if (doc === undefined) throw new CorruptDataError(`block ${this.hash} has no document ${slot}`);
+    let identity = this.identities[slot];
+    if (!identity) {
+      const value = parsed(doc, `a document of block ${this.hash}`);
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw new CorruptDataError(`a document of block ${this.hash} is not an object`);
+      const { id, slug } = value as Record<string, unknown>;
+      identity = { id, slug };
+      this.identities[slot] = identity;
+    }
+    return identity;
+  }
+}
+
+/**
+ * A block of `family` read under `hash`: its content must hash to its key (once per block read from
+ * the table; docs/data-model.md says what it costs), else it is corrupt (tampered, or a writer's bug).
+ */
+export function decodeBlock(
+  hash: string,
+  family: string,
+  item: Record<string, unknown> | undefined,
+): DocumentBlockView {
+  const text = inflated(item, `block ${hash}`, (bytes) => inflateRawSync(bytes));
+  if (contentHash(family, text) !== hash)
+    throw new CorruptDataError(`block ${hash} does not hold the content its key names`);
+  return new DocumentBlockView(hash, text.toString('utf8').split(DOC_SEPARATOR));
+}
+
+/** A block item's documents as stored, unchecked: for tools that read blocks without an index naming them (the bench's floor). */
+export const blockDocuments = (item: Record<string, unknown>): string[] =>
+  inflated(item, `block ${String(item.PK)}`, (bytes) => inflateRawSync(bytes))
+    .toString('utf8')
+    .split(DOC_SEPARATOR);

@@ -1,0 +1,146 @@
+/**
+ * The index of a family version (family-index.ts), stored gzip-compressed and cut into segments
+ * (`V#<version>#INDEX` / `000000`…) that index-store.ts reads in parallel. Decoded with a zod/mini
+ * codec, then checked whole: every column one entry per record, every order a permutation of the
+ * entries, every block an entry names listed.
+ */
+import { createHash } from 'node:crypto';
+import * as z from 'zod/mini';
+import { type ColumnEncoding, type ColumnEncodings, OFFER_COLUMNS, type OfferColumn } from '../../model/offer-families';
+import { PLATFORM_TYPES } from '../../platform/constants';
+import { CorruptDataError, MissingItemError } from '../../platform/errors';
+import type { IndexData, OfferColumnData } from '../family-index';
+import { CATALOG_FAMILIES, indexSegmentKey, OFFER_FAMILIES } from '../keys';
+import { BODY, gzip, type Item, joinedBody, parsed } from './content';
+
+/** A segment's compressed bytes: a quarter of the item size limit, several read in parallel. */
+const SEGMENT_BYTES = 256 * 1024;
+
+export function encodeIndex(version: string, index: IndexData): Item[] {
+  const bytes = gzip(JSON.stringify(index));
+  const items: Item[] = [];
+  for (let start = 0; start === 0 || start < bytes.length; start += SEGMENT_BYTES) {
+    items.push({ ...indexSegmentKey(version, items.length), [BODY]: bytes.subarray(start, start + SEGMENT_BYTES) });
+  }
+  return items;
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';
+const isEntry = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const isId = (v: unknown): v is number => Number.isSafeInteger(v);
+const isFlag = (v: unknown): v is number => v === 0 || v === 1;
+const isPlatformType = (v: unknown): v is string | null =>
+  v === null || (PLATFORM_TYPES as readonly unknown[]).includes(v);
+
+/** A column: an array whose every value passes `valid` (one loop: an offer index has 20,000 entries a column). */
+const column = <T>(valid: (v: unknown) => v is T) =>
+  z.custom<T[]>((v) => Array.isArray(v) && v.every(valid), { error: 'a column holds a malformed value' });
+
+/** The codec of each column encoding (shared/model/offer-families.ts `ColumnEncodings`). */
+const ENCODED: { [E in ColumnEncoding]: z.ZodMiniType<ColumnEncodings[E]['stored'][]> } = {
+  id: column(isId),
+  text: column(isNullableString),
+  platformType: column(isPlatformType),
+  decimalKey: column(isNullableString),
+  flag: column(isFlag),
+};
+
+/** The declared offer columns, each checked by its encoding. */
+const offerColumns = Object.fromEntries(
+  Object.entries(OFFER_COLUMNS).map(([name, { encoding }]): [string, z.ZodMiniType] => [name, ENCODED[encoding]]),
+) as { [C in OfferColumn]: z.ZodMiniType<OfferColumnData[C]> };
+
+/** The layout of a stored index with these offer columns: a hash of every column's name and encoding. */
+export const indexLayout = (offerColumns: Readonly<Record<string, { encoding: ColumnEncoding }>>): string =>
+  createHash('sha256')
+    .update(
+      JSON.stringify({
+        catalog: ['slugs', 'order', 'redirects'],
+        offers: Object.entries(offerColumns).map(([name, { encoding }]) => [name, encoding]),
+        orders: 'orders',
+        documents: ['block', 'slot', 'blocks', 'hash'],
+      }),
+    )
+    .digest('hex')
+    .slice(0, 12);
+
+/**
+ * The layout of the stored index, derived from the declared columns. Part of every version's
+ * identity (shared/import/importer.ts), so a change to the columns is written again by the next
+ * import: an index is never read with columns it was not written with.
+ */
+export const INDEX_LAYOUT = indexLayout(OFFER_COLUMNS);
+
+const documentColumns = {
+  block: column(isEntry),
+  slot: column(isEntry),
+  blocks: column(isString),
+  hash: column(isString),
+};
+
+const IndexCodec = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('catalog'),
+    family: z.enum(CATALOG_FAMILIES),
+    slugs: column(isString),
+    order: column(isEntry),
+    redirects: z.record(z.string(), z.string()),
+    ...documentColumns,
+  }),
+  z.object({
+    kind: z.literal('offers'),
+    family: z.enum(OFFER_FAMILIES),
+    ...offerColumns,
+    orders: z.record(z.string(), column(isEntry)),
+    ...documentColumns,
+  }),
+]);
+
+/** Every column one entry long per record; every order a permutation of the entries; every block named. */
+function checkIndex(data: IndexData, what: string): IndexData {
+  const fail = (why: string): never => {
+    throw new CorruptDataError(`${what}: ${why}`);
+  };
+  const size = data.block.length;
+  const columns: Record<string, readonly unknown[]> =
+    data.kind === 'catalog'
+      ? { slugs: data.slugs, slot: data.slot, hash: data.hash }
+      : {
+          slot: data.slot,
+          hash: data.hash,
+          ...Object.fromEntries((Object.keys(OFFER_COLUMNS) as OfferColumn[]).map((name) => [name, data[name]])),
+        };
+  for (const [name, values] of Object.entries(columns))
+    if (values.length !== size) fail(`column ${name} is not ${size} long`);
+  for (const b of data.block) if (b >= data.blocks.length) fail('an entry names no block');
+  const orders = data.kind === 'catalog' ? { order: data.order } : data.orders;
+  for (const [name, order] of Object.entries(orders)) {
+    if (order?.length !== size) fail(`order ${name} is not ${size} long`);
+    const seen = new Uint8Array(size);
+    for (const e of order ?? []) {
+      if (e >= size || seen[e]) fail(`order ${name} is not a permutation`);
+      seen[e] = 1;
+    }
+  }
+  return data;
+}
+
+/** The index of a version, and the length of its JSON (what the instance's budget counts). */
+export function decodeIndex(
+  version: string,
+  segments: (Record<string, unknown> | undefined)[],
+): { data: IndexData; textLength: number } {
+  const what = `the index of version ${version}`;
+  segments.forEach((item, i) => {
+    if (item === undefined) throw new MissingItemError(`${what}: segment ${i} is missing`);
+    if (!(item[BODY] instanceof Uint8Array)) throw new CorruptDataError(`${what}: segment ${i} has no content`);
+  });
+  const text = joinedBody(segments, what, 'segment');
+  const stored = parsed(text, what);
+  const result = IndexCodec.safeParse(stored);
+  if (!result.success) throw new CorruptDataError(`${what} is malformed`);
+  // The codec's values in the stored order of the keys: the index reads back as it was written.
+  const data = Object.assign({}, stored, result.data);
+  return { data: checkIndex(data, what), textLength: text.length };
+}

@@ -1,0 +1,80 @@
+/**
+ * The snapshot pointer (`SNAPSHOT` / `CURRENT`): the served version of every family, the replaced
+ * versions still readable, the served history's sequence number and the import lease; and the
+ * refresh times beside it (`SNAPSHOT` / `REFRESHED`). Read by pointer-store.ts (the serving
+ * functions, the freshness metric, the status) and snapshot-writer.ts (the import).
+ */
+import * as z from 'zod/mini';
+import { CorruptDataError } from '../../platform/errors';
+
+/** The served state of one dataset family. History families have no version. */
+const FamilyStateCodec = z.object({
+  version: z.optional(z.string().check(z.minLength(1))),
+  /** Hash of the family's records (offers: before their platform references are resolved). */
+  hash: z.optional(z.string()),
+  /** Digest of the platform references an offers version rendered. */
+  refs: z.optional(z.string()),
+  /** The index segments of the version (absent: a version written before the index, unreadable). */
+  segments: z.optional(z.number().check(z.int(), z.minimum(1))),
+  /** Records in the file that published it: written by imports before ADR 0009, no longer (every pointer write is charged by its size). */
+  count: z.optional(z.number()),
+  /** When the served content of the family last changed. */
+  publishedAt: z.string(),
+});
+
+/** A version replaced at `at`: readable (pinned lists, changes) until it is deleted. */
+const RetiredVersionCodec = z.object({
+  family: z.string(),
+  version: z.string(),
+  at: z.string(),
+  segments: z.optional(z.number()),
+  /** When it was published (its `Last-Modified`). */
+  publishedAt: z.optional(z.string()),
+});
+
+const LeaseCodec = z.object({
+  owner: z.string(),
+  /** Epoch ms after which another import may take the lease over. */
+  until: z.number(),
+  /** The versions the holder writes, and those earlier holders left: the next holder deletes what is not published. */
+  writing: z.array(z.string()),
+});
+
+const PointerCodec = z.object({
+  families: z._default(z.record(z.string(), z.optional(FamilyStateCodec)), {}),
+  retired: z._default(z.array(RetiredVersionCodec), []),
+  /**
+   * The sequence number of the last import that published history: observations written under it
+   * or an earlier one are served, later ones are not yet (see "history" below). 0 before the first.
+   */
+  historySeq: z._default(z.number().check(z.int(), z.minimum(0)), 0),
+  /**
+   * Per history family, the start (epoch ms) of the UTC hour an import last recorded
+   * (docs/adr/0012-recorded-history.md): a later import in that hour records nothing.
+   */
+  recorded: z._default(z.record(z.string(), z.number().check(z.int())), {}),
+  importedAt: z.optional(z.string()),
+  lease: z.optional(LeaseCodec),
+});
+
+export type FamilyState = z.infer<typeof FamilyStateCodec>;
+export type RetiredVersion = z.infer<typeof RetiredVersionCodec>;
+export type ImportLease = z.infer<typeof LeaseCodec>;
+export type SnapshotPointer = z.infer<typeof PointerCodec>;
+
+/** The pointer item as stored (or the projection of it a reader asked for). */
+export function decodePointer(item: Record<string, unknown>): SnapshotPointer {
+  const result = PointerCodec.safeParse(item);
+  if (!result.success) throw new CorruptDataError('the snapshot pointer is malformed');
+  return result.data;
+}
+
+/** When an import last carried each family (family → ISO time); {} before the first. */
+const RefreshedCodec = z.record(z.string(), z.string());
+
+export function decodeRefreshed(item: Record<string, unknown> | undefined): Record<string, string> {
+  const { PK: _pk, SK: _sk, ...families } = item ?? {};
+  const result = RefreshedCodec.safeParse(families);
+  if (!result.success) throw new CorruptDataError('the refresh times are malformed');
+  return result.data;
+}
