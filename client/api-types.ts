@@ -206,6 +206,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/earn/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the history of several earn offers
+         * @description APY history of up to 50 earn offers in one request (one unit of budget): one entry per published id, in the order of `ids`; an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. `history` is a route here, not an offer id.
+         *
+         *     The `period` parameter (default `1m`) selects the window and the bucket size (`interval`):
+         *
+         *     | period | interval | window |
+         *     |---|---|---|
+         *     | `24h` | `1h` | last 24 hours |
+         *     | `1w` | `1h` | last 7 days |
+         *     | `1m` | `4h` | last 30 days |
+         *     | `3m` | `1d` | last 90 days |
+         *     | `1y` | `1d` | last 365 days |
+         *     | `all` | `1w` | from the first point |
+         *
+         *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
+         *
+         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each of these is a `validation_error` naming the parameters. Each interval's series is kept for as long as its periods read it, from the point's bucket start (`1h`: the observation's time): `1h` 8 days, `4h` 31 days 4 hours, `1d` 367 days, `1w` for ever. A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`, `tvl`. The rows of every entry follow each other, in the order of the entries.
+         */
+        get: operations["getEarnHistories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/earn/{id}": {
         parameters: {
             query?: never;
@@ -260,6 +297,43 @@ export interface paths {
          * @description Every borrow offer whose served representation differs between the version `since` names and the served one (or the one `snapshot` names), by ascending `id`: `added` (served now, not then), `removed` (served then, not now; `offer` is `null`), `changed` (served in both, any field different; `offer` is the newer one). Keep a copy of a list up to date: read the list once, keep its `pagination.snapshot`, then ask for the changes since it and keep this answer's `snapshot` for the next time. Pages of one answer are pinned by `snapshot` (the `Link` header carries it). An expired or unknown `since` or `snapshot` is `410 snapshot_expired`. Charged like any request.
          */
         get: operations["listBorrowChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/borrow/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the history of several borrow offers
+         * @description APY history of up to 50 borrow offers in one request (one unit of budget): one entry per published id, in the order of `ids`; an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. `history` is a route here, not an offer id.
+         *
+         *     The `period` parameter (default `1m`) selects the window and the bucket size (`interval`):
+         *
+         *     | period | interval | window |
+         *     |---|---|---|
+         *     | `24h` | `1h` | last 24 hours |
+         *     | `1w` | `1h` | last 7 days |
+         *     | `1m` | `4h` | last 30 days |
+         *     | `3m` | `1d` | last 90 days |
+         *     | `1y` | `1d` | last 365 days |
+         *     | `all` | `1w` | from the first point |
+         *
+         *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
+         *
+         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each of these is a `validation_error` naming the parameters. Each interval's series is kept for as long as its periods read it, from the point's bucket start (`1h`: the observation's time): `1h` 8 days, `4h` 31 days 4 hours, `1d` 367 days, `1w` for ever. A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.
+         *
+         *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`. The rows of every entry follow each other, in the order of the entries.
+         */
+        get: operations["getBorrowHistories"];
         put?: never;
         post?: never;
         delete?: never;
@@ -330,6 +404,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/collateral/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * History of several collateral offers (never stored)
+         * @description Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the query string.
+         */
+        get: operations["getCollateralHistories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/collateral/{id}": {
         parameters: {
             query?: never;
@@ -374,6 +468,8 @@ export interface paths {
          *
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
          *
+         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each of these is a `validation_error` naming the parameters. Each interval's series is kept for as long as its periods read it, from the point's bucket start (`1h`: the observation's time): `1h` 8 days, `4h` 31 days 4 hours, `1d` 367 days, `1w` for ever. A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.
+         *
          *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`, `tvl`.
          */
         get: operations["getEarnHistory"];
@@ -408,6 +504,8 @@ export interface paths {
          *     | `all` | `1w` | from the first point |
          *
          *     Buckets are aligned to UTC: hours at :00, 4-hour buckets at 00, 04, … 20 h, days at 00:00, weeks on Monday 00:00. An observation counts when its time is within `[from, to]`; its bucket may start before `from`. A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. `to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). An offer without history answers 200 with `point_count: 0`.
+         *
+         *     **Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` (default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. Without `interval`, a custom window takes that of the shortest period at least as long (≤ 24 hours → `1h`, ≤ 7 days → `1h`, ≤ 30 days → `4h`, ≤ 90 days → `1d`, ≤ 365 days → `1d`, longer → `1w`). `interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; `from` must be before `to`; a window spans at most 5,000 buckets of its interval. Each of these is a `validation_error` naming the parameters. Each interval's series is kept for as long as its periods read it, from the point's bucket start (`1h`: the observation's time): `1h` 8 days, `4h` 31 days 4 hours, `1d` 367 days, `1w` for ever. A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.
          *
          *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per point, the offer `id` first. Columns: `id`, `timestamp`, `apy`.
          */
@@ -856,10 +954,10 @@ export interface components {
         /** @description Earn offer history: one point per non-empty bucket, ascending in time. */
         EarnHistory: {
             /**
-             * @description The window used.
+             * @description The window used: a period, or `custom` for `from`/`to`.
              * @enum {string}
              */
-            period: "24h" | "1w" | "1m" | "3m" | "1y" | "all";
+            period: "24h" | "1w" | "1m" | "3m" | "1y" | "all" | "custom";
             /**
              * @description Bucket size of the points.
              * @enum {string}
@@ -867,12 +965,12 @@ export interface components {
             interval: "1h" | "4h" | "1d" | "1w";
             /**
              * Format: date-time
-             * @description Start of the window (`all`: start of the first bucket, or `to` when there are no points).
+             * @description Start of the window (`all`: start of the first bucket, or `to` when there are no points; `custom`: `from` as given).
              */
             from: string;
             /**
              * Format: date-time
-             * @description End of the window: the request time.
+             * @description End of the window: the request time, or `to` as given.
              */
             to: string;
             /** @description Number of points in `data`. */
@@ -891,10 +989,10 @@ export interface components {
         /** @description Borrow offer APY history (`apy` is `net_borrow_apy`): one point per non-empty bucket, ascending in time. */
         BorrowHistory: {
             /**
-             * @description The window used.
+             * @description The window used: a period, or `custom` for `from`/`to`.
              * @enum {string}
              */
-            period: "24h" | "1w" | "1m" | "3m" | "1y" | "all";
+            period: "24h" | "1w" | "1m" | "3m" | "1y" | "all" | "custom";
             /**
              * @description Bucket size of the points.
              * @enum {string}
@@ -902,17 +1000,81 @@ export interface components {
             interval: "1h" | "4h" | "1d" | "1w";
             /**
              * Format: date-time
-             * @description Start of the window (`all`: start of the first bucket, or `to` when there are no points).
+             * @description Start of the window (`all`: start of the first bucket, or `to` when there are no points; `custom`: `from` as given).
              */
             from: string;
             /**
              * Format: date-time
-             * @description End of the window: the request time.
+             * @description End of the window: the request time, or `to` as given.
              */
             to: string;
             /** @description Number of points in `data`. */
             point_count: number;
             data: components["schemas"]["BorrowHistoryPoint"][];
+        };
+        /** @description One earn offer's window, as its own history answers it, with its `id`. */
+        EarnHistoryEntry: {
+            /** @description Numeric offer identifier. */
+            id: number;
+            /**
+             * @description The window used: a period, or `custom` for `from`/`to`.
+             * @enum {string}
+             */
+            period: "24h" | "1w" | "1m" | "3m" | "1y" | "all" | "custom";
+            /**
+             * @description Bucket size of the points.
+             * @enum {string}
+             */
+            interval: "1h" | "4h" | "1d" | "1w";
+            /**
+             * Format: date-time
+             * @description Start of the window (`all`: start of the first bucket, or `to` when there are no points; `custom`: `from` as given).
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the window: the request time, or `to` as given.
+             */
+            to: string;
+            /** @description Number of points in `data`. */
+            point_count: number;
+            data: components["schemas"]["EarnHistoryPoint"][];
+        };
+        /** @description Several earn offers' history: one entry per published id, in the order of `ids` (unknown or unpublished ids are absent). */
+        EarnHistories: {
+            data: components["schemas"]["EarnHistoryEntry"][];
+        };
+        /** @description One borrow offer's window, as its own history answers it, with its `id`. */
+        BorrowHistoryEntry: {
+            /** @description Numeric offer identifier. */
+            id: number;
+            /**
+             * @description The window used: a period, or `custom` for `from`/`to`.
+             * @enum {string}
+             */
+            period: "24h" | "1w" | "1m" | "3m" | "1y" | "all" | "custom";
+            /**
+             * @description Bucket size of the points.
+             * @enum {string}
+             */
+            interval: "1h" | "4h" | "1d" | "1w";
+            /**
+             * Format: date-time
+             * @description Start of the window (`all`: start of the first bucket, or `to` when there are no points; `custom`: `from` as given).
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the window: the request time, or `to` as given.
+             */
+            to: string;
+            /** @description Number of points in `data`. */
+            point_count: number;
+            data: components["schemas"]["BorrowHistoryPoint"][];
+        };
+        /** @description Several borrow offers' APY history: one entry per published id, in the order of `ids` (unknown or unpublished ids are absent). */
+        BorrowHistories: {
+            data: components["schemas"]["BorrowHistoryEntry"][];
         };
         Usage: {
             /** @constant */
@@ -1569,14 +1731,6 @@ export interface components {
          */
         query_chain: string[];
         /**
-         * @description Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent. A comma-separated list of 1 to 200 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
-         * @example [
-         *       1042,
-         *       2077
-         *     ]
-         */
-        query_ids: number[];
-        /**
          * @description Only offers whose TVL (USD: earn `tvl`, borrow `total_supply_usd`) is at least this value; an offer whose TVL is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
          * @example 1e6
          */
@@ -1587,15 +1741,30 @@ export interface components {
          */
         query_since: string;
         /**
+         * @description History window (default `1m` when `from` is absent). Not with `from`/`to`.
+         * @example 1w
+         */
+        query_period: "24h" | "1w" | "1m" | "3m" | "1y" | "all";
+        /**
+         * @description Start of a custom window: a UTC timestamp (`2026-03-01T00:00:00Z`, with or without milliseconds). Not with `period`.
+         * @example 2026-03-01T00:00:00Z
+         */
+        query_from: string;
+        /**
+         * @description End of a custom window (needs `from`): a UTC timestamp; default the request time.
+         * @example 2026-11-20T00:00:00Z
+         */
+        query_to: string;
+        /**
+         * @description Bucket size of the points: replaces the default of the period or of the custom window. At most 5,000 buckets per window.
+         * @example 1d
+         */
+        query_interval: "1h" | "4h" | "1d" | "1w";
+        /**
          * @description Only offers whose `is_active` is this value (`true` or `false`).
          * @example true
          */
         query_is_active: boolean;
-        /**
-         * @description History window.
-         * @example 1w
-         */
-        query_period: "24h" | "1w" | "1m" | "3m" | "1y" | "all";
     };
     requestBodies: never;
     headers: {
@@ -2516,7 +2685,7 @@ export interface operations {
                  *       2077
                  *     ]
                  */
-                ids?: components["parameters"]["query_ids"];
+                ids?: number[];
                 /**
                  * @description Only offers whose TVL (USD: earn `tvl`, borrow `total_supply_usd`) is at least this value; an offer whose TVL is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
                  * @example 1e6
@@ -2770,6 +2939,114 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getEarnHistories: {
+        parameters: {
+            query: {
+                /**
+                 * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       1042,
+                 *       2077
+                 *     ]
+                 */
+                ids: number[];
+                /**
+                 * @description History window (default `1m` when `from` is absent). Not with `from`/`to`.
+                 * @example 1w
+                 */
+                period?: components["parameters"]["query_period"];
+                /**
+                 * @description Start of a custom window: a UTC timestamp (`2026-03-01T00:00:00Z`, with or without milliseconds). Not with `period`.
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                from?: components["parameters"]["query_from"];
+                /**
+                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                to?: components["parameters"]["query_to"];
+                /**
+                 * @description Bucket size of the points: replaces the default of the period or of the custom window. At most 5,000 buckets per window.
+                 * @example 1d
+                 */
+                interval?: components["parameters"]["query_interval"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1042,
+                     *           "period": "custom",
+                     *           "interval": "1d",
+                     *           "from": "2026-11-18T00:00:00.000Z",
+                     *           "to": "2026-11-20T10:30:00.000Z",
+                     *           "point_count": 2,
+                     *           "data": [
+                     *             {
+                     *               "timestamp": "2026-11-19T00:00:00.000Z",
+                     *               "apy": "5.38",
+                     *               "tvl": "1832000"
+                     *             },
+                     *             {
+                     *               "timestamp": "2026-11-20T00:00:00.000Z",
+                     *               "apy": "5.42",
+                     *               "tvl": null
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": 2077,
+                     *           "period": "custom",
+                     *           "interval": "1d",
+                     *           "from": "2026-11-18T00:00:00.000Z",
+                     *           "to": "2026-11-20T10:30:00.000Z",
+                     *           "point_count": 0,
+                     *           "data": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EarnHistories"];
+                    /**
+                     * @example id,timestamp,apy,tvl
+                     *     1042,2026-11-19T00:00:00.000Z,5.38,1832000
+                     *     1042,2026-11-20T00:00:00.000Z,5.42,
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getEarnOffer: {
         parameters: {
             query?: never;
@@ -2925,7 +3202,7 @@ export interface operations {
                  *       2077
                  *     ]
                  */
-                ids?: components["parameters"]["query_ids"];
+                ids?: number[];
                 /**
                  * @description Only offers whose TVL (USD: earn `tvl`, borrow `total_supply_usd`) is at least this value; an offer whose TVL is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
                  * @example 1e6
@@ -3165,6 +3442,118 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getBorrowHistories: {
+        parameters: {
+            query: {
+                /**
+                 * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @example [
+                 *       1042,
+                 *       2077
+                 *     ]
+                 */
+                ids: number[];
+                /**
+                 * @description History window (default `1m` when `from` is absent). Not with `from`/`to`.
+                 * @example 1w
+                 */
+                period?: components["parameters"]["query_period"];
+                /**
+                 * @description Start of a custom window: a UTC timestamp (`2026-03-01T00:00:00Z`, with or without milliseconds). Not with `period`.
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                from?: components["parameters"]["query_from"];
+                /**
+                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                to?: components["parameters"]["query_to"];
+                /**
+                 * @description Bucket size of the points: replaces the default of the period or of the custom window. At most 5,000 buckets per window.
+                 * @example 1d
+                 */
+                interval?: components["parameters"]["query_interval"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 3105,
+                     *           "period": "1w",
+                     *           "interval": "1d",
+                     *           "from": "2026-11-13T10:30:00.000Z",
+                     *           "to": "2026-11-20T10:30:00.000Z",
+                     *           "point_count": 1,
+                     *           "data": [
+                     *             {
+                     *               "timestamp": "2026-11-20T00:00:00.000Z",
+                     *               "apy": "6.12"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": 3117,
+                     *           "period": "1w",
+                     *           "interval": "1d",
+                     *           "from": "2026-11-13T10:30:00.000Z",
+                     *           "to": "2026-11-20T10:30:00.000Z",
+                     *           "point_count": 2,
+                     *           "data": [
+                     *             {
+                     *               "timestamp": "2026-11-19T00:00:00.000Z",
+                     *               "apy": "7.05"
+                     *             },
+                     *             {
+                     *               "timestamp": "2026-11-20T00:00:00.000Z",
+                     *               "apy": "7.1"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BorrowHistories"];
+                    /**
+                     * @example id,timestamp,apy
+                     *     3105,2026-11-20T00:00:00.000Z,6.12
+                     *     3117,2026-11-19T00:00:00.000Z,7.05
+                     *     3117,2026-11-20T00:00:00.000Z,7.1
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getBorrowOffer: {
         parameters: {
             query?: never;
@@ -3308,7 +3697,7 @@ export interface operations {
                  *       2077
                  *     ]
                  */
-                ids?: components["parameters"]["query_ids"];
+                ids?: number[];
                 /**
                  * @description Only offers whose `is_active` is this value (`true` or `false`).
                  * @example true
@@ -3535,6 +3924,24 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getCollateralHistories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getCollateralOffer: {
         parameters: {
             query?: never;
@@ -3622,10 +4029,25 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description History window.
+                 * @description History window (default `1m` when `from` is absent). Not with `from`/`to`.
                  * @example 1w
                  */
                 period?: components["parameters"]["query_period"];
+                /**
+                 * @description Start of a custom window: a UTC timestamp (`2026-03-01T00:00:00Z`, with or without milliseconds). Not with `period`.
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                from?: components["parameters"]["query_from"];
+                /**
+                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                to?: components["parameters"]["query_to"];
+                /**
+                 * @description Bucket size of the points: replaces the default of the period or of the custom window. At most 5,000 buckets per window.
+                 * @example 1d
+                 */
+                interval?: components["parameters"]["query_interval"];
             };
             header?: never;
             path: {
@@ -3699,10 +4121,25 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description History window.
+                 * @description History window (default `1m` when `from` is absent). Not with `from`/`to`.
                  * @example 1w
                  */
                 period?: components["parameters"]["query_period"];
+                /**
+                 * @description Start of a custom window: a UTC timestamp (`2026-03-01T00:00:00Z`, with or without milliseconds). Not with `period`.
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                from?: components["parameters"]["query_from"];
+                /**
+                 * @description End of a custom window (needs `from`): a UTC timestamp; default the request time.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                to?: components["parameters"]["query_to"];
+                /**
+                 * @description Bucket size of the points: replaces the default of the period or of the custom window. At most 5,000 buckets per window.
+                 * @example 1d
+                 */
+                interval?: components["parameters"]["query_interval"];
             };
             header?: never;
             path: {

@@ -17,6 +17,8 @@
  *   from next time;
  * - `csv()`: an offer list or a history window as the CSV text the API writes (`Accept: text/csv`),
  *   with the same parameters, errors and retries as `get()`.
+ * - `history()`: the APY history of one offer, or of several (up to 50) in one request, for a
+ *   period or a custom window (`from`, `to`, `interval`).
  *
  * docs/api.md ("Using the API from TypeScript") shows it in use.
  */
@@ -73,6 +75,14 @@ type ChangesPath<F extends OfferFamily> = `/api/v1/${F}/changes`;
 /** One entry of a changes page: `{ id, change, offer }`. */
 export type ChangeOf<F extends OfferFamily> =
   DataOf<ChangesPath<F>> extends { data: (infer Change)[] } ? Change : never;
+
+/** The families with history, and the window parameters of their history routes. */
+export type HistoryFamily = 'earn' | 'borrow';
+export type HistoryWindow = NonNullable<ParamsOf<'/api/v1/earn/{id}/history'>['query']>;
+/** One offer's history answer. */
+export type HistoryOf<F extends HistoryFamily> = DataOf<`/api/v1/${F}/{id}/history`>;
+/** Several offers' history: `{ data: [{ id, period, interval, from, to, point_count, data }] }`, in the order of `ids`. */
+export type HistoriesOf<F extends HistoryFamily> = DataOf<`/api/v1/${F}/history`>;
 
 /** The items of a list, page after page; `snapshot` is the data version they come from, once the first page is read. */
 export interface ListPages<Item> extends AsyncIterable<Item> {
@@ -215,6 +225,13 @@ export interface MarketDataClient {
   changes<F extends OfferFamily>(family: F, since: string, options?: { limit?: number }): ChangesFeed<F>;
   /** One GET with `Accept: text/csv`: an offer list or a history window as CSV text; errors are values, as in `get()`. */
   csv<P extends CsvPath>(path: P, ...params: ParamsArg<P>): Promise<CsvResult>;
+  /**
+   * The history of one offer (an id), or of several (an array of 1 to 50 ids: one request and one
+   * unit of budget; unknown or unpublished ids are absent), for `window` (default `period=1m`).
+   * An error answer throws a MarketDataApiError.
+   */
+  history<F extends HistoryFamily>(family: F, id: number, window?: HistoryWindow): Promise<HistoryOf<F>>;
+  history<F extends HistoryFamily>(family: F, ids: readonly number[], window?: HistoryWindow): Promise<HistoriesOf<F>>;
   /** The openapi-fetch client underneath, with the same key and retries. */
   raw: Client<paths>;
 }
@@ -338,5 +355,15 @@ export function createMarketDataClient(options: MarketDataClientOptions): Market
     );
   }
 
-  return { get, pages, changes, csv, raw };
+  async function history(family: HistoryFamily, ids: number | readonly number[], window: HistoryWindow = {}) {
+    const [path, params] =
+      typeof ids === 'number'
+        ? [`/api/v1/${family}/{id}/history`, { path: { id: ids }, query: window }]
+        : [`/api/v1/${family}/history`, { query: { ...window, ids } }];
+    const answer = await get(path as GetPath, ...([params] as unknown as ParamsArg<GetPath>));
+    if (answer.kind === 'ok') return answer.data;
+    throw new MarketDataApiError(answer.kind === 'error' ? answer.error : apiError(undefined, answer.response));
+  }
+
+  return { get, pages, changes, csv, history: history as MarketDataClient['history'], raw };
 }

@@ -257,7 +257,7 @@ async function main(): Promise<number> {
 
     const data = new ServedData(client, tableName);
     const sizes = (family: CatalogFamily | OfferFamily, filters?: ViewFilter[]) => data.size(family, filters);
-    const picks = await pickRequests(dataset, data);
+    const picks = await pickRequests(dataset, data, now);
     // Version 1.2's kinds read replaced versions: refresh earn twice (every offer, then 5 %).
     const earnVersion = async (file: unknown) => (await importDataset(file, { client, tableName })).versions.earn;
     const refreshAt = (minutes: number) => new Date(now.getTime() + minutes * 60_000).toISOString();

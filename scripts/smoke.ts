@@ -3,7 +3,7 @@
  * local stack with the sample data and the demo key; add `--bundles [--cdk-out DIR]` to serve the
  * functions' bundles from `npm run synth` instead of their sources). A read-only pass over every route
  * of the route table (shared/http/routes.ts) and every key-free path: each list, a detail of its first
- * item, its changes, offer history, the usage, the data status, the API description and its docs
+ * item, its changes, offer history (one offer's and several offers'), the usage, the data status, the API description and its docs
  * page, CSV, the authentication errors and an unknown route. A route or key-free path that no
  * passing check reached is a failure of its own, so a new route cannot go unsmoked. Prints a
  * pass/fail table and exits 1 if anything failed.
@@ -183,7 +183,18 @@ export async function runSmoke(
             : isObject(['period', 'interval', 'from', 'to', 'point_count', 'data']),
       });
       await run(history('1m'));
+      await run({
+        name: `${family} history of several`,
+        path: `/api/v1/${family}/history?ids=${id}&period=1m`,
+        expect: family === 'collateral' ? isError(404, 'not_found') : isObject(['data']),
+      });
       if (family !== 'collateral') {
+        await run({
+          name: `${family} history of several CSV`,
+          path: `/api/v1/${family}/history?ids=${id}&period=1m`,
+          accept: 'text/csv',
+          expect: isCsv,
+        });
         await run(history('all'));
         await run({
           name: `${family} history CSV`,

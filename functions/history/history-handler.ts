@@ -1,12 +1,12 @@
-/** Offer history (docs/api.md, "History"): earn and borrow series; collateral history is never stored. */
+/** Offer history (docs/api.md, "History"): earn and borrow series, of one offer or several; collateral history is never stored. */
 
 import type { HistoryFamily } from '../../shared/data/keys';
-import { getHistory } from '../../shared/domain/history';
-import { historyResult } from '../../shared/http/answers';
+import { getHistories, getHistory } from '../../shared/domain/history';
+import { historiesResult, historyResult } from '../../shared/http/answers';
 import type { ApiDeps } from '../../shared/http/api-deps';
 import { type ApiEvent, queryValues } from '../../shared/http/http';
 import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
-import { HISTORY_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
+import { HISTORIES_QUERY, HISTORY_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
 import { NotFoundError } from '../../shared/platform/errors';
 
 export function historyHandler(deps: ApiDeps) {
@@ -15,18 +15,28 @@ export function historyHandler(deps: ApiDeps) {
     (family: HistoryFamily): RouteHandler =>
     async (event: ApiEvent) => {
       const id = parseOfferId(event.pathParameters?.id);
-      const { period } = parseQuery(HISTORY_QUERY(), queryValues(event));
-      return historyResult(event, family, id, await getHistory(stores, family, id, period, clock()));
+      const window = parseQuery(HISTORY_QUERY(), queryValues(event));
+      return historyResult(event, family, id, await getHistory(stores, family, id, window, clock()));
     };
+  const several =
+    (family: HistoryFamily): RouteHandler =>
+    async (event: ApiEvent) => {
+      const { ids, ...window } = parseQuery(HISTORIES_QUERY(), queryValues(event));
+      return historiesResult(event, family, await getHistories(stores, family, ids, window, clock()));
+    };
+  // Always 404, whatever the id and query, after authentication and quotas.
+  const none: RouteHandler = async () => {
+    throw new NotFoundError('Collateral offers have no stored history.');
+  };
   return apiHandler(
     'history',
     {
       getEarnHistory: series('earn'),
       getBorrowHistory: series('borrow'),
-      // Always 404, whatever the id and query, after authentication and quotas.
-      getCollateralHistory: async () => {
-        throw new NotFoundError('Collateral offers have no stored history.');
-      },
+      getCollateralHistory: none,
+      getEarnHistories: several('earn'),
+      getBorrowHistories: several('borrow'),
+      getCollateralHistories: none,
     },
     deps,
   );

@@ -16,12 +16,12 @@ import {
   type OfferFamily,
   QUOTA_ATTRIBUTES,
   quotaKey,
-  type SeriesResolution,
   type VersionedFamily,
 } from '../../shared/data/keys';
 import { PointerStore } from '../../shared/data/pointer-store';
 import { queryAll } from '../../shared/data/query-all';
 import { servedVersions } from '../../shared/data/snapshot-store';
+import type { SeriesResolution } from '../../shared/domain/buckets';
 
 export type FloorSpec =
   | { read: 'blocks'; keys: Key[] }

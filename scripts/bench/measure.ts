@@ -82,6 +82,7 @@ export interface KindResult {
   promised_round_trips: number;
   page?: RequestKind['page'];
   period?: RequestKind['period'];
+  read_ceiling?: RequestKind['readCeiling'];
   /** Whether the EMF lines the handler wrote agree with the accounting (calls). */
   emf_agrees: boolean;
 }
@@ -334,6 +335,7 @@ export async function measureKind(
     promised_round_trips: kind.promisedRoundTrips,
     page: kind.page,
     period: kind.period,
+    read_ceiling: kind.readCeiling,
     emf_agrees: ctx.emfCalls.total === measuredCalls,
   };
 }

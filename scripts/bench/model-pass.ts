@@ -47,6 +47,8 @@ const MIN_APY_FIRST_PAGE_RCU = 128;
 /** The largest request before the index (the currency detail of tether at BENCH) and a page of 200. */
 const REQUEST_RCU_CEILING = 342.5;
 const PAGE_200_RCU_CEILING = 128;
+/** Issue 29: no single-offer history window reads more than the largest currency detail (149 read units at BENCH). */
+const HISTORY_WINDOW_RCU_CEILING = 149;
 const LATENCY_TARGET = 1.2;
 /** Iterations per kind, as many in --quick as in a full run: a median of n draws moves by about 1.25σ/√n (σ ≈ 0.47 here). */
 const MODEL_RUNS = { quick: 100, full: 100 } as const;
@@ -197,6 +199,7 @@ export function ceilingChecks(requests: KindResult[]): Check[] {
   const pages200 = requests.filter((r) => /[?&]limit=200\b/.test(r.path));
   const worst = requests.reduce((a, b) => (b.dynamo.read_capacity > a.dynamo.read_capacity ? b : a), requests[0]);
   return [
+    ...historyCeilingChecks(requests),
     {
       check: `ceiling: every request ≤ ${REQUEST_RCU_CEILING} RCU`,
       pass: worst.dynamo.read_capacity <= REQUEST_RCU_CEILING,
@@ -217,6 +220,41 @@ export function ceilingChecks(requests: KindResult[]): Check[] {
       pass: r.dynamo.read_capacity <= 2 * single,
       detail: `${r.dynamo.read_capacity} RCU vs 2 × ${single}`,
     })),
+  ];
+}
+
+/**
+ * History (issue 29): a custom window reads no more than the period of its interval and length, a
+ * request of several offers no more than that many single windows, and no single-offer window more
+ * than HISTORY_WINDOW_RCU_CEILING.
+ */
+function historyCeilingChecks(requests: KindResult[]): Check[] {
+  const byName = new Map(requests.map((r) => [r.kind, r]));
+  const relative = requests.flatMap((r) => {
+    const base = r.read_ceiling && byName.get(r.read_ceiling.kind);
+    if (!r.read_ceiling || !base) return [];
+    const limit = r.read_ceiling.times * base.dynamo.read_capacity;
+    return [
+      {
+        check: `ceiling: ${r.kind} ≤ ${r.read_ceiling.times === 1 ? '' : `${r.read_ceiling.times} × `}${base.kind}`,
+        pass: r.dynamo.read_capacity <= limit,
+        detail: `${r.dynamo.read_capacity} RCU vs ${limit}`,
+      },
+    ];
+  });
+  const single = requests.filter((r) => r.group === 'history' && /\/\d+\/history/.test(r.path));
+  const worst = single.reduce((a, b) => (b.dynamo.read_capacity > a.dynamo.read_capacity ? b : a), single[0]);
+  return [
+    ...relative,
+    ...(worst
+      ? [
+          {
+            check: `ceiling: every single-offer history window ≤ ${HISTORY_WINDOW_RCU_CEILING} RCU`,
+            pass: worst.dynamo.read_capacity <= HISTORY_WINDOW_RCU_CEILING,
+            detail: `max ${worst.dynamo.read_capacity} RCU (${worst.kind})`,
+          },
+        ]
+      : []),
   ];
 }
 

@@ -42,6 +42,10 @@ export interface Picks {
   /** Offers with the longest stored history. */
   earnHistoryId: number;
   borrowHistoryId: number;
+  /** Version 1.3: 50 published earn offers, those with the longest history first. */
+  earnHistoryIds: number[];
+  /** The dataset's time: custom history windows end there. */
+  now: Date;
   historyPoints: { earn: number; borrow: number };
 }
 
@@ -71,10 +75,11 @@ async function firstWithView(
   throw new Error(`no ${family} view for ${dimension} among ${candidates.slice(0, 5).join(', ')}`);
 }
 
-export async function pickRequests(dataset: GeneratedDataset, data: ServedData): Promise<Picks> {
+export async function pickRequests(dataset: GeneratedDataset, data: ServedData, now: Date): Promise<Picks> {
   const exposed = <T extends { published?: boolean; delisted?: boolean; slug: string }>(records: T[]) =>
     records.filter((r) => r.published !== false && r.delisted !== true).map((r) => r.slug);
   const earn = published(dataset.earn_offers as unknown as Offer[]);
+  const publishedEarn = new Set(earn.map((o) => o.id));
   const offersOfAsset = mostCommon(
     [
       ...earn,
@@ -118,6 +123,15 @@ export async function pickRequests(dataset: GeneratedDataset, data: ServedData):
     },
     earnHistoryId: earnSeries.offer_id,
     borrowHistoryId: borrowSeries.offer_id,
+    earnHistoryIds: [
+      ...new Set([
+        ...[...dataset.earn_history].sort((a, b) => b.points.length - a.points.length).map((s) => s.offer_id),
+        ...earn.map((o) => o.id),
+      ]),
+    ]
+      .filter((id) => publishedEarn.has(id))
+      .slice(0, 50),
+    now,
     historyPoints: { earn: earnSeries.points.length, borrow: borrowSeries.points.length },
   };
 }

@@ -13,9 +13,16 @@ import {
   historySortKey,
   OFFER_FAMILIES,
   type OfferFamily,
-  type SeriesResolution,
 } from '../../shared/data/keys';
-import { bucketStart, PERIOD_SPEC, PERIODS, type Period } from '../../shared/domain/buckets';
+import {
+  bucketStart,
+  type Interval,
+  MAX_HISTORY_IDS,
+  PERIOD_SPEC,
+  PERIODS,
+  type Period,
+  SERIES,
+} from '../../shared/domain/buckets';
 import type { SortMode } from '../../shared/domain/orderings';
 import type { FunctionName } from '../../shared/http/routes';
 import type { FloorSpec, ServedData, ViewFilter } from './floor';
@@ -55,6 +62,11 @@ export interface RequestKind {
   page?: { list: string; role: 'first' | 'deep'; filtered: boolean; offset: number };
   /** History: the period (period=all must read one page). */
   period?: Period;
+  /**
+   * History: reads no more read units than `times` × those of the kind named `kind` (a custom
+   * window as the period of its interval and length; several offers as that many single windows).
+   */
+  readCeiling?: { kind: string; times: number };
   floor: (ctx: FloorContext, answer: Answer) => Promise<FloorSpec | undefined>;
 }
 
@@ -185,7 +197,23 @@ function offerDetail(family: OfferFamily, id: number): RequestKind {
   };
 }
 
-const ROLLUP: Record<string, SeriesResolution> = { '1h': 'RAW', '4h': '4H', '1d': '1D', '1w': '1W' };
+/** The one Query of a series that answers a window of `interval` from `from` (undefined: `all`) to `to`. */
+function windowRead(
+  family: HistoryFamily,
+  id: number,
+  interval: Interval,
+  from: number | undefined,
+  to: number,
+): FloorSpec {
+  const start = from === undefined ? 0 : interval === '1h' ? from : bucketStart(interval, from);
+  return {
+    read: 'partition',
+    pk: historyPartition(family, id),
+    resolution: SERIES[interval].stored,
+    from: historySortKey(SERIES[interval].stored, start),
+    to: historySortKey(SERIES[interval].stored, to),
+  };
+}
 
 function history(family: HistoryFamily, id: number, period: Period): RequestKind {
   return {
@@ -199,16 +227,59 @@ function history(family: HistoryFamily, id: number, period: Period): RequestKind
     // The one Query of the series that answers the window (the same bounds the read path uses).
     floor: async ({ now }) => {
       const { interval, windowMs } = PERIOD_SPEC[period];
-      const resolution = ROLLUP[interval];
       const to = now.getTime();
-      const from = windowMs === null ? 0 : interval === '1h' ? to - windowMs : bucketStart(interval, to - windowMs);
-      return {
-        read: 'partition',
-        pk: historyPartition(family, id),
-        resolution,
-        from: historySortKey(resolution, from),
-        to: historySortKey(resolution, to),
-      };
+      return windowRead(family, id, interval, windowMs === null ? undefined : to - windowMs, to);
+    },
+  };
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const isoOf = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * A custom window (`from`, `to` absent = the request time, or given) of `days` before `now` (the
+ * dataset's time) with `interval`; `readCeiling` names the period of the same interval and length,
+ * whose window contains this one.
+ */
+function customHistory(
+  family: HistoryFamily,
+  id: number,
+  now: Date,
+  { days, interval, endDaysAgo, period }: { days: number; interval: Interval; endDaysAgo?: number; period?: Period },
+): RequestKind {
+  const end = endDaysAgo === undefined ? undefined : now.getTime() - endDaysAgo * DAY;
+  // Two hours short of `days`: the request runs after `now` (within the two hours), and the window
+  // stays inside its period's, whose read is its ceiling.
+  const from = (end ?? now.getTime()) - days * DAY + 2 * HOUR;
+  const to = end === undefined ? '' : `&to=${isoOf(end)}`;
+  return {
+    name: `${family} history custom ${days} days${end === undefined ? '' : `, ending ${endDaysAgo} days ago`} (${interval})`,
+    path: `${API}/${family}/${id}/history?from=${isoOf(from)}${to}&interval=${interval}`,
+    fn: 'history',
+    group: 'history',
+    expectStatus: 200,
+    promisedRoundTrips: 1,
+    ...(period === undefined ? {} : { readCeiling: { kind: `${family} history ${period}`, times: 1 } }),
+    floor: async (ctx) => windowRead(family, id, interval, from, end ?? ctx.now.getTime()),
+  };
+}
+
+/** Several offers' windows of one period in one request: one Query each, in parallel. */
+function historyOfSeveral(family: HistoryFamily, ids: number[], period: Period): RequestKind {
+  return {
+    name: `${family} history of ${ids.length} offers ${period}`,
+    path: `${API}/${family}/history?ids=${ids.join(',')}&period=${period}`,
+    fn: 'history',
+    group: 'history',
+    expectStatus: 200,
+    promisedRoundTrips: 1,
+    readCeiling: { kind: `${family} history ${period}`, times: ids.length },
+    floor: async ({ now }) => {
+      const { interval, windowMs } = PERIOD_SPEC[period];
+      const to = now.getTime();
+      const from = windowMs === null ? undefined : to - windowMs;
+      return { read: 'parallel', reads: ids.map((id) => windowRead(family, id, interval, from, to)) };
     },
   };
 }
@@ -427,6 +498,17 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
   // History: every period of the longest earn series; borrow's finest and coarsest; collateral.
   for (const period of PERIODS) kinds.push(history('earn', picks.earnHistoryId, period));
   kinds.push(history('borrow', picks.borrowHistoryId, '1m'), history('borrow', picks.borrowHistoryId, 'all'));
+  // Version 1.3: custom windows of the periods' lengths and intervals, one that ends in the past,
+  // and the most offers one request reads.
+  const { earnHistoryId: id, now } = picks;
+  kinds.push(
+    customHistory('earn', id, now, { days: 7, interval: '1h', period: '1w' }),
+    customHistory('earn', id, now, { days: 30, interval: '4h', period: '1m' }),
+    customHistory('earn', id, now, { days: 365, interval: '1d', period: '1y' }),
+    customHistory('earn', id, now, { days: 5, interval: '1d', endDaysAgo: 1 }),
+    historyOfSeveral('earn', picks.earnHistoryIds.slice(0, MAX_HISTORY_IDS), '1m'),
+    historyOfSeveral('earn', picks.earnHistoryIds.slice(0, MAX_HISTORY_IDS), '3m'),
+  );
   kinds.push({
     name: 'collateral history (404)',
     path: `${API}/collateral/${picks.offerIds.collateral}/history`,

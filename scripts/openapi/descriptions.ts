@@ -5,11 +5,12 @@
  */
 
 import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/data/keys';
-import { PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
+import { INTERVALS, PERIOD_SPEC, PERIODS, RETENTION_MS, SERIES } from '../../shared/domain/buckets';
+import { DEFAULT_PERIOD, MAX_BUCKETS } from '../../shared/domain/history';
 import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes, SORT_MODES } from '../../shared/domain/orderings';
 import { historyColumnsOf, offerColumnsOf } from '../../shared/http/csv';
 import { DEPRECATION_NOTICE_DAYS } from '../../shared/http/deprecation';
-import { DEFAULT_PERIOD, PAGE_SIZE } from '../../shared/http/query';
+import { PAGE_SIZE } from '../../shared/http/query';
 import type { Route } from '../../shared/http/routes';
 import { OFFER_FAMILY, SORTS, type SortRole } from '../../shared/model/offer-families';
 import { DEFAULTS } from '../../shared/platform/config';
@@ -56,10 +57,22 @@ export function offerOrdering(family: OfferFamily): string {
 const windowText = (windowMs: number | null) =>
   windowMs === null ? 'from the first point' : `last ${windowMs / DAY === 1 ? '24 hours' : `${windowMs / DAY} days`}`;
 
+/** How long a series is kept: `8 days`, `31 days 4 hours`, `for ever`. */
+function keptText(ms: number | null): string {
+  if (ms === null) return 'for ever';
+  const hours = (ms % DAY) / 3_600_000;
+  return `${Math.floor(ms / DAY)} days${hours === 0 ? '' : ` ${hours} hours`}`;
+}
+
 export function historyRules(): string {
   const rows = PERIODS.map(
     (p) => `| \`${p}\` | \`${PERIOD_SPEC[p].interval}\` | ${windowText(PERIOD_SPEC[p].windowMs)} |`,
   );
+  const defaults = PERIODS.map((p) => {
+    const { windowMs, interval } = PERIOD_SPEC[p];
+    return windowMs === null ? `longer → \`${interval}\`` : `≤ ${windowText(windowMs).slice(5)} → \`${interval}\``;
+  });
+  const kept = INTERVALS.map((i) => `\`${i}\` ${keptText(RETENTION_MS[SERIES[i].stored])}`);
   return [
     `The \`period\` parameter (default \`${DEFAULT_PERIOD}\`) selects the window and the bucket size (\`interval\`):`,
     '',
@@ -72,6 +85,17 @@ export function historyRules(): string {
       "A point's `timestamp` is its bucket's start and its value the last observation inside the bucket; empty buckets are left out; points ascend in time. " +
       '`to` is the request time and `from` is `to` minus the window (for `all`, the first bucket start, or `to` when there are no points). ' +
       'An offer without history answers 200 with `point_count: 0`.',
+    '',
+    '**Custom windows.** Instead of `period`, give `from` (a timestamp such as `2026-03-01T00:00:00Z`) and optionally `to` ' +
+      '(default: the request time); the answer says `period: "custom"` and carries `from` and `to` as given. ' +
+      `Without \`interval\`, a custom window takes that of the shortest period at least as long (${defaults.join(', ')}). ` +
+      '`interval` may also come with `period`, replacing its interval. `period` and `from`/`to` exclude each other; `to` needs `from`; ' +
+      `\`from\` must be before \`to\`; a window spans at most ${MAX_BUCKETS.toLocaleString('en-US')} buckets of its interval. ` +
+      'Each of these is a `validation_error` naming the parameters. ' +
+      `Each interval's series is kept for as long as its periods read it, from the point's bucket start (\`1h\`: the observation's time): ${kept.join(', ')}. ` +
+      'A window may reach further back: it answers the points still kept (older buckets of a finer interval are absent). ' +
+      'The bucket that contains a past `to` has the last observation at or before `to`, exactly while the shorter series still hold that bucket (a `to` within 7 days of the request time); ' +
+      'after that, the latest observation at or before `to` that they still record (the last of a whole shorter bucket before it), and the bucket is left out when none does.',
   ].join('\n');
 }
 

@@ -225,6 +225,56 @@ export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     point_count: 1,
     data: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '6.12' }],
   },
+  EarnHistories: {
+    data: [
+      {
+        id: 1042,
+        period: 'custom',
+        interval: '1d',
+        from: '2026-11-18T00:00:00.000Z',
+        to: '2026-11-20T10:30:00.000Z',
+        point_count: 2,
+        data: [
+          { timestamp: '2026-11-19T00:00:00.000Z', apy: '5.38', tvl: '1832000' },
+          { timestamp: '2026-11-20T00:00:00.000Z', apy: '5.42', tvl: null },
+        ],
+      },
+      {
+        id: 2077,
+        period: 'custom',
+        interval: '1d',
+        from: '2026-11-18T00:00:00.000Z',
+        to: '2026-11-20T10:30:00.000Z',
+        point_count: 0,
+        data: [],
+      },
+    ],
+  },
+  BorrowHistories: {
+    data: [
+      {
+        id: 3105,
+        period: '1w',
+        interval: '1d',
+        from: '2026-11-13T10:30:00.000Z',
+        to: '2026-11-20T10:30:00.000Z',
+        point_count: 1,
+        data: [{ timestamp: '2026-11-20T00:00:00.000Z', apy: '6.12' }],
+      },
+      {
+        id: 3117,
+        period: '1w',
+        interval: '1d',
+        from: '2026-11-13T10:30:00.000Z',
+        to: '2026-11-20T10:30:00.000Z',
+        point_count: 2,
+        data: [
+          { timestamp: '2026-11-19T00:00:00.000Z', apy: '7.05' },
+          { timestamp: '2026-11-20T00:00:00.000Z', apy: '7.1' },
+        ],
+      },
+    ],
+  },
   Usage: {
     plan: 'premium',
     premium_until: null,
@@ -287,6 +337,9 @@ export const PARAMETER_EXAMPLES: Readonly<Record<ParameterName, unknown>> = {
   snapshot: SNAPSHOT_EXAMPLES.newer,
   since: SNAPSHOT_EXAMPLES.older,
   period: '1w',
+  from: '2026-03-01T00:00:00Z',
+  to: '2026-11-20T00:00:00Z',
+  interval: '1d',
   id: 1042,
   slug: 'binance',
 };

@@ -10,6 +10,15 @@ const USD = 'decimal string, USD';
 const PLATFORM_NULLS =
   'Every field is present. `type`, `slug`, `name`, `stats` and `updated_at` are never `null`; `url`, `logo64` and each `stats` value may be (the specification defines platforms by sample payloads only).';
 
+/** The fields of a history window, one offer's or an entry of several. */
+const WINDOW_NOTES = {
+  period: 'The window used: a period, or `custom` for `from`/`to`.',
+  interval: 'Bucket size of the points.',
+  from: 'Start of the window (`all`: start of the first bucket, or `to` when there are no points; `custom`: `from` as given).',
+  to: 'End of the window: the request time, or `to` as given.',
+  point_count: 'Number of points in `data`.',
+};
+
 export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
   PlatformRef: 'The platform an offer belongs to; `null` on an offer when the platform is unknown or not public.',
   AssetRef: 'A chain, asset or reward asset.',
@@ -36,6 +45,12 @@ export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
   EarnHistory: 'Earn offer history: one point per non-empty bucket, ascending in time.',
   BorrowHistory:
     'Borrow offer APY history (`apy` is `net_borrow_apy`): one point per non-empty bucket, ascending in time.',
+  EarnHistories:
+    "Several earn offers' history: one entry per published id, in the order of `ids` (unknown or unpublished ids are absent).",
+  BorrowHistories:
+    "Several borrow offers' APY history: one entry per published id, in the order of `ids` (unknown or unpublished ids are absent).",
+  EarnHistoryEntry: "One earn offer's window, as its own history answers it, with its `id`.",
+  BorrowHistoryEntry: "One borrow offer's window, as its own history answers it, with its `id`.",
   QuotaErrorDetails: 'When to try again and the limit that refused the request.',
   ValidationErrorDetails: 'The violated rules.',
   ValidationError: '`validation_error`: a query or path parameter failed validation.',
@@ -120,20 +135,10 @@ export const FIELD_NOTES: Partial<Record<SchemaName, Record<string, string>>> = 
     liquidation_ltv: `Liquidation loan-to-value, ${PERCENT}.`,
     is_active: 'Runtime activity; may be `false` on returned offers.',
   },
-  EarnHistory: {
-    period: 'The window used.',
-    interval: 'Bucket size of the points.',
-    from: 'Start of the window (`all`: start of the first bucket, or `to` when there are no points).',
-    to: 'End of the window: the request time.',
-    point_count: 'Number of points in `data`.',
-  },
-  BorrowHistory: {
-    period: 'The window used.',
-    interval: 'Bucket size of the points.',
-    from: 'Start of the window (`all`: start of the first bucket, or `to` when there are no points).',
-    to: 'End of the window: the request time.',
-    point_count: 'Number of points in `data`.',
-  },
+  EarnHistory: WINDOW_NOTES,
+  BorrowHistory: WINDOW_NOTES,
+  EarnHistoryEntry: { id: 'Numeric offer identifier.', ...WINDOW_NOTES },
+  BorrowHistoryEntry: { id: 'Numeric offer identifier.', ...WINDOW_NOTES },
   EarnHistoryPoint: {
     timestamp: 'Start of the bucket.',
     apy: `Last APY observed in the bucket, ${PERCENT}.`,

@@ -5,11 +5,14 @@
  */
 
 import type { CatalogFamily, HistoryFamily, OfferFamily } from '../../shared/data/keys';
+import { MAX_HISTORY_IDS } from '../../shared/domain/buckets';
+import { DEFAULT_PERIOD } from '../../shared/domain/history';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
 import { historyColumnsOf, historyCsv, offerColumnsOf, offersCsv } from '../../shared/http/csv';
 import {
   ANY_ID_PATH,
   CHANGES_QUERY,
+  HISTORIES_QUERY,
   HISTORY_QUERY,
   LIST_QUERY,
   NO_QUERY,
@@ -20,7 +23,7 @@ import {
 import type { OperationId } from '../../shared/http/routes';
 import { catalogOrdering, csvNote, historyRules, offerOrdering } from './descriptions';
 import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
-import { type DocumentedSchema, documented, type ParameterName } from './parameters';
+import { type DocumentedSchema, documented, listOf, type ParameterName } from './parameters';
 import type { SchemaName } from './response-schemas';
 
 export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Usage';
@@ -163,9 +166,9 @@ function offerDetail(family: OfferFamily): OperationSpec {
   };
 }
 
-const HISTORY_NAMES: Record<HistoryFamily, { history: SchemaName; offer: SchemaName }> = {
-  earn: { history: 'EarnHistory', offer: 'EarnOffer' },
-  borrow: { history: 'BorrowHistory', offer: 'BorrowOffer' },
+const HISTORY_NAMES: Record<HistoryFamily, { history: SchemaName; histories: SchemaName; offer: SchemaName }> = {
+  earn: { history: 'EarnHistory', histories: 'EarnHistories', offer: 'EarnOffer' },
+  borrow: { history: 'BorrowHistory', histories: 'BorrowHistories', offer: 'BorrowOffer' },
 };
 
 function history(family: HistoryFamily): OperationSpec {
@@ -179,6 +182,7 @@ function history(family: HistoryFamily): OperationSpec {
     tag: 'History',
     path: documented(OFFER_ID_PATH()),
     query: documented(HISTORY_QUERY()),
+    queryOverrides: { period: { default: DEFAULT_PERIOD } },
     ok: HISTORY_NAMES[family].history,
     csv: historyCsv(family, [
       {
@@ -186,6 +190,35 @@ function history(family: HistoryFamily): OperationSpec {
         points: exampleOf<{ data: Record<string, unknown>[] }>(HISTORY_NAMES[family].history).data,
       },
     ]),
+  };
+}
+
+function histories(family: HistoryFamily): OperationSpec {
+  return {
+    summary: `Get the history of several ${family} offers`,
+    description:
+      `APY history of up to ${MAX_HISTORY_IDS} ${family} offers in one request (one unit of budget): one entry per published id, in the order of \`ids\`; ` +
+      "an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. " +
+      `\`history\` is a route here, not an offer id.\n\n${historyRules()}\n\n` +
+      `${csvNote(historyColumnsOf(family), false)} The rows of every entry follow each other, in the order of the entries.`,
+    tag: 'History',
+    query: documented(HISTORIES_QUERY()),
+    queryOverrides: {
+      period: { default: DEFAULT_PERIOD },
+      ids: {
+        description: listOf(
+          'The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required.',
+          MAX_HISTORY_IDS,
+        ),
+      },
+    },
+    ok: HISTORY_NAMES[family].histories,
+    csv: historyCsv(
+      family,
+      exampleOf<{ data: { id: number; data: Record<string, unknown>[] }[] }>(HISTORY_NAMES[family].histories).data.map(
+        ({ id, data }) => ({ id, points: data }),
+      ),
+    ),
   };
 }
 
@@ -210,6 +243,8 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
   getCollateralOffer: offerDetail('collateral'),
   getEarnHistory: history('earn'),
   getBorrowHistory: history('borrow'),
+  getEarnHistories: histories('earn'),
+  getBorrowHistories: histories('borrow'),
   getUsage: {
     summary: "The calling key's plan and budgets",
     description:
@@ -230,6 +265,13 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
     pathOverrides: {
       id: { description: 'Any offer id (any text): the answer is `404 not_found` whatever it is.', example: '3105' },
     },
+    query: documented(NO_QUERY()),
+  },
+  getCollateralHistories: {
+    summary: 'History of several collateral offers (never stored)',
+    description:
+      'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the query string.',
+    tag: 'History',
     query: documented(NO_QUERY()),
   },
 };

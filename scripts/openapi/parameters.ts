@@ -10,6 +10,7 @@
  * (shared/http/query.ts), then its line here and its example in examples.ts; the compiler names
  * each one missing. Its type, bounds, enumeration and default come from the schema, not from here.
  */
+import { MAX_BUCKETS } from '../../shared/domain/history';
 import { LIST_MAX, NUMBER_MAX_LENGTH, type ParamSchema, SNAPSHOT_MAX_LENGTH } from '../../shared/http/query';
 import { SLUG_MAX_LENGTH } from '../../shared/platform/constants';
 
@@ -18,7 +19,7 @@ const NUMBER_GRAMMAR =
   `(\`4.75\`, \`1e-7\`, \`2.5E1\`, \`1e6\`; not \`.5\`, \`+1\` or \`5.\`), at most ${NUMBER_MAX_LENGTH} characters, compared as an exact decimal.`;
 
 /** A list parameter: what one comma-separated value of it says. */
-const listOf = (what: string, maximum: number = LIST_MAX.other) =>
+export const listOf = (what: string, maximum: number = LIST_MAX.other) =>
   `${what} A comma-separated list of 1 to ${maximum} distinct values (\`a,b\`: either); a single value is a list of one. ` +
   'An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.';
 
@@ -51,7 +52,10 @@ export const PARAMETER_DESCRIPTIONS = {
   since:
     'The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. ' +
     'A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.',
-  period: 'History window.',
+  period: 'History window (default `1m` when `from` is absent). Not with `from`/`to`.',
+  from: 'Start of a custom window: a UTC timestamp (`2026-03-01T00:00:00Z`, with or without milliseconds). Not with `period`.',
+  to: `End of a custom window (needs \`from\`): a UTC timestamp; default the request time.`,
+  interval: `Bucket size of the points: replaces the default of the period or of the custom window. At most ${MAX_BUCKETS.toLocaleString('en-US')} buckets per window.`,
   id: 'Numeric offer identifier. Plain decimal digits, at most 2^53-1.',
   slug:
     'Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. ' +

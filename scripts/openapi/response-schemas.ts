@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { VERSIONED_FAMILIES } from '../../shared/data/keys';
-import { type Interval, PERIOD_SPEC, PERIODS } from '../../shared/domain/buckets';
+import { INTERVALS, PERIODS } from '../../shared/domain/buckets';
 import * as r from '../../shared/domain/resources';
 import { PAGE_SIZE, SNAPSHOT_MAX_LENGTH } from '../../shared/http/query';
 import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
@@ -66,21 +66,25 @@ const CurrencyDetail = z.strictObject({
   collateral_offers: z.array(r.CollateralOffer),
 });
 
-/** The bucket sizes the periods use, in period order. */
-const INTERVALS = [...new Set(PERIODS.map((p) => PERIOD_SPEC[p].interval))] as [Interval, ...Interval[]];
-
 const BorrowHistoryPoint = z.strictObject(r.HISTORY_POINT_FIELDS.borrow);
 const EarnHistoryPoint = z.strictObject(r.HISTORY_POINT_FIELDS.earn);
 
-const history = <T extends z.ZodMiniType>(point: T) =>
-  z.strictObject({
-    period: z.enum(PERIODS),
-    interval: z.enum(INTERVALS),
-    from: r.timestamp(),
-    to: r.timestamp(),
-    point_count: count(),
-    data: z.array(point),
-  });
+const windowFields = <T extends z.ZodMiniType>(point: T) => ({
+  period: z.enum([...PERIODS, 'custom']),
+  interval: z.enum(INTERVALS),
+  from: r.timestamp(),
+  to: r.timestamp(),
+  point_count: count(),
+  data: z.array(point),
+});
+
+const history = <T extends z.ZodMiniType>(point: T) => z.strictObject(windowFields(point));
+
+/** Several offers' windows: one entry per published id, in the order of `ids`. */
+const histories = <T extends z.ZodMiniType>(entry: T) => z.strictObject({ data: z.array(entry) });
+const historyEntry = <T extends z.ZodMiniType>(point: T) => z.strictObject({ id: count(), ...windowFields(point) });
+const EarnHistoryEntry = historyEntry(EarnHistoryPoint);
+const BorrowHistoryEntry = historyEntry(BorrowHistoryPoint);
 
 /** The error envelope of one set of codes, with the details those codes carry. */
 function errorEnvelope(codes: readonly ErrorCode[], details?: z.ZodMiniType) {
@@ -172,6 +176,10 @@ export const COMPONENT_SCHEMAS = {
   EarnHistory: history(EarnHistoryPoint),
   BorrowHistoryPoint,
   BorrowHistory: history(BorrowHistoryPoint),
+  EarnHistoryEntry,
+  EarnHistories: histories(EarnHistoryEntry),
+  BorrowHistoryEntry,
+  BorrowHistories: histories(BorrowHistoryEntry),
   Usage,
   FamilyStatus,
   Status,

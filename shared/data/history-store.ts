@@ -1,19 +1,13 @@
 /**
  * Reads of the APY series of offers, outside every version: one item per raw observation and
- * one per 4h, 1d and 1w bucket (its last observation), in one partition per offer
+ * one per bucket of each stored series (its last observation; shared/domain/buckets.ts), in one partition per offer
  * (docs/data-model.md, "History"). A window is one Query of one series; each item is served as
  * the pointer the request reads publishes it (items/history.ts, `servedValue`). Imports write them
  * with history-writer.ts.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { decodeHistory, servedValue } from './items/history';
-import {
-  type HistoryFamily,
-  historyPartition,
-  historySortKey,
-  msOfHistorySortKey,
-  type SeriesResolution,
-} from './keys';
+import { type HistoryFamily, historyPartition, historySortKey, msOfHistorySortKey } from './keys';
 import { queryAll } from './query-all';
 
 /** A raw observation: [timeMs, apy, tvl | null]. */
@@ -40,25 +34,14 @@ export class HistoryStore {
   ) {}
 
   /**
-   * The raw observations of a series within [fromMs, toMs], in time order, as `published` serves
-   * them (the query does not wait for the pointer).
+   * The items of one stored series (`resolution`: its sort-key prefix) whose time (an observation's,
+   * a bucket's start) is within [fromMs, toMs], in time order, as `published` serves them (the
+   * query does not wait for the pointer). A raw observation's last time is its own.
    */
-  async observations(
+  series(
     family: HistoryFamily,
     id: number,
-    fromMs: number,
-    toMs: number,
-    published: PublishedHistory,
-  ): Promise<RawPoint[]> {
-    const points = await this.query(family, id, 'RAW', fromMs, toMs, published);
-    return points.map(([ms, apy, tvl]) => [ms, apy, tvl]);
-  }
-
-  /** The buckets of a series whose start is within [fromMs, toMs], in time order (as `observations`). */
-  buckets(
-    family: HistoryFamily,
-    id: number,
-    resolution: Exclude<SeriesResolution, 'RAW'>,
+    resolution: string,
     fromMs: number,
     toMs: number,
     published: PublishedHistory,
@@ -69,7 +52,7 @@ export class HistoryStore {
   private async query(
     family: HistoryFamily,
     id: number,
-    resolution: SeriesResolution,
+    resolution: string,
     fromMs: number,
     toMs: number,
     published: PublishedHistory,

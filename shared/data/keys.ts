@@ -99,9 +99,6 @@ export const documentBlockKey = (hash: string): Key => ({ PK: `${DOCUMENT_PREFIX
 
 // ---- history ----------------------------------------------------------------------------------
 
-/** The stored series of an offer: raw observations and the last observation of each 4h, 1d, 1w bucket. */
-export type SeriesResolution = 'RAW' | '4H' | '1D' | '1W';
-
 /** One partition per offer, outside every version: appending never rewrites what is stored. */
 export const historyPartition = (family: HistoryFamily, id: number): string =>
   `${HISTORY_PREFIX}${family.toUpperCase()}${SEP}${id}`;
@@ -118,10 +115,13 @@ const MS_KEY_OFFSET = 10 ** MS_KEY_DIGITS;
 const msKey = (ms: number) =>
   ms >= 0 ? String(ms).padStart(MS_KEY_DIGITS, '0') : `-${String(MS_KEY_OFFSET + ms).padStart(MS_KEY_DIGITS, '0')}`;
 
-/** An observation (`RAW#<its time>`) or a bucket (`4H#<bucket start>`). */
-export const historySortKey = (resolution: SeriesResolution, ms: number): string => `${resolution}${SEP}${msKey(ms)}`;
+/**
+ * An observation (`RAW#<its time>`) or a bucket (`4H#<bucket start>`) of a stored series, named by
+ * its prefix (the series are declared in shared/domain/buckets.ts).
+ */
+export const historySortKey = (resolution: string, ms: number): string => `${resolution}${SEP}${msKey(ms)}`;
 
-export const historyKey = (family: HistoryFamily, id: number, resolution: SeriesResolution, ms: number): Key => ({
+export const historyKey = (family: HistoryFamily, id: number, resolution: string, ms: number): Key => ({
   PK: historyPartition(family, id),
   SK: historySortKey(resolution, ms),
 });

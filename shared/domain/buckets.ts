@@ -1,43 +1,100 @@
 /**
- * History windows and buckets (docs/api.md, "History buckets"): UTC-aligned buckets of 1h, 4h, 1d and 1w (weeks
- * start on Monday), and the window and interval of each period. Used by the import to write the
- * rollup series and by the read path to select and trim them.
+ * The one declaration of history windows and series (docs/api.md, "History"): each interval's
+ * UTC-aligned bucket and the stored series that answers it, and each period's window and interval.
+ * Everything else is derived from these two tables: how far back each interval can reach, how long
+ * each stored series is kept, which series the import writes and the read path queries, the
+ * query parameters, the description and the bench. A new series or bucket size is a row here.
+ *
+ * A series is stored one item per bucket (per observation for `RAW`), in the offer's history
+ * partition under its `stored` prefix (docs/data-model.md, "History"): no chunking. Buckets nest:
+ * each interval's buckets are whole buckets of the next shorter one.
  */
-export const PERIODS = ['24h', '1w', '1m', '3m', '1y', 'all'] as const;
-export type Period = (typeof PERIODS)[number];
-export type Interval = '1h' | '4h' | '1d' | '1w';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-export const PERIOD_SPEC: Record<Period, { interval: Interval; windowMs: number | null }> = {
+interface SeriesSpec {
+  /** The bucket's length. */
+  bucketMs: number;
+  /** Where buckets are aligned, from the epoch (weeks: Monday 1969-12-29, day -3). */
+  originMs: number;
+  /** The sort-key prefix of the stored series that answers this interval (`RAW`: the observations, bucketed at read). */
+  stored: string;
+}
+
+/** Intervals from the shortest up. The shortest is answered from the raw observations. */
+export const SERIES = {
+  '1h': { bucketMs: HOUR, originMs: 0, stored: 'RAW' },
+  '4h': { bucketMs: 4 * HOUR, originMs: 0, stored: '4H' },
+  '1d': { bucketMs: DAY, originMs: 0, stored: '1D' },
+  '1w': { bucketMs: 7 * DAY, originMs: -3 * DAY, stored: '1W' },
+} as const satisfies Record<string, SeriesSpec>;
+
+export type Interval = keyof typeof SERIES;
+export const INTERVALS = Object.keys(SERIES) as [Interval, ...Interval[]];
+/** The stored series, one per interval. */
+export type SeriesResolution = (typeof SERIES)[Interval]['stored'];
+
+/** `windowMs: null` = from the first point. From the shortest window up (the default interval of a custom window). */
+export const PERIOD_SPEC = {
   '24h': { interval: '1h', windowMs: DAY },
   '1w': { interval: '1h', windowMs: 7 * DAY },
   '1m': { interval: '4h', windowMs: 30 * DAY },
   '3m': { interval: '1d', windowMs: 90 * DAY },
   '1y': { interval: '1d', windowMs: 365 * DAY },
   all: { interval: '1w', windowMs: null },
-};
+} as const satisfies Record<string, { interval: Interval; windowMs: number | null }>;
+
+export type Period = keyof typeof PERIOD_SPEC;
+export const PERIODS = Object.keys(PERIOD_SPEC) as [Period, ...Period[]];
 
 /** Start (epoch ms) of the bucket of the given size that contains `ms`. */
 export function bucketStart(interval: Interval, ms: number): number {
-  switch (interval) {
-    case '1h':
-      return Math.floor(ms / HOUR) * HOUR;
-    case '4h':
-      return Math.floor(ms / (4 * HOUR)) * 4 * HOUR;
-    case '1d':
-      return Math.floor(ms / DAY) * DAY;
-    case '1w': {
-      // Day 0 (1970-01-01) was a Thursday: Monday of its week is day -3.
-      const day = Math.floor(ms / DAY);
-      return (day - ((((day + 3) % 7) + 7) % 7)) * DAY;
-    }
-  }
+  const { bucketMs, originMs } = SERIES[interval];
+  return Math.floor((ms - originMs) / bucketMs) * bucketMs + originMs;
 }
 
 /**
  * The earliest time a bucket of any size can start: observations are from 1970 on (data files),
  * and the week of 1970-01-01 starts on Monday 1969-12-29, three days before the epoch.
  */
-export const EARLIEST_BUCKET_START = bucketStart('1w', 0);
+export const EARLIEST_BUCKET_START = Math.min(...INTERVALS.map((i) => bucketStart(i, 0)));
+
+/**
+ * How far before the request time the periods of this interval reach: the longest period window
+ * that uses it (`null`: no limit). Each series is kept that long (below); a custom window may reach
+ * further and then answers what is still kept (docs/api.md, "Retention").
+ */
+export const REACH_MS: Readonly<Record<Interval, number | null>> = Object.fromEntries(
+  INTERVALS.map((interval) => {
+    const windows = Object.values(PERIOD_SPEC)
+      .filter((p) => p.interval === interval)
+      .map((p) => p.windowMs);
+    return [interval, windows.includes(null) ? null : Math.max(0, ...(windows as number[]))];
+  }),
+) as Record<Interval, number | null>;
+
+/** A day of margin on every retention: an item expires a day after the last window can reach it. */
+const RETENTION_MARGIN_MS = DAY;
+
+/**
+ * How long each stored series keeps an item, from its time (a raw observation) or its bucket's
+ * start: as long as a period's window can read it, with a day of margin; `null` = for ever. The
+ * reach of its interval, plus a bucket for the one that straddles `from` (none for raw observations), plus
+ * the margin. The shorter series also complete the bucket that contains a past `to`, exactly
+ * while they still hold it (a `to` within 7 days of the request time, which the periods never
+ * pass), else as far as they still do.
+ */
+export const RETENTION_MS: Readonly<Record<SeriesResolution, number | null>> = Object.fromEntries(
+  INTERVALS.map((interval, i) => {
+    const reach = REACH_MS[interval];
+    const straddle = i === 0 ? 0 : SERIES[interval].bucketMs;
+    return [SERIES[interval].stored, reach === null ? null : reach + straddle + RETENTION_MARGIN_MS];
+  }),
+) as Record<SeriesResolution, number | null>;
+
+/** The stored bucket series beside the raw observations (every interval but the shortest), each with its interval. */
+export const ROLLUPS = INTERVALS.slice(1).map((interval) => ({ interval, resolution: SERIES[interval].stored }));
+
+/** The most offers one history request of several reads (`ids`). */
+export const MAX_HISTORY_IDS = 50;

@@ -40,9 +40,14 @@ export async function getOffer(stores: Stores, family: OfferFamily, id: number):
   return { doc, lastModified: publishedAt };
 }
 
-/** Whether `id` is a published offer of the family (history answers 404 otherwise). */
-export async function offerExists(stores: Stores, family: OfferFamily, id: number): Promise<boolean> {
-  return (await servedOffers(stores, family)).index?.entry(id) !== undefined;
+/** The ids among `ids` whose offers are published, in their order (the served index says: no document is read). */
+export async function publishedOfferIds(
+  stores: Stores,
+  family: OfferFamily,
+  ids: readonly number[],
+): Promise<number[]> {
+  const { index } = await servedOffers(stores, family);
+  return index ? ids.filter((id) => index.entry(id) !== undefined) : [];
 }
 
 /**

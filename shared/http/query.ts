@@ -13,7 +13,7 @@
  */
 import * as z from 'zod/mini';
 import type { OfferFamily } from '../data/keys';
-import { PERIODS } from '../domain/buckets';
+import { INTERVALS, MAX_HISTORY_IDS, PERIODS } from '../domain/buckets';
 import {
   type FilterDeclaration,
   type FilterKind,
@@ -27,6 +27,7 @@ import {
 } from '../model/offer-families';
 import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/constants';
 import { ValidationError } from '../platform/errors';
+import { isFileTimestamp } from '../platform/timestamps';
 
 /** A message quotes at most this many characters of what the client sent, then `…`. */
 const QUOTE_MAX_LENGTH = 64;
@@ -187,6 +188,14 @@ const idElement = (name: string): Element<number> => ({
   schema: () => z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)),
 });
 
+/** A parameter that must be given: its absence is named (`ids is required`). */
+function required<T extends z.ZodMiniType<unknown, string>>(name: string, schema: T) {
+  return z.pipe(
+    z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) }),
+    schema,
+  );
+}
+
 /** A schema built once, on its first use; pure, so a bundle drops the ones nothing calls. */
 function onFirstUse<S>(build: () => S): () => S {
   let schema: S | undefined;
@@ -196,7 +205,6 @@ function onFirstUse<S>(build: () => S): () => S {
 // ---- the parameters ----------------------------------------------------------------------------
 
 export const PAGE_SIZE = { minimum: 1, maximum: 200, default: 50 } as const;
-export const DEFAULT_PERIOD = '1m';
 
 const limit = /* @__PURE__ */ onFirstUse(() =>
   z._default(integer('limit', PAGE_SIZE.minimum, PAGE_SIZE.maximum), PAGE_SIZE.default),
@@ -262,10 +270,33 @@ export const CHANGES_QUERY = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({ since: snapshot('since'), snapshot: snapshotParam(), limit: limit(), offset: offset() }),
 );
 
-export const HISTORY_QUERY = /* @__PURE__ */ onFirstUse(() =>
-  z.strictObject({
-    period: z._default(oneOf('period', PERIODS), DEFAULT_PERIOD),
-  }),
+/** A timestamp in the grammar of data files (CONTRACT §8), as given (the domain reads its instant). */
+function instant(name: string) {
+  return z
+    .string()
+    .check(
+      present(name),
+      z.refine(isFileTimestamp, abort(`${name} must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00Z`)),
+    );
+}
+
+/**
+ * The window of a history request (docs/api.md, "History"): a `period` (default `1m`, applied by
+ * the domain, which also checks the parameters together), or `from` and optionally `to`; either
+ * with an `interval`.
+ */
+const historyWindow = /* @__PURE__ */ onFirstUse(() => ({
+  period: z.optional(oneOf('period', PERIODS)),
+  from: z.optional(instant('from')),
+  to: z.optional(instant('to')),
+  interval: z.optional(oneOf('interval', INTERVALS)),
+}));
+
+export const HISTORY_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject(historyWindow()));
+
+/** `GET /api/v1/{family}/history?ids=…`: 1 to MAX_HISTORY_IDS offers, then the window of each. */
+export const HISTORIES_QUERY = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({ ids: required('ids', list('ids', MAX_HISTORY_IDS, idElement('ids'))), ...historyWindow() }),
 );
 
 export const OFFER_ID_PATH = /* @__PURE__ */ onFirstUse(() =>

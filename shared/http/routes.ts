@@ -92,15 +92,18 @@ export const ROUTES = [
   route('/currencies', 'currencies', 'listCurrencies', 'list'),
   route('/currencies/{slug}', 'currencies', 'getCurrency', 'detail'),
   route('/earn', 'offers', 'listEarnOffers', 'list'),
-  // Before `{id}`: `changes` is a route, not an id (matchRoute takes the first match, as API
+  // Before `{id}`: `changes` and `history` are routes, not ids (matchRoute takes the first match, as API
   // Gateway prefers a static segment).
   route('/earn/changes', 'offers', 'listEarnChanges', 'list'),
+  route('/earn/history', 'history', 'getEarnHistories', 'history'),
   route('/earn/{id}', 'offers', 'getEarnOffer', 'detail'),
   route('/borrow', 'offers', 'listBorrowOffers', 'list'),
   route('/borrow/changes', 'offers', 'listBorrowChanges', 'list'),
+  route('/borrow/history', 'history', 'getBorrowHistories', 'history'),
   route('/borrow/{id}', 'offers', 'getBorrowOffer', 'detail'),
   route('/collateral', 'offers', 'listCollateralOffers', 'list'),
   route('/collateral/changes', 'offers', 'listCollateralChanges', 'list'),
+  route('/collateral/history', 'history', 'getCollateralHistories', 'history'),
   route('/collateral/{id}', 'offers', 'getCollateralOffer', 'detail'),
   route('/earn/{id}/history', 'history', 'getEarnHistory', 'history'),
   route('/borrow/{id}/history', 'history', 'getBorrowHistory', 'history'),

@@ -14,8 +14,8 @@ import type {
   HistoryWriter,
   JournalSeries,
 } from '../data/history-writer';
-import { type HistoryFamily, historyKey, type Key, type SeriesResolution } from '../data/keys';
-import { bucketStart } from '../domain/buckets';
+import { type HistoryFamily, historyKey, type Key } from '../data/keys';
+import { bucketStart, type SeriesResolution } from '../domain/buckets';
 import { expiryOf, observations, type RawPoint, ROLLUPS, rollup } from '../domain/history-points';
 
 interface SeriesRecord {

@@ -2,7 +2,7 @@
  * CSV answers (CONTRACT §12, docs/api.md "CSV") through the local gateway on the embedded
  * DynamoDB, read back with a real RFC 4180 parser (csv-parse) and compared field by field with the
  * JSON answer of the same request: offer lists with filters, sorts, paging and `snapshot` (after a
- * newer import), history windows; names with commas, quotes and line breaks and a formula-looking
+ * newer import), history windows of one offer and of several; names with commas, quotes and line breaks and a formula-looking
  * name from the data file; the pagination headers; `Vary`, an ETag per representation and `304`
  * for each; gzip; errors that stay JSON; and the DynamoDB work, the same as the JSON answer's.
  */
@@ -228,6 +228,30 @@ describe('history', () => {
     expectSameRows(rows, expected);
     expect(csv.raw.split('\r\n')[0]).toBe(family === 'earn' ? 'id,timestamp,apy,tvl' : 'id,timestamp,apy');
     expect(csv.headers.etag).toBeUndefined();
+  });
+
+  it.each([
+    ['earn', '4,7,1,999', 'period=1w'],
+    ['earn', '1,4', 'from=2026-11-19T09:00:00Z&interval=4h'],
+    ['borrow', '2,1', 'period=24h'],
+  ])(
+    "%s ids=%s %s: every entry's points in the order of ids, each row with its offer id, equal to the JSON answer",
+    async (family, ids, window) => {
+      const { json, csv } = await both(`/api/v1/${family}/history?ids=${ids}&${window}`);
+      const expected = (json.body.data as Json[]).flatMap((entry) =>
+        (entry.data as Json[]).map((point) => ({ id: String(entry.id), ...point })),
+      );
+      const rows = records(csv);
+      expect(Object.keys(rows[0])).toEqual(Object.keys(expected[0]));
+      expectSameRows(rows, expected);
+      expect(csv.headers.vary).toBe('Accept, Accept-Encoding');
+    },
+  );
+
+  it('writes the rows of several offers, the first id first', async () => {
+    const rows = records(await request('/api/v1/earn/history?ids=4,1&period=1w', CSV));
+    const ids = [...new Set(rows.map((r) => r.id))];
+    expect(ids).toEqual(['4', '1']);
   });
 
   it('writes the negative decimals of the file byte for byte', async () => {

@@ -6,6 +6,7 @@ import { importDataset } from '../../shared/import/importer';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
+import { historyOracle, type OraclePoint, PERIOD_TABLE } from '../helpers/history-oracle';
 
 let table: TestTable;
 let handlerAt: (now: Date) => TestApi['history'];
@@ -18,60 +19,13 @@ beforeAll(async () => {
 });
 afterAll(() => table.close());
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-const SPEC: Record<string, [string, number | null]> = {
-  '24h': ['1h', DAY],
-  '1w': ['1h', 7 * DAY],
-  '1m': ['4h', 30 * DAY],
-  '3m': ['1d', 90 * DAY],
-  '1y': ['1d', 365 * DAY],
-  all: ['1w', null],
-};
-
-function bucketOf(interval: string, ms: number): number {
-  if (interval === '1h') return Math.floor(ms / HOUR) * HOUR;
-  if (interval === '4h') return Math.floor(ms / (4 * HOUR)) * 4 * HOUR;
-  if (interval === '1d') return Math.floor(ms / DAY) * DAY;
-  const d = new Date(Math.floor(ms / DAY) * DAY);
-  return d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY; // back to Monday
-}
-
-function oracle(
-  points: { timestamp: string; apy: string; tvl?: string | null }[],
-  period: string,
-  now: Date,
-  earn: boolean,
-) {
-  const [interval, windowMs] = SPEC[period];
-  const to = now.getTime();
-  const from = windowMs === null ? -Infinity : to - windowMs;
-  const buckets = new Map<number, Record<string, unknown>>();
-  for (const p of [...points].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp))) {
-    const ms = Date.parse(p.timestamp);
-    if (ms < from || ms > to) continue;
-    const start = bucketOf(interval, ms);
-    buckets.set(
-      start,
-      earn
-        ? { timestamp: new Date(start).toISOString(), apy: p.apy, tvl: p.tvl ?? null }
-        : { timestamp: new Date(start).toISOString(), apy: p.apy },
-    );
-  }
-  const list = [...buckets.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-  const fromIso =
-    windowMs === null
-      ? list.length
-        ? (list[0].timestamp as string)
-        : now.toISOString()
-      : new Date(from).toISOString();
-  return { period, interval, from: fromIso, to: now.toISOString(), point_count: list.length, data: list };
-}
+const oracle = (points: OraclePoint[], period: string, now: Date, earn: boolean) =>
+  historyOracle(points, { period }, now, earn);
 
 const earnPoints = data.earn_history[0].points;
 const borrowPoints = data.borrow_history[0].points;
 
-describe.each(Object.keys(SPEC))('period=%s', (period) => {
+describe.each(Object.keys(PERIOD_TABLE))('period=%s', (period) => {
   it.each([
     ['earn', earnPoints],
     ['borrow', borrowPoints],

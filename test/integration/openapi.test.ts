@@ -89,6 +89,8 @@ describe('the document', () => {
     'listCollateralOffers',
     'getEarnHistory',
     'getBorrowHistory',
+    'getEarnHistories',
+    'getBorrowHistories',
   ];
   it.each(ROUTES.map((r) => [r.operationId, r] as const))(
     'documents %s with security, parameters and its answers',
@@ -105,7 +107,7 @@ describe('the document', () => {
         Object.entries(op.responses as Json).map(([status, r]) => [status, deref(r as Json)]),
       );
       const expected =
-        route.operationId === 'getCollateralHistory'
+        route.operationId === 'getCollateralHistory' || route.operationId === 'getCollateralHistories'
           ? ['400', '401', '403', '404', '429', '500', '503']
           : ['200', '400', '401', '403', '429', '500', '503'];
       expect(Object.keys(responses)).toEqual(expect.arrayContaining(expected));
@@ -187,11 +189,25 @@ describe('the document', () => {
     const content = deref(doc.paths[route.path].get.responses['200']).content as Json;
     const [header, ...rows] = parse(content['text/csv'].example, { record_delimiter: '\r\n' }) as string[][];
     const json = content['application/json'].example as Json;
-    expect(rows).toHaveLength(json.data.length);
-    const first = Object.fromEntries(header.map((name, i) => [name, rows[0][i]]));
+    // A list's offers; one offer's points; or several offers' points, entry after entry, each with its id.
+    const expected: Json[] =
+      route.kind === 'list'
+        ? json.data
+        : 'point_count' in json
+          ? json.data
+          : json.data.flatMap((entry: Json) => entry.data.map((p: Json) => ({ id: String(entry.id), ...p })));
+    expect(rows).toHaveLength(expected.length);
+    const all = rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])));
     if (route.kind === 'list')
-      expect(first).toMatchObject({ id: String(json.data[0].id), updated_at: json.data[0].updated_at });
-    else expect(first).toMatchObject({ timestamp: json.data[0].timestamp, apy: json.data[0].apy });
+      expect(all[0]).toMatchObject({ id: String(expected[0].id), updated_at: expected[0].updated_at });
+    else
+      all.forEach((row, i) =>
+        expect(row).toMatchObject({
+          ...('id' in expected[i] ? { id: expected[i].id } : {}),
+          timestamp: expected[i].timestamp,
+          apy: expected[i].apy,
+        }),
+      );
   });
 
   it('gives every parameter its type, bounds, default and enum', () => {
@@ -256,11 +272,15 @@ describe('the document', () => {
     expect(params('/api/v1/exchanges/{slug}').slug).toEqual({ type: 'string', minLength: 1, maxLength: 256 });
   });
 
-  it('sends a list parameter as one comma-separated value, and only `since` is a required query parameter', () => {
+  it("sends a list parameter as one comma-separated value, and only `since` (and `ids` of several offers' history) is a required query parameter", () => {
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
       for (const param of ((methods.get.parameters ?? []) as Json[]).map(deref)) {
         if (param.in !== 'query') continue;
-        expect([path, param.name, param.required]).toEqual([path, param.name, param.name === 'since']);
+        expect([path, param.name, param.required]).toEqual([
+          path,
+          param.name,
+          param.name === 'since' || (param.name === 'ids' && path.endsWith('/history')),
+        ]);
         if (param.schema.type === 'array')
           expect([path, param.name, param.style, param.explode]).toEqual([path, param.name, 'form', false]);
       }
@@ -496,6 +516,9 @@ describe('served by the local stack', () => {
       '/api/v1/earn/1/history?period=1w',
       '/api/v1/earn/4/history?period=all',
       '/api/v1/borrow/1/history?period=1y',
+      '/api/v1/earn/1/history?from=2026-11-01T00:00:00Z&interval=1w',
+      '/api/v1/earn/history?ids=1,4,999&period=1w',
+      '/api/v1/borrow/history?ids=1&from=2026-01-01T00:00:00Z',
       '/api/v1/collateral/9/history',
     ];
     for (const path of paths) {

@@ -247,6 +247,22 @@ describe('csv()', () => {
     expect([csv.total, csv.snapshot]).toEqual([null, null]);
   });
 
+  it("gets several offers' history as CSV in one request, as examples/history-csv.ts does: their rows in the order of ids", async () => {
+    const { api, requests } = client(KEY);
+    const before = requests.length;
+    const query = { ids: [4, 1], from: '2026-11-18T00:00:00Z', interval: '4h' as const };
+    const csv = await api.csv('/api/v1/earn/history', { query });
+    if (csv.kind !== 'ok') throw new Error(`expected CSV, got ${csv.kind}`);
+    expect(requests.length - before).toBe(1);
+    const [header, ...rows] = parse(csv.text, { record_delimiter: '\r\n' }) as string[][];
+    expect(header).toEqual(['id', 'timestamp', 'apy', 'tvl']);
+    const json = await api.history('earn', [4, 1], query);
+    expect(rows).toEqual(
+      json.data.flatMap(({ id, data }) => data.map((p) => [String(id), p.timestamp, p.apy, p.tvl ?? ''])),
+    );
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
   it('answers an error as a value with the envelope code, and not_modified to its own ETag', async () => {
     const { api } = client(KEY);
     const refused = await api.csv('/api/v1/borrow', { query: { limit: 0 } });
@@ -300,5 +316,30 @@ describe('changes()', () => {
     ]);
     expect(feed.snapshot).not.toBe(since);
     expect(feed.since).toBe(since);
+  });
+});
+
+describe('history()', () => {
+  it('reads one offer, and several in one request whose entries equal their single answers', async () => {
+    const { api, requests } = client(KEY);
+    const window = { from: '2026-11-18T00:00:00Z', interval: '4h' as const };
+    const one = await api.history('earn', 1, window);
+    expect(one).toMatchObject({ period: 'custom', interval: '4h', from: '2026-11-18T00:00:00.000Z' });
+    expect(one.point_count).toBeGreaterThan(0);
+
+    const before = requests.length;
+    const several = await api.history('earn', [2, 999, 1], window);
+    expect(requests.slice(before)).toEqual([
+      '/api/v1/earn/history?from=2026-11-18T00%3A00%3A00Z&interval=4h&ids=2,999,1',
+    ]);
+    expect(several.data.map((e) => e.id)).toEqual([2, 1]);
+    expect(several.data[1]).toEqual({ id: 1, ...one });
+  });
+
+  it('throws a refused window as a MarketDataApiError naming the parameters', async () => {
+    const { api } = client(KEY);
+    const refused = api.history('borrow', 1, { period: '1w', from: '2026-11-18T00:00:00Z' });
+    await expect(refused).rejects.toThrow(MarketDataApiError);
+    await expect(refused).rejects.toMatchObject({ error: { status: 400, code: 'validation_error' } });
   });
 });

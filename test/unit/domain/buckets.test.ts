@@ -1,7 +1,18 @@
-import { bucketStart } from '../../../shared/domain/buckets';
+import {
+  bucketStart,
+  INTERVALS,
+  PERIOD_SPEC,
+  PERIODS,
+  REACH_MS,
+  RETENTION_MS,
+  ROLLUPS,
+  SERIES,
+} from '../../../shared/domain/buckets';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 describe('bucketStart', () => {
   it.each([
@@ -15,5 +26,32 @@ describe('bucketStart', () => {
     ['1w', '1969-12-31T12:00:00.000Z', '1969-12-29T00:00:00.000Z'],
   ] as const)('%s bucket of %s starts at %s', (interval, time, start) => {
     expect(iso(bucketStart(interval, at(time)))).toBe(start);
+  });
+});
+
+describe('the series declaration', () => {
+  it('nests each interval in the next longer one, so a bucket is whole buckets of the shorter series', () => {
+    for (let i = 1; i < INTERVALS.length; i++) {
+      const [short, long] = [SERIES[INTERVALS[i - 1]], SERIES[INTERVALS[i]]];
+      expect(long.bucketMs % short.bucketMs).toBe(0);
+      expect(Math.abs((long.originMs - short.originMs) % short.bucketMs)).toBe(0);
+    }
+  });
+
+  it('reaches back as far as the longest period of each interval (docs/api.md)', () => {
+    expect(REACH_MS).toEqual({ '1h': 7 * DAY, '4h': 30 * DAY, '1d': 365 * DAY, '1w': null });
+  });
+
+  it('keeps each stored series as docs/data-model.md says: 8 days, 31 days + 4 h, 367 days, for ever', () => {
+    expect(RETENTION_MS).toEqual({ RAW: 8 * DAY, '4H': 31 * DAY + 4 * HOUR, '1D': 367 * DAY, '1W': null });
+  });
+
+  it('stores a bucket series for every interval but the raw one, and every period uses a declared interval', () => {
+    expect(ROLLUPS).toEqual([
+      { interval: '4h', resolution: '4H' },
+      { interval: '1d', resolution: '1D' },
+      { interval: '1w', resolution: '1W' },
+    ]);
+    for (const p of PERIODS) expect(INTERVALS).toContain(PERIOD_SPEC[p].interval);
   });
 });

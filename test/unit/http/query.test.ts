@@ -24,7 +24,7 @@ describe('parseQuery', () => {
   it('applies defaults and converts integers', () => {
     expect(parseQuery(LIST_QUERY(), {})).toEqual({ limit: 50, offset: 0 });
     expect(parseQuery(LIST_QUERY(), { limit: ['200'], offset: ['007'] })).toEqual({ limit: 200, offset: 7 });
-    expect(parseQuery(HISTORY_QUERY(), {})).toEqual({ period: '1m' });
+    expect(parseQuery(HISTORY_QUERY(), {})).toEqual({});
   });
 
   it.each([
@@ -93,7 +93,7 @@ describe('parseQuery', () => {
 
   it('gives every route its own inferred type', () => {
     const history = parseQuery(HISTORY_QUERY(), { period: ['1y'] });
-    const period: '24h' | '1w' | '1m' | '3m' | '1y' | 'all' = history.period;
+    const period: '24h' | '1w' | '1m' | '3m' | '1y' | 'all' | undefined = history.period;
     expect(period).toBe('1y');
     expect(parseQuery(NO_QUERY(), {})).toEqual({});
   });

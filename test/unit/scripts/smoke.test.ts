@@ -9,6 +9,7 @@ describe('smoke coverage of the route table', () => {
   it('names the route or key-free path a request reaches, or nothing', () => {
     expect(reached('/api/v1/earn/changes?since=v1')).toBe('listEarnChanges');
     expect(reached('/api/v1/earn/7/history?period=1m')).toBe('getEarnHistory');
+    expect(reached('/api/v1/earn/history?ids=7&period=1m')).toBe('getEarnHistories');
     expect(reached('/api/v1/earn/7')).toBe('getEarnOffer');
     expect(reached('/docs/docs.js')).toBe('/docs/{asset}');
     expect(reached('/openapi.json')).toBe('/openapi.json');
