@@ -123,9 +123,22 @@ async function bundle(
   return { file, metafile: result.metafile! };
 }
 
+/**
+ * What Lambda's runtime has put in place before a module loads: a streamed function's bundle wraps
+ * its handler with `awslambda.streamifyResponse` at load (ADR 0014). Stand-ins, set before the
+ * timing starts: the wrapped handler is called as `(event, context)` and answers into a stream that
+ * discards the bytes, resolving once the handler has written them all.
+ */
+const LAMBDA_RUNTIME_GLOBAL = [
+  'globalThis.awslambda ??= {};',
+  'awslambda.HttpResponseStream ??= { from: (stream) => stream };',
+  "awslambda.streamifyResponse ??= (h) => (event, context) => { const { Writable } = require('node:stream');",
+  'return h(event, new Writable({ write(chunk, encoding, done) { done(); } }), context); };',
+].join(' ');
+
 /** Milliseconds `require(file)` takes in a fresh process. */
 function initMs(file: string): number {
-  const script = `const { performance } = require('node:perf_hooks'); const t = performance.now(); require(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
+  const script = `${LAMBDA_RUNTIME_GLOBAL} const { performance } = require('node:perf_hooks'); const t = performance.now(); require(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
   const out = execFileSync(process.execPath, ['-e', script], {
     // The composition root reads its configuration when the module loads, as in Lambda.
     env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', NODE_NO_WARNINGS: '1', TABLE_NAME: 'bench-init' },
@@ -147,7 +160,7 @@ function interleavedInits(files: Record<string, string>, rounds: number): Record
 /** Milliseconds from `require(file)` to the handler's first answer, in a fresh process. */
 async function firstAnswerMs(file: string, path: string, endpoint: string, round: number): Promise<number> {
   const event = apiEvent(path, { keyId: `bench-first-${round}`, perMinute: 1_000_000_000, perMonth: 1_000_000_000 });
-  const script = `const { performance } = require('node:perf_hooks'); const t = performance.now(); const m = require(${JSON.stringify(file)});
+  const script = `${LAMBDA_RUNTIME_GLOBAL} const { performance } = require('node:perf_hooks'); const t = performance.now(); const m = require(${JSON.stringify(file)});
 Promise.resolve(m.handler(${JSON.stringify(event)}, {})).then(() => process.stdout.write('\\n' + String(performance.now() - t)));`;
   // Asynchronous: the embedded DynamoDB answers from this process meanwhile.
   const { stdout } = await run(process.execPath, ['-e', script], {
