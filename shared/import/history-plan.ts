@@ -15,7 +15,7 @@ import type {
   JournalSeries,
 } from '../data/history-writer';
 import { type HistoryFamily, historyKey, type Key } from '../data/keys';
-import { bucketStart, type SeriesResolution } from '../domain/buckets';
+import { bucketStart, SERIES, type SeriesResolution } from '../domain/buckets';
 import { expiryOf, observations, type RawPoint, ROLLUPS, rollup } from '../domain/history-points';
 
 interface SeriesRecord {
@@ -133,7 +133,8 @@ const RECORDED_FIELDS = {
   borrow: { apy: 'net_borrow_apy' },
 } as const satisfies Record<HistoryFamily, { apy: string; tvl?: string }>;
 
-const HOUR_MS = 3_600_000;
+/** The recorded hour's length: the `1h` series' bucket, as the series declaration says. */
+const HOUR_MS = SERIES['1h'].bucketMs;
 
 /** The start of the UTC hour of `ms`: the unit recording keeps to one observation per offer. */
 export const hourOf = (ms: number): number => bucketStart('1h', ms);
