@@ -1,5 +1,5 @@
 /**
- * What loading a family version's index costs an instance (docs/performance.md, "Index loads"):
+ * What loading a family version's index costs an instance (docs/performance.md, "Index memory"):
  * the first request after a publish on a warm instance reads every segment of the new version in
  * parallel and decodes it. Measured under the latency model (each segment read drawn like any
  * read, plus its read units), p50/p99 over fresh loads; its read units; and the heap every

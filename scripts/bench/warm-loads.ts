@@ -1,5 +1,5 @@
 /**
- * What a warm instance of each API function reloads (docs/performance.md, "Index loads"): a fresh
+ * What a warm instance of each API function reloads (docs/performance.md, "Index memory"): a fresh
  * instance per function, built with the function's default memory (lib/config.ts) and so its
  * index budget (shared/data/index-store.ts `indexBudget`), answers every request kind of that
  * function once, then each again. The second pass names the same versions: it must load no
