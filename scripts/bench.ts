@@ -12,6 +12,9 @@
  *   npm run bench -- --model    only the latency model and the traffic mix (prints; writes nothing)
  *   npm run bench -- --model --only TEXT   the same for the request kinds whose name contains TEXT
  *   npm run bench -- --against REF   only the cold start of a git commit's functions against now
+ *   npm run bench -- --scale N  only the service at 1× and N× BENCH's offers (scripts/bench/scale.ts); writes its
+ *                               section into bench/results.json and bench/results.md (the committed full run);
+ *                               with --quick, QUICK_BENCH's offers and bench/results-quick.*
  *
  * Generates the dataset, loads it into an embedded DynamoDB with the real import, then measures
  * every request kind through the real handlers (DynamoDB work from the accounting middleware,
@@ -22,7 +25,7 @@
  */
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -56,6 +59,7 @@ import {
   writeTargetChecks,
 } from './bench/report';
 import { requestMix } from './bench/requests';
+import { measureFirstAfterPublish, measureScale, publishChecks, publishKinds, scaleTable } from './bench/scale';
 import { measureThroughput } from './bench/throughput';
 import { measureWarmLoads, warmLoadChecks, warmLoadTable } from './bench/warm-loads';
 import { BENCH, generateDataset, QUICK_BENCH } from './sample-data/generate';
@@ -100,6 +104,7 @@ type Args = Mode & {
   modelOnly: boolean;
   only?: string;
   against?: string;
+  scale?: number;
 };
 
 function parseArgs(argv: string[]): Args {
@@ -110,6 +115,7 @@ function parseArgs(argv: string[]): Args {
   let only: string | undefined;
   let against: string | undefined;
   let out: string | undefined;
+  let scale: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--quick') quick = true;
     else if (argv[i] === '--imports') importsOnly = true;
@@ -118,9 +124,10 @@ function parseArgs(argv: string[]): Args {
     else if (argv[i] === '--only' && argv[i + 1]) only = argv[++i];
     else if (argv[i] === '--against' && argv[i + 1]) against = argv[++i];
     else if (argv[i] === '--out' && argv[i + 1]) out = argv[++i];
+    else if (argv[i] === '--scale' && Number(argv[i + 1]) > 1) scale = Number(argv[++i]);
     else
       throw new Error(
-        `unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports [--write-baseline] | --model [--only TEXT] | --against REF] [--out PREFIX]`,
+        `unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports [--write-baseline] | --model [--only TEXT] | --against REF | --scale N (> 1)] [--out PREFIX]`,
       );
   }
   if (writeBaseline && !importsOnly) throw new Error('--write-baseline goes with --imports');
@@ -132,6 +139,7 @@ function parseArgs(argv: string[]): Args {
     modelOnly,
     only,
     against,
+    scale,
     out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`),
   };
 }
@@ -149,7 +157,7 @@ async function importsOnly(mode: Args): Promise<number> {
   log(`bench imports (${mode.name}): generated in ${seconds(started)} s`);
   const dynamo = await startBenchDynamo('market-data-bench');
   try {
-    const imports = await measureImports(dataset, dynamo.endpoint, mode.name === 'quick', log);
+    const imports = await measureImports(dataset, dynamo.endpoint, { quick: mode.name === 'quick' }, log);
     const checks = writeTargetChecks(imports, baselineOf(mode));
     process.stdout.write(
       `imports (${mode.name}, ${seconds(started)} s):\n\n${importsTable(imports)}\n\n${checksTable(checks)}\n`,
@@ -175,6 +183,40 @@ async function importsOnly(mode: Args): Promise<number> {
   }
 }
 
+/**
+ * `--scale N`: the service at 1× and N× BENCH's offers, its section written into the committed full
+ * run's results (`--out` names another), which are rendered again.
+ */
+async function scaleOnly(mode: Args & { scale: number }): Promise<number> {
+  const started = performance.now();
+  const loadAtStart = loadavg()[0];
+  // The handlers' metrics lines are not part of this report; their errors are.
+  setLogSink((line) => {
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    if (entry.level === 'error' || entry.level === 'warn') log(line);
+  });
+  const measured = await measureScale(
+    mode.name === 'quick' ? 'QUICK_BENCH' : 'BENCH',
+    mode.preset,
+    mode.scale,
+    30,
+    log,
+  );
+  const file = `${mode.out}.json`;
+  if (!existsSync(file)) throw new Error(`${file} does not exist: run the full bench first`);
+  const results = JSON.parse(readFileSync(file, 'utf8')) as BenchResults;
+  results.scale = {
+    ...measured,
+    generated_at: new Date().toISOString(),
+    runtime_s: Number(seconds(started)),
+    load_average_1m: { start: Number(loadAtStart.toFixed(2)), end: Number(loadavg()[0].toFixed(2)) },
+  };
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(`${mode.out}.md`, markdown(results));
+  process.stdout.write(`\n${scaleTable(measured)}\n\nwrote the scale section into ${file} and ${mode.out}.md\n`);
+  return 0;
+}
+
 /** The quick run's index loads: each family's segments and read units, over a few loads under the latency model. */
 async function quickIndexLoads(client: DynamoDBDocumentClient, tableName: string): Promise<IndexLoads> {
   const model = applyLatencyModel([client]);
@@ -191,6 +233,7 @@ const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(
 async function main(): Promise<number> {
   const mode = parseArgs(process.argv.slice(2));
   if (mode.importsOnly) return importsOnly(mode);
+  if (mode.scale !== undefined) return scaleOnly({ ...mode, scale: mode.scale });
   if (mode.against) {
     process.stdout.write(`${await compareColdStart(mode.against, mode.initRounds)}\n`);
     return 0;
@@ -270,7 +313,7 @@ async function main(): Promise<number> {
     if (!mode.modelOnly) log(`imports: (a) to (d) on their own tables (${seconds(started)} s)`);
     const imports = mode.modelOnly
       ? undefined
-      : await measureImports(dataset, dynamo.endpoint, mode.name === 'quick', log);
+      : await measureImports(dataset, dynamo.endpoint, { quick: mode.name === 'quick' }, log);
     dataset = undefined; // let the collector have it before the measurements
     const kinds = await requestMix(picks, sizes, mode.name === 'quick');
 
@@ -358,6 +401,15 @@ async function main(): Promise<number> {
       clients,
     );
 
+    // The first request after a publish: counts in both runs (the scale run times it, `--scale`).
+    const firstAfterPublish = await measureFirstAfterPublish(
+      config,
+      clients,
+      publishKinds(picks.offerIds.earn),
+      2,
+      false,
+    );
+
     const writeTargets = writeTargetChecks(imports, baselineOf(mode));
     const checks = [
       depthCheck(depth[0], depth[1]),
@@ -365,6 +417,7 @@ async function main(): Promise<number> {
       ...ceilingChecks(requests),
       ...(model?.checks ?? indexLoadChecks(indexLoads, false)),
       ...warmLoadChecks(warmLoads),
+      ...publishChecks(firstAfterPublish),
       ...writeTargets,
     ];
     const results: BenchResults = {

@@ -46,7 +46,7 @@ const heapUsed = () => {
 };
 
 export async function measureWarmLoads(
-  kinds: readonly RequestKind[],
+  kinds: readonly Pick<RequestKind, 'fn' | 'path'>[],
   config: RuntimeConfig,
   clients: Clients,
 ): Promise<WarmLoads[]> {
