@@ -1,8 +1,8 @@
 /**
- * The scale run's report (scripts/bench/scale.ts): the first-after-publish checks the quick run
+ * The scale run's report (tools/bench/scale.ts): the first-after-publish checks the quick run
  * enforces, and the table of issue 31 with one column per factor.
  */
-import { type FirstAfterPublish, publishChecks, type ScaleResults, scaleTable } from '../../../scripts/bench/scale';
+import { type FirstAfterPublish, publishChecks, type ScaleResults, scaleTable } from '../../../tools/bench/scale';
 
 const latency = (p50: number) => ({ p50, p90: p50, p99: p50, max: p50 });
 

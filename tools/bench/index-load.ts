@@ -103,7 +103,7 @@ export async function measureIndexLoads(
   return { loads, heap_mb: round(heap, 1) ?? 0, estimate_mb: round(estimate, 1) ?? 0 };
 }
 
-/** Checks in the shape of scripts/bench/report.ts (not imported: report.ts prints these results). */
+/** Checks in the shape of tools/bench/report.ts (not imported: report.ts prints these results). */
 export function indexLoadChecks(result: IndexLoads, full: boolean): { check: string; pass: boolean; detail: string }[] {
   const earn = result.loads.find((l) => l.family === 'earn');
   const scale = full ? 'BENCH' : 'quick';

@@ -93,7 +93,7 @@ export async function measureWarmLoads(
   return results;
 }
 
-/** Checks in the shape of scripts/bench/report.ts (not imported: report.ts prints these results). */
+/** Checks in the shape of tools/bench/report.ts (not imported: report.ts prints these results). */
 export function warmLoadChecks(results: readonly WarmLoads[]): { check: string; pass: boolean; detail: string }[] {
   return results.flatMap((r) => [
     {

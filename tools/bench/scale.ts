@@ -18,14 +18,14 @@ import { apiEvent } from '../../local/events';
 import { buildFunctions } from '../../local/functions';
 import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import type { FunctionName } from '../../shared/http/routes';
-import { EMBEDDED_TIMEOUTS, ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
+import type { RuntimeConfig } from '../../shared/platform/config';
 import { roundTrips, withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import { type Clients, createClients } from '../../shared/platform/dynamodb';
 import { type GeneratePreset, generateDataset } from '../sample-data/generate';
 import { ServedData } from './floor';
 import { type ImportCase, measureImports } from './imports';
 import { applyLatencyModel } from './latency-model';
-import { loadDataset, startBenchDynamo } from './load';
+import { benchConfig, loadDataset, startBenchDynamo } from './load';
 import { pickRequests } from './picks';
 import type { RequestKind } from './requests';
 import { type Latency, latencyOf, median, round } from './stats';
@@ -51,7 +51,7 @@ interface ScaleRun {
   factor: number;
   offers: { earn: number; borrow: number; collateral: number };
   import_s: number;
-  /** A fresh instance of each function answering its kinds twice (scripts/bench/warm-loads.ts). */
+  /** A fresh instance of each function answering its kinds twice (tools/bench/warm-loads.ts). */
   warm: WarmLoads[];
   busiest: {
     currency: string;
@@ -195,14 +195,7 @@ async function measureFactor(
   log(`scale ×${factor}: ${dataset.earn_offers.length} earn, ${dataset.borrow_offers.length} borrow offers`);
   const tableName = `market-data-scale-${factor}`;
   const dynamo = await startBenchDynamo(tableName);
-  const config = readConfig({
-    [ENV.tableName]: tableName,
-    [ENV.dynamodbEndpoint]: dynamo.endpoint,
-    [ENV.snapshotCacheMs]: '3600000',
-    [ENV.readCacheMb]: '0',
-    [ENV.dynamodbRequestTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbRequestTimeoutMs),
-    [ENV.dynamodbConnectionTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbConnectionTimeoutMs),
-  });
+  const config = benchConfig(tableName, dynamo.endpoint);
   const clients = createClients(config);
   try {
     const imported = await loadDataset(dataset, clients.client, tableName);
