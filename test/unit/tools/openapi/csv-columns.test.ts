@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { csvColumns } from '../../../tools/openapi/descriptions';
+import { csvColumns } from '../../../../tools/openapi/descriptions';
 
 it('docs/api.md lists the CSV columns of every family as the service writes them', () => {
-  const apiDoc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'api.md'), 'utf8');
+  const apiDoc = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'api.md'), 'utf8');
   expect(apiDoc).toContain(csvColumns());
 });

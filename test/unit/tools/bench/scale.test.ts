@@ -2,7 +2,7 @@
  * The scale run's report (tools/bench/scale.ts): the first-after-publish checks the quick run
  * enforces, and the table of issue 31 with one column per factor.
  */
-import { type FirstAfterPublish, publishChecks, type ScaleResults, scaleTable } from '../../../tools/bench/scale';
+import { type FirstAfterPublish, publishChecks, type ScaleResults, scaleTable } from '../../../../tools/bench/scale';
 
 const latency = (p50: number) => ({ p50, p90: p50, p99: p50, max: p50 });
 

@@ -5,9 +5,9 @@
  * them. Nothing is deprecated in the real description.
  */
 
-import { DEPRECATION_NOTICE_DAYS, deprecationHeaders } from '../../../shared/http/deprecation';
-import { buildOpenApiDocument } from '../../../tools/openapi/document';
-import { DEPRECATED_ROUTES, PARAMETER_DEPRECATION, ROUTE_DEPRECATION } from '../../fixtures/deprecated-routes';
+import { DEPRECATION_NOTICE_DAYS, deprecationHeaders } from '../../../../shared/http/deprecation';
+import { buildOpenApiDocument } from '../../../../tools/openapi/document';
+import { DEPRECATED_ROUTES, PARAMETER_DEPRECATION, ROUTE_DEPRECATION } from '../../../fixtures/deprecated-routes';
 
 type Json = Record<string, any>;
 

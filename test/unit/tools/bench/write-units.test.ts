@@ -3,7 +3,7 @@
  * them, checked against another implementation (dynalite's), and the write units of a write on the
  * table and its five indexes.
  */
-import { type IndexShape, itemSize, writeUnits } from '../../../tools/bench/write-units';
+import { type IndexShape, itemSize, writeUnits } from '../../../../tools/bench/write-units';
 
 /** The five GSIs of the positioned layout (before ADR 0009), whose entries the baseline charged. */
 const POSITIONED: IndexShape[] = ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5'].map((name) => ({

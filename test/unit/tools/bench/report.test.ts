@@ -5,10 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type CaseId, type ImportCase, readBaseline } from '../../../tools/bench/imports';
-import { type BenchResults, markdown, writeTargetChecks } from '../../../tools/bench/report';
+import { type CaseId, type ImportCase, readBaseline } from '../../../../tools/bench/imports';
+import { type BenchResults, markdown, writeTargetChecks } from '../../../../tools/bench/report';
 
-const committed = JSON.parse(readFileSync(resolve(__dirname, '../../../bench/results.json'), 'utf8')) as BenchResults;
+const committed = JSON.parse(
+  readFileSync(resolve(__dirname, '../../../../bench/results.json'), 'utf8'),
+) as BenchResults;
 
 /** A measured case with `total` write units. */
 const measured = (id: CaseId, total: number): ImportCase => ({

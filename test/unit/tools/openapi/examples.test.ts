@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats';
 
 type Json = Record<string, any>;
 
-const doc = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'docs', 'openapi.json'), 'utf8')) as Json;
+const doc = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'openapi.json'), 'utf8')) as Json;
 const ID = 'https://examples.test/openapi.json';
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
