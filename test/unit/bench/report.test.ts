@@ -1,12 +1,12 @@
 /**
- * The bench report (scripts/bench/report.ts): results.md prints the import cases and the traffic
+ * The bench report (tools/bench/report.ts): results.md prints the import cases and the traffic
  * mix, and the refresh cases are checked against the committed baseline (bench/baseline-writes.json)
  * at issue 21's ratios.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type CaseId, type ImportCase, readBaseline } from '../../../scripts/bench/imports';
-import { type BenchResults, markdown, writeTargetChecks } from '../../../scripts/bench/report';
+import { type CaseId, type ImportCase, readBaseline } from '../../../tools/bench/imports';
+import { type BenchResults, markdown, writeTargetChecks } from '../../../tools/bench/report';
 
 const committed = JSON.parse(readFileSync(resolve(__dirname, '../../../bench/results.json'), 'utf8')) as BenchResults;
 

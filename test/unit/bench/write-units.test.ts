@@ -1,9 +1,9 @@
 /**
- * The bench's write-unit rules (scripts/bench/write-units.ts): item sizes as DynamoDB documents
+ * The bench's write-unit rules (tools/bench/write-units.ts): item sizes as DynamoDB documents
  * them, checked against another implementation (dynalite's), and the write units of a write on the
  * table and its five indexes.
  */
-import { type IndexShape, itemSize, writeUnits } from '../../../scripts/bench/write-units';
+import { type IndexShape, itemSize, writeUnits } from '../../../tools/bench/write-units';
 
 /** The five GSIs of the positioned layout (before ADR 0009), whose entries the baseline charged. */
 const POSITIONED: IndexShape[] = ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5'].map((name) => ({

@@ -4,8 +4,9 @@
  * answers declare the `Deprecation` and `Sunset` headers the API then sends, in the form it sends
  * them. Nothing is deprecated in the real description.
  */
-import { buildOpenApiDocument } from '../../../scripts/openapi/document';
+
 import { DEPRECATION_NOTICE_DAYS, deprecationHeaders } from '../../../shared/http/deprecation';
+import { buildOpenApiDocument } from '../../../tools/openapi/document';
 import { DEPRECATED_ROUTES, PARAMETER_DEPRECATION, ROUTE_DEPRECATION } from '../../fixtures/deprecated-routes';
 
 type Json = Record<string, any>;

@@ -1,4 +1,4 @@
-import { formatDataset } from '../../../scripts/sample-data/format';
+import { formatDataset } from '../../../tools/sample-data/format';
 import {
   BENCH,
   type GenerateOptions,
@@ -6,7 +6,7 @@ import {
   PRESETS,
   QUICK_BENCH,
   SAMPLE,
-} from '../../../scripts/sample-data/generate';
+} from '../../../tools/sample-data/generate';
 import type {
   AssetRef,
   BorrowOfferRecord,
@@ -16,7 +16,7 @@ import type {
   GeneratedDataset,
   PlatformRecord,
   PlatformRef,
-} from '../../../scripts/sample-data/types';
+} from '../../../tools/sample-data/types';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const OPTIONS: GenerateOptions = { ...SAMPLE, now: NOW };

@@ -1,5 +1,5 @@
-import { reached, unreached } from '../../../scripts/smoke';
 import { PUBLIC_PATHS, ROUTES } from '../../../shared/http/routes';
+import { reached, unreached } from '../../../tools/smoke/smoke';
 
 /** A request path for each route of the table, its placeholders filled. */
 const everyRoute = ROUTES.map((r) => r.path.replace('{slug}', 'a-slug').replace('{id}', '7'));

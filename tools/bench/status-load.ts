@@ -1,5 +1,5 @@
 /**
- * `GET /api/v1/status` under the latency model (docs/performance.md, "Reads after issue 21"): the
+ * `GET /api/v1/status` under the latency model (docs/performance.md, "Latency under the model"): the
  * key-free docs function reads the pointer and the refresh times (two GetItems in parallel) and
  * answers every family's freshness. Its floor is those two raw reads, run in the same iteration
  * (the same drawn latencies), as the latency model does for the other kinds.

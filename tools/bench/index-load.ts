@@ -1,5 +1,5 @@
 /**
- * What loading a family version's index costs an instance (docs/performance.md, "Index loads"):
+ * What loading a family version's index costs an instance (docs/performance.md, "Index memory"):
  * the first request after a publish on a warm instance reads every segment of the new version in
  * parallel and decodes it. Measured under the latency model (each segment read drawn like any
  * read, plus its read units), p50/p99 over fresh loads; its read units; and the heap every
@@ -103,7 +103,7 @@ export async function measureIndexLoads(
   return { loads, heap_mb: round(heap, 1) ?? 0, estimate_mb: round(estimate, 1) ?? 0 };
 }
 
-/** Checks in the shape of scripts/bench/report.ts (not imported: report.ts prints these results). */
+/** Checks in the shape of tools/bench/report.ts (not imported: report.ts prints these results). */
 export function indexLoadChecks(result: IndexLoads, full: boolean): { check: string; pass: boolean; detail: string }[] {
   const earn = result.loads.find((l) => l.family === 'earn');
   const scale = full ? 'BENCH' : 'quick';

@@ -137,7 +137,7 @@ function offerList(family: OfferFamily): OperationSpec {
 
 function exampleOf<T>(schema: SchemaName): T {
   const value = BODY_EXAMPLES[schema];
-  if (value === undefined) throw new Error(`response schema ${schema} has no example (scripts/openapi/examples.ts)`);
+  if (value === undefined) throw new Error(`response schema ${schema} has no example (tools/openapi/examples.ts)`);
   return value as T;
 }
 

@@ -1,5 +1,5 @@
 /**
- * What a write costs, by DynamoDB's own rules, for the import cases (scripts/bench/imports.ts).
+ * What a write costs, by DynamoDB's own rules, for the import cases (tools/bench/imports.ts).
  *
  * Item size ("DynamoDB item sizes and formats",
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html):
@@ -209,7 +209,7 @@ function writeOps(name: string, input: Record<string, any>): Op[] | undefined {
         return { kind: 'check', table: t.ConditionCheck.TableName, key: t.ConditionCheck.Key, factor: 2 };
       });
     default:
-      throw new Error(`the counting client cannot count ${name}: add it to scripts/bench/write-units.ts`);
+      throw new Error(`the counting client cannot count ${name}: add it to tools/bench/write-units.ts`);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * What imports cost (docs/performance.md, "Refresh cost"), through the real import, on the bench's
  * embedded DynamoDB, with a client that charges every write by DynamoDB's own size rules, with its
- * index entries (scripts/bench/write-units.ts). The cases of issue 21:
+ * index entries (tools/bench/write-units.ts). The cases of issue 21:
  *
  *   (a) a full import into an empty table;
  *   (b) an earn refresh in which every document changed: both timestamps set to the refresh time,
@@ -157,10 +157,17 @@ export function refreshed(offers: EarnOffer[], every: number, at: string, stream
   );
 }
 
+export interface ImportCaseOptions {
+  /** CI's quick run: without the sample cases beside (e) (three years stored is most of their time). */
+  quick: boolean;
+  /** Only (a) to (d), the refreshes (the scale run: tools/bench/scale.ts). */
+  refreshesOnly?: boolean;
+}
+
 export async function measureImports(
   dataset: GeneratedDataset,
   endpoint: string,
-  quick: boolean,
+  { quick, refreshesOnly = false }: ImportCaseOptions,
   log: (line: string) => void,
 ): Promise<ImportCase[]> {
   const cases: ImportCase[] = [];
@@ -236,6 +243,7 @@ export async function measureImports(
       target: 'only the refresh time (1 write unit)',
       met: again.total_units <= 1 && again.items_written === 1,
     });
+    if (refreshesOnly) return cases;
 
     // (e) one hour of observations for every earn and borrow offer, on a table with no history
     // stored; then for a sample of offers with no history stored and with three years stored
@@ -460,10 +468,10 @@ export function writeBaseline(
     shared_last_changed: git.sharedCommit,
     date: new Date().toISOString().slice(0, 10),
     method:
-      'The import cases of issue 21 (scripts/bench/imports.ts) through the real importDataset of this commit, on the embedded DynamoDB, with a client ' +
+      'The import cases of issue 21 (tools/bench/imports.ts) through the real importDataset of this commit, on the embedded DynamoDB, with a client ' +
       "that charges each write by DynamoDB's item-size rules: the table 1 write unit per KB " +
       '(rounded up) of the larger of the item before and after, each GSI entry the same for the projected item (ALL) plus 100 bytes, deletions by the item deleted ' +
-      "with its index entries (scripts/bench/write-units.ts). A refresh's deletions are counted in it: the versions it replaced, deleted by SnapshotWriter.deleteVersion " +
+      "with its index entries (tools/bench/write-units.ts). A refresh's deletions are counted in it: the versions it replaced, deleted by SnapshotWriter.deleteVersion " +
       'right after it (deleteReplaced). total = write_units + delete_units; items = items put or updated; items_read = items the reads returned; ' +
       'read_units = the read units the embedded DynamoDB reports for those reads (ReturnConsumedCapacity).',
   };

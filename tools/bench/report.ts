@@ -10,6 +10,7 @@ import type { MixResult, ModelResult } from './latency-model';
 import type { ImportReport } from './load';
 import type { KindResult } from './measure';
 import { type RefusalReport, refusalLines } from './refusals';
+import { type ScaleResults, scaleTable } from './scale';
 import type { ThroughputReport } from './throughput';
 import { type WarmLoads, warmLoadTable } from './warm-loads';
 
@@ -50,10 +51,12 @@ export interface BenchResults {
   index_loads?: IndexLoads;
   /** Index loads of a warm instance of each function, and its index heap against its budget (issue 31); absent from runs before it existed. */
   warm_loads?: WarmLoads[];
-  /** What refused requests cost (scripts/bench/refusals.ts); absent from runs before it existed. */
+  /** What refused requests cost (tools/bench/refusals.ts); absent from runs before it existed. */
   refusals?: RefusalReport;
-  /** What imports cost (scripts/bench/imports.ts); absent from runs before it existed. */
+  /** What imports cost (tools/bench/imports.ts); absent from runs before it existed. */
   imports?: ImportCase[];
+  /** The service at several times BENCH's offers (`--scale N`, tools/bench/scale.ts); absent until such a run. */
+  scale?: ScaleResults & { generated_at: string; runtime_s: number; load_average_1m: { start: number; end: number } };
   checks: Check[];
 }
 
@@ -366,9 +369,19 @@ export function markdown(results: BenchResults): string {
       ? [
           '## Imports',
           '',
-          'Through the real import, each write charged by DynamoDB\'s item-size rules with its index entries, the deletions a refresh causes counted in it (scripts/bench/imports.ts, docs/performance.md, "Refresh cost").',
+          'Through the real import, each write charged by DynamoDB\'s item-size rules with its index entries, the deletions a refresh causes counted in it (tools/bench/imports.ts, docs/performance.md, "Refresh cost").',
           '',
           importsTable(results.imports),
+          '',
+        ]
+      : []),
+    ...(results.scale
+      ? [
+          `## ${results.scale.factors.at(-1)} times the offers`,
+          '',
+          `\`npm run bench -- ${quick ? '--quick ' : ''}--scale ${results.scale.factors.at(-1)}\` of ${results.scale.generated_at} (${results.scale.runtime_s} s, load average ${results.scale.load_average_1m.start} at the start, ${results.scale.load_average_1m.end} at the end): ${results.scale.base}'s catalog with its offers multiplied by each factor (tools/bench/scale.ts).`,
+          '',
+          scaleTable(results.scale),
           '',
         ]
       : []),

@@ -100,7 +100,7 @@ const HEADER_EXAMPLES: Record<string, string> = {
 
 const example = (name: string): string => {
   const value = HEADER_EXAMPLES[name];
-  if (value === undefined) throw new Error(`header ${name} has no example (scripts/openapi/document.ts)`);
+  if (value === undefined) throw new Error(`header ${name} has no example (tools/openapi/document.ts)`);
   return value;
 };
 
@@ -234,7 +234,7 @@ const optionalUsageHeaders = (when = 'Present when the request was charged.') =>
 /** A JSON body of a component schema, with its example. */
 function json(schema: SchemaName) {
   const value = BODY_EXAMPLES[schema];
-  if (value === undefined) throw new Error(`response schema ${schema} has no example (scripts/openapi/examples.ts)`);
+  if (value === undefined) throw new Error(`response schema ${schema} has no example (tools/openapi/examples.ts)`);
   return { content: { 'application/json': { schema: schemaRef(schema), example: value } } };
 }
 

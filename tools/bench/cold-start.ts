@@ -274,7 +274,7 @@ export async function measureColdStart(rounds: number, root = resolve(__dirname,
  * `npm run bench -- --against REF`: the functions of a git commit against the working tree, each
  * built with its own tree's esbuild options (`bundleOptionsOf`: today's would give the old code
  * today's credentials alias and hide what it changed), measured interleaved on the same machine:
- * bundle bytes, init and first answer (docs/performance.md, "Bundle ≤ 1.2× and init"). A Markdown table.
+ * bundle bytes, init and first answer (docs/performance.md, "Cold start, throughput, mix"). A Markdown table.
  */
 export async function compareColdStart(
   ref: string,

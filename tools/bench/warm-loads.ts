@@ -1,5 +1,5 @@
 /**
- * What a warm instance of each API function reloads (docs/performance.md, "Index loads"): a fresh
+ * What a warm instance of each API function reloads (docs/performance.md, "Index memory"): a fresh
  * instance per function, built with the function's default memory (lib/config.ts) and so its
  * index budget (shared/data/index-store.ts `indexBudget`), answers every request kind of that
  * function once, then each again. The second pass names the same versions: it must load no
@@ -46,7 +46,7 @@ const heapUsed = () => {
 };
 
 export async function measureWarmLoads(
-  kinds: readonly RequestKind[],
+  kinds: readonly Pick<RequestKind, 'fn' | 'path'>[],
   config: RuntimeConfig,
   clients: Clients,
 ): Promise<WarmLoads[]> {
@@ -93,7 +93,7 @@ export async function measureWarmLoads(
   return results;
 }
 
-/** Checks in the shape of scripts/bench/report.ts (not imported: report.ts prints these results). */
+/** Checks in the shape of tools/bench/report.ts (not imported: report.ts prints these results). */
 export function warmLoadChecks(results: readonly WarmLoads[]): { check: string; pass: boolean; detail: string }[] {
   return results.flatMap((r) => [
     {

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FamilyVersions } from '../../shared/data/snapshot-store';
 import { importDataset } from '../../shared/import/importer';
+import { EMBEDDED_TIMEOUTS, ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
 import { round } from './stats';
 
 export interface BenchDynamo {
@@ -72,3 +73,18 @@ export async function loadDataset(
     versions: result.versions,
   };
 }
+
+/**
+ * The functions' configuration on the bench's embedded DynamoDB: warm requests (the snapshot pointer
+ * stays cached for the whole run) and every request's own read cost (the block cache off: it is
+ * measured separately).
+ */
+export const benchConfig = (tableName: string, endpoint: string): RuntimeConfig =>
+  readConfig({
+    [ENV.tableName]: tableName,
+    [ENV.dynamodbEndpoint]: endpoint,
+    [ENV.snapshotCacheMs]: '3600000',
+    [ENV.readCacheMb]: '0',
+    [ENV.dynamodbRequestTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbRequestTimeoutMs),
+    [ENV.dynamodbConnectionTimeoutMs]: String(EMBEDDED_TIMEOUTS.dynamodbConnectionTimeoutMs),
+  });

@@ -3,7 +3,7 @@
  * event loop with the handlers being measured (DynamoDB is a remote service in production). Prints
  * `{"endpoint": …}` once the table exists; exits when its parent closes stdin.
  *
- *   node --import tsx scripts/bench/dynamo-server.ts <table-name>
+ *   node --import tsx tools/bench/dynamo-server.ts <table-name>
  */
 import { ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
 

@@ -7,7 +7,7 @@
  * in-region distribution below), and concurrent calls wait their drawn times concurrently, so
  * parallel calls overlap as they do on DynamoDB. (The embedded server itself answers one call at a
  * time; the bench gives the counters a server of their own, so a request's counter write and page
- * read are not queued one behind the other: scripts/bench/model-pass.ts.)
+ * read are not queued one behind the other: tools/bench/model-pass.ts.)
  *
  * The distribution: AWS's guidance is that atomic operations such as GetItem and PutItem average
  * single-digit milliseconds, while a Query depends on the size of its result set
