@@ -3,8 +3,8 @@
  * generation of the sample preset is identical, and 12,000 currencies synthesize unique names
  * beyond the real ones.
  */
-import { generateDataset, SAMPLE } from '../../../scripts/sample-data/generate';
-import type { CurrencyRecord, PlatformRecord } from '../../../scripts/sample-data/types';
+import { generateDataset, SAMPLE } from '../../../tools/sample-data/generate';
+import type { CurrencyRecord, PlatformRecord } from '../../../tools/sample-data/types';
 
 const OPTIONS = { ...SAMPLE, now: new Date('2025-06-01T12:00:00.000Z') };
 type CatalogRecord = PlatformRecord | CurrencyRecord;
