@@ -17,6 +17,7 @@ import {
 } from '../data/family-index';
 import { blockHash } from '../data/items/document-block';
 import type { CatalogFamily, OfferFamily, PlatformFamily } from '../data/keys';
+import type { ApyStats } from '../domain/apy-stats';
 import { CATALOG_ORDER, comparator, distinctSortModes, offerOrder, type SortMode } from '../domain/orderings';
 import {
   currencyFields,
@@ -204,6 +205,8 @@ export function projectOffers(
   family: OfferFamily,
   offerRecords: readonly unknown[],
   resolve: PlatformResolver,
+  /** Each published offer's APY figures at the version's refresh time (earn and borrow: docs/adr/0015-apy-figures.md). */
+  _figures?: ReadonlyMap<number, ApyStats>,
 ): Projection {
   const records = (offerRecords as (Record<string, unknown> & { id: number; published: boolean; updated_at: string })[])
     .filter((r) => r.published)
