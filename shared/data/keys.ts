@@ -162,6 +162,25 @@ export const sourceKey = (version: string, family: string, chunk: number): Key =
 
 export const sourcePartition = (version: string, family: string): string => sourceKey(version, family, 0).PK;
 
+/**
+ * Source records shared by every version of the same records (`SRC#<family>#<records hash>` /
+ * `000000`…): a version whose records did not change (its figures or references did) names the
+ * stored ones instead of writing them again. Named in manifests like blocks, by `sharedName`.
+ */
+export const SOURCE_PREFIX = 'SRC#';
+export const sharedSourceKey = (family: string, recordsHash: string, chunk: number): Key => ({
+  PK: `${SOURCE_PREFIX}${family}${SEP}${recordsHash}`,
+  SK: chunkKey(chunk),
+});
+/** How a manifest names a shared source chunk (a document block is named by its hash alone). */
+export const sharedName = (key: Key): string => `${key.PK}${SEP}${key.SK}`;
+/** The item a manifest's shared name stands for: a shared source chunk, or a document block. */
+export const sharedItemKey = (name: string): Key => {
+  if (!name.startsWith(SOURCE_PREFIX)) return documentBlockKey(name);
+  const at = name.lastIndexOf(SEP);
+  return { PK: name.slice(0, at), SK: name.slice(at + 1) };
+};
+
 // ---- keys, users, quotas ----------------------------------------------------------------------
 
 /** An API key, addressed by the hash of its secret (the secret itself is never stored). */

@@ -9,6 +9,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { isConditionFailure } from '../platform/dynamodb';
+import { CorruptDataError } from '../platform/errors';
 import { deleteItems, putItems } from './batch-writer';
 import type { VersionContent } from './family-index';
 import { encodeBlock } from './items/document-block';
@@ -16,7 +17,15 @@ import { encodeIndex } from './items/index-segment';
 import { decodeManifest, encodeManifest, type FigureIndex, type Manifest } from './items/manifest';
 import { decodePointer, type ImportLease, type SnapshotPointer } from './items/pointer';
 import { decodeSource, encodeSource } from './items/source-records';
-import { documentBlockKey, manifestPartition, pointerKey, refreshedKey, sourcePartition } from './keys';
+import {
+  manifestPartition,
+  pointerKey,
+  refreshedKey,
+  SOURCE_PREFIX,
+  sharedItemKey,
+  sharedName,
+  sourcePartition,
+} from './keys';
 import { queryAll } from './query-all';
 
 export type { FamilyState, ImportLease, RetiredVersion, SnapshotPointer } from './items/pointer';
@@ -43,6 +52,8 @@ export interface VersionFigures {
 export interface WrittenVersion {
   itemsWritten: number;
   segments: number;
+  /** The shared items it names beside its blocks (its source records' chunks), stored by it or before. */
+  shared: string[];
 }
 
 export interface WriterOptions {
@@ -209,24 +220,30 @@ export class SnapshotWriter {
   async writeVersion(
     version: string,
     projection: VersionContent,
-    source: { family: string; records: readonly unknown[] },
+    source: { family: string; recordsHash: string; records: readonly unknown[] },
     stored: ReadonlySet<string>,
     figures?: VersionFigures,
   ): Promise<WrittenVersion> {
     const index = encodeIndex(version, projection.index);
-    const sources = encodeSource(version, source.family, source.records);
-    const owned = [...index, ...sources];
+    const sources = encodeSource(source.family, source.recordsHash, source.records);
+    const sourceNames = sources.map(sharedName);
     const manifest = encodeManifest(version, {
-      keys: owned.map(({ PK, SK }) => [PK, SK]),
-      blocks: [...projection.blocks.map((b) => b.hash), ...(figures?.hashes ?? [])],
+      keys: index.map(({ PK, SK }) => [PK, SK]),
+      blocks: [...projection.blocks.map((b) => b.hash), ...sourceNames, ...(figures?.hashes ?? [])],
       ...(figures ? { figures: figures.index } : {}),
     });
     const blocks = [...projection.blocks, ...(figures?.chunks ?? [])]
       .filter((b) => !stored.has(b.hash))
       .map((b) => encodeBlock(b.hash, b.docs));
+    // Records a kept version already stored (a version of the same records) are not written again.
+    const newSources = sources.filter((_, i) => !stored.has(sourceNames[i]));
     await putItems(manifest, this.batch);
-    await putItems([...blocks, ...owned], { ...this.batch, onProgress: this.options.onProgress });
-    return { itemsWritten: manifest.length + blocks.length + owned.length, segments: index.length };
+    await putItems([...blocks, ...index, ...newSources], { ...this.batch, onProgress: this.options.onProgress });
+    return {
+      itemsWritten: manifest.length + blocks.length + index.length + newSources.length,
+      segments: index.length,
+      shared: sourceNames,
+    };
   }
 
   /** What a version holds (empty for a version that never wrote its manifest). */
@@ -254,7 +271,7 @@ export class SnapshotWriter {
     const manifest = decodeManifest(version, manifestItems);
     const keys = [
       ...manifest.keys.map(([PK, SK]) => ({ PK, SK })),
-      ...[...new Set(manifest.blocks)].filter((b) => !kept.has(b)).map((b) => ({ ...documentBlockKey(b) })),
+      ...[...new Set(manifest.blocks)].filter((b) => !kept.has(b)).map((b) => ({ ...sharedItemKey(b) })),
     ];
     await deleteItems(keys, this.batch);
     await deleteItems(
@@ -264,14 +281,26 @@ export class SnapshotWriter {
     return keys.length + manifestItems.length;
   }
 
-  /** The source records of a family version, decoded with `record` (the dataset's schema of the family). */
+  /**
+   * The source records of a family version, decoded with `record` (the dataset's schema of the
+   * family): the shared ones its manifest names, or those a version written before held under its
+   * own key.
+   */
   async readSource<S extends z.ZodMiniType>(version: string, family: string, record: S): Promise<z.output<S>[]> {
+    const shared = (await this.readManifest(version)).blocks
+      .filter((name) => name.startsWith(`${SOURCE_PREFIX}${family}#`))
+      .map(sharedItemKey);
+    const partition = shared[0]?.PK ?? sourcePartition(version, family);
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': sourcePartition(version, family) },
+      ExpressionAttributeValues: { ':pk': partition },
       ConsistentRead: true,
     });
+    if (items.length < shared.length)
+      throw new CorruptDataError(
+        `the ${family} records of ${version}: ${shared.length - items.length} chunk(s) missing`,
+      );
     return decodeSource(version, family, items, record);
   }
 }

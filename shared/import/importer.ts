@@ -592,10 +592,15 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       const written = await writer.writeVersion(
         change.state.version,
         projections.get(change.state.version)!,
-        { family: DATASET_FAMILY_OF[change.family], records: change.records },
+        {
+          family: DATASET_FAMILY_OF[change.family],
+          recordsHash: change.state.hash ?? change.state.version,
+          records: change.records,
+        },
         storedBlocks,
         figures,
       );
+      for (const name of written.shared) kept.add(name);
       change.state.segments = written.segments;
       itemsWritten += written.itemsWritten;
       figureStore.counts.itemsWritten += figures?.chunks.filter((c) => !storedBlocks.has(c.hash)).length ?? 0;

@@ -18,7 +18,15 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { IndexStore } from '../../shared/data/index-store';
 import { blockDocuments } from '../../shared/data/items/document-block';
-import { DOCUMENT_PREFIX, refreshedKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
+import {
+  DOCUMENT_PREFIX,
+  refreshedKey,
+  SNAPSHOT_PREFIX,
+  SOURCE_PREFIX,
+  sharedItemKey,
+  sharedName,
+  versionOfPartition,
+} from '../../shared/data/keys';
 import { type FamilyVersion, servedVersions } from '../../shared/data/snapshot-store';
 import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
 import { parseDataset } from '../../shared/import/dataset';
@@ -108,12 +116,38 @@ async function storedBlocks(table: TestTable): Promise<Map<string, string[]>> {
   return blocks;
 }
 
-const partitionsOf = async (table: TestTable, version: string) =>
-  [
-    ...new Set(
-      (await table.items()).flatMap((i) => (versionOfPartition(i.PK as string) === version ? [i.PK as string] : [])),
-    ),
-  ].sort();
+/** A version's own partitions, and the shared source records its manifest names that are stored. */
+async function partitionsOf(table: TestTable, version: string): Promise<string[]> {
+  const items = await table.items();
+  const own = items.flatMap((i) => (versionOfPartition(i.PK as string) === version ? [i.PK as string] : []));
+  const named =
+    own.length > 0 ? (await new SnapshotWriter(table.client, table.tableName).readManifest(version)).blocks : [];
+  const shared = named
+    .filter((name) => name.startsWith(SOURCE_PREFIX))
+    .map((name) => sharedItemKey(name).PK)
+    .filter((pk) => items.some((i) => i.PK === pk));
+  return [...new Set([...own, ...shared])].sort();
+}
+
+/** Every shared source partition stored, and whether a kept (served or retired) version names it. */
+async function unnamedSources(table: TestTable): Promise<string[]> {
+  const pointer = await readPointer(table.client, table.tableName);
+  const writer = new SnapshotWriter(table.client, table.tableName);
+  const versions = [
+    ...Object.values(pointer?.families ?? {}).flatMap((s) => (s?.version ? [s.version] : [])),
+    ...(pointer?.retired ?? []).map((r) => r.version),
+  ];
+  const named = new Set<string>();
+  for (const version of versions)
+    for (const name of (await writer.readManifest(version)).blocks)
+      if (name.startsWith(SOURCE_PREFIX)) named.add(sharedItemKey(name).PK);
+  const stored = new Set(
+    (await table.items()).flatMap((i) => (String(i.PK).startsWith(SOURCE_PREFIX) ? [String(i.PK)] : [])),
+  );
+  return [...stored].filter((pk) => !named.has(pk));
+}
+
+const EARN_SOURCE = expect.stringMatching(/^SRC#earn_offers#[0-9a-f]{20}$/);
 
 /**
  * A document client on the table that records every command it is sent; after `healthy` calls of
@@ -431,13 +465,13 @@ describe('a refresh', () => {
     const docs = putBlocks.flatMap((h) => after.get(h)!.map((d) => JSON.parse(d)));
     expect(docs.every((d) => String(d.compositeKey).startsWith('earn:'))).toBe(true);
     expect(docs.filter((d) => d.id === 150).map((d) => d.apy)).toEqual(['77.125']);
-    // Besides them: the new earn version's manifest, index and source, and nothing of any other version.
+    // Besides them: the new earn version's manifest and index, its new records' source, and nothing of any other version.
     const version = result.versions.earn;
     const others = recording.puts().filter((i) => !i.PK.startsWith(DOCUMENT_PREFIX));
     expect([...new Set(others.map((i) => i.PK))].sort()).toEqual([
+      EARN_SOURCE,
       `V#${version}#INDEX`,
       `V#${version}#MANIFEST`,
-      `V#${version}#SOURCE#earn_offers`,
     ]);
     expect(recording.deletes()).toEqual([]);
   });
@@ -465,6 +499,34 @@ describe('a refresh', () => {
         .map((c) => [c.name, c.input.Key]),
     ).toEqual([['UpdateCommand', refreshedKey()]]);
   });
+
+  it('a version of the same records (its figures moved with the next hour) names the stored source records and writes none', async () => {
+    const before = await readPointer(table.client, table.tableName);
+    const recording = recordingClient(table);
+    let result: ImportResult;
+    try {
+      result = await importDataset(changed, {
+        client: recording.client,
+        tableName: table.tableName,
+        now: at(T0 + 3_600_000),
+        recordHistory: true,
+      });
+    } finally {
+      recording.close();
+    }
+
+    // New earn and borrow versions (their figures are as of the new hour) over the same records.
+    expect(result.published).toEqual(expect.arrayContaining(['earn', 'borrow']));
+    expect(result.versions.earn).not.toBe(before!.families.earn_offers!.version);
+    expect(recording.puts().filter((i) => String(i.PK).startsWith(SOURCE_PREFIX))).toEqual([]);
+    const writer = new SnapshotWriter(table.client, table.tableName);
+    const sources = async (version: string) =>
+      (await writer.readManifest(version)).blocks.filter((name) => name.startsWith(SOURCE_PREFIX));
+    expect(await sources(result.versions.earn!)).toEqual(await sources(before!.families.earn_offers!.version!));
+    expect(await partitionsOf(table, result.versions.earn!)).toContain(
+      sharedItemKey((await sources(result.versions.earn!))[0]).PK,
+    );
+  });
 });
 
 // ---- deletion ------------------------------------------------------------------------------------
@@ -487,7 +549,7 @@ describe('deletion', () => {
     await importDataset(one, { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) });
     const v2 = await earnVersion();
     // Within its retention, the replaced version is whole.
-    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`, `V#${v1}#SOURCE#earn_offers`]);
+    expect(await partitionsOf(table, v1)).toEqual([EARN_SOURCE, `V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
     const named1 = (await writer.readManifest(v1)).blocks;
 
     const result = await importDataset(two, {
@@ -499,10 +561,18 @@ describe('deletion', () => {
 
     const v3 = await earnVersion();
     const [named2, named3] = [(await writer.readManifest(v2)).blocks, (await writer.readManifest(v3)).blocks];
-    const stored = new Set((await storedBlocks(table)).keys());
+    // What a manifest may name: document blocks (by hash) and shared source chunks.
+    const stored = new Set([
+      ...(await storedBlocks(table)).keys(),
+      ...(await table.items()).flatMap((i) =>
+        String(i.PK).startsWith(SOURCE_PREFIX) ? [sharedName({ PK: String(i.PK), SK: String(i.SK) })] : [],
+      ),
+    ]);
     const onlyV1 = named1.filter((b) => !named2.includes(b) && !named3.includes(b));
     expect(result.itemsDeleted).toBeGreaterThan(0);
     expect(await partitionsOf(table, v1)).toEqual([]);
+    // v1's source records went with it: every stored source is one a kept version names.
+    expect(await unnamedSources(table)).toEqual([]);
     expect((await readPointer(table.client, table.tableName))!.retired.map((r) => r.version)).toEqual([v2]);
     expect(onlyV1.length).toBeGreaterThan(0);
     expect(onlyV1.filter((b) => stored.has(b))).toEqual([]);
@@ -547,7 +617,7 @@ describe('leases', () => {
 
   it('an import killed while deleting an earlier failed import’s versions leaves them on the lease; the next import deletes them', async () => {
     const [y] = await abandoned(withApy(base(), 150, '11.5'), T0 + 1_000);
-    expect(await partitionsOf(table, y)).toEqual([`V#${y}#INDEX`, `V#${y}#MANIFEST`, `V#${y}#SOURCE#earn_offers`]);
+    expect(await partitionsOf(table, y)).toEqual([EARN_SOURCE, `V#${y}#INDEX`, `V#${y}#MANIFEST`]);
     const next = withApy(base(), 151, '12.5');
 
     // Killed after its first batch write: the deletion of y's own items, before its manifest's.
@@ -600,7 +670,7 @@ describe('leases', () => {
 
     const retired = (await readPointer(table.client, table.tableName))!.retired.find((r) => r.version === v1);
     expect(retired).toBeDefined();
-    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`, `V#${v1}#SOURCE#earn_offers`]);
+    expect(await partitionsOf(table, v1)).toEqual([EARN_SOURCE, `V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
     // A reader that names it (a cached pointer, a pinned list) still loads its index.
     const index = await table.api().deps.stores.indexes.retired(v1, retired!.segments!);
     expect(index.size).toBe(base().earn_offers.filter((o: any) => o.published !== false).length);

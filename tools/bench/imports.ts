@@ -36,6 +36,7 @@ import {
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import type { GeneratedDataset } from '../sample-data/generate';
 import { createRng, decimal, type Rng } from '../sample-data/random';
+import { measureIndexLoads } from './index-load';
 import { round } from './stats';
 import { countingClient, itemSize, unitsOf } from './write-units';
 
@@ -70,6 +71,10 @@ export interface ImportCase {
    * the same series, sized by DynamoDB's rules): what all or nothing costs (docs/adr/0011).
    */
   journal_units?: number;
+  /** The figures' chunks read and written (CONTRACT §13), and the index heap with them, on the figure cases. */
+  figures_items_read?: number;
+  figures_items_written?: number;
+  index_heap_mb?: number;
   target?: string;
   met?: boolean;
   detail?: string;
@@ -326,6 +331,8 @@ export async function measureImports(
       met: counts.historyWriteUnits === 0 && secondInHour.result.published.includes('earn'),
     });
 
+    cases.push(...(await figureCases(catalog, table, raw, run, log)));
+
     // The sample cases (the same writes whatever history is stored) are reported, not checked: the
     // quick run, CI's guard, leaves them to the full run (storing three years is most of its time).
     if (quick) return cases;
@@ -369,6 +376,91 @@ export async function measureImports(
     client.destroy();
     raw.destroy();
   }
+}
+
+/** Read and write units an earn and borrow offer may cost a refresh that recomputes the figures: 30,000 at BENCH's 25,000 (issue 30). */
+const FIGURE_UNITS_PER_OFFER = 1.2;
+const DAY = 24 * HOUR;
+
+type Catalog = Omit<GeneratedDataset, 'earn_history' | 'borrow_history'>;
+type Run = (
+  id: CaseId | undefined,
+  name: string,
+  tableName: string,
+  file: unknown,
+  options?: Pick<ImportOptions, 'now' | 'recordHistory'>,
+) => Promise<{ result: ImportResult; entry: ImportCase }>;
+
+/**
+ * What the APY figures cost (CONTRACT §13, docs/adr/0015-apy-figures.md), on a table where every
+ * earn and borrow offer has 31 days of history, one observation a day (stored by an uncounted
+ * import of the catalog with it): an earn refresh where every document changed and the figures
+ * were recomputed (≤ 1.2 read and write units an earn and borrow offer: 30,000 at BENCH), the same
+ * offers again inside the hour (no figure can have changed: the refresh time only), and the heap of
+ * every family's index in one instance with every offer's figures.
+ */
+async function figureCases(
+  catalog: Catalog,
+  table: (name: string) => Promise<string>,
+  raw: DynamoDBDocumentClient,
+  run: Run,
+  log: (line: string) => void,
+): Promise<ImportCase[]> {
+  const tableName = await table('imports-figures');
+  const t = Math.floor(Date.now() / HOUR) * HOUR + MINUTE;
+  const daily = (earn: boolean) => (o: { id: number; apy?: string; net_borrow_apy?: string | null }) => ({
+    offer_id: o.id,
+    points: Array.from({ length: 31 }, (_, k) => {
+      const at = new Date(t - (31 - k) * DAY).toISOString();
+      const apy = (2 + ((o.id * 7 + k * 13) % 500) / 100).toFixed(2);
+      return earn ? { timestamp: at, apy, tvl: null } : { timestamp: at, apy };
+    }),
+  });
+  const started = performance.now();
+  await importDataset(
+    {
+      ...catalog,
+      earn_history: catalog.earn_offers.map(daily(true)),
+      borrow_history: catalog.borrow_offers.map(daily(false)),
+    },
+    { client: raw, tableName, recordHistory: true, now: () => new Date(t) },
+  );
+  const offers = catalog.earn_offers.length + catalog.borrow_offers.length;
+  log(
+    `  imports: ${offers} offers with 31 days of daily history stored (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  const limit = Math.round(FIGURE_UNITS_PER_OFFER * offers);
+  const refreshedAt = (minutes: number) => new Date(t + minutes * MINUTE);
+  const all = refreshed(catalog.earn_offers, 1, refreshedAt(5).toISOString(), 'bench-figures');
+  const recomputed = await run(
+    undefined,
+    'figures: earn refresh, every document changed, figures recomputed (31 days of history for every earn and borrow offer)',
+    tableName,
+    { earn_offers: all },
+    { recordHistory: true, now: () => refreshedAt(5) },
+  );
+  const heap = await measureIndexLoads(raw, tableName, { begin: () => {}, off: () => {} }, 1);
+  Object.assign(recomputed.entry, {
+    figures_items_read: recomputed.result.figures.itemsRead,
+    figures_items_written: recomputed.result.figures.itemsWritten,
+    index_heap_mb: heap.heap_mb,
+    target: `≤ ${limit} write units and ≤ ${limit} read units (${FIGURE_UNITS_PER_OFFER} an earn and borrow offer: 30,000 at BENCH)`,
+    met: recomputed.entry.total_units <= limit && recomputed.entry.read_units <= limit,
+    detail: `${recomputed.result.figures.itemsRead} figure chunks read, ${recomputed.result.figures.itemsWritten} written; every family's index in one instance with the figures: ${heap.heap_mb} MB`,
+  });
+  const again = await run(
+    undefined,
+    'figures: the same earn offers again inside the hour (no figure can have changed)',
+    tableName,
+    { earn_offers: all },
+    { recordHistory: true, now: () => refreshedAt(10) },
+  );
+  Object.assign(again.entry, {
+    figures_items_written: again.result.figures.itemsWritten,
+    target: 'no figure written: the refresh time only (1 write unit)',
+    met: again.entry.total_units <= 1 && again.result.figures.itemsWritten === 0,
+  });
+  return [recomputed.entry, again.entry];
 }
 
 export function importsTable(cases: ImportCase[]): string {

@@ -1,18 +1,20 @@
 /**
- * A family version's source records (`V#<version>#SOURCE#<family>` / `000000`…), as imported:
- * to render offers again when platform references change, to write a version again in the
- * current layout, to check history against unpublished offers. Decoded with the dataset's schema
+ * A family's source records as imported, shared by every version of the same records
+ * (`SRC#<family>#<records hash>` / `000000`…; versions written before held their own,
+ * `V#<version>#SOURCE#<family>`): to render offers again when platform references change, to write
+ * a version again in the current layout or with new figures, to check history against unpublished
+ * offers. Decoded with the dataset's schema
  * of the family (the import passes it: shared/import/dataset.ts), so a record read back is typed
  * as it was validated. Read and written by snapshot-writer.ts; no serving function may read them.
  */
 import * as z from 'zod/mini';
 import { CorruptDataError } from '../../platform/errors';
-import { sourceKey } from '../keys';
+import { sharedSourceKey } from '../keys';
 import { BODY, body, chunked, gzip, type Item, parsed } from './content';
 
-export function encodeSource(version: string, family: string, records: readonly unknown[]): Item[] {
+export function encodeSource(family: string, recordsHash: string, records: readonly unknown[]): Item[] {
   return chunked(records.map((r) => JSON.stringify(r))).map((text, i) => ({
-    ...sourceKey(version, family, i),
+    ...sharedSourceKey(family, recordsHash, i),
     [BODY]: gzip(text),
   }));
 }
