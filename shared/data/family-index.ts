@@ -236,7 +236,23 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
 
   /** The JSON's estimate, and the ranks and asset lists of every sort mode counted as if built. */
   override get heapBytes(): number {
-    return super.heapBytes + Object.keys(this.data.orders).length * this.size * DERIVED_BYTES_PER_ENTRY_AND_MODE;
+    const derived = Object.keys(this.data.orders).length * this.size * DERIVED_BYTES_PER_ENTRY_AND_MODE;
+    return super.heapBytes + derived - this.figureCharacters() * (HEAP_PER_CHARACTER - 1);
+  }
+
+  private figureText?: number;
+
+  /**
+   * The characters of the packed figures' JSON: one flat string an offer, about a byte a character
+   * in the heap, not the JSON average (measured: docs/api.md, "APY figures", ~90 bytes an offer).
+   */
+  private figureCharacters(): number {
+    if (this.figureText === undefined) {
+      let characters = 0;
+      for (const packed of this.data.figures?.stats ?? []) characters += packed === null ? 0 : packed.length;
+      this.figureText = Math.min(characters, this.textLength);
+    }
+    return this.figureText;
   }
 
   entry(id: number): number | undefined {
