@@ -60,8 +60,8 @@ const Status = z.strictObject({
 });
 
 /** Earn and borrow offers as answered: with `apy_stats` last when the request includes it (docs/api.md, "APY figures"). */
-const EarnOffer = z.strictObject({ ...r.earnOfferFields, apy_stats: z.optional(r.ApyStats) });
-const BorrowOffer = z.strictObject({ ...r.borrowOfferFields, apy_stats: z.optional(r.ApyStats) });
+const EarnOffer = z.extend(r.EarnOffer, { apy_stats: z.optional(r.ApyStats) });
+const BorrowOffer = z.extend(r.BorrowOffer, { apy_stats: z.optional(r.ApyStats) });
 
 const CurrencyDetail = z.strictObject({
   ...r.currencyFields,

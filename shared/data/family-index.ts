@@ -99,7 +99,7 @@ export const PACKED_FIGURES = new RegExp(`^(?:(?:-?\\d+(?:\\.\\d+)?)?\\|){${APY_
 export const packFigures = (values: FigureValues): string =>
   [...APY_FIGURES.map((figure) => values[figure] ?? ''), String(values.points_30d)].join(FIGURE_SEPARATOR);
 
-export function unpackFigures(packed: string): FigureValues {
+function unpackFigures(packed: string): FigureValues {
   const parts = packed.split(FIGURE_SEPARATOR);
   const values: Record<string, string | number | null> = { points_30d: Number(parts[APY_FIGURES.length]) };
   APY_FIGURES.forEach((figure, i) => {

@@ -198,7 +198,7 @@ export const CollateralOffer = z.strictObject(collateralOfferFields);
  * figures"), which `include=apy_stats` adds last to each offer: its own schema, never a field of
  * the offers' (their documents do not hold it).
  */
-export const apyStatsFields = {
+const apyStatsFields = {
   as_of: timestamp(),
   change_1d: z.nullable(decimal()),
   change_7d: z.nullable(decimal()),

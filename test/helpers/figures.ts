@@ -18,7 +18,7 @@ const integerPart = fc.oneof(
 );
 
 /** A figure with exactly 6 decimals (a mean or a deviation), signed when `signed`. */
-export const sixPlaces = (signed: boolean): fc.Arbitrary<string> =>
+const sixPlaces = (signed: boolean): fc.Arbitrary<string> =>
   fc
     .tuple(
       signed ? fc.boolean() : fc.constant(false),
