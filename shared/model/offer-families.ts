@@ -10,7 +10,8 @@
  * a function that needs only this declaration builds no resource schema at load time.
  *
  * A new filter on an existing field: a column (if none holds the field yet), the filter, its name
- * in each family's `query`. A new sort mode: a `SORTS` entry on a role the families give a field.
+ * in each family's `query`. A new sort mode: a `SORTS` entry on a role the families give a field,
+ * or on an APY figure (CONTRACT §13: `APY_FIGURES`, on the families with `figures`).
  */
 import type { PlatformType } from '../platform/constants';
 

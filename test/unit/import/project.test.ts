@@ -341,6 +341,26 @@ describe('orderings (docs/api.md, "Orderings")', () => {
     );
   });
 
+  it("counts the packed figures in the instance's index budget at a byte a character, not three", () => {
+    const records = withOffers(generatedEarn(60)).earn_offers ?? [];
+    const ids = records.filter((r) => r.published).map((r) => r.id as number);
+    const [figures] = fc.sample(figureMapArb(ids), { numRuns: 1, seed: 3 });
+    const stored = (map?: Map<number, ApyStats>) => {
+      const { data, textLength } = decodeIndex(
+        'v',
+        encodeIndex('v', projectOffers('earn', records, resolve, map).index),
+      );
+      return indexOf('v', data, textLength) as OfferIndex;
+    };
+    const plain = stored();
+    const figured = stored(figures);
+    const packed = (figured.data.figures?.stats ?? []).reduce((n, s) => n + (s?.length ?? 0), 0);
+    const orders = (index: OfferIndex) => Object.keys(index.data.orders).length * index.size * 12;
+    expect(packed).toBeGreaterThan(0);
+    expect(plain.heapBytes).toBe(plain.textLength * 3 + orders(plain));
+    expect(figured.heapBytes).toBe(figured.textLength * 3 + orders(figured) - 2 * packed);
+  });
+
   it('fixture known answers: 5.5 and 5.50 tie (id first) in both directions; tvl null last', () => {
     const index = offerIndex(offers('earn'));
     const ids = (mode: SortMode) => index.order(mode).map((e) => index.id(e));
