@@ -13,7 +13,7 @@ import { deleteItems, putItems } from './batch-writer';
 import type { VersionContent } from './family-index';
 import { encodeBlock } from './items/document-block';
 import { encodeIndex } from './items/index-segment';
-import { decodeManifest, encodeManifest, type Manifest } from './items/manifest';
+import { decodeManifest, encodeManifest, type FigureIndex, type Manifest } from './items/manifest';
 import { decodePointer, type ImportLease, type SnapshotPointer } from './items/pointer';
 import { decodeSource, encodeSource } from './items/source-records';
 import { documentBlockKey, manifestPartition, pointerKey, refreshedKey, sourcePartition } from './keys';
@@ -27,6 +27,16 @@ export class ImportBusyError extends Error {
     super(`another import is running (its lease ends at ${new Date(until).toISOString()}); retry later`);
     this.name = 'ImportBusyError';
   }
+}
+
+/**
+ * The figure state of an earn or borrow version (docs/adr/0015-apy-figures.md): its index, every
+ * chunk it names, and the chunks it made (written with its blocks, after its manifest).
+ */
+export interface VersionFigures {
+  index: FigureIndex;
+  hashes: readonly string[];
+  chunks: readonly { hash: string; docs: string[] }[];
 }
 
 /** What writing a version did: the items it put (manifest, new blocks, index, sources) and its index segments. */
@@ -201,15 +211,19 @@ export class SnapshotWriter {
     projection: VersionContent,
     source: { family: string; records: readonly unknown[] },
     stored: ReadonlySet<string>,
+    figures?: VersionFigures,
   ): Promise<WrittenVersion> {
     const index = encodeIndex(version, projection.index);
     const sources = encodeSource(version, source.family, source.records);
     const owned = [...index, ...sources];
     const manifest = encodeManifest(version, {
       keys: owned.map(({ PK, SK }) => [PK, SK]),
-      blocks: projection.blocks.map((b) => b.hash),
+      blocks: [...projection.blocks.map((b) => b.hash), ...(figures?.hashes ?? [])],
+      ...(figures ? { figures: figures.index } : {}),
     });
-    const blocks = projection.blocks.filter((b) => !stored.has(b.hash)).map((b) => encodeBlock(b.hash, b.docs));
+    const blocks = [...projection.blocks, ...(figures?.chunks ?? [])]
+      .filter((b) => !stored.has(b.hash))
+      .map((b) => encodeBlock(b.hash, b.docs));
     await putItems(manifest, this.batch);
     await putItems([...blocks, ...owned], { ...this.batch, onProgress: this.options.onProgress });
     return { itemsWritten: manifest.length + blocks.length + owned.length, segments: index.length };

@@ -190,6 +190,8 @@ export async function recordObservations(
   recorded: readonly HistoryAppend[],
   now: number,
   sequence: HistorySequence,
+  /** Told of each observation recorded (the figure state merges them: apy-figures.ts). */
+  onRecorded?: (family: HistoryFamily, id: number, point: RawPoint) => void,
 ): Promise<AppendResult> {
   const result: AppendResult = { observations: 0, itemsRead: 0, itemsWritten: 0 };
   for (const { family, series } of recorded) {
@@ -197,11 +199,11 @@ export async function recordObservations(
       const round = series.slice(i, i + SERIES_PER_ROUND).map((record) => {
         const raw = observations(record.points);
         const at = raw[0]![0];
-        return { id: record.offer_id, at, items: historyItems(family, record.offer_id, raw, now) };
+        return { id: record.offer_id, at, raw, items: historyItems(family, record.offer_id, raw, now) };
       });
       const stored = await store.readStored(round.flatMap((r) => r.items.map((item) => item.key)));
       const items: HistoryCandidate[] = [];
-      for (const { id, at, items: candidates } of round) {
+      for (const { id, at, raw, items: candidates } of round) {
         const hour = hourOf(at);
         const bucket = stored.served(historyKey(family, id, '4H', bucketStart('4h', at)), sequence.published);
         const last = bucket?.at ?? Number.NEGATIVE_INFINITY;
@@ -209,6 +211,7 @@ export async function recordObservations(
         if (last >= hour + HOUR_MS && (await store.observedIn(family, id, hour, hour + HOUR_MS, sequence.published)))
           continue;
         result.observations += 1;
+        onRecorded?.(family, id, raw[0]!);
         for (const item of candidates) items.push(item);
       }
       const written = await store.writeChanged(items, sequence, stored);

@@ -13,8 +13,10 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type FigureCounts, FigureStore } from '../data/figure-store';
 import { HistoryWriter } from '../data/history-writer';
 import { INDEX_LAYOUT } from '../data/items/index-segment';
+import type { Manifest } from '../data/items/manifest';
 import {
   CATALOG_FAMILIES,
   DATASET_FAMILY_OF,
@@ -27,8 +29,18 @@ import {
   type VersionedFamily,
 } from '../data/keys';
 import { type FamilyVersions, versionsOf } from '../data/snapshot-store';
-import { type FamilyState, type RetiredVersion, type SnapshotPointer, SnapshotWriter } from '../data/snapshot-writer';
+import {
+  type FamilyState,
+  type RetiredVersion,
+  type SnapshotPointer,
+  SnapshotWriter,
+  type VersionFigures,
+} from '../data/snapshot-writer';
+import type { ApyStats } from '../domain/apy-stats';
+import { observations } from '../domain/history-points';
+import { OFFER_FAMILY } from '../model/offer-families';
 import { MAX_SNAPSHOT_CACHE_MS } from '../platform/config';
+import { type FigureLine, updateFigures } from './apy-figures';
 import {
   DataFileError,
   type DataFileInput,
@@ -135,9 +147,24 @@ export interface ImportResult {
   recorded: AppendResult;
   /** Records per family in the file. */
   counts: Partial<Record<DatasetFamily, number>>;
+  /** The items the APY figures read (figure chunks, a seed's history) and the figure chunks written. */
+  figures: FigureCounts;
 }
 
 const hashOf = (...parts: unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 20);
+
+/**
+ * A family version's identity: the layout, its records' hash, the references it rendered and, for
+ * a version with APY figures, the refresh time they are computed at (docs/adr/0015-apy-figures.md).
+ */
+const versionOf = (family: VersionedFamily, state: Pick<FamilyState, 'hash' | 'refs' | 'figuresAt'>) =>
+  state.figuresAt === undefined
+    ? hashOf(LAYOUT, family, state.hash, state.refs ?? null)
+    : hashOf(LAYOUT, family, state.hash, state.refs ?? null, state.figuresAt);
+
+/** The families whose versions carry APY figures (earn and borrow: those with history). */
+const hasFigures = (family: VersionedFamily): family is HistoryFamily =>
+  (HISTORY_FAMILIES as readonly string[]).includes(family);
 
 /** Rules across the records of one family in the file: unique identifiers, former slugs naming one record only. */
 export function crossRecordErrors(dataset: Dataset): string[] {
@@ -194,31 +221,38 @@ export function crossRecordErrors(dataset: Dataset): string[] {
 interface FamilyChange {
   family: VersionedFamily;
   state: FamilyState & { version: string };
-  project: () => Projection;
+  /** Its projection, given each published offer's figures (earn and borrow). */
+  project: (figures?: ReadonlyMap<number, ApyStats>) => Projection;
   records: readonly unknown[];
 }
 
 /** A served family version in the current layout (it has an index). */
 const isCurrent = (state: FamilyState | undefined) => state?.segments !== undefined;
 
-/** Which families of the file (and which offers, through their platform references) change, against a pointer. */
+/**
+ * Which families of the file (and which offers, through their platform references) change, against
+ * a pointer. An earn or borrow version also changes, its figures recomputed at `now` with its
+ * documents as they are, when the import writes history for the family (`writesHistory`) or the
+ * served version has no figure state.
+ */
 async function planChanges(
   dataset: Dataset,
   pointer: SnapshotPointer | undefined,
   writer: SnapshotWriter,
   now: string,
+  writesHistory: (family: HistoryFamily, pointer: SnapshotPointer | undefined) => Promise<boolean>,
 ): Promise<FamilyChange[]> {
   const served = pointer?.families ?? {};
   const changes: FamilyChange[] = [];
   const change = (
     family: VersionedFamily,
     state: Omit<FamilyChange['state'], 'version'>,
-    project: () => Projection,
+    project: FamilyChange['project'],
     records: readonly unknown[],
   ) =>
     changes.push({
       family,
-      state: { ...state, version: hashOf(LAYOUT, family, state.hash, state.refs ?? null) },
+      state: { ...state, version: versionOf(family, state) },
       project,
       records,
     });
@@ -228,7 +262,7 @@ async function planChanges(
     const given = dataset[family];
     if (given) {
       const state = { hash: hashOf(given), publishedAt: now };
-      if (stored?.version !== hashOf(LAYOUT, family, state.hash, null))
+      if (stored?.version !== versionOf(family, state))
         change(family, state, () => projectCatalog(family, given), given);
     } else if (stored?.version && stored.hash && !isCurrent(stored)) {
       // Served in an older layout: written again from its source records, when it has them.
@@ -244,7 +278,12 @@ async function planChanges(
   const offersOutdated = OFFER_FAMILIES.some(
     (f) => served[DATASET_FAMILY_OF[f]]?.version !== undefined && !isCurrent(served[DATASET_FAMILY_OF[f]]),
   );
-  if (!platformsChanged && !offersInFile && !offersOutdated) return changes;
+  // Figures to compute for a family the file does not carry: its history is in the file, or it has none yet.
+  const figuresDue = HISTORY_FAMILIES.some((f) => {
+    const stored = served[DATASET_FAMILY_OF[f]];
+    return stored?.version !== undefined && (stored.figuresAt === undefined || dataset[HISTORY_DATASET_FAMILY[f]]);
+  });
+  if (!platformsChanged && !offersInFile && !offersOutdated && !figuresDue) return changes;
   const platforms = {} as Record<(typeof PLATFORM_FAMILIES)[number], readonly PlatformRecord[]>;
   for (const family of PLATFORM_FAMILIES) {
     const version = served[family]?.version;
@@ -257,17 +296,34 @@ async function planChanges(
     const name = DATASET_FAMILY_OF[family];
     const stored = served[name];
     const given = dataset[name];
+    const figuresAt = hasFigures(family) ? { figuresAt: now } : {};
+    // Figures only: the documents stay (and their Last-Modified), the figures move to `now`.
+    const figuresOnly = async () =>
+      hasFigures(family) &&
+      stored?.version !== undefined &&
+      (stored.figuresAt === undefined || (await writesHistory(family, pointer)));
     if (given) {
       const state = { hash: hashOf(given), refs: resolve.digest, publishedAt: now };
-      if (stored?.version !== hashOf(LAYOUT, family, state.hash, state.refs))
-        change(family, state, () => projectOffers(family, given, resolve), given);
+      const project = (figures?: ReadonlyMap<number, ApyStats>) => projectOffers(family, given, resolve, figures);
+      if (stored?.version !== versionOf(family, { ...state, figuresAt: stored?.figuresAt }))
+        change(family, { ...state, ...figuresAt }, project, given);
+      else if (await figuresOnly())
+        change(family, { ...state, ...figuresAt, publishedAt: stored!.publishedAt }, project, given);
     } else if (stored?.version && stored.hash && (stored.refs !== resolve.digest || !isCurrent(stored))) {
       // The family is not in the file, but a reference it renders changed (or its layout is older): render it again.
       const records = await writer.readSource(stored.version, name, RECORD_SCHEMA[name]);
       change(
         family,
-        { ...stored, refs: resolve.digest, publishedAt: now },
-        () => projectOffers(family, records, resolve),
+        { ...stored, refs: resolve.digest, publishedAt: now, ...figuresAt },
+        (figures) => projectOffers(family, records, resolve, figures),
+        records,
+      );
+    } else if (stored?.version && stored.hash && (await figuresOnly())) {
+      const records = await writer.readSource(stored.version, name, RECORD_SCHEMA[name]);
+      change(
+        family,
+        { ...stored, ...figuresAt },
+        (figures) => projectOffers(family, records, resolve, figures),
         records,
       );
     }
@@ -322,6 +378,12 @@ const familiesToRecord = (
       )
     : [];
 
+/** Does `test` hold for some item (asked in order, until one does)? */
+async function anyOf<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<boolean> {
+  for (const item of items) if (await test(item)) return true;
+  return false;
+}
+
 export async function importDataset(input: DataFileInput, options: ImportOptions): Promise<ImportResult> {
   const dataset = parseDataset(input);
   const { client, tableName } = options;
@@ -351,7 +413,20 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
 
   // First without the lease: an import of what is served writes nothing at all.
   const startedAt = clock();
-  const planned = await planChanges(dataset, seen, writer, startedAt.toISOString());
+  // Would the file's history of a family change what a pointer serves? Asked once per family and pointer.
+  const probes = new Map<string, Promise<boolean>>();
+  const historyChanges = (family: HistoryFamily, pointer: SnapshotPointer | undefined) => {
+    const own = appends.filter((a) => a.family === family);
+    const published = pointer?.historySeq ?? 0;
+    const key = `${family}:${published}`;
+    if (own.length === 0) return Promise.resolve(false);
+    if (!probes.has(key)) probes.set(key, historyWouldChange(history, own, startedAt.getTime(), published));
+    return probes.get(key)!;
+  };
+  const writesHistory = async (family: HistoryFamily, pointer: SnapshotPointer | undefined) =>
+    familiesToRecord(dataset, pointer, startedAt.getTime(), options.recordHistory).includes(family) ||
+    (await historyChanges(family, pointer));
+  const planned = await planChanges(dataset, seen, writer, startedAt.toISOString(), writesHistory);
   // The families the file carries (and those whose offers it renders again): their refresh time moves.
   const inFile = VERSIONED_FAMILIES.filter((f) => dataset[DATASET_FAMILY_OF[f]] !== undefined);
   const carried = (changes: FamilyChange[]) => [
@@ -360,7 +435,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   if (
     planned.length === 0 &&
     familiesToRecord(dataset, seen, startedAt.getTime(), options.recordHistory).length === 0 &&
-    !(await historyWouldChange(history, appends, startedAt.getTime(), seen?.historySeq ?? 0))
+    !(await anyOf(HISTORY_FAMILIES, (family) => historyChanges(family, seen)))
   ) {
     await writer.markRefreshed(carried([]), startedAt.toISOString());
     return {
@@ -372,6 +447,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       history: noHistory,
       recorded: noHistory,
       counts,
+      figures: { itemsRead: 0, itemsWritten: 0 },
     };
   }
 
@@ -408,34 +484,36 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     const servedNow = versionsOf(before?.families);
     const servedSeen = versionsOf(seen?.families);
     const unchangedSince = VERSIONED_FAMILIES.every((f) => servedNow[f] === servedSeen[f]);
-    const changes = unchangedSince ? planned : await planChanges(dataset, before, writer, startedAt.toISOString());
+    const changes = unchangedSince
+      ? planned
+      : await planChanges(dataset, before, writer, startedAt.toISOString(), writesHistory);
     const next = new Set(changes.map((c) => c.state.version));
     const leased = new Set(planned.map((c) => c.state.version));
     const unleased = [...next].filter((v) => !leased.has(v));
     if (unleased.length > 0) await writer.recordWriting(owner, unleased);
     const served = new Set(Object.values(before?.families ?? {}).flatMap((s) => (s?.version ? [s.version] : [])));
-    const projections = new Map(changes.map((c) => [c.state.version, c.project()]));
-
     // The blocks that stay stored: those of every served and retained version, and of the new ones.
     const now = clock();
     const due = (r: RetiredVersion) => !next.has(r.version) && Date.parse(r.at) + retireAfterMs <= now.getTime();
     const retained = (before?.retired ?? []).filter((r) => !due(r) && !next.has(r.version));
     const storedBlocks = new Set<string>();
+    const manifests = new Map<string, Manifest>();
     for (const version of new Set([...served, ...retained.map((r) => r.version)])) {
-      for (const block of (await writer.readManifest(version)).blocks) storedBlocks.add(block);
+      const manifest = await writer.readManifest(version);
+      manifests.set(version, manifest);
+      for (const block of manifest.blocks) storedBlocks.add(block);
     }
-    const kept = new Set(storedBlocks);
-    for (const projection of projections.values()) for (const block of projection.blocks) kept.add(block.hash);
 
     let itemsWritten = 0;
     let itemsDeleted = 0;
     // Versions that interrupted imports wrote and never published: no reader can name them. An
     // interrupted import may have been writing a version that is also retained (its content served
-    // again): readers may still name that one, and it is deleted only once it is due.
+    // again): readers may still name that one, and it is deleted only once it is due. Their blocks
+    // that this import names again it writes again (it writes every block no kept version names).
     const retainedVersions = new Set(retained.map((r) => r.version));
     for (const version of new Set(before?.lease?.writing ?? [])) {
       if (!served.has(version) && !next.has(version) && !retainedVersions.has(version))
-        itemsDeleted += await writer.deleteVersion(version, kept);
+        itemsDeleted += await writer.deleteVersion(version, storedBlocks);
     }
     // History an interrupted import wrote under a number never published: reverted from its journal
     // before this import writes its own (which reuses that number), then the journal dropped.
@@ -447,17 +525,6 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       await history.deleteJournal(journal);
       journal = undefined;
     }
-    for (const change of changes) {
-      await holdLease();
-      const written = await writer.writeVersion(
-        change.state.version,
-        projections.get(change.state.version)!,
-        { family: DATASET_FAMILY_OF[change.family], records: change.records },
-        storedBlocks,
-      );
-      change.state.segments = written.segments;
-      itemsWritten += written.itemsWritten;
-    }
     // Recorded under the lease, against the pointer as it is then: another import may have recorded this hour.
     const recordedFamilies = familiesToRecord(dataset, before, startedAt.getTime(), options.recordHistory);
     const recordings = recordedFamilies.map((family) =>
@@ -466,13 +533,72 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     const journaled = [...appends, ...recordings].filter((a) => a.series.length > 0);
     let appended = noHistory;
     let recorded = noHistory;
+    // What the figure state of each family merges: the file's observations, then those recorded.
+    const observed = new Map<HistoryFamily, FigureLine[]>(HISTORY_FAMILIES.map((f) => [f, []]));
+    for (const { family, series } of appends)
+      for (const s of series)
+        for (const [ms, apy] of observations(s.points)) observed.get(family)!.push([s.offer_id, ms, apy]);
     if (journaled.length > 0) {
       // The journal replaces the last one (published: its parts are deleted once the new head is written).
       // It names every offer a recording may write; those it skips (observed this hour) hold nothing of it.
       itemsWritten += await history.writeJournal(journalOf(journaled, sequence.seq), journal);
       appended = await appendHistory(history, appends, startedAt.getTime(), sequence);
-      recorded = await recordObservations(history, recordings, startedAt.getTime(), sequence);
+      recorded = await recordObservations(history, recordings, startedAt.getTime(), sequence, (family, id, [ms, apy]) =>
+        observed.get(family)!.push([id, ms, apy]),
+      );
       itemsWritten += appended.itemsWritten + recorded.itemsWritten;
+    }
+
+    // The figures of earn and borrow at the refresh time, from the served version's figure state
+    // and what this import wrote (apy-figures.ts); then every version's projection.
+    const figureStore = new FigureStore(client, tableName, { concurrency: options.concurrency });
+    const figureStates = new Map<string, VersionFigures>();
+    const projections = new Map<string, Projection>();
+    for (const change of changes) {
+      if (!hasFigures(change.family)) {
+        projections.set(change.state.version, change.project());
+        continue;
+      }
+      const apy = OFFER_FAMILY[change.family].fields.apy;
+      const servedVersion = before?.families[DATASET_FAMILY_OF[change.family]];
+      const update = await updateFigures({
+        store: figureStore,
+        family: change.family,
+        t: startedAt.getTime(),
+        // None to seed from stored history when the family has no served version yet: what history
+        // it has, this import writes (history names offers the file or a served version has).
+        previous:
+          servedVersion?.version === undefined
+            ? { hours: {}, days: {} }
+            : servedVersion.figuresAt === undefined
+              ? undefined
+              : (manifests.get(servedVersion.version)?.figures ?? { hours: {}, days: {} }),
+        published,
+        observations: observed.get(change.family)!,
+        offers: (change.records as Record<string, unknown>[])
+          .filter((r) => r.published !== false)
+          .map((r) => ({ id: r.id as number, apy: r[apy] as string })),
+      });
+      figureStates.set(change.state.version, update);
+      projections.set(change.state.version, change.project(update.figures));
+    }
+    const kept = new Set(storedBlocks);
+    for (const projection of projections.values()) for (const block of projection.blocks) kept.add(block.hash);
+    for (const state of figureStates.values()) for (const hash of state.hashes) kept.add(hash);
+
+    for (const change of changes) {
+      await holdLease();
+      const figures = figureStates.get(change.state.version);
+      const written = await writer.writeVersion(
+        change.state.version,
+        projections.get(change.state.version)!,
+        { family: DATASET_FAMILY_OF[change.family], records: change.records },
+        storedBlocks,
+        figures,
+      );
+      change.state.segments = written.segments;
+      itemsWritten += written.itemsWritten;
+      figureStore.counts.itemsWritten += figures?.chunks.filter((c) => !storedBlocks.has(c.hash)).length ?? 0;
     }
 
     // Versions replaced longer ago than their retention are deleted, sparing the blocks others name;
@@ -515,6 +641,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       history: appended,
       recorded,
       counts,
+      figures: figureStore.counts,
     };
   } catch (error) {
     await writer.releaseLease(owner).catch(() => undefined);

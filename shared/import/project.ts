@@ -224,6 +224,7 @@ export function projectOffers(
   family: OfferFamily,
   offerRecords: readonly unknown[],
   resolve: PlatformResolver,
+  /** Each published offer's APY figures at the version's refresh time (earn and borrow: docs/adr/0015-apy-figures.md). */
   figures?: ReadonlyMap<number, ApyStats>,
 ): Projection {
   const records = (offerRecords as (Record<string, unknown> & { id: number; published: boolean; updated_at: string })[])

@@ -13,6 +13,21 @@ import { fixtureDataset } from '../fixtures/dataset';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/market-data-docs.png';
+
+/**
+ * `.ci/run` starts the tests while it installs Chromium beside them and names a file it writes when
+ * the install has ended (CHROMIUM_INSTALL_DONE): this file waits for it (at most 5 minutes), so
+ * that whether the browser test runs does not depend on which finished first.
+ */
+function awaitChromiumInstall(): void {
+  const done = process.env.CHROMIUM_INSTALL_DONE;
+  if (!done) return;
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + 5 * 60_000;
+  while (!existsSync(done) && Date.now() < deadline) Atomics.wait(sleeper, 0, 0, 500);
+}
+
+awaitChromiumInstall();
 const haveChromium = existsSync(CHROMIUM);
 const itInBrowser = haveChromium ? it : it.skip;
 const skipNote = haveChromium ? '' : ` [SKIPPED: ${CHROMIUM} is missing; install it with apt-get install -y chromium]`;

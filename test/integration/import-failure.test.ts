@@ -137,6 +137,9 @@ async function servedView(): Promise<View> {
   const view: View = {};
   for (const path of viewPaths()) {
     const answer = await call(path);
+    // An earn or borrow version's identity includes the time its figures were computed
+    // (docs/adr/0015-apy-figures.md): a fresh table computes them at its own import.
+    if (/^\/api\/v1\/(earn|borrow)\?/.test(path) && answer.body?.pagination) delete answer.body.pagination.snapshot;
     if (answer.body && typeof answer.body === 'object' && 'to' in answer.body) {
       delete answer.body.to;
       if (answer.body.point_count === 0) delete answer.body.from;

@@ -10,22 +10,60 @@ import { BODY, body, chunked, gzip, type Item, parsed } from './content';
 const isString = (v: unknown): v is string => typeof v === 'string';
 
 /**
+ * The APY figure state of an earn or borrow version (docs/adr/0015-apy-figures.md): the chunks
+ * (items/figure-chunk.ts) of each UTC hour's observations (`hours`) and of each UTC day's last
+ * observation per offer (`days`), by the hour's or day's start (epoch ms, as a string).
+ */
+export interface FigureIndex {
+  hours: Record<string, string[]>;
+  days: Record<string, string[]>;
+}
+
+/**
  * What a version holds: the keys of the items it owns (index segments, source chunks, the
- * manifest's own chunks aside) and the blocks it names (shared with other versions), so the
- * version can be deleted without a scan and a block only when no kept version names it.
+ * manifest's own chunks aside) and the blocks it names (shared with other versions: its document
+ * blocks, then its figure chunks), so the version can be deleted without a scan and a block only
+ * when no kept version names it; and its figure state, if it has one.
  */
 export interface Manifest {
   keys: [string, string][];
   blocks: string[];
+  figures?: FigureIndex;
 }
 
+/** The figure chunks of a manifest, in the order they are stored (hours, then days). */
+const figureEntries = (figures: FigureIndex) => [
+  ...Object.entries(figures.hours).map(([ms, chunks]) => ({ hour: Number(ms), chunks })),
+  ...Object.entries(figures.days).map(([ms, chunks]) => ({ day: Number(ms), chunks })),
+];
+
 export function encodeManifest(version: string, manifest: Manifest): Item[] {
-  const entries = [...manifest.keys.map((k) => JSON.stringify(k)), ...manifest.blocks.map((b) => JSON.stringify(b))];
-  return chunked(entries).map((text, i) => ({ ...manifestKey(version, i), [BODY]: gzip(text) }));
+  const entries = manifest.figures ? figureEntries(manifest.figures) : [];
+  // A figure chunk is stored once, in its entry; the decoder lists it among the blocks again.
+  const inFigures = new Set(entries.flatMap((e) => e.chunks));
+  const texts = [
+    ...manifest.keys.map((k) => JSON.stringify(k)),
+    ...manifest.blocks.filter((b) => !inFigures.has(b)).map((b) => JSON.stringify(b)),
+    ...entries.map((e) => JSON.stringify(e)),
+  ];
+  return chunked(texts).map((text, i) => ({ ...manifestKey(version, i), [BODY]: gzip(text) }));
 }
+
+const isFigureEntry = (entry: unknown): entry is { hour?: number; day?: number; chunks: string[] } => {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return false;
+  const { hour, day, chunks, ...rest } = entry as Record<string, unknown>;
+  return (
+    Object.keys(rest).length === 0 &&
+    (hour === undefined) !== (day === undefined) &&
+    Number.isSafeInteger(hour ?? day) &&
+    Array.isArray(chunks) &&
+    chunks.every(isString)
+  );
+};
 
 export function decodeManifest(version: string, items: Record<string, unknown>[]): Manifest {
   const manifest: Manifest = { keys: [], blocks: [] };
+  const figureChunks: string[] = [];
   for (const item of items) {
     // Versions of the positioned layout (before ADR 0009) list their keys as text and name no blocks.
     const text = typeof item.keys === 'string' ? item.keys : body(item, `the manifest of ${version}`);
@@ -35,8 +73,15 @@ export function decodeManifest(version: string, items: Record<string, unknown>[]
       if (typeof entry === 'string') manifest.blocks.push(entry);
       else if (Array.isArray(entry) && entry.length === 2 && isString(entry[0]) && isString(entry[1]))
         manifest.keys.push([entry[0], entry[1]]);
-      else throw new CorruptDataError(`the manifest of ${version} holds ${JSON.stringify(entry)}`);
+      else if (isFigureEntry(entry)) {
+        manifest.figures ??= { hours: {}, days: {} };
+        const [times, ms] =
+          entry.hour !== undefined ? [manifest.figures.hours, entry.hour] : [manifest.figures.days, entry.day!];
+        times[String(ms)] = entry.chunks;
+        figureChunks.push(...entry.chunks);
+      } else throw new CorruptDataError(`the manifest of ${version} holds ${JSON.stringify(entry)}`);
     }
   }
+  manifest.blocks.push(...figureChunks);
   return manifest;
 }

@@ -20,6 +20,11 @@ const FamilyStateCodec = z.object({
   count: z.optional(z.number()),
   /** When the served content of the family last changed. */
   publishedAt: z.string(),
+  /**
+   * The refresh time the version's APY figures are computed at (earn and borrow; part of its
+   * identity): absent on a version without figure state (docs/adr/0015-apy-figures.md).
+   */
+  figuresAt: z.optional(z.string()),
 });
 
 /** A version replaced at `at`: readable (pinned lists, changes) until it is deleted. */

@@ -1,12 +1,17 @@
 /**
- * Stored items of a large family version round-trip in several items (shared/data/items/):
- * an index of 60,000 entries in several segments, a manifest of 50,000 keys and blocks in several
- * chunks. Heavy: seconds each; project.test.ts round-trips the fixture's, in one item.
+ * Heavy projection tests (seconds each; project.test.ts holds the quick ones): adding or removing
+ * an offer among 900 changes only the blocks around it, 24 projections; and stored items of a large
+ * family version round-trip in several items (shared/data/items/): an index of 60,000 entries in
+ * several segments, a manifest of 50,000 keys and blocks in several chunks (project.test.ts
+ * round-trips the fixture's, in one item).
  */
 import { createHash } from 'node:crypto';
 import type { OfferIndexData } from '../../../shared/data/family-index';
 import { decodeIndex, encodeIndex } from '../../../shared/data/items/index-segment';
 import { decodeManifest, encodeManifest, type Manifest } from '../../../shared/data/items/manifest';
+import type { Projection } from '../../../shared/import/project';
+import { generatedEarn, blockPositionOf as positionOf, projectEarn as project } from '../../helpers/generated-offers';
+import { type RecordOf as Doc, earnRecord } from '../../helpers/records';
 
 it('an index round-trips in several segments', () => {
   const n = 60_000;
@@ -48,4 +53,57 @@ it('a manifest round-trips in several chunks', () => {
   expect(items.length).toBeGreaterThan(1);
   expect(items.every((i) => i.PK === 'V#v#MANIFEST')).toBe(true);
   expect(JSON.stringify(decodeManifest('v', items))).toBe(JSON.stringify(large));
+});
+
+describe('blocks', () => {
+  const base = generatedEarn(900);
+  const before = project(base);
+
+  /** The positions of `after`'s blocks that `before` does not have, and the reverse; both must be one contiguous run. */
+  function changedRun(after: Projection) {
+    const old = before.index.blocks;
+    const now = after.index.blocks;
+    let prefix = 0;
+    while (prefix < Math.min(old.length, now.length) && old[prefix] === now[prefix]) prefix++;
+    let suffix = 0;
+    while (
+      suffix < Math.min(old.length, now.length) - prefix &&
+      old[old.length - 1 - suffix] === now[now.length - 1 - suffix]
+    )
+      suffix++;
+    return {
+      prefix,
+      suffix,
+      removed: old.slice(prefix, old.length - suffix),
+      added: now.slice(prefix, now.length - suffix),
+    };
+  }
+
+  it.each([
+    [
+      'adding',
+      (at: Doc) => ({ records: [...base, earnRecord(at.id + 1, '3.5', { asset: at.asset })], id: at.id + 1, delta: 1 }),
+    ],
+    ['removing', (at: Doc) => ({ records: base.filter((o) => o.id !== at.id), id: at.id, delta: -1 })],
+  ])('%s an offer changes only the blocks around it', (_, edit) => {
+    for (const at of base.filter((o) => o.published).slice(0, 12)) {
+      const { records, id, delta } = edit(at);
+
+      const after = project(records);
+
+      const { prefix, suffix, removed, added } = changedRun(after);
+      // The run of changed blocks holds the edited offer; every block before and after it is the same.
+      const [where, position] = delta > 0 ? [after, positionOf(after, id)] : [before, positionOf(before, id)];
+      expect(position).toBeGreaterThanOrEqual(prefix);
+      expect(position).toBeLessThan(where.blocks.length - suffix);
+      // The run holds the same documents, regrouped, with the edited one added or removed.
+      const idsIn = (p: Projection, hashes: string[]) =>
+        p.blocks.filter((b) => hashes.includes(b.hash)).flatMap((b) => b.docs.map((d) => JSON.parse(d).id as number));
+      const expected = delta > 0 ? [...idsIn(before, removed), id] : idsIn(before, removed).filter((i) => i !== id);
+      expect(idsIn(after, added).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
+      // Neighbours only: a handful of blocks of the asset's many.
+      expect(removed.length).toBeLessThanOrEqual(3);
+      expect(added.length).toBeLessThanOrEqual(3);
+    }
+  });
 });

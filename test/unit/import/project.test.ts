@@ -35,8 +35,17 @@ import { CorruptDataError } from '../../../shared/platform/errors';
 import { fixtureDataset } from '../../fixtures/dataset';
 import { compareExact } from '../../helpers/exact-decimal';
 import { figureMapArb } from '../../helpers/figures';
+import {
+  blockPositionOf,
+  DECIMALS,
+  generatedBorrow,
+  generatedEarn,
+  platformsOf,
+  projectEarn,
+  withOffers,
+} from '../../helpers/generated-offers';
 import { fc, runs } from '../../helpers/property';
-import { ASSETS, borrowRecord, earnRecord, type RecordOf, seeded as random } from '../../helpers/records';
+import { earnRecord, type RecordOf, seeded as random } from '../../helpers/records';
 
 /** The schema the source records of these tests are decoded with (the import passes the dataset's). */
 const NOTE_RECORD = z.strictObject({ id: z.int(), note: z.string() });
@@ -44,11 +53,6 @@ const NOTE_RECORD = z.strictObject({ id: z.int(), note: z.string() });
 type Doc = RecordOf;
 
 const fixture = parseDataset(fixtureDataset());
-const platformsOf = (dataset: Dataset): Platforms => ({
-  exchanges: dataset.exchanges ?? [],
-  wallets: dataset.wallets ?? [],
-  protocols: dataset.protocols ?? [],
-});
 const resolve = platformResolver(platformsOf(fixture));
 
 const catalog = (family: CatalogFamily, dataset: Dataset = fixture) => projectCatalog(family, dataset[family] ?? []);
@@ -63,70 +67,6 @@ function docsOf({ index, blocks }: Projection): Doc[] {
 const allDocs = ({ blocks }: Projection) => blocks.flatMap((b) => b.docs);
 const catalogIndex = (p: Projection) => indexOf('v', p.index) as CatalogIndex;
 const offerIndex = (p: Projection) => indexOf('v', p.index) as OfferIndex;
-
-// ---- generated records ----------------------------------------------------------------------------
-
-/** Decimals with many exact ties in different spellings, tiny and huge magnitudes, and negatives. */
-const DECIMALS = [
-  ...['0', '0.0', '-0.1', '-1.50', '-1.5', '1.5', '1.50', '1.500', '5.5', '12.25', '100'],
-  ...[
-    '99.999999999999999999999',
-    '100.000000000000000000001',
-    '0.000000000000000000000000000000001',
-    '123456789012345678901234567890.5',
-  ],
-];
-const TIMES = [
-  ...['2026-11-10T00:00:00.000Z', '2026-11-10T00:00:00Z', '2026-11-10T00:00:00.0004Z', '2026-11-10T00:00:00+00:00'],
-  ...['2026-11-12T08:30:00.123456789Z', '2026-11-09T23:59:59.999Z'],
-];
-const PLATFORM_REFS = [
-  { type: 'exchange', slug: 'binance', name: 'Binance' },
-  { type: 'exchange', slug: 'bybit-old', name: 'Bybit' },
-  { type: 'exchange', slug: 'hidden-ex', name: 'Hidden' },
-  { type: 'protocol', slug: 'aave', name: 'Aave' },
-  { type: 'wallet', slug: 'trezor', name: 'Trezor' },
-  null,
-];
-
-/** `count` earn offers (ids in shuffled order) over three assets, with ties, nulls and every platform case. */
-function generatedEarn(count: number, seed = 7): Doc[] {
-  const r = random(seed);
-  const ids = Array.from({ length: count }, (_, i) => 10 + i * 3);
-  for (let i = ids.length - 1; i > 0; i--) {
-    const j = Math.floor(r.next() * (i + 1));
-    [ids[i], ids[j]] = [ids[j], ids[i]];
-  }
-  return ids.map((id) =>
-    earnRecord(id, r.pick(DECIMALS), {
-      tvl: r.pick([null, ...DECIMALS]),
-      updated_at: r.pick(TIMES),
-      asset: r.pick([...ASSETS, null]),
-      chain: r.pick([null, ASSETS[1]]),
-      platform: r.pick(PLATFORM_REFS),
-      available: r.next() < 0.8,
-      published: r.next() < 0.95,
-    }),
-  );
-}
-
-function generatedBorrow(count: number, seed = 11): Doc[] {
-  const r = random(seed);
-  return Array.from({ length: count }, (_, i) =>
-    borrowRecord(1000 - i, r.pick(DECIMALS), {
-      total_supply_usd: r.pick([null, ...DECIMALS]),
-      updated_at: r.pick(TIMES),
-      platform: r.pick(PLATFORM_REFS),
-      is_active: r.next() < 0.5,
-    }),
-  );
-}
-
-/** The fixture's platforms with generated offers (validated, so defaults are filled in as an import has them). */
-const withOffers = (earn: Doc[], borrow: Doc[] = []) => {
-  const { exchanges, wallets, protocols } = fixtureDataset();
-  return parseDataset({ exchanges, wallets, protocols, earn_offers: earn, borrow_offers: borrow });
-};
 
 // ---- visibility and former slugs --------------------------------------------------------------
 
@@ -216,9 +156,10 @@ describe('orderings (docs/api.md, "Orderings")', () => {
 
   it('protocols: generated TVLs in exact decimal order, null last, ties by slug', () => {
     const r = random(3);
+    const [protocol] = fixtureDataset().protocols;
     const records = parseDataset({
       protocols: Array.from({ length: 120 }, (_, i) => ({
-        ...fixtureDataset().protocols[0],
+        ...protocol,
         slug: `p-${(i * 7919) % 1000}`,
         stats: { category: null, tvl: r.pick([null, ...DECIMALS]) },
       })),
@@ -489,35 +430,11 @@ describe('documents', () => {
 
 describe('blocks', () => {
   const base = generatedEarn(900);
-  const project = (records: Doc[]) => {
-    const dataset = withOffers(records);
-    return offers('earn', dataset, platformResolver(platformsOf(dataset)));
-  };
+  const project = projectEarn;
   const before = project(base);
   const idsOfBlock = (p: Projection, position: number) =>
     p.blocks[position].docs.map((d) => JSON.parse(d).id as number);
-  const positionOf = (p: Projection, id: number) =>
-    p.blocks.findIndex((b) => b.docs.some((d) => JSON.parse(d).id === id));
-
-  /** The positions of `after`'s blocks that `before` does not have, and the reverse; both must be one contiguous run. */
-  function changedRun(after: Projection) {
-    const old = before.index.blocks;
-    const now = after.index.blocks;
-    let prefix = 0;
-    while (prefix < Math.min(old.length, now.length) && old[prefix] === now[prefix]) prefix++;
-    let suffix = 0;
-    while (
-      suffix < Math.min(old.length, now.length) - prefix &&
-      old[old.length - 1 - suffix] === now[now.length - 1 - suffix]
-    )
-      suffix++;
-    return {
-      prefix,
-      suffix,
-      removed: old.slice(prefix, old.length - suffix),
-      added: now.slice(prefix, now.length - suffix),
-    };
-  }
+  const positionOf = blockPositionOf;
 
   it('every entry’s (block, slot) holds its own document, and the index names exactly the projection’s blocks', () => {
     for (const projection of [before, catalog('exchanges'), catalog('currencies'), offers('borrow')]) {
@@ -576,34 +493,6 @@ describe('blocks', () => {
     expect(after.index.block).toEqual(before.index.block);
     expect(after.index.slot).toEqual(before.index.slot);
     expect(after.index.blocks.filter((hash) => before.index.blocks.includes(hash))).toEqual([]);
-  });
-
-  it.each([
-    [
-      'adding',
-      (at: Doc) => ({ records: [...base, earnRecord(at.id + 1, '3.5', { asset: at.asset })], id: at.id + 1, delta: 1 }),
-    ],
-    ['removing', (at: Doc) => ({ records: base.filter((o) => o.id !== at.id), id: at.id, delta: -1 })],
-  ])('%s an offer changes only the blocks around it', (_, edit) => {
-    for (const at of base.filter((o) => o.published).slice(0, 12)) {
-      const { records, id, delta } = edit(at);
-
-      const after = project(records);
-
-      const { prefix, suffix, removed, added } = changedRun(after);
-      // The run of changed blocks holds the edited offer; every block before and after it is the same.
-      const [where, position] = delta > 0 ? [after, positionOf(after, id)] : [before, positionOf(before, id)];
-      expect(position).toBeGreaterThanOrEqual(prefix);
-      expect(position).toBeLessThan(where.blocks.length - suffix);
-      // The run holds the same documents, regrouped, with the edited one added or removed.
-      const idsIn = (p: Projection, hashes: string[]) =>
-        p.blocks.filter((b) => hashes.includes(b.hash)).flatMap((b) => b.docs.map((d) => JSON.parse(d).id as number));
-      const expected = delta > 0 ? [...idsIn(before, removed), id] : idsIn(before, removed).filter((i) => i !== id);
-      expect(idsIn(after, added).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
-      // Neighbours only: a handful of blocks of the asset's many.
-      expect(removed.length).toBeLessThanOrEqual(3);
-      expect(added.length).toBeLessThanOrEqual(3);
-    }
   });
 
   it('never hold more than 24 documents or 48 KB of them, whatever the documents’ sizes', () => {

@@ -1,8 +1,12 @@
 import { compareDecimal, decimalSortKey, numberSortKey } from '../../../shared/platform/decimal';
 import { compareExact, plainDecimal as plain } from '../../helpers/exact-decimal';
+import { runs } from '../../helpers/property';
 
-/** A deterministic generator of awkward decimal strings: signs, leading/trailing zeros, long scales. */
-function* decimals(seed = 7, count = 3000): Generator<string> {
+/**
+ * A deterministic generator of awkward decimal strings: signs, leading/trailing zeros, long scales.
+ * Its counts are property runs (PROPERTY_RUNS scales them).
+ */
+function* decimals(seed = 7, count = runs(3000)): Generator<string> {
   let state = seed;
   const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const digits = (n: number) => Array.from({ length: n }, () => Math.floor(next() * 10)).join('');
@@ -44,7 +48,7 @@ describe('compareDecimal', () => {
 
 describe('decimalSortKey', () => {
   it('orders keys as code units exactly as the numbers order', () => {
-    const values = [...decimals(11, 2000)];
+    const values = [...decimals(11, runs(2000))];
     const byNumber = [...values].sort(reference);
     const byKey = [...values].sort((a, b) => {
       const ka = decimalSortKey(a);
@@ -82,8 +86,10 @@ describe('numberSortKey', () => {
   });
 
   it('orders numbers with exponents exactly among stored decimal keys', () => {
-    const numbers = [...decimals(23, 400)].filter((v) => !v.startsWith('-')).map((v, i) => `${v}e${(i % 41) - 20}`);
-    const stored = [...decimals(29, 400)];
+    const numbers = [...decimals(23, runs(400))]
+      .filter((v) => !v.startsWith('-'))
+      .map((v, i) => `${v}e${(i % 41) - 20}`);
+    const stored = [...decimals(29, runs(400))];
     for (let i = 0; i < numbers.length; i++) {
       const a = numbers[i];
       const b = stored[i];

@@ -136,12 +136,6 @@ function expectDecimal(value: unknown, nullable: boolean, where: string): void {
 
 describe('generateDataset', () => {
   describe('determinism', () => {
-    it('gives identical output for the same seed and anchor', () => {
-      const again = generateDataset({ ...OPTIONS });
-
-      expect(JSON.stringify(again)).toBe(JSON.stringify(dataset));
-    });
-
     it('gives different output for a different seed', () => {
       const one = generateDataset(SMALL);
       const other = generateDataset({ ...SMALL, seed: SMALL.seed + 1 });
@@ -400,33 +394,6 @@ describe('generateDataset', () => {
       expect(ranks.filter((r) => r === null).length).toBeGreaterThanOrEqual(3);
       expect(Number(dataset.currencies[0].stats.usd_price)).toBeGreaterThan(10_000);
       expect(new Set(dataset.currencies.map((c) => c.symbol)).size).toBe(dataset.currencies.length);
-    });
-
-    it('synthesizes unique currencies and platforms beyond the real names', () => {
-      const zero = { exchanges: 0, wallets: 0, protocols: 0, earn: 0, borrow: 0, collateral: 0, historyOffers: 0 };
-      const big = generateDataset({
-        ...OPTIONS,
-        ...zero,
-        currencies: 12_000,
-        exchanges: 120,
-        wallets: 80,
-        protocols: 200,
-      });
-      // "Nova Token 12" / "NOV12" / "nova-token-12"
-      const synthesized = big.currencies.filter(
-        (c) => /^[A-Z][a-z]+ (Token|Coin|Network|Chain|Finance) \d+$/.test(c.name) && /^[A-Z]{3}\d+$/.test(c.symbol),
-      );
-
-      expect(synthesized.length).toBeGreaterThan(big.currencies.length - 11_500);
-      expect(synthesized.filter((c) => c.slug !== c.name.toLowerCase().replace(/ /g, '-'))).toEqual([]);
-      for (const records of [big.currencies, big.exchanges, big.wallets, big.protocols] as CatalogRecord[][]) {
-        expect(new Set(records.map((r) => r.slug)).size).toBe(records.length);
-      }
-      expect(new Set(big.currencies.map((c) => c.symbol)).size).toBe(big.currencies.length);
-      expect(big.exchanges.map((e) => e.name)).toEqual(
-        expect.arrayContaining(['Binance', 'Coinbase', 'Kraken', 'OKX']),
-      );
-      expect(big.exchanges.some((e) => e.url.endsWith('.example'))).toBe(true);
     });
   });
 

@@ -1,0 +1,66 @@
+/**
+ * A chunk of the APY figure state (docs/adr/0015-apy-figures.md): observations of one offer family,
+ * one `[id, ms, "apy"]` line each, sorted by (id, ms). Stored as a document block (`DOC#<hash>` /
+ * `DOC`, items/document-block.ts): addressed by the hash of its family and text, checked against
+ * it on every read, named by the manifest of each version that uses it and deleted with the last
+ * one. Written by snapshot-writer.ts with the version, read by figure-store.ts.
+ */
+import { inflateRawSync } from 'node:zlib';
+import { DECIMAL_PATTERN } from '../../platform/decimal';
+import { CorruptDataError } from '../../platform/errors';
+import { inflated, parsed } from './content';
+import { blockHash } from './document-block';
+
+/** One observation: offer id, epoch ms, the APY as the decimal string observed. */
+export type FigureLine = readonly [id: number, ms: number, apy: string];
+
+/**
+ * Lines per chunk at most: a chunk of 4,000 lines is ~120 KB of text (~30 KB deflated), well
+ * under DynamoDB's 400 KB item limit at any family size (an hour frame of many offers is several chunks).
+ */
+export const FIGURE_CHUNK_LINES = 4_000;
+
+/** The hash space of a family's chunks (apart from its documents' and the other family's chunks). */
+const space = (family: string) => `figures/${family}`;
+
+/** A chunk as a document block: its hash and its lines as JSON texts (one a line). */
+export interface FigureChunk {
+  hash: string;
+  docs: string[];
+}
+
+/** Lines (sorted by id, ms) → chunks of at most FIGURE_CHUNK_LINES, cut at fixed counts. */
+export function figureChunks(family: string, lines: readonly FigureLine[]): FigureChunk[] {
+  const chunks: FigureChunk[] = [];
+  for (let i = 0; i < lines.length; i += FIGURE_CHUNK_LINES) {
+    const docs = lines.slice(i, i + FIGURE_CHUNK_LINES).map((line) => JSON.stringify(line));
+    chunks.push({ hash: blockHash(space(family), docs), docs });
+  }
+  return chunks;
+}
+
+const isLine = (v: unknown): v is FigureLine =>
+  Array.isArray(v) &&
+  v.length === 3 &&
+  Number.isSafeInteger(v[0]) &&
+  Number.isSafeInteger(v[1]) &&
+  typeof v[2] === 'string' &&
+  DECIMAL_PATTERN.test(v[2]);
+
+/** A chunk of `family` read under `hash`: its content must hash to it and hold valid lines, else CorruptDataError. */
+export function decodeFigureChunk(
+  hash: string,
+  family: string,
+  item: Record<string, unknown> | undefined,
+): FigureLine[] {
+  const what = `figure chunk ${hash}`;
+  const text = inflated(item, what, (bytes) => inflateRawSync(bytes)).toString('utf8');
+  const docs = text.split('\n');
+  if (blockHash(space(family), docs) !== hash)
+    throw new CorruptDataError(`${what} does not hold the content its key names`);
+  return docs.map((doc) => {
+    const line = parsed(doc, what);
+    if (!isLine(line)) throw new CorruptDataError(`${what} holds ${doc}`);
+    return line;
+  });
+}
