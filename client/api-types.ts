@@ -153,7 +153,7 @@ export interface paths {
         };
         /**
          * Get one currency
-         * @description One published, non-delisted currency by slug. The currency comes with `earn_offers`, `borrow_offers` and `collateral_offers`: every published offer whose `asset.slug` is this slug, each array in its family default order. A former slug answers `301` to the current one (query string kept); an unknown, unpublished or delisted slug answers `404 not_found`. Takes no query parameters: any is a `validation_error`.
+         * @description One published, non-delisted currency by slug. The currency comes with `earn_offers`, `borrow_offers` and `collateral_offers`: every published offer whose `asset.slug` is this slug, each array in its family default order. A former slug answers `301` to the current one (query string kept); an unknown, unpublished or delisted slug answers `404 not_found`. Takes only `include` (`include=apy_stats` adds each earn and borrow offer's figures); any other query parameter is a `validation_error`.
          */
         get: operations["getCurrency"];
         put?: never;
@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * List earn offers
-         * @description Published earn offers, filtered and sorted; without `available` whatever their `available` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `apy_desc`. `apy_desc` orders by `apy` descending; `apy_asc` orders by `apy` ascending; `tvl_desc` orders by `tvl` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value, `min_tvl` those whose TVL (the field `tvl_desc` sorts by) is. `is_active` is the other family's flag: a `validation_error` here. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
+         * @description Published earn offers, filtered and sorted; without `available` whatever their `available` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `apy_desc`. `apy_desc` orders by `apy` descending; `apy_asc` orders by `apy` ascending; `tvl_desc` orders by `tvl` descending; `updated_desc` orders by `updated_at` descending; `apy_mean_30d_desc` orders by `apy_stats.mean_30d` descending; `apy_change_7d_desc` orders by `apy_stats.change_7d` descending; `apy_stddev_30d_asc` orders by `apy_stats.stddev_30d` ascending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value, `min_tvl` those whose TVL (the field `tvl_desc` sorts by) is. `is_active` is the other family's flag: a `validation_error` here. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
          *
          *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per offer; the pagination is in `X-Total-Count`, `X-Snapshot` and `Link`. Columns: `id`, `compositeKey`, `platform.type`, `platform.slug`, `platform.name`, `chain.slug`, `chain.symbol`, `chain.name`, `asset.slug`, `asset.symbol`, `asset.name`, `reward_assets`, `product_type`, `product_name`, `duration_days`, `apy`, `estimated_apy`, `estimated_apy_updated_at`, `tvl`, `min_amount`, `max_amount`, `available`, `available_updated_at`, `link`, `updated_at`.
          */
@@ -252,7 +252,7 @@ export interface paths {
         };
         /**
          * Get one earn offer
-         * @description One published earn offer by id. An unknown or unpublished id answers `404 not_found`; a malformed id `400 validation_error`. Takes no query parameters: any is a `validation_error`.
+         * @description One published earn offer by id. An unknown or unpublished id answers `404 not_found`; a malformed id `400 validation_error`. Takes only `include` (`include=apy_stats` adds each earn and borrow offer's figures); any other query parameter is a `validation_error`.
          */
         get: operations["getEarnOffer"];
         put?: never;
@@ -272,7 +272,7 @@ export interface paths {
         };
         /**
          * List borrow offers
-         * @description Published borrow offers, filtered and sorted; without `is_active` whatever their `is_active` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `apy_asc`. `apy_desc` orders by `net_borrow_apy` descending; `apy_asc` orders by `net_borrow_apy` ascending; `tvl_desc` orders by `total_supply_usd` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value, `min_tvl` those whose TVL (the field `tvl_desc` sorts by) is. `available` is the other family's flag: a `validation_error` here. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
+         * @description Published borrow offers, filtered and sorted; without `is_active` whatever their `is_active` flag. Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. Default `apy_asc`. `apy_desc` orders by `net_borrow_apy` descending; `apy_asc` orders by `net_borrow_apy` ascending; `tvl_desc` orders by `total_supply_usd` descending; `updated_desc` orders by `updated_at` descending; `apy_mean_30d_desc` orders by `apy_stats.mean_30d` descending; `apy_change_7d_desc` orders by `apy_stats.change_7d` descending; `apy_stddev_30d_asc` orders by `apy_stats.stddev_30d` ascending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly. `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value, `min_tvl` those whose TVL (the field `tvl_desc` sorts by) is. `available` is the other family's flag: a `validation_error` here. An offer whose platform is unknown or not public has `platform: null` and matches no `platform` or `platform_type` filter. `pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.
          *
          *     With `Accept: text/csv` the answer is CSV (the overview's "CSV"): one row per offer; the pagination is in `X-Total-Count`, `X-Snapshot` and `Link`. Columns: `id`, `compositeKey`, `platform.type`, `platform.slug`, `platform.name`, `chain.slug`, `chain.symbol`, `chain.name`, `asset.slug`, `asset.symbol`, `asset.name`, `platform_type`, `term_days`, `borrow_apy`, `supply_apy`, `net_borrow_apy`, `real_net_borrow_apy`, `total_supply_usd`, `total_borrow_usd`, `available_liquidity_usd`, `is_active`, `link`, `synced_at`, `updated_at`.
          */
@@ -351,7 +351,7 @@ export interface paths {
         };
         /**
          * Get one borrow offer
-         * @description One published borrow offer by id. An unknown or unpublished id answers `404 not_found`; a malformed id `400 validation_error`. Takes no query parameters: any is a `validation_error`.
+         * @description One published borrow offer by id. An unknown or unpublished id answers `404 not_found`; a malformed id `400 validation_error`. Takes only `include` (`include=apy_stats` adds each earn and borrow offer's figures); any other query parameter is a `validation_error`.
          */
         get: operations["getBorrowOffer"];
         put?: never;
@@ -761,7 +761,41 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description A published earn offer; `available: false` offers are returned too. */
+        /**
+         * @description Trend and stability figures of an offer's APY (earn `apy`, borrow `net_borrow_apy`) as of `as_of`, the refresh time of the version, from its stored history, exact (docs/api.md, "APY figures"). Present only with `include=apy_stats`, as the last field of the offer.
+         * @example {
+         *       "as_of": "2026-11-20T10:00:00.000Z",
+         *       "change_1d": "0.35",
+         *       "change_7d": "0.35",
+         *       "change_30d": null,
+         *       "mean_7d": "4.242857",
+         *       "mean_30d": "4.240000",
+         *       "stddev_30d": "0.245764",
+         *       "points_30d": 30
+         *     }
+         */
+        ApyStats: {
+            /**
+             * Format: date-time
+             * @description The refresh time the figures are computed at.
+             */
+            as_of: string;
+            /** @description The served APY minus the latest observation at or before `as_of` − 1 day, percentage points, exact; `null` when none lies in the 24 hours before that instant. */
+            change_1d: string | null;
+            /** @description As `change_1d`, 7 days back. */
+            change_7d: string | null;
+            /** @description As `change_1d`, 30 days back. */
+            change_30d: string | null;
+            /** @description Mean of the daily points (the last observation of each UTC day) whose day starts in the last 7 days, rounded half-even to 6 places; `null` with fewer than 3.5 such days. */
+            mean_7d: string | null;
+            /** @description As `mean_7d` over 30 days (`null` with fewer than 15 days). */
+            mean_30d: string | null;
+            /** @description Population standard deviation of the same 30-day points, percentage points, rounded half-even to 6 places; `null` as `mean_30d`. */
+            stddev_30d: string | null;
+            /** @description How many daily points `mean_30d` and `stddev_30d` used. */
+            points_30d: number;
+        };
+        /** @description A published earn offer; `available: false` offers are returned too. `apy_stats` only with `include=apy_stats`. */
         EarnOffer: {
             /** @description Numeric offer identifier. */
             id: number;
@@ -795,8 +829,9 @@ export interface components {
             link: string;
             /** Format: date-time */
             updated_at: string;
+            apy_stats?: components["schemas"]["ApyStats"];
         };
-        /** @description A published borrow offer; `is_active: false` offers are returned too. */
+        /** @description A published borrow offer; `is_active: false` offers are returned too. `apy_stats` only with `include=apy_stats`. */
         BorrowOffer: {
             /** @description Numeric offer identifier. */
             id: number;
@@ -827,6 +862,7 @@ export interface components {
             synced_at: string;
             /** Format: date-time */
             updated_at: string;
+            apy_stats?: components["schemas"]["ApyStats"];
         };
         /** @description A published collateral offer; `is_active: false` offers are returned too. */
         CollateralOffer: {
@@ -1695,6 +1731,13 @@ export interface components {
          */
         "header_If-None-Match": string;
         /**
+         * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
+         * @example [
+         *       "apy_stats"
+         *     ]
+         */
+        query_include: "apy_stats"[];
+        /**
          * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
          * @example [
          *       "exchange",
@@ -1735,6 +1778,16 @@ export interface components {
          * @example 1e6
          */
         query_min_tvl: string;
+        /**
+         * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+         * @example 4
+         */
+        query_min_apy_mean_30d: string;
+        /**
+         * @description Only offers whose `apy_stats.stddev_30d` (the deviation of the same 30 daily points, percentage points) is at most this value; an offer whose deviation is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+         * @example 0.5
+         */
+        query_max_apy_stddev_30d: string;
         /**
          * @description The older end: a `pagination.snapshot` (or `snapshot`) of an earlier answer of this family. An expired or unknown version is `410 snapshot_expired`: read the whole list again. A version published later than the newer end (the served version, or `snapshot`) is `400 validation_error` naming `since`. Required.
          * @example v20261120T0955Z-7f3a
@@ -2478,7 +2531,15 @@ export interface operations {
     };
     getCurrency: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
+                 * @example [
+                 *       "apy_stats"
+                 *     ]
+                 */
+                include?: components["parameters"]["query_include"];
+            };
             header?: {
                 /**
                  * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
@@ -2662,10 +2723,10 @@ export interface operations {
                  */
                 asset?: components["parameters"]["query_asset"];
                 /**
-                 * @description Sort mode. Default `apy_desc`. `apy_desc` orders by `apy` descending; `apy_asc` orders by `apy` ascending; `tvl_desc` orders by `tvl` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly.
+                 * @description Sort mode. Default `apy_desc`. `apy_desc` orders by `apy` descending; `apy_asc` orders by `apy` ascending; `tvl_desc` orders by `tvl` descending; `updated_desc` orders by `updated_at` descending; `apy_mean_30d_desc` orders by `apy_stats.mean_30d` descending; `apy_change_7d_desc` orders by `apy_stats.change_7d` descending; `apy_stddev_30d_asc` orders by `apy_stats.stddev_30d` ascending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly.
                  * @example tvl_desc
                  */
-                sort?: "apy_desc" | "apy_asc" | "tvl_desc" | "updated_desc";
+                sort?: "apy_desc" | "apy_asc" | "tvl_desc" | "updated_desc" | "apy_mean_30d_desc" | "apy_change_7d_desc" | "apy_stddev_30d_asc";
                 /**
                  * @description Only offers whose APY (percent) is at least this value. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
                  * @example 4.75
@@ -2696,6 +2757,23 @@ export interface operations {
                  * @example true
                  */
                 available?: boolean;
+                /**
+                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @example 4
+                 */
+                min_apy_mean_30d?: components["parameters"]["query_min_apy_mean_30d"];
+                /**
+                 * @description Only offers whose `apy_stats.stddev_30d` (the deviation of the same 30 daily points, percentage points) is at most this value; an offer whose deviation is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @example 0.5
+                 */
+                max_apy_stddev_30d?: components["parameters"]["query_max_apy_stddev_30d"];
+                /**
+                 * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
+                 * @example [
+                 *       "apy_stats"
+                 *     ]
+                 */
+                include?: components["parameters"]["query_include"];
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2830,6 +2908,13 @@ export interface operations {
                  * @example 200
                  */
                 offset?: components["parameters"]["query_offset"];
+                /**
+                 * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
+                 * @example [
+                 *       "apy_stats"
+                 *     ]
+                 */
+                include?: components["parameters"]["query_include"];
             };
             header?: {
                 /**
@@ -3049,7 +3134,15 @@ export interface operations {
     };
     getEarnOffer: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
+                 * @example [
+                 *       "apy_stats"
+                 *     ]
+                 */
+                include?: components["parameters"]["query_include"];
+            };
             header?: {
                 /**
                  * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.
@@ -3179,10 +3272,10 @@ export interface operations {
                  */
                 asset?: components["parameters"]["query_asset"];
                 /**
-                 * @description Sort mode. Default `apy_asc`. `apy_desc` orders by `net_borrow_apy` descending; `apy_asc` orders by `net_borrow_apy` ascending; `tvl_desc` orders by `total_supply_usd` descending; `updated_desc` orders by `updated_at` descending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly.
+                 * @description Sort mode. Default `apy_asc`. `apy_desc` orders by `net_borrow_apy` descending; `apy_asc` orders by `net_borrow_apy` ascending; `tvl_desc` orders by `total_supply_usd` descending; `updated_desc` orders by `updated_at` descending; `apy_mean_30d_desc` orders by `apy_stats.mean_30d` descending; `apy_change_7d_desc` orders by `apy_stats.change_7d` descending; `apy_stddev_30d_asc` orders by `apy_stats.stddev_30d` ascending. `null` sorts last in either direction, ties by `id` ascending; decimals compare exactly.
                  * @example tvl_desc
                  */
-                sort?: "apy_desc" | "apy_asc" | "tvl_desc" | "updated_desc";
+                sort?: "apy_desc" | "apy_asc" | "tvl_desc" | "updated_desc" | "apy_mean_30d_desc" | "apy_change_7d_desc" | "apy_stddev_30d_asc";
                 /**
                  * @description Only offers whose APY (percent) is at least this value. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
                  * @example 4.75
@@ -3213,6 +3306,23 @@ export interface operations {
                  * @example true
                  */
                 is_active?: components["parameters"]["query_is_active"];
+                /**
+                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @example 4
+                 */
+                min_apy_mean_30d?: components["parameters"]["query_min_apy_mean_30d"];
+                /**
+                 * @description Only offers whose `apy_stats.stddev_30d` (the deviation of the same 30 daily points, percentage points) is at most this value; an offer whose deviation is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @example 0.5
+                 */
+                max_apy_stddev_30d?: components["parameters"]["query_max_apy_stddev_30d"];
+                /**
+                 * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
+                 * @example [
+                 *       "apy_stats"
+                 *     ]
+                 */
+                include?: components["parameters"]["query_include"];
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -3340,6 +3450,13 @@ export interface operations {
                  * @example 200
                  */
                 offset?: components["parameters"]["query_offset"];
+                /**
+                 * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
+                 * @example [
+                 *       "apy_stats"
+                 *     ]
+                 */
+                include?: components["parameters"]["query_include"];
             };
             header?: {
                 /**
@@ -3556,7 +3673,15 @@ export interface operations {
     };
     getBorrowOffer: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
+                 * @example [
+                 *       "apy_stats"
+                 *     ]
+                 */
+                include?: components["parameters"]["query_include"];
+            };
             header?: {
                 /**
                  * @description Entity tags of bodies the client holds (`ETag` of an earlier answer), or `*`. When one matches the current body (weak comparison, RFC 9110), the answer is `304` with no body. Any other value gets the full answer. API Gateway refuses a request whose headers exceed 10,240 bytes.

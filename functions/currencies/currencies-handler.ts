@@ -1,11 +1,12 @@
 /** Currencies: the list by market-cap rank and the detail with its offers (docs/api.md, "Currencies"). */
 
 import { foundDoc, getCurrencyDetail, listCatalog } from '../../shared/domain/catalog';
+import type { Includes } from '../../shared/domain/offers';
 import { docResult, listResult } from '../../shared/http/answers';
 import type { ApiDeps } from '../../shared/http/api-deps';
 import { type ApiEvent, queryValues, redirectResult } from '../../shared/http/http';
 import { apiHandler } from '../../shared/http/middleware/api-handler';
-import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/http/query';
+import { CURRENCY_DETAIL_QUERY, LIST_QUERY, parseQuery } from '../../shared/http/query';
 
 export function currenciesHandler(deps: ApiDeps) {
   const { stores } = deps;
@@ -17,9 +18,17 @@ export function currenciesHandler(deps: ApiDeps) {
         return listResult(event, await listCatalog(stores, 'currencies', query));
       },
       getCurrency: async (event: ApiEvent) => {
-        const found = await getCurrencyDetail(stores, event.pathParameters?.slug ?? '');
+        // A former slug redirects whatever the query (docs/api.md, "Parameters"): its refusal waits for the lookup.
+        let includes: Includes = {};
+        let refusal: unknown;
+        try {
+          includes = parseQuery(CURRENCY_DETAIL_QUERY(), queryValues(event));
+        } catch (error) {
+          refusal = error;
+        }
+        const found = await getCurrencyDetail(stores, event.pathParameters?.slug ?? '', includes);
         if (found && 'redirectTo' in found) return redirectResult(event, found.redirectTo);
-        parseQuery(NO_QUERY(), queryValues(event));
+        if (refusal !== undefined) throw refusal;
         return docResult(foundDoc(found, 'currencies'));
       },
     },

@@ -2,12 +2,12 @@
 
 import type { OfferFamily } from '../../shared/data/keys';
 import { offerChanges } from '../../shared/domain/changes';
-import { getOffer, listOffers } from '../../shared/domain/offers';
+import { getOffer, type Includes, listOffers } from '../../shared/domain/offers';
 import { changesResult, docResult, offerListResult } from '../../shared/http/answers';
 import type { ApiDeps } from '../../shared/http/api-deps';
 import { type ApiEvent, queryValues } from '../../shared/http/http';
 import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
-import { CHANGES_QUERY, NO_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
+import { CHANGES_QUERY, OFFER_DETAIL_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
 
 export function offersHandler(deps: ApiDeps) {
   const { stores } = deps;
@@ -15,20 +15,21 @@ export function offersHandler(deps: ApiDeps) {
     (family: OfferFamily): RouteHandler =>
     async (event: ApiEvent) => {
       const query = parseQuery(OFFER_LIST_QUERY[family](), queryValues(event));
-      return offerListResult(event, family, await listOffers(stores, family, query));
+      const includes: Includes = 'include' in query ? query : {};
+      return offerListResult(event, family, await listOffers(stores, family, query), includes);
     };
   const changes =
     (family: OfferFamily): RouteHandler =>
     async (event: ApiEvent) => {
-      const query = parseQuery(CHANGES_QUERY(), queryValues(event));
+      const query = parseQuery(CHANGES_QUERY[family](), queryValues(event));
       return changesResult(event, await offerChanges(stores, family, query));
     };
   const detail =
     (family: OfferFamily): RouteHandler =>
     async (event: ApiEvent) => {
       const id = parseOfferId(event.pathParameters?.id);
-      parseQuery(NO_QUERY(), queryValues(event));
-      return docResult(await getOffer(stores, family, id));
+      const query = parseQuery(OFFER_DETAIL_QUERY[family](), queryValues(event));
+      return docResult(await getOffer(stores, family, id, query));
     };
   return apiHandler(
     'offers',

@@ -9,13 +9,21 @@
  */
 
 import {
+  APY_FIGURES,
+  type ApyFigure,
   type ColumnEncoding,
   type ColumnEncodings,
   columnPath,
   FACT_OF,
+  FIGURE_FACTS,
+  type FigureFact,
+  type FilteredFigure,
+  isFigureSort,
   OFFER_COLUMNS,
   type OfferColumn,
   type OfferFacts,
+  SORT_MODES,
+  type SortMode,
 } from '../model/offer-families';
 import { decimalSortKey } from '../platform/decimal';
 import type { CatalogFamily, OfferFamily, VersionedFamily } from './keys';
@@ -60,12 +68,67 @@ export type OfferColumnData = {
   [C in OfferColumn]: ColumnEncodings[(typeof OFFER_COLUMNS)[C]['encoding']]['stored'][];
 };
 
+/**
+ * The APY figures of an earn or borrow version (CONTRACT §13), as of one refresh time: each
+ * entry's packed (`packFigures`), null for an offer the import computed none for. One string an
+ * offer keeps the heap small (docs/api.md, "APY figures"; measured in docs/performance.md).
+ */
+export interface FigureData {
+  as_of: string;
+  stats: (string | null)[];
+}
+
 /** The index of an offer family: the filter and sort values of every published offer (its declared columns). */
 export interface OfferIndexData extends IndexColumns, OfferColumnData {
   kind: 'offers';
   family: OfferFamily;
   /** Entries in each sort mode that has an order of its own in the family. */
   orders: Partial<Record<string, number[]>>;
+  /** Earn and borrow versions imported with figures (absent on collateral and on versions without). */
+  figures?: FigureData;
+}
+
+/** One offer's figures: each of APY_FIGURES (a decimal string or null) and `points_30d`. */
+export type FigureValues = Readonly<Record<ApyFigure, string | null>> & { readonly points_30d: number };
+
+const FIGURE_SEPARATOR = '|';
+/** A packed entry: APY_FIGURES' values (empty for null) then `points_30d`, joined by `|`. */
+export const PACKED_FIGURES = new RegExp(`^(?:(?:-?\\d+(?:\\.\\d+)?)?\\|){${APY_FIGURES.length}}\\d+$`);
+
+/** One offer's figures as the index stores them: `"0.12|-0.5||4.123456|4.123456|0.123456|30"`. */
+export const packFigures = (values: FigureValues): string =>
+  [...APY_FIGURES.map((figure) => values[figure] ?? ''), String(values.points_30d)].join(FIGURE_SEPARATOR);
+
+function unpackFigures(packed: string): FigureValues {
+  const parts = packed.split(FIGURE_SEPARATOR);
+  const values: Record<string, string | number | null> = { points_30d: Number(parts[APY_FIGURES.length]) };
+  APY_FIGURES.forEach((figure, i) => {
+    values[figure] = parts[i] === '' ? null : parts[i];
+  });
+  // The codec checked the packed form (items/index-segment.ts PACKED_FIGURES).
+  return values as FigureValues;
+}
+
+/** The figures of an offer without any: every one null, no point. */
+export const NO_FIGURES: FigureValues = {
+  ...(Object.fromEntries(APY_FIGURES.map((figure) => [figure, null])) as Record<ApyFigure, null>),
+  points_30d: 0,
+};
+
+/** Below this many micro-units a figure is an exact double (2^53 > 10^15). */
+const EXACT_UNITS = 1e15;
+
+/**
+ * A filtered figure as a fact (shared/model/offer-families.ts `FigureFact`): its micro-units when
+ * it has exactly 6 decimals and fewer than 16 digits, else the exact key of its decimal.
+ */
+export function figureFact(value: string | null): FigureFact {
+  if (value === null) return null;
+  if (/^-?\d+\.\d{6}$/.test(value)) {
+    const units = Number(value.replace('.', ''));
+    if (Math.abs(units) < EXACT_UNITS) return units;
+  }
+  return decimalSortKey(value);
 }
 
 export type IndexData = CatalogIndexData | OfferIndexData;
@@ -169,10 +232,27 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
   private readonly byAsset = new Map<string, Map<string, number[]>>();
   private readonly ranks = new Map<string, Int32Array>();
   private factsOf?: OfferFacts[];
+  private identity?: number[];
 
   /** The JSON's estimate, and the ranks and asset lists of every sort mode counted as if built. */
   override get heapBytes(): number {
-    return super.heapBytes + Object.keys(this.data.orders).length * this.size * DERIVED_BYTES_PER_ENTRY_AND_MODE;
+    const derived = Object.keys(this.data.orders).length * this.size * DERIVED_BYTES_PER_ENTRY_AND_MODE;
+    return super.heapBytes + derived - this.figureCharacters() * (HEAP_PER_CHARACTER - 1);
+  }
+
+  private figureText?: number;
+
+  /**
+   * The characters of the packed figures' JSON: one flat string an offer, about a byte a character
+   * in the heap, not the JSON average (measured: docs/api.md, "APY figures", ~90 bytes an offer).
+   */
+  private figureCharacters(): number {
+    if (this.figureText === undefined) {
+      let characters = 0;
+      for (const packed of this.data.figures?.stats ?? []) characters += packed === null ? 0 : packed.length;
+      this.figureText = Math.min(characters, this.textLength);
+    }
+    return this.figureText;
   }
 
   entry(id: number): number | undefined {
@@ -186,8 +266,24 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
 
   order(mode: string): readonly number[] {
     const order = this.data.orders[mode];
-    if (!order) throw new Error(`the ${this.data.family} index has no ${mode} order`);
-    return order;
+    if (order) return order;
+    // A version without figures: every figure null, so its figure orders are the ids' (null last, ties by id).
+    if (this.data.figures === undefined && (SORT_MODES as string[]).includes(mode) && isFigureSort(mode as SortMode)) {
+      this.identity ??= this.data.ids.map((_, i) => i);
+      return this.identity;
+    }
+    throw new Error(`the ${this.data.family} index has no ${mode} order`);
+  }
+
+  /**
+   * An entry's figures and their `as_of`, or undefined when the version carries none (a version
+   * imported without them). An offer the import computed none for has every figure null.
+   */
+  figures(entry: number): { asOf: string; values: FigureValues } | undefined {
+    const figures = this.data.figures;
+    if (figures === undefined) return undefined;
+    const packed = figures.stats[entry];
+    return { asOf: figures.as_of, values: packed === null ? NO_FIGURES : unpackFigures(packed) };
   }
 
   /** Each entry's place in `mode`'s order (puts any set of entries in that order), built once per mode. */
@@ -224,12 +320,16 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
     if (!this.factsOf) {
       const d = this.data;
       const columns = Object.keys(OFFER_COLUMNS) as OfferColumn[];
+      const figures = Object.entries(FIGURE_FACTS) as [FilteredFigure, string][];
       this.factsOf = d.ids.map((_, i) => {
         const facts: Record<string, unknown> = {};
         for (const column of columns) {
           const value = d[column][i];
           facts[FACT_OF[column]] = OFFER_COLUMNS[column].encoding === 'flag' ? value === 1 : value;
         }
+        const packed = d.figures?.stats[i];
+        const values = packed ? unpackFigures(packed) : NO_FIGURES;
+        for (const [figure, fact] of figures) facts[fact] = figureFact(values[figure]);
         // The codec checked each column against its encoding (items/index-segment.ts).
         return facts as OfferFacts;
       });

@@ -149,3 +149,9 @@ export function apyStats(observations: readonly Observation[], current: string, 
     points_30d: month.length,
   };
 }
+
+/** The `apy_stats` object's JSON, its fields in the order of `ApyStats` (what `include=apy_stats` splices in). */
+export function apyStatsJson(stats: ApyStats): string {
+  const { as_of, change_1d, change_7d, change_30d, mean_7d, mean_30d, stddev_30d, points_30d } = stats;
+  return JSON.stringify({ as_of, change_1d, change_7d, change_30d, mean_7d, mean_30d, stddev_30d, points_30d });
+}

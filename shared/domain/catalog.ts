@@ -8,7 +8,7 @@ import type { CatalogFamily } from '../data/keys';
 import type { Stores } from '../data/stores';
 import { SLUG_MAX_LENGTH } from '../platform/constants';
 import { NotFoundError } from '../platform/errors';
-import { offersOfAsset } from './offers';
+import { type Includes, offersOfAsset } from './offers';
 import { type Detail, later, type Page, type PageRequest, pageOf, pagination } from './page';
 import { servedCatalog } from './served';
 
@@ -51,12 +51,15 @@ export async function getCatalogRecord(stores: Stores, family: CatalogFamily, sl
   return { doc, lastModified: publishedAt };
 }
 
-/** A currency with every published offer of its asset, each family in its default order. */
-export async function getCurrencyDetail(stores: Stores, slug: string): Promise<Lookup> {
+/** A currency with every published offer of its asset, each family in its default order, with what the request includes. */
+export async function getCurrencyDetail(stores: Stores, slug: string, includes: Includes = {}): Promise<Lookup> {
   const { index, entry, redirectTo, publishedAt } = await find(stores, 'currencies', slug);
   if (redirectTo !== undefined) return { redirectTo };
   if (index === undefined || entry === undefined) return undefined;
-  const [[doc], offers] = await Promise.all([stores.documents.docs([index.ref(entry)]), offersOfAsset(stores, slug)]);
+  const [[doc], offers] = await Promise.all([
+    stores.documents.docs([index.ref(entry)]),
+    offersOfAsset(stores, slug, includes),
+  ]);
   const arrays = `"earn_offers":[${offers.earn.join(',')}],"borrow_offers":[${offers.borrow.join(',')}],"collateral_offers":[${offers.collateral.join(',')}]`;
   return { doc: `${doc.slice(0, -1)},${arrays}}`, lastModified: later(publishedAt, offers.lastModified) };
 }

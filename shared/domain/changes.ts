@@ -9,13 +9,14 @@ import type { OfferIndex } from '../data/family-index';
 import type { OfferFamily } from '../data/keys';
 import type { Stores } from '../data/stores';
 import { ValidationError } from '../platform/errors';
+import { type Includes, withIncludes } from './offers';
 import { type PageRequest, type Pagination, pagination } from './page';
 import { servedOffers } from './served';
 
 type Change = 'added' | 'changed' | 'removed';
 
 /** A page of the changes since version `since` (docs/api.md, "Changes since a version"). */
-export interface ChangesRequest extends PageRequest {
+export interface ChangesRequest extends PageRequest, Includes {
   readonly since: string;
 }
 
@@ -89,9 +90,10 @@ export async function offerChanges(stores: Stores, family: OfferFamily, query: C
     ]);
   const all = differencesOf(older.snapshot, newer.snapshot, older.index, newer.index);
   const shown = all.slice(query.offset, query.offset + query.limit);
-  const docs = await stores.documents.docs(
-    shown.flatMap((d) => (d.entry === undefined ? [] : [newer.index!.ref(d.entry)])),
-  );
+  // The offers it shows are the newer version's, with what the request includes.
+  const entries = shown.flatMap((d) => (d.entry === undefined ? [] : [d.entry]));
+  const read = await stores.documents.docs(entries.map((e) => newer.index!.ref(e)));
+  const docs = newer.index ? withIncludes(query, newer.index, entries, read, newer.publishedAt) : read;
   let next = 0;
   const rows = shown.map(
     (d) => `{"id":${d.id},"change":"${d.change}","offer":${d.entry === undefined ? 'null' : docs[next++]}}`,

@@ -11,13 +11,15 @@ import type { OfferFacts, OfferIndex } from '../data/family-index';
 import type { OfferFamily } from '../data/keys';
 import {
   FACT_OF,
+  FIGURE_FACTS,
+  type FilterDeclaration,
   type FilterKinds,
   filtersOf,
   OFFER_FILTERS,
   type OfferFilter,
   type OfferFilters,
 } from '../model/offer-families';
-import { numberSortKey } from '../platform/decimal';
+import { numberSortKey, unitsBound } from '../platform/decimal';
 
 export type { OfferFacts, OfferFilters };
 
@@ -25,20 +27,32 @@ export type OfferMatcher = (facts: OfferFacts) => boolean;
 
 type Fact = OfferFacts[keyof OfferFacts];
 
+/** A figure fact's micro-units are below this (shared/model/offer-families.ts `FigureFact`). */
+const FIGURE_UNITS_LIMIT = 1e15;
+/** Decimal places of a filtered figure (a mean or a deviation, CONTRACT §13). */
+const FIGURE_SCALE = 6;
+
 /**
  * The test of each filter kind (shared/model/offer-families.ts `FilterKinds`) on one fact, built
  * once per query: sets and bounds' keys computed here, so a call allocates nothing. A set holds
  * the values only: `has(null)` is false, so a null fact never matches; a bound's key against a
- * null fact fails by the explicit check.
+ * null fact fails by the explicit check. A bound compares a decimal fact by the order-preserving
+ * keys of shared/platform/decimal.ts, which order exactly as the decimals do, and a figure's
+ * micro-units (a number) by the bound's micro-units rounded toward the kept side: both exact.
  */
 const TEST: { [K in keyof FilterKinds]: (value: FilterKinds[K]) => (fact: Fact) => boolean } = {
   slugs: (values) => setTest(values),
   platformTypes: (values) => setTest(values),
   ids: (values) => setTest(values),
-  // `atLeast` compares the order-preserving keys of shared/platform/decimal.ts, which order exactly as the decimals do.
   atLeast: (bound) => {
     const key = numberSortKey(bound);
-    return (fact) => fact !== null && (fact as string) >= key;
+    const units = unitsBound(bound, FIGURE_SCALE, 'ceil', FIGURE_UNITS_LIMIT);
+    return (fact) => fact !== null && (typeof fact === 'number' ? fact >= units : (fact as string) >= key);
+  },
+  atMost: (bound) => {
+    const key = numberSortKey(bound);
+    const units = unitsBound(bound, FIGURE_SCALE, 'floor', FIGURE_UNITS_LIMIT);
+    return (fact) => fact !== null && (typeof fact === 'number' ? fact <= units : (fact as string) <= key);
   },
   is: (flag) => (fact) => fact === flag,
 };
@@ -50,8 +64,8 @@ function setTest(values: readonly unknown[]): (fact: Fact) => boolean {
 
 /** One declared filter's test of a query's value, over the fact of its column. */
 function filterTest<F extends OfferFilter>(filter: F, value: NonNullable<OfferFilters[F]>): OfferMatcher {
-  const declared = OFFER_FILTERS[filter];
-  const fact = FACT_OF[declared.column] as keyof OfferFacts;
+  const declared: FilterDeclaration = OFFER_FILTERS[filter];
+  const fact = ('column' in declared ? FACT_OF[declared.column] : FIGURE_FACTS[declared.figure]) as keyof OfferFacts;
   const test = (TEST[declared.kind] as (value: unknown) => (fact: Fact) => boolean)(value);
   return (facts) => test(facts[fact]);
 }

@@ -7,18 +7,46 @@
  * (docs/data-model.md).
  */
 
-import type { OfferIndex } from '../data/family-index';
+import { NO_FIGURES, type OfferIndex } from '../data/family-index';
 import { OFFER_FAMILIES, type OfferFamily } from '../data/keys';
 import type { Stores } from '../data/stores';
+import type { Include } from '../model/offer-families';
 import { NotFoundError } from '../platform/errors';
+import { apyStatsJson } from './apy-stats';
 import { candidates, type OfferFilters, offerMatcher } from './offer-facts';
 import { DEFAULT_SORT, effectiveSort, type SortMode } from './orderings';
 import { type Detail, later, type Page, type PageRequest, pageOf, pagination } from './page';
 import { servedOffers } from './served';
 
-/** An offer list: a page, the filters and the sort mode (docs/api.md, "Orderings"). */
-export interface OfferListRequest extends PageRequest, OfferFilters {
+/** What an answer adds to each earn and borrow offer (docs/api.md, "APY figures"): `include`, parsed. */
+export interface Includes {
+  readonly include?: readonly Include[];
+}
+
+/** An offer list: a page, the filters, the sort mode (docs/api.md, "Orderings") and what it includes. */
+export interface OfferListRequest extends PageRequest, OfferFilters, Includes {
   readonly sort?: SortMode;
+}
+
+/**
+ * The documents of `entries` of a version as served: each with its `apy_stats` last when the
+ * request includes them (the object spliced before the document's closing brace, so the rest
+ * stays byte for byte the document). A version without figures has every figure null, `as_of`
+ * its publication (docs/api.md, "APY figures").
+ */
+export function withIncludes(
+  request: Includes,
+  index: OfferIndex,
+  entries: readonly number[],
+  docs: string[],
+  publishedAt: string,
+): string[] {
+  if (!request.include?.includes('apy_stats')) return docs;
+  return docs.map((doc, i) => {
+    const found = index.figures(entries[i]);
+    const stats = apyStatsJson({ as_of: found?.asOf ?? publishedAt, ...(found?.values ?? NO_FIGURES) });
+    return `${doc.slice(0, -1)},"apy_stats":${stats}}`;
+  });
 }
 
 export async function listOffers(stores: Stores, family: OfferFamily, query: OfferListRequest): Promise<Page> {
@@ -28,15 +56,21 @@ export async function listOffers(stores: Stores, family: OfferFamily, query: Off
   const { total, entries } = index
     ? pageOf(candidates(index, mode, query), index.facts(), offerMatcher(family, query), offset, limit)
     : { total: 0, entries: [] };
-  const docs = await stores.documents.docs(entries.map((e) => index!.ref(e)));
+  const read = await stores.documents.docs(entries.map((e) => index!.ref(e)));
+  const docs = index ? withIncludes(query, index, entries, read, publishedAt) : read;
   return { docs, page: { ...pagination(total, offset, limit, docs.length), snapshot }, lastModified: publishedAt };
 }
 
-export async function getOffer(stores: Stores, family: OfferFamily, id: number): Promise<Detail> {
+export async function getOffer(
+  stores: Stores,
+  family: OfferFamily,
+  id: number,
+  includes: Includes = {},
+): Promise<Detail> {
   const { index, publishedAt } = await servedOffers(stores, family);
   const entry = index?.entry(id);
   if (index === undefined || entry === undefined) throw new NotFoundError(`No such ${family} offer.`);
-  const [doc] = await stores.documents.docs([index.ref(entry)]);
+  const [doc] = withIncludes(includes, index, [entry], await stores.documents.docs([index.ref(entry)]), publishedAt);
   return { doc, lastModified: publishedAt };
 }
 
@@ -52,22 +86,25 @@ export async function publishedOfferIds(
 
 /**
  * The published offers whose asset is `slug`, each family in its default order (their blocks in
- * one read), and when the newest of the three versions was published.
+ * one read), with what the request includes, and when the newest of the three versions was published.
  */
 export async function offersOfAsset(
   stores: Stores,
   slug: string,
+  includes: Includes = {},
 ): Promise<Record<OfferFamily, string[]> & { lastModified: string }> {
   const served = await Promise.all(OFFER_FAMILIES.map((family) => servedOffers(stores, family)));
-  const members = OFFER_FAMILIES.map((family, i) => {
-    const index: OfferIndex | undefined = served[i].index;
-    return index ? index.ofAsset(slug, DEFAULT_SORT[family]).map((e) => index.ref(e)) : [];
-  });
-  const docs = await stores.documents.docs(members.flat());
+  const members = OFFER_FAMILIES.map((family, i) => served[i].index?.ofAsset(slug, DEFAULT_SORT[family]) ?? []);
+  const docs = await stores.documents.docs(
+    members.flatMap((entries, i) => entries.map((e) => served[i].index!.ref(e))),
+  );
   const [earn, borrow] = [members[0].length, members[1].length];
+  const [earnIndex, borrowIndex] = [served[0].index, served[1].index];
   return {
-    earn: docs.slice(0, earn),
-    borrow: docs.slice(earn, earn + borrow),
+    earn: earnIndex ? withIncludes(includes, earnIndex, members[0], docs.slice(0, earn), served[0].publishedAt) : [],
+    borrow: borrowIndex
+      ? withIncludes(includes, borrowIndex, members[1], docs.slice(earn, earn + borrow), served[1].publishedAt)
+      : [],
     collateral: docs.slice(earn + borrow),
     lastModified: served.map((s) => s.publishedAt).reduce(later),
   };

@@ -7,6 +7,7 @@
 
 import type { CatalogFamily, OfferFamily } from '../data/keys';
 import {
+  type ApyFigure,
   distinctSortModes,
   OFFER_FAMILIES,
   OFFER_FAMILY,
@@ -100,9 +101,24 @@ export function effectiveSort(family: OfferFamily, requested: SortMode | undefin
   return distinctSortModes(family).includes(requested) ? requested : DEFAULT_SORT[family];
 }
 
-/** A sort mode's ordering of a family's records: its role's field, compared as the role's values. */
+/**
+ * A sort mode's ordering of a family's records: its role's field, compared as the role's values;
+ * a figure's mode orders records that carry their figures (`apy_stats`, CONTRACT §13) by that
+ * figure, an exact decimal.
+ */
 export function offerOrder(family: OfferFamily, mode: SortMode): OrderSpec<OfferShape> {
-  const { role, direction } = SORTS[mode];
+  const sort = SORTS[mode];
+  const { direction } = sort;
+  if ('figure' in sort) {
+    const { figure } = sort;
+    return {
+      value: (r) => (r.apy_stats as Record<ApyFigure, string | null> | undefined)?.[figure] ?? null,
+      kind: 'decimal',
+      direction,
+      tieBreak: byId,
+    };
+  }
+  const { role } = sort;
   const field = (OFFER_FAMILY[family].fields as Partial<Record<SortRole, string>>)[role];
   if (field === undefined) throw new Error(`${family} offers have no ${role} field to sort by`);
   return ROLE_VALUES[role] === 'decimal'

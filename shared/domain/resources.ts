@@ -194,6 +194,23 @@ export const collateralOfferFields = {
 export const CollateralOffer = z.strictObject(collateralOfferFields);
 
 /**
+ * The trend and stability figures of an earn or borrow offer (CONTRACT §13, docs/api.md "APY
+ * figures"), which `include=apy_stats` adds last to each offer: its own schema, never a field of
+ * the offers' (their documents do not hold it).
+ */
+const apyStatsFields = {
+  as_of: timestamp(),
+  change_1d: z.nullable(decimal()),
+  change_7d: z.nullable(decimal()),
+  change_30d: z.nullable(decimal()),
+  mean_7d: z.nullable(decimal()),
+  mean_30d: z.nullable(decimal()),
+  stddev_30d: z.nullable(decimal()),
+  points_30d: z.int().check(z.minimum(0)),
+};
+export const ApyStats = z.strictObject(apyStatsFields);
+
+/**
  * One point of an offer's APY history (docs/api.md, "History"), by family: earn points carry the
  * offer's `tvl` beside `apy`; a borrow point's `apy` is its `net_borrow_apy`.
  */

@@ -9,6 +9,7 @@
  */
 import type { HistoryFamily, OfferFamily } from '../data/keys';
 import type { ChangesPage } from '../domain/changes';
+import type { Includes } from '../domain/offers';
 import type { Detail, Page } from '../domain/page';
 import { acceptsCsv, CSV_CONTENT_TYPE, historyCsv, offersCsv } from './csv';
 import { type ApiEvent, type ApiResult, jsonResult, listBody } from './http';
@@ -88,11 +89,18 @@ const varying = (result: ApiResult): ApiResult => ({ ...result, headers: { ...re
 
 /**
  * A page of offers in the representation the request accepts: JSON as `listResult`, or CSV with
- * the pagination in headers (`Link`, `X-Total-Count`, `X-Snapshot`), from the same documents.
+ * the pagination in headers (`Link`, `X-Total-Count`, `X-Snapshot`), from the same documents (and
+ * the `apy_stats` columns when the request includes them).
  */
-export function offerListResult(event: ApiEvent, family: OfferFamily, answer: Page): ApiResult {
+export function offerListResult(
+  event: ApiEvent,
+  family: OfferFamily,
+  answer: Page,
+  includes: Includes = {},
+): ApiResult {
   if (!acceptsCsv(event)) return varying(listResult(event, answer));
-  const result = pagedResult(event, csvResult(offersCsv(family, answer.docs)), answer.page, answer.lastModified);
+  const csv = offersCsv(family, answer.docs, includes.include?.includes('apy_stats'));
+  const result = pagedResult(event, csvResult(csv), answer.page, answer.lastModified);
   result.headers = {
     ...result.headers,
     'X-Total-Count': String(answer.page.total),

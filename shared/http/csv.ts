@@ -10,7 +10,13 @@
  */
 import type * as z from 'zod/mini';
 import type { HistoryFamily, OfferFamily } from '../data/keys';
-import { borrowOfferFields, collateralOfferFields, earnOfferFields, HISTORY_POINT_FIELDS } from '../domain/resources';
+import {
+  ApyStats,
+  borrowOfferFields,
+  collateralOfferFields,
+  earnOfferFields,
+  HISTORY_POINT_FIELDS,
+} from '../domain/resources';
 import { DECIMAL_PATTERN } from '../platform/decimal';
 import type { ApiEvent } from './http';
 import { headerValues } from './http';
@@ -66,11 +72,19 @@ const OFFER_FIELDS = {
   collateral: collateralOfferFields,
 } as const satisfies Record<OfferFamily, Shape>;
 
-/** Each family's columns, derived once on first use (a function that never answers CSV never pays for it). */
-const offerColumns = new Map<OfferFamily, Column[]>();
-export const offerColumnsOf = (family: OfferFamily): Column[] => {
-  let columns = offerColumns.get(family);
-  if (!columns) offerColumns.set(family, (columns = columnsOf(OFFER_FIELDS[family])));
+/**
+ * Each family's columns, derived once on first use (a function that never answers CSV never pays
+ * for it); with `apy_stats` (`include=apy_stats`, docs/api.md "APY figures"), its figures last
+ * (`apy_stats.as_of`, `apy_stats.change_1d`, …).
+ */
+const offerColumns = new Map<string, Column[]>();
+export const offerColumnsOf = (family: OfferFamily, apyStats = false): Column[] => {
+  const key = `${family}${apyStats ? '+apy_stats' : ''}`;
+  let columns = offerColumns.get(key);
+  if (!columns) {
+    const shape = apyStats ? { ...OFFER_FIELDS[family], apy_stats: ApyStats } : OFFER_FIELDS[family];
+    offerColumns.set(key, (columns = columnsOf(shape)));
+  }
   return columns;
 };
 
@@ -118,10 +132,10 @@ function csvText(columns: readonly Column[], rows: Iterable<Json>): string {
   return lines.join(CRLF) + CRLF;
 }
 
-/** A page of offers as CSV, from its JSON documents. */
-export const offersCsv = (family: OfferFamily, docs: readonly string[]): string =>
+/** A page of offers as CSV, from its JSON documents (carrying `apy_stats` when `apyStats`). */
+export const offersCsv = (family: OfferFamily, docs: readonly string[], apyStats = false): string =>
   csvText(
-    offerColumnsOf(family),
+    offerColumnsOf(family, apyStats),
     docs.map((doc) => JSON.parse(doc) as Json),
   );
 

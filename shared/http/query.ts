@@ -15,15 +15,20 @@ import * as z from 'zod/mini';
 import type { OfferFamily } from '../data/keys';
 import { INTERVALS, MAX_HISTORY_IDS, PERIODS } from '../domain/buckets';
 import {
+  type FigureFamily,
   type FilterDeclaration,
   type FilterKind,
   type FilterKinds,
+  hasFigures,
+  INCLUDES,
+  type Include,
   LIST_MAX,
   OFFER_FAMILY,
   OFFER_FILTERS,
+  type OfferFilter,
   type OfferParameter,
-  SORT_MODES,
   type SortMode,
+  sortModesOf,
 } from '../model/offer-families';
 import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/constants';
 import { ValidationError } from '../platform/errors';
@@ -177,6 +182,15 @@ const platformTypeElement = (name: string): Element<PlatformType> => ({
   schema: () => z.enum(PLATFORM_TYPES),
 });
 
+const includeElement = (name: string): Element<Include> => ({
+  problem: (text) =>
+    (INCLUDES as readonly string[]).includes(text)
+      ? undefined
+      : `${name} must be one of the following values: ${INCLUDES.join(', ')}`,
+  value: (text) => text as Include,
+  schema: () => z.enum(INCLUDES),
+});
+
 const idElement = (name: string): Element<number> => ({
   problem: (text) => {
     if (!/^[0-9]+$/.test(text)) return `${name} must be a comma-separated list of integers`;
@@ -217,10 +231,20 @@ const FILTER_PARAM: { [K in FilterKind]: (name: string, max: number) => z.ZodMin
   platformTypes: (name, max) => list(name, max, platformTypeElement(name)),
   ids: (name, max) => list(name, max, idElement(name)),
   atLeast: (name) => unsignedNumber(name),
+  atMost: (name) => unsignedNumber(name),
   is: (name) => flag(name),
 };
 
 const snapshotParam = () => z.optional(snapshot('snapshot'));
+
+/** `include` (docs/api.md, "APY figures"): a list of distinct values of INCLUDES. */
+const includeParam = () => z.optional(list('include', INCLUDES.length, includeElement('include')));
+type IncludeShape = { include: ReturnType<typeof includeParam> };
+/** `include` where a family's offers carry figures, nothing elsewhere (there it is an unknown parameter). */
+const includeOf = <F extends OfferFamily>(family: F) =>
+  (hasFigures(family) ? { include: includeParam() } : {}) as F extends FigureFamily
+    ? IncludeShape
+    : Record<never, never>;
 
 /** Routes that take no query parameter. */
 export const NO_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({}));
@@ -230,7 +254,7 @@ export const LIST_QUERY = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({ limit: limit(), offset: offset(), snapshot: snapshotParam() }),
 );
 
-type FamilyFilter<F extends OfferFamily> = Exclude<(typeof OFFER_FAMILY)[F]['query'][number], 'sort'>;
+type FamilyFilter<F extends OfferFamily> = Extract<(typeof OFFER_FAMILY)[F]['query'][number], OfferFilter>;
 
 /** The shape of a family's list query: paging, its declared parameters, `snapshot`. */
 type OfferListShape<F extends OfferFamily> = {
@@ -240,7 +264,7 @@ type OfferListShape<F extends OfferFamily> = {
   snapshot: ReturnType<typeof snapshotParam>;
 } & {
   [P in FamilyFilter<F>]: z.ZodMiniOptional<z.ZodMiniType<FilterKinds[(typeof OFFER_FILTERS)[P]['kind']]>>;
-};
+} & (F extends FigureFamily ? IncludeShape : Record<never, never>);
 
 /**
  * A family's list query, from its declaration (shared/model/offer-families.ts): `limit`, `offset`,
@@ -250,7 +274,8 @@ type OfferListShape<F extends OfferFamily> = {
  */
 function offerListQuery<F extends OfferFamily>(family: F) {
   const parameters = (OFFER_FAMILY[family].query as readonly OfferParameter[]).map((name): [string, z.ZodMiniType] => {
-    if (name === 'sort') return [name, z.optional(oneOf('sort', SORT_MODES))];
+    if (name === 'sort') return [name, z.optional(oneOf('sort', sortModesOf(family)))];
+    if (name === 'include') return [name, includeParam()];
     const declared: FilterDeclaration = OFFER_FILTERS[name];
     return [name, z.optional(FILTER_PARAM[declared.kind](name, declared.max ?? LIST_MAX.other))];
   });
@@ -265,10 +290,35 @@ export const OFFER_LIST_QUERY = {
   collateral: /* @__PURE__ */ onFirstUse(() => offerListQuery('collateral')),
 } satisfies Record<OfferFamily, () => z.ZodMiniObject>;
 
-/** `GET /api/v1/{family}/changes`: the offers that differ between version `since` and the served (or `snapshot`) one. */
-export const CHANGES_QUERY = /* @__PURE__ */ onFirstUse(() =>
-  z.strictObject({ since: snapshot('since'), snapshot: snapshotParam(), limit: limit(), offset: offset() }),
-);
+/**
+ * `GET /api/v1/{family}/changes`: the offers that differ between version `since` and the served (or
+ * `snapshot`) one; `include` where the family's offers carry figures.
+ */
+function changesQuery<F extends OfferFamily>(family: F) {
+  return z.strictObject({
+    since: snapshot('since'),
+    snapshot: snapshotParam(),
+    limit: limit(),
+    offset: offset(),
+    ...includeOf(family),
+  });
+}
+
+export const CHANGES_QUERY = {
+  earn: /* @__PURE__ */ onFirstUse(() => changesQuery('earn')),
+  borrow: /* @__PURE__ */ onFirstUse(() => changesQuery('borrow')),
+  collateral: /* @__PURE__ */ onFirstUse(() => changesQuery('collateral')),
+} satisfies Record<OfferFamily, () => z.ZodMiniObject>;
+
+/** An offer's detail: `include` where the family's offers carry figures, no parameter elsewhere. */
+export const OFFER_DETAIL_QUERY = {
+  earn: /* @__PURE__ */ onFirstUse(() => z.strictObject(includeOf('earn'))),
+  borrow: /* @__PURE__ */ onFirstUse(() => z.strictObject(includeOf('borrow'))),
+  collateral: /* @__PURE__ */ onFirstUse(() => z.strictObject(includeOf('collateral'))),
+} satisfies Record<OfferFamily, () => z.ZodMiniObject>;
+
+/** A currency's detail: `include` adds the figures to its earn and borrow offers. */
+export const CURRENCY_DETAIL_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({ include: includeParam() }));
 
 /** A timestamp in the grammar of data files (CONTRACT §8), as given (the domain reads its instant). */
 function instant(name: string) {

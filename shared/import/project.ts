@@ -10,9 +10,11 @@
 import { createHash } from 'node:crypto';
 import {
   type CatalogIndexData,
+  type FigureData,
   type IndexData,
   type OfferIndexData,
   offerColumns,
+  packFigures,
   type VersionContent,
 } from '../data/family-index';
 import { blockHash } from '../data/items/document-block';
@@ -27,6 +29,7 @@ import {
   type PlatformType,
   TIMESTAMP_FIELDS,
 } from '../domain/resources';
+import { hasFigures, isFigureSort } from '../model/offer-families';
 import type { CurrencyRecord, PlatformRecord } from './dataset';
 
 const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
@@ -201,12 +204,28 @@ export function platformResolver(platforms: Platforms): PlatformResolver {
 
 // ---- offers ------------------------------------------------------------------------------------
 
+/**
+ * The figures of the published offers (in the order of the ids) as the index stores them: their
+ * common `as_of`, each packed (null for an offer `figures` has none for). Undefined without any.
+ */
+function figureData(stats: readonly (ApyStats | null)[]): FigureData | undefined {
+  const times = new Set(stats.flatMap((s) => (s ? [s.as_of] : [])));
+  if (times.size === 0) return undefined;
+  if (times.size > 1) throw new Error(`the figures of one version are as of one time, not ${[...times].join(', ')}`);
+  return { as_of: [...times][0], stats: stats.map((s) => (s ? packFigures(s) : null)) };
+}
+
+/**
+ * The version of an offer family: `figures` maps an offer id to its APY figures (CONTRACT §13) as
+ * of one refresh time, which earn and borrow indexes then carry with the orders of the figures'
+ * sort modes; without it (collateral, or an import that computed none) the index has no figures.
+ */
 export function projectOffers(
   family: OfferFamily,
   offerRecords: readonly unknown[],
   resolve: PlatformResolver,
   /** Each published offer's APY figures at the version's refresh time (earn and borrow: docs/adr/0015-apy-figures.md). */
-  _figures?: ReadonlyMap<number, ApyStats>,
+  figures?: ReadonlyMap<number, ApyStats>,
 ): Projection {
   const records = (offerRecords as (Record<string, unknown> & { id: number; published: boolean; updated_at: string })[])
     .filter((r) => r.published)
@@ -216,11 +235,16 @@ export function projectOffers(
     renderDoc(r, FIELD_ORDER[family], TIMESTAMP_FIELDS[family], { platform: platforms[i] }),
   );
   const slugOf = (value: unknown) => (value as { slug: string } | null)?.slug ?? null;
+  const stats = figures && hasFigures(family) ? records.map((r) => figures.get(r.id) ?? null) : undefined;
+  const withFigures = stats && figureData(stats);
 
   const orders: Partial<Record<SortMode, number[]>> = {};
   for (const mode of distinctSortModes(family)) {
+    // Without figures a figure's order is the ids' (every figure null): the index reads it so, unstored.
+    if (isFigureSort(mode) && !withFigures) continue;
     const compare = comparator(offerOrder(family, mode));
-    orders[mode] = records.map((_, i) => i).sort((a, b) => compare(records[a], records[b]));
+    const sorted = isFigureSort(mode) ? records.map((r, i) => ({ id: r.id, apy_stats: stats![i] })) : records;
+    orders[mode] = records.map((_, i) => i).sort((a, b) => compare(sorted[a], sorted[b]));
   }
   // Blocks group the offers of one asset, by id: the currency detail reads its asset's blocks.
   const groups = new Map<string, number[]>();
@@ -246,6 +270,7 @@ export function projectOffers(
       records.map((r, i) => ({ ...r, platform: platforms[i] })),
     ),
     orders,
+    ...(withFigures ? { figures: withFigures } : {}),
     ...columns,
   };
   return { index, blocks };

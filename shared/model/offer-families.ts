@@ -10,7 +10,8 @@
  * a function that needs only this declaration builds no resource schema at load time.
  *
  * A new filter on an existing field: a column (if none holds the field yet), the filter, its name
- * in each family's `query`. A new sort mode: a `SORTS` entry on a role the families give a field.
+ * in each family's `query`. A new sort mode: a `SORTS` entry on a role the families give a field,
+ * or on an APY figure (CONTRACT §13: `APY_FIGURES`, on the families with `figures`).
  */
 import type { PlatformType } from '../platform/constants';
 
@@ -66,10 +67,35 @@ export type OfferColumn = keyof typeof OFFER_COLUMNS;
 
 type FactName<C extends OfferColumn> = (typeof OFFER_COLUMNS)[C] extends { fact: infer F extends string } ? F : C;
 
-/** One offer's filterable facts, as the index holds them: one per column. */
+// ---- APY figures (CONTRACT §13) ----------------------------------------------------------------
+
+/**
+ * The figures of `apy_stats` after its `as_of`, in the order of its JSON (shared/domain/apy-stats.ts
+ * `ApyStats`): six decimals or null, then `points_30d`. An earn or borrow index holds them for every
+ * offer, packed (shared/data/family-index.ts); the index layout version is derived from this list.
+ */
+export const APY_FIGURES = ['change_1d', 'change_7d', 'change_30d', 'mean_7d', 'mean_30d', 'stddev_30d'] as const;
+export type ApyFigure = (typeof APY_FIGURES)[number];
+
+/** The figures filters read, each a fact of the index under this name. */
+export const FIGURE_FACTS = { mean_30d: 'mean30d', stddev_30d: 'stddev30d' } as const;
+export type FilteredFigure = keyof typeof FIGURE_FACTS;
+
+/**
+ * A filtered figure as a fact: its micro-units (the figure has 6 decimals) while they are below
+ * 2^53 in magnitude, exact as a double; past that, the order-preserving key of the decimal
+ * (shared/platform/decimal.ts `decimalSortKey`), compared exactly; null when the figure is null.
+ */
+export type FigureFact = number | string | null;
+
+/** The `include` values (docs/api.md, "APY figures"): what each adds to every earn and borrow offer of an answer. */
+export const INCLUDES = ['apy_stats'] as const;
+export type Include = (typeof INCLUDES)[number];
+
+/** One offer's filterable facts, as the index holds them: one per column, one per filtered figure. */
 export type OfferFacts = {
   [C in OfferColumn as FactName<C>]: ColumnEncodings[(typeof OFFER_COLUMNS)[C]['encoding']]['fact'];
-};
+} & { [F in FilteredFigure as (typeof FIGURE_FACTS)[F]]: FigureFact };
 
 /** The fact name of each column. */
 export const FACT_OF = Object.fromEntries(
@@ -81,24 +107,26 @@ export const FACT_OF = Object.fromEntries(
 /**
  * What a filter parameter takes and how it matches (docs/api.md, "Filters"): `anyOf` a
  * comma-separated list (OR within it) of slugs, platform types or ids, matching a fact equal to one;
- * `atLeast` a non-negative number, matching a decimal fact at least it; `is` `true` or `false`,
- * matching the flag. A null fact matches no filter on it; parameters combine with AND.
+ * `atLeast` (`atMost`) a non-negative number, matching a decimal fact at least (at most) it; `is`
+ * `true` or `false`, matching the flag. A null fact matches no filter on it; parameters combine
+ * with AND.
  */
 export interface FilterKinds {
   slugs: readonly string[];
   platformTypes: readonly PlatformType[];
   ids: readonly number[];
   atLeast: string;
+  atMost: string;
   is: boolean;
 }
 export type FilterKind = keyof FilterKinds;
 
-export interface FilterDeclaration {
+/** A filter reads a column's fact, or a figure's (`FIGURE_FACTS`). */
+export type FilterDeclaration = {
   kind: FilterKind;
-  column: OfferColumn;
   /** The most values a list takes. */
   max?: number;
-}
+} & ({ column: OfferColumn } | { figure: FilteredFigure });
 
 /** The most values of a list filter: `ids`, and every other one. */
 export const LIST_MAX = { ids: 200, other: 20 } as const;
@@ -113,6 +141,8 @@ export const OFFER_FILTERS = {
   min_tvl: { kind: 'atLeast', column: 'tvlKey' },
   available: { kind: 'is', column: 'flag' },
   is_active: { kind: 'is', column: 'flag' },
+  min_apy_mean_30d: { kind: 'atLeast', figure: 'mean_30d' },
+  max_apy_stddev_30d: { kind: 'atMost', figure: 'stddev_30d' },
 } as const satisfies Record<string, FilterDeclaration>;
 export type OfferFilter = keyof typeof OFFER_FILTERS;
 
@@ -129,22 +159,30 @@ export type SortRole = keyof typeof ROLE_VALUES;
 
 /**
  * The sort modes (docs/api.md, "Orderings"), in the order the description lists them: each sorts
- * by a role's field. A family whose fields lack the role has no order of its own for the mode:
- * asking for it falls back to the family's default.
+ * by a role's field or by an APY figure. A family whose fields lack the role has no order of its
+ * own for the mode: asking for it falls back to the family's default. A figure's mode exists only
+ * on the families with figures (elsewhere a `validation_error`); a null figure sorts last.
  */
 export const SORTS = {
   apy_desc: { role: 'apy', direction: 'desc' },
   apy_asc: { role: 'apy', direction: 'asc' },
   tvl_desc: { role: 'tvl', direction: 'desc' },
   updated_desc: { role: 'updated', direction: 'desc' },
-} as const satisfies Record<string, { role: SortRole; direction: 'asc' | 'desc' }>;
+  apy_mean_30d_desc: { figure: 'mean_30d', direction: 'desc' },
+  apy_change_7d_desc: { figure: 'change_7d', direction: 'desc' },
+  apy_stddev_30d_asc: { figure: 'stddev_30d', direction: 'asc' },
+} as const satisfies Record<string, ({ role: SortRole } | { figure: ApyFigure }) & { direction: 'asc' | 'desc' }>;
 export type SortMode = keyof typeof SORTS;
 export const SORT_MODES = Object.keys(SORTS) as [SortMode, ...SortMode[]];
 
+/** The sort modes by an APY figure. */
+export type FigureSortMode = { [M in SortMode]: (typeof SORTS)[M] extends { figure: ApyFigure } ? M : never }[SortMode];
+export const isFigureSort = (mode: SortMode): mode is FigureSortMode => 'figure' in SORTS[mode];
+
 // ---- the families --------------------------------------------------------------------------------
 
-/** `sort` sits among the filters of a list's parameters, where its messages come. */
-export type OfferParameter = OfferFilter | 'sort';
+/** `sort` and `include` sit among the filters of a list's parameters, where their messages come. */
+export type OfferParameter = OfferFilter | 'sort' | 'include';
 
 export interface OfferFamilyDeclaration {
   /** The dataset family (data file array) its records come from. */
@@ -158,6 +196,11 @@ export interface OfferFamilyDeclaration {
   query: readonly OfferParameter[];
   /** Whether it has APY history (`GET /{family}/{id}/history` answers 404 otherwise). */
   history: boolean;
+  /**
+   * Whether its versions carry the APY figures of CONTRACT §13 (its sort modes by a figure, the
+   * figure filters and `include` in its `query`; `include` on its details and changes).
+   */
+  figures: boolean;
   /** Its routes' path, under /api/v1. */
   path: string;
 }
@@ -168,8 +211,22 @@ export const OFFER_FAMILY = {
     identifier: 'id',
     fields: { apy: 'apy', tvl: 'tvl', updated: 'updated_at', flag: 'available' },
     defaultSort: 'apy_desc',
-    query: ['platform_type', 'platform', 'asset', 'sort', 'min_apy', 'chain', 'ids', 'min_tvl', 'available'],
+    query: [
+      'platform_type',
+      'platform',
+      'asset',
+      'sort',
+      'min_apy',
+      'chain',
+      'ids',
+      'min_tvl',
+      'available',
+      'min_apy_mean_30d',
+      'max_apy_stddev_30d',
+      'include',
+    ],
     history: true,
+    figures: true,
     path: '/earn',
   },
   borrow: {
@@ -177,8 +234,22 @@ export const OFFER_FAMILY = {
     identifier: 'id',
     fields: { apy: 'net_borrow_apy', tvl: 'total_supply_usd', updated: 'updated_at', flag: 'is_active' },
     defaultSort: 'apy_asc',
-    query: ['platform_type', 'platform', 'asset', 'sort', 'min_apy', 'chain', 'ids', 'min_tvl', 'is_active'],
+    query: [
+      'platform_type',
+      'platform',
+      'asset',
+      'sort',
+      'min_apy',
+      'chain',
+      'ids',
+      'min_tvl',
+      'is_active',
+      'min_apy_mean_30d',
+      'max_apy_stddev_30d',
+      'include',
+    ],
     history: true,
+    figures: true,
     path: '/borrow',
   },
   collateral: {
@@ -188,6 +259,7 @@ export const OFFER_FAMILY = {
     defaultSort: 'updated_desc',
     query: ['platform_type', 'platform', 'asset', 'sort', 'chain', 'ids', 'is_active'],
     history: false,
+    figures: false,
     path: '/collateral',
   },
 } as const satisfies Record<OfferFamily, OfferFamilyDeclaration>;
@@ -198,13 +270,28 @@ export type HistoryFamily = {
 }[OfferFamily];
 export const HISTORY_FAMILIES = OFFER_FAMILIES.filter((f): f is HistoryFamily => OFFER_FAMILY[f].history);
 
+/** The families whose versions carry APY figures (earn and borrow). */
+export type FigureFamily = {
+  [F in OfferFamily]: (typeof OFFER_FAMILY)[F]['figures'] extends true ? F : never;
+}[OfferFamily];
+export const hasFigures = (family: OfferFamily): family is FigureFamily => OFFER_FAMILY[family].figures;
+
 /** The filters a family's list accepts, in the order of its parameters. */
 export const filtersOf = (family: OfferFamily): OfferFilter[] =>
-  (OFFER_FAMILY[family].query as readonly OfferParameter[]).filter((p): p is OfferFilter => p !== 'sort');
+  (OFFER_FAMILY[family].query as readonly OfferParameter[]).filter(
+    (p): p is OfferFilter => p !== 'sort' && p !== 'include',
+  );
 
-/** The sort modes that have an order of their own in a family: those whose role it gives a field. */
+/** The sort modes a family's `sort` accepts: every mode of a role, a figure's only where the family has figures. */
+export const sortModesOf = (family: OfferFamily): [SortMode, ...SortMode[]] =>
+  SORT_MODES.filter((mode) => !isFigureSort(mode) || hasFigures(family)) as [SortMode, ...SortMode[]];
+
+/** The sort modes that have an order of their own in a family: those whose role it gives a field, and its figures'. */
 export const distinctSortModes = (family: OfferFamily): SortMode[] =>
-  SORT_MODES.filter((mode) => SORTS[mode].role in OFFER_FAMILY[family].fields);
+  sortModesOf(family).filter((mode) => {
+    const sort = SORTS[mode];
+    return 'figure' in sort || sort.role in OFFER_FAMILY[family].fields;
+  });
 
 /** The field a column reads in a family's rendered document (a path), or undefined where the family has none. */
 export function columnPath(family: OfferFamily, column: OfferColumn): readonly string[] | undefined {

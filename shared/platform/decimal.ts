@@ -92,3 +92,27 @@ export function numberSortKey(value: string): string {
   if (exponent < MIN_EXPONENT) return '2';
   return keyOf({ ...p, exponent });
 }
+
+/**
+ * A non-negative JSON number as a whole count of `10^-scale` units, rounded up (`ceil`) or down
+ * (`floor`), when that count is below `limit`; `Infinity` when it is not. An integer `x` of those
+ * units is then at least the number exactly when `x >= unitsBound(value, scale, 'ceil', limit)`,
+ * and at most it exactly when `x <= unitsBound(value, scale, 'floor', limit)`, for any `x` below
+ * `limit` (at most 10^15, where the count is an exact double). No exponent makes it build a long string.
+ */
+export function unitsBound(value: string, scale: number, rounding: 'ceil' | 'floor', limit: number): number {
+  const match = JSON_NUMBER.exec(value);
+  if (!match || match[1] === '-') throw new Error(`not a non-negative number: ${value}`);
+  const [, , int, frac = '', exp = '0'] = match;
+  const digits = `${int}${frac}`.replace(/^0+/, '');
+  if (digits === '') return 0;
+  // value = digits × 10^shift units.
+  const shift = Number(exp) - frac.length + scale;
+  const whole = digits.length + shift;
+  const maxDigits = String(limit).length;
+  if (whole > maxDigits) return Number.POSITIVE_INFINITY;
+  const kept = whole <= 0 ? '' : shift >= 0 ? digits + '0'.repeat(shift) : digits.slice(0, whole);
+  const dropped = whole <= 0 ? digits : shift >= 0 ? '' : digits.slice(whole);
+  const units = Number(kept || '0') + (rounding === 'ceil' && /[1-9]/.test(dropped) ? 1 : 0);
+  return units < limit ? units : Number.POSITIVE_INFINITY;
+}

@@ -1,10 +1,11 @@
 /**
  * Offers as the offer-facts tests see them (test/unit/domain/offer-facts*.test.ts): the served
  * values, the facts the data layer's index builds from them (decimalSortKey of the decimal
- * strings), and an index over them with one drawn order.
+ * strings, a figure's micro-units or key), and an index over them with one drawn order.
  */
-import { indexOf, type OfferIndex, type OfferIndexData } from '../../shared/data/family-index';
+import { figureFact, indexOf, type OfferIndex, type OfferIndexData, packFigures } from '../../shared/data/family-index';
 import type { OfferFamily } from '../../shared/data/keys';
+import type { ApyStats } from '../../shared/domain/apy-stats';
 import type { OfferFacts } from '../../shared/domain/offer-facts';
 import { decimalSortKey } from '../../shared/platform/decimal';
 
@@ -18,6 +19,8 @@ export interface Offer {
   apy: string | null;
   tvl: string | null;
   flag: boolean;
+  /** Its APY figures (CONTRACT §13), if the version carries them. */
+  figures?: ApyStats | null;
 }
 
 export const factsOf = (o: Offer): OfferFacts => ({
@@ -29,7 +32,12 @@ export const factsOf = (o: Offer): OfferFacts => ({
   apyKey: o.apy === null ? null : decimalSortKey(o.apy),
   tvlKey: o.tvl === null ? null : decimalSortKey(o.tvl),
   flag: o.flag,
+  mean30d: figureFact(o.figures?.mean_30d ?? null),
+  stddev30d: figureFact(o.figures?.stddev_30d ?? null),
 });
+
+/** When the figures of the tests' versions are computed. */
+export const AS_OF = '2026-11-20T10:00:00.000Z';
 
 /** An offer family's index over the offers, with one order (a permutation the test draws). */
 export function indexOver(family: OfferFamily, all: Offer[], order: number[]): OfferIndex {
@@ -49,6 +57,9 @@ export function indexOver(family: OfferFamily, all: Offer[], order: number[]): O
     tvlKey: all.map((o) => factsOf(o).tvlKey),
     flag: all.map((o) => (o.flag ? 1 : 0)),
     orders: { drawn: order },
+    ...(all.some((o) => o.figures)
+      ? { figures: { as_of: AS_OF, stats: all.map((o) => (o.figures ? packFigures(o.figures) : null)) } }
+      : {}),
   };
   return indexOf('v1', data) as OfferIndex;
 }

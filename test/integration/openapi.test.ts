@@ -241,9 +241,25 @@ describe('the document', () => {
     expect(earn.snapshot).toEqual(snapshot);
     expect(earn.sort).toEqual({
       type: 'string',
-      enum: ['apy_desc', 'apy_asc', 'tvl_desc', 'updated_desc'],
+      enum: [
+        'apy_desc',
+        'apy_asc',
+        'tvl_desc',
+        'updated_desc',
+        'apy_mean_30d_desc',
+        'apy_change_7d_desc',
+        'apy_stddev_30d_asc',
+      ],
       default: DEFAULT_SORT.earn,
     });
+    // The figures' sorts, filters and include (CONTRACT §13) on earn and borrow only.
+    expect(params('/api/v1/collateral').sort.enum).toEqual(['apy_desc', 'apy_asc', 'tvl_desc', 'updated_desc']);
+    expect(earn.max_apy_stddev_30d).toEqual(earn.min_apy);
+    expect(params('/api/v1/borrow').min_apy_mean_30d).toEqual(earn.min_apy);
+    expect(params('/api/v1/earn/{id}').include).toEqual(earn.include);
+    expect(params('/api/v1/currencies/{slug}').include).toEqual(earn.include);
+    for (const path of ['/api/v1/collateral', '/api/v1/collateral/{id}', '/api/v1/currencies'])
+      expect(params(path)).not.toHaveProperty('include');
     expect(params('/api/v1/borrow').sort.default).toBe(DEFAULT_SORT.borrow);
     expect(params('/api/v1/borrow')).not.toHaveProperty('available');
     expect(params('/api/v1/borrow').is_active).toEqual({ type: 'boolean' });
@@ -254,7 +270,9 @@ describe('the document', () => {
       snapshot,
       limit: params('/api/v1/earn').limit,
       offset: params('/api/v1/earn').offset,
+      include: earn.include,
     });
+    expect(params('/api/v1/collateral/changes')).not.toHaveProperty('include');
     expect(params('/api/v1/earn/{id}/history').period).toEqual({
       type: 'string',
       enum: ['24h', '1w', '1m', '3m', '1y', 'all'],
@@ -321,7 +339,11 @@ describe('the document', () => {
     '%s: every field required, exactly the specification nullable ones nullable',
     (name, nullable) => {
       const schema = schemas[name];
-      expect([...schema.required].sort()).toEqual(Object.keys(schema.properties).sort());
+      // `apy_stats` only with include=apy_stats (docs/api.md, "APY figures"): the one optional field.
+      const always = Object.keys(schema.properties).filter((field) => field !== 'apy_stats');
+      expect([...schema.required].sort()).toEqual(always.sort());
+      if (name === 'EarnOffer' || name === 'BorrowOffer')
+        expect(schema.properties.apy_stats).toEqual({ $ref: '#/components/schemas/ApyStats' });
       const actual = Object.entries(schema.properties as Record<string, Json>)
         .filter(([, s]) => isNullable(s))
         .map(([field]) => field);

@@ -263,6 +263,27 @@ describe('csv()', () => {
     expect(rows.length).toBeGreaterThan(0);
   });
 
+  it('asks for the figures as examples/stable-yields.ts does: one request, each offer with apy_stats last', async () => {
+    const { api, requests } = client(KEY);
+    const before = requests.length;
+    const query = {
+      sort: 'apy_stddev_30d_asc' as const,
+      limit: 5,
+      include: ['apy_stats' as const],
+    };
+    const answer = await api.get('/api/v1/earn', { query });
+    if (answer.kind !== 'ok') throw new Error(`expected a page, got ${answer.kind}`);
+    expect(requests.length - before).toBe(1);
+    expect(answer.data.data.length).toBeGreaterThan(0);
+    for (const offer of answer.data.data) expect(Object.keys(offer).at(-1)).toBe('apy_stats');
+    // The example's request: every offer it keeps has a 30-day mean of at least 4.
+    const filtered = await api.get('/api/v1/earn', {
+      query: { ...query, asset: ['tether', 'usd-coin', 'dai'], min_apy_mean_30d: '4' },
+    });
+    if (filtered.kind !== 'ok') throw new Error(`expected a page, got ${filtered.kind}`);
+    for (const offer of filtered.data.data) expect(Number(offer.apy_stats?.mean_30d)).toBeGreaterThanOrEqual(4);
+  });
+
   it('answers an error as a value with the envelope code, and not_modified to its own ETag', async () => {
     const { api } = client(KEY);
     const refused = await api.csv('/api/v1/borrow', { query: { limit: 0 } });

@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import { DECIMAL_PATTERN } from '../../shared/platform/decimal';
 import { TIMESTAMP_PATTERN } from '../../shared/platform/timestamps';
+import { COMPONENT_EXAMPLES } from './examples';
 import { FIELD_NOTES, SCHEMA_NOTES } from './field-notes';
 import { COMPONENT_SCHEMAS, type SchemaName } from './response-schemas';
 
@@ -46,7 +47,12 @@ export function componentSchemas(): Record<SchemaName, JsonSchema> {
       if (!properties?.[field]) throw new Error(`field note for unknown field ${name}.${field}`);
       properties[field] = { description: note, ...withoutDescription(properties[field]) };
     }
-    out[name] = SCHEMA_NOTES[name] ? { description: SCHEMA_NOTES[name], ...schema } : schema;
+    const example = COMPONENT_EXAMPLES[name];
+    out[name] = {
+      ...(SCHEMA_NOTES[name] ? { description: SCHEMA_NOTES[name] } : {}),
+      ...schema,
+      ...(example === undefined ? {} : { examples: [example] }),
+    };
   }
   return out;
 }

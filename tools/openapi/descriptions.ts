@@ -7,12 +7,12 @@
 import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/data/keys';
 import { INTERVALS, PERIOD_SPEC, PERIODS, RETENTION_MS, SERIES } from '../../shared/domain/buckets';
 import { DEFAULT_PERIOD, MAX_BUCKETS } from '../../shared/domain/history';
-import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes, SORT_MODES } from '../../shared/domain/orderings';
+import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes } from '../../shared/domain/orderings';
 import { historyColumnsOf, offerColumnsOf } from '../../shared/http/csv';
 import { DEPRECATION_NOTICE_DAYS } from '../../shared/http/deprecation';
 import { PAGE_SIZE } from '../../shared/http/query';
 import type { Route } from '../../shared/http/routes';
-import { OFFER_FAMILY, SORTS, type SortRole } from '../../shared/model/offer-families';
+import { OFFER_FAMILY, SORTS, type SortRole, sortModesOf } from '../../shared/model/offer-families';
 import { DEFAULTS } from '../../shared/platform/config';
 import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
 
@@ -46,10 +46,11 @@ export function catalogOrdering(family: CatalogFamily): string {
 export function offerOrdering(family: OfferFamily): string {
   const fields: Partial<Record<SortRole, string>> = OFFER_FAMILY[family].fields;
   const distinct = distinctSortModes(family);
-  const parts = SORT_MODES.map((mode) => {
+  const parts = sortModesOf(family).map((mode) => {
     if (!distinct.includes(mode)) return `\`${mode}\` is accepted and gives the default order`;
-    const { role, direction: order } = SORTS[mode];
-    return `\`${mode}\` orders by \`${fields[role]}\` ${direction(order)}`;
+    const sort = SORTS[mode];
+    const by = 'figure' in sort ? `apy_stats.${sort.figure}` : fields[sort.role];
+    return `\`${mode}\` orders by \`${by}\` ${direction(sort.direction)}`;
   });
   return `Default \`${DEFAULT_SORT[family]}\`. ${parts.join('; ')}. \`null\` sorts last in either direction, ties by \`id\` ascending; decimals compare exactly.`;
 }

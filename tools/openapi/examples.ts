@@ -111,6 +111,18 @@ const EARN_OFFER = {
   updated_at: UPDATED,
 };
 
+/** The worked example of docs/api.md, "APY figures" (computed by shared/domain/apy-stats.ts). */
+const APY_STATS = {
+  as_of: '2026-11-20T10:00:00.000Z',
+  change_1d: '0.35',
+  change_7d: '0.35',
+  change_30d: null,
+  mean_7d: '4.242857',
+  mean_30d: '4.240000',
+  stddev_30d: '0.245764',
+  points_30d: 30,
+};
+
 const BORROW_OFFER = {
   id: 2077,
   compositeKey: 'aave-v3:arbitrum:usdt:borrow',
@@ -332,6 +344,9 @@ export const PARAMETER_EXAMPLES: Readonly<Record<ParameterName, unknown>> = {
   sort: 'tvl_desc',
   min_apy: '4.75',
   min_tvl: '1e6',
+  min_apy_mean_30d: '4',
+  max_apy_stddev_30d: '0.5',
+  include: ['apy_stats'],
   available: true,
   is_active: true,
   snapshot: SNAPSHOT_EXAMPLES.newer,
@@ -343,6 +358,9 @@ export const PARAMETER_EXAMPLES: Readonly<Record<ParameterName, unknown>> = {
   id: 1042,
   slug: 'binance',
 };
+
+/** Examples of component schemas no answer is by itself: the figures `include=apy_stats` adds to an offer. */
+export const COMPONENT_EXAMPLES: Partial<Record<SchemaName, unknown>> = { ApyStats: APY_STATS };
 
 /** The `If-None-Match` of a conditional request: the `ETag` of an earlier answer. */
 export const IF_NONE_MATCH_EXAMPLE = '"Yx0Jr1bKQ3C0lq6F0d9w0g"';

@@ -31,8 +31,13 @@ export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
   Exchange: `A published, non-delisted exchange. ${PLATFORM_NULLS}`,
   Wallet: `A published, non-delisted wallet. ${PLATFORM_NULLS}`,
   Protocol: `A published, non-delisted protocol. ${PLATFORM_NULLS}`,
-  EarnOffer: 'A published earn offer; `available: false` offers are returned too.',
-  BorrowOffer: 'A published borrow offer; `is_active: false` offers are returned too.',
+  ApyStats:
+    'Trend and stability figures of an offer\'s APY (earn `apy`, borrow `net_borrow_apy`) as of `as_of`, the refresh time of the version, from its stored history, exact (docs/api.md, "APY figures"). ' +
+    'Present only with `include=apy_stats`, as the last field of the offer.',
+  EarnOffer:
+    'A published earn offer; `available: false` offers are returned too. `apy_stats` only with `include=apy_stats`.',
+  BorrowOffer:
+    'A published borrow offer; `is_active: false` offers are returned too. `apy_stats` only with `include=apy_stats`.',
   CollateralOffer: 'A published collateral offer; `is_active: false` offers are returned too.',
   EarnChanges: 'The earn offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
   BorrowChanges: 'The borrow offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
@@ -134,6 +139,19 @@ export const FIELD_NOTES: Partial<Record<SchemaName, Record<string, string>>> = 
     margin_call_ltv: `Margin-call loan-to-value, ${PERCENT}.`,
     liquidation_ltv: `Liquidation loan-to-value, ${PERCENT}.`,
     is_active: 'Runtime activity; may be `false` on returned offers.',
+  },
+  ApyStats: {
+    as_of: 'The refresh time the figures are computed at.',
+    change_1d:
+      'The served APY minus the latest observation at or before `as_of` − 1 day, percentage points, exact; `null` when none lies in the 24 hours before that instant.',
+    change_7d: 'As `change_1d`, 7 days back.',
+    change_30d: 'As `change_1d`, 30 days back.',
+    mean_7d:
+      'Mean of the daily points (the last observation of each UTC day) whose day starts in the last 7 days, rounded half-even to 6 places; `null` with fewer than 3.5 such days.',
+    mean_30d: 'As `mean_7d` over 30 days (`null` with fewer than 15 days).',
+    stddev_30d:
+      'Population standard deviation of the same 30-day points, percentage points, rounded half-even to 6 places; `null` as `mean_30d`.',
+    points_30d: 'How many daily points `mean_30d` and `stddev_30d` used.',
   },
   EarnHistory: WINDOW_NOTES,
   BorrowHistory: WINDOW_NOTES,

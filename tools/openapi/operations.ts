@@ -12,15 +12,18 @@ import { historyColumnsOf, historyCsv, offerColumnsOf, offersCsv } from '../../s
 import {
   ANY_ID_PATH,
   CHANGES_QUERY,
+  CURRENCY_DETAIL_QUERY,
   HISTORIES_QUERY,
   HISTORY_QUERY,
   LIST_QUERY,
   NO_QUERY,
+  OFFER_DETAIL_QUERY,
   OFFER_ID_PATH,
   OFFER_LIST_QUERY,
   SLUG_PATH,
 } from '../../shared/http/query';
 import type { OperationId } from '../../shared/http/routes';
+import { hasFigures } from '../../shared/model/offer-families';
 import { catalogOrdering, csvNote, historyRules, offerOrdering } from './descriptions';
 import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
 import { type DocumentedSchema, documented, listOf, type ParameterName } from './parameters';
@@ -52,6 +55,8 @@ export interface ParameterOverride {
 }
 
 const TAKES_NO_QUERY = 'Takes no query parameters: any is a `validation_error`.';
+const TAKES_INCLUDE =
+  "Takes only `include` (`include=apy_stats` adds each earn and borrow offer's figures); any other query parameter is a `validation_error`.";
 
 const CATALOG_NAMES: Record<
   CatalogFamily,
@@ -98,11 +103,11 @@ function catalogDetail(family: CatalogFamily): OperationSpec {
     summary: `Get one ${n.one}`,
     description:
       `One published, non-delisted ${n.one} by slug.${embeds} A former slug answers \`301\` to the current one (query string kept); ` +
-      `an unknown, unpublished or delisted slug answers \`404 not_found\`. ${TAKES_NO_QUERY}`,
+      `an unknown, unpublished or delisted slug answers \`404 not_found\`. ${family === 'currencies' ? TAKES_INCLUDE : TAKES_NO_QUERY}`,
     tag: n.tag,
     path: documented(SLUG_PATH()),
     pathOverrides: { slug: { example: SLUG_EXAMPLES[family] } },
-    query: documented(NO_QUERY()),
+    query: documented(family === 'currencies' ? CURRENCY_DETAIL_QUERY() : NO_QUERY()),
     ok: n.schema,
     redirects: true,
   };
@@ -150,7 +155,7 @@ function offerChanges(family: OfferFamily): OperationSpec {
       "Keep a copy of a list up to date: read the list once, keep its `pagination.snapshot`, then ask for the changes since it and keep this answer's `snapshot` for the next time. " +
       'Pages of one answer are pinned by `snapshot` (the `Link` header carries it). An expired or unknown `since` or `snapshot` is `410 snapshot_expired`. Charged like any request.',
     tag: 'Offers',
-    query: documented(CHANGES_QUERY()),
+    query: documented(CHANGES_QUERY[family]()),
     ok: OFFER_NAMES[family].changes,
   };
 }
@@ -158,10 +163,10 @@ function offerChanges(family: OfferFamily): OperationSpec {
 function offerDetail(family: OfferFamily): OperationSpec {
   return {
     summary: `Get one ${family} offer`,
-    description: `One published ${family} offer by id. An unknown or unpublished id answers \`404 not_found\`; a malformed id \`400 validation_error\`. ${TAKES_NO_QUERY}`,
+    description: `One published ${family} offer by id. An unknown or unpublished id answers \`404 not_found\`; a malformed id \`400 validation_error\`. ${hasFigures(family) ? TAKES_INCLUDE : TAKES_NO_QUERY}`,
     tag: 'Offers',
     path: documented(OFFER_ID_PATH()),
-    query: documented(NO_QUERY()),
+    query: documented(OFFER_DETAIL_QUERY[family]()),
     ok: OFFER_NAMES[family].schema,
   };
 }

@@ -59,10 +59,14 @@ const Status = z.strictObject({
   ),
 });
 
+/** Earn and borrow offers as answered: with `apy_stats` last when the request includes it (docs/api.md, "APY figures"). */
+const EarnOffer = z.extend(r.EarnOffer, { apy_stats: z.optional(r.ApyStats) });
+const BorrowOffer = z.extend(r.BorrowOffer, { apy_stats: z.optional(r.ApyStats) });
+
 const CurrencyDetail = z.strictObject({
   ...r.currencyFields,
-  earn_offers: z.array(r.EarnOffer),
-  borrow_offers: z.array(r.BorrowOffer),
+  earn_offers: z.array(EarnOffer),
+  borrow_offers: z.array(BorrowOffer),
   collateral_offers: z.array(r.CollateralOffer),
 });
 
@@ -159,18 +163,19 @@ export const COMPONENT_SCHEMAS = {
   Wallet: r.Wallet,
   ProtocolStats: r.ProtocolStats,
   Protocol: r.Protocol,
-  EarnOffer: r.EarnOffer,
-  BorrowOffer: r.BorrowOffer,
+  ApyStats: r.ApyStats,
+  EarnOffer,
+  BorrowOffer,
   CollateralOffer: r.CollateralOffer,
   ExchangeList: list(r.Exchange),
   WalletList: list(r.Wallet),
   ProtocolList: list(r.Protocol),
   CurrencyList: list(r.Currency),
-  EarnOfferList: list(r.EarnOffer),
-  BorrowOfferList: list(r.BorrowOffer),
+  EarnOfferList: list(EarnOffer),
+  BorrowOfferList: list(BorrowOffer),
   CollateralOfferList: list(r.CollateralOffer),
-  EarnChanges: changes(r.EarnOffer),
-  BorrowChanges: changes(r.BorrowOffer),
+  EarnChanges: changes(EarnOffer),
+  BorrowChanges: changes(BorrowOffer),
   CollateralChanges: changes(r.CollateralOffer),
   EarnHistoryPoint,
   EarnHistory: history(EarnHistoryPoint),

@@ -6,10 +6,16 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import { type ColumnEncoding, type ColumnEncodings, OFFER_COLUMNS, type OfferColumn } from '../../model/offer-families';
+import {
+  APY_FIGURES,
+  type ColumnEncoding,
+  type ColumnEncodings,
+  OFFER_COLUMNS,
+  type OfferColumn,
+} from '../../model/offer-families';
 import { PLATFORM_TYPES } from '../../platform/constants';
 import { CorruptDataError, MissingItemError } from '../../platform/errors';
-import type { IndexData, OfferColumnData } from '../family-index';
+import { type IndexData, type OfferColumnData, PACKED_FIGURES } from '../family-index';
 import { CATALOG_FAMILIES, indexSegmentKey, OFFER_FAMILIES } from '../keys';
 import { BODY, gzip, type Item, joinedBody, parsed } from './content';
 
@@ -32,6 +38,8 @@ const isId = (v: unknown): v is number => Number.isSafeInteger(v);
 const isFlag = (v: unknown): v is number => v === 0 || v === 1;
 const isPlatformType = (v: unknown): v is string | null =>
   v === null || (PLATFORM_TYPES as readonly unknown[]).includes(v);
+const isPackedFigures = (v: unknown): v is string | null =>
+  v === null || (typeof v === 'string' && PACKED_FIGURES.test(v));
 
 /** A column: an array whose every value passes `valid` (one loop: an offer index has 20,000 entries a column). */
 const column = <T>(valid: (v: unknown) => v is T) =>
@@ -51,8 +59,14 @@ const offerColumns = Object.fromEntries(
   Object.entries(OFFER_COLUMNS).map(([name, { encoding }]): [string, z.ZodMiniType] => [name, ENCODED[encoding]]),
 ) as { [C in OfferColumn]: z.ZodMiniType<OfferColumnData[C]> };
 
-/** The layout of a stored index with these offer columns: a hash of every column's name and encoding. */
-export const indexLayout = (offerColumns: Readonly<Record<string, { encoding: ColumnEncoding }>>): string =>
+/**
+ * The layout of a stored index with these offer columns and APY figures: a hash of every column's
+ * name and encoding and of the figures an entry packs, in their order.
+ */
+export const indexLayout = (
+  offerColumns: Readonly<Record<string, { encoding: ColumnEncoding }>>,
+  figures: readonly string[] = APY_FIGURES,
+): string =>
   createHash('sha256')
     .update(
       JSON.stringify({
@@ -60,15 +74,16 @@ export const indexLayout = (offerColumns: Readonly<Record<string, { encoding: Co
         offers: Object.entries(offerColumns).map(([name, { encoding }]) => [name, encoding]),
         orders: 'orders',
         documents: ['block', 'slot', 'blocks', 'hash'],
+        figures: { as_of: 'as_of', stats: [...figures, 'points_30d'] },
       }),
     )
     .digest('hex')
     .slice(0, 12);
 
 /**
- * The layout of the stored index, derived from the declared columns. Part of every version's
- * identity (shared/import/importer.ts), so a change to the columns is written again by the next
- * import: an index is never read with columns it was not written with.
+ * The layout of the stored index, derived from the declared columns and figures. Part of every
+ * version's identity (shared/import/importer.ts), so a change to either is written again by the
+ * next import: an index is never read with columns it was not written with.
  */
 export const INDEX_LAYOUT = indexLayout(OFFER_COLUMNS);
 
@@ -93,6 +108,7 @@ const IndexCodec = z.discriminatedUnion('kind', [
     family: z.enum(OFFER_FAMILIES),
     ...offerColumns,
     orders: z.record(z.string(), column(isEntry)),
+    figures: z.optional(z.object({ as_of: z.iso.datetime(), stats: column(isPackedFigures) })),
     ...documentColumns,
   }),
 ]);
@@ -110,6 +126,7 @@ function checkIndex(data: IndexData, what: string): IndexData {
           slot: data.slot,
           hash: data.hash,
           ...Object.fromEntries((Object.keys(OFFER_COLUMNS) as OfferColumn[]).map((name) => [name, data[name]])),
+          ...(data.figures ? { figures: data.figures.stats } : {}),
         };
   for (const [name, values] of Object.entries(columns))
     if (values.length !== size) fail(`column ${name} is not ${size} long`);

@@ -1,15 +1,24 @@
 /**
  * The offer filter predicate (shared/domain/offer-facts.ts) against a brute-force oracle that
  * reads the offers' own values: OR within a list parameter, AND across parameters, `null` never
- * matching, and `min_apy` / `min_tvl` compared as exact decimals (test/helpers/exact-decimal.ts,
- * BigInt) where the predicate compares sort keys. The facts are built from the values as the
- * data layer's index builds them (decimalSortKey of the decimal strings).
+ * matching, and `min_apy` / `min_tvl` / `min_apy_mean_30d` / `max_apy_stddev_30d` compared as
+ * exact decimals (test/helpers/exact-decimal.ts, BigInt) where the predicate compares sort keys or
+ * micro-units. The facts are built from the values as the data layer's index builds them
+ * (decimalSortKey of the decimal strings, a figure's micro-units below 10^15 and its key above);
+ * the last property projects real indexes with random figures and checks every figure sort with
+ * every filter and page against the oracle's own order.
  */
+import { indexOf, type OfferIndex } from '../../../shared/data/family-index';
+import { decodeIndex, encodeIndex } from '../../../shared/data/items/index-segment';
 import type { OfferFamily } from '../../../shared/data/keys';
 import { candidates, offerMatcher } from '../../../shared/domain/offer-facts';
+import { effectiveSort } from '../../../shared/domain/orderings';
 import { pageOf } from '../../../shared/domain/page';
 import { OFFER_LIST_QUERY, type OfferQuery, parseQuery } from '../../../shared/http/query';
+import { type PlatformResolver, projectOffers } from '../../../shared/import/project';
+import { type FigureSortMode, isFigureSort, SORT_MODES, SORTS } from '../../../shared/model/offer-families';
 import { compareExact, plainDecimal } from '../../helpers/exact-decimal';
+import { apyStatsArb } from '../../helpers/figures';
 import { factsOf, indexOver, type Offer } from '../../helpers/offer-facts';
 import { fc, runs } from '../../helpers/property';
 
@@ -17,8 +26,10 @@ import { fc, runs } from '../../helpers/property';
 function oracle(family: OfferFamily, q: OfferQuery, o: Offer): boolean {
   const anyOf = <T>(values: readonly T[] | undefined, value: T | null) =>
     values === undefined || (value !== null && values.includes(value));
-  const atLeast = (bound: string | undefined, value: string | null) =>
-    bound === undefined || (value !== null && compareExact(value, plainDecimal(bound)) >= 0);
+  const atLeast = (bound: string | undefined, value: string | null | undefined) =>
+    bound === undefined || (value != null && compareExact(value, plainDecimal(bound)) >= 0);
+  const atMost = (bound: string | undefined, value: string | null | undefined) =>
+    bound === undefined || (value != null && compareExact(value, plainDecimal(bound)) <= 0);
   const flag = family === 'earn' ? q.available : q.is_active;
   return (
     anyOf(q.ids, o.id) &&
@@ -28,6 +39,8 @@ function oracle(family: OfferFamily, q: OfferQuery, o: Offer): boolean {
     anyOf(q.chain, o.chain) &&
     atLeast(q.min_apy, o.apy) &&
     atLeast(q.min_tvl, o.tvl) &&
+    atLeast(q.min_apy_mean_30d, o.figures?.mean_30d) &&
+    atMost(q.max_apy_stddev_30d, o.figures?.stddev_30d) &&
     (flag === undefined || o.flag === flag)
   );
 }
@@ -75,6 +88,7 @@ const offer = (id: number) =>
     apy: fc.option(decimal, { nil: null }),
     tvl: fc.option(decimal, { nil: null }),
     flag: fc.boolean(),
+    figures: fc.option(apyStatsArb, { nil: null, freq: 5 }),
   }) as fc.Arbitrary<Offer>;
 
 const offers = fc
@@ -87,7 +101,7 @@ const offers = fc
  */
 function tiesOf(all: Offer[]): string[] {
   const ties = new Set<string>();
-  for (const value of all.flatMap((o) => [o.apy, o.tvl])) {
+  for (const value of all.flatMap((o) => [o.apy, o.tvl, o.figures?.mean_30d ?? null, o.figures?.stddev_30d ?? null])) {
     if (value === null || value.startsWith('-')) continue;
     ties.add(value);
     const [int, frac = ''] = value.split('.');
@@ -116,7 +130,12 @@ const query = (family: OfferFamily, ties: string[]) => {
         ids: list(fc.integer({ min: 0, max: 130 }).map(String)),
         ...(family === 'collateral'
           ? {}
-          : { min_apy: fc.option(limit, { nil: undefined }), min_tvl: fc.option(limit, { nil: undefined }) }),
+          : {
+              min_apy: fc.option(limit, { nil: undefined }),
+              min_tvl: fc.option(limit, { nil: undefined }),
+              min_apy_mean_30d: fc.option(limit, { nil: undefined }),
+              max_apy_stddev_30d: fc.option(limit, { nil: undefined }),
+            }),
         [family === 'earn' ? 'available' : 'is_active']: fc.option(fc.constantFrom('true', 'false'), {
           nil: undefined,
         }),
@@ -200,5 +219,93 @@ describe.each(['earn', 'borrow', 'collateral'] as const)('candidates on %s', (fa
     );
     // The property ran on queries the candidates did narrow, not only on whole orders.
     expect(narrowed).toBeGreaterThan(50);
+  });
+});
+
+// ---- the figure sorts over projected indexes -----------------------------------------------------
+
+/** Resolves every reference to itself: the generated offers' platforms are served as given. */
+const asGiven = Object.assign((ref: unknown) => ref, { digest: 'given' }) as PlatformResolver;
+const TIME = '2026-11-10T00:00:00.000Z';
+const ref = (slug: string | null) => (slug === null ? null : { slug, symbol: slug.toUpperCase(), name: slug });
+
+/** The data file record of a generated offer: the fields its family's filters and sorts read. */
+function recordOf(family: 'earn' | 'borrow', o: Offer): Record<string, unknown> {
+  const platform =
+    o.platformType === null || o.platform === null
+      ? null
+      : { type: o.platformType, slug: o.platform, name: o.platform };
+  const [apy, tvl, flag] =
+    family === 'earn' ? ['apy', 'tvl', 'available'] : ['net_borrow_apy', 'total_supply_usd', 'is_active'];
+  return {
+    id: o.id,
+    published: true,
+    platform,
+    asset: ref(o.asset),
+    chain: ref(o.chain),
+    [apy]: o.apy,
+    [tvl]: o.tvl,
+    [flag]: o.flag,
+    estimated_apy_updated_at: TIME,
+    available_updated_at: TIME,
+    synced_at: TIME,
+    updated_at: TIME,
+  };
+}
+
+/** The oracle's order of a figure's mode: the figure exact, null last, ties by id. */
+function figureOrder(all: Offer[], mode: FigureSortMode): number[] {
+  const { figure, direction } = SORTS[mode];
+  const value = (o: Offer) => o.figures?.[figure] ?? null;
+  return all
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const [x, y] = [value(all[a]), value(all[b])];
+      if (x === null || y === null) return x === y ? all[a].id - all[b].id : x === null ? 1 : -1;
+      return (direction === 'asc' ? 1 : -1) * compareExact(x, y) || all[a].id - all[b].id;
+    });
+}
+
+describe.each(['earn', 'borrow'] as const)('the figure sorts on %s, over a projected index', (family) => {
+  it('give every filter combination its exact total and page, in the order of the figure, null last', () => {
+    const modes = SORT_MODES.filter(isFigureSort);
+    fc.assert(
+      fc.property(
+        listCase(family),
+        fc.constantFrom(...modes),
+        fc.boolean(),
+        ([all, q, , offset, limit], mode, withFigures) => {
+          // Offers as a served version holds them: their platform both ways or neither.
+          const offers = all.map((o) =>
+            o.platformType === null || o.platform === null ? { ...o, platformType: null, platform: null } : o,
+          );
+          const figures = new Map(offers.flatMap((o) => (o.figures ? [[o.id, o.figures] as const] : [])));
+          const projection = projectOffers(
+            family,
+            offers.map((o) => recordOf(family, o)),
+            asGiven,
+            withFigures ? figures : undefined,
+          );
+          const index = indexOf('v', decodeIndex('v', encodeIndex('v', projection.index)).data) as OfferIndex;
+          // A version without figures: every figure null for the oracle too.
+          const seen = withFigures && figures.size > 0 ? offers : offers.map((o) => ({ ...o, figures: null }));
+          const sorted = { ...q, sort: mode };
+          const kept = figureOrder(seen, mode).filter((entry) => oracle(family, sorted, seen[entry]));
+          expect(effectiveSort(family, mode)).toBe(mode);
+          const page = pageOf(
+            candidates(index, mode, sorted),
+            index.facts(),
+            offerMatcher(family, sorted),
+            offset,
+            limit,
+          );
+          expect(page.total).toBe(kept.length);
+          expect(page.entries.map((e) => index.id(e))).toEqual(
+            kept.slice(offset, offset + limit).map((e) => seen[e].id),
+          );
+        },
+      ),
+      { numRuns: runs(400) },
+    );
   });
 });

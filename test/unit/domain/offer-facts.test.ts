@@ -58,6 +58,50 @@ describe('offerMatcher, cases by hand', () => {
     expect(earn(values)(factsOf(base))).toBe(expected);
   });
 
+  /** The base offer with a mean and a deviation: 4.5 % ± 0.245764 (micro-units), or past 10^15 micro-units (keys). */
+  const figured = (mean_30d: string | null, stddev_30d: string | null) =>
+    factsOf({
+      ...base,
+      figures: {
+        as_of: '2026-11-20T10:00:00.000Z',
+        change_1d: null,
+        change_7d: null,
+        change_30d: null,
+        mean_7d: null,
+        mean_30d,
+        stddev_30d,
+        points_30d: 30,
+      },
+    });
+
+  it.each([
+    ['4.500000', '0.245764', { min_apy_mean_30d: '4.5' }, true],
+    ['4.500000', '0.245764', { min_apy_mean_30d: '45e-1' }, true],
+    ['4.500000', '0.245764', { min_apy_mean_30d: '4.5000001' }, false],
+    ['4.500000', '0.245764', { min_apy_mean_30d: '4.500001' }, false],
+    ['4.500000', '0.245764', { min_apy_mean_30d: '1e400000' }, false],
+    ['-4.500000', '0.245764', { min_apy_mean_30d: '0' }, false],
+    ['0.000000', '0.245764', { min_apy_mean_30d: '1e-400000' }, false],
+    ['0.000001', '0.245764', { min_apy_mean_30d: '1e-400000' }, true],
+    ['4.500000', '0.245764', { max_apy_stddev_30d: '0.245764' }, true],
+    ['4.500000', '0.245764', { max_apy_stddev_30d: '245764E-6' }, true],
+    ['4.500000', '0.245764', { max_apy_stddev_30d: '0.2457639999' }, false],
+    ['4.500000', '0.245764', { max_apy_stddev_30d: '0.24576400001' }, true],
+    ['4.500000', '0.000000', { max_apy_stddev_30d: '0' }, true],
+    ['4.500000', '0.245764', { max_apy_stddev_30d: '1e400000' }, true],
+    // Past 10^15 micro-units: compared by keys, exact to the last digit.
+    ['123456789012345678901.000001', '999999999.999999', { min_apy_mean_30d: '123456789012345678901.000001' }, true],
+    ['123456789012345678901.000001', '999999999.999999', { min_apy_mean_30d: '123456789012345678901.0000011' }, false],
+    ['4.500000', '9999999999.999999', { max_apy_stddev_30d: '9999999999.999999' }, true],
+    ['4.500000', '9999999999.999999', { max_apy_stddev_30d: '9999999999.9999989' }, false],
+    ['4.500000', '9007199254.740993', { max_apy_stddev_30d: '9007199254.740992' }, false],
+    ['4.500000', '9007199254.740992', { max_apy_stddev_30d: '9007199254.740992' }, true],
+    [null, null, { min_apy_mean_30d: '0' }, false],
+    [null, null, { max_apy_stddev_30d: '1e9' }, false],
+  ])('mean %s, deviation %s, %j matches: %s', (mean, stddev, values, expected) => {
+    expect(earn(values as Record<string, string>)(figured(mean, stddev))).toBe(expected);
+  });
+
   it('never matches a null fact: no chain, no platform, no TVL', () => {
     const bare = factsOf({ ...base, chain: null, platform: null, platformType: null, tvl: null });
     expect(earn({ chain: 'arbitrum' })(bare)).toBe(false);

@@ -1,8 +1,10 @@
 import {
   CHANGES_QUERY,
+  CURRENCY_DETAIL_QUERY,
   HISTORY_QUERY,
   LIST_QUERY,
   NO_QUERY,
+  OFFER_DETAIL_QUERY,
   OFFER_LIST_QUERY,
   parseOfferId,
   parseQuery,
@@ -100,6 +102,9 @@ describe('parseQuery', () => {
 
   it('checks enums', () => {
     expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { sort: ['best'] }))).toEqual([
+      'sort must be one of the following values: apy_desc, apy_asc, tvl_desc, updated_desc, apy_mean_30d_desc, apy_change_7d_desc, apy_stddev_30d_asc',
+    ]);
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.collateral(), { sort: ['best'] }))).toEqual([
       'sort must be one of the following values: apy_desc, apy_asc, tvl_desc, updated_desc',
     ]);
     expect(parseQuery(OFFER_LIST_QUERY.collateral(), { sort: ['tvl_desc'], platform_type: ['wallet'] })).toMatchObject({
@@ -159,7 +164,7 @@ describe('route schemas', () => {
     const first = OFFER_LIST_QUERY.earn();
     expect(OFFER_LIST_QUERY.earn()).toBe(first);
     expect(OFFER_LIST_QUERY.borrow()).not.toBe(first);
-    expect(CHANGES_QUERY()).toBe(CHANGES_QUERY());
+    expect(CHANGES_QUERY.earn()).toBe(CHANGES_QUERY.earn());
     expect(Object.keys(OFFER_LIST_QUERY.collateral().shape)).not.toContain('min_apy');
   });
 });
@@ -313,9 +318,9 @@ describe('snapshot', () => {
     ['earn', () => OFFER_LIST_QUERY.earn()],
     ['borrow', () => OFFER_LIST_QUERY.borrow()],
     ['collateral', () => OFFER_LIST_QUERY.collateral()],
-    ['changes', () => CHANGES_QUERY()],
+    ['changes', () => CHANGES_QUERY.collateral()],
   ])('is taken by every %s', (_, schema) => {
-    const extra: Record<string, string[]> = schema() === CHANGES_QUERY() ? { since: ['a'] } : {};
+    const extra: Record<string, string[]> = schema() === CHANGES_QUERY.collateral() ? { since: ['a'] } : {};
     expect(parseQuery(schema(), { ...extra, snapshot: ['Az09_-'] })).toMatchObject({ snapshot: 'Az09_-' });
     expect(parseQuery(schema(), { ...extra, snapshot: ['s'.repeat(64)] })).toMatchObject({ snapshot: 's'.repeat(64) });
   });
@@ -341,8 +346,10 @@ describe('snapshot', () => {
 
 describe('changes', () => {
   it('takes since (required), snapshot, limit and offset', () => {
-    expect(parseQuery(CHANGES_QUERY(), { since: ['v1'] })).toEqual({ since: 'v1', limit: 50, offset: 0 });
-    expect(parseQuery(CHANGES_QUERY(), { since: ['v1'], snapshot: ['v2'], limit: ['200'], offset: ['400'] })).toEqual({
+    expect(parseQuery(CHANGES_QUERY.earn(), { since: ['v1'] })).toEqual({ since: 'v1', limit: 50, offset: 0 });
+    expect(
+      parseQuery(CHANGES_QUERY.borrow(), { since: ['v1'], snapshot: ['v2'], limit: ['200'], offset: ['400'] }),
+    ).toEqual({
       since: 'v1',
       snapshot: 'v2',
       limit: 200,
@@ -359,7 +366,8 @@ describe('changes', () => {
     [{ since: ['v1'], asset: ['bitcoin'] }, ['property asset should not exist']],
     [{ since: ['v1'], limit: ['0'] }, ['limit must not be less than 1']],
   ])('refuses %j', (values, expected) => {
-    expect(messagesOf(() => parseQuery(CHANGES_QUERY(), values))).toEqual(expected);
+    for (const family of ['earn', 'borrow', 'collateral'] as const)
+      expect(messagesOf(() => parseQuery(CHANGES_QUERY[family](), values))).toEqual(expected);
   });
 });
 
@@ -400,8 +408,99 @@ describe('a 1.1 request', () => {
       'platform_type must be one of the following values: exchange, wallet, protocol',
       'platform must not be longer than 256 characters',
       'asset must not be empty',
-      'sort must be one of the following values: apy_desc, apy_asc, tvl_desc, updated_desc',
+      'sort must be one of the following values: apy_desc, apy_asc, tvl_desc, updated_desc, apy_mean_30d_desc, apy_change_7d_desc, apy_stddev_30d_asc',
       'min_apy must be a decimal number such as 4.75',
+    ]);
+  });
+});
+
+describe('APY figures (CONTRACT §13): the figure sorts and filters, include', () => {
+  const FIGURE_SORTS = ['apy_mean_30d_desc', 'apy_change_7d_desc', 'apy_stddev_30d_asc'];
+
+  it.each(['earn', 'borrow'] as const)('%s takes the figure sorts, the two filters and include=apy_stats', (family) => {
+    for (const sort of FIGURE_SORTS)
+      expect(parseQuery(OFFER_LIST_QUERY[family](), { sort: [sort] })).toMatchObject({ sort });
+    expect(
+      parseQuery(OFFER_LIST_QUERY[family](), {
+        min_apy_mean_30d: ['4'],
+        max_apy_stddev_30d: ['2.5E-1'],
+        include: ['apy_stats'],
+        min_apy: ['1e-7'],
+      }),
+    ).toMatchObject({ min_apy_mean_30d: '4', max_apy_stddev_30d: '2.5E-1', include: ['apy_stats'], min_apy: '1e-7' });
+    expect(parseQuery(OFFER_DETAIL_QUERY[family](), { include: ['apy_stats'] })).toEqual({ include: ['apy_stats'] });
+    expect(parseQuery(CHANGES_QUERY[family](), { since: ['v1'], include: ['apy_stats'] })).toMatchObject({
+      include: ['apy_stats'],
+    });
+    expect(parseQuery(OFFER_DETAIL_QUERY[family](), {})).toEqual({});
+  });
+
+  it.each([
+    ['min_apy_mean_30d', '-1', 'min_apy_mean_30d must not be less than 0'],
+    ['min_apy_mean_30d', '.5', 'min_apy_mean_30d must be a decimal number such as 4.75'],
+    ['min_apy_mean_30d', '', 'min_apy_mean_30d must not be empty'],
+    ['min_apy_mean_30d', '1'.repeat(33), 'min_apy_mean_30d must not be longer than 32 characters'],
+    ['max_apy_stddev_30d', '-0.5', 'max_apy_stddev_30d must not be less than 0'],
+    ['max_apy_stddev_30d', '5.', 'max_apy_stddev_30d must be a decimal number such as 4.75'],
+    ['max_apy_stddev_30d', 'NaN', 'max_apy_stddev_30d must be a decimal number such as 4.75'],
+    ['include', 'apy', 'include must be one of the following values: apy_stats'],
+    ['include', '', 'include must not be empty'],
+    ['include', 'apy_stats,', 'include must not have more than 1 values'],
+    [
+      'sort',
+      'apy_mean_30d',
+      `sort must be one of the following values: apy_desc, apy_asc, tvl_desc, updated_desc, ${FIGURE_SORTS.join(', ')}`,
+    ],
+  ])('refuses %s=%j naming it, on earn and borrow', (name, value, message) => {
+    for (const family of ['earn', 'borrow'] as const)
+      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY[family](), { [name]: [value] }))).toEqual([message]);
+  });
+
+  it('refuses a repeated figure parameter, naming it', () => {
+    expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.earn(), { min_apy_mean_30d: ['1', '2'] }))).toEqual([
+      'min_apy_mean_30d must not be repeated',
+    ]);
+    expect(messagesOf(() => parseQuery(OFFER_DETAIL_QUERY.borrow(), { include: ['apy_stats', 'apy_stats'] }))).toEqual([
+      'include must not be repeated',
+    ]);
+  });
+
+  it('refuses the figure sorts, the filters and include on collateral, naming each', () => {
+    for (const sort of FIGURE_SORTS)
+      expect(messagesOf(() => parseQuery(OFFER_LIST_QUERY.collateral(), { sort: [sort] }))).toEqual([
+        'sort must be one of the following values: apy_desc, apy_asc, tvl_desc, updated_desc',
+      ]);
+    expect(
+      messagesOf(() =>
+        parseQuery(OFFER_LIST_QUERY.collateral(), {
+          min_apy_mean_30d: ['1'],
+          max_apy_stddev_30d: ['1'],
+          include: ['apy_stats'],
+        }),
+      ),
+    ).toEqual([
+      'property min_apy_mean_30d should not exist',
+      'property max_apy_stddev_30d should not exist',
+      'property include should not exist',
+    ]);
+    expect(messagesOf(() => parseQuery(OFFER_DETAIL_QUERY.collateral(), { include: ['apy_stats'] }))).toEqual([
+      'property include should not exist',
+    ]);
+    expect(messagesOf(() => parseQuery(CHANGES_QUERY.collateral(), { since: ['v'], include: ['apy_stats'] }))).toEqual([
+      'property include should not exist',
+    ]);
+  });
+
+  it('refuses include on platform and currency lists; takes it on the currency detail only', () => {
+    expect(messagesOf(() => parseQuery(LIST_QUERY(), { include: ['apy_stats'] }))).toEqual([
+      'property include should not exist',
+    ]);
+    expect(parseQuery(CURRENCY_DETAIL_QUERY(), { include: ['apy_stats'] })).toEqual({ include: ['apy_stats'] });
+    expect(messagesOf(() => parseQuery(CURRENCY_DETAIL_QUERY(), { include: ['stats'] }))).toEqual([
+      'include must be one of the following values: apy_stats',
+    ]);
+    expect(messagesOf(() => parseQuery(CURRENCY_DETAIL_QUERY(), { limit: ['1'] }))).toEqual([
+      'property limit should not exist',
     ]);
   });
 });

@@ -20,6 +20,7 @@ import { decodeIndex, encodeIndex } from '../../../shared/data/items/index-segme
 import { decodeManifest, encodeManifest, type Manifest } from '../../../shared/data/items/manifest';
 import { decodeSource, encodeSource } from '../../../shared/data/items/source-records';
 import { type CatalogFamily, DATASET_FAMILY_OF, type OfferFamily } from '../../../shared/data/keys';
+import type { ApyStats } from '../../../shared/domain/apy-stats';
 import { SORT_MODES, type SortMode } from '../../../shared/domain/orderings';
 import { type Dataset, parseDataset } from '../../../shared/import/dataset';
 import {
@@ -29,9 +30,11 @@ import {
   projectCatalog,
   projectOffers,
 } from '../../../shared/import/project';
+import { type FigureSortMode, isFigureSort, SORTS } from '../../../shared/model/offer-families';
 import { CorruptDataError } from '../../../shared/platform/errors';
 import { fixtureDataset } from '../../fixtures/dataset';
 import { compareExact } from '../../helpers/exact-decimal';
+import { figureMapArb } from '../../helpers/figures';
 import {
   blockPositionOf,
   DECIMALS,
@@ -41,6 +44,7 @@ import {
   projectEarn,
   withOffers,
 } from '../../helpers/generated-offers';
+import { fc, runs } from '../../helpers/property';
 import { earnRecord, type RecordOf, seeded as random } from '../../helpers/records';
 
 /** The schema the source records of these tests are decoded with (the import passes the dataset's). */
@@ -192,17 +196,110 @@ describe('orderings (docs/api.md, "Orderings")', () => {
       .map((d) => d.id);
   }
 
-  it.each(SORT_MODES)('earn and borrow, %s: the exact order of the rendered documents', (mode) => {
-    const dataset = withOffers(generatedEarn(400), generatedBorrow(300));
+  it.each(SORT_MODES.filter((mode) => !isFigureSort(mode)))(
+    'earn and borrow, %s: the exact order of the rendered documents',
+    (mode) => {
+      const dataset = withOffers(generatedEarn(400), generatedBorrow(300));
+      for (const family of ['earn', 'borrow'] as const) {
+        const projection = offers(family, dataset, platformResolver(platformsOf(dataset)));
+        const index = offerIndex(projection);
+        const docs = docsOf(projection);
+
+        const actual = index.order(mode).map((e) => index.id(e));
+
+        expect(actual).toEqual(expectedOrder(docs, family, mode));
+      }
+    },
+  );
+
+  /** The independent order of a figure's mode: its figure exact, null last in either direction, ties by id. */
+  function expectedFigureOrder(ids: number[], figures: Map<number, ApyStats>, mode: FigureSortMode): number[] {
+    const { figure, direction } = SORTS[mode];
+    const value = (id: number) => figures.get(id)?.[figure] ?? null;
+    return [...ids].sort((a, b) => {
+      const [x, y] = [value(a), value(b)];
+      if (x === null || y === null) return x === y ? a - b : x === null ? 1 : -1;
+      return (direction === 'asc' ? 1 : -1) * compareExact(x, y) || a - b;
+    });
+  }
+
+  it('earn and borrow, the modes of a figure: the exact order of random figures (null last, huge values exact), stored and read back', () => {
+    const dataset = withOffers(generatedEarn(120), generatedBorrow(90));
     for (const family of ['earn', 'borrow'] as const) {
-      const projection = offers(family, dataset, platformResolver(platformsOf(dataset)));
-      const index = offerIndex(projection);
-      const docs = docsOf(projection);
-
-      const actual = index.order(mode).map((e) => index.id(e));
-
-      expect(actual).toEqual(expectedOrder(docs, family, mode));
+      const records = dataset[DATASET_FAMILY_OF[family]] ?? [];
+      const ids = records.filter((r) => r.published).map((r) => r.id as number);
+      fc.assert(
+        fc.property(figureMapArb(ids), (figures) => {
+          const projection = projectOffers(family, records, platformResolver(platformsOf(dataset)), figures);
+          const { data } = decodeIndex('v', encodeIndex('v', projection.index));
+          const index = indexOf('v', data) as OfferIndex;
+          for (const mode of SORT_MODES.filter(isFigureSort)) {
+            const sorted = [...ids].sort((a, b) => a - b);
+            expect(index.order(mode).map((e) => index.id(e))).toEqual(expectedFigureOrder(sorted, figures, mode));
+          }
+          // Each offer's figures read back as given (none: every one null).
+          for (const id of ids) {
+            const { as_of, ...values } = figures.get(id) ?? { as_of: undefined, points_30d: 0 };
+            const read = index.figures(index.entry(id)!)!;
+            expect(read.asOf).toBe('2026-11-20T10:00:00.000Z');
+            expect(Object.fromEntries(Object.entries(read.values).filter(([, v]) => v !== null))).toEqual(
+              Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null)),
+            );
+          }
+        }),
+        { numRuns: runs(40) },
+      );
     }
+  });
+
+  it('without figures, an index carries none and orders every figure mode by id; figures of two times are refused', () => {
+    const dataset = withOffers(generatedEarn(50));
+    const records = dataset.earn_offers ?? [];
+    const index = offerIndex(projectOffers('earn', records, resolve));
+    expect(index.data.figures).toBeUndefined();
+    expect(index.figures(0)).toBeUndefined();
+    for (const mode of SORT_MODES.filter(isFigureSort))
+      expect(index.order(mode)).toEqual(index.data.ids.map((_, i) => i));
+    const stats = (as_of: string): ApyStats => ({
+      as_of,
+      change_1d: null,
+      change_7d: null,
+      change_30d: null,
+      mean_7d: null,
+      mean_30d: null,
+      stddev_30d: null,
+      points_30d: 0,
+    });
+    const [a, b] = records.filter((r) => r.published).map((r) => r.id as number);
+    const mixed = new Map([
+      [a, stats('2026-11-20T10:00:00.000Z')],
+      [b, stats('2026-11-20T11:00:00.000Z')],
+    ]);
+    expect(() => projectOffers('earn', records, resolve, mixed)).toThrow(/as of one time/);
+    // Collateral has no figures, whatever it is given.
+    expect(projectOffers('collateral', fixture.collateral_offers ?? [], resolve, mixed).index).not.toHaveProperty(
+      'figures',
+    );
+  });
+
+  it("counts the packed figures in the instance's index budget at a byte a character, not three", () => {
+    const records = withOffers(generatedEarn(60)).earn_offers ?? [];
+    const ids = records.filter((r) => r.published).map((r) => r.id as number);
+    const [figures] = fc.sample(figureMapArb(ids), { numRuns: 1, seed: 3 });
+    const stored = (map?: Map<number, ApyStats>) => {
+      const { data, textLength } = decodeIndex(
+        'v',
+        encodeIndex('v', projectOffers('earn', records, resolve, map).index),
+      );
+      return indexOf('v', data, textLength) as OfferIndex;
+    };
+    const plain = stored();
+    const figured = stored(figures);
+    const packed = (figured.data.figures?.stats ?? []).reduce((n, s) => n + (s?.length ?? 0), 0);
+    const orders = (index: OfferIndex) => Object.keys(index.data.orders).length * index.size * 12;
+    expect(packed).toBeGreaterThan(0);
+    expect(plain.heapBytes).toBe(plain.textLength * 3 + orders(plain));
+    expect(figured.heapBytes).toBe(figured.textLength * 3 + orders(figured) - 2 * packed);
   });
 
   it('fixture known answers: 5.5 and 5.50 tie (id first) in both directions; tvl null last', () => {
@@ -602,6 +699,34 @@ describe('stored items', () => {
           decodeIndex(
             'v',
             reindexed((d) => (d.flag[0] = true)),
+          ),
+      ],
+      [
+        "an offer's figures one entry short",
+        () =>
+          decodeIndex(
+            'v',
+            reindexed(
+              (d) => (d.figures = { as_of: '2026-11-20T10:00:00.000Z', stats: d.ids.slice(1).map(() => null) }),
+            ),
+          ),
+      ],
+      [
+        "an offer's figures not packed",
+        () =>
+          decodeIndex(
+            'v',
+            reindexed(
+              (d) => (d.figures = { as_of: '2026-11-20T10:00:00.000Z', stats: d.ids.map(() => '1.5|2|||||x') }),
+            ),
+          ),
+      ],
+      [
+        'figures as of no instant',
+        () =>
+          decodeIndex(
+            'v',
+            reindexed((d) => (d.figures = { as_of: 'yesterday', stats: d.ids.map(() => null) })),
           ),
       ],
       [

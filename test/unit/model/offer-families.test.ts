@@ -48,7 +48,7 @@ describe('docs/api.md', () => {
     const documented = new Map<string, string[]>();
     for (const [parameters] of tableRows('Filters')) {
       // `min_apy` (earn, borrow); `available` (earn), `is_active` (borrow, collateral); `asset` (every family).
-      for (const [, name, families] of parameters.matchAll(/`([a-z_]+)`(?: \(([a-z, ]+)\))?/g))
+      for (const [, name, families] of parameters.matchAll(/`([a-z0-9_]+)`(?: \(([a-z, ]+)\))?/g))
         documented.set(name, families ? families.split(', ') : [...OFFER_FAMILIES]);
     }
     const declared = new Map(

@@ -97,6 +97,13 @@ describe('the examples of docs/openapi.json', () => {
     }
   });
 
+  it('every example of a component schema is valid against it (the figures of include=apy_stats)', () => {
+    const schemas = Object.entries(doc.components.schemas as Record<string, Json>).filter(([, s]) => s.examples);
+    expect(schemas.map(([name]) => name)).toContain('ApyStats');
+    for (const [name, schema] of schemas)
+      for (const example of schema.examples) expect([name, problemsOf(schema, example)]).toEqual([name, null]);
+  });
+
   it('a wrong example is caught (the check can fail)', () => {
     const list = deref(doc.paths['/api/v1/earn'].get.responses['200']);
     const wrong = structuredClone(list.content['application/json'].example);
