@@ -154,8 +154,8 @@ export const manifestKey = (version: string, chunk: number): Key => ({
 
 export const manifestPartition = (version: string): string => manifestKey(version, 0).PK;
 
-/** The source records of a family version (for re-rendering offers when platform references change). */
-export const sourceKey = (version: string, family: string, chunk: number): Key => ({
+/** The source records of a version written before they were shared (read for its re-rendering, never written). */
+const sourceKey = (version: string, family: string, chunk: number): Key => ({
   PK: `${v(version)}SOURCE${SEP}${family}`,
   SK: chunkKey(chunk),
 });
