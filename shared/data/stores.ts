@@ -30,7 +30,7 @@ export interface StoreOptions {
  * `VerifiedBlocks`): 1/32 of the function's memory, 16 MB at the default 512 MB, some 6,000 blocks of
  * under 4 KB compressed each. Kept whether or not blocks are (`readCacheMb`): they are proofs, not answers.
  */
-export const verifiedBudget = (memoryMb: number): number => Math.floor((memoryMb * 2 ** 20) / 32);
+const verifiedBudget = (memoryMb: number): number => Math.floor((memoryMb * 2 ** 20) / 32);
 
 /** `clock` (epoch ms) times the pointer cache. */
 export function createStores(

@@ -82,7 +82,7 @@ export class DocumentBlockView {
 /**
  * The blocks an instance found to hash to their key: per family and hash, the stored (compressed)
  * bytes that did. The same bytes inflate to the same content, so a block read again with bytes
- * equal to these needs no second hash: comparing them costs about 1 % of hashing its documents
+ * equal to these needs no second hash: comparing them costs 1–2 % of hashing its documents
  * (docs/data-model.md). Bytes that differ in any way are hashed as if never seen. The least
  * recently matched leave first, within `maxBytes` of kept bytes.
  */
