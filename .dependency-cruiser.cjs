@@ -1,6 +1,6 @@
 /**
  * The dependency rule (docs/architecture.md): tooling depends on the application, never the
- * reverse; inside shared/, each folder is one layer and imports only the folders below it
+ * reverse; tools/ hold what the entry points of scripts/ run, and each tool its own rule; inside shared/, each folder is one layer and imports only the folders below it
  * (http and import side by side on top, then domain, data, model, platform); no cycles anywhere.
  * `npm run deps` checks it; .ci/run fails on a violation.
  */
@@ -22,7 +22,7 @@ module.exports = {
       comment:
         'functions/ and shared/ are what we deploy: they never import the local stack, scripts, tests, the stack or examples.',
       from: { path: '^(functions|shared)/' },
-      to: { path: '^(local|scripts|test|lib|bin|examples|client)/' },
+      to: { path: '^(local|scripts|tools|test|lib|bin|examples|client)/' },
     },
     {
       name: 'shared-not-to-functions',
@@ -36,7 +36,39 @@ module.exports = {
       severity: 'error',
       comment: 'The CDK app reads the route table and table definition, never the local stack, scripts or tests.',
       from: { path: '^(lib|bin)/' },
-      to: { path: '^(local|scripts|test|examples|client)/' },
+      to: { path: '^(local|scripts|tools|test|examples|client)/' },
+    },
+    {
+      name: 'entries-are-leaves',
+      severity: 'error',
+      comment:
+        'A script is a thin entry point (STYLE rule 25): what it runs lives in tools/; only tests import an entry.',
+      from: { pathNot: '^(scripts|test)/' },
+      to: { path: '^scripts/' },
+    },
+    {
+      name: 'sample-data-alone',
+      severity: 'error',
+      comment:
+        'The sample data generator (tools/sample-data) needs the dataset declarations only: no other tool, no local stack, no stack.',
+      from: { path: '^tools/sample-data/' },
+      to: { path: '^(tools/(?!sample-data/)|local/|lib/|functions/)' },
+    },
+    {
+      name: 'openapi-from-declarations',
+      severity: 'error',
+      comment:
+        "The description (tools/openapi) is generated from the application's declarations (routes, schemas, families) alone.",
+      from: { path: '^tools/openapi/' },
+      to: { path: '^(tools/(?!openapi/)|local/|lib/|functions/)' },
+    },
+    {
+      name: 'smoke-and-keys-over-http-and-the-store',
+      severity: 'error',
+      comment:
+        'The smoke test speaks HTTP to a stage and the key commands use the key store: neither runs the local stack or another tool (their entries start what they need).',
+      from: { path: '^tools/(smoke|keys)/' },
+      to: { path: '^(tools/(bench|openapi|sample-data)/|local/|lib/|functions/)' },
     },
     {
       name: 'nothing-imports-tests',

@@ -1,7 +1,7 @@
 /**
  * The one set of esbuild options every function bundle is built with: the stack's (CDK
  * NodejsFunction, lib/constructs/stack-function.ts) and the benchmark's bundle-size and cold-start
- * measurement (scripts/bench/cold-start.ts) both read it, so the benchmark measures what deploys
+ * measurement (tools/bench/cold-start.ts) both read it, so the benchmark measures what deploys
  * (docs/architecture.md, "Bundles"). Plain data: the benchmark imports it without the CDK.
  */
 import { resolve } from 'node:path';

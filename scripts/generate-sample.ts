@@ -7,8 +7,8 @@
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { formatDataset } from './sample-data/format';
-import { generateDataset, PRESETS, type PresetName } from './sample-data/generate';
+import { formatDataset } from '../tools/sample-data/format';
+import { generateDataset, PRESETS, type PresetName } from '../tools/sample-data/generate';
 
 const USAGE =
   'usage: npm run generate:sample -- [--preset sample|quick-bench|bench] [--seed N] [--now ISO] [--out FILE]';

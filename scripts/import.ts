@@ -11,7 +11,7 @@ import { DataFileError, parseAccounts } from '../shared/import/dataset';
 import { importDataset } from '../shared/import/importer';
 import { booleanOf, DEFAULTS, ENV } from '../shared/platform/config';
 import { createDocumentClient } from '../shared/platform/dynamodb';
-import { progressBar, readDataFile, runMain, UsageError } from './cli';
+import { progressBar, readDataFile, runMain, UsageError } from '../tools/cli';
 
 export async function main(argv = process.argv.slice(2)): Promise<void> {
   const { values, positionals } = parseArgs({

@@ -12,8 +12,8 @@ import { publicRoutes } from '../local/public-routes';
 import { startLocalStack } from '../local/stack';
 import { AccountsConflictError } from '../shared/data/key-store';
 import { DataFileError } from '../shared/import/dataset';
-import { BUNDLE_OPTIONS_SPEC, bundlesOption, progressBar, readDataFile, runMain, UsageError } from './cli';
-import { generateDataset, SAMPLE } from './sample-data/generate';
+import { BUNDLE_OPTIONS_SPEC, bundlesOption, progressBar, readDataFile, runMain, UsageError } from '../tools/cli';
+import { generateDataset, SAMPLE } from '../tools/sample-data/generate';
 
 const DEMO_ACCOUNTS = join(__dirname, '..', 'data', 'demo-accounts.json');
 

@@ -1,5 +1,5 @@
 /**
- * `npm run openapi` writes docs/openapi.json from the code (scripts/openapi/), and the client's
+ * `npm run openapi` writes docs/openapi.json from the code (tools/openapi/), and the client's
  * types (client/api-types.ts) from that description.
  * `npm run openapi:check` (`--check`) exits 1 when a committed file differs from what the code
  * generates; the npm script then lints the description with Redocly.
@@ -7,9 +7,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runMain } from './cli';
-import { CLIENT_TYPES_PATH, generateClientTypes } from './openapi/client-types';
-import { buildOpenApiDocument, serializeDocument } from './openapi/document';
+import { runMain } from '../tools/cli';
+import { CLIENT_TYPES_PATH, generateClientTypes } from '../tools/openapi/client-types';
+import { buildOpenApiDocument, serializeDocument } from '../tools/openapi/document';
 
 export const DOCUMENT_PATH = join(__dirname, '..', 'docs', 'openapi.json');
 

@@ -104,7 +104,7 @@ export function offerColumns(family: OfferFamily, docs: readonly Record<string, 
   return data as OfferColumnData;
 }
 
-/** What a kept index holds in the heap, per character of its JSON (measured: scripts/bench/index-load.ts). */
+/** What a kept index holds in the heap, per character of its JSON (measured: tools/bench/index-load.ts). */
 const HEAP_PER_CHARACTER = 3;
 
 /**

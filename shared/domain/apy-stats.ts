@@ -82,7 +82,7 @@ function sqrtHalfEven(numerator: bigint, denominator: bigint): bigint {
 }
 
 /** `a − b`, exact, at the larger scale of the two. */
-export function subtractDecimal(a: string, b: string): string {
+function subtractDecimal(a: string, b: string): string {
   const x = scaled(a);
   const y = scaled(b);
   const scale = Math.max(x.scale, y.scale);

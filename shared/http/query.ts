@@ -9,7 +9,7 @@
  *
  * Each schema is built on its first use, not when the module loads: building zod schemas costs a
  * function's cold start milliseconds, a function builds only those of the routes it serves, and a
- * bundle keeps only those its routes name (docs/performance.md, "Bundle ≤ 1.2× and init").
+ * bundle keeps only those its routes name (docs/performance.md, "Cold start, throughput, mix").
  */
 import * as z from 'zod/mini';
 import type { OfferFamily } from '../data/keys';

@@ -3,7 +3,7 @@
  * shapes) all moved onto tether, and `extraEarn` more earn offers (copies under new ids), so that
  * its detail, which embeds every offer of its asset, is as large as a test needs.
  */
-import { generateDataset, QUICK_BENCH } from '../../scripts/sample-data/generate';
+import { generateDataset, QUICK_BENCH } from '../../tools/sample-data/generate';
 
 export const BUSY_ASSET = 'tether';
 

@@ -1,5 +1,5 @@
 /**
- * The bench's counting client (scripts/bench/write-units.ts) on the embedded DynamoDB: it charges
+ * The bench's counting client (tools/bench/write-units.ts) on the embedded DynamoDB: it charges
  * each write by the items really stored before and after it (a deletion by the item deleted, with
  * its index entries), and counts what reads return, not its own look-ups.
  */
@@ -12,7 +12,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
-import { countingClient, type IndexShape, itemSize, type WriteCounts } from '../../scripts/bench/write-units';
+import { countingClient, type IndexShape, itemSize, type WriteCounts } from '../../tools/bench/write-units';
 
 /** The five GSIs of the positioned layout (before ADR 0009), whose entries the baseline charged. */
 const POSITIONED: IndexShape[] = ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5'].map((name) => ({

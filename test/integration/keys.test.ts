@@ -11,21 +11,21 @@ import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authorize } from '../../functions/authorizer/authorizer';
-import { UsageError } from '../../scripts/cli';
-import {
-  createKeyCommand,
-  listKeysCommand,
-  loadAccountsCommand,
-  main,
-  parseCommandLine,
-  premiumCommand,
-  revokeKeyCommand,
-} from '../../scripts/keys';
+import { main } from '../../scripts/keys';
 import { hashKey, KeyStore } from '../../shared/data/key-store';
 import { userKey } from '../../shared/data/keys';
 import { createTableInput } from '../../shared/data/table';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { setLogSink } from '../../shared/platform/logger';
+import { UsageError } from '../../tools/cli';
+import {
+  createKeyCommand,
+  listKeysCommand,
+  loadAccountsCommand,
+  parseCommandLine,
+  premiumCommand,
+  revokeKeyCommand,
+} from '../../tools/keys/keys';
 import { scanAll } from '../helpers/embedded';
 
 // dynalite ships no types.

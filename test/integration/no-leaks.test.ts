@@ -16,8 +16,8 @@
  * visible name or a URL that merely contains the slug.
  */
 import { type LocalStack, startLocalStack } from '../../local/stack';
-import { generateDataset, SAMPLE } from '../../scripts/sample-data/generate';
 import { setLogLevel, setLogSink } from '../../shared/platform/logger';
+import { generateDataset, SAMPLE } from '../../tools/sample-data/generate';
 import { get, type TestResponse } from '../helpers/client';
 import { connectionRefused, injectFaults } from '../helpers/faults';
 

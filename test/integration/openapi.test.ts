@@ -10,15 +10,15 @@ import { parse } from 'csv-parse/sync';
 import { docsHandler as buildDocsHandler } from '../../functions/docs/docs-handler';
 import { publicRoutes } from '../../local/public-routes';
 import { type LocalStack, startLocalStack } from '../../local/stack';
+import { DEFAULT_SORT } from '../../shared/domain/orderings';
+import type { ApiEvent } from '../../shared/http/http';
+import { ROUTES } from '../../shared/http/routes';
 import {
   buildOpenApiDocument,
   RATE_LIMIT_HEADER_DESCRIPTIONS,
   serializeDocument,
   USAGE_HEADER_DESCRIPTIONS,
-} from '../../scripts/openapi/document';
-import { DEFAULT_SORT } from '../../shared/domain/orderings';
-import type { ApiEvent } from '../../shared/http/http';
-import { ROUTES } from '../../shared/http/routes';
+} from '../../tools/openapi/document';
 import { fixtureDataset } from '../fixtures/dataset';
 import { bundlesUnderTest } from '../helpers/bundles';
 import { get } from '../helpers/client';

@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readDataFile } from '../../../scripts/cli';
 import { DataFileError, type PlatformRecord, parseAccounts, parseDataset } from '../../../shared/import/dataset';
 import { crossRecordErrors } from '../../../shared/import/importer';
 import { invalidUtf8Runs } from '../../../shared/import/json-text';
+import { readDataFile } from '../../../tools/cli';
 import { fixtureDataset } from '../../fixtures/dataset';
 
 /** The JSON text of `value` as UTF-8, each `<<name>>` in it replaced by the raw bytes `raw[name]`. */

@@ -1,0 +1,75 @@
+/**
+ * The bench report (tools/bench/report.ts): results.md prints the import cases and the traffic
+ * mix, and the refresh cases are checked against the committed baseline (bench/baseline-writes.json)
+ * at issue 21's ratios.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type CaseId, type ImportCase, readBaseline } from '../../../../tools/bench/imports';
+import { type BenchResults, markdown, writeTargetChecks } from '../../../../tools/bench/report';
+
+const committed = JSON.parse(
+  readFileSync(resolve(__dirname, '../../../../bench/results.json'), 'utf8'),
+) as BenchResults;
+
+/** A measured case with `total` write units. */
+const measured = (id: CaseId, total: number): ImportCase => ({
+  id,
+  name: `${id}. case`,
+  items_written: 1,
+  items_deleted: 0,
+  write_units: total,
+  delete_units: 0,
+  total_units: total,
+  items_read: 0,
+  read_units: 0,
+  ms: 1000,
+  peak_heap_mb: 1,
+});
+
+describe('markdown', () => {
+  it('prints every import case and the traffic mix', () => {
+    const imports = [measured('b', 123_457), measured('c', 98_765)];
+    const md = markdown({ ...committed, imports });
+    const section = (title: string) => md.split(`## ${title}\n`)[1]?.split('\n## ')[0] ?? '';
+    expect(section('Imports')).toContain('| b. case |');
+    expect(section('Imports')).toContain('| 123457 |');
+    expect(section('Imports')).toContain('| c. case |');
+    for (const m of committed.mix!)
+      expect(section('Traffic mix')).toContain(
+        `| ${m.cache} | ${m.requests} | ${m.distinct_paths} | ${m.read_units_per_request} |`,
+      );
+  });
+});
+
+describe('writeTargetChecks', () => {
+  const baseline = readBaseline('quick')!;
+  const check = (id: CaseId, total: number, journal?: number) =>
+    writeTargetChecks(
+      [{ ...measured(id, total), ...(journal === undefined ? {} : { journal_units: journal }) }],
+      'quick',
+    ).find((c) => c.check.startsWith(`import (${id})`))!;
+  const passes = (id: CaseId, total: number, journal?: number) => check(id, total, journal).pass;
+
+  it('holds (b) to 1/8, (c) to 1/20, (d) to the refresh time alone and (e) to the quick baseline, two pointer units and the history journal’s', () => {
+    expect(passes('b', Math.floor(baseline.b!.total / 8))).toBe(true);
+    expect(passes('b', Math.floor(baseline.b!.total / 8) + 1)).toBe(false);
+    expect(passes('c', Math.floor(baseline.c!.total / 20))).toBe(true);
+    expect(passes('c', Math.floor(baseline.c!.total / 20) + 1)).toBe(false);
+    expect(passes('d', 1)).toBe(true);
+    expect(passes('d', 2)).toBe(false);
+    expect(passes('e', baseline.e!.total + 3, 1)).toBe(true);
+    expect(passes('e', baseline.e!.total + 4, 1)).toBe(false);
+  });
+
+  it('allows (e) the units its history journal measured, and says them', () => {
+    expect(passes('e', baseline.e!.total + 7, 5)).toBe(true);
+    expect(passes('e', baseline.e!.total + 8, 5)).toBe(false);
+    expect(passes('e', baseline.e!.total + 3)).toBe(false);
+    expect(check('e', baseline.e!.total + 7, 5).detail).toContain('journal: 5 units');
+  });
+
+  it('fails a case that was not measured', () => {
+    expect(writeTargetChecks([], 'quick').every((c) => !c.pass)).toBe(true);
+  });
+});

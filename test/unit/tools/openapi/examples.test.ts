@@ -1,0 +1,94 @@
+/**
+ * Every parameter, header and response of docs/openapi.json has an example, and every example is
+ * valid against its schema (ajv, JSON Schema 2020-12, the document's own `$ref`s resolved), so
+ * that tools that generate requests and tests from the description can use them. Redocly checks
+ * media-type and parameter examples too (`npm run openapi:check`); this also covers headers and
+ * says which one is missing.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+
+type Json = Record<string, any>;
+
+const doc = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'openapi.json'), 'utf8')) as Json;
+const ID = 'https://examples.test/openapi.json';
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats(ajv);
+ajv.addSchema({ $id: ID, components: { schemas: doc.components.schemas } });
+
+const deref = (node: Json): Json =>
+  node?.$ref
+    ? (node.$ref as string)
+        .slice(2)
+        .split('/')
+        .reduce((n: Json, part: string) => n[part.replace(/~1/g, '/')], doc)
+    : node;
+const rebase = (schema: Json): Json => JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, `"$ref":"${ID}#/`));
+
+function problemsOf(schema: Json, value: unknown): string | null {
+  const validate = ajv.compile({ $id: `${ID}?n=${Math.random()}`, ...rebase(schema) });
+  return validate(value) ? null : ajv.errorsText(validate.errors);
+}
+
+/** [where, the object that must carry an example, its schema] for every parameter, header and body. */
+function examplePlaces(): [string, Json, Json][] {
+  const places: [string, Json, Json][] = [];
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      for (const param of ((op.parameters ?? []) as Json[]).map(deref))
+        places.push([`${where} parameter ${param.name}`, param, param.schema]);
+      for (const [status, raw] of Object.entries(op.responses as Record<string, Json>)) {
+        const response = deref(raw);
+        for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
+          places.push([`${where} ${status} header ${name}`, deref(header), deref(header).schema]);
+        }
+        for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>))
+          places.push([`${where} ${status} ${type}`, media, media.schema]);
+      }
+    }
+  }
+  return places;
+}
+
+describe('the examples of docs/openapi.json', () => {
+  const places = examplePlaces();
+
+  it('are many: every operation has its parameters and answers', () => {
+    expect(places.length).toBeGreaterThan(500);
+  });
+
+  it.each(places.map(([where, holder, schema]) => [where, holder, schema] as const))(
+    '%s has a valid example',
+    (_, holder, schema) => {
+      expect(holder).toHaveProperty('example');
+      expect(problemsOf(schema, holder.example)).toBeNull();
+    },
+  );
+
+  it('every response carries one: a body example, or examples on each of its headers', () => {
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
+      for (const [status, raw] of Object.entries(methods.get.responses as Record<string, Json>)) {
+        const response = deref(raw);
+        const examples = [
+          ...Object.values((response.content ?? {}) as Record<string, Json>).map((m) => m.example),
+          ...Object.values((response.headers ?? {}) as Record<string, Json>).map((h) => deref(h).example),
+        ];
+        expect([path, status, examples.length > 0 && examples.every((e) => e !== undefined)]).toEqual([
+          path,
+          status,
+          true,
+        ]);
+      }
+    }
+  });
+
+  it('a wrong example is caught (the check can fail)', () => {
+    const list = deref(doc.paths['/api/v1/earn'].get.responses['200']);
+    const wrong = structuredClone(list.content['application/json'].example);
+    wrong.data[0].apy = 5.42;
+    expect(problemsOf(list.content['application/json'].schema, wrong)).toMatch(/apy/);
+  });
+});

@@ -1,0 +1,277 @@
+/**
+ * What the document says about each route of shared/http/routes.ts: its parameters (the zod schemas the
+ * handlers validate with), its success body and the answers it can give. Keyed by operationId so
+ * that a route added without a description fails the generator instead of going undocumented.
+ */
+
+import type { CatalogFamily, HistoryFamily, OfferFamily } from '../../shared/data/keys';
+import { MAX_HISTORY_IDS } from '../../shared/domain/buckets';
+import { DEFAULT_PERIOD } from '../../shared/domain/history';
+import { DEFAULT_SORT } from '../../shared/domain/orderings';
+import { historyColumnsOf, historyCsv, offerColumnsOf, offersCsv } from '../../shared/http/csv';
+import {
+  ANY_ID_PATH,
+  CHANGES_QUERY,
+  HISTORIES_QUERY,
+  HISTORY_QUERY,
+  LIST_QUERY,
+  NO_QUERY,
+  OFFER_ID_PATH,
+  OFFER_LIST_QUERY,
+  SLUG_PATH,
+} from '../../shared/http/query';
+import type { OperationId } from '../../shared/http/routes';
+import { catalogOrdering, csvNote, historyRules, offerOrdering } from './descriptions';
+import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
+import { type DocumentedSchema, documented, listOf, type ParameterName } from './parameters';
+import type { SchemaName } from './response-schemas';
+
+export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Usage';
+
+export interface OperationSpec {
+  summary: string;
+  description: string;
+  tag: Tag;
+  path?: DocumentedSchema;
+  query: DocumentedSchema;
+  /** Per-parameter default, description and example the family gives a shared parameter schema. */
+  queryOverrides?: Partial<Record<ParameterName, ParameterOverride>>;
+  pathOverrides?: Partial<Record<ParameterName, ParameterOverride>>;
+  /** The 200 body; absent for collateral history, which always answers 404. */
+  ok?: SchemaName;
+  /** Former slugs answer 301. */
+  redirects?: boolean;
+  /** The 200 has a `text/csv` representation too (shared/http/csv.ts): this is its example, the `ok` example as CSV. */
+  csv?: string;
+}
+
+export interface ParameterOverride {
+  default?: string;
+  description?: string;
+  example?: unknown;
+}
+
+const TAKES_NO_QUERY = 'Takes no query parameters: any is a `validation_error`.';
+
+const CATALOG_NAMES: Record<
+  CatalogFamily,
+  { one: string; many: string; schema: SchemaName; list: SchemaName; tag: Tag }
+> = {
+  exchanges: { one: 'exchange', many: 'exchanges', schema: 'Exchange', list: 'ExchangeList', tag: 'Platforms' },
+  wallets: { one: 'wallet', many: 'wallets', schema: 'Wallet', list: 'WalletList', tag: 'Platforms' },
+  protocols: { one: 'protocol', many: 'protocols', schema: 'Protocol', list: 'ProtocolList', tag: 'Platforms' },
+  currencies: {
+    one: 'currency',
+    many: 'currencies',
+    schema: 'CurrencyDetail',
+    list: 'CurrencyList',
+    tag: 'Currencies',
+  },
+};
+
+const OFFER_NAMES: Record<OfferFamily, { schema: SchemaName; list: SchemaName; changes: SchemaName }> = {
+  earn: { schema: 'EarnOffer', list: 'EarnOfferList', changes: 'EarnChanges' },
+  borrow: { schema: 'BorrowOffer', list: 'BorrowOfferList', changes: 'BorrowChanges' },
+  collateral: { schema: 'CollateralOffer', list: 'CollateralOfferList', changes: 'CollateralChanges' },
+};
+
+function catalogList(family: CatalogFamily): OperationSpec {
+  const n = CATALOG_NAMES[family];
+  return {
+    summary: `List ${n.many}`,
+    description:
+      `Published, non-delisted ${n.many}. ${catalogOrdering(family)} Only \`limit\`, \`offset\` and \`snapshot\` are accepted. ` +
+      '`Link` names the next and previous pages of the same version.',
+    tag: n.tag,
+    query: documented(LIST_QUERY()),
+    ok: n.list,
+  };
+}
+
+function catalogDetail(family: CatalogFamily): OperationSpec {
+  const n = CATALOG_NAMES[family];
+  const embeds =
+    family === 'currencies'
+      ? ' The currency comes with `earn_offers`, `borrow_offers` and `collateral_offers`: every published offer whose `asset.slug` is this slug, each array in its family default order.'
+      : '';
+  return {
+    summary: `Get one ${n.one}`,
+    description:
+      `One published, non-delisted ${n.one} by slug.${embeds} A former slug answers \`301\` to the current one (query string kept); ` +
+      `an unknown, unpublished or delisted slug answers \`404 not_found\`. ${TAKES_NO_QUERY}`,
+    tag: n.tag,
+    path: documented(SLUG_PATH()),
+    pathOverrides: { slug: { example: SLUG_EXAMPLES[family] } },
+    query: documented(NO_QUERY()),
+    ok: n.schema,
+    redirects: true,
+  };
+}
+
+const FLAG: Record<OfferFamily, string> = { earn: 'available', borrow: 'is_active', collateral: 'is_active' };
+
+function offerList(family: OfferFamily): OperationSpec {
+  const bounds =
+    family === 'collateral'
+      ? ' `min_apy` and `min_tvl` are not supported here (a `validation_error`), nor is `available`.'
+      : ` \`min_apy\` keeps offers whose APY (the field \`apy_*\` sorts by) is at least the value, \`min_tvl\` those whose TVL (the field \`tvl_desc\` sorts by) is. ` +
+        `\`${family === 'earn' ? 'is_active' : 'available'}\` is the other family's flag: a \`validation_error\` here.`;
+  return {
+    summary: `List ${family} offers`,
+    description:
+      `Published ${family} offers, filtered and sorted; without \`${FLAG[family]}\` whatever their \`${FLAG[family]}\` flag. ` +
+      'Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. ' +
+      `${offerOrdering(family)}${bounds} An offer whose platform is unknown or not public has \`platform: null\` and matches no \`platform\` or \`platform_type\` filter. ` +
+      '`pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.\n\n' +
+      csvNote(offerColumnsOf(family), true),
+    tag: 'Offers',
+    query: documented(OFFER_LIST_QUERY[family]()),
+    queryOverrides: { sort: { default: DEFAULT_SORT[family], description: `Sort mode. ${offerOrdering(family)}` } },
+    ok: OFFER_NAMES[family].list,
+    csv: offersCsv(
+      family,
+      exampleOf<{ data: unknown[] }>(OFFER_NAMES[family].list).data.map((offer) => JSON.stringify(offer)),
+    ),
+  };
+}
+
+function exampleOf<T>(schema: SchemaName): T {
+  const value = BODY_EXAMPLES[schema];
+  if (value === undefined) throw new Error(`response schema ${schema} has no example (tools/openapi/examples.ts)`);
+  return value as T;
+}
+
+function offerChanges(family: OfferFamily): OperationSpec {
+  return {
+    summary: `Changes of ${family} offers since a version`,
+    description:
+      `Every ${family} offer whose served representation differs between the version \`since\` names and the served one (or the one \`snapshot\` names), by ascending \`id\`: ` +
+      '`added` (served now, not then), `removed` (served then, not now; `offer` is `null`), `changed` (served in both, any field different; `offer` is the newer one). ' +
+      "Keep a copy of a list up to date: read the list once, keep its `pagination.snapshot`, then ask for the changes since it and keep this answer's `snapshot` for the next time. " +
+      'Pages of one answer are pinned by `snapshot` (the `Link` header carries it). An expired or unknown `since` or `snapshot` is `410 snapshot_expired`. Charged like any request.',
+    tag: 'Offers',
+    query: documented(CHANGES_QUERY()),
+    ok: OFFER_NAMES[family].changes,
+  };
+}
+
+function offerDetail(family: OfferFamily): OperationSpec {
+  return {
+    summary: `Get one ${family} offer`,
+    description: `One published ${family} offer by id. An unknown or unpublished id answers \`404 not_found\`; a malformed id \`400 validation_error\`. ${TAKES_NO_QUERY}`,
+    tag: 'Offers',
+    path: documented(OFFER_ID_PATH()),
+    query: documented(NO_QUERY()),
+    ok: OFFER_NAMES[family].schema,
+  };
+}
+
+const HISTORY_NAMES: Record<HistoryFamily, { history: SchemaName; histories: SchemaName; offer: SchemaName }> = {
+  earn: { history: 'EarnHistory', histories: 'EarnHistories', offer: 'EarnOffer' },
+  borrow: { history: 'BorrowHistory', histories: 'BorrowHistories', offer: 'BorrowOffer' },
+};
+
+function history(family: HistoryFamily): OperationSpec {
+  const points =
+    family === 'earn'
+      ? 'Points are `{timestamp, apy, tvl}` (`tvl` nullable).'
+      : 'Points are `{timestamp, apy}` with `apy` the offer `net_borrow_apy`.';
+  return {
+    summary: `Get ${family} offer history`,
+    description: `APY history of one published ${family} offer. ${points}\n\n${historyRules()}\n\n${csvNote(historyColumnsOf(family), false)}`,
+    tag: 'History',
+    path: documented(OFFER_ID_PATH()),
+    query: documented(HISTORY_QUERY()),
+    queryOverrides: { period: { default: DEFAULT_PERIOD } },
+    ok: HISTORY_NAMES[family].history,
+    csv: historyCsv(family, [
+      {
+        id: exampleOf<{ id: number }>(HISTORY_NAMES[family].offer).id,
+        points: exampleOf<{ data: Record<string, unknown>[] }>(HISTORY_NAMES[family].history).data,
+      },
+    ]),
+  };
+}
+
+function histories(family: HistoryFamily): OperationSpec {
+  return {
+    summary: `Get the history of several ${family} offers`,
+    description:
+      `APY history of up to ${MAX_HISTORY_IDS} ${family} offers in one request (one unit of budget): one entry per published id, in the order of \`ids\`; ` +
+      "an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. " +
+      `\`history\` is a route here, not an offer id.\n\n${historyRules()}\n\n` +
+      `${csvNote(historyColumnsOf(family), false)} The rows of every entry follow each other, in the order of the entries.`,
+    tag: 'History',
+    query: documented(HISTORIES_QUERY()),
+    queryOverrides: {
+      period: { default: DEFAULT_PERIOD },
+      ids: {
+        description: listOf(
+          'The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required.',
+          MAX_HISTORY_IDS,
+        ),
+      },
+    },
+    ok: HISTORY_NAMES[family].histories,
+    csv: historyCsv(
+      family,
+      exampleOf<{ data: { id: number; data: Record<string, unknown>[] }[] }>(HISTORY_NAMES[family].histories).data.map(
+        ({ id, data }) => ({ id, points: data }),
+      ),
+    ),
+  };
+}
+
+/** Each operation of the route table: one missing, or one without a route, does not compile. */
+export const OPERATIONS: Record<OperationId, OperationSpec> = {
+  listExchanges: catalogList('exchanges'),
+  getExchange: catalogDetail('exchanges'),
+  listWallets: catalogList('wallets'),
+  getWallet: catalogDetail('wallets'),
+  listProtocols: catalogList('protocols'),
+  getProtocol: catalogDetail('protocols'),
+  listCurrencies: catalogList('currencies'),
+  getCurrency: catalogDetail('currencies'),
+  listEarnOffers: offerList('earn'),
+  listEarnChanges: offerChanges('earn'),
+  getEarnOffer: offerDetail('earn'),
+  listBorrowOffers: offerList('borrow'),
+  listBorrowChanges: offerChanges('borrow'),
+  getBorrowOffer: offerDetail('borrow'),
+  listCollateralOffers: offerList('collateral'),
+  listCollateralChanges: offerChanges('collateral'),
+  getCollateralOffer: offerDetail('collateral'),
+  getEarnHistory: history('earn'),
+  getBorrowHistory: history('borrow'),
+  getEarnHistories: histories('earn'),
+  getBorrowHistories: histories('borrow'),
+  getUsage: {
+    summary: "The calling key's plan and budgets",
+    description:
+      'The plan, the end of the subscription (`null`: none), the limits and, for the minute and the month, the units used, the units remaining and the next reset. ' +
+      'Charged like any other request: its numbers include this request, and they are those of its usage headers. ' +
+      `Carries no \`ETag\` (it changes with every request). ${TAKES_NO_QUERY}`,
+    tag: 'Usage',
+    query: documented(NO_QUERY()),
+    ok: 'Usage',
+  },
+  getCollateralHistory: {
+    summary: 'Collateral offer history (never stored)',
+    description:
+      'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the id and the query string.',
+    tag: 'History',
+    // Any text: the answer is 404 whatever the value, so a client may send any id.
+    path: documented(ANY_ID_PATH()),
+    pathOverrides: {
+      id: { description: 'Any offer id (any text): the answer is `404 not_found` whatever it is.', example: '3105' },
+    },
+    query: documented(NO_QUERY()),
+  },
+  getCollateralHistories: {
+    summary: 'History of several collateral offers (never stored)',
+    description:
+      'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the query string.',
+    tag: 'History',
+    query: documented(NO_QUERY()),
+  },
+};
