@@ -8,7 +8,7 @@ import { recordCacheAccess } from '../platform/dynamo-accounting';
 import { CorruptDataError } from '../platform/errors';
 import { getItems } from './batch-reader';
 import type { DocumentRef } from './family-index';
-import { type DocumentBlockView, decodeBlock } from './items/document-block';
+import { type DocumentBlockView, decodeBlock, VerifiedBlocks } from './items/document-block';
 import { DOCUMENT_PREFIX, documentBlockKey } from './keys';
 import { ByteLru } from './lru';
 
@@ -25,6 +25,8 @@ export class DocumentStore {
     private readonly tableName: string,
     /** Blocks kept in the instance (none: every read goes to DynamoDB). */
     private readonly cache?: ByteLru<DocumentBlockView>,
+    /** The stored bytes of the blocks this instance hashed, so that the same bytes read again are not hashed again. */
+    private readonly verified: VerifiedBlocks = new VerifiedBlocks(0),
   ) {}
 
   /** The documents at `refs`, in that order. */
@@ -82,7 +84,7 @@ export class DocumentStore {
       // A block an index names is written before the index is published, and deleted long after.
       if (!byHash.has(hash)) throw new CorruptDataError(`block ${hash} is missing`);
       // Checked against its key and each served document against its entry: a mismatch is a 500 naming the block.
-      blocks.set(hash, decodeBlock(hash, familyOf.get(hash)!, byHash.get(hash)));
+      blocks.set(hash, decodeBlock(hash, familyOf.get(hash)!, byHash.get(hash), this.verified));
     }
     return blocks;
   }

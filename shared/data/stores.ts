@@ -3,6 +3,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { blockCache, DocumentStore } from './document-store';
 import { HistoryStore } from './history-store';
 import { IndexStore, indexBudget } from './index-store';
+import { VerifiedBlocks } from './items/document-block';
 import { PointerStore } from './pointer-store';
 import { SnapshotStore } from './snapshot-store';
 
@@ -24,6 +25,13 @@ export interface StoreOptions {
   memoryMb: number;
 }
 
+/**
+ * What the stored bytes of the blocks an instance verified may take (items/document-block.ts
+ * `VerifiedBlocks`): 1/32 of the function's memory, 16 MB at the default 512 MB, some 6,000 blocks of
+ * under 4 KB compressed each. Kept whether or not blocks are (`readCacheMb`): they are proofs, not answers.
+ */
+const verifiedBudget = (memoryMb: number): number => Math.floor((memoryMb * 2 ** 20) / 32);
+
 /** `clock` (epoch ms) times the pointer cache. */
 export function createStores(
   client: DynamoDBDocumentClient,
@@ -36,7 +44,12 @@ export function createStores(
     pointer,
     snapshot: new SnapshotStore(pointer, options.snapshotCacheMs, clock),
     indexes: new IndexStore(client, options.tableName, indexBudget(options.memoryMb)),
-    documents: new DocumentStore(client, options.tableName, cache),
+    documents: new DocumentStore(
+      client,
+      options.tableName,
+      cache,
+      new VerifiedBlocks(verifiedBudget(options.memoryMb)),
+    ),
     history: new HistoryStore(client, options.tableName),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * What is read is checked, not trusted (issue 32; CONTRACT §8 "a stored item that cannot be
  * decoded", §11 changes), on the embedded DynamoDB with items changed in the table itself, each
- * request answered by a fresh instance (nothing kept: its indexes and blocks are read again):
+ * request answered by a fresh instance (nothing kept: its indexes and blocks are read again)
+ * unless a test says otherwise:
  *
  * - a document block whose content is not what its key hashes, or a document that is not the one
  *   its index entry names, is a 500 `internal_error` logged with the block, never a 200;
@@ -39,9 +40,8 @@ function revised(apy: string) {
   return dataset;
 }
 
-/** A fresh instance's answer to `path` (the offers or the platforms function). */
-async function answer(fn: 'offers' | 'platforms', path: string) {
-  const api = table.api({ clock: () => NOW });
+/** An instance's answer to `path` (the offers or the platforms function): a fresh one's unless `api` is given. */
+async function answer(fn: 'offers' | 'platforms', path: string, api = table.api({ clock: () => NOW })) {
   const result = await api[fn](apiEvent(path, { perMinute: 1000, perMonth: 100_000 }), {} as never);
   return { status: result.statusCode, body: JSON.parse(result.body ?? '') };
 }
@@ -116,6 +116,23 @@ describe('a document block is checked against its key', () => {
     expect(await answer('offers', '/api/v1/earn/1')).toEqual(internalError);
     expect(await answer('offers', '/api/v1/earn?limit=200')).toEqual(internalError);
     expect(logLines.filter((line) => line.includes('unhandled error') && line.includes(block))).toHaveLength(2);
+  });
+
+  it('an instance that read a block refuses it once its content changes (no block kept: read and hashed again)', async () => {
+    const { version, data } = await served('earn');
+    const index = indexOf(version, data) as OfferIndex;
+    const { block } = index.ref(index.entry(1)!);
+    const api = table.api({ clock: () => NOW });
+    expect((await answer('offers', '/api/v1/earn/1', api)).status).toBe(200);
+    // Read again with the bytes it verified: not hashed again, still served.
+    expect((await answer('offers', '/api/v1/earn/1', api)).status).toBe(200);
+
+    await change(documentBlockKey(block), (item) => ({
+      ...item,
+      z: encodeBlock(block, Array(24).fill('{"id":1}')).z,
+    }));
+
+    expect(await answer('offers', '/api/v1/earn/1', api)).toEqual(internalError);
   });
 
   it('a block holding the documents of another block of its family is a 500', async () => {
