@@ -55,6 +55,8 @@ export interface ImportCase {
   /** Write units of the deletions: the table and every index entry of each item deleted. */
   delete_units: number;
   total_units: number;
+  /** Of the total, the units of family version items (index segments, manifests, blocks, figure chunks, source records). */
+  version_units?: number;
   /** Items returned by the import's reads (GetItem, BatchGetItem, Query). */
   items_read: number;
   /** Read units of those reads, as the embedded DynamoDB reports them. */
@@ -211,6 +213,7 @@ export async function measureImports(
       total_units: counts.writeUnits + counts.deleteUnits,
       items_read: counts.itemsRead,
       read_units: round(counts.readUnits, 1) ?? 0,
+      version_units: counts.versionUnits,
       ms,
       peak_heap_mb: peakMb,
     };
@@ -379,7 +382,7 @@ export async function measureImports(
 }
 
 /** Read and write units an earn and borrow offer may cost a refresh that recomputes the figures: 30,000 at BENCH's 25,000 (issue 30). */
-const FIGURE_UNITS_PER_OFFER = 1.2;
+export const FIGURE_UNITS_PER_OFFER = 1.2;
 const DAY = 24 * HOUR;
 
 type Catalog = Omit<GeneratedDataset, 'earn_history' | 'borrow_history'>;

@@ -28,7 +28,13 @@
  * gives those 100 bytes for storage; counted here in the entry's size as well, the larger reading.
  */
 import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { HISTORY_PREFIX, historyJournalKey } from '../../shared/data/keys';
+import {
+  DOCUMENT_PREFIX,
+  HISTORY_PREFIX,
+  historyJournalKey,
+  SNAPSHOT_PREFIX,
+  SOURCE_PREFIX,
+} from '../../shared/data/keys';
 import { createTableInput, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../../shared/data/table';
 import { createDocumentClient, isConditionFailure } from '../../shared/platform/dynamodb';
 
@@ -170,7 +176,12 @@ export interface WriteCounts {
   historyWriteUnits: number;
   /** Of which the history journal's. */
   journalWriteUnits: number;
+  /** Write units of puts and deletions of family version items (index segments, manifests, blocks, figure chunks, source records). */
+  versionUnits: number;
 }
+
+/** The partitions of family versions: their own items, and the blocks and source records they name. */
+const VERSION_PREFIXES = [SNAPSHOT_PREFIX, DOCUMENT_PREFIX, SOURCE_PREFIX];
 
 type Op = { kind: 'put' | 'update' | 'delete' | 'check'; table: string; key: Item; item?: Item; factor: number };
 
@@ -289,11 +300,13 @@ export function countingClient(
     readUnits: 0,
     historyWriteUnits: 0,
     journalWriteUnits: 0,
+    versionUnits: 0,
   };
 
   const charge = (op: Op, before: Item | undefined, after: Item | undefined) => {
     const { table, indexes } = writeUnits(before, after, shapes);
     const total = op.factor * (table + indexes);
+    if (VERSION_PREFIXES.some((prefix) => String(op.key.PK).startsWith(prefix))) counts.versionUnits += total;
     if (op.kind === 'delete') {
       counts.deleteUnits += total;
       counts.itemsDeleted++;
@@ -364,6 +377,7 @@ export function countingClient(
       readUnits: 0,
       historyWriteUnits: 0,
       journalWriteUnits: 0,
+      versionUnits: 0,
     });
   const destroy = client.destroy.bind(client);
   client.destroy = () => {
