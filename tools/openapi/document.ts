@@ -21,9 +21,9 @@ import {
 } from '../../shared/http/routes';
 import { componentSchemas, type JsonSchema, schemaRef } from './components';
 import { overview } from './descriptions';
-import { BODY_EXAMPLES, IF_NONE_MATCH_EXAMPLE, PARAMETER_EXAMPLES, SNAPSHOT_EXAMPLES } from './examples';
+import { BODY_EXAMPLES, IF_NONE_MATCH_EXAMPLE, SNAPSHOT_EXAMPLES } from './examples';
 import { OPERATIONS, type OperationSpec, type ParameterOverride, type Tag } from './operations';
-import { type DocumentedSchema, PARAMETER_DESCRIPTIONS, type ParameterName } from './parameters';
+import { type DocumentedSchema, PARAMETER_DESCRIPTIONS, PARAMETER_EXAMPLES, type ParameterName } from './parameters';
 import type { SchemaName } from './response-schemas';
 
 const OPENAPI_VERSION = '3.1.0';

@@ -7,7 +7,6 @@
 import { WAF_RESPONSES } from '../../shared/http/gateway-responses';
 import { DEFAULTS } from '../../shared/platform/config';
 import type { ErrorCode } from '../../shared/platform/errors';
-import type { ParameterName } from './parameters';
 import type { SchemaName } from './response-schemas';
 
 type Json = Record<string, unknown>;
@@ -327,36 +326,6 @@ export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     'service_unavailable',
     'A required internal dependency is unavailable. Retry later.',
   ),
-};
-
-/**
- * An example for each query and path parameter, by name (a path slug's depends on the family): one
- * missing does not compile (parameters.ts says how the names are kept).
- */
-export const PARAMETER_EXAMPLES: Readonly<Record<ParameterName, unknown>> = {
-  limit: 100,
-  offset: 200,
-  platform_type: ['exchange', 'protocol'],
-  platform: ['aave-v3', 'binance'],
-  asset: ['tether', 'usd-coin'],
-  chain: ['arbitrum'],
-  ids: [1042, 2077],
-  sort: 'tvl_desc',
-  min_apy: '4.75',
-  min_tvl: '1e6',
-  min_apy_mean_30d: '4',
-  max_apy_stddev_30d: '0.5',
-  include: ['apy_stats'],
-  available: true,
-  is_active: true,
-  snapshot: SNAPSHOT_EXAMPLES.newer,
-  since: SNAPSHOT_EXAMPLES.older,
-  period: '1w',
-  from: '2026-03-01T00:00:00Z',
-  to: '2026-11-20T00:00:00Z',
-  interval: '1d',
-  id: 1042,
-  slug: 'binance',
 };
 
 /** Examples of component schemas no answer is by itself: the figures `include=apy_stats` adds to an offer. */

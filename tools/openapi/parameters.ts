@@ -4,15 +4,17 @@
  *
  * How it holds together: `PARAMETER_DESCRIPTIONS` declares the names (`ParameterName`); an
  * operation takes its schemas through `documented()`, which does not compile when a schema has a
- * parameter this table does not describe; `PARAMETER_EXAMPLES` (examples.ts) is a
+ * parameter this table does not describe; `PARAMETER_EXAMPLES` (below) is a
  * `Record<ParameterName, …>`, which does not compile when one lacks an example; per-operation
  * overrides are keyed by the same names. To add a parameter: add it to its zod schema
- * (shared/http/query.ts), then its line here and its example in examples.ts; the compiler names
- * each one missing. Its type, bounds, enumeration and default come from the schema, not from here.
+ * (shared/http/query.ts; a filter: shared/model/offer-families.ts), then its line here and its
+ * example below; the compiler names each one missing. Its type, bounds, enumeration and default come from the schema, not from here.
  */
 import { MAX_BUCKETS } from '../../shared/domain/history';
 import { LIST_MAX, NUMBER_MAX_LENGTH, type ParamSchema, SNAPSHOT_MAX_LENGTH } from '../../shared/http/query';
+import type { OfferFilter } from '../../shared/model/offer-families';
 import { SLUG_MAX_LENGTH } from '../../shared/platform/constants';
+import { SNAPSHOT_EXAMPLES } from './examples';
 
 const NUMBER_GRAMMAR =
   'A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent ' +
@@ -65,7 +67,8 @@ export const PARAMETER_DESCRIPTIONS = {
   slug:
     'Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. ' +
     `Must not be empty; at most ${SLUG_MAX_LENGTH} characters (a longer slug is a \`validation_error\`).`,
-} as const satisfies Record<string, string>;
+  // Every filter the families declare (shared/model/offer-families.ts): one without a line here does not compile.
+} as const satisfies Record<string, string> & Record<OfferFilter, string>;
 
 /** Every query and path parameter the description knows. */
 export type ParameterName = keyof typeof PARAMETER_DESCRIPTIONS;
@@ -88,3 +91,33 @@ export function documented<S extends ParamSchema>(schema: S & Described<S>): Doc
   // Every key is a ParameterName: `Described` admits no other.
   return { schema, names: Object.keys(schema.shape) as ParameterName[] };
 }
+
+/**
+ * An example for each query and path parameter, by name (a path slug's depends on the family): one
+ * missing does not compile (the header says how the names are kept).
+ */
+export const PARAMETER_EXAMPLES: Readonly<Record<ParameterName, unknown>> = {
+  limit: 100,
+  offset: 200,
+  platform_type: ['exchange', 'protocol'],
+  platform: ['aave-v3', 'binance'],
+  asset: ['tether', 'usd-coin'],
+  chain: ['arbitrum'],
+  ids: [1042, 2077],
+  sort: 'tvl_desc',
+  min_apy: '4.75',
+  min_tvl: '1e6',
+  min_apy_mean_30d: '4',
+  max_apy_stddev_30d: '0.5',
+  include: ['apy_stats'],
+  available: true,
+  is_active: true,
+  snapshot: SNAPSHOT_EXAMPLES.newer,
+  since: SNAPSHOT_EXAMPLES.older,
+  period: '1w',
+  from: '2026-03-01T00:00:00Z',
+  to: '2026-11-20T00:00:00Z',
+  interval: '1d',
+  id: 1042,
+  slug: 'binance',
+};
