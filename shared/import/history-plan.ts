@@ -17,6 +17,7 @@ import type {
 import { type HistoryFamily, historyKey, type Key } from '../data/keys';
 import { bucketStart, SERIES, type SeriesResolution } from '../domain/buckets';
 import { expiryOf, observations, type RawPoint, ROLLUPS, rollup } from '../domain/history-points';
+import { OFFER_FAMILY } from '../model/offer-families';
 
 interface SeriesRecord {
   offer_id: number;
@@ -127,11 +128,12 @@ export function journalOf(appends: readonly HistoryAppend[], seq: number): Histo
 
 // ---- recorded from imports (CONTRACT §12, docs/adr/0012-recorded-history.md) ---------------------
 
-/** What each family records of a published offer: the fields of its history series. */
-const RECORDED_FIELDS = {
-  earn: { apy: 'apy', tvl: 'tvl' },
-  borrow: { apy: 'net_borrow_apy' },
-} as const satisfies Record<HistoryFamily, { apy: string; tvl?: string }>;
+/** What a family records of a published offer: the field of each role its history series holds (the family's declaration). */
+const recordedFields = (family: HistoryFamily): { apy: string; tvl?: string } => {
+  const { fields, history } = OFFER_FAMILY[family];
+  const of = (role: 'apy' | 'tvl') => (fields as Partial<Record<'apy' | 'tvl', string>>)[role];
+  return { apy: of('apy')!, ...((history as readonly string[]).includes('tvl') ? { tvl: of('tvl') } : {}) };
+};
 
 /** The recorded hour's length: the `1h` series' bucket, as the series declaration says. */
 const HOUR_MS = SERIES['1h'].bucketMs;
@@ -159,7 +161,7 @@ export function recordingOf(
       .filter((s) => s.points.some((p) => hourOf(Date.parse(p.timestamp)) === hour))
       .map((s) => s.offer_id),
   );
-  const fields: { apy: string; tvl?: string } = RECORDED_FIELDS[family];
+  const fields = recordedFields(family);
   const timestamp = new Date(at).toISOString();
   return {
     family,

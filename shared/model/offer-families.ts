@@ -194,8 +194,11 @@ export interface OfferFamilyDeclaration {
   defaultSort: SortMode;
   /** The list's parameters between `offset` and `snapshot`, in the order of their messages (docs/api.md, "Parameters"). */
   query: readonly OfferParameter[];
-  /** Whether it has APY history (`GET /{family}/{id}/history` answers 404 otherwise). */
-  history: boolean;
+  /**
+   * The roles its history series holds, each the field of that role an import records (CONTRACT §12);
+   * none: it has no APY history (`GET /{family}/{id}/history` answers 404).
+   */
+  history: readonly ('apy' | 'tvl')[];
   /**
    * Whether its versions carry the APY figures of CONTRACT §13 (its sort modes by a figure, the
    * figure filters and `include` in its `query`; `include` on its details and changes).
@@ -225,7 +228,7 @@ export const OFFER_FAMILY = {
       'max_apy_stddev_30d',
       'include',
     ],
-    history: true,
+    history: ['apy', 'tvl'],
     figures: true,
     path: '/earn',
   },
@@ -248,7 +251,7 @@ export const OFFER_FAMILY = {
       'max_apy_stddev_30d',
       'include',
     ],
-    history: true,
+    history: ['apy'],
     figures: true,
     path: '/borrow',
   },
@@ -258,7 +261,7 @@ export const OFFER_FAMILY = {
     fields: { updated: 'updated_at', flag: 'is_active' },
     defaultSort: 'updated_desc',
     query: ['platform_type', 'platform', 'asset', 'sort', 'chain', 'ids', 'is_active'],
-    history: false,
+    history: [],
     figures: false,
     path: '/collateral',
   },
@@ -266,9 +269,9 @@ export const OFFER_FAMILY = {
 
 /** The families that have APY history (collateral has none). */
 export type HistoryFamily = {
-  [F in OfferFamily]: (typeof OFFER_FAMILY)[F]['history'] extends true ? F : never;
+  [F in OfferFamily]: (typeof OFFER_FAMILY)[F]['history'] extends readonly [] ? never : F;
 }[OfferFamily];
-export const HISTORY_FAMILIES = OFFER_FAMILIES.filter((f): f is HistoryFamily => OFFER_FAMILY[f].history);
+export const HISTORY_FAMILIES = OFFER_FAMILIES.filter((f): f is HistoryFamily => OFFER_FAMILY[f].history.length > 0);
 
 /** The families whose versions carry APY figures (earn and borrow). */
 export type FigureFamily = {
