@@ -36,12 +36,10 @@ export interface IndexBudget {
 /**
  * The index budgets of a function with `memoryMb` of configured memory: a quarter of it for the
  * served indexes, an eighth for retired ones. What else the function holds sets the shares: the
- * Node runtime and the code (about 70 MB), the block cache (`READ_CACHE_MB`, 64 MB by default),
- * the largest answer being built (a currency detail: its JSON, its envelope and its gzip, about 4×
- * its 2.5 MB at BENCH, 50 MB at 5× the offers) and one index being decoded next to the kept ones
- * (its segments' text and the parse, about twice its kept heap). At the API functions' default 512
- * MB that is 128 MB served and 64 MB retired, about 450 MB in all at 5× BENCH's offers, where every
- * index a currencies instance serves takes 62.5 MB (issue 31).
+ * Node runtime and the code, the block cache (`READ_CACHE_MB`), the largest answer being built (a
+ * currency detail: its JSON, its envelope and its gzip) and one index being decoded next to the
+ * kept ones (its segments' text and the parse, about twice its kept heap). The measured figures and
+ * the reasoning: docs/performance.md, "Index memory".
  */
 export const indexBudget = (memoryMb: number): IndexBudget => ({
   servedBytes: Math.floor((memoryMb * 2 ** 20) / 4),

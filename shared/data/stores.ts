@@ -27,8 +27,7 @@ export interface StoreOptions {
 
 /**
  * What the stored bytes of the blocks an instance verified may take (items/document-block.ts
- * `VerifiedBlocks`): 1/32 of the function's memory, 16 MB at the default 512 MB, some 6,000 blocks of
- * under 4 KB compressed each. Kept whether or not blocks are (`readCacheMb`): they are proofs, not answers.
+ * `VerifiedBlocks`): 1/32 of the function's memory. Kept whether or not blocks are (`readCacheMb`): they are proofs, not answers.
  */
 const verifiedBudget = (memoryMb: number): number => Math.floor((memoryMb * 2 ** 20) / 32);
 

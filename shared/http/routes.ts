@@ -14,7 +14,7 @@ export type FunctionName = (typeof FUNCTION_NAMES)[number];
 export type Transfer = 'buffer' | 'stream';
 const TRANSFER: Record<FunctionName, Transfer> = {
   platforms: 'buffer',
-  // A currency detail embeds every offer of its asset: about 11 MB of JSON at five times BENCH.
+  // A currency detail embeds every offer of its asset: more than 6 MB as offers grow (docs/performance.md).
   currencies: 'stream',
   offers: 'buffer',
   history: 'buffer',
