@@ -25,6 +25,7 @@ import { acknowledge } from './nag';
 
 /** functions/<name>/handler.ts, exporting `handler`. */
 const FUNCTIONS_DIR = path.join(__dirname, '..', 'functions');
+/** @internal (exported for its tests) */
 export const handlerEntry = (name: string) => path.join(FUNCTIONS_DIR, name, 'handler.ts');
 
 /**

@@ -15,7 +15,10 @@ import { ENV } from '../shared/platform/config';
 import type { Authorizer, FamilyHandler } from './gateway';
 import { installLambdaRuntime } from './lambda-streaming';
 
-/** The functions of the stack, by the name of their construct (`PlatformsFunction` → `platforms`). */
+/**
+ * The functions of the stack, by the name of their construct (`PlatformsFunction` → `platforms`).
+ * @internal (exported for its tests)
+ */
 export const BUNDLED_FUNCTIONS = [...FUNCTION_NAMES, 'authorizer', 'docs'] as const;
 type BundledFunctionName = (typeof BUNDLED_FUNCTIONS)[number];
 
@@ -62,7 +65,10 @@ function readJson<T>(file: string, what: string): T {
   return JSON.parse(readFileSync(file, 'utf8')) as T;
 }
 
-/** The functions of the (only, or the named) stack of a cloud assembly. */
+/**
+ * The functions of the (only, or the named) stack of a cloud assembly.
+ * @internal (exported for its tests)
+ */
 export function readBundledStack(cdkOut: string, stackName?: string): BundledStack {
   const dir = resolve(cdkOut);
   const manifest = readJson<Manifest>(join(dir, 'manifest.json'), 'cloud assembly manifest');

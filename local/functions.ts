@@ -13,6 +13,7 @@ import { type ApiDeps, createApiDeps } from '../shared/http/api-deps';
 import type { RuntimeConfig } from '../shared/platform/config';
 import type { Clients } from '../shared/platform/dynamodb';
 
+/** @internal (exported for its tests) */
 export interface ApiFunctions {
   platforms: ReturnType<typeof platformsHandler>;
   currencies: ReturnType<typeof currenciesHandler>;

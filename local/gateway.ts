@@ -65,6 +65,7 @@ interface PublicAnswer {
 /**
  * Lambda's limit on a synchronous invocation's response: 6 MB, the JSON of the whole proxy result
  * (status, headers, body; a base64 body counts as its base64 text).
+ * @internal (exported for its tests)
  */
 export const LAMBDA_RESPONSE_LIMIT_BYTES = 6 * 1024 * 1024;
 

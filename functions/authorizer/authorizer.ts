@@ -33,6 +33,7 @@ const policy = (effect: 'Allow' | 'Deny', resource: string) => ({
   Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: resource }],
 });
 
+/** @internal (exported for its tests) */
 export async function authorize(
   event: APIGatewayTokenAuthorizerEvent,
   deps: AuthorizerDeps,

@@ -64,6 +64,7 @@ export interface IngestedObject {
 /**
  * What the ingest reads of a message: the EventBridge event of one upload. Its object key is the
  * key itself (an S3 event notification's is URL-encoded; EventBridge's is not).
+ * @internal (exported for its tests)
  */
 export interface UploadEvent {
   source?: string;

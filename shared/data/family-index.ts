@@ -121,6 +121,7 @@ const EXACT_UNITS = 1e15;
 /**
  * A filtered figure as a fact (shared/model/offer-families.ts `FigureFact`): its micro-units when
  * it has exactly 6 decimals and fewer than 16 digits, else the exact key of its decimal.
+ * @internal (exported for its tests)
  */
 export function figureFact(value: string | null): FigureFact {
   if (value === null) return null;

@@ -82,7 +82,10 @@ export class AccountsConflictError extends Error {
   }
 }
 
-/** createKey with a secret that is already stored (for this or another user). */
+/**
+ * createKey with a secret that is already stored (for this or another user).
+ * @internal (exported for its tests)
+ */
 export class KeyExistsError extends Error {
   constructor() {
     super('That API key is already stored.');
@@ -90,14 +93,20 @@ export class KeyExistsError extends Error {
   }
 }
 
-/** HMAC-SHA256 of the secret with the pepper, or plain SHA-256 without one; hex. */
+/**
+ * HMAC-SHA256 of the secret with the pepper, or plain SHA-256 without one; hex.
+ * @internal (exported for its tests)
+ */
 export function hashKey(secret: string, pepper: string): string {
   return pepper
     ? createHmac('sha256', pepper).update(secret).digest('hex')
     : createHash('sha256').update(secret).digest('hex');
 }
 
-/** A new secret: 256 random bits, base64url (47 characters with the prefix). */
+/**
+ * A new secret: 256 random bits, base64url (47 characters with the prefix).
+ * @internal (exported for its tests)
+ */
 export const generateSecret = (): string => `${GENERATED_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 
 /** A summary's limits: those the key item holds, no absent one as an undefined property. */
@@ -263,7 +272,10 @@ export class KeyStore implements KeyLookup {
   }
 }
 
-/** The items of an accounts file; duplicate users or keys are refused, named by place. */
+/**
+ * The items of an accounts file; duplicate users or keys are refused, named by place.
+ * @internal (exported for its tests)
+ */
 export function accountItems(file: AccountsFile, pepper: string, createdAt: string): Record<string, unknown>[] {
   const errors: string[] = [];
   const userPlaces = new Map<string, string>();

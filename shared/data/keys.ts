@@ -68,7 +68,10 @@ export const refreshedKey = (): Key => ({ PK: 'SNAPSHOT', SK: 'REFRESHED' });
 
 const v = (version: string) => `${SNAPSHOT_PREFIX}${version}${SEP}`;
 
-/** The version a snapshot partition key belongs to, or undefined for items outside snapshots. */
+/**
+ * The version a snapshot partition key belongs to, or undefined for items outside snapshots.
+ * @internal (exported for its tests)
+ */
 export function versionOfPartition(pk: string): string | undefined {
   if (!pk.startsWith(SNAPSHOT_PREFIX)) return undefined;
   const end = pk.indexOf(SEP, SNAPSHOT_PREFIX.length);

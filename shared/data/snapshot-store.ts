@@ -10,7 +10,10 @@ import type { SnapshotPointer } from './items/pointer';
 import { DATASET_FAMILY_OF, VERSIONED_FAMILIES, type VersionedFamily } from './keys';
 import type { PointerStore } from './pointer-store';
 
-/** The family version a read names, where its index lies, and when it was published (or replaced). */
+/**
+ * The family version a read names, where its index lies, and when it was published (or replaced).
+ * @internal (exported for its tests)
+ */
 export interface FamilyVersion {
   family: VersionedFamily;
   version: string;

@@ -64,6 +64,7 @@ export const EARLIEST_BUCKET_START = Math.min(...INTERVALS.map((i) => bucketStar
  * How far before the request time the periods of this interval reach: the longest period window
  * that uses it (`null`: no limit). Each series is kept that long (below); a custom window may reach
  * further and then answers what is still kept (docs/api.md, "Retention").
+ * @internal (exported for its tests)
  */
 export const REACH_MS: Readonly<Record<Interval, number | null>> = Object.fromEntries(
   INTERVALS.map((interval) => {

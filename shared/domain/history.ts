@@ -39,7 +39,10 @@ export interface WindowRequest {
   interval?: Interval;
 }
 
-/** A window: `from` undefined = from the first point (`all`). */
+/**
+ * A window: `from` undefined = from the first point (`all`).
+ * @internal (exported for its tests)
+ */
 export interface HistoryWindow {
   period: Period | 'custom';
   interval: Interval;
@@ -67,6 +70,7 @@ const bucketCount = (interval: Interval, from: number, to: number): number =>
  * messages name the parameters: `period` and `from`/`to` exclude each other; `to` needs `from`;
  * `from` before `to`; at most MAX_BUCKETS buckets. A window may reach further back than its
  * interval's series is kept: it then answers what is still stored (docs/api.md, "Retention").
+ * @internal (exported for its tests)
  */
 export function historyWindow(request: WindowRequest, now: number): HistoryWindow {
   const { period, interval } = request;

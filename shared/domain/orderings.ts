@@ -19,6 +19,7 @@ import {
 } from '../model/offer-families';
 import { compareDecimal } from '../platform/decimal';
 
+/** @internal (exported for its tests) */
 export { distinctSortModes, SORT_MODES, type SortMode };
 
 type Value = string | number | null;

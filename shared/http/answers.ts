@@ -48,6 +48,7 @@ function pageReference(event: ApiEvent, offset: number, snapshot: string): strin
 /**
  * The `Link` field of a list page: `rel="next"` while `has_more`, `rel="prev"` when `offset` > 0
  * (at `max(0, offset - limit)`); undefined when the page has neither (the whole list in one page).
+ * @internal (exported for its tests)
  */
 export function linkHeader(event: ApiEvent, page: Page['page']): string | undefined {
   const links: string[] = [];

@@ -49,6 +49,7 @@ const SCALARS = new Set(['string', 'number', 'boolean', 'literal', 'enum']);
  * The columns of a resource, in the order of its schema's fields: objects flattened depth first
  * with dots, arrays as one column. A field of any other kind is a programming error, caught when
  * the module is first used (the unit tests derive every family's columns).
+ * @internal (exported for its tests)
  */
 export function columnsOf(shape: Shape, prefix: readonly string[] = []): Column[] {
   return Object.entries(shape).flatMap(([field, schema]): Column[] => {
@@ -103,6 +104,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
 /**
  * One field: text that would start a formula gets a leading `'` unless it is a decimal (`-0.5`
  * stays a number), then quotes when it holds a quote, comma or line break (quotes doubled).
+ * @internal (exported for its tests)
  */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -13,9 +13,14 @@ import { METRICS_NAMESPACE, REQUEST_METRICS, type RequestMetricName, ROUTE_DIMEN
 import type { ApiEvent, ApiResult } from './http';
 import { operationOfResource } from './routes';
 
+/** @internal (exported for its tests) */
+/** @internal (exported for its tests) */
 export { METRICS_NAMESPACE, REQUEST_METRICS };
 
-/** The route's operationId (the metric dimension), from the API Gateway resource of the event. */
+/**
+ * The route's operationId (the metric dimension), from the API Gateway resource of the event.
+ * @internal (exported for its tests)
+ */
 export const routeOf = (event: ApiEvent): string => operationOfResource(event?.resource) ?? 'unknown';
 
 export interface RequestMetricsOptions {
@@ -23,7 +28,10 @@ export interface RequestMetricsOptions {
   now?: () => number;
 }
 
-/** The metric values of one request from its final status, duration and DynamoDB work. */
+/**
+ * The metric values of one request from its final status, duration and DynamoDB work.
+ * @internal (exported for its tests)
+ */
 export function requestMetricValues(
   statusCode: number,
   latencyMs: number,
@@ -47,7 +55,10 @@ export function requestMetricValues(
   };
 }
 
-/** The EMF document: metadata under `_aws`, the dimension and the values at the root. */
+/**
+ * The EMF document: metadata under `_aws`, the dimension and the values at the root.
+ * @internal (exported for its tests)
+ */
 export function emfDocument(
   route: string,
   values: Record<RequestMetricName, number>,

@@ -41,7 +41,10 @@ const QUOTE_MAX_LENGTH = 64;
 export const NUMBER_MAX_LENGTH = 32;
 const UNSIGNED_NUMBER_PATTERN = /^(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
-/** Client text in a message: at most QUOTE_MAX_LENGTH characters (code points), cut with `…`. */
+/**
+ * Client text in a message: at most QUOTE_MAX_LENGTH characters (code points), cut with `…`.
+ * @internal (exported for its tests)
+ */
 export function quoted(text: string): string {
   let out = '';
   let count = 0;
@@ -369,6 +372,7 @@ export const ANY_ID_PATH = /* @__PURE__ */ onFirstUse(() => z.strictObject({ id:
  * What an offer family's list accepts: every family's parameters, each optional where a family
  * lacks it (`min_apy`, `min_tvl` and `available` are never set on collateral; `available` only on
  * earn, `is_active` never on earn).
+ * @internal (exported for its tests)
  */
 export type OfferQuery = z.infer<ReturnType<typeof OFFER_LIST_QUERY.earn>> &
   Pick<z.infer<ReturnType<typeof OFFER_LIST_QUERY.borrow>>, 'is_active'>;

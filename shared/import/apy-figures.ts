@@ -167,6 +167,7 @@ interface FigureReader {
  * day's frames when the summary's is later), and each change's reference from the frames of
  * hour(t − N d) back to hour(t − N d − 24 h), newest first, until each offer has one. Each offer's
  * observations are those, and `apyStats` computes the figures from them as from its whole history.
+ * @internal (exported for its tests)
  */
 export async function figuresAt(
   t: number,

@@ -74,12 +74,16 @@ export type { SnapshotPointer } from '../data/snapshot-writer';
 
 /** How long a replaced version stays readable (a list pinned to it, changes since it: docs/api.md). */
 const RETAIN_MS = 60 * 60_000;
-/** Beyond that, the readers' pointer cache and a margin before it is deleted. */
+/**
+ * Beyond that, the readers' pointer cache and a margin before it is deleted.
+ * @internal (exported for its tests)
+ */
 export const RETIRE_MARGIN_MS = 60_000;
 /**
  * How long after it is replaced a version is deleted, for readers that trust a pointer for
  * `snapshotCacheMs`: a reader may name it that long after, and a list pinned then stays readable
  * RETAIN_MS more.
+ * @internal (exported for its tests)
  */
 export const retireAfter = (snapshotCacheMs: number): number => RETAIN_MS + snapshotCacheMs + RETIRE_MARGIN_MS;
 /**
@@ -89,7 +93,10 @@ export const retireAfter = (snapshotCacheMs: number): number => RETAIN_MS + snap
  * import renews it as it goes.
  */
 export const LEASE_MS = 5 * 60_000;
-/** How long past a lease's end another import waits before taking it over: room for clocks that disagree. */
+/**
+ * How long past a lease's end another import waits before taking it over: room for clocks that disagree.
+ * @internal (exported for its tests)
+ */
 export const TAKEOVER_GRACE_MS = 30_000;
 /**
  * The layout of family versions: 4, one ordered index per version and content-addressed document
@@ -166,7 +173,10 @@ const versionOf = (family: VersionedFamily, state: Pick<FamilyState, 'hash' | 'r
 const hasFigures = (family: VersionedFamily): family is HistoryFamily =>
   (HISTORY_FAMILIES as readonly string[]).includes(family);
 
-/** Rules across the records of one family in the file: unique identifiers, former slugs naming one record only. */
+/**
+ * Rules across the records of one family in the file: unique identifiers, former slugs naming one record only.
+ * @internal (exported for its tests)
+ */
 export function crossRecordErrors(dataset: Dataset): string[] {
   const errors: string[] = [];
   /** Each value's last place; every repeated value is an error at its place. */

@@ -32,6 +32,7 @@ const TOO_LONG = `longer than ${MAX_STRING_LENGTH.toLocaleString('en-US')} chara
  * The runs of bytes that are not UTF-8, as [start, end) offsets: each byte that cannot start or
  * continue a well-formed sequence (RFC 3629, which excludes encoded surrogates and overlongs)
  * ends a run, and adjacent runs are merged.
+ * @internal (exported for its tests)
  */
 export function invalidUtf8Runs(bytes: Uint8Array): [number, number][] {
   const runs: [number, number][] = [];

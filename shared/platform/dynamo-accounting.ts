@@ -71,6 +71,7 @@ export function callDepths(calls: readonly Pick<DynamoCall, 'start' | 'end'>[]):
 export const roundTrips = (calls: readonly Pick<DynamoCall, 'start' | 'end'>[]): number =>
   Math.max(0, ...callDepths(calls));
 
+/** @internal (exported for its tests) */
 export function summarize(
   calls: readonly DynamoCall[],
   cache: readonly CacheAccess[] = [],
@@ -137,7 +138,10 @@ export class RequestAccounting {
 
 const storage = new AsyncLocalStorage<RequestAccounting>();
 
-/** The innermost open accounting scope of the running code, if any. */
+/**
+ * The innermost open accounting scope of the running code, if any.
+ * @internal (exported for its tests)
+ */
 export function currentAccounting(): RequestAccounting | undefined {
   let scope = storage.getStore();
   while (scope && !scope.isOpen) scope = scope.parent;

@@ -14,6 +14,7 @@ export const isConditionFailure = (error: unknown): error is ConditionalCheckFai
   error instanceof ConditionalCheckFailedException ||
   (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
 
+/** @internal (exported for its tests) */
 export const CLIENT_TIMEOUTS = {
   connectionTimeoutMs: DEFAULTS.dynamodbConnectionTimeoutMs,
   requestTimeoutMs: DEFAULTS.dynamodbRequestTimeoutMs,

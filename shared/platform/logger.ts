@@ -22,6 +22,7 @@ export const setLogSink = (next: LogSink) => {
   sink = next;
 };
 
+/** @internal (exported for its tests) */
 export const setLogLevel = (level: Level) => {
   threshold = ORDER[level];
 };

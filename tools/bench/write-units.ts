@@ -139,6 +139,7 @@ const entryUnits = (entry: Item) => unitsOf(itemSize(entry) + INDEX_ENTRY_OVERHE
  * Write units of one item's write, `before` and `after` being the item as stored before and after it
  * (undefined: absent). The table pays the larger of the two (1 at least); each index what its entry
  * needs, by the rules of the file's comment.
+ * @internal (exported for its tests)
  */
 export function writeUnits(
   before: Item | undefined,

@@ -165,6 +165,7 @@ export function parseCommandLine(
 
 // ---- the commands (tests call these directly) ------------------------------------------------
 
+/** @internal (exported for its tests) */
 export interface CreatedKey {
   keyId: string;
   secret: string;
@@ -172,6 +173,7 @@ export interface CreatedKey {
   user: UserItem | undefined;
 }
 
+/** @internal (exported for its tests) */
 export async function createKeyCommand(
   store: KeyStore,
   userId: string,
@@ -181,10 +183,12 @@ export async function createKeyCommand(
   return { keyId, secret, user: await store.getUser(userId) };
 }
 
+/** @internal (exported for its tests) */
 export async function revokeKeyCommand(store: KeyStore, userId: string, keyId: string): Promise<void> {
   if (!(await store.revokeKey(userId, keyId))) throw new Error(`user "${userId}" has no key ${keyId}`);
 }
 
+/** @internal (exported for its tests) */
 export async function listKeysCommand(
   store: KeyStore,
   userId: string,
@@ -193,10 +197,14 @@ export async function listKeysCommand(
   return { user, keys };
 }
 
+/** @internal (exported for its tests) */
 export const premiumCommand = (store: KeyStore, userId: string, until: string | null | false): Promise<UserItem> =>
   store.setPremium(userId, until);
 
-/** Validate the whole file first (nothing is written when it is refused), then write it. */
+/**
+ * Validate the whole file first (nothing is written when it is refused), then write it.
+ * @internal (exported for its tests)
+ */
 export async function loadAccountsCommand(store: KeyStore, path: string): Promise<{ users: number; keys: number }> {
   try {
     return await store.loadAccounts(parseAccounts(readDataFile(path)));

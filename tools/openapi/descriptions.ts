@@ -124,7 +124,10 @@ export function csvNote(columns: readonly { name: string }[], list: boolean): st
   return `With \`Accept: text/csv\` the answer is CSV (the overview's "CSV"): ${rows}. Columns: ${names(columns)}.`;
 }
 
-/** The columns of each CSV, from the resource schemas. */
+/**
+ * The columns of each CSV, from the resource schemas.
+ * @internal (exported for its tests)
+ */
 export function csvColumns(): string {
   return [
     '| answer | columns |',

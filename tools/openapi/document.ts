@@ -34,6 +34,7 @@ const LOCAL_SERVER = 'http://127.0.0.1:3000';
 const CONTACT = { name: 'Market Data API maintainers' };
 const SECURITY_SCHEME = 'bearerAuth';
 
+/** @internal (exported for its tests) */
 export const USAGE_HEADER_DESCRIPTIONS = [
   ['X-RateLimit-Limit', 'Effective requests-per-minute limit of the key.'],
   ['X-RateLimit-Remaining', 'Requests left in the current minute window (`0` on a per-minute refusal).'],
@@ -46,6 +47,7 @@ export const USAGE_HEADER_DESCRIPTIONS = [
 /**
  * The standard twins of the usage headers: draft-ietf-httpapi-ratelimit-headers-11 (23 May 2026),
  * one policy per budget (shared/domain/quota.ts).
+ * @internal (exported for its tests)
  */
 export const RATE_LIMIT_HEADER_DESCRIPTIONS = [
   [

@@ -69,13 +69,19 @@ const isText = (type: string) => (status: number, body: any, headers: Headers) =
 const publicPathOf = (path: string) =>
   PUBLIC_PATHS.find((p) => new RegExp(`^${p.replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
 
-/** What a check's path reaches: a route's operation id, a key-free path, or nothing (an unknown route). */
+/**
+ * What a check's path reaches: a route's operation id, a key-free path, or nothing (an unknown route).
+ * @internal (exported for its tests)
+ */
 export function reached(path: string): string | undefined {
   const bare = path.split('?')[0];
   return matchRoute('GET', bare)?.route.operationId ?? publicPathOf(bare);
 }
 
-/** The routes and key-free paths that no passing check reached: each one a failure. */
+/**
+ * The routes and key-free paths that no passing check reached: each one a failure.
+ * @internal (exported for its tests)
+ */
 export function unreached(passed: readonly string[]): string[] {
   const seen = new Set(passed.map(reached));
   return [...ROUTES.map((r) => r.operationId), ...PUBLIC_PATHS].filter((target) => !seen.has(target));

@@ -62,6 +62,7 @@ const offerColumns = Object.fromEntries(
 /**
  * The layout of a stored index with these offer columns and APY figures: a hash of every column's
  * name and encoding and of the figures an entry packs, in their order.
+ * @internal (exported for its tests)
  */
 export const indexLayout = (
   offerColumns: Readonly<Record<string, { encoding: ColumnEncoding }>>,

@@ -24,6 +24,7 @@ export type ContentCoding = (typeof CODINGS)[number];
 /**
  * The coding an Accept-Encoding field value asks for (RFC 9110 §12.5.3): the produced coding of
  * highest quality, `*` standing for any not named, `q=0` refusing; none without the field.
+ * @internal (exported for its tests)
  */
 export function preferredCoding(values: readonly string[]): ContentCoding | undefined {
   const quality = new Map<string, number>();

@@ -18,6 +18,7 @@ import { type ContentCoding, codingOf } from './compression';
  * A strong entity tag of a body: 128 bits of its SHA-256, base64url (RFC 9110 §8.8.3), and the
  * content coding it goes out in, if any (`"…-gzip"`): the coded bytes are another representation,
  * so they have another tag, which changes exactly when the body does.
+ * @internal (exported for its tests)
  */
 export function strongEtag(body: string, coding?: ContentCoding): string {
   const digest = createHash('sha256').update(body, 'utf8').digest().subarray(0, 16).toString('base64url');
@@ -28,6 +29,7 @@ export function strongEtag(body: string, coding?: ContentCoding): string {
  * Whether an If-None-Match field value matches the current representation's tag, by RFC 9110
  * §13.1.2: `*` matches any; otherwise a list of entity tags compared weakly (`W/` ignored). A
  * value that holds no entity tag matches nothing, so the full answer goes out.
+ * @internal (exported for its tests)
  */
 export function ifNoneMatchMatches(values: readonly string[], etag: string): boolean {
   const opaque = etag.replace(/^W\//, '');

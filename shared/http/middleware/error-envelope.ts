@@ -24,6 +24,7 @@ export function toApiError(error: unknown, retryAfterSeconds: number): ApiError 
  * The error @middy/http-error-handler is written for: an exposed Error with its status, its
  * headers and the body as `message`. The handler labels a JSON message `application/json`; the
  * response headers middleware gives it the charset every answer names.
+ * @internal (exported for its tests)
  */
 export class HttpErrorResponse extends Error {
   readonly statusCode: number;
