@@ -1,7 +1,9 @@
 /**
  * The one route table. The CDK stack builds API Gateway resources and methods from it and the
- * local gateway matches requests against it, so the two can never disagree.
+ * local gateway matches requests against it, so the two can never disagree. The offer families' routes come from their declarations.
  */
+import { OFFER_FAMILY, type OfferFamily } from '../model/offer-families';
+
 export const FUNCTION_NAMES = ['platforms', 'currencies', 'offers', 'history', 'usage'] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
@@ -82,6 +84,34 @@ const route = <const P extends string, const F extends FunctionName, const O ext
   ...(deprecated ? { deprecated } : {}),
 });
 
+/** `earn` → `Earn`: the family's part of its operations' ids. */
+const capitalized = <F extends string>(family: F) => `${family[0].toUpperCase()}${family.slice(1)}` as Capitalize<F>;
+
+/**
+ * An offer family's routes, from its declaration (shared/model/offer-families.ts): its list, its
+ * changes and several offers' history (static segments, before `{id}`: `changes` and `history` are
+ * routes, not ids, as API Gateway prefers a static segment), and one offer.
+ */
+const offerRoutes = <F extends OfferFamily>(family: F) => {
+  const path = OFFER_FAMILY[family].path as (typeof OFFER_FAMILY)[F]['path'];
+  const name = capitalized(family);
+  return [
+    route(path, 'offers', `list${name}Offers`, 'list'),
+    route(`${path}/changes`, 'offers', `list${name}Changes`, 'list'),
+    route(`${path}/history`, 'history', `get${name}Histories`, 'history'),
+    route(`${path}/{id}`, 'offers', `get${name}Offer`, 'detail'),
+  ] as const;
+};
+
+/** One offer's history (the declaration says whether the family has any: `/collateral/{id}/history` is always 404). */
+const offerHistoryRoute = <F extends OfferFamily>(family: F) =>
+  route(
+    `${OFFER_FAMILY[family].path as (typeof OFFER_FAMILY)[F]['path']}/{id}/history`,
+    'history',
+    `get${capitalized(family)}History`,
+    'history',
+  );
+
 export const ROUTES = [
   route('/exchanges', 'platforms', 'listExchanges', 'list'),
   route('/exchanges/{slug}', 'platforms', 'getExchange', 'detail'),
@@ -91,23 +121,13 @@ export const ROUTES = [
   route('/protocols/{slug}', 'platforms', 'getProtocol', 'detail'),
   route('/currencies', 'currencies', 'listCurrencies', 'list'),
   route('/currencies/{slug}', 'currencies', 'getCurrency', 'detail'),
-  route('/earn', 'offers', 'listEarnOffers', 'list'),
-  // Before `{id}`: `changes` and `history` are routes, not ids (matchRoute takes the first match, as API
-  // Gateway prefers a static segment).
-  route('/earn/changes', 'offers', 'listEarnChanges', 'list'),
-  route('/earn/history', 'history', 'getEarnHistories', 'history'),
-  route('/earn/{id}', 'offers', 'getEarnOffer', 'detail'),
-  route('/borrow', 'offers', 'listBorrowOffers', 'list'),
-  route('/borrow/changes', 'offers', 'listBorrowChanges', 'list'),
-  route('/borrow/history', 'history', 'getBorrowHistories', 'history'),
-  route('/borrow/{id}', 'offers', 'getBorrowOffer', 'detail'),
-  route('/collateral', 'offers', 'listCollateralOffers', 'list'),
-  route('/collateral/changes', 'offers', 'listCollateralChanges', 'list'),
-  route('/collateral/history', 'history', 'getCollateralHistories', 'history'),
-  route('/collateral/{id}', 'offers', 'getCollateralOffer', 'detail'),
-  route('/earn/{id}/history', 'history', 'getEarnHistory', 'history'),
-  route('/borrow/{id}/history', 'history', 'getBorrowHistory', 'history'),
-  route('/collateral/{id}/history', 'history', 'getCollateralHistory', 'history'),
+  // matchRoute takes the first match: each family's static segments come before its `{id}`.
+  ...offerRoutes('earn'),
+  ...offerRoutes('borrow'),
+  ...offerRoutes('collateral'),
+  offerHistoryRoute('earn'),
+  offerHistoryRoute('borrow'),
+  offerHistoryRoute('collateral'),
   route('/usage', 'usage', 'getUsage', 'usage'),
 ] as const satisfies readonly Route[];
 
