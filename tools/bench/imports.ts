@@ -57,6 +57,8 @@ export interface ImportCase {
   total_units: number;
   /** Of the total, the units of family version items (index segments, manifests, blocks, figure chunks, source records). */
   version_units?: number;
+  /** Of the total, the units of the snapshot pointer's writes. */
+  pointer_units?: number;
   /** Items returned by the import's reads (GetItem, BatchGetItem, Query). */
   items_read: number;
   /** Read units of those reads, as the embedded DynamoDB reports them. */
@@ -214,6 +216,7 @@ export async function measureImports(
       items_read: counts.itemsRead,
       read_units: round(counts.readUnits, 1) ?? 0,
       version_units: counts.versionUnits,
+      pointer_units: counts.pointerUnits,
       ms,
       peak_heap_mb: peakMb,
     };

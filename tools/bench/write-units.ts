@@ -32,6 +32,7 @@ import {
   DOCUMENT_PREFIX,
   HISTORY_PREFIX,
   historyJournalKey,
+  pointerKey,
   SNAPSHOT_PREFIX,
   SOURCE_PREFIX,
 } from '../../shared/data/keys';
@@ -179,10 +180,13 @@ export interface WriteCounts {
   journalWriteUnits: number;
   /** Write units of puts and deletions of family version items (index segments, manifests, blocks, figure chunks, source records). */
   versionUnits: number;
+  /** Write units of the snapshot pointer's writes (the lease, its renewals, the publish). */
+  pointerUnits: number;
 }
 
 /** The partitions of family versions: their own items, and the blocks and source records they name. */
 const VERSION_PREFIXES = [SNAPSHOT_PREFIX, DOCUMENT_PREFIX, SOURCE_PREFIX];
+const POINTER = pointerKey();
 
 type Op = { kind: 'put' | 'update' | 'delete' | 'check'; table: string; key: Item; item?: Item; factor: number };
 
@@ -302,12 +306,14 @@ export function countingClient(
     historyWriteUnits: 0,
     journalWriteUnits: 0,
     versionUnits: 0,
+    pointerUnits: 0,
   };
 
   const charge = (op: Op, before: Item | undefined, after: Item | undefined) => {
     const { table, indexes } = writeUnits(before, after, shapes);
     const total = op.factor * (table + indexes);
     if (VERSION_PREFIXES.some((prefix) => String(op.key.PK).startsWith(prefix))) counts.versionUnits += total;
+    if (op.key.PK === POINTER.PK && op.key.SK === POINTER.SK) counts.pointerUnits += total;
     if (op.kind === 'delete') {
       counts.deleteUnits += total;
       counts.itemsDeleted++;
@@ -379,6 +385,7 @@ export function countingClient(
       historyWriteUnits: 0,
       journalWriteUnits: 0,
       versionUnits: 0,
+      pointerUnits: 0,
     });
   const destroy = client.destroy.bind(client);
   client.destroy = () => {

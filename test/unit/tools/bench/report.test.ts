@@ -44,29 +44,43 @@ describe('markdown', () => {
 
 describe('writeTargetChecks', () => {
   const baseline = readBaseline('quick')!;
-  const check = (id: CaseId, total: number, journal?: number) =>
-    writeTargetChecks(
-      [{ ...measured(id, total), ...(journal === undefined ? {} : { journal_units: journal }) }],
-      'quick',
-    ).find((c) => c.check.startsWith(`import (${id})`))!;
-  const passes = (id: CaseId, total: number, journal?: number) => check(id, total, journal).pass;
+  const check = (id: CaseId, total: number, extra: Partial<ImportCase> = {}) =>
+    writeTargetChecks([{ ...measured(id, total), ...extra }], 'quick').find((c) =>
+      c.check.startsWith(`import (${id})`),
+    )!;
+  const passes = (id: CaseId, total: number, extra: Partial<ImportCase> = {}) => check(id, total, extra).pass;
 
-  it('holds (b) to 1/8, (c) to 1/20, (d) to the refresh time alone and (e) to the quick baseline, two pointer units and the history journal’s', () => {
+  it('holds (b) to 1/8, (c) to 1/20, (d) to the refresh time alone and (e) to the quick baseline and the history journal’s', () => {
     expect(passes('b', Math.floor(baseline.b!.total / 8))).toBe(true);
     expect(passes('b', Math.floor(baseline.b!.total / 8) + 1)).toBe(false);
     expect(passes('c', Math.floor(baseline.c!.total / 20))).toBe(true);
     expect(passes('c', Math.floor(baseline.c!.total / 20) + 1)).toBe(false);
     expect(passes('d', 1)).toBe(true);
     expect(passes('d', 2)).toBe(false);
-    expect(passes('e', baseline.e!.total + 3, 1)).toBe(true);
-    expect(passes('e', baseline.e!.total + 4, 1)).toBe(false);
+    expect(passes('e', baseline.e!.total + 1, { journal_units: 1 })).toBe(true);
+    expect(passes('e', baseline.e!.total + 2, { journal_units: 1 })).toBe(false);
   });
 
   it('allows (e) the units its history journal measured, and says them', () => {
-    expect(passes('e', baseline.e!.total + 7, 5)).toBe(true);
-    expect(passes('e', baseline.e!.total + 8, 5)).toBe(false);
+    expect(passes('e', baseline.e!.total + 5, { journal_units: 5 })).toBe(true);
+    expect(passes('e', baseline.e!.total + 6, { journal_units: 5 })).toBe(false);
     expect(passes('e', baseline.e!.total + 3)).toBe(false);
-    expect(check('e', baseline.e!.total + 7, 5).detail).toContain('journal: 5 units');
+    expect(check('e', baseline.e!.total + 5, { journal_units: 5 }).detail).toContain('journal: 5 units');
+  });
+
+  it('allows (e) what its pointer writes cost beyond the baseline’s 2 units, as measured', () => {
+    expect(passes('e', baseline.e!.total + 4, { journal_units: 0, pointer_units: 6 })).toBe(true);
+    expect(passes('e', baseline.e!.total + 5, { journal_units: 0, pointer_units: 6 })).toBe(false);
+    // A pointer that cost less than the baseline's lends nothing to the rest.
+    expect(passes('e', baseline.e!.total + 1, { journal_units: 0, pointer_units: 1 })).toBe(false);
+  });
+
+  it('allows (e) the figure versions it publishes, up to 1.2 units an observation', () => {
+    const figures = { journal_units: 0, observations: 100 };
+    expect(passes('e', baseline.e!.total + 50, { ...figures, version_units: 50 })).toBe(true);
+    expect(passes('e', baseline.e!.total + 51, { ...figures, version_units: 50 })).toBe(false);
+    expect(passes('e', baseline.e!.total + 120, { ...figures, version_units: 300 })).toBe(true);
+    expect(passes('e', baseline.e!.total + 121, { ...figures, version_units: 300 })).toBe(false);
   });
 
   it('fails a case that was not measured', () => {
