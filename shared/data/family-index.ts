@@ -30,6 +30,12 @@ import type { CatalogFamily, OfferFamily, VersionedFamily } from './keys';
 
 export type { OfferFacts };
 
+/**
+ * The entries of an offer family in one sort mode: a list as the import writes it, typed 32-bit
+ * integers once an instance has read it (half the heap of a list of numbers: items/index-segment.ts).
+ */
+export type Order = readonly number[] | Int32Array;
+
 /** Where a document lies (the content hash of its block, its place in it) and what it must be. */
 export interface DocumentRef {
   block: string;
@@ -83,7 +89,7 @@ export interface OfferIndexData extends IndexColumns, OfferColumnData {
   kind: 'offers';
   family: OfferFamily;
   /** Entries in each sort mode that has an order of its own in the family. */
-  orders: Partial<Record<string, number[]>>;
+  orders: Partial<Record<string, Order>>;
   /** Earn and borrow versions imported with figures (absent on collateral and on versions without). */
   figures?: FigureData;
 }
@@ -265,7 +271,7 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
     return this.data.ids[entry];
   }
 
-  order(mode: string): readonly number[] {
+  order(mode: string): Order {
     const order = this.data.orders[mode];
     if (order) return order;
     // A version without figures: every figure null, so its figure orders are the ids' (null last, ties by id).

@@ -96,7 +96,7 @@ export function offerMatcher(family: OfferFamily, query: OfferFilters): OfferMat
  * order. A superset of the matches: the predicate still decides; this only spares the pass over the
  * offers no value of the query names (200 ids: 200 tests instead of one an offer).
  */
-export function candidates(index: OfferIndex, mode: string, query: OfferFilters): readonly number[] {
+export function candidates(index: OfferIndex, mode: string, query: OfferFilters): readonly number[] | Int32Array {
   if (query.ids !== undefined) {
     const rank = index.rank(mode);
     const entries = new Set<number>();

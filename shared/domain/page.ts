@@ -40,13 +40,13 @@ export function pagination(total: number, offset: number, limit: number, returne
  * offset + limit) of them: one pass over the index, nothing allocated per entry.
  */
 export function pageOf<F>(
-  order: readonly number[],
+  order: readonly number[] | Int32Array,
   facts: readonly F[],
   match: ((f: F) => boolean) | undefined,
   offset: number,
   limit: number,
 ): { total: number; entries: number[] } {
-  if (!match) return { total: order.length, entries: order.slice(offset, offset + limit) };
+  if (!match) return { total: order.length, entries: Array.from(order.slice(offset, offset + limit)) };
   const entries: number[] = [];
   const end = offset + limit;
   let total = 0;

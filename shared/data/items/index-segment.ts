@@ -23,7 +23,8 @@ import { BODY, gzip, type Item, joinedBody, parsed } from './content';
 const SEGMENT_BYTES = 256 * 1024;
 
 export function encodeIndex(version: string, index: IndexData): Item[] {
-  const bytes = gzip(JSON.stringify(index));
+  // An order read back is typed integers (decodeIndex): written again, it is a list.
+  const bytes = gzip(JSON.stringify(index, (_, value) => (value instanceof Int32Array ? Array.from(value) : value)));
   const items: Item[] = [];
   for (let start = 0; start === 0 || start < bytes.length; start += SEGMENT_BYTES) {
     items.push({ ...indexSegmentKey(version, items.length), [BODY]: bytes.subarray(start, start + SEGMENT_BYTES) });
@@ -159,6 +160,9 @@ export function decodeIndex(
   const result = IndexCodec.safeParse(stored);
   if (!result.success) throw new CorruptDataError(`${what} is malformed`);
   // The codec's values in the stored order of the keys: the index reads back as it was written.
-  const data = Object.assign({}, stored, result.data);
-  return { data: checkIndex(data, what), textLength: text.length };
+  const data = checkIndex(Object.assign({}, stored, result.data), what);
+  // Kept as typed 32-bit integers: an instance holds them as long as the version is served.
+  if (data.kind === 'offers')
+    for (const [mode, order] of Object.entries(data.orders)) if (order) data.orders[mode] = Int32Array.from(order);
+  return { data, textLength: text.length };
 }
