@@ -8,8 +8,7 @@ import type { BucketPoint, RawPoint } from '../data/history-store';
 import { bucketStart, type Interval, RETENTION_MS, ROLLUPS, type SeriesResolution } from './buckets';
 
 export type { BucketPoint, RawPoint };
-/** @internal (exported for its tests) */
-export { RETENTION_MS, ROLLUPS };
+export { ROLLUPS };
 
 /** Epoch seconds after which DynamoDB may delete the item (its TTL), or undefined for ever. */
 export function expiryOf(resolution: SeriesResolution, ms: number): number | undefined {

@@ -20,8 +20,7 @@ import {
 } from '../model/offer-families';
 import { numberSortKey, unitsBound } from '../platform/decimal';
 
-/** @internal (exported for its tests) */
-export type { OfferFacts, OfferFilters };
+export type { OfferFilters };
 
 export type OfferMatcher = (facts: OfferFacts) => boolean;
 

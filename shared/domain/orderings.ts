@@ -12,15 +12,13 @@ import {
   OFFER_FAMILIES,
   OFFER_FAMILY,
   ROLE_VALUES,
-  SORT_MODES,
   SORTS,
   type SortMode,
   type SortRole,
 } from '../model/offer-families';
 import { compareDecimal } from '../platform/decimal';
 
-/** @internal (exported for its tests) */
-export { distinctSortModes, SORT_MODES, type SortMode };
+export { distinctSortModes, type SortMode };
 
 type Value = string | number | null;
 type Kind = 'decimal' | 'number' | 'text';

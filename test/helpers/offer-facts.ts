@@ -6,7 +6,7 @@
 import { figureFact, indexOf, type OfferIndex, type OfferIndexData, packFigures } from '../../shared/data/family-index';
 import type { OfferFamily } from '../../shared/data/keys';
 import type { ApyStats } from '../../shared/domain/apy-stats';
-import type { OfferFacts } from '../../shared/domain/offer-facts';
+import type { OfferFacts } from '../../shared/model/offer-families';
 import { decimalSortKey } from '../../shared/platform/decimal';
 
 /** An offer as the oracle sees it: the served values, not keys. */

@@ -9,7 +9,7 @@
  */
 
 import { HISTORY_PREFIX, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
-import { RETENTION_MS } from '../../shared/domain/history-points';
+import { RETENTION_MS } from '../../shared/domain/buckets';
 import { importDataset, RETIRE_MARGIN_MS } from '../../shared/import/importer';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';

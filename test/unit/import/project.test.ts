@@ -21,7 +21,6 @@ import { decodeManifest, encodeManifest, type Manifest } from '../../../shared/d
 import { decodeSource, encodeSource } from '../../../shared/data/items/source-records';
 import { type CatalogFamily, DATASET_FAMILY_OF, type OfferFamily } from '../../../shared/data/keys';
 import type { ApyStats } from '../../../shared/domain/apy-stats';
-import { SORT_MODES, type SortMode } from '../../../shared/domain/orderings';
 import { type Dataset, parseDataset } from '../../../shared/import/dataset';
 import {
   type Platforms,
@@ -30,7 +29,13 @@ import {
   projectCatalog,
   projectOffers,
 } from '../../../shared/import/project';
-import { type FigureSortMode, isFigureSort, SORTS } from '../../../shared/model/offer-families';
+import {
+  type FigureSortMode,
+  isFigureSort,
+  SORT_MODES,
+  SORTS,
+  type SortMode,
+} from '../../../shared/model/offer-families';
 import { CorruptDataError } from '../../../shared/platform/errors';
 import { fixtureDataset } from '../../fixtures/dataset';
 import { compareExact } from '../../helpers/exact-decimal';
