@@ -88,6 +88,10 @@ export const ENFORCE_WRITE_TARGETS = true;
 
 /** The write unit of the refresh time every import records (shared/data/snapshot-writer.ts, markRefreshed). */
 const REFRESH_TIME_UNITS = 1;
+/** What a case wrote beside its history (and journal) and the pointer: with history, the versions its figures publish (issue 30). */
+const figureUnits = (c: ImportCase) =>
+  Math.max(0, c.total_units - (c.history_write_units ?? 0) - (c.pointer_units ?? BASELINE_POINTER_UNITS));
+
 /** The baseline's pointer: its two writes (the lease, the publish) of 1 unit each. */
 const BASELINE_POINTER_UNITS = 2;
 /**
@@ -114,8 +118,8 @@ const WRITE_TARGETS: {
     plus: (measured) =>
       Math.max(0, (measured.pointer_units ?? BASELINE_POINTER_UNITS) - BASELINE_POINTER_UNITS) +
       (measured.journal_units ?? 0) +
-      Math.min(measured.version_units ?? 0, FIGURE_UNITS_PER_OFFER * (measured.observations ?? 0)),
-    text: "one hour of history: ≤ 1.0 × (+ what the pointer's 2 writes cost beyond the baseline's 1 unit each, as measured: it names index segments and figure times now, + the history journal's units, + the earn and borrow versions its figures publish, up to issue 30's 1.2 units an offer)",
+      Math.min(figureUnits(measured), FIGURE_UNITS_PER_OFFER * (measured.observations ?? 0)),
+    text: "one hour of history: ≤ 1.0 × (+ what the pointer's 2 writes cost beyond the baseline's 1 unit each, as measured: it names index segments and figure times now, + the history journal's units, + what its figures publish beside the history and the pointer (the earn and borrow versions, their refresh time), up to issue 30's 1.2 units an offer)",
   },
 ];
 

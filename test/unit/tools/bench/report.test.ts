@@ -75,12 +75,24 @@ describe('writeTargetChecks', () => {
     expect(passes('e', baseline.e!.total + 1, { journal_units: 0, pointer_units: 1 })).toBe(false);
   });
 
-  it('allows (e) the figure versions it publishes, up to 1.2 units an observation', () => {
-    const figures = { journal_units: 0, observations: 100 };
-    expect(passes('e', baseline.e!.total + 50, { ...figures, version_units: 50 })).toBe(true);
-    expect(passes('e', baseline.e!.total + 51, { ...figures, version_units: 50 })).toBe(false);
-    expect(passes('e', baseline.e!.total + 120, { ...figures, version_units: 300 })).toBe(true);
-    expect(passes('e', baseline.e!.total + 121, { ...figures, version_units: 300 })).toBe(false);
+  it('allows (e) what its figures publish beside its history and pointer, up to 1.2 units an observation', () => {
+    // The history as the baseline's (less its 2 pointer units), the pointer at the baseline's 2.
+    const figures = (extra: number, history = baseline.e!.total - 2) => ({
+      journal_units: 0,
+      observations: 100,
+      history_write_units: history,
+      pointer_units: 2,
+      total: history + 2 + extra,
+    });
+    const at = (extra: number, history?: number) => {
+      const { total, ...rest } = figures(extra, history);
+      return passes('e', total, rest);
+    };
+    expect(at(50)).toBe(true);
+    expect(at(120)).toBe(true);
+    expect(at(121)).toBe(false);
+    // A history item more than the baseline's is not paid for by the figures' allowance.
+    expect(at(50, baseline.e!.total - 1)).toBe(false);
   });
 
   it('fails a case that was not measured', () => {
