@@ -317,6 +317,8 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
         if (list) list.push(entry);
         else byAsset.set(asset, [entry]);
       }
+      // Kept at their length: a list grown by push holds room for more (about a quarter more).
+      for (const [asset, list] of byAsset) byAsset.set(asset, list.slice());
       this.byAsset.set(mode, byAsset);
     }
     return byAsset.get(slug) ?? [];
