@@ -188,6 +188,20 @@ export interface WriteCounts {
 const VERSION_PREFIXES = [SNAPSHOT_PREFIX, DOCUMENT_PREFIX, SOURCE_PREFIX];
 const POINTER = pointerKey();
 
+/** Every count at zero: a client's start, and each case's (`reset`). */
+const zeroCounts = (): WriteCounts => ({
+  itemsWritten: 0,
+  itemsDeleted: 0,
+  writeUnits: 0,
+  deleteUnits: 0,
+  itemsRead: 0,
+  readUnits: 0,
+  historyWriteUnits: 0,
+  journalWriteUnits: 0,
+  versionUnits: 0,
+  pointerUnits: 0,
+});
+
 type Op = { kind: 'put' | 'update' | 'delete' | 'check'; table: string; key: Item; item?: Item; factor: number };
 
 const keyOf = (item: Item): Item => Object.fromEntries(TABLE_KEYS.map((k) => [k, item[k]]));
@@ -296,18 +310,7 @@ export function countingClient(
   const client: DynamoDBDocumentClient = createDocumentClient(options);
   const raw: DynamoDBDocumentClient = createDocumentClient(options);
   const send = client.send.bind(client) as (command: unknown) => Promise<Record<string, any>>;
-  const counts: WriteCounts = {
-    itemsWritten: 0,
-    itemsDeleted: 0,
-    writeUnits: 0,
-    deleteUnits: 0,
-    itemsRead: 0,
-    readUnits: 0,
-    historyWriteUnits: 0,
-    journalWriteUnits: 0,
-    versionUnits: 0,
-    pointerUnits: 0,
-  };
+  const counts: WriteCounts = zeroCounts();
 
   const charge = (op: Op, before: Item | undefined, after: Item | undefined) => {
     const { table, indexes } = writeUnits(before, after, shapes);
@@ -374,19 +377,7 @@ export function countingClient(
   };
 
   (client as unknown as { send: (command: unknown) => Promise<unknown> }).send = counted;
-  const reset = () =>
-    Object.assign(counts, {
-      itemsWritten: 0,
-      itemsDeleted: 0,
-      writeUnits: 0,
-      deleteUnits: 0,
-      itemsRead: 0,
-      readUnits: 0,
-      historyWriteUnits: 0,
-      journalWriteUnits: 0,
-      versionUnits: 0,
-      pointerUnits: 0,
-    });
+  const reset = () => Object.assign(counts, zeroCounts());
   const destroy = client.destroy.bind(client);
   client.destroy = () => {
     raw.destroy();
