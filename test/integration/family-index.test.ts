@@ -30,7 +30,13 @@ import {
 import { type FamilyVersion, servedVersions } from '../../shared/data/snapshot-store';
 import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
 import { parseDataset } from '../../shared/import/dataset';
-import { type ImportResult, importDataset, readPointer, TAKEOVER_GRACE_MS } from '../../shared/import/importer';
+import {
+  type ImportOptions,
+  type ImportResult,
+  importDataset,
+  readPointer,
+  TAKEOVER_GRACE_MS,
+} from '../../shared/import/importer';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { setLogSink } from '../../shared/platform/logger';
@@ -153,6 +159,23 @@ const EARN_SOURCE = expect.stringMatching(/^SRC#earn_offers#[0-9a-f]{20}$/);
  * A document client on the table that records every command it is sent; after `healthy` calls of
  * `kind`, every call fails like a dropped connection (`dies`: all calls, as when the process is killed).
  */
+/** An import of `file` through a client that records what it is sent (recordingClient), closed after. */
+async function recordedImport(
+  table: TestTable,
+  file: unknown,
+  options: Pick<ImportOptions, 'now' | 'recordHistory'>,
+): Promise<{ result: ImportResult; recording: ReturnType<typeof recordingClient> }> {
+  const recording = recordingClient(table);
+  try {
+    return {
+      result: await importDataset(file, { client: recording.client, tableName: table.tableName, ...options }),
+      recording,
+    };
+  } finally {
+    recording.close();
+  }
+}
+
 function recordingClient(
   table: TestTable,
   options: { kind?: typeof BatchWriteCommand | typeof PutCommand; healthy?: number; dies?: boolean } = {},
@@ -440,17 +463,7 @@ describe('a refresh', () => {
 
   it('writes only the blocks whose content changed, and the changed family’s index and source', async () => {
     const before = await storedBlocks(table);
-    const recording = recordingClient(table);
-    let result: ImportResult;
-    try {
-      result = await importDataset(changed, {
-        client: recording.client,
-        tableName: table.tableName,
-        now: at(T0 + 1_000),
-      });
-    } finally {
-      recording.close();
-    }
+    const { result, recording } = await recordedImport(table, changed, { now: at(T0 + 1_000) });
 
     const after = await storedBlocks(table);
     const newBlocks = [...after.keys()].filter((h) => !before.has(h)).sort();
@@ -477,17 +490,7 @@ describe('a refresh', () => {
   });
 
   it('writes nothing but its refresh time when nothing changed', async () => {
-    const recording = recordingClient(table);
-    let result: ImportResult;
-    try {
-      result = await importDataset(changed, {
-        client: recording.client,
-        tableName: table.tableName,
-        now: at(T0 + 2_000),
-      });
-    } finally {
-      recording.close();
-    }
+    const { result, recording } = await recordedImport(table, changed, { now: at(T0 + 2_000) });
 
     expect(result).toMatchObject({ unchanged: true, published: [], itemsWritten: 0, itemsDeleted: 0 });
     // `refreshed_at` of GET /api/v1/status moves (docs/api.md, "Freshness"): one small UpdateItem beside the pointer.
@@ -502,18 +505,10 @@ describe('a refresh', () => {
 
   it('a version of the same records (its figures moved with the next hour) names the stored source records and writes none', async () => {
     const before = await readPointer(table.client, table.tableName);
-    const recording = recordingClient(table);
-    let result: ImportResult;
-    try {
-      result = await importDataset(changed, {
-        client: recording.client,
-        tableName: table.tableName,
-        now: at(T0 + 3_600_000),
-        recordHistory: true,
-      });
-    } finally {
-      recording.close();
-    }
+    const { result, recording } = await recordedImport(table, changed, {
+      now: at(T0 + 3_600_000),
+      recordHistory: true,
+    });
 
     // New earn and borrow versions (their figures are as of the new hour) over the same records.
     expect(result.published).toEqual(expect.arrayContaining(['earn', 'borrow']));
