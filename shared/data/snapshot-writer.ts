@@ -248,13 +248,12 @@ export class SnapshotWriter {
   ): Promise<WrittenVersion> {
     const index = encodeIndex(version, projection.index);
     const { served } = source;
+    const compared = served && !served.sameRecords ? await this.servedSource(source.family, served.layout) : undefined;
     const plan = served?.sameRecords
       ? { layout: served.layout, written: [] }
-      : planSource(
-          source.family,
-          source.records,
-          served && { layout: served.layout, lines: await this.readSourceChunks(source.family, served.layout.chunks) },
-        );
+      : planSource(source.family, source.records, compared);
+    // A served chunk that did not decode is written again if the new version names it (a put replaces it).
+    const unreadable = new Set(served && !served.sameRecords && !compared ? served.layout.chunks : []);
     const sourceNames = plan.layout.chunks.map(sourceChunkName);
     const manifest = encodeManifest(version, {
       keys: index.map(({ PK, SK }) => [PK, SK]),
@@ -266,7 +265,9 @@ export class SnapshotWriter {
       .filter((b) => !stored.has(b.hash))
       .map((b) => encodeBlock(b.hash, b.docs));
     // Chunks a kept version already stored (the served version's, or a retained one's) are not written again.
-    const newSources = plan.written.filter((c) => !stored.has(sourceChunkName(c.hash))).map(encodeSourceChunk);
+    const newSources = plan.written
+      .filter((c) => !stored.has(sourceChunkName(c.hash)) || unreadable.has(c.hash))
+      .map(encodeSourceChunk);
     await putItems(manifest, this.batch);
     await putItems([...blocks, ...index, ...newSources], { ...this.batch, onProgress: this.options.onProgress });
     return {
@@ -339,6 +340,20 @@ export class SnapshotWriter {
         `the ${family} records of ${version}: ${shared.length - items.length} chunk(s) missing`,
       );
     return decodeLegacySource(version, family, items, record);
+  }
+
+  /**
+   * The served version's source layout with its chunks' lines, to compare a new version's records
+   * with; undefined when a chunk does not decode: comparing only saves writes, so the new version's
+   * records are then cut as a first version's, each chunk written (a corrupt one replaced).
+   */
+  private async servedSource(family: string, layout: SourceLayout) {
+    try {
+      return { layout, lines: await this.readSourceChunks(family, layout.chunks) };
+    } catch (error) {
+      if (error instanceof CorruptDataError) return undefined;
+      throw error;
+    }
   }
 
   /**

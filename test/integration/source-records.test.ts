@@ -4,6 +4,8 @@
  *
  * - a refresh that changes a few records writes one source chunk, holding exactly those records,
  *   and the records read back are those imported;
+ * - a served version whose source chunk does not decode does not stop the next refresh, which
+ *   cuts its records as a first version's and writes the corrupt chunk again;
  * - the source records of versions written before (shared per records hash, or the version's own)
  *   are still read by the next import, which writes the family again in the current layout;
  * - garbage collection keeps every source chunk a served or retained version names, and deletes
@@ -118,6 +120,39 @@ describe('a refresh', () => {
     expect(named).toEqual([...(await sourcesOf(table, before)), sources[0].PK]);
     expect(await readEarn(table, version)).toEqual(records);
     expect(await readEarn(table, before)).toEqual(parseDataset(base()).earn_offers);
+  });
+});
+
+describe('a served version whose source chunk does not decode', () => {
+  let table: TestTable;
+
+  beforeAll(async () => {
+    table = await startTestTable();
+  });
+  afterAll(() => table.close());
+
+  it('does not stop a refresh: its records are cut as a first version’s, and the corrupt chunk is written again', async () => {
+    await importDataset(base(), { client: table.client, tableName: table.tableName, now: at(T0) });
+    const before = await sourcesOf(table, await earnVersion(table));
+    // The second chunk (ids about 630–1,180) does not decode; the refresh changes a record of the first.
+    await table.client.send(
+      new PutCommand({ TableName: table.tableName, Item: { PK: before[1], SK: 'SRC', z: new Uint8Array([1, 2, 3]) } }),
+    );
+    const changed = withApy(base(), [150], '42.5');
+
+    const written = await puts(table.client, () =>
+      importDataset(changed, { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) }),
+    );
+
+    const version = await earnVersion(table);
+    const named = await sourcesOf(table, version);
+    expect(named).toHaveLength(before.length);
+    expect(named[0]).not.toBe(before[0]);
+    expect(named.slice(1)).toEqual(before.slice(1));
+    expect(written.filter((i) => String(i.PK).startsWith(SOURCE_PREFIX)).map((i) => i.PK)).toEqual(
+      expect.arrayContaining(named.slice(0, 2)),
+    );
+    expect(await readEarn(table, version)).toEqual(parseDataset(changed).earn_offers);
   });
 });
 
