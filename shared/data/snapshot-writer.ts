@@ -247,13 +247,7 @@ export class SnapshotWriter {
     figures?: VersionFigures,
   ): Promise<WrittenVersion> {
     const index = encodeIndex(version, projection.index);
-    const { served } = source;
-    const compared = served && !served.sameRecords ? await this.servedSource(source.family, served.layout) : undefined;
-    const plan = served?.sameRecords
-      ? { layout: served.layout, written: [] }
-      : planSource(source.family, source.records, compared);
-    // A served chunk that did not decode is written again if the new version names it (a put replaces it).
-    const unreadable = new Set(served && !served.sameRecords && !compared ? served.layout.chunks : []);
+    const plan = await this.sourcePlan(source);
     const sourceNames = plan.layout.chunks.map(sourceChunkName);
     const manifest = encodeManifest(version, {
       keys: index.map(({ PK, SK }) => [PK, SK]),
@@ -266,7 +260,7 @@ export class SnapshotWriter {
       .map((b) => encodeBlock(b.hash, b.docs));
     // Chunks a kept version already stored (the served version's, or a retained one's) are not written again.
     const newSources = plan.written
-      .filter((c) => !stored.has(sourceChunkName(c.hash)) || unreadable.has(c.hash))
+      .filter((c) => !stored.has(sourceChunkName(c.hash)) || plan.unreadable.has(c.hash))
       .map(encodeSourceChunk);
     await putItems(manifest, this.batch);
     await putItems([...blocks, ...index, ...newSources], { ...this.batch, onProgress: this.options.onProgress });
@@ -343,17 +337,23 @@ export class SnapshotWriter {
   }
 
   /**
-   * The served version's source layout with its chunks' lines, to compare a new version's records
-   * with; undefined when a chunk does not decode: comparing only saves writes, so the new version's
-   * records are then cut as a first version's, each chunk written (a corrupt one replaced).
+   * The source layout of a version and its new chunks: the served version's as it is for the same
+   * records; else planned against the served version's chunks, read to compare. When one of those
+   * does not decode, the records are cut as a first version's (comparing only saves writes) and
+   * the served chunks are `unreadable`: written again where the version names them (a put replaces
+   * the corrupt item).
    */
-  private async servedSource(family: string, layout: SourceLayout) {
+  private async sourcePlan({ family, records, served }: VersionSource) {
+    const unreadable = new Set<string>();
+    if (served?.sameRecords) return { layout: served.layout, written: [], unreadable };
+    let compared: Parameters<typeof planSource>[2];
     try {
-      return { layout, lines: await this.readSourceChunks(family, layout.chunks) };
+      compared = served && { layout: served.layout, lines: await this.readSourceChunks(family, served.layout.chunks) };
     } catch (error) {
-      if (error instanceof CorruptDataError) return undefined;
-      throw error;
+      if (!(error instanceof CorruptDataError)) throw error;
+      for (const hash of served!.layout.chunks) unreadable.add(hash);
     }
+    return { ...planSource(family, records, compared), unreadable };
   }
 
   /**
