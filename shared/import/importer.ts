@@ -13,8 +13,10 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { IndexData } from '../data/family-index';
 import { type FigureCounts, FigureStore } from '../data/figure-store';
 import { HistoryWriter } from '../data/history-writer';
+import { type IndexDeltaData, indexDelta } from '../data/index-delta';
 import { INDEX_LAYOUT } from '../data/items/index-segment';
 import type { Manifest } from '../data/items/manifest';
 import {
@@ -40,6 +42,7 @@ import type { ApyStats } from '../domain/apy-stats';
 import { observations } from '../domain/history-points';
 import { OFFER_FAMILY } from '../model/offer-families';
 import { MAX_SNAPSHOT_CACHE_MS } from '../platform/config';
+import { CorruptDataError, MissingItemError } from '../platform/errors';
 import { type FigureLine, updateFigures } from './apy-figures';
 import {
   DataFileError,
@@ -388,6 +391,26 @@ const familiesToRecord = (
       )
     : [];
 
+/**
+ * The delta of a new offer version's index against the served version it replaces
+ * (docs/adr/0016-index-deltas.md), read as stored; none when that version has no index in this
+ * layout, or it cannot be read whole (readers then load the new index whole, as without a delta).
+ */
+async function deltaAgainst(
+  writer: SnapshotWriter,
+  replaced: FamilyState | undefined,
+  index: IndexData,
+): Promise<IndexDeltaData | undefined> {
+  if (index.kind !== 'offers' || !replaced?.version || !replaced.segments) return undefined;
+  try {
+    const base = await writer.readIndex(replaced.version, replaced.segments);
+    return base.kind === 'offers' ? indexDelta(base, replaced.version, index) : undefined;
+  } catch (error) {
+    if (error instanceof CorruptDataError || error instanceof MissingItemError) return undefined;
+    throw error;
+  }
+}
+
 /** Does `test` hold for some item (asked in order, until one does)? */
 async function anyOf<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<boolean> {
   for (const item of items) if (await test(item)) return true;
@@ -599,9 +622,10 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     for (const change of changes) {
       await holdLease();
       const figures = figureStates.get(change.state.version);
+      const projection = projections.get(change.state.version)!;
       const written = await writer.writeVersion(
         change.state.version,
-        projections.get(change.state.version)!,
+        projection,
         {
           family: DATASET_FAMILY_OF[change.family],
           recordsHash: change.state.hash ?? change.state.version,
@@ -609,9 +633,13 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
         },
         storedBlocks,
         figures,
+        await deltaAgainst(writer, before?.families[DATASET_FAMILY_OF[change.family]], projection.index),
       );
       for (const name of written.shared) kept.add(name);
       change.state.segments = written.segments;
+      // A state copied from the served one names that one's delta: this version's, or none.
+      if (written.delta) change.state.delta = written.delta;
+      else delete change.state.delta;
       itemsWritten += written.itemsWritten;
       figureStore.counts.itemsWritten += figures?.chunks.filter((c) => !storedBlocks.has(c.hash)).length ?? 0;
     }
