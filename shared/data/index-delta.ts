@@ -132,12 +132,18 @@ export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIn
       }
   }
   const baseColumns = entryColumns(base);
+  // No entry removed or added (most refreshes): every entry carries its own, and a column is a copy.
+  const same = delta.removed.length === 0 && delta.added.length === 0 && size === baseSize;
   const columns: Record<string, unknown[]> = {};
   for (const name of Object.keys(baseColumns)) {
     if (name === 'figures' && delta.figuresAsOf === null) continue;
     const old = baseColumns[name];
-    const values = new Array<unknown>(size);
-    for (let e = 0; e < size; e++) values[e] = carried(name, old, from[e], blockOf);
+    let values: unknown[];
+    if (same && old !== undefined) values = name === 'block' ? (old as number[]).map((b) => blockOf[b]) : old.slice();
+    else {
+      values = [];
+      for (let e = 0; e < size; e++) values.push(carried(name, old, from[e], blockOf));
+    }
     const [entries, changed] = delta.columns[name] ?? [[], []];
     entries.forEach((e, i) => {
       values[e] = changed[i];

@@ -53,8 +53,10 @@ export async function listOffers(stores: Stores, family: OfferFamily, query: Off
   const { offset, limit } = query;
   const { index, snapshot, publishedAt } = await servedOffers(stores, family, query.snapshot);
   const mode = effectiveSort(family, query.sort);
+  const match = offerMatcher(family, query);
+  // The facts only for a filter: an unfiltered page builds nothing per offer (the first request after a publish).
   const { total, entries } = index
-    ? pageOf(candidates(index, mode, query), index.facts(), offerMatcher(family, query), offset, limit)
+    ? pageOf(candidates(index, mode, query), match ? index.facts() : [], match, offset, limit)
     : { total: 0, entries: [] };
   const read = await stores.documents.docs(entries.map((e) => index!.ref(e)));
   const docs = index ? withIncludes(query, index, entries, read, publishedAt) : read;
