@@ -34,6 +34,8 @@ export interface IndexDeltaData {
   added: number[];
   /** The new list of blocks: runs `[start, length]` of the replaced list, and new hashes. */
   blocks: (string | [number, number])[];
+  /** For each new hash of `blocks`, in order, its entries in slot order (their `block` and `slot`). */
+  members: number[][];
   /** Per entry column (entryColumns), the entries whose value is not the carried one, and their values. */
   columns: Record<string, ColumnChanges>;
   /** Per order of the new index, its places (ascending) that moved entries take, and those entries. */
@@ -114,6 +116,53 @@ function inverse(from: Int32Array, baseSize: number): Int32Array {
 const carried = (name: string, base: readonly unknown[] | undefined, b: number, blockOf: Int32Array): unknown =>
   b < 0 || base === undefined ? undefined : name === 'block' ? blockOf[base[b] as number] : base[b];
 
+/** The places in the new list of blocks of its new hashes, in order. */
+const newBlocks = (parts: IndexDeltaData['blocks']): number[] => {
+  const places: number[] = [];
+  let place = 0;
+  for (const part of parts) {
+    if (typeof part === 'string') places.push(place++);
+    else place += part[1];
+  }
+  return places;
+};
+
+/**
+ * The new index's entry columns before the delta's changes: each entry's replaced entry's values (a
+ * block renumbered), the members of each new block placed in it, none for an added entry.
+ */
+function carriedColumns(
+  base: OfferIndexData,
+  delta: Pick<IndexDeltaData, 'size' | 'removed' | 'added' | 'members' | 'figuresAsOf'>,
+  from: Int32Array,
+  blockOf: Int32Array,
+  placed: readonly number[],
+): Record<string, unknown[]> {
+  const { size } = delta;
+  // No entry removed or added (most refreshes): every entry carries its own, and a column is a copy.
+  const same = delta.removed.length === 0 && delta.added.length === 0 && size === base.block.length;
+  const columns: Record<string, unknown[]> = {};
+  for (const [name, old] of Object.entries(entryColumns(base))) {
+    if (name === 'figures' && delta.figuresAsOf === null) continue;
+    if (same && old !== undefined)
+      columns[name] = name === 'block' ? (old as number[]).map((b) => blockOf[b]) : old.slice();
+    else {
+      const values: unknown[] = [];
+      for (let e = 0; e < size; e++) values.push(carried(name, old, from[e], blockOf));
+      columns[name] = values;
+    }
+  }
+  if (delta.members.length !== placed.length) throw new Error('the delta’s new blocks and their members disagree');
+  delta.members.forEach((entries, k) => {
+    entries.forEach((e, slot) => {
+      if (e >= size) throw new Error(`the delta places entry ${e} of ${size}`);
+      columns.block[e] = placed[k];
+      columns.slot[e] = slot;
+    });
+  });
+  return columns;
+}
+
 /** Apply `delta` to `base`, the index of the version it names: the new version's index as stored. */
 export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIndexData {
   if (base.family !== delta.family) throw new Error(`a ${delta.family} delta cannot apply to a ${base.family} index`);
@@ -131,24 +180,14 @@ export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIn
         blocks.push(base.blocks[b]);
       }
   }
-  const baseColumns = entryColumns(base);
-  // No entry removed or added (most refreshes): every entry carries its own, and a column is a copy.
-  const same = delta.removed.length === 0 && delta.added.length === 0 && size === baseSize;
-  const columns: Record<string, unknown[]> = {};
-  for (const name of Object.keys(baseColumns)) {
-    if (name === 'figures' && delta.figuresAsOf === null) continue;
-    const old = baseColumns[name];
-    let values: unknown[];
-    if (same && old !== undefined) values = name === 'block' ? (old as number[]).map((b) => blockOf[b]) : old.slice();
-    else {
-      values = [];
-      for (let e = 0; e < size; e++) values.push(carried(name, old, from[e], blockOf));
-    }
-    const [entries, changed] = delta.columns[name] ?? [[], []];
+  const columns = carriedColumns(base, delta, from, blockOf, newBlocks(delta.blocks));
+  for (const [name, [entries, changed]] of Object.entries(delta.columns)) {
+    const values = columns[name];
+    if (!values) throw new Error(`the delta changes a column its index has not: ${name}`);
     entries.forEach((e, i) => {
+      if (e >= size) throw new Error(`the delta changes entry ${e} of ${size}`);
       values[e] = changed[i];
     });
-    columns[name] = values;
   }
   const to = inverse(from, baseSize);
   const orders: Record<string, Order> = {};
@@ -259,13 +298,23 @@ export function indexDelta(
     blockOf[i] = placeOf.get(hash) ?? -1;
   });
 
+  // Each new block's entries in slot order.
+  const placed = newBlocks(blocks);
+  const memberOf = new Map(placed.map((place, k) => [place, k]));
+  const members: number[][] = placed.map(() => []);
+  for (let e = 0; e < size; e++) {
+    const k = memberOf.get(next.block[e]);
+    if (k !== undefined) members[k][next.slot[e]] = e;
+  }
+  const figuresAsOf = next.figures?.as_of ?? null;
+  const carriedNow = carriedColumns(base, { size, removed, added, members, figuresAsOf }, from, blockOf, placed);
   const columns: Record<string, ColumnChanges> = {};
-  const baseColumns = entryColumns(base);
   for (const [name, values] of Object.entries(entryColumns(next))) {
     if (values === undefined) continue;
+    const old = carriedNow[name];
     const changes: ColumnChanges = [[], []];
     for (let e = 0; e < size; e++) {
-      if (carried(name, baseColumns[name], from[e], blockOf) === values[e]) continue;
+      if (old?.[e] === values[e]) continue;
       changes[0].push(e);
       changes[1].push(values[e]);
     }
@@ -302,9 +351,10 @@ export function indexDelta(
     removed,
     added,
     blocks,
+    members,
     columns,
     orders,
-    figuresAsOf: next.figures?.as_of ?? null,
+    figuresAsOf,
   };
   return sameIndex(applyDelta(base, delta), next) ? delta : undefined;
 }

@@ -13,10 +13,11 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { IndexData } from '../data/family-index';
+import type { IndexData, OfferIndexData } from '../data/family-index';
 import { type FigureCounts, FigureStore } from '../data/figure-store';
 import { HistoryWriter } from '../data/history-writer';
-import { type IndexDeltaData, indexDelta } from '../data/index-delta';
+import { applyDelta, type IndexDeltaData, indexDelta, sameIndex } from '../data/index-delta';
+import { decodeIndexDelta, encodeIndexDelta } from '../data/items/index-delta';
 import { INDEX_LAYOUT } from '../data/items/index-segment';
 import type { Manifest } from '../data/items/manifest';
 import {
@@ -404,12 +405,18 @@ async function deltaAgainst(
   if (index.kind !== 'offers' || !replaced?.version || !replaced.segments) return undefined;
   try {
     const base = await writer.readIndex(replaced.version, replaced.segments);
-    return base.kind === 'offers' ? indexDelta(base, replaced.version, index) : undefined;
+    const delta = base.kind === 'offers' ? indexDelta(base, replaced.version, index) : undefined;
+    // Checked again as readers will read it: stored, read back and applied.
+    return delta && isStoredDelta(base as OfferIndexData, delta, index) ? delta : undefined;
   } catch (error) {
     if (error instanceof CorruptDataError || error instanceof MissingItemError) return undefined;
     throw error;
   }
 }
+
+/** Does `delta`, stored and read back, apply to `base` as `index`? */
+const isStoredDelta = (base: OfferIndexData, delta: IndexDeltaData, index: IndexData) =>
+  sameIndex(applyDelta(base, decodeIndexDelta(delta.base, encodeIndexDelta(delta.base, delta))), index);
 
 /** Does `test` hold for some item (asked in order, until one does)? */
 async function anyOf<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<boolean> {

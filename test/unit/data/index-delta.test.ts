@@ -107,7 +107,13 @@ describe('an index delta', () => {
   it('of an index against itself changes nothing and moves no entry', () => {
     const index = project('earn', generatedEarn(200, 3));
     const delta = indexDelta(asRead('v1', index), 'v1', index)!;
-    expect(delta).toMatchObject({ removed: [], added: [], columns: {}, blocks: [[0, index.blocks.length]] });
+    expect(delta).toMatchObject({
+      removed: [],
+      added: [],
+      columns: {},
+      blocks: [[0, index.blocks.length]],
+      members: [],
+    });
     expect(Object.values(delta.orders).every(([places]) => places.length === 0)).toBe(true);
   });
 
@@ -119,6 +125,11 @@ describe('an index delta', () => {
     const entry = [...index.ids].indexOf(records[17].id);
     expect(delta.columns.apyKey[0]).toEqual([entry]);
     expect(delta.columns.hash[0]).toEqual([entry]);
+    // Its block is new: its members name their block and slot, which no column repeats.
+    expect(delta.members).toHaveLength(1);
+    expect(delta.members[0]).toContain(entry);
+    expect(delta.columns.block).toBeUndefined();
+    expect(delta.columns.slot).toBeUndefined();
     const moves = Object.entries(delta.orders).flatMap(([mode, [, moved]]) => (moved.length ? [[mode, moved]] : []));
     expect(moves.sort()).toEqual([
       ['apy_asc', [entry]],
@@ -131,6 +142,7 @@ describe('an index delta', () => {
     const delta = indexDelta(earn, 'v1', earn)!;
     expect(() => applyDelta({ ...earn, family: 'borrow' }, delta)).toThrow();
     expect(() => applyDelta(earn, { ...delta, size: earn.ids.length + 5 })).toThrow();
+    expect(() => applyDelta(earn, { ...delta, members: [[0]] })).toThrow();
   });
 
   it('stored, does not decode with a malformed value, entry or time', () => {
