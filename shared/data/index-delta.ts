@@ -15,7 +15,7 @@
  * share, with their places; every other place takes the replaced order's next carried entry.
  */
 import { OFFER_COLUMNS, type OfferColumn, type OfferFamily } from '../model/offer-families';
-import type { OfferIndexData, Order } from './family-index';
+import { type OfferIndexData, type Order, PackedStrings } from './family-index';
 
 /** A column's changed entries (new entry numbers, ascending) and their values. */
 export type ColumnChanges = [entries: number[], values: unknown[]];
@@ -55,7 +55,7 @@ function entryColumns(data: OfferIndexData): Record<string, readonly unknown[] |
   columns.block = data.block;
   columns.slot = data.slot;
   columns.hash = data.hash;
-  columns.figures = data.figures?.stats;
+  columns.figures = data.figures?.stats.toJSON();
   return columns;
 }
 
@@ -73,7 +73,9 @@ function fromColumns(
     family,
     ...(declared as Pick<OfferIndexData, OfferColumn>),
     orders,
-    ...(figuresAsOf === null ? {} : { figures: { as_of: figuresAsOf, stats: figures as (string | null)[] } }),
+    ...(figuresAsOf === null
+      ? {}
+      : { figures: { as_of: figuresAsOf, stats: PackedStrings.of(figures as (string | null)[]) } }),
     block: block as number[],
     slot: slot as number[],
     blocks,

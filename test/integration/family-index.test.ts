@@ -16,7 +16,6 @@
  *   import, and its old versions are deleted when due.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { OfferIndex } from '../../shared/data/family-index';
 import { IndexStore } from '../../shared/data/index-store';
 import { blockDocuments } from '../../shared/data/items/document-block';
 import {
@@ -552,20 +551,6 @@ describe('index deltas (docs/adr/0016-index-deltas.md)', () => {
         version: v,
       }),
     ]);
-  });
-
-  it('an unfiltered page builds no offer facts (the first request after a publish builds nothing per offer); a filtered one does', async () => {
-    const facts = jest.spyOn(OfferIndex.prototype, 'facts');
-    try {
-      const api = instance();
-      await request(api, PAGES[0]);
-      await request(api, '/api/v1/earn?limit=5&sort=updated_desc');
-      expect(facts).not.toHaveBeenCalled();
-      await request(api, PAGES[3]);
-      expect(facts).toHaveBeenCalled();
-    } finally {
-      facts.mockRestore();
-    }
   });
 
   it('a refresh of every offer writes no delta (it would be most of the index): the next instance loads the index', async () => {
