@@ -122,58 +122,65 @@ export async function measureFirstAfterPublish(
   withModel: boolean,
   publish: () => Promise<void>,
 ): Promise<FirstAfterPublish[]> {
-  const results: FirstAfterPublish[] = [];
-  for (const [k, kind] of kinds.entries()) {
-    const first: number[] = [];
-    const warm: number[] = [];
-    let trips = 0;
-    let loads = 0;
-    let deltas = 0;
-    let readUnits = 0;
-    for (let r = 0; r < runs; r++) {
-      const instance = buildFunctions(config, clients);
-      const handlers = instance.handlers as unknown as Record<FunctionName, Handler>;
-      // Warm: the version served now loaded, by the same request.
-      await call(handlers[kind.fn], kind.path, `publish-warmup-${k}`);
-      await publish();
-      // The new pointer read, as an instance whose cached pointer just expired.
-      await instance.deps.stores.snapshot.reload();
+  const measured = kinds.map(() => ({
+    first: [] as number[],
+    warm: [] as number[],
+    trips: 0,
+    loads: 0,
+    deltas: 0,
+    units: 0,
+  }));
+  for (let r = 0; r < runs; r++) {
+    // An instance per kind, warm: the version served now loaded, by the same request; then one publish for them all.
+    const instances = kinds.map(() => buildFunctions(config, clients));
+    for (const [k, kind] of kinds.entries())
+      await call(handlerOf(instances[k], kind.fn), kind.path, `publish-warmup-${k}`);
+    await publish();
+    // The new pointer read, as by an instance whose cached pointer just expired.
+    for (const instance of instances) await instance.deps.stores.snapshot.reload();
+    for (const [k, kind] of kinds.entries()) {
+      const m = measured[k];
       const model = withModel ? applyLatencyModel([clients.client, clients.counterClient], 7) : undefined;
       try {
         const timedCall = async (iteration: number) => {
           model?.begin(iteration);
           const started = performance.now();
-          const out = await call(handlers[kind.fn], kind.path, `publish-${k}`);
+          const out = await call(handlerOf(instances[k], kind.fn), kind.path, `publish-${k}`);
           return { ms: performance.now() - started, ...out };
         };
         const after = await timedCall(3_000_000 + k * 1_000 + r);
         if (after.result.statusCode !== 200)
           throw new Error(`${kind.path}: ${after.result.statusCode} on the first request after a publish`);
-        first.push(after.ms);
-        trips = Math.max(trips, after.readRoundTrips);
-        loads = Math.max(loads, after.summary.indexLoads);
-        deltas = Math.max(deltas, after.summary.indexDeltas);
-        readUnits = Math.max(readUnits, after.summary.readCapacity);
+        m.first.push(after.ms);
+        m.trips = Math.max(m.trips, after.readRoundTrips);
+        m.loads = Math.max(m.loads, after.summary.indexLoads);
+        m.deltas = Math.max(m.deltas, after.summary.indexDeltas);
+        m.units = Math.max(m.units, after.summary.readCapacity);
         // The same draws for the warm request: only the delta (or the index load) differs.
-        warm.push((await timedCall(3_000_000 + k * 1_000 + r)).ms);
+        m.warm.push((await timedCall(3_000_000 + k * 1_000 + r)).ms);
       } finally {
         model?.off();
       }
     }
-    results.push({
+  }
+  return kinds.map((kind, k) => {
+    const m = measured[k];
+    return {
       kind: kind.name,
       path: kind.path,
-      first_ms: latencyOf(first),
-      warm_ms: latencyOf(warm),
-      ratio: round(median(first) / median(warm)),
-      first_round_trips: trips,
-      first_index_loads: loads,
-      first_index_deltas: deltas,
-      first_read_units: readUnits,
-    });
-  }
-  return results;
+      first_ms: latencyOf(m.first),
+      warm_ms: latencyOf(m.warm),
+      ratio: round(median(m.first) / median(m.warm)),
+      first_round_trips: m.trips,
+      first_index_loads: m.loads,
+      first_index_deltas: m.deltas,
+      first_read_units: m.units,
+    };
+  });
 }
+
+const handlerOf = (instance: ReturnType<typeof buildFunctions>, fn: FunctionName) =>
+  (instance.handlers as unknown as Record<FunctionName, Handler>)[fn];
 
 /**
  * A publisher of 5 % earn refreshes on `tableName`, each five minutes after the last (from now), of
