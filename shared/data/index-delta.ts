@@ -49,23 +49,27 @@ export interface IndexDeltaData {
  * each document lies, and the figures. The one place that knows which parts of `IndexData` are
  * per entry: everything else of a delta is derived from it.
  */
-function entryColumns(data: OfferIndexData): Record<string, readonly unknown[] | undefined> {
-  const columns: Record<string, readonly unknown[] | undefined> = {};
-  for (const name of Object.keys(OFFER_COLUMNS) as OfferColumn[]) columns[name] = data[name];
-  columns.block = data.block;
-  columns.slot = data.slot;
-  columns.hash = data.hash;
-  columns.figures = data.figures?.stats.toJSON();
+function entryColumns(data: OfferIndexData): Record<string, () => readonly unknown[] | undefined> {
+  const columns: Record<string, () => readonly unknown[] | undefined> = {};
+  for (const name of Object.keys(OFFER_COLUMNS) as OfferColumn[]) columns[name] = () => data[name];
+  columns.block = () => data.block;
+  columns.slot = () => data.slot;
+  columns.hash = () => data.hash;
+  columns.figures = () => data.figures?.stats.toJSON();
   return columns;
 }
 
-/** The new index from its entry columns, blocks, orders and figures' time. */
+/**
+ * The new index from its entry columns, blocks, orders and figures' time; its figures those of
+ * `unchangedFigures` when given (the replaced index's, which no entry changed).
+ */
 function fromColumns(
   family: OfferFamily,
-  columns: Record<string, unknown[]>,
+  columns: Record<string, readonly unknown[]>,
   blocks: string[],
   orders: Record<string, Order>,
   figuresAsOf: string | null,
+  unchangedFigures?: PackedStrings,
 ): OfferIndexData {
   const { block, slot, hash, figures, ...declared } = columns;
   return {
@@ -75,7 +79,12 @@ function fromColumns(
     orders,
     ...(figuresAsOf === null
       ? {}
-      : { figures: { as_of: figuresAsOf, stats: PackedStrings.of(figures as (string | null)[]) } }),
+      : {
+          figures: {
+            as_of: figuresAsOf,
+            stats: unchangedFigures ?? PackedStrings.of(figures as (string | null)[]),
+          },
+        }),
     block: block as number[],
     slot: slot as number[],
     blocks,
@@ -131,7 +140,9 @@ const newBlocks = (parts: IndexDeltaData['blocks']): number[] => {
 
 /**
  * The new index's entry columns before the delta's changes: each entry's replaced entry's values (a
- * block renumbered), the members of each new block placed in it, none for an added entry.
+ * block renumbered), the members of each new block placed in it, none for an added entry. With no
+ * entry removed or added (most refreshes), a column the delta does not change (`changed`) is the
+ * replaced index's own list (an index never changes its lists), the others copies.
  */
 function carriedColumns(
   base: OfferIndexData,
@@ -139,14 +150,17 @@ function carriedColumns(
   from: Int32Array,
   blockOf: Int32Array,
   placed: readonly number[],
+  changed: ReadonlySet<string>,
 ): Record<string, unknown[]> {
   const { size } = delta;
-  // No entry removed or added (most refreshes): every entry carries its own, and a column is a copy.
-  const same = delta.removed.length === 0 && delta.added.length === 0 && size === base.block.length;
+  const same = sameEntries(base, delta);
   const columns: Record<string, unknown[]> = {};
-  for (const [name, old] of Object.entries(entryColumns(base))) {
-    if (name === 'figures' && delta.figuresAsOf === null) continue;
-    if (same && old !== undefined)
+  for (const [name, column] of Object.entries(entryColumns(base))) {
+    if (name === 'figures' && (delta.figuresAsOf === null || (same && !changed.has(name)))) continue;
+    const old = column();
+    if (same && old !== undefined && name !== 'block' && name !== 'slot' && !changed.has(name))
+      columns[name] = old as unknown[];
+    else if (same && old !== undefined)
       columns[name] = name === 'block' ? (old as number[]).map((b) => blockOf[b]) : old.slice();
     else {
       const values: unknown[] = [];
@@ -165,6 +179,10 @@ function carriedColumns(
   return columns;
 }
 
+/** Does every new entry carry the replaced entry of its number (none removed or added)? */
+const sameEntries = (base: OfferIndexData, delta: Pick<IndexDeltaData, 'size' | 'removed' | 'added'>) =>
+  delta.removed.length === 0 && delta.added.length === 0 && delta.size === base.block.length;
+
 /** Apply `delta` to `base`, the index of the version it names: the new version's index as stored. */
 export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIndexData {
   if (base.family !== delta.family) throw new Error(`a ${delta.family} delta cannot apply to a ${base.family} index`);
@@ -182,18 +200,26 @@ export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIn
         blocks.push(base.blocks[b]);
       }
   }
-  const columns = carriedColumns(base, delta, from, blockOf, newBlocks(delta.blocks));
-  for (const [name, [entries, changed]] of Object.entries(delta.columns)) {
-    const values = columns[name];
-    if (!values) throw new Error(`the delta changes a column its index has not: ${name}`);
+  const changed = new Set(Object.keys(delta.columns));
+  const columns = carriedColumns(base, delta, from, blockOf, newBlocks(delta.blocks), changed);
+  for (const [name, [entries, values]] of Object.entries(delta.columns)) {
+    const column = columns[name];
+    if (!column) throw new Error(`the delta changes a column its index has not: ${name}`);
     entries.forEach((e, i) => {
       if (e >= size) throw new Error(`the delta changes entry ${e} of ${size}`);
-      values[e] = changed[i];
+      column[e] = values[i];
     });
   }
+  const same = sameEntries(base, delta);
   const to = inverse(from, baseSize);
   const orders: Record<string, Order> = {};
   for (const [mode, [places, entries]] of Object.entries(delta.orders)) {
+    const kept = base.orders[mode];
+    // An order no entry moved in is the replaced one (an index never changes its orders).
+    if (same && places.length === 0 && kept) {
+      orders[mode] = kept;
+      continue;
+    }
     const moved = new Uint8Array(size);
     for (const e of entries) moved[e] = 1;
     const order = new Int32Array(size);
@@ -212,7 +238,8 @@ export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIn
     }
     orders[mode] = order;
   }
-  return fromColumns(delta.family, columns, blocks, orders, delta.figuresAsOf);
+  const unchangedFigures = same && !changed.has('figures') ? base.figures?.stats : undefined;
+  return fromColumns(delta.family, columns, blocks, orders, delta.figuresAsOf, unchangedFigures);
 }
 
 /** The new list of blocks as runs of the replaced list and new hashes. */
@@ -309,9 +336,18 @@ export function indexDelta(
     if (k !== undefined) members[k][next.slot[e]] = e;
   }
   const figuresAsOf = next.figures?.as_of ?? null;
-  const carriedNow = carriedColumns(base, { size, removed, added, members, figuresAsOf }, from, blockOf, placed);
+  // Every column carried as a list (the figures too), to be compared with the new index's.
+  const carriedNow = carriedColumns(
+    base,
+    { size, removed, added, members, figuresAsOf },
+    from,
+    blockOf,
+    placed,
+    new Set(['figures']),
+  );
   const columns: Record<string, ColumnChanges> = {};
-  for (const [name, values] of Object.entries(entryColumns(next))) {
+  for (const [name, column] of Object.entries(entryColumns(next))) {
+    const values = column();
     if (values === undefined) continue;
     const old = carriedNow[name];
     const changes: ColumnChanges = [[], []];
