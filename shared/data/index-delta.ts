@@ -18,7 +18,7 @@ import { OFFER_COLUMNS, type OfferColumn, type OfferFamily } from '../model/offe
 import { type OfferIndexData, type Order, PackedStrings } from './family-index';
 
 /** A column's changed entries (new entry numbers, ascending) and their values. */
-export type ColumnChanges = [entries: number[], values: unknown[]];
+type ColumnChanges = [entries: number[], values: unknown[]];
 
 /** The delta of an offer index against the version it replaced. */
 export interface IndexDeltaData {
