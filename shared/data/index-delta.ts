@@ -1,6 +1,6 @@
 /**
  * An offer version's index as a delta against the version it replaced
- * (docs/adr/0016-index-deltas.md): what an instance that holds the replaced version's index reads
+ * (docs/adr/0017-index-deltas.md): what an instance that holds the replaced version's index reads
  * instead of the whole new one after a publish. The import builds it from both indexes as stored
  * (`IndexData`), applies it to the replaced one and keeps it only when the result equals the new
  * index exactly and it is a small share of it; an instance applies it to the index it holds

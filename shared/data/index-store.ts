@@ -19,7 +19,7 @@
  * read is counted in the request's accounting (`indexLoads`).
  *
  * After a publish, an instance that holds the index of the version the new one replaced reads the
- * new one's delta instead, when the import wrote one (docs/adr/0016-index-deltas.md), and applies
+ * new one's delta instead, when the import wrote one (docs/adr/0017-index-deltas.md), and applies
  * it (`indexDeltas` in the accounting). Whenever it does not hold that version, or the delta is
  * missing, does not decode or does not apply, it loads the whole index as a cold instance does:
  * the whole index is always stored, and is what the delta was checked against, so the answer is

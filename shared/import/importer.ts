@@ -394,7 +394,7 @@ const familiesToRecord = (
 
 /**
  * The delta of a new offer version's index against the served version it replaces
- * (docs/adr/0016-index-deltas.md), read as stored; none when that version has no index in this
+ * (docs/adr/0017-index-deltas.md), read as stored; none when that version has no index in this
  * layout, or it cannot be read whole (readers then load the new index whole, as without a delta).
  */
 async function deltaAgainst(
@@ -629,18 +629,19 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     for (const change of changes) {
       await holdLease();
       const figures = figureStates.get(change.state.version);
+      const name = DATASET_FAMILY_OF[change.family];
       const projection = projections.get(change.state.version)!;
+      // The served version's source chunks, named again for the records that did not change.
+      const servedState = before?.families[name];
+      const layout = servedState?.version ? manifests.get(servedState.version)?.source : undefined;
+      const sameRecords = change.state.hash !== undefined && change.state.hash === servedState?.hash;
       const written = await writer.writeVersion(
         change.state.version,
         projection,
-        {
-          family: DATASET_FAMILY_OF[change.family],
-          recordsHash: change.state.hash ?? change.state.version,
-          records: change.records,
-        },
+        { family: name, records: change.records, ...(layout ? { served: { layout, sameRecords } } : {}) },
         storedBlocks,
         figures,
-        await deltaAgainst(writer, before?.families[DATASET_FAMILY_OF[change.family]], projection.index),
+        await deltaAgainst(writer, servedState, projection.index),
       );
       for (const name of written.shared) kept.add(name);
       change.state.segments = written.segments;

@@ -9,7 +9,7 @@
  *
  * The first request after a publish is what an instance holding the previous version pays when the
  * pointer names a new one: the new version's index delta against the one it holds, applied, then
- * the page (docs/adr/0016-index-deltas.md). It is measured on an instance warmed by the same
+ * the page (docs/adr/0017-index-deltas.md). It is measured on an instance warmed by the same
  * request, after a 5 % earn refresh is published (a new APY and `updated_at` for every 20th earn
  * offer, five minutes later) and the instance has read the new pointer; its round trips, index
  * loads and deltas are counts the quick run checks too.

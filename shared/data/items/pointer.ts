@@ -18,7 +18,7 @@ const FamilyStateCodec = z.object({
   segments: z.optional(z.number().check(z.int(), z.minimum(1))),
   /**
    * Its index as a delta against the version it replaced (`base`), stored beside it in `segments`
-   * segments (docs/adr/0016-index-deltas.md): absent when the import wrote none.
+   * segments (docs/adr/0017-index-deltas.md): absent when the import wrote none.
    */
   delta: z.optional(
     z.object({ base: z.string().check(z.minLength(1)), segments: z.number().check(z.int(), z.minimum(1)) }),

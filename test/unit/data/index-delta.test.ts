@@ -1,6 +1,6 @@
 /**
  * An offer index as a delta against the version it replaced (shared/data/index-delta.ts,
- * docs/adr/0016-index-deltas.md): for random pairs of versions (offers added, removed and changed,
+ * docs/adr/0017-index-deltas.md): for random pairs of versions (offers added, removed and changed,
  * figures or none on either side), the delta applied to the replaced index, as an instance reads
  * both (through their stored codecs), equals the new index exactly: every column, every order,
  * the blocks and the figures.
