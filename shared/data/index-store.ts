@@ -17,15 +17,31 @@
  *
  * The segments are read in parallel; concurrent requests for one version share the read. Every
  * read is counted in the request's accounting (`indexLoads`).
+ *
+ * After a publish, an instance that holds the index of the version the new one replaced reads the
+ * new one's delta instead, when the import wrote one (docs/adr/0017-index-deltas.md), and applies
+ * it (`indexDeltas` in the accounting). Whenever it does not hold that version, or the delta is
+ * missing, does not decode or does not apply, it loads the whole index as a cold instance does:
+ * the whole index is always stored, and is what the delta was checked against, so the answer is
+ * the same, at the cost of the load (a warning is logged).
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULTS } from '../platform/config';
-import { recordIndexLoad } from '../platform/dynamo-accounting';
-import { type FamilyIndex, indexOf } from './family-index';
-import { decodeIndex } from './items/index-segment';
-import type { VersionedFamily } from './keys';
-import { indexSegmentKey } from './keys';
+import { recordIndexDelta, recordIndexLoad } from '../platform/dynamo-accounting';
+import { logger } from '../platform/logger';
+import { type FamilyIndex, indexOf, type OfferIndexData } from './family-index';
+import { applyDelta } from './index-delta';
+import { decodeIndexDelta } from './items/index-delta';
+import { checkIndex, decodeIndex } from './items/index-segment';
+import type { Key, VersionedFamily } from './keys';
+import { indexDeltaKey, indexSegmentKey } from './keys';
 import { ByteLru } from './lru';
+
+/** Where a version's index delta lies: the version it applies to and its segments (the pointer names them). */
+export interface IndexDeltaRef {
+  base: string;
+  segments: number;
+}
 
 /** What an instance's kept indexes may take in the heap, estimated (family-index.ts `heapBytes`). */
 export interface IndexBudget {
@@ -63,16 +79,26 @@ export class IndexStore {
     this.retiredKept = new ByteLru({ maxBytes: budget.retiredBytes, sizeOf, keepOversized: false });
   }
 
-  /** The index of `version`, the one the current pointer names for `family`, stored in `segments` segments. */
-  served(family: VersionedFamily, version: string, segments: number): Promise<FamilyIndex> {
+  /**
+   * The index of `version`, the one the current pointer names for `family`, stored in `segments`
+   * segments, and as `delta` against the version it replaced when the import wrote one.
+   */
+  served(family: VersionedFamily, version: string, segments: number, delta?: IndexDeltaRef): Promise<FamilyIndex> {
     const previous = this.current.get(family);
+    let replaced: Promise<FamilyIndex> | undefined;
     if (previous !== version) {
       this.current.set(family, version);
-      const replaced = previous === undefined ? undefined : this.servedKept.take(previous);
+      replaced = previous === undefined ? undefined : this.servedKept.take(previous);
       // Still readable for an hour: a client paging it keeps it warm among the retired ones.
-      if (replaced) this.retiredKept.get(previous!, () => replaced).catch(() => undefined);
+      if (replaced) this.retiredKept.get(previous!, () => replaced!).catch(() => undefined);
     }
-    return this.servedKept.get(version, () => this.retiredKept.take(version) ?? this.read(version, segments));
+    return this.servedKept.get(version, () => {
+      const kept = this.retiredKept.take(version);
+      if (kept) return kept;
+      // The delta's base: the index this instance served until now, or one it keeps as retired.
+      const base = delta && (delta.base === previous ? replaced : this.retiredKept.peek(delta.base));
+      return base ? this.applied(version, segments, delta!, base) : this.read(version, segments);
+    });
   }
 
   /** The index of `version`, which the current pointer no longer names (`snapshot=`, `since=`). */
@@ -87,21 +113,52 @@ export class IndexStore {
 
   private async read(version: string, segments: number): Promise<FamilyIndex> {
     recordIndexLoad();
+    const { data, textLength } = decodeIndex(
+      version,
+      await this.segments(segments, (i) => indexSegmentKey(version, i)),
+    );
+    return indexOf(version, data, textLength);
+  }
+
+  /** `version`'s index from its delta against `base` (a kept index); its whole index when that fails. */
+  private async applied(
+    version: string,
+    segments: number,
+    delta: IndexDeltaRef,
+    base: Promise<FamilyIndex>,
+  ): Promise<FamilyIndex> {
+    try {
+      const [held, items] = await Promise.all([base, this.segments(delta.segments, (i) => indexDeltaKey(version, i))]);
+      const stored = decodeIndexDelta(version, items);
+      if (held.data.kind !== 'offers' || stored.base !== held.version)
+        throw new Error(`the delta applies to ${stored.base}, not to the ${held.data.kind} index of ${held.version}`);
+      const data = checkIndex(applyDelta(held.data, stored), `the index of version ${version}`) as OfferIndexData;
+      recordIndexDelta();
+      // The budget counts the stored JSON's length: estimated from the base's, per entry.
+      const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
+      return indexOf(version, data, textLength);
+    } catch (error) {
+      logger.warn('index delta not applied: the whole index is loaded', {
+        version,
+        base: delta.base,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return this.read(version, segments);
+    }
+  }
+
+  /** Items by key, in parallel; those an eventually consistent read did not see yet, read again consistently. */
+  private async segments(
+    count: number,
+    key: (segment: number) => Key,
+  ): Promise<(Record<string, unknown> | undefined)[]> {
     const get = (segment: number, consistent: boolean) =>
       this.client
-        .send(
-          new GetCommand({
-            TableName: this.tableName,
-            Key: indexSegmentKey(version, segment),
-            ConsistentRead: consistent,
-          }),
-        )
+        .send(new GetCommand({ TableName: this.tableName, Key: key(segment), ConsistentRead: consistent }))
         .then((out) => out.Item);
-    let items = await Promise.all(Array.from({ length: segments }, (_, i) => get(i, false)));
+    const items = await Promise.all(Array.from({ length: count }, (_, i) => get(i, false)));
     // Written before the pointer named them, but an eventually consistent read may not see them yet.
-    if (items.some((item) => item === undefined))
-      items = await Promise.all(items.map((item, i) => item ?? get(i, true)));
-    const { data, textLength } = decodeIndex(version, items);
-    return indexOf(version, data, textLength);
+    if (items.every((item) => item !== undefined)) return items;
+    return Promise.all(items.map((item, i) => item ?? get(i, true)));
   }
 }

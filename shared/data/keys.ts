@@ -92,6 +92,16 @@ export const indexSegmentKey = (version: string, segment: number): Key => ({
   SK: chunkKey(segment),
 });
 
+/**
+ * One segment of an offer version's index as a delta against the version it replaced
+ * (docs/adr/0017-index-deltas.md), beside its whole index: what an instance that holds the replaced
+ * version's index reads after a publish.
+ */
+export const indexDeltaKey = (version: string, segment: number): Key => ({
+  PK: `${v(version)}DELTA`,
+  SK: chunkKey(segment),
+});
+
 // ---- documents -------------------------------------------------------------------------------
 
 /**

@@ -6,6 +6,7 @@
  * A family never imported has no version: its lists are empty and its details 404.
  */
 
+import type { IndexDeltaRef } from './index-store';
 import type { SnapshotPointer } from './items/pointer';
 import { DATASET_FAMILY_OF, VERSIONED_FAMILIES, type VersionedFamily } from './keys';
 import type { PointerStore } from './pointer-store';
@@ -20,6 +21,8 @@ export interface FamilyVersion {
   segments: number;
   /** When the version's content was published. */
   publishedAt: string;
+  /** Its index as a delta against the version it replaced, when the import wrote one (index-store.ts). */
+  delta?: IndexDeltaRef;
 }
 
 /**
@@ -61,7 +64,13 @@ export function servedVersions(
   for (const family of VERSIONED_FAMILIES) {
     const state = pointer.families[DATASET_FAMILY_OF[family]];
     if (state?.version && state.segments)
-      served[family] = { family, version: state.version, segments: state.segments, publishedAt: state.publishedAt };
+      served[family] = {
+        family,
+        version: state.version,
+        segments: state.segments,
+        publishedAt: state.publishedAt,
+        ...(state.delta ? { delta: state.delta } : {}),
+      };
   }
   const retired = new Map<string, RetiredFamilyVersion>();
   for (const [rank, r] of pointer.retired.entries()) {

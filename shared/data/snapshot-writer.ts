@@ -12,10 +12,13 @@ import { isConditionFailure } from '../platform/dynamodb';
 import { CorruptDataError } from '../platform/errors';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
-import type { VersionContent } from './family-index';
-import { BODY } from './items/content';
+import type { IndexData, VersionContent } from './family-index';
+import type { IndexDeltaData } from './index-delta';
+import type { IndexDeltaRef } from './index-store';
+import { BODY, type Item } from './items/content';
 import { encodeBlock } from './items/document-block';
-import { encodeIndex } from './items/index-segment';
+import { encodeIndexDelta } from './items/index-delta';
+import { decodeIndex, encodeIndex } from './items/index-segment';
 import { decodeManifest, encodeManifest, type FigureIndex, type Manifest } from './items/manifest';
 import { decodePointer, type ImportLease, type SnapshotPointer } from './items/pointer';
 import {
@@ -27,6 +30,7 @@ import {
   type SourceLayout,
 } from './items/source-records';
 import {
+  indexSegmentKey,
   manifestPartition,
   pointerKey,
   refreshedKey,
@@ -58,10 +62,21 @@ export interface VersionFigures {
   chunks: readonly { hash: string; docs: string[] }[];
 }
 
+/**
+ * The largest share of its index's stored bytes a delta may take to be written beside it
+ * (docs/adr/0017-index-deltas.md): past it, an instance reads little less than the whole index,
+ * and pays the delta's write units on every such refresh for nothing.
+ */
+const DELTA_MAX_SHARE = 1 / 4;
+
+const storedBytes = (items: readonly Item[]) => items.reduce((sum, item) => sum + (item[BODY] as Uint8Array).length, 0);
+
 /** What writing a version did: the items it put (manifest, new blocks, index, new source chunks) and its index segments. */
 export interface WrittenVersion {
   itemsWritten: number;
   segments: number;
+  /** Its index delta, when one was given and is small enough to be written. */
+  delta?: IndexDeltaRef;
   /** The shared items it names beside its blocks (its source chunks), stored by it or before. */
   shared: string[];
 }
@@ -236,8 +251,9 @@ export class SnapshotWriter {
   /**
    * Write a family version: its manifest first (so that even a partial version can be deleted),
    * then the blocks and source chunks that `stored` does not hold (named by versions that are
-   * kept), and its index. Its source records name the served version's chunks for the records that
-   * did not change (read first, unless none changed) and are written whole otherwise.
+   * kept), and its index (and its delta against the version it replaces, when given and at most
+   * DELTA_MAX_SHARE of the index). Its source records name the served version's chunks for the
+   * records that did not change (read first, unless none changed) and are written whole otherwise.
    */
   async writeVersion(
     version: string,
@@ -245,12 +261,15 @@ export class SnapshotWriter {
     source: VersionSource,
     stored: ReadonlySet<string>,
     figures?: VersionFigures,
+    delta?: IndexDeltaData,
   ): Promise<WrittenVersion> {
     const index = encodeIndex(version, projection.index);
+    const encodedDelta = delta ? encodeIndexDelta(version, delta) : [];
+    const deltaItems = storedBytes(encodedDelta) <= storedBytes(index) * DELTA_MAX_SHARE ? encodedDelta : [];
     const plan = await this.sourcePlan(source);
     const sourceNames = plan.layout.chunks.map(sourceChunkName);
     const manifest = encodeManifest(version, {
-      keys: index.map(({ PK, SK }) => [PK, SK]),
+      keys: [...index, ...deltaItems].map(({ PK, SK }) => [PK, SK]),
       blocks: [...projection.blocks.map((b) => b.hash), ...(figures?.hashes ?? []), ...sourceNames],
       ...(figures ? { figures: figures.index } : {}),
       source: plan.layout,
@@ -263,12 +282,28 @@ export class SnapshotWriter {
       .filter((c) => !stored.has(sourceChunkName(c.hash)) || plan.unreadable.has(c.hash))
       .map(encodeSourceChunk);
     await putItems(manifest, this.batch);
-    await putItems([...blocks, ...index, ...newSources], { ...this.batch, onProgress: this.options.onProgress });
+    await putItems([...blocks, ...index, ...deltaItems, ...newSources], {
+      ...this.batch,
+      onProgress: this.options.onProgress,
+    });
     return {
-      itemsWritten: manifest.length + blocks.length + index.length + newSources.length,
+      itemsWritten: manifest.length + blocks.length + index.length + deltaItems.length + newSources.length,
       segments: index.length,
+      ...(delta && deltaItems.length > 0 ? { delta: { base: delta.base, segments: deltaItems.length } } : {}),
       shared: sourceNames,
     };
+  }
+
+  /** The index of a served version, as stored (an import builds the next version's delta against it). */
+  async readIndex(version: string, segments: number): Promise<IndexData> {
+    const items = await Promise.all(
+      Array.from({ length: segments }, (_, i) =>
+        this.client
+          .send(new GetCommand({ TableName: this.tableName, Key: indexSegmentKey(version, i), ConsistentRead: true }))
+          .then((out) => out.Item),
+      ),
+    );
+    return decodeIndex(version, items).data;
   }
 
   /** What a version holds (empty for a version that never wrote its manifest). */

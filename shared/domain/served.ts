@@ -44,7 +44,7 @@ async function served(
           snapshot: current.version,
           publishedAt: current.publishedAt,
           rank: SERVED_RANK,
-          index: await stores.indexes.served(family, current.version, current.segments),
+          index: await stores.indexes.served(family, current.version, current.segments, current.delta),
         }
       : { ...NONE, index: undefined };
   }

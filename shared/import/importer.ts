@@ -13,8 +13,11 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { IndexData, OfferIndexData } from '../data/family-index';
 import { type FigureCounts, FigureStore } from '../data/figure-store';
 import { HistoryWriter } from '../data/history-writer';
+import { applyDelta, type IndexDeltaData, indexDelta, sameIndex } from '../data/index-delta';
+import { decodeIndexDelta, encodeIndexDelta } from '../data/items/index-delta';
 import { INDEX_LAYOUT } from '../data/items/index-segment';
 import type { Manifest } from '../data/items/manifest';
 import {
@@ -40,6 +43,7 @@ import type { ApyStats } from '../domain/apy-stats';
 import { observations } from '../domain/history-points';
 import { OFFER_FAMILY } from '../model/offer-families';
 import { MAX_SNAPSHOT_CACHE_MS } from '../platform/config';
+import { CorruptDataError, MissingItemError } from '../platform/errors';
 import { type FigureLine, updateFigures } from './apy-figures';
 import {
   DataFileError,
@@ -388,6 +392,32 @@ const familiesToRecord = (
       )
     : [];
 
+/**
+ * The delta of a new offer version's index against the served version it replaces
+ * (docs/adr/0017-index-deltas.md), read as stored; none when that version has no index in this
+ * layout, or it cannot be read whole (readers then load the new index whole, as without a delta).
+ */
+async function deltaAgainst(
+  writer: SnapshotWriter,
+  replaced: FamilyState | undefined,
+  index: IndexData,
+): Promise<IndexDeltaData | undefined> {
+  if (index.kind !== 'offers' || !replaced?.version || !replaced.segments) return undefined;
+  try {
+    const base = await writer.readIndex(replaced.version, replaced.segments);
+    const delta = base.kind === 'offers' ? indexDelta(base, replaced.version, index) : undefined;
+    // Checked again as readers will read it: stored, read back and applied.
+    return delta && isStoredDelta(base as OfferIndexData, delta, index) ? delta : undefined;
+  } catch (error) {
+    if (error instanceof CorruptDataError || error instanceof MissingItemError) return undefined;
+    throw error;
+  }
+}
+
+/** Does `delta`, stored and read back, apply to `base` as `index`? */
+const isStoredDelta = (base: OfferIndexData, delta: IndexDeltaData, index: IndexData) =>
+  sameIndex(applyDelta(base, decodeIndexDelta(delta.base, encodeIndexDelta(delta.base, delta))), index);
+
 /** Does `test` hold for some item (asked in order, until one does)? */
 async function anyOf<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<boolean> {
   for (const item of items) if (await test(item)) return true;
@@ -600,19 +630,24 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       await holdLease();
       const figures = figureStates.get(change.state.version);
       const name = DATASET_FAMILY_OF[change.family];
+      const projection = projections.get(change.state.version)!;
       // The served version's source chunks, named again for the records that did not change.
       const servedState = before?.families[name];
       const layout = servedState?.version ? manifests.get(servedState.version)?.source : undefined;
       const sameRecords = change.state.hash !== undefined && change.state.hash === servedState?.hash;
       const written = await writer.writeVersion(
         change.state.version,
-        projections.get(change.state.version)!,
+        projection,
         { family: name, records: change.records, ...(layout ? { served: { layout, sameRecords } } : {}) },
         storedBlocks,
         figures,
+        await deltaAgainst(writer, servedState, projection.index),
       );
       for (const name of written.shared) kept.add(name);
       change.state.segments = written.segments;
+      // A state copied from the served one names that one's delta: this version's, or none.
+      if (written.delta) change.state.delta = written.delta;
+      else delete change.state.delta;
       itemsWritten += written.itemsWritten;
       figureStore.counts.itemsWritten += figures?.chunks.filter((c) => !storedBlocks.has(c.hash)).length ?? 0;
     }

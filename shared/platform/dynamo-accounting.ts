@@ -37,6 +37,8 @@ export interface AccountingSummary {
   cacheBytes: number;
   /** Family indexes the request read from the table (shared/data/index-store.ts): 0 on a warm instance. */
   indexLoads: number;
+  /** Family indexes the request built from a delta against an index the instance held (shared/data/index-store.ts). */
+  indexDeltas: number;
 }
 
 /** A read of the snapshot cache: a hit (with the bytes it served) or a miss. */
@@ -76,9 +78,11 @@ export function summarize(
   calls: readonly DynamoCall[],
   cache: readonly CacheAccess[] = [],
   indexLoads = 0,
+  indexDeltas = 0,
 ): AccountingSummary {
   return {
     indexLoads,
+    indexDeltas,
     cacheHits: cache.filter((c) => c.hit).length,
     cacheMisses: cache.filter((c) => !c.hit).length,
     cacheBytes: cache.reduce((sum, c) => sum + (c.hit ? c.bytes : 0), 0),
@@ -99,6 +103,7 @@ export class RequestAccounting {
   readonly calls: DynamoCall[] = [];
   readonly cache: CacheAccess[] = [];
   private indexLoads = 0;
+  private indexDeltas = 0;
   private closed = false;
 
   constructor(
@@ -126,13 +131,18 @@ export class RequestAccounting {
     if (this.parent?.isOpen) this.parent.recordIndexLoad();
   }
 
+  recordIndexDelta(): void {
+    if (!this.closed) this.indexDeltas++;
+    if (this.parent?.isOpen) this.parent.recordIndexDelta();
+  }
+
   close(): AccountingSummary {
     this.closed = true;
     return this.summary();
   }
 
   summary(): AccountingSummary {
-    return summarize(this.calls, this.cache, this.indexLoads);
+    return summarize(this.calls, this.cache, this.indexLoads, this.indexDeltas);
   }
 }
 
@@ -156,6 +166,11 @@ export function recordCacheAccess(access: CacheAccess): void {
 /** Count a family index read from the table in the current request's accounting, if any. */
 export function recordIndexLoad(): void {
   currentAccounting()?.recordIndexLoad();
+}
+
+/** Count a family index built from its delta in the current request's accounting, if any. */
+export function recordIndexDelta(): void {
+  currentAccounting()?.recordIndexDelta();
 }
 
 /** Run `fn` in a new scope (nested in the current one) and return its result with its calls. */

@@ -69,6 +69,7 @@ it('sums capacity and counts calls', () => {
     cacheMisses: 0,
     cacheBytes: 0,
     indexLoads: 0,
+    indexDeltas: 0,
   });
 });
 
@@ -137,6 +138,7 @@ describe('on the embedded DynamoDB', () => {
       cacheMisses: 0,
       cacheBytes: 0,
       indexLoads: 0,
+      indexDeltas: 0,
     });
   });
 

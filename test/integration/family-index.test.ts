@@ -345,11 +345,13 @@ describe('index loads', () => {
   });
   afterAll(() => table.close());
 
-  it('an instance loads a version’s index once, and the new version’s after a publish', async () => {
+  it('an instance loads a version’s index once, and after a publish the new version’s delta against it', async () => {
     // The pointer read on every request: a publish is seen at once.
     const api = table.api({ env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '0' } });
     const indexReads = async () =>
-      keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter((pk) => pk.endsWith('#INDEX'));
+      keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter((pk) =>
+        /#(INDEX|DELTA)$/.test(pk),
+      );
     const first = await readPointer(table.client, table.tableName);
 
     const cold = await indexReads();
@@ -367,7 +369,7 @@ describe('index loads', () => {
     expect(v2).not.toBe(v1);
     expect(cold).toEqual([`${SNAPSHOT_PREFIX}${v1}#INDEX`]);
     expect(warm).toEqual([]);
-    expect(published).toEqual([`${SNAPSHOT_PREFIX}${v2}#INDEX`]);
+    expect(published).toEqual([`${SNAPSHOT_PREFIX}${v2}#DELTA`]);
     expect(after).toEqual([]);
   });
 });
@@ -455,6 +457,123 @@ describe('retired versions', () => {
   });
 });
 
+// ---- index deltas ------------------------------------------------------------------------------
+
+/** `dataset` with every 20th earn offer refreshed at `ms` (a moved APY, `updated_at`): a 5 % refresh. */
+function refreshed(dataset: any, ms: number, every = 20): any {
+  const changed = structuredClone(dataset);
+  changed.earn_offers.forEach((o: any, i: number) => {
+    if (i % every !== 0) return;
+    o.apy = o.estimated_apy = `${(i * 7) % 40}.${i % 97}`;
+    o.updated_at = new Date(ms).toISOString();
+  });
+  return changed;
+}
+
+describe('index deltas (docs/adr/0017-index-deltas.md)', () => {
+  let table: TestTable;
+  let dataset: any;
+  let clock = T0;
+  const PAGES = [
+    '/api/v1/earn?limit=50',
+    '/api/v1/earn?limit=20&sort=updated_desc',
+    '/api/v1/earn?limit=20&offset=100&sort=apy_asc&asset=ethereum',
+    '/api/v1/earn?limit=20&sort=tvl_desc&min_apy=10',
+  ];
+  const publish = async (next: any) => {
+    clock += 60_000;
+    dataset = next;
+    return (await importDataset(next, { client: table.client, tableName: table.tableName, now: at(clock) })).versions
+      .earn;
+  };
+  /** An instance that reads the pointer on every request: a publish is seen at once. */
+  const instance = () => table.api({ env: { SNAPSHOT_CACHE_MS: '0' } });
+  const request = async (api: TestApi, path: string) => {
+    const { result, accounting } = await withRequestAccounting(() => invoke(api.offers as any, apiEvent(path)));
+    expect(result.status).toBe(200);
+    const { indexLoads, indexDeltas, readCapacity } = accounting.summary();
+    return { body: result.body, indexLoads, indexDeltas, readCapacity };
+  };
+  const pointerOf = async () => (await readPointer(table.client, table.tableName))!.families.earn_offers!;
+
+  beforeAll(async () => {
+    table = await startTestTable();
+    await publish(base(600));
+  });
+  afterAll(() => table.close());
+
+  it('a warm instance reads the delta of a 5 % refresh instead of the index, and answers as a fresh instance does', async () => {
+    const warm = instance();
+    const cold = await request(warm, PAGES[0]);
+    const v2 = await publish(refreshed(dataset, clock + 60_000));
+
+    expect(await pointerOf()).toMatchObject({ version: v2, delta: { segments: 1 } });
+    const after = await request(warm, PAGES[0]);
+    expect(after).toMatchObject({ indexLoads: 0, indexDeltas: 1 });
+    const fresh = instance();
+    const full = await request(fresh, PAGES[0]);
+    expect(full).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
+    expect(after.body).toEqual(full.body);
+    // The delta and the page's blocks cost less than the index alone.
+    expect(after.readCapacity).toBeLessThan(cold.readCapacity);
+    for (const path of PAGES.slice(1))
+      expect((await request(warm, path)).body).toEqual((await request(fresh, path)).body);
+  });
+
+  it('an instance that does not hold the delta’s base (two publishes since its last request) loads the whole index', async () => {
+    const warm = instance();
+    await request(warm, PAGES[0]);
+    await publish(refreshed(dataset, clock + 60_000, 23));
+    await publish(refreshed(dataset, clock + 60_000, 29));
+
+    const after = await request(warm, PAGES[0]);
+    expect(after).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
+    expect(after.body).toEqual((await request(instance(), PAGES[0])).body);
+  });
+
+  it('a delta that does not decode: the whole index is loaded (the same answer), and a warning logged', async () => {
+    const warm = instance();
+    await request(warm, PAGES[0]);
+    const v = await publish(refreshed(dataset, clock + 60_000, 31));
+    await table.client.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: { PK: `V#${v}#DELTA`, SK: '000000', z: new Uint8Array([1, 2, 3]) },
+      }),
+    );
+    const lines: string[] = [];
+    setLogSink((line) => lines.push(line));
+    try {
+      const after = await request(warm, PAGES[0]);
+      expect(after).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
+      expect(after.body).toEqual((await request(instance(), PAGES[0])).body);
+    } finally {
+      setLogSink(() => undefined);
+    }
+    expect(lines.map((line) => JSON.parse(line)).filter((line) => line.level === 'warn')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        message: 'index delta not applied: the whole index is loaded',
+        version: v,
+      }),
+    ]);
+  });
+
+  it('a refresh of every offer writes no delta (it would be most of the index): the next instance loads the index', async () => {
+    const warm = instance();
+    await request(warm, PAGES[0]);
+    const v = await publish(refreshed(dataset, clock + 60_000, 1));
+
+    expect((await pointerOf()).delta).toBeUndefined();
+    // Its own items: the index and the manifest, no delta.
+    expect((await partitionsOf(table, v)).filter((pk) => pk.startsWith(SNAPSHOT_PREFIX))).toEqual([
+      `V#${v}#INDEX`,
+      `V#${v}#MANIFEST`,
+    ]);
+    expect(await request(warm, PAGES[0])).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
+  });
+});
+
 // ---- refreshes -----------------------------------------------------------------------------------
 
 describe('a refresh', () => {
@@ -484,11 +603,12 @@ describe('a refresh', () => {
     const docs = putBlocks.flatMap((h) => after.get(h)!.map((d) => JSON.parse(d)));
     expect(docs.every((d) => String(d.compositeKey).startsWith('earn:'))).toBe(true);
     expect(docs.filter((d) => d.id === 150).map((d) => d.apy)).toEqual(['77.125']);
-    // Besides them: the new earn version's manifest and index, its new records' source, and nothing of any other version.
+    // Besides them: the new earn version's manifest, index and its delta, its new records' source, and nothing of any other version.
     const version = result.versions.earn;
     const others = recording.puts().filter((i) => !i.PK.startsWith(DOCUMENT_PREFIX));
     expect([...new Set(others.map((i) => i.PK))].sort()).toEqual([
       EARN_SOURCE,
+      `V#${version}#DELTA`,
       `V#${version}#INDEX`,
       `V#${version}#MANIFEST`,
     ]);
@@ -617,7 +737,7 @@ describe('leases', () => {
 
   it('an import killed while deleting an earlier failed import’s versions leaves them on the lease; the next import deletes them', async () => {
     const [y] = await abandoned(withApy(base(), 150, '11.5'), T0 + 1_000);
-    expect(await partitionsOf(table, y)).toEqual([EARN_SOURCE, `V#${y}#INDEX`, `V#${y}#MANIFEST`]);
+    expect(await partitionsOf(table, y)).toEqual([EARN_SOURCE, `V#${y}#DELTA`, `V#${y}#INDEX`, `V#${y}#MANIFEST`]);
     const next = withApy(base(), 151, '12.5');
 
     // Killed after its first batch write: the deletion of y's own items, before its manifest's.
@@ -670,7 +790,7 @@ describe('leases', () => {
 
     const retired = (await readPointer(table.client, table.tableName))!.retired.find((r) => r.version === v1);
     expect(retired).toBeDefined();
-    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#DELTA`, `V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
     const records = await new SnapshotWriter(table.client, table.tableName).readSource(
       v1,
       'earn_offers',

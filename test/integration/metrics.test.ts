@@ -185,6 +185,7 @@ describe('values', () => {
     cacheMisses: 1,
     cacheBytes: 900,
     indexLoads: 1,
+    indexDeltas: 0,
   };
 
   it('classifies statuses', () => {

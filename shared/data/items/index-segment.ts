@@ -16,21 +16,25 @@ import {
 import { PLATFORM_TYPES } from '../../platform/constants';
 import { CorruptDataError, MissingItemError } from '../../platform/errors';
 import { type IndexData, type OfferColumnData, PACKED_FIGURES, PackedStrings } from '../family-index';
-import { CATALOG_FAMILIES, indexSegmentKey, OFFER_FAMILIES } from '../keys';
+import { CATALOG_FAMILIES, indexSegmentKey, type Key, OFFER_FAMILIES } from '../keys';
 import { BODY, gzip, type Item, joinedBody, parsed } from './content';
 
 /** A segment's compressed bytes: a quarter of the item size limit, several read in parallel. */
 const SEGMENT_BYTES = 256 * 1024;
 
-export function encodeIndex(version: string, index: IndexData): Item[] {
+/** Compressed JSON cut into segments of SEGMENT_BYTES, keyed by `key` (an index, or its delta: index-delta.ts). */
+export function segmented(value: unknown, key: (segment: number) => Key): Item[] {
   // An order read back is typed integers (decodeIndex): written again, it is a list.
-  const bytes = gzip(JSON.stringify(index, (_, value) => (value instanceof Int32Array ? Array.from(value) : value)));
+  const bytes = gzip(JSON.stringify(value, (_, v) => (v instanceof Int32Array ? Array.from(v) : v)));
   const items: Item[] = [];
   for (let start = 0; start === 0 || start < bytes.length; start += SEGMENT_BYTES) {
-    items.push({ ...indexSegmentKey(version, items.length), [BODY]: bytes.subarray(start, start + SEGMENT_BYTES) });
+    items.push({ ...key(items.length), [BODY]: bytes.subarray(start, start + SEGMENT_BYTES) });
   }
   return items;
 }
+
+export const encodeIndex = (version: string, index: IndexData): Item[] =>
+  segmented(index, (segment) => indexSegmentKey(version, segment));
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';
@@ -42,17 +46,35 @@ const isPlatformType = (v: unknown): v is string | null =>
 const isPackedFigures = (v: unknown): v is string | null =>
   v === null || (typeof v === 'string' && PACKED_FIGURES.test(v));
 
+/** What a stored value of each column encoding must be (shared/model/offer-families.ts `ColumnEncodings`). */
+const VALID: { [E in ColumnEncoding]: (v: unknown) => v is ColumnEncodings[E]['stored'] } = {
+  id: isId,
+  text: isNullableString,
+  platformType: isPlatformType,
+  decimalKey: isNullableString,
+  flag: isFlag,
+};
+
+/** What each value of an offer index's entry columns must be, by column (index-delta.ts checks its changes with them). */
+export const ENTRY_VALUES: Readonly<Record<string, (v: unknown) => boolean>> = {
+  ...Object.fromEntries(Object.entries(OFFER_COLUMNS).map(([name, { encoding }]) => [name, VALID[encoding]])),
+  block: isEntry,
+  slot: isEntry,
+  hash: isString,
+  figures: isPackedFigures,
+};
+
 /** A column: an array whose every value passes `valid` (one loop: an offer index has 20,000 entries a column). */
 const column = <T>(valid: (v: unknown) => v is T) =>
   z.custom<T[]>((v) => Array.isArray(v) && v.every(valid), { error: 'a column holds a malformed value' });
 
-/** The codec of each column encoding (shared/model/offer-families.ts `ColumnEncodings`). */
+/** The codec of each column encoding. */
 const ENCODED: { [E in ColumnEncoding]: z.ZodMiniType<ColumnEncodings[E]['stored'][]> } = {
-  id: column(isId),
-  text: column(isNullableString),
-  platformType: column(isPlatformType),
-  decimalKey: column(isNullableString),
-  flag: column(isFlag),
+  id: column(VALID.id),
+  text: column(VALID.text),
+  platformType: column(VALID.platformType),
+  decimalKey: column(VALID.decimalKey),
+  flag: column(VALID.flag),
 };
 
 /** The declared offer columns, each checked by its encoding. */
@@ -127,7 +149,7 @@ const IndexCodec = z.discriminatedUnion('kind', [
  * Every column one entry long per record; an offer index's ids ascending (family-index.ts finds an
  * entry by them); every order a permutation of the entries; every block named.
  */
-function checkIndex(data: IndexData, what: string): IndexData {
+export function checkIndex(data: IndexData, what: string): IndexData {
   const fail = (why: string): never => {
     throw new CorruptDataError(`${what}: ${why}`);
   };

@@ -16,6 +16,13 @@ const FamilyStateCodec = z.object({
   refs: z.optional(z.string()),
   /** The index segments of the version (absent: a version written before the index, unreadable). */
   segments: z.optional(z.number().check(z.int(), z.minimum(1))),
+  /**
+   * Its index as a delta against the version it replaced (`base`), stored beside it in `segments`
+   * segments (docs/adr/0017-index-deltas.md): absent when the import wrote none.
+   */
+  delta: z.optional(
+    z.object({ base: z.string().check(z.minLength(1)), segments: z.number().check(z.int(), z.minimum(1)) }),
+  ),
   /** Records in the file that published it: written by imports before ADR 0009, no longer (every pointer write is charged by its size). */
   count: z.optional(z.number()),
   /** When the served content of the family last changed. */

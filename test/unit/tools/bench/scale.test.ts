@@ -13,24 +13,26 @@ const publish = (overrides: Partial<FirstAfterPublish> = {}): FirstAfterPublish 
   warm_ms: latency(20),
   ratio: 3,
   first_round_trips: 2,
-  first_index_loads: 1,
+  first_index_loads: 0,
+  first_index_deltas: 1,
   first_read_units: 30,
   ...overrides,
 });
 
 describe('publishChecks', () => {
-  it('passes one index load whose reads take 2 round trips', () => {
+  it('passes one delta applied, no index load, whose reads take 2 round trips', () => {
     expect(publishChecks([publish()]).map((c) => c.pass)).toEqual([true]);
   });
 
-  it('fails a third round trip, no load (the first request did not load) or a second load', () => {
+  it('fails a third round trip, an index load (the delta was not applied) or no delta', () => {
     const checks = publishChecks([
       publish({ first_round_trips: 3 }),
-      publish({ first_index_loads: 0 }),
-      publish({ first_index_loads: 2 }),
+      publish({ first_index_loads: 1, first_index_deltas: 0 }),
+      publish({ first_index_loads: 1 }),
+      publish({ first_index_deltas: 0 }),
     ]);
-    expect(checks.map((c) => c.pass)).toEqual([false, false, false]);
-    expect(checks[0].detail).toBe('1 load(s), 3 round trip(s), 30 read units');
+    expect(checks.map((c) => c.pass)).toEqual([false, false, false, false]);
+    expect(checks[0].detail).toBe('0 load(s), 1 delta(s), 3 round trip(s), 30 read units');
   });
 });
 
@@ -91,8 +93,8 @@ describe('scaleTable', () => {
     expect(row('every index one currencies instance needs')).toContain('| 2 MB (3) of 128; 0 | 10 MB (15) of 128; 0 |');
     expect(row('(c) earn refresh, 5% of documents changed')).toContain('| 7000 | 35000 |');
     expect(row('busiest currency detail')).toContain('tether: 1 MB / 0.13 MB (status 200) | tether: 5 MB / 0.63 MB');
-    expect(row('first request after a publish, earn first page')).toContain(
-      '60 / 20 ms = ×2; 2 RT, 30 RU | 60 / 20 ms = ×10;',
+    expect(row('first request after a 5 % refresh is published, earn first page')).toContain(
+      '60 / 20 ms = ×2; 2 RT, 30 RU, 0 load(s), 1 delta(s) | 60 / 20 ms = ×10;',
     );
     // A function the run did not measure, and a case it did not run, print a dash.
     expect(row('every index one offers instance needs')).toContain('| – | – |');
