@@ -30,7 +30,7 @@ export interface IndexHeap {
 }
 
 /** A full GC, so that the heap measured is what is kept. */
-export function collect(): void {
+function collect(): void {
   setFlagsFromString('--expose_gc');
   (runInNewContext('gc') as () => void)();
 }
@@ -39,7 +39,7 @@ export function collect(): void {
  * Full collections until the heap stops shrinking: the backing stores of freed buffers (the
  * segments read) are released after a collection, not by it.
  */
-async function settle(): Promise<void> {
+export async function settle(): Promise<void> {
   let last = Number.POSITIVE_INFINITY;
   for (let round = 0; round < 10; round++) {
     collect();

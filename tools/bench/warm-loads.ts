@@ -3,9 +3,9 @@
  * instance per function, built with the function's default memory (lib/config.ts) and so its
  * index budget (shared/data/index-store.ts `indexBudget`), answers every request kind of that
  * function once, then each again. The second pass names the same versions: it must load no
- * index (`indexLoads` of the request accounting). The heap the first pass left (after a full GC,
- * block cache off, so it is the indexes and the instance's small state) and the budget's estimate
- * of the kept indexes are compared with the served budget.
+ * index (`indexLoads` of the request accounting). The heap the instance keeps (what dropping it
+ * frees after full collections, block cache off: the indexes and the instance's small state) and
+ * the budget's estimate of the kept indexes are compared with the served budget.
  */
 import type { Context } from 'aws-lambda';
 import { resolveStageConfig } from '../../lib/config';
@@ -17,7 +17,7 @@ import type { FunctionName } from '../../shared/http/routes';
 import { ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import type { Clients } from '../../shared/platform/dynamodb';
-import { collect } from './index-heap';
+import { settle } from './index-heap';
 import type { RequestKind } from './requests';
 import { round } from './stats';
 
@@ -32,18 +32,59 @@ export interface WarmLoads {
   /** Index loads of the first pass (one per version the function reads) and of the second (0). */
   first_pass_loads: number;
   second_pass_loads: number;
-  /** What the budget counts for the kept indexes, and the heap the first pass left, MB. */
+  /** What the budget counts for the kept indexes, and the heap the instance keeps (what dropping it frees), MB. */
   estimate_mb: number;
   heap_mb: number;
 }
 
 const MB = 2 ** 20;
 
-const heapUsed = () => {
-  collect();
+const heapUsed = async () => {
+  await settle();
   const memory = process.memoryUsage();
   return memory.heapUsed + memory.arrayBuffers;
 };
+
+/** One function's instance after its two passes: what they loaded, and what the instance keeps. */
+interface Passes {
+  first: number;
+  second: number;
+  estimateBytes: number;
+  /** The instance, held here only: dropping it frees what it keeps. */
+  instance?: unknown;
+}
+
+async function twoPasses(
+  fn: FunctionName,
+  paths: readonly string[],
+  memoryMb: number,
+  config: RuntimeConfig,
+  clients: Clients,
+): Promise<Passes> {
+  const instance = buildFunctions(
+    readConfig({
+      [ENV.tableName]: config.tableName,
+      [ENV.snapshotCacheMs]: String(config.snapshotCacheMs),
+      [ENV.readCacheMb]: '0',
+      [ENV.memoryMb]: String(memoryMb),
+    }),
+    clients,
+  );
+  const handler = (instance.handlers as unknown as Record<FunctionName, Handler>)[fn];
+  const pass = async () => {
+    let loads = 0;
+    for (const path of paths) {
+      const { accounting } = await withRequestAccounting(() =>
+        handler(apiEvent(path, { keyId: 'warm-loads', perMinute: 1e9, perMonth: 1e9 }), {} as Context),
+      );
+      loads += accounting.summary().indexLoads;
+    }
+    return loads;
+  };
+  const first = await pass();
+  const second = await pass();
+  return { first, second, estimateBytes: instance.deps.stores.indexes.keptBytes.servedBytes, instance };
+}
 
 export async function measureWarmLoads(
   kinds: readonly Pick<RequestKind, 'fn' | 'path'>[],
@@ -54,39 +95,19 @@ export async function measureWarmLoads(
   const results: WarmLoads[] = [];
   for (const fn of [...new Set(kinds.map((k) => k.fn))]) {
     const paths = kinds.filter((k) => k.fn === fn).map((k) => k.path);
-    const before = heapUsed();
-    const instance = buildFunctions(
-      readConfig({
-        [ENV.tableName]: config.tableName,
-        [ENV.snapshotCacheMs]: String(config.snapshotCacheMs),
-        [ENV.readCacheMb]: '0',
-        [ENV.memoryMb]: String(memory[fn]),
-      }),
-      clients,
-    );
-    const handler = (instance.handlers as unknown as Record<FunctionName, Handler>)[fn];
-    const pass = async () => {
-      let loads = 0;
-      for (const path of paths) {
-        const { accounting } = await withRequestAccounting(() =>
-          handler(apiEvent(path, { keyId: 'warm-loads', perMinute: 1e9, perMonth: 1e9 }), {} as Context),
-        );
-        loads += accounting.summary().indexLoads;
-      }
-      return loads;
-    };
-    const first = await pass();
-    const heap = heapUsed() - before;
-    const second = await pass();
-    const { indexes } = instance.deps.stores;
+    const passes = await twoPasses(fn, paths, memory[fn], config, clients);
+    // What the instance keeps: the heap its dropping frees (the code it ran stays either way).
+    const withInstance = await heapUsed();
+    passes.instance = undefined;
+    const heap = withInstance - (await heapUsed());
     results.push({
       fn,
       memory_mb: memory[fn],
       budget_mb: indexBudget(memory[fn]).servedBytes / MB,
       requests: paths.length,
-      first_pass_loads: first,
-      second_pass_loads: second,
-      estimate_mb: round(indexes.keptBytes.servedBytes / MB, 1) ?? 0,
+      first_pass_loads: passes.first,
+      second_pass_loads: passes.second,
+      estimate_mb: round(passes.estimateBytes / MB, 1) ?? 0,
       heap_mb: round(heap / MB, 1) ?? 0,
     });
   }
