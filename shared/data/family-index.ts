@@ -410,19 +410,30 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
     return this.assets;
   }
 
-  /** Every entry's facts, a column each: the index's columns, and the filtered figures' built once. */
+  /**
+   * Every entry's facts, a column each: the index's own columns, and each filtered figure's built
+   * on its first read (a filter on it), so that a list without one builds nothing per offer.
+   */
   facts(): OfferFactColumns {
     if (!this.factColumns) {
       const d = this.data;
       const columns: Record<string, ArrayLike<unknown>> = {};
       for (const column of Object.keys(OFFER_COLUMNS) as OfferColumn[]) columns[FACT_OF[column]] = d[column];
       for (const [figure, fact] of Object.entries(FIGURE_FACTS) as [FilteredFigure, string][]) {
-        const values = new Array<FigureFact>(this.size);
-        for (let i = 0; i < this.size; i++) {
-          const packed = d.figures?.stats.at(i);
-          values[i] = packed ? figureFact(figureOf(packed, figure)) : null;
-        }
-        columns[fact] = values;
+        let values: FigureFact[] | undefined;
+        Object.defineProperty(columns, fact, {
+          enumerable: true,
+          get: () => {
+            if (!values) {
+              values = new Array<FigureFact>(this.size);
+              for (let i = 0; i < this.size; i++) {
+                const packed = d.figures?.stats.at(i);
+                values[i] = packed ? figureFact(figureOf(packed, figure)) : null;
+              }
+            }
+            return values;
+          },
+        });
       }
       // Each column as its encoding stores it is its fact (shared/model/offer-families.ts `ColumnEncodings`).
       this.factColumns = columns as OfferFactColumns;

@@ -104,7 +104,8 @@ async function loadAndBuild(
   // ranks and the asset lists (filtered lists, currency details: an asset's first use builds every asset's).
   for (const index of kept) {
     if (!(index instanceof OfferIndex)) continue;
-    index.facts();
+    // Every fact column, the filtered figures' included (built on a filter's first read).
+    Object.values(index.facts());
     const asset = index.data.asset.find((slug) => slug !== null);
     for (const mode of Object.keys(index.data.orders)) {
       index.rank(mode);
