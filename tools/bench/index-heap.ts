@@ -35,20 +35,26 @@ function collect(): void {
   (runInNewContext('gc') as () => void)();
 }
 
+/** The heap in use, typed-array storage included. */
+function heapInUse(): number {
+  const memory = process.memoryUsage();
+  return memory.heapUsed + memory.arrayBuffers;
+}
+
 /**
- * Full collections until the heap stops shrinking: the backing stores of freed buffers (the
- * segments read) are released after a collection, not by it.
+ * The heap in use once full collections stop shrinking it: the backing stores of freed buffers
+ * (the segments read) are released after a collection, not by it.
  */
-export async function settle(): Promise<void> {
+export async function settledHeap(): Promise<number> {
   let last = Number.POSITIVE_INFINITY;
   for (let round = 0; round < 10; round++) {
     collect();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const memory = process.memoryUsage();
-    const now = memory.heapUsed + memory.arrayBuffers;
-    if (now >= last) return;
+    const now = heapInUse();
+    if (now >= last) return now;
     last = now;
   }
+  return last;
 }
 
 /** The heap of the indexes the table serves, measured in a process of its own (this file's `main`). */
@@ -69,20 +75,14 @@ async function measure(endpoint: string, tableName: string): Promise<IndexHeap> 
   const { served } = servedVersions(
     (await new PointerStore(client, tableName).served()) ?? { families: {}, retired: [] },
   );
-  const used = () => {
-    const memory = process.memoryUsage();
-    return memory.heapUsed + memory.arrayBuffers;
-  };
   // The indexes are held only by `held`, filled by a function whose frame has ended: dropping them
   // from it frees exactly what they keep.
   const held: { kept?: FamilyIndex[] } = {};
   await loadAndBuild(client, tableName, served, held);
-  await settle();
-  const withIndexes = used();
+  const withIndexes = await settledHeap();
   const estimate = (held.kept ?? []).reduce((sum, index) => sum + index.heapBytes, 0) / 2 ** 20;
   held.kept = undefined;
-  await settle();
-  const heap = (withIndexes - used()) / 2 ** 20;
+  const heap = (withIndexes - (await settledHeap())) / 2 ** 20;
   return { heap_mb: round(heap, 1) ?? 0, estimate_mb: round(estimate, 1) ?? 0 };
 }
 

@@ -17,7 +17,7 @@ import type { FunctionName } from '../../shared/http/routes';
 import { ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import type { Clients } from '../../shared/platform/dynamodb';
-import { settle } from './index-heap';
+import { settledHeap } from './index-heap';
 import type { RequestKind } from './requests';
 import { round } from './stats';
 
@@ -38,12 +38,6 @@ export interface WarmLoads {
 }
 
 const MB = 2 ** 20;
-
-const heapUsed = async () => {
-  await settle();
-  const memory = process.memoryUsage();
-  return memory.heapUsed + memory.arrayBuffers;
-};
 
 /** One function's instance after its two passes: what they loaded, and what the instance keeps. */
 interface Passes {
@@ -97,9 +91,9 @@ export async function measureWarmLoads(
     const paths = kinds.filter((k) => k.fn === fn).map((k) => k.path);
     const passes = await twoPasses(fn, paths, memory[fn], config, clients);
     // What the instance keeps: the heap its dropping frees (the code it ran stays either way).
-    const withInstance = await heapUsed();
+    const withInstance = await settledHeap();
     passes.instance = undefined;
-    const heap = withInstance - (await heapUsed());
+    const heap = withInstance - (await settledHeap());
     results.push({
       fn,
       memory_mb: memory[fn],
