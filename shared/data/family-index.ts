@@ -75,13 +75,54 @@ export type OfferColumnData = {
 };
 
 /**
+ * Strings kept in one (an index keeps tens of thousands: a string each costs a header and its
+ * padding): entry i is `text` from `ends[i - 1]` (0 for the first) to `ends[i]`, null where that is
+ * empty (so an empty string is not kept). JSON of it is the list it stands for.
+ */
+export class PackedStrings {
+  private constructor(
+    private readonly text: string,
+    private readonly ends: Int32Array,
+  ) {}
+
+  static of(values: readonly (string | null)[]): PackedStrings {
+    const ends = new Int32Array(values.length);
+    let end = 0;
+    values.forEach((value, i) => {
+      end += value?.length ?? 0;
+      ends[i] = end;
+    });
+    return new PackedStrings(values.map((value) => value ?? '').join(''), ends);
+  }
+
+  get length(): number {
+    return this.ends.length;
+  }
+
+  /** The characters of every string together. */
+  get characters(): number {
+    return this.text.length;
+  }
+
+  at(i: number): string | null {
+    const start = i === 0 ? 0 : this.ends[i - 1];
+    const end = this.ends[i];
+    return end === start ? null : this.text.slice(start, end);
+  }
+
+  toJSON(): (string | null)[] {
+    return Array.from({ length: this.length }, (_, i) => this.at(i));
+  }
+}
+
+/**
  * The APY figures of an earn or borrow version (CONTRACT §13), as of one refresh time: each
- * entry's packed (`packFigures`), null for an offer the import computed none for. One string an
- * offer keeps the heap small (docs/api.md, "APY figures"; measured in docs/performance.md).
+ * entry's packed (`packFigures`), null for an offer the import computed none for; stored as their
+ * list, kept in one string (docs/api.md, "APY figures"; measured in docs/performance.md).
  */
 export interface FigureData {
   as_of: string;
-  stats: (string | null)[];
+  stats: PackedStrings;
 }
 
 /** The index of an offer family: the filter and sort values of every published offer (its declared columns). */
@@ -113,6 +154,15 @@ function unpackFigures(packed: string): FigureValues {
   });
   // The codec checked the packed form (items/index-segment.ts PACKED_FIGURES).
   return values as FigureValues;
+}
+
+/** One figure of a packed entry, without unpacking the others. */
+function figureOf(packed: string, figure: ApyFigure): string | null {
+  const place = APY_FIGURES.indexOf(figure);
+  let start = 0;
+  for (let k = 0; k < place; k++) start = packed.indexOf(FIGURE_SEPARATOR, start) + 1;
+  const value = packed.slice(start, packed.indexOf(FIGURE_SEPARATOR, start));
+  return value === '' ? null : value;
 }
 
 /** The figures of an offer without any: every one null, no point. */
@@ -179,9 +229,9 @@ const HEAP_PER_CHARACTER = 3;
 
 /**
  * What an offer index builds beside its data, per entry and sort mode, once lists have run in that
- * mode: the entry's rank (4 bytes) and its place in its asset's list (8).
+ * mode: the entry's rank (4 bytes) and its place among its asset's entries (4).
  */
-const DERIVED_BYTES_PER_ENTRY_AND_MODE = 12;
+const DERIVED_BYTES_PER_ENTRY_AND_MODE = 8;
 
 class BaseIndex<D extends IndexData> {
   constructor(
@@ -234,37 +284,48 @@ export class CatalogIndex extends BaseIndex<CatalogIndexData> {
   }
 }
 
+/**
+ * Every entry's facts, a column each (indexed by entry): the predicate reads them without an object
+ * an offer. The index's own columns, and the filtered figures' built from the packed figures.
+ */
+export type OfferFactColumns = { readonly [K in keyof OfferFacts]: ArrayLike<OfferFacts[K]> };
+
+/** An asset's entries in one sort mode, all assets' in one array: `grouped` from `starts[a]` to `starts[a + 1]`. */
+interface AssetGroups {
+  grouped: Int32Array;
+  starts: Int32Array;
+}
+
+const NO_ENTRIES = new Int32Array(0);
+
 export class OfferIndex extends BaseIndex<OfferIndexData> {
-  private byId?: Map<number, number>;
-  private readonly byAsset = new Map<string, Map<string, number[]>>();
+  /** Each asset's number, and each entry's (−1 without an asset), built once. */
+  private assets?: { slots: Map<string, number>; of: Int32Array };
+  private readonly byAsset = new Map<string, AssetGroups>();
   private readonly ranks = new Map<string, Int32Array>();
-  private factsOf?: OfferFacts[];
+  private factColumns?: OfferFactColumns;
   private identity?: number[];
 
   /** The JSON's estimate, and the ranks and asset lists of every sort mode counted as if built. */
   override get heapBytes(): number {
     const derived = Object.keys(this.data.orders).length * this.size * DERIVED_BYTES_PER_ENTRY_AND_MODE;
-    return super.heapBytes + derived - this.figureCharacters() * (HEAP_PER_CHARACTER - 1);
+    const figures = Math.min(this.data.figures?.stats.characters ?? 0, this.textLength);
+    return super.heapBytes + derived - figures * (HEAP_PER_CHARACTER - 1);
   }
 
-  private figureText?: number;
-
-  /**
-   * The characters of the packed figures' JSON: one flat string an offer, about a byte a character
-   * in the heap, not the JSON average (measured: docs/api.md, "APY figures", ~90 bytes an offer).
-   */
-  private figureCharacters(): number {
-    if (this.figureText === undefined) {
-      let characters = 0;
-      for (const packed of this.data.figures?.stats ?? []) characters += packed === null ? 0 : packed.length;
-      this.figureText = Math.min(characters, this.textLength);
-    }
-    return this.figureText;
-  }
-
+  /** The entry of an offer: the ids are in ascending order (items/index-segment.ts checks), so a binary search. */
   entry(id: number): number | undefined {
-    this.byId ??= new Map(this.data.ids.map((id, i) => [id, i]));
-    return this.byId.get(id);
+    const ids = this.data.ids;
+    let low = 0;
+    let high = ids.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const at = ids[middle];
+      if (at === id) return middle;
+      if (at < id) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
   }
 
   id(entry: number): number {
@@ -289,7 +350,7 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
   figures(entry: number): { asOf: string; values: FigureValues } | undefined {
     const figures = this.data.figures;
     if (figures === undefined) return undefined;
-    const packed = figures.stats[entry];
+    const packed = figures.stats.at(entry);
     return { asOf: figures.as_of, values: packed === null ? NO_FIGURES : unpackFigures(packed) };
   }
 
@@ -306,44 +367,67 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
   }
 
   /** The entries whose asset is `slug`, in `mode` (the currency detail's membership). */
-  ofAsset(slug: string, mode: string): readonly number[] {
-    let byAsset = this.byAsset.get(mode);
-    if (!byAsset) {
-      byAsset = new Map<string, number[]>();
+  ofAsset(slug: string, mode: string): Int32Array {
+    const assets = this.assetSlots();
+    const slot = assets.slots.get(slug);
+    if (slot === undefined) return NO_ENTRIES;
+    let groups = this.byAsset.get(mode);
+    if (!groups) {
+      // A counting sort of the order by asset: each asset's entries stay in the order's sequence.
+      const starts = new Int32Array(assets.slots.size + 1);
+      for (const a of assets.of) if (a >= 0) starts[a + 1]++;
+      for (let a = 0; a < assets.slots.size; a++) starts[a + 1] += starts[a];
+      const next = starts.slice(0, assets.slots.size);
+      const grouped = new Int32Array(starts[assets.slots.size]);
       for (const entry of this.order(mode)) {
-        const asset = this.data.asset[entry];
-        if (asset === null) continue;
-        const list = byAsset.get(asset);
-        if (list) list.push(entry);
-        else byAsset.set(asset, [entry]);
+        const a = assets.of[entry];
+        if (a >= 0) grouped[next[a]++] = entry;
       }
-      // Kept at their length: a list grown by push holds room for more (about a quarter more).
-      for (const [asset, list] of byAsset) byAsset.set(asset, list.slice());
-      this.byAsset.set(mode, byAsset);
+      groups = { grouped, starts };
+      this.byAsset.set(mode, groups);
     }
-    return byAsset.get(slug) ?? [];
+    return groups.grouped.subarray(groups.starts[slot], groups.starts[slot + 1]);
   }
 
-  /** Every entry's facts, built once per index: filters run over them without allocating. */
-  facts(): readonly OfferFacts[] {
-    if (!this.factsOf) {
-      const d = this.data;
-      const columns = Object.keys(OFFER_COLUMNS) as OfferColumn[];
-      const figures = Object.entries(FIGURE_FACTS) as [FilteredFigure, string][];
-      this.factsOf = d.ids.map((_, i) => {
-        const facts: Record<string, unknown> = {};
-        for (const column of columns) {
-          const value = d[column][i];
-          facts[FACT_OF[column]] = OFFER_COLUMNS[column].encoding === 'flag' ? value === 1 : value;
+  private assetSlots(): { slots: Map<string, number>; of: Int32Array } {
+    if (!this.assets) {
+      const slots = new Map<string, number>();
+      const of = new Int32Array(this.size);
+      this.data.asset.forEach((asset, entry) => {
+        if (asset === null) {
+          of[entry] = -1;
+          return;
         }
-        const packed = d.figures?.stats[i];
-        const values = packed ? unpackFigures(packed) : NO_FIGURES;
-        for (const [figure, fact] of figures) facts[fact] = figureFact(values[figure]);
-        // The codec checked each column against its encoding (items/index-segment.ts).
-        return facts as OfferFacts;
+        let slot = slots.get(asset);
+        if (slot === undefined) {
+          slot = slots.size;
+          slots.set(asset, slot);
+        }
+        of[entry] = slot;
       });
+      this.assets = { slots, of };
     }
-    return this.factsOf;
+    return this.assets;
+  }
+
+  /** Every entry's facts, a column each: the index's columns, and the filtered figures' built once. */
+  facts(): OfferFactColumns {
+    if (!this.factColumns) {
+      const d = this.data;
+      const columns: Record<string, ArrayLike<unknown>> = {};
+      for (const column of Object.keys(OFFER_COLUMNS) as OfferColumn[]) columns[FACT_OF[column]] = d[column];
+      for (const [figure, fact] of Object.entries(FIGURE_FACTS) as [FilteredFigure, string][]) {
+        const values = new Array<FigureFact>(this.size);
+        for (let i = 0; i < this.size; i++) {
+          const packed = d.figures?.stats.at(i);
+          values[i] = packed ? figureFact(figureOf(packed, figure)) : null;
+        }
+        columns[fact] = values;
+      }
+      // Each column as its encoding stores it is its fact (shared/model/offer-families.ts `ColumnEncodings`).
+      this.factColumns = columns as OfferFactColumns;
+    }
+    return this.factColumns;
   }
 }
 

@@ -18,7 +18,7 @@ export type Lookup = Detail | { redirectTo: string } | undefined;
 export async function listCatalog(stores: Stores, family: CatalogFamily, query: PageRequest): Promise<Page> {
   const { offset, limit } = query;
   const { index, snapshot, publishedAt } = await servedCatalog(stores, family, query.snapshot);
-  const { total, entries } = index ? pageOf(index.order, [], undefined, offset, limit) : { total: 0, entries: [] };
+  const { total, entries } = index ? pageOf(index.order, undefined, offset, limit) : { total: 0, entries: [] };
   const docs = await stores.documents.docs(entries.map((e) => index!.ref(e)));
   return { docs, page: { ...pagination(total, offset, limit, docs.length), snapshot }, lastModified: publishedAt };
 }

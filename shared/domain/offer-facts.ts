@@ -1,12 +1,12 @@
 /**
- * What the offer filters of a list look at (docs/api.md, "Filters"): one offer's facts as a
- * family version's index holds them, the predicate of a query over them, and the offers it runs
- * over (`candidates`). The predicate is built once per request and may run over every offer of
- * the version, so everything that depends only on the query (sets, sort keys of the bounds) is computed when it
- * is built, and a call allocates nothing.
+ * What the offer filters of a list look at (docs/api.md, "Filters"): the offers' facts as a
+ * family version's index holds them (a column each), the predicate of a query over an entry, and
+ * the offers it runs over (`candidates`). The predicate is built once per request and may run
+ * over every offer of the version, so everything that depends only on the query (sets, sort keys
+ * of the bounds, the columns it reads) is computed when it is built, and a call allocates nothing.
  */
 
-import type { OfferFacts, OfferIndex } from '../data/family-index';
+import type { OfferFactColumns, OfferFacts, OfferIndex, Order } from '../data/family-index';
 import type { OfferFamily } from '../data/keys';
 import {
   FACT_OF,
@@ -22,7 +22,8 @@ import { numberSortKey, unitsBound } from '../platform/decimal';
 
 export type { OfferFilters };
 
-export type OfferMatcher = (facts: OfferFacts) => boolean;
+/** Whether the entry of an index matches. */
+export type OfferMatcher = (entry: number) => boolean;
 
 type Fact = OfferFacts[keyof OfferFacts];
 
@@ -53,7 +54,10 @@ const TEST: { [K in keyof FilterKinds]: (value: FilterKinds[K]) => (fact: Fact) 
     const units = unitsBound(bound, FIGURE_SCALE, 'floor', FIGURE_UNITS_LIMIT);
     return (fact) => fact !== null && (typeof fact === 'number' ? fact <= units : (fact as string) <= key);
   },
-  is: (flag) => (fact) => fact === flag,
+  is: (flag) => {
+    const stored = flag ? 1 : 0;
+    return (fact) => fact === stored;
+  },
 };
 
 function setTest(values: readonly unknown[]): (fact: Fact) => boolean {
@@ -61,30 +65,39 @@ function setTest(values: readonly unknown[]): (fact: Fact) => boolean {
   return (fact) => set.has(fact);
 }
 
-/** One declared filter's test of a query's value, over the fact of its column. */
-function filterTest<F extends OfferFilter>(filter: F, value: NonNullable<OfferFilters[F]>): OfferMatcher {
+/** One declared filter's test of a query's value, over the column of its fact. */
+function filterTest<F extends OfferFilter>(
+  filter: F,
+  value: NonNullable<OfferFilters[F]>,
+  facts: OfferFactColumns,
+): OfferMatcher {
   const declared: FilterDeclaration = OFFER_FILTERS[filter];
   const fact = ('column' in declared ? FACT_OF[declared.column] : FIGURE_FACTS[declared.figure]) as keyof OfferFacts;
   const test = (TEST[declared.kind] as (value: unknown) => (fact: Fact) => boolean)(value);
-  return (facts) => test(facts[fact]);
+  const column = facts[fact] as ArrayLike<Fact>;
+  return (entry) => test(column[entry]);
 }
 
 /**
- * The predicate of a query's filters (docs/api.md, "Filters"), those the family declares: OR
- * within a list parameter, AND across parameters; a null fact matches no filter on it.
- * `undefined` when the query filters nothing (every offer matches), so that the caller can skip
- * the pass. Sort, paging and `snapshot` are not filters.
+ * The predicate of a query's filters (docs/api.md, "Filters") over the entries whose `facts` these
+ * are, the filters the family declares: OR within a list parameter, AND across parameters; a null
+ * fact matches no filter on it. `undefined` when the query filters nothing (every offer matches),
+ * so that the caller can skip the pass. Sort, paging and `snapshot` are not filters.
  */
-export function offerMatcher(family: OfferFamily, query: OfferFilters): OfferMatcher | undefined {
+export function offerMatcher(
+  family: OfferFamily,
+  query: OfferFilters,
+  facts: OfferFactColumns,
+): OfferMatcher | undefined {
   const tests: OfferMatcher[] = [];
   for (const filter of filtersOf(family)) {
     const value = query[filter];
-    if (value !== undefined) tests.push(filterTest(filter, value));
+    if (value !== undefined) tests.push(filterTest(filter, value, facts));
   }
   if (tests.length === 0) return undefined;
   if (tests.length === 1) return tests[0];
-  return (facts) => {
-    for (const test of tests) if (!test(facts)) return false;
+  return (entry) => {
+    for (const test of tests) if (!test(entry)) return false;
     return true;
   };
 }
@@ -95,7 +108,7 @@ export function offerMatcher(family: OfferFamily, query: OfferFilters): OfferMat
  * order. A superset of the matches: the predicate still decides; this only spares the pass over the
  * offers no value of the query names (200 ids: 200 tests instead of one an offer).
  */
-export function candidates(index: OfferIndex, mode: string, query: OfferFilters): readonly number[] | Int32Array {
+export function candidates(index: OfferIndex, mode: string, query: OfferFilters): Order {
   if (query.ids !== undefined) {
     const rank = index.rank(mode);
     const entries = new Set<number>();
@@ -114,7 +127,7 @@ export function candidates(index: OfferIndex, mode: string, query: OfferFilters)
 }
 
 /** Lists each in the order `rank` gives, disjoint, merged into one in that order (pairs at a time: n log k). */
-function mergeInOrder(lists: readonly (readonly number[])[], rank: Int32Array): readonly number[] {
+function mergeInOrder(lists: readonly Order[], rank: Int32Array): Order {
   if (lists.length <= 1) return lists[0] ?? [];
   const half = lists.length >> 1;
   const a = mergeInOrder(lists.slice(0, half), rank);

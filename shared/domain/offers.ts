@@ -54,7 +54,7 @@ export async function listOffers(stores: Stores, family: OfferFamily, query: Off
   const { index, snapshot, publishedAt } = await servedOffers(stores, family, query.snapshot);
   const mode = effectiveSort(family, query.sort);
   const { total, entries } = index
-    ? pageOf(candidates(index, mode, query), index.facts(), offerMatcher(family, query), offset, limit)
+    ? pageOf(candidates(index, mode, query), offerMatcher(family, query, index.facts()), offset, limit)
     : { total: 0, entries: [] };
   const read = await stores.documents.docs(entries.map((e) => index!.ref(e)));
   const docs = index ? withIncludes(query, index, entries, read, publishedAt) : read;
@@ -94,7 +94,9 @@ export async function offersOfAsset(
   includes: Includes = {},
 ): Promise<Record<OfferFamily, string[]> & { lastModified: string }> {
   const served = await Promise.all(OFFER_FAMILIES.map((family) => servedOffers(stores, family)));
-  const members = OFFER_FAMILIES.map((family, i) => served[i].index?.ofAsset(slug, DEFAULT_SORT[family]) ?? []);
+  const members = OFFER_FAMILIES.map((family, i) =>
+    Array.from(served[i].index?.ofAsset(slug, DEFAULT_SORT[family]) ?? []),
+  );
   const docs = await stores.documents.docs(
     members.flatMap((entries, i) => entries.map((e) => served[i].index!.ref(e))),
   );

@@ -39,10 +39,9 @@ export function pagination(total: number, offset: number, limit: number, returne
  * The entries of `order` that `match` keeps (all without one), counted, and those at [offset,
  * offset + limit) of them: one pass over the index, nothing allocated per entry.
  */
-export function pageOf<F>(
+export function pageOf(
   order: readonly number[] | Int32Array,
-  facts: readonly F[],
-  match: ((f: F) => boolean) | undefined,
+  match: ((entry: number) => boolean) | undefined,
   offset: number,
   limit: number,
 ): { total: number; entries: number[] } {
@@ -51,7 +50,7 @@ export function pageOf<F>(
   const end = offset + limit;
   let total = 0;
   for (const entry of order) {
-    if (!match(facts[entry])) continue;
+    if (!match(entry)) continue;
     if (total >= offset && total < end) entries.push(entry);
     total++;
   }

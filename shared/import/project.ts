@@ -14,6 +14,7 @@ import {
   type IndexData,
   type OfferIndexData,
   offerColumns,
+  PackedStrings,
   packFigures,
   type VersionContent,
 } from '../data/family-index';
@@ -212,7 +213,7 @@ function figureData(stats: readonly (ApyStats | null)[]): FigureData | undefined
   const times = new Set(stats.flatMap((s) => (s ? [s.as_of] : [])));
   if (times.size === 0) return undefined;
   if (times.size > 1) throw new Error(`the figures of one version are as of one time, not ${[...times].join(', ')}`);
-  return { as_of: [...times][0], stats: stats.map((s) => (s ? packFigures(s) : null)) };
+  return { as_of: [...times][0], stats: PackedStrings.of(stats.map((s) => (s ? packFigures(s) : null))) };
 }
 
 /**

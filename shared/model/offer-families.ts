@@ -23,14 +23,14 @@ export type OfferFamily = (typeof OFFER_FAMILIES)[number];
 /**
  * How a column stores its values and what the predicate sees (a fact): `id` an integer; `text` a
  * string or null; `platformType` one of PLATFORM_TYPES or null; `decimalKey` the order-preserving
- * key of a decimal (shared/platform/decimal.ts) or null; `flag` 0 or 1, seen as a boolean.
+ * key of a decimal (shared/platform/decimal.ts) or null; `flag` 0 or 1 (a filter's `true` is 1).
  */
 export interface ColumnEncodings {
   id: { stored: number; fact: number };
   text: { stored: string | null; fact: string | null };
   platformType: { stored: string | null; fact: PlatformType | null };
   decimalKey: { stored: string | null; fact: string | null };
-  flag: { stored: number; fact: boolean };
+  flag: { stored: 0 | 1; fact: 0 | 1 };
 }
 export type ColumnEncoding = keyof ColumnEncodings;
 

@@ -3,10 +3,18 @@
  * values, the facts the data layer's index builds from them (decimalSortKey of the decimal
  * strings, a figure's micro-units or key), and an index over them with one drawn order.
  */
-import { figureFact, indexOf, type OfferIndex, type OfferIndexData, packFigures } from '../../shared/data/family-index';
+import {
+  figureFact,
+  indexOf,
+  type OfferFactColumns,
+  type OfferIndex,
+  type OfferIndexData,
+  PackedStrings,
+  packFigures,
+} from '../../shared/data/family-index';
 import type { OfferFamily } from '../../shared/data/keys';
 import type { ApyStats } from '../../shared/domain/apy-stats';
-import type { OfferFacts } from '../../shared/model/offer-families';
+import { FACT_OF, FIGURE_FACTS, type OfferFacts } from '../../shared/model/offer-families';
 import { decimalSortKey } from '../../shared/platform/decimal';
 
 /** An offer as the oracle sees it: the served values, not keys. */
@@ -31,10 +39,24 @@ export const factsOf = (o: Offer): OfferFacts => ({
   chain: o.chain,
   apyKey: o.apy === null ? null : decimalSortKey(o.apy),
   tvlKey: o.tvl === null ? null : decimalSortKey(o.tvl),
-  flag: o.flag,
+  flag: o.flag ? 1 : 0,
   mean30d: figureFact(o.figures?.mean_30d ?? null),
   stddev30d: figureFact(o.figures?.stddev_30d ?? null),
 });
+
+/** Offers' facts as an index holds them: a column each, one entry an offer. */
+export const columnsOf = (all: readonly OfferFacts[]): OfferFactColumns =>
+  Object.fromEntries(
+    [...Object.values(FACT_OF), ...Object.values(FIGURE_FACTS)].map((fact) => [fact, all.map((f) => f[fact])]),
+  ) as unknown as OfferFactColumns;
+
+/** The facts of each entry of an index, an object each (the inverse of `columnsOf`). */
+export const rowsOf = (columns: OfferFactColumns): OfferFacts[] =>
+  Array.from(
+    { length: columns.id.length },
+    (_, entry) =>
+      Object.fromEntries(Object.entries(columns).map(([fact, values]) => [fact, values[entry]])) as OfferFacts,
+  );
 
 /** When the figures of the tests' versions are computed. */
 export const AS_OF = '2026-11-20T10:00:00.000Z';
@@ -55,10 +77,15 @@ export function indexOver(family: OfferFamily, all: Offer[], order: number[]): O
     chain: all.map((o) => o.chain),
     apyKey: all.map((o) => factsOf(o).apyKey),
     tvlKey: all.map((o) => factsOf(o).tvlKey),
-    flag: all.map((o) => (o.flag ? 1 : 0)),
+    flag: all.map((o) => factsOf(o).flag),
     orders: { drawn: order },
     ...(all.some((o) => o.figures)
-      ? { figures: { as_of: AS_OF, stats: all.map((o) => (o.figures ? packFigures(o.figures) : null)) } }
+      ? {
+          figures: {
+            as_of: AS_OF,
+            stats: PackedStrings.of(all.map((o) => (o.figures ? packFigures(o.figures) : null))),
+          },
+        }
       : {}),
   };
   return indexOf('v1', data) as OfferIndex;

@@ -65,7 +65,11 @@ export class ServedData {
     if (!index) return 0;
     if (index.data.kind === 'catalog') return index.size;
     const field = { platform_type: 'platformType', platform: 'platform', asset: 'asset' } as const;
-    return (index as OfferIndex).facts().filter((f) => filters.every((x) => f[field[x.dimension]] === x.value)).length;
+    const facts = (index as OfferIndex).facts();
+    let size = 0;
+    for (let entry = 0; entry < index.size; entry++)
+      if (filters.every((x) => facts[field[x.dimension]][entry] === x.value)) size++;
+    return size;
   }
 
   /** The keys of the blocks that hold these offers' or records' documents (each block once). */

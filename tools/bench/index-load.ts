@@ -3,20 +3,18 @@
  * the first request after a publish on a warm instance reads every segment of the new version in
  * parallel and decodes it. Measured under the latency model (each segment read drawn like any
  * read, plus its read units), p50/p99 over fresh loads; its read units; and the heap every
- * family's index takes in one instance (each family's served version loaded, after a full GC).
+ * family's index takes in one instance (index-heap.ts, in a process of its own).
  */
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { OfferIndex } from '../../shared/data/family-index';
 import { IndexStore } from '../../shared/data/index-store';
 import { VERSIONED_FAMILIES, type VersionedFamily } from '../../shared/data/keys';
 import { PointerStore } from '../../shared/data/pointer-store';
 import { servedVersions } from '../../shared/data/snapshot-store';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
+import { indexHeapOf } from './index-heap';
 import type { LatencyModel } from './latency-model';
-import { type Latency, latencyOf, round } from './stats';
+import { type Latency, latencyOf } from './stats';
 
 interface IndexLoad {
   family: VersionedFamily;
@@ -37,12 +35,6 @@ export interface IndexLoads {
 /** Targets of issue 21 at BENCH: the earn index loads at p50 ≤ 100 ms, every index of an instance in ≤ 64 MB. */
 const INDEX_LOAD_P50_MS = 100;
 const INDEX_HEAP_MB = 64;
-
-/** A full GC, so that the heap measured is what is kept. */
-export function collect(): void {
-  setFlagsFromString('--expose_gc');
-  (runInNewContext('gc') as () => void)();
-}
 
 export async function measureIndexLoads(
   client: DynamoDBDocumentClient,
@@ -73,34 +65,8 @@ export async function measureIndexLoads(
     }
     loads.push({ family, entries, segments: version.segments, read_units: readUnits, load_ms: latencyOf(times) });
   }
-  collect();
-  const used = () => {
-    const memory = process.memoryUsage();
-    return memory.heapUsed + memory.arrayBuffers;
-  };
-  const before = used();
-  const store = new IndexStore(client, tableName);
-  const kept = await Promise.all(
-    VERSIONED_FAMILIES.flatMap((family) =>
-      served[family] ? [store.served(family, served[family].version, served[family].segments)] : [],
-    ),
-  );
-  // What requests build on first use: the id map and the facts of each offer index, and in every
-  // sort mode the ranks and the asset lists (filtered lists, currency details).
-  for (const index of kept) {
-    if (!(index instanceof OfferIndex)) continue;
-    index.facts();
-    index.entry(0);
-    for (const mode of Object.keys(index.data.orders)) {
-      index.rank(mode);
-      index.ofAsset('', mode);
-    }
-  }
-  collect();
-  const heap = (used() - before) / 2 ** 20;
-  if (kept.length === 0) throw new Error('no index loaded');
-  const estimate = kept.reduce((sum, index) => sum + index.heapBytes, 0) / 2 ** 20;
-  return { loads, heap_mb: round(heap, 1) ?? 0, estimate_mb: round(estimate, 1) ?? 0 };
+  const { heap_mb, estimate_mb } = await indexHeapOf(client, tableName);
+  return { loads, heap_mb, estimate_mb };
 }
 
 /** Checks in the shape of tools/bench/report.ts (not imported: report.ts prints these results). */

@@ -17,7 +17,7 @@ import type { FunctionName } from '../../shared/http/routes';
 import { ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import type { Clients } from '../../shared/platform/dynamodb';
-import { collect } from './index-load';
+import { collect } from './index-heap';
 import type { RequestKind } from './requests';
 import { round } from './stats';
 

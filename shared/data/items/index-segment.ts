@@ -15,7 +15,7 @@ import {
 } from '../../model/offer-families';
 import { PLATFORM_TYPES } from '../../platform/constants';
 import { CorruptDataError, MissingItemError } from '../../platform/errors';
-import { type IndexData, type OfferColumnData, PACKED_FIGURES } from '../family-index';
+import { type IndexData, type OfferColumnData, PACKED_FIGURES, PackedStrings } from '../family-index';
 import { CATALOG_FAMILIES, indexSegmentKey, OFFER_FAMILIES } from '../keys';
 import { BODY, gzip, type Item, joinedBody, parsed } from './content';
 
@@ -36,7 +36,7 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';
 const isEntry = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isId = (v: unknown): v is number => Number.isSafeInteger(v);
-const isFlag = (v: unknown): v is number => v === 0 || v === 1;
+const isFlag = (v: unknown): v is 0 | 1 => v === 0 || v === 1;
 const isPlatformType = (v: unknown): v is string | null =>
   v === null || (PLATFORM_TYPES as readonly unknown[]).includes(v);
 const isPackedFigures = (v: unknown): v is string | null =>
@@ -110,18 +110,29 @@ const IndexCodec = z.discriminatedUnion('kind', [
     family: z.enum(OFFER_FAMILIES),
     ...offerColumns,
     orders: z.record(z.string(), column(isEntry)),
-    figures: z.optional(z.object({ as_of: z.iso.datetime(), stats: column(isPackedFigures) })),
+    figures: z.optional(
+      z.object({
+        as_of: z.iso.datetime(),
+        stats: z.pipe(
+          column(isPackedFigures),
+          z.transform((stats) => PackedStrings.of(stats)),
+        ),
+      }),
+    ),
     ...documentColumns,
   }),
 ]);
 
-/** Every column one entry long per record; every order a permutation of the entries; every block named. */
+/**
+ * Every column one entry long per record; an offer index's ids ascending (family-index.ts finds an
+ * entry by them); every order a permutation of the entries; every block named.
+ */
 function checkIndex(data: IndexData, what: string): IndexData {
   const fail = (why: string): never => {
     throw new CorruptDataError(`${what}: ${why}`);
   };
   const size = data.block.length;
-  const columns: Record<string, readonly unknown[]> =
+  const columns: Record<string, { length: number }> =
     data.kind === 'catalog'
       ? { slugs: data.slugs, slot: data.slot, hash: data.hash }
       : {
@@ -132,6 +143,8 @@ function checkIndex(data: IndexData, what: string): IndexData {
         };
   for (const [name, values] of Object.entries(columns))
     if (values.length !== size) fail(`column ${name} is not ${size} long`);
+  if (data.kind === 'offers')
+    for (let i = 1; i < size; i++) if (!(data.ids[i - 1] < data.ids[i])) fail('the ids are not ascending');
   for (const b of data.block) if (b >= data.blocks.length) fail('an entry names no block');
   const orders = data.kind === 'catalog' ? { order: data.order } : data.orders;
   for (const [name, order] of Object.entries(orders)) {

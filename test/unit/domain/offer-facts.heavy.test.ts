@@ -19,7 +19,7 @@ import { type PlatformResolver, projectOffers } from '../../../shared/import/pro
 import { type FigureSortMode, isFigureSort, SORT_MODES, SORTS } from '../../../shared/model/offer-families';
 import { compareExact, plainDecimal } from '../../helpers/exact-decimal';
 import { apyStatsArb } from '../../helpers/figures';
-import { factsOf, indexOver, type Offer } from '../../helpers/offer-facts';
+import { columnsOf, factsOf, indexOver, type Offer } from '../../helpers/offer-facts';
 import { fc, runs } from '../../helpers/property';
 
 /** The oracle: every rule of docs/api.md "Filters", on the values themselves. */
@@ -162,8 +162,8 @@ describe.each(['earn', 'borrow', 'collateral'] as const)('offerMatcher on %s', (
   it('keeps exactly the offers the oracle keeps, for any offers and any combination of filters', () => {
     fc.assert(
       fc.property(offersAndQuery(family), ([all, q]) => {
-        const matches = offerMatcher(family, q) ?? (() => true);
-        const kept = all.filter((o) => matches(factsOf(o))).map((o) => o.id);
+        const matches = offerMatcher(family, q, columnsOf(all.map(factsOf))) ?? (() => true);
+        const kept = all.filter((_, entry) => matches(entry)).map((o) => o.id);
         expect(kept).toEqual(all.filter((o) => oracle(family, q, o)).map((o) => o.id));
       }),
       { numRuns: runs(600) },
@@ -205,12 +205,12 @@ describe.each(['earn', 'borrow', 'collateral'] as const)('candidates on %s', (fa
     fc.assert(
       fc.property(listCase(family), ([all, q, order, offset, limit]) => {
         const index = indexOver(family, all, order);
-        const matcher = offerMatcher(family, q);
+        const matcher = offerMatcher(family, q, index.facts());
         const some = candidates(index, 'drawn', q);
         if (some.length < order.length) narrowed++;
         // The oracle: every offer of the order, in its sequence, that the oracle keeps.
         const kept = order.filter((entry) => oracle(family, q, all[entry]));
-        expect(pageOf(some, index.facts(), matcher, offset, limit)).toEqual({
+        expect(pageOf(some, matcher, offset, limit)).toEqual({
           total: kept.length,
           entries: kept.slice(offset, offset + limit),
         });
@@ -294,8 +294,7 @@ describe.each(['earn', 'borrow'] as const)('the figure sorts on %s, over a proje
           expect(effectiveSort(family, mode)).toBe(mode);
           const page = pageOf(
             candidates(index, mode, sorted),
-            index.facts(),
-            offerMatcher(family, sorted),
+            offerMatcher(family, sorted, index.facts()),
             offset,
             limit,
           );

@@ -6,7 +6,8 @@
  */
 import { candidates, offerMatcher } from '../../../shared/domain/offer-facts';
 import { OFFER_LIST_QUERY, type OfferQuery, parseQuery } from '../../../shared/http/query';
-import { factsOf, indexOver, type Offer } from '../../helpers/offer-facts';
+import type { OfferFacts } from '../../../shared/model/offer-families';
+import { columnsOf, factsOf, indexOver, type Offer } from '../../helpers/offer-facts';
 
 describe.each(['earn', 'borrow', 'collateral'] as const)('offerMatcher on %s', (family) => {
   it('is undefined when the query filters nothing (sort, paging and snapshot are not filters)', () => {
@@ -16,7 +17,7 @@ describe.each(['earn', 'borrow', 'collateral'] as const)('offerMatcher on %s', (
       offset: ['20'],
       snapshot: ['v1'],
     });
-    expect(offerMatcher(family, q)).toBeUndefined();
+    expect(offerMatcher(family, q, columnsOf([]))).toBeUndefined();
   });
 });
 
@@ -31,11 +32,12 @@ describe('offerMatcher, cases by hand', () => {
     tvl: '1000000',
     flag: true,
   };
-  const earn = (values: Record<string, string>) =>
+  const earn = (values: Record<string, string>) => (facts: OfferFacts) =>
     offerMatcher(
       'earn',
       parseQuery(OFFER_LIST_QUERY.earn(), Object.fromEntries(Object.entries(values).map(([k, v]) => [k, [v]]))),
-    )!;
+      columnsOf([facts]),
+    )!(0);
 
   it.each([
     [{ min_apy: '5.5' }, true],
@@ -111,12 +113,12 @@ describe('offerMatcher, cases by hand', () => {
   });
 
   it('takes is_active as the flag of borrow and collateral', () => {
-    const inactive = factsOf({ ...base, flag: false });
-    expect(offerMatcher('borrow', parseQuery(OFFER_LIST_QUERY.borrow(), { is_active: ['false'] }))!(inactive)).toBe(
+    const inactive = columnsOf([factsOf({ ...base, flag: false })]);
+    expect(offerMatcher('borrow', parseQuery(OFFER_LIST_QUERY.borrow(), { is_active: ['false'] }), inactive)!(0)).toBe(
       true,
     );
     expect(
-      offerMatcher('collateral', parseQuery(OFFER_LIST_QUERY.collateral(), { is_active: ['true'] }))!(inactive),
+      offerMatcher('collateral', parseQuery(OFFER_LIST_QUERY.collateral(), { is_active: ['true'] }), inactive)!(0),
     ).toBe(false);
   });
 });

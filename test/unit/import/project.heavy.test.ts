@@ -30,7 +30,7 @@ it('an index round-trips in several segments', () => {
     chain: Array.from({ length: n }, () => null),
     apyKey: Array.from({ length: n }, (_, i) => `2${i}`),
     tvlKey: Array.from({ length: n }, () => null),
-    flag: Array.from({ length: n }, (_, i) => i % 2),
+    flag: Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 0 : 1)),
     orders: { apy_desc: Array.from({ length: n }, (_, i) => n - 1 - i) },
   };
 

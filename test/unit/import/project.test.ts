@@ -49,6 +49,7 @@ import {
   projectEarn,
   withOffers,
 } from '../../helpers/generated-offers';
+import { rowsOf } from '../../helpers/offer-facts';
 import { fc, runs } from '../../helpers/property';
 import { earnRecord, type RecordOf, seeded as random } from '../../helpers/records';
 
@@ -311,8 +312,8 @@ describe('orderings (docs/api.md, "Orderings")', () => {
     };
     const plain = stored();
     const figured = stored(figures);
-    const packed = (figured.data.figures?.stats ?? []).reduce((n, s) => n + (s?.length ?? 0), 0);
-    const orders = (index: OfferIndex) => Object.keys(index.data.orders).length * index.size * 12;
+    const packed = (figured.data.figures?.stats.toJSON() ?? []).reduce((n, s) => n + (s?.length ?? 0), 0);
+    const orders = (index: OfferIndex) => Object.keys(index.data.orders).length * index.size * 8;
     expect(packed).toBeGreaterThan(0);
     expect(plain.heapBytes).toBe(plain.textLength * 3 + orders(plain));
     expect(figured.heapBytes).toBe(figured.textLength * 3 + orders(figured) - 2 * packed);
@@ -345,7 +346,7 @@ describe('filter facts', () => {
       const projection = offers(family, dataset, platformResolver(platformsOf(dataset)));
       const docs = docsOf(projection);
 
-      const facts = offerIndex(projection).facts();
+      const facts = rowsOf(offerIndex(projection).facts());
 
       expect(facts.map((f) => [f.id, f.platformType, f.platform, f.asset, f.chain, f.flag])).toEqual(
         docs.map((d) => [
@@ -354,28 +355,20 @@ describe('filter facts', () => {
           d.platform?.slug ?? null,
           d.asset?.slug ?? null,
           d.chain?.slug ?? null,
-          family === 'earn' ? d.available : d.is_active,
+          (family === 'earn' ? d.available : d.is_active) ? 1 : 0,
         ]),
       );
     }
   });
 
   it('resolve platforms as docs/api.md says: a former slug to the current one, a hidden or delisted platform to null', () => {
-    const facts = new Map(
-      offerIndex(offers('earn'))
-        .facts()
-        .map((f) => [f.id, f]),
-    );
-    const borrow = new Map(
-      offerIndex(offers('borrow'))
-        .facts()
-        .map((f) => [f.id, f]),
-    );
+    const facts = new Map(rowsOf(offerIndex(offers('earn')).facts()).map((f) => [f.id, f]));
+    const borrow = new Map(rowsOf(offerIndex(offers('borrow')).facts()).map((f) => [f.id, f]));
 
     expect(facts.get(6)).toMatchObject({ platformType: 'exchange', platform: 'bybit' }); // bybit-old
     expect(facts.get(5)).toMatchObject({ platformType: null, platform: null, asset: 'bitcoin' }); // hidden-ex
     expect(facts.get(7)).toMatchObject({ platformType: null, platform: null, asset: null });
-    expect(facts.get(4)).toMatchObject({ flag: false });
+    expect(facts.get(4)).toMatchObject({ flag: 0 });
     expect(borrow.get(5)).toMatchObject({ platformType: null, platform: null, chain: 'ethereum' }); // gone-ex, delisted
   });
 
@@ -383,7 +376,7 @@ describe('filter facts', () => {
     const dataset = withOffers(generatedEarn(200));
     const projection = offers('earn', dataset, platformResolver(platformsOf(dataset)));
     const docs = docsOf(projection);
-    const facts = offerIndex(projection).facts();
+    const facts = rowsOf(offerIndex(projection).facts());
     const sign = (n: number) => Math.sign(n);
     const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -755,6 +748,22 @@ describe('stored items', () => {
           decodeIndex(
             'v',
             reindexed((d) => (d.block[0] = d.blocks.length)),
+          ),
+      ],
+      [
+        'offer ids out of their ascending order (an entry is found by them)',
+        () =>
+          decodeIndex(
+            'v',
+            reindexed((d) => ([d.ids[0], d.ids[1]] = [d.ids[1], d.ids[0]])),
+          ),
+      ],
+      [
+        'an offer id twice',
+        () =>
+          decodeIndex(
+            'v',
+            reindexed((d) => (d.ids[1] = d.ids[0])),
           ),
       ],
       [

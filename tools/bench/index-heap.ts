@@ -1,0 +1,98 @@
+/**
+ * The heap every family's served index takes in one instance, every structure requests build on
+ * it built (the facts, and in each sort mode the ranks and the asset lists), measured in a process
+ * of its own: nothing else of the bench (its dataset, earlier cases' code and connections) is in
+ * that heap or moves it. The process reads the table like an instance does, loads every index
+ * once and drops it (its connections and code are then in place), collects, then loads and keeps
+ * them: the heap it gained is the indexes'. Also what the instance's budget counts for them
+ * (family-index.ts `heapBytes`).
+ *
+ *   node --import tsx tools/bench/index-heap.ts <endpoint> <table-name>   prints {"heap_mb":…,"estimate_mb":…}
+ */
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { OfferIndex } from '../../shared/data/family-index';
+import { IndexStore } from '../../shared/data/index-store';
+import { VERSIONED_FAMILIES } from '../../shared/data/keys';
+import { PointerStore } from '../../shared/data/pointer-store';
+import { servedVersions } from '../../shared/data/snapshot-store';
+import { createDocumentClient } from '../../shared/platform/dynamodb';
+import { round } from './stats';
+
+export interface IndexHeap {
+  /** Heap (and typed-array storage) of every family's served index, every structure built, MB. */
+  heap_mb: number;
+  /** What the instance's index budget counts for them, MB. */
+  estimate_mb: number;
+}
+
+/** A full GC, so that the heap measured is what is kept. */
+export function collect(): void {
+  setFlagsFromString('--expose_gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+/** The heap of the indexes the table serves, measured in a process of its own (this file's `main`). */
+export async function indexHeapOf(client: DynamoDBDocumentClient, tableName: string): Promise<IndexHeap> {
+  const url = await client.config.endpoint?.();
+  if (!url) throw new Error('the index heap is measured against an endpoint');
+  const endpoint = `${url.protocol}//${url.hostname}:${url.port}${url.path}`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', resolve(__dirname, 'index-heap.ts'), endpoint, tableName],
+    { cwd: resolve(__dirname, '../..'), env: { ...process.env, NODE_NO_WARNINGS: '1' } },
+  );
+  return JSON.parse(stdout.trim().split('\n').pop()!) as IndexHeap;
+}
+
+async function measure(endpoint: string, tableName: string): Promise<IndexHeap> {
+  const client = createDocumentClient({ endpoint, maxAttempts: 10, requestTimeoutMs: 30_000 });
+  const { served } = servedVersions(
+    (await new PointerStore(client, tableName).served()) ?? { families: {}, retired: [] },
+  );
+  const loadAll = (store: IndexStore) =>
+    Promise.all(
+      VERSIONED_FAMILIES.flatMap((family) =>
+        served[family] ? [store.served(family, served[family].version, served[family].segments)] : [],
+      ),
+    );
+  const used = () => {
+    const memory = process.memoryUsage();
+    return memory.heapUsed + memory.arrayBuffers;
+  };
+  await loadAll(new IndexStore(client, tableName));
+  collect();
+  const before = used();
+  const kept = await loadAll(new IndexStore(client, tableName));
+  if (kept.length === 0) throw new Error('no index loaded');
+  // What requests build on first use: the facts of each offer index, and in every sort mode the
+  // ranks and the asset lists (filtered lists, currency details: an asset's first use builds every asset's).
+  for (const index of kept) {
+    if (!(index instanceof OfferIndex)) continue;
+    index.facts();
+    const asset = index.data.asset.find((slug) => slug !== null);
+    for (const mode of Object.keys(index.data.orders)) {
+      index.rank(mode);
+      if (asset) index.ofAsset(asset, mode);
+    }
+  }
+  collect();
+  const heap = (used() - before) / 2 ** 20;
+  const estimate = kept.reduce((sum, index) => sum + index.heapBytes, 0) / 2 ** 20;
+  return { heap_mb: round(heap, 1) ?? 0, estimate_mb: round(estimate, 1) ?? 0 };
+}
+
+if (require.main === module) {
+  const [endpoint, tableName] = process.argv.slice(2);
+  measure(endpoint, tableName).then(
+    (heap) => process.stdout.write(`${JSON.stringify(heap)}\n`),
+    (error: unknown) => {
+      process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
