@@ -166,21 +166,21 @@ const sourceKey = (version: string, family: string, chunk: number): Key => ({
 export const sourcePartition = (version: string, family: string): string => sourceKey(version, family, 0).PK;
 
 /**
- * Source records shared by every version of the same records (`SRC#<family>#<records hash>` /
- * `000000`…): a version whose records did not change (its figures or references did) names the
- * stored ones instead of writing them again. Named in manifests like blocks, by `sharedName`.
+ * A chunk of source records, addressed by the hash of its family and content (`SRC#<hash>` /
+ * `SRC`), shared by every version that names it: a refresh writes the records that changed, not
+ * the others (docs/adr/0016-source-records-by-content.md). A manifest names it `SRC#<hash>`, its
+ * partition key. Versions written before named `SRC#<family>#<records hash>#<chunk>`: the chunks,
+ * shared per records hash, of partition `SRC#<family>#<records hash>` (read, never written).
  */
 export const SOURCE_PREFIX = 'SRC#';
-export const sharedSourceKey = (family: string, recordsHash: string, chunk: number): Key => ({
-  PK: `${SOURCE_PREFIX}${family}${SEP}${recordsHash}`,
-  SK: chunkKey(chunk),
-});
-/** How a manifest names a shared source chunk (a document block is named by its hash alone). */
-export const sharedName = (key: Key): string => `${key.PK}${SEP}${key.SK}`;
-/** The item a manifest's shared name stands for: a shared source chunk, or a document block. */
+export const sourceChunkKey = (hash: string): Key => ({ PK: `${SOURCE_PREFIX}${hash}`, SK: 'SRC' });
+export const sourceChunkName = (hash: string): string => sourceChunkKey(hash).PK;
+
+/** The item a manifest's shared name stands for: a source chunk (of either layout), or a document block. */
 export const sharedItemKey = (name: string): Key => {
   if (!name.startsWith(SOURCE_PREFIX)) return documentBlockKey(name);
   const at = name.lastIndexOf(SEP);
+  if (at < SOURCE_PREFIX.length) return sourceChunkKey(name.slice(SOURCE_PREFIX.length));
   return { PK: name.slice(0, at), SK: name.slice(at + 1) };
 };
 

@@ -10,20 +10,30 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } fr
 import type * as z from 'zod/mini';
 import { isConditionFailure } from '../platform/dynamodb';
 import { CorruptDataError } from '../platform/errors';
+import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
 import type { VersionContent } from './family-index';
+import { BODY } from './items/content';
 import { encodeBlock } from './items/document-block';
 import { encodeIndex } from './items/index-segment';
 import { decodeManifest, encodeManifest, type FigureIndex, type Manifest } from './items/manifest';
 import { decodePointer, type ImportLease, type SnapshotPointer } from './items/pointer';
-import { decodeSource, encodeSource } from './items/source-records';
+import {
+  decodeLegacySource,
+  decodeSource,
+  decodeSourceChunk,
+  encodeSourceChunk,
+  planSource,
+  type SourceLayout,
+} from './items/source-records';
 import {
   manifestPartition,
   pointerKey,
   refreshedKey,
   SOURCE_PREFIX,
   sharedItemKey,
-  sharedName,
+  sourceChunkKey,
+  sourceChunkName,
   sourcePartition,
 } from './keys';
 import { queryAll } from './query-all';
@@ -48,12 +58,23 @@ export interface VersionFigures {
   chunks: readonly { hash: string; docs: string[] }[];
 }
 
-/** What writing a version did: the items it put (manifest, new blocks, index, sources) and its index segments. */
+/** What writing a version did: the items it put (manifest, new blocks, index, new source chunks) and its index segments. */
 export interface WrittenVersion {
   itemsWritten: number;
   segments: number;
-  /** The shared items it names beside its blocks (its source records' chunks), stored by it or before. */
+  /** The shared items it names beside its blocks (its source chunks), stored by it or before. */
   shared: string[];
+}
+
+/**
+ * The source records of a family version to write (items/source-records.ts): its records, and the
+ * served version's layout, if it has one (a version written before sources were stored so has
+ * none), to name its chunks for the records that did not change; `sameRecords` when they all did not.
+ */
+export interface VersionSource {
+  family: string;
+  records: readonly unknown[];
+  served?: { layout: SourceLayout; sameRecords: boolean };
 }
 
 export interface WriterOptions {
@@ -214,29 +235,33 @@ export class SnapshotWriter {
 
   /**
    * Write a family version: its manifest first (so that even a partial version can be deleted),
-   * then the blocks that `stored` does not hold (blocks named by versions that are kept), its
-   * index and its source records.
+   * then the blocks and source chunks that `stored` does not hold (named by versions that are
+   * kept), and its index. Its source records name the served version's chunks for the records that
+   * did not change (read first, unless none changed) and are written whole otherwise.
    */
   async writeVersion(
     version: string,
     projection: VersionContent,
-    source: { family: string; recordsHash: string; records: readonly unknown[] },
+    source: VersionSource,
     stored: ReadonlySet<string>,
     figures?: VersionFigures,
   ): Promise<WrittenVersion> {
     const index = encodeIndex(version, projection.index);
-    const sources = encodeSource(source.family, source.recordsHash, source.records);
-    const sourceNames = sources.map(sharedName);
+    const plan = await this.sourcePlan(source);
+    const sourceNames = plan.layout.chunks.map(sourceChunkName);
     const manifest = encodeManifest(version, {
       keys: index.map(({ PK, SK }) => [PK, SK]),
-      blocks: [...projection.blocks.map((b) => b.hash), ...sourceNames, ...(figures?.hashes ?? [])],
+      blocks: [...projection.blocks.map((b) => b.hash), ...(figures?.hashes ?? []), ...sourceNames],
       ...(figures ? { figures: figures.index } : {}),
+      source: plan.layout,
     });
     const blocks = [...projection.blocks, ...(figures?.chunks ?? [])]
       .filter((b) => !stored.has(b.hash))
       .map((b) => encodeBlock(b.hash, b.docs));
-    // Records a kept version already stored (a version of the same records) are not written again.
-    const newSources = sources.filter((_, i) => !stored.has(sourceNames[i]));
+    // Chunks a kept version already stored (the served version's, or a retained one's) are not written again.
+    const newSources = plan.written
+      .filter((c) => !stored.has(sourceChunkName(c.hash)) || plan.unreadable.has(c.hash))
+      .map(encodeSourceChunk);
     await putItems(manifest, this.batch);
     await putItems([...blocks, ...index, ...newSources], { ...this.batch, onProgress: this.options.onProgress });
     return {
@@ -283,13 +308,20 @@ export class SnapshotWriter {
 
   /**
    * The source records of a family version, decoded with `record` (the dataset's schema of the
-   * family): the shared ones its manifest names, or those a version written before held under its
-   * own key.
+   * family): made of the chunks its manifest names, or for a version written before, the chunks
+   * shared per records hash it names or those it held under its own key.
    */
   async readSource<S extends z.ZodMiniType>(version: string, family: string, record: S): Promise<z.output<S>[]> {
-    const shared = (await this.readManifest(version)).blocks
-      .filter((name) => name.startsWith(`${SOURCE_PREFIX}${family}#`))
-      .map(sharedItemKey);
+    const manifest = await this.readManifest(version);
+    if (manifest.source)
+      return decodeSource(
+        version,
+        family,
+        manifest.source,
+        await this.readSourceChunks(family, manifest.source.chunks),
+        record,
+      );
+    const shared = manifest.blocks.filter((name) => name.startsWith(`${SOURCE_PREFIX}${family}#`)).map(sharedItemKey);
     const partition = shared[0]?.PK ?? sourcePartition(version, family);
     const items = await queryAll(this.client, {
       TableName: this.tableName,
@@ -301,6 +333,48 @@ export class SnapshotWriter {
       throw new CorruptDataError(
         `the ${family} records of ${version}: ${shared.length - items.length} chunk(s) missing`,
       );
-    return decodeSource(version, family, items, record);
+    return decodeLegacySource(version, family, items, record);
+  }
+
+  /**
+   * The source layout of a version and its new chunks: the served version's as it is for the same
+   * records; else planned against the served version's chunks, read to compare. When one of those
+   * does not decode, the records are cut as a first version's (comparing only saves writes) and
+   * the served chunks are `unreadable`: written again where the version names them (a put replaces
+   * the corrupt item).
+   */
+  private async sourcePlan({ family, records, served }: VersionSource) {
+    const unreadable = new Set<string>();
+    if (served?.sameRecords) return { layout: served.layout, written: [], unreadable };
+    let compared: Parameters<typeof planSource>[2];
+    try {
+      compared = served && { layout: served.layout, lines: await this.readSourceChunks(family, served.layout.chunks) };
+    } catch (error) {
+      if (!(error instanceof CorruptDataError)) throw error;
+      for (const hash of served!.layout.chunks) unreadable.add(hash);
+    }
+    return { ...planSource(family, records, compared), unreadable };
+  }
+
+  /**
+   * The lines of source chunks of `family`, by hash, each checked against its hash. A chunk never
+   * changes under its key, so an eventually consistent read that finds it is exact; one it does
+   * not find yet (just written) is read again strongly consistent, and is corrupt if still missing.
+   */
+  private async readSourceChunks(family: string, hashes: readonly string[]): Promise<Map<string, string[]>> {
+    const unique = [...new Set(hashes)];
+    const keys = unique.map(sourceChunkKey);
+    const read = {
+      client: this.client,
+      tableName: this.tableName,
+      projection: ['PK', BODY],
+      concurrency: this.options.concurrency,
+    };
+    const items = await getItems(keys, read);
+    const found = new Set(items.map((item) => item.PK));
+    const missing = keys.filter((key) => !found.has(key.PK));
+    if (missing.length > 0) items.push(...(await getItems(missing, { ...read, consistent: true })));
+    const byKey = new Map(items.map((item) => [item.PK, item]));
+    return new Map(unique.map((hash, i) => [hash, decodeSourceChunk(hash, family, byKey.get(keys[i].PK))]));
   }
 }

@@ -599,14 +599,15 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     for (const change of changes) {
       await holdLease();
       const figures = figureStates.get(change.state.version);
+      const name = DATASET_FAMILY_OF[change.family];
+      // The served version's source chunks, named again for the records that did not change.
+      const servedState = before?.families[name];
+      const layout = servedState?.version ? manifests.get(servedState.version)?.source : undefined;
+      const sameRecords = change.state.hash !== undefined && change.state.hash === servedState?.hash;
       const written = await writer.writeVersion(
         change.state.version,
         projections.get(change.state.version)!,
-        {
-          family: DATASET_FAMILY_OF[change.family],
-          recordsHash: change.state.hash ?? change.state.version,
-          records: change.records,
-        },
+        { family: name, records: change.records, ...(layout ? { served: { layout, sameRecords } } : {}) },
         storedBlocks,
         figures,
       );

@@ -24,12 +24,11 @@ import {
   SNAPSHOT_PREFIX,
   SOURCE_PREFIX,
   sharedItemKey,
-  sharedName,
   versionOfPartition,
 } from '../../shared/data/keys';
 import { type FamilyVersion, servedVersions } from '../../shared/data/snapshot-store';
 import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
-import { parseDataset } from '../../shared/import/dataset';
+import { parseDataset, RECORD_SCHEMA } from '../../shared/import/dataset';
 import {
   type ImportOptions,
   type ImportResult,
@@ -122,38 +121,45 @@ async function storedBlocks(table: TestTable): Promise<Map<string, string[]>> {
   return blocks;
 }
 
-/** A version's own partitions, and the shared source records its manifest names that are stored. */
-async function partitionsOf(table: TestTable, version: string): Promise<string[]> {
-  const items = await table.items();
-  const own = items.flatMap((i) => (versionOfPartition(i.PK as string) === version ? [i.PK as string] : []));
-  const named =
-    own.length > 0 ? (await new SnapshotWriter(table.client, table.tableName).readManifest(version)).blocks : [];
-  const shared = named
-    .filter((name) => name.startsWith(SOURCE_PREFIX))
-    .map((name) => sharedItemKey(name).PK)
-    .filter((pk) => items.some((i) => i.PK === pk));
-  return [...new Set([...own, ...shared])].sort();
-}
-
-/** Every shared source partition stored, and whether a kept (served or retired) version names it. */
-async function unnamedSources(table: TestTable): Promise<string[]> {
+/** The versions the pointer names (served and retired). */
+async function keptVersions(table: TestTable): Promise<string[]> {
   const pointer = await readPointer(table.client, table.tableName);
-  const writer = new SnapshotWriter(table.client, table.tableName);
-  const versions = [
+  return [
     ...Object.values(pointer?.families ?? {}).flatMap((s) => (s?.version ? [s.version] : [])),
     ...(pointer?.retired ?? []).map((r) => r.version),
   ];
+}
+
+/** The source partitions a version's manifest names. */
+async function sourcesOf(table: TestTable, version: string): Promise<string[]> {
+  return (await new SnapshotWriter(table.client, table.tableName).readManifest(version)).blocks
+    .filter((name) => name.startsWith(SOURCE_PREFIX))
+    .map((name) => sharedItemKey(name).PK);
+}
+
+/** A version's own partitions, and the stored source chunks that it names and no other kept version does. */
+async function partitionsOf(table: TestTable, version: string): Promise<string[]> {
+  const items = await table.items();
+  const own = items.flatMap((i) => (versionOfPartition(i.PK as string) === version ? [i.PK as string] : []));
+  const others = new Set<string>();
+  for (const other of await keptVersions(table))
+    if (other !== version) for (const pk of await sourcesOf(table, other)) others.add(pk);
+  const named = own.length > 0 ? await sourcesOf(table, version) : [];
+  const alone = named.filter((pk) => !others.has(pk) && items.some((i) => i.PK === pk));
+  return [...new Set([...own, ...alone])].sort();
+}
+
+/** Every source partition stored that no kept (served or retired) version names. */
+async function unnamedSources(table: TestTable): Promise<string[]> {
   const named = new Set<string>();
-  for (const version of versions)
-    for (const name of (await writer.readManifest(version)).blocks)
-      if (name.startsWith(SOURCE_PREFIX)) named.add(sharedItemKey(name).PK);
+  for (const version of await keptVersions(table)) for (const pk of await sourcesOf(table, version)) named.add(pk);
   const stored = new Set(
     (await table.items()).flatMap((i) => (String(i.PK).startsWith(SOURCE_PREFIX) ? [String(i.PK)] : [])),
   );
   return [...stored].filter((pk) => !named.has(pk));
 }
 
-const EARN_SOURCE = expect.stringMatching(/^SRC#earn_offers#[0-9a-f]{20}$/);
+const EARN_SOURCE = expect.stringMatching(/^SRC#[0-9a-f]{32}$/);
 
 /**
  * A document client on the table that records every command it is sent; after `healthy` calls of
@@ -518,9 +524,9 @@ describe('a refresh', () => {
     const sources = async (version: string) =>
       (await writer.readManifest(version)).blocks.filter((name) => name.startsWith(SOURCE_PREFIX));
     expect(await sources(result.versions.earn!)).toEqual(await sources(before!.families.earn_offers!.version!));
-    expect(await partitionsOf(table, result.versions.earn!)).toContain(
-      sharedItemKey((await sources(result.versions.earn!))[0]).PK,
-    );
+    const stored = new Set((await table.items()).map((i) => i.PK));
+    expect((await sourcesOf(table, result.versions.earn!)).length).toBeGreaterThan(0);
+    expect((await sourcesOf(table, result.versions.earn!)).filter((pk) => !stored.has(pk))).toEqual([]);
   });
 });
 
@@ -543,8 +549,9 @@ describe('deletion', () => {
     const v1 = await earnVersion();
     await importDataset(one, { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) });
     const v2 = await earnVersion();
-    // Within its retention, the replaced version is whole.
-    expect(await partitionsOf(table, v1)).toEqual([EARN_SOURCE, `V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
+    // Within its retention, the replaced version is whole (its source chunk is v2's too: one offer changed).
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
+    expect(await unnamedSources(table)).toEqual([]);
     const named1 = (await writer.readManifest(v1)).blocks;
 
     const result = await importDataset(two, {
@@ -559,9 +566,7 @@ describe('deletion', () => {
     // What a manifest may name: document blocks (by hash) and shared source chunks.
     const stored = new Set([
       ...(await storedBlocks(table)).keys(),
-      ...(await table.items()).flatMap((i) =>
-        String(i.PK).startsWith(SOURCE_PREFIX) ? [sharedName({ PK: String(i.PK), SK: String(i.SK) })] : [],
-      ),
+      ...(await table.items()).flatMap((i) => (String(i.PK).startsWith(SOURCE_PREFIX) ? [String(i.PK)] : [])),
     ]);
     const onlyV1 = named1.filter((b) => !named2.includes(b) && !named3.includes(b));
     expect(result.itemsDeleted).toBeGreaterThan(0);
@@ -665,7 +670,13 @@ describe('leases', () => {
 
     const retired = (await readPointer(table.client, table.tableName))!.retired.find((r) => r.version === v1);
     expect(retired).toBeDefined();
-    expect(await partitionsOf(table, v1)).toEqual([EARN_SOURCE, `V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
+    const records = await new SnapshotWriter(table.client, table.tableName).readSource(
+      v1,
+      'earn_offers',
+      RECORD_SCHEMA.earn_offers,
+    );
+    expect(records).toEqual(parseDataset(base()).earn_offers);
     // A reader that names it (a cached pointer, a pinned list) still loads its index.
     const index = await table.api().deps.stores.indexes.retired(v1, retired!.segments!);
     expect(index.size).toBe(base().earn_offers.filter((o: any) => o.published !== false).length);

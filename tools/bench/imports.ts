@@ -87,7 +87,7 @@ export interface ImportCase {
 /**
  * The deletions a refresh causes, charged to that refresh: the family versions it replaced, deleted
  * as a later import deletes them once their retention has passed (SnapshotWriter.deleteVersion):
- * the items each owns (index segments, sources, manifest) and the document blocks it names that no
+ * the items each owns (index segments, manifest) and the blocks and source chunks it names that no
  * served version names. A block is deleted once, when the last version naming it goes, so in a
  * steady stream of refreshes this is what each refresh makes someone delete. `client` is the
  * counting client.

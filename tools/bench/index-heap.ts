@@ -2,10 +2,9 @@
  * The heap every family's served index takes in one instance, every structure requests build on
  * it built (the facts, and in each sort mode the ranks and the asset lists), measured in a process
  * of its own: nothing else of the bench (its dataset, earlier cases' code and connections) is in
- * that heap or moves it. The process reads the table like an instance does, loads every index
- * once and drops it (its connections and code are then in place), collects, then loads and keeps
- * them: the heap it gained is the indexes'. Also what the instance's budget counts for them
- * (family-index.ts `heapBytes`).
+ * that heap or moves it. The process reads the table like an instance does, loads and builds
+ * every index, then drops them: the heap that frees, after full collections, is the indexes'.
+ * Also what the instance's budget counts for them (family-index.ts `heapBytes`).
  *
  *   node --import tsx tools/bench/index-heap.ts <endpoint> <table-name>   prints {"heap_mb":…,"estimate_mb":…}
  */
@@ -15,7 +14,7 @@ import { promisify } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { OfferIndex } from '../../shared/data/family-index';
+import { type FamilyIndex, OfferIndex } from '../../shared/data/family-index';
 import { IndexStore } from '../../shared/data/index-store';
 import { VERSIONED_FAMILIES } from '../../shared/data/keys';
 import { PointerStore } from '../../shared/data/pointer-store';
@@ -36,6 +35,22 @@ export function collect(): void {
   (runInNewContext('gc') as () => void)();
 }
 
+/**
+ * Full collections until the heap stops shrinking: the backing stores of freed buffers (the
+ * segments read) are released after a collection, not by it.
+ */
+async function settle(): Promise<void> {
+  let last = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 10; round++) {
+    collect();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const memory = process.memoryUsage();
+    const now = memory.heapUsed + memory.arrayBuffers;
+    if (now >= last) return;
+    last = now;
+  }
+}
+
 /** The heap of the indexes the table serves, measured in a process of its own (this file's `main`). */
 export async function indexHeapOf(client: DynamoDBDocumentClient, tableName: string): Promise<IndexHeap> {
   const url = await client.config.endpoint?.();
@@ -54,20 +69,36 @@ async function measure(endpoint: string, tableName: string): Promise<IndexHeap> 
   const { served } = servedVersions(
     (await new PointerStore(client, tableName).served()) ?? { families: {}, retired: [] },
   );
-  const loadAll = (store: IndexStore) =>
-    Promise.all(
-      VERSIONED_FAMILIES.flatMap((family) =>
-        served[family] ? [store.served(family, served[family].version, served[family].segments)] : [],
-      ),
-    );
   const used = () => {
     const memory = process.memoryUsage();
     return memory.heapUsed + memory.arrayBuffers;
   };
-  await loadAll(new IndexStore(client, tableName));
-  collect();
-  const before = used();
-  const kept = await loadAll(new IndexStore(client, tableName));
+  // The indexes are held only by `held`, filled by a function whose frame has ended: dropping them
+  // from it frees exactly what they keep.
+  const held: { kept?: FamilyIndex[] } = {};
+  await loadAndBuild(client, tableName, served, held);
+  await settle();
+  const withIndexes = used();
+  const estimate = (held.kept ?? []).reduce((sum, index) => sum + index.heapBytes, 0) / 2 ** 20;
+  held.kept = undefined;
+  await settle();
+  const heap = (withIndexes - used()) / 2 ** 20;
+  return { heap_mb: round(heap, 1) ?? 0, estimate_mb: round(estimate, 1) ?? 0 };
+}
+
+/** Every served index, with every structure requests build on it (into `held.kept`). */
+async function loadAndBuild(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  served: ReturnType<typeof servedVersions>['served'],
+  held: { kept?: FamilyIndex[] },
+): Promise<void> {
+  const store = new IndexStore(client, tableName);
+  const kept = await Promise.all(
+    VERSIONED_FAMILIES.flatMap((family) =>
+      served[family] ? [store.served(family, served[family].version, served[family].segments)] : [],
+    ),
+  );
   if (kept.length === 0) throw new Error('no index loaded');
   // What requests build on first use: the facts of each offer index, and in every sort mode the
   // ranks and the asset lists (filtered lists, currency details: an asset's first use builds every asset's).
@@ -80,10 +111,7 @@ async function measure(endpoint: string, tableName: string): Promise<IndexHeap> 
       if (asset) index.ofAsset(asset, mode);
     }
   }
-  collect();
-  const heap = (used() - before) / 2 ** 20;
-  const estimate = kept.reduce((sum, index) => sum + index.heapBytes, 0) / 2 ** 20;
-  return { heap_mb: round(heap, 1) ?? 0, estimate_mb: round(estimate, 1) ?? 0 };
+  held.kept = kept;
 }
 
 if (require.main === module) {

@@ -65,21 +65,27 @@ export function parsed(text: string, what: string): unknown {
  */
 const CHUNK_TEXT_BYTES = 300 * 1024;
 
-/** JSON texts → chunks of a JSON array each, under CHUNK_TEXT_BYTES. */
-export function chunked(texts: Iterable<string>): string[] {
-  const chunks: string[] = [];
-  let chunk: string[] = [];
+/** Texts → groups of consecutive texts, each under `maxBytes` (a line break or comma apart) unless one text is larger; never an empty group. */
+export function cut(texts: Iterable<string>, maxBytes = CHUNK_TEXT_BYTES): string[][] {
+  const groups: string[][] = [];
+  let group: string[] = [];
   let size = 0;
   for (const text of texts) {
     const bytes = Buffer.byteLength(text) + 1;
-    if (size + bytes > CHUNK_TEXT_BYTES && chunk.length > 0) {
-      chunks.push(`[${chunk.join(',')}]`);
-      chunk = [];
+    if (size + bytes > maxBytes && group.length > 0) {
+      groups.push(group);
+      group = [];
       size = 0;
     }
-    chunk.push(text);
+    group.push(text);
     size += bytes;
   }
-  if (chunk.length > 0 || chunks.length === 0) chunks.push(`[${chunk.join(',')}]`);
-  return chunks;
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
+/** JSON texts → chunks of a JSON array each, under CHUNK_TEXT_BYTES (one empty array for none). */
+export function chunked(texts: Iterable<string>): string[] {
+  const groups = cut(texts);
+  return groups.length === 0 ? ['[]'] : groups.map((group) => `[${group.join(',')}]`);
 }

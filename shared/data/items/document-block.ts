@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { CorruptDataError } from '../../platform/errors';
-import { documentBlockKey } from '../keys';
+import { documentBlockKey, type Key } from '../keys';
 import { BODY, type Item, inflated, parsed } from './content';
 
 /** Documents are JSON texts without a raw line break (JSON.stringify escapes them): one a line. */
@@ -20,10 +20,28 @@ const contentHash = (family: string, text: string | Uint8Array): string =>
 export const blockHash = (family: string, docs: readonly string[]): string =>
   contentHash(family, docs.join(DOC_SEPARATOR));
 
-export const encodeBlock = (hash: string, docs: readonly string[]): Item => ({
-  ...documentBlockKey(hash),
+/** A block as stored: under its document key, or `key` for what is stored like one (source chunks). */
+export const encodeBlock = (hash: string, docs: readonly string[], key: Key = documentBlockKey(hash)): Item => ({
+  ...key,
   [BODY]: deflateRawSync(docs.join(DOC_SEPARATOR), { level: 9 }),
 });
+
+/**
+ * The lines of an item stored like a block (figure and source chunks) read under `hash`: its
+ * content must hash to it in the hash space `space`, else it is corrupt.
+ */
+export function blockLines(
+  hash: string,
+  space: string,
+  item: Record<string, unknown> | undefined,
+  what: string,
+): string[] {
+  const lines = inflated(item, what, (bytes) => inflateRawSync(bytes))
+    .toString('utf8')
+    .split(DOC_SEPARATOR);
+  if (blockHash(space, lines) !== hash) throw new CorruptDataError(`${what} does not hold the content its key names`);
+  return lines;
+}
 
 /** What a document is checked against: its `id` (offers) and `slug` (platforms, currencies). */
 interface Identity {

@@ -5,11 +5,10 @@
  * it on every read, named by the manifest of each version that uses it and deleted with the last
  * one. Written by snapshot-writer.ts with the version, read by figure-store.ts.
  */
-import { inflateRawSync } from 'node:zlib';
 import { DECIMAL_PATTERN } from '../../platform/decimal';
 import { CorruptDataError } from '../../platform/errors';
-import { inflated, parsed } from './content';
-import { blockHash } from './document-block';
+import { parsed } from './content';
+import { blockHash, blockLines } from './document-block';
 
 /** One observation: offer id, epoch ms, the APY as the decimal string observed. */
 export type FigureLine = readonly [id: number, ms: number, apy: string];
@@ -54,11 +53,7 @@ export function decodeFigureChunk(
   item: Record<string, unknown> | undefined,
 ): FigureLine[] {
   const what = `figure chunk ${hash}`;
-  const text = inflated(item, what, (bytes) => inflateRawSync(bytes)).toString('utf8');
-  const docs = text.split('\n');
-  if (blockHash(space(family), docs) !== hash)
-    throw new CorruptDataError(`${what} does not hold the content its key names`);
-  return docs.map((doc) => {
+  return blockLines(hash, space(family), item, what).map((doc) => {
     const line = parsed(doc, what);
     if (!isLine(line)) throw new CorruptDataError(`${what} holds ${doc}`);
     return line;

@@ -4,8 +4,9 @@
  * snapshot-writer.ts.
  */
 import { CorruptDataError } from '../../platform/errors';
-import { manifestKey } from '../keys';
+import { manifestKey, sourceChunkName } from '../keys';
 import { BODY, body, chunked, gzip, type Item, parsed } from './content';
+import type { SourceLayout } from './source-records';
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 
@@ -20,15 +21,33 @@ export interface FigureIndex {
 }
 
 /**
- * What a version holds: the keys of the items it owns (index segments, source chunks, the
- * manifest's own chunks aside) and the blocks it names (shared with other versions: its document
- * blocks, then its figure chunks), so the version can be deleted without a scan and a block only
- * when no kept version names it; and its figure state, if it has one.
+ * What a version holds: the keys of the items it owns (index segments; the source chunks of
+ * versions written before sources were shared; the manifest's own chunks aside) and the blocks it
+ * names (shared with other versions: its document blocks, then its figure chunks, then its source
+ * chunks by `SRC#` name), so the version can be deleted without a scan and a block only when no
+ * kept version names it; its figure state, if it has one; and how its source records are made of
+ * its source chunks (items/source-records.ts), if they are stored so.
  */
 export interface Manifest {
   keys: [string, string][];
   blocks: string[];
   figures?: FigureIndex;
+  source?: SourceLayout;
+}
+
+/** Chunk hashes, or run numbers, an entry of the source layout holds at most (an entry is one JSON text: kept well under a chunk). */
+const SOURCE_ENTRY_SIZE = 3_000;
+
+/** A source layout as manifest entries: its chunks (at least one entry, even for no records), then its runs. */
+function sourceEntries({ chunks, runs }: SourceLayout): Record<string, unknown>[] {
+  const parts = <T>(list: T[]) =>
+    Array.from({ length: Math.ceil(list.length / SOURCE_ENTRY_SIZE) }, (_, i) =>
+      list.slice(i * SOURCE_ENTRY_SIZE, (i + 1) * SOURCE_ENTRY_SIZE),
+    );
+  return [
+    ...(chunks.length === 0 ? [[]] : parts(chunks)).map((source) => ({ source })),
+    ...parts(runs).map((r) => ({ runs: r })),
+  ];
 }
 
 /** The figure chunks of a manifest, in the order they are stored (hours, then days). */
@@ -39,12 +58,16 @@ const figureEntries = (figures: FigureIndex) => [
 
 export function encodeManifest(version: string, manifest: Manifest): Item[] {
   const entries = manifest.figures ? figureEntries(manifest.figures) : [];
-  // A figure chunk is stored once, in its entry; the decoder lists it among the blocks again.
-  const inFigures = new Set(entries.flatMap((e) => e.chunks));
+  // A figure or source chunk is stored once, in its entry; the decoder lists it among the blocks again.
+  const inEntries = new Set([
+    ...entries.flatMap((e) => e.chunks),
+    ...(manifest.source?.chunks.map(sourceChunkName) ?? []),
+  ]);
   const texts = [
     ...manifest.keys.map((k) => JSON.stringify(k)),
-    ...manifest.blocks.filter((b) => !inFigures.has(b)).map((b) => JSON.stringify(b)),
+    ...manifest.blocks.filter((b) => !inEntries.has(b)).map((b) => JSON.stringify(b)),
     ...entries.map((e) => JSON.stringify(e)),
+    ...(manifest.source ? sourceEntries(manifest.source) : []).map((e) => JSON.stringify(e)),
   ];
   return chunked(texts).map((text, i) => ({ ...manifestKey(version, i), [BODY]: gzip(text) }));
 }
@@ -61,9 +84,20 @@ const isFigureEntry = (entry: unknown): entry is { hour?: number; day?: number; 
   );
 };
 
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** An entry `{ [name]: [...] }` whose every element passes `is`: its list, else undefined. */
+function listEntry<T>(entry: unknown, name: string, is: (v: unknown) => v is T): T[] | undefined {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || Object.keys(entry).length !== 1)
+    return undefined;
+  const value = (entry as Record<string, unknown>)[name];
+  return Array.isArray(value) && value.every(is) ? value : undefined;
+}
+
 export function decodeManifest(version: string, items: Record<string, unknown>[]): Manifest {
   const manifest: Manifest = { keys: [], blocks: [] };
   const figureChunks: string[] = [];
+  const source = () => (manifest.source ??= { chunks: [], runs: [] });
   for (const item of items) {
     // Versions of the positioned layout (before ADR 0009) list their keys as text and name no blocks.
     const text = typeof item.keys === 'string' ? item.keys : body(item, `the manifest of ${version}`);
@@ -79,9 +113,20 @@ export function decodeManifest(version: string, items: Record<string, unknown>[]
           entry.hour !== undefined ? [manifest.figures.hours, entry.hour] : [manifest.figures.days, entry.day!];
         times[String(ms)] = entry.chunks;
         figureChunks.push(...entry.chunks);
-      } else throw new CorruptDataError(`the manifest of ${version} holds ${JSON.stringify(entry)}`);
+      } else {
+        const chunks = listEntry(entry, 'source', isString);
+        const runs = listEntry(entry, 'runs', isCount);
+        if (chunks) source().chunks.push(...chunks);
+        else if (runs) source().runs.push(...runs);
+        else throw new CorruptDataError(`the manifest of ${version} holds ${JSON.stringify(entry)}`);
+      }
     }
   }
   manifest.blocks.push(...figureChunks);
+  if (manifest.source) {
+    if (manifest.source.runs.length % 3 !== 0)
+      throw new CorruptDataError(`the manifest of ${version} holds source runs that are not triples`);
+    manifest.blocks.push(...manifest.source.chunks.map(sourceChunkName));
+  }
   return manifest;
 }

@@ -1,25 +1,144 @@
 /**
- * A family's source records as imported, shared by every version of the same records
- * (`SRC#<family>#<records hash>` / `000000`…; versions written before held their own,
- * `V#<version>#SOURCE#<family>`): to render offers again when platform references change, to write
- * a version again in the current layout or with new figures, to check history against unpublished
- * offers. Decoded with the dataset's schema
- * of the family (the import passes it: shared/import/dataset.ts), so a record read back is typed
- * as it was validated. Read and written by snapshot-writer.ts; no serving function may read them.
+ * A family version's source records as imported: to render offers again when platform references
+ * change, to write a version again in the current layout or with new figures, to check history
+ * against unpublished offers. No serving function may read them.
+ *
+ * Stored like document blocks (docs/adr/0016-source-records-by-content.md): chunks of one JSON
+ * record a line, raw deflate, addressed by the hash of their family and text (`SRC#<hash>` /
+ * `SRC`) and checked against it on every read. A version's manifest names its chunks and the runs
+ * of their lines that make its records, in order (its `SourceLayout`). A new version names the
+ * served version's chunks for the records that did not change, as long as it uses at least half
+ * of a chunk's lines, and writes the other records into new chunks: a refresh writes what changed.
+ * Versions written before hold gzip JSON arrays: shared per records hash
+ * (`SRC#<family>#<records hash>` / `000000`…) or their own (`V#<version>#SOURCE#<family>`), read
+ * by decodeLegacySource. Records are decoded with the dataset's schema of the family (the import
+ * passes it: shared/import/dataset.ts), so a record read back is typed as it was validated. Read
+ * and written by snapshot-writer.ts.
  */
 import * as z from 'zod/mini';
 import { CorruptDataError } from '../../platform/errors';
-import { sharedSourceKey } from '../keys';
-import { BODY, body, chunked, gzip, type Item, parsed } from './content';
+import { sourceChunkKey } from '../keys';
+import { body, cut, type Item, parsed } from './content';
+import { blockHash, blockLines, encodeBlock } from './document-block';
 
-export function encodeSource(family: string, recordsHash: string, records: readonly unknown[]): Item[] {
-  return chunked(records.map((r) => JSON.stringify(r))).map((text, i) => ({
-    ...sharedSourceKey(family, recordsHash, i),
-    [BODY]: gzip(text),
-  }));
+/**
+ * The source records of a version as stored: the hashes of the chunks it names, and the runs of
+ * their lines that make its records, in order: `[chunk, first line, lines]` triples, flat, `chunk`
+ * an index into `chunks`.
+ */
+export interface SourceLayout {
+  chunks: string[];
+  runs: number[];
 }
 
+/** A chunk: its hash and its lines (one JSON record each). */
+export interface SourceChunk {
+  hash: string;
+  lines: string[];
+}
+
+/** The hash space of a family's source chunks (apart from every document block and figure chunk). */
+const space = (family: string) => `source/${family}`;
+
+/**
+ * A chunk stays named while a version uses at least this share of its lines; below, its used
+ * records are written again, so dead lines stay a bounded share of what is stored (the ADR
+ * measures the choice). New chunks are cut like manifests (items/content.ts `cut`).
+ */
+const MIN_USED_SHARE = 0.5;
+
+/**
+ * The layout of a version of `records`, given the served version's (`previous`, with the lines of
+ * each of its chunks by hash): every record whose text a kept chunk of the served version holds is
+ * named there; the others are cut, in their order, into the new chunks returned (to write unless
+ * stored). A chunk of the served version is kept when the new version uses at least half of its lines.
+ */
+export function planSource(
+  family: string,
+  records: readonly unknown[],
+  previous?: { layout: SourceLayout; lines: ReadonlyMap<string, readonly string[]> },
+): { layout: SourceLayout; written: SourceChunk[] } {
+  const texts = records.map((r) => JSON.stringify(r));
+  const chunks = previous?.layout.chunks ?? [];
+  // Where each text of the served version's chunks is: [chunk, line] (the first place, for a text held twice).
+  const where = new Map<string, [number, number]>();
+  chunks.forEach((hash, c) => {
+    previous!.lines.get(hash)?.forEach((text, line) => {
+      if (!where.has(text)) where.set(text, [c, line]);
+    });
+  });
+  const used = chunks.map(() => new Set<number>());
+  for (const text of texts) {
+    const at = where.get(text);
+    if (at) used[at[0]].add(at[1]);
+  }
+  const kept = chunks.map((hash, c) => {
+    const lines = previous!.lines.get(hash)?.length;
+    return lines !== undefined && used[c].size > 0 && used[c].size >= MIN_USED_SHARE * lines;
+  });
+  const keptIndex = new Map<number, number>();
+  kept.forEach((k, c) => k && keptIndex.set(c, keptIndex.size));
+
+  const fresh = texts.filter((text) => {
+    const at = where.get(text);
+    return !at || !kept[at[0]];
+  });
+  const written = cut(fresh).map((lines) => ({ hash: blockHash(space(family), lines), lines }));
+  const layout: SourceLayout = {
+    chunks: [...chunks.filter((_, c) => kept[c]), ...written.map((c) => c.hash)],
+    runs: [],
+  };
+
+  let next = 0; // the next fresh text's place: its chunk is keptIndex.size + next chunk
+  const freshAt: [number, number][] = written.flatMap((chunk, k) =>
+    chunk.lines.map((_, line): [number, number] => [keptIndex.size + k, line]),
+  );
+  const runs = layout.runs;
+  for (const text of texts) {
+    const at = where.get(text);
+    const [chunk, line] = at && kept[at[0]] ? [keptIndex.get(at[0])!, at[1]] : freshAt[next++];
+    const last = runs.length - 3;
+    if (last >= 0 && runs[last] === chunk && runs[last + 1] + runs[last + 2] === line) runs[last + 2] += 1;
+    else runs.push(chunk, line, 1);
+  }
+  return { layout, written };
+}
+
+export const encodeSourceChunk = (chunk: SourceChunk): Item =>
+  encodeBlock(chunk.hash, chunk.lines, sourceChunkKey(chunk.hash));
+
+/** The lines of a chunk of `family` read under `hash` (checked: a chunk that does not hold what its key names is corrupt). */
+export const decodeSourceChunk = (hash: string, family: string, item: Record<string, unknown> | undefined): string[] =>
+  blockLines(hash, space(family), item, `source chunk ${hash}`);
+
+/** The records of a version, decoded with `record`: the lines its layout names in the chunks read (by hash). */
 export function decodeSource<S extends z.ZodMiniType>(
+  version: string,
+  family: string,
+  layout: SourceLayout,
+  lines: ReadonlyMap<string, readonly string[]>,
+  record: S,
+): z.output<S>[] {
+  const what = `the ${family} records of ${version}`;
+  const texts: string[] = [];
+  const { chunks, runs } = layout;
+  for (let r = 0; r < runs.length; r += 3) {
+    const chunk = lines.get(chunks[runs[r]]);
+    const [first, count] = [runs[r + 1], runs[r + 2]];
+    if (!chunk || first + count > chunk.length)
+      throw new CorruptDataError(`${what}: run ${r / 3} names lines its chunk does not hold`);
+    texts.push(...chunk.slice(first, first + count));
+  }
+  return validated(
+    what,
+    family,
+    texts.map((text) => parsed(text, what)),
+    record,
+  );
+}
+
+/** The records of a version written before (gzip JSON arrays, or text before sources were compressed). */
+export function decodeLegacySource<S extends z.ZodMiniType>(
   version: string,
   family: string,
   items: Record<string, unknown>[],
@@ -27,12 +146,20 @@ export function decodeSource<S extends z.ZodMiniType>(
 ): z.output<S>[] {
   const what = `the ${family} records of ${version}`;
   const records = items.flatMap((item) => {
-    // Versions written before sources were compressed hold them as text.
     const text = typeof item.records === 'string' ? item.records : body(item, what);
     const chunk = parsed(text, what);
     if (!Array.isArray(chunk)) throw new CorruptDataError(`${what} are not a list`);
     return chunk;
   });
+  return validated(what, family, records, record);
+}
+
+function validated<S extends z.ZodMiniType>(
+  what: string,
+  family: string,
+  records: unknown[],
+  record: S,
+): z.output<S>[] {
   const result = z.safeParse(z.array(record), records);
   if (!result.success) throw new CorruptDataError(`${what} do not match the ${family} schema`);
   return result.data;
