@@ -34,6 +34,8 @@ module.exports = {
   // Jest's default is one worker per core less one, leaving a core to its parent process, which does
   // little: on 2 cores that is one test file at a time. Two workers use both cores.
   maxWorkers: Math.max(2, availableParallelism() - 1),
+  // The slow suites' files first when jest has no timings (a fresh clone): test/sequencer.js.
+  testSequencer: '<rootDir>/test/sequencer.js',
   collectCoverageFrom,
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'json-summary', 'lcov'],
