@@ -132,7 +132,11 @@ export class IndexStore {
       const stored = decodeIndexDelta(version, items);
       if (held.data.kind !== 'offers' || stored.base !== held.version)
         throw new Error(`the delta applies to ${stored.base}, not to the ${held.data.kind} index of ${held.version}`);
-      const data = checkIndex(applyDelta(held.data, stored), `the index of version ${version}`) as OfferIndexData;
+      const data = checkIndex(
+        applyDelta(held.data, stored),
+        `the index of version ${version}`,
+        held.data,
+      ) as OfferIndexData;
       recordIndexDelta();
       // The budget counts the stored JSON's length: estimated from the base's, per entry.
       const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
