@@ -24,6 +24,10 @@
  * missing, does not decode or does not apply, it loads the whole index as a cold instance does:
  * the whole index is always stored, and is what the delta was checked against, so the answer is
  * the same, at the cost of the load (a warning is logged).
+ *
+ * The pointer refreshed ahead of its expiry (snapshot-store.ts) prepares the new versions before
+ * any request names them (`prepare`): each family this instance serves gets its new index, from the
+ * delta or loaded, kept among the retired ones until a request of the new pointer takes it as served.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULTS } from '../platform/config';
@@ -41,6 +45,13 @@ import { ByteLru } from './lru';
 export interface IndexDeltaRef {
   base: string;
   segments: number;
+}
+
+/** A family version as the pointer names it: where its index lies, and its delta when the import wrote one. */
+export interface IndexVersion {
+  version: string;
+  segments: number;
+  delta?: IndexDeltaRef;
 }
 
 /** What an instance's kept indexes may take in the heap, estimated (family-index.ts `heapBytes`). */
@@ -69,6 +80,8 @@ export class IndexStore {
   private readonly retiredKept: ByteLru<FamilyIndex>;
   /** The version each family's served requests last named. */
   private readonly current = new Map<VersionedFamily, string>();
+  /** The indexes this instance loaded whole and built from a delta, whatever request (or none) it was for. */
+  readonly built = { loads: 0, deltas: 0 };
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -101,6 +114,28 @@ export class IndexStore {
     });
   }
 
+  /**
+   * Build, before a request names them, the indexes of the new versions `next` names for the families
+   * this instance serves (the pointer refreshed ahead): from the delta against the index it serves,
+   * or loaded. Kept among the retired indexes, where `served` takes a version from; the served ones
+   * and `current` stay as they are until a request of the new pointer names the new version. A
+   * failure is left to that request, which reads the index itself.
+   */
+  async prepare(next: Partial<Record<VersionedFamily, IndexVersion>>): Promise<void> {
+    const builds = [...this.current].flatMap(([family, version]) => {
+      const to = next[family];
+      if (!to || to.version === version || this.servedKept.peek(to.version) || this.retiredKept.peek(to.version))
+        return [];
+      const base = to.delta && (this.servedKept.peek(to.delta.base) ?? this.retiredKept.peek(to.delta.base));
+      return [
+        this.retiredKept.get(to.version, () =>
+          base ? this.applied(to.version, to.segments, to.delta!, base) : this.read(to.version, to.segments),
+        ),
+      ];
+    });
+    await Promise.allSettled(builds);
+  }
+
   /** The index of `version`, which the current pointer no longer names (`snapshot=`, `since=`). */
   retired(version: string, segments: number): Promise<FamilyIndex> {
     return this.servedKept.peek(version) ?? this.retiredKept.get(version, () => this.read(version, segments));
@@ -113,6 +148,7 @@ export class IndexStore {
 
   private async read(version: string, segments: number): Promise<FamilyIndex> {
     recordIndexLoad();
+    this.built.loads++;
     const { data, textLength } = decodeIndex(
       version,
       await this.segments(segments, (i) => indexSegmentKey(version, i)),
@@ -138,6 +174,7 @@ export class IndexStore {
         held.data,
       ) as OfferIndexData;
       recordIndexDelta();
+      this.built.deltas++;
       // The budget counts the stored JSON's length: estimated from the base's, per entry.
       const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
       return indexOf(version, data, textLength);
