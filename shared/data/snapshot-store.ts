@@ -121,7 +121,7 @@ export class SnapshotStore {
     return this.inflight;
   }
 
-  /** The read started ahead of the cache's expiry, if one runs: done when the new pointer is cached. */
+  /** The read of the pointer running, if any, ended (a read ahead: the new pointer cached): what tests and the bench wait for. */
   async settled(): Promise<void> {
     await this.inflight?.catch(() => undefined);
   }
@@ -139,7 +139,9 @@ export class SnapshotStore {
   private refreshAhead(): void {
     outsideRequestAccounting(() => {
       this.read(true).catch((error: unknown) => {
-        // The cached pointer serves until it expires; the request that finds it expired reads again.
+        // The cached pointer serves until it expires, with no other read ahead (a failing table is
+        // not asked once per request); the request that finds it expired reads again.
+        if (this.cached) this.cached.aheadFrom = this.cached.until;
         logger.warn('pointer not refreshed ahead', { error: error instanceof Error ? error.message : String(error) });
       });
     });
