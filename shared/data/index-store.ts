@@ -28,19 +28,33 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULTS } from '../platform/config';
 import { recordIndexDelta, recordIndexLoad } from '../platform/dynamo-accounting';
+import { CorruptDataError } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { type FamilyIndex, indexOf, type OfferIndexData } from './family-index';
 import { applyDelta } from './index-delta';
 import { decodeIndexDelta } from './items/index-delta';
 import { checkIndex, decodeIndex } from './items/index-segment';
 import type { Key, VersionedFamily } from './keys';
-import { indexDeltaKey, indexSegmentKey } from './keys';
+import { indexBaseKey, indexDeltaKey, indexSegmentKey } from './keys';
 import { ByteLru } from './lru';
 
 /** Where a version's index delta lies: the version it applies to and its segments (the pointer names them). */
 export interface IndexDeltaRef {
   base: string;
   segments: number;
+}
+
+/**
+ * Where a version's index lies (the pointer names it, items/pointer.ts): the segments of the whole
+ * index it is read from, its own (`base` absent: written before ADR 0018) or those of its base
+ * `base`, with `delta` applied when the base is another version; its deltas against a base or the
+ * version it replaced (`delta`, and `step` against the replaced version when that is not its base).
+ */
+export interface IndexRef {
+  segments: number;
+  base?: string;
+  delta?: IndexDeltaRef;
+  step?: IndexDeltaRef;
 }
 
 /** What an instance's kept indexes may take in the heap, estimated (family-index.ts `heapBytes`). */
@@ -79,11 +93,8 @@ export class IndexStore {
     this.retiredKept = new ByteLru({ maxBytes: budget.retiredBytes, sizeOf, keepOversized: false });
   }
 
-  /**
-   * The index of `version`, the one the current pointer names for `family`, stored in `segments`
-   * segments, and as `delta` against the version it replaced when the import wrote one.
-   */
-  served(family: VersionedFamily, version: string, segments: number, delta?: IndexDeltaRef): Promise<FamilyIndex> {
+  /** The index of `version`, the one the current pointer names for `family`, stored as `ref` says. */
+  served(family: VersionedFamily, version: string, ref: IndexRef): Promise<FamilyIndex> {
     const previous = this.current.get(family);
     let replaced: Promise<FamilyIndex> | undefined;
     if (previous !== version) {
@@ -95,15 +106,20 @@ export class IndexStore {
     return this.servedKept.get(version, () => {
       const kept = this.retiredKept.take(version);
       if (kept) return kept;
-      // The delta's base: the index this instance served until now, or one it keeps as retired.
-      const base = delta && (delta.base === previous ? replaced : this.retiredKept.peek(delta.base));
-      return base ? this.applied(version, segments, delta!, base) : this.read(version, segments);
+      // A delta's base: the index this instance served until now, or one it keeps as retired.
+      const held = (base: string) => (base === previous ? replaced : this.retiredKept.peek(base));
+      for (const kind of ['DELTA', 'STEP'] as const) {
+        const delta = kind === 'DELTA' ? ref.delta : ref.step;
+        const base = delta && held(delta.base);
+        if (base) return this.applied(version, ref, kind, delta, base);
+      }
+      return this.read(version, ref);
     });
   }
 
   /** The index of `version`, which the current pointer no longer names (`snapshot=`, `since=`). */
-  retired(version: string, segments: number): Promise<FamilyIndex> {
-    return this.servedKept.peek(version) ?? this.retiredKept.get(version, () => this.read(version, segments));
+  retired(version: string, ref: IndexRef): Promise<FamilyIndex> {
+    return this.servedKept.peek(version) ?? this.retiredKept.get(version, () => this.read(version, ref));
   }
 
   /** What the kept indexes are estimated to hold, bytes (the bench compares it with the budget). */
@@ -111,39 +127,52 @@ export class IndexStore {
     return { servedBytes: this.servedKept.keptBytes, retiredBytes: this.retiredKept.keptBytes };
   }
 
-  private async read(version: string, segments: number): Promise<FamilyIndex> {
+  /**
+   * The index of `version` as stored: its own segments, its base's, or its base's with its delta
+   * applied (read in parallel). A base and delta that do not make an index are corrupt (a 500): the
+   * import checked them before it published the version, and nothing else holds its index.
+   */
+  private async read(version: string, ref: IndexRef): Promise<FamilyIndex> {
     recordIndexLoad();
-    const { data, textLength } = decodeIndex(
-      version,
-      await this.segments(segments, (i) => indexSegmentKey(version, i)),
-    );
-    return indexOf(version, data, textLength);
+    const whole = ref.base ?? version;
+    const key = (i: number) => (ref.base === undefined ? indexSegmentKey(version, i) : indexBaseKey(whole, i));
+    if (whole === version) {
+      const { data, textLength } = decodeIndex(version, await this.segments(ref.segments, key));
+      return indexOf(version, data, textLength);
+    }
+    const what = `the index of version ${version}`;
+    if (!ref.delta || ref.delta.base !== whole) throw new CorruptDataError(`${what}: its base ${whole} has no delta`);
+    const [baseItems, deltaItems] = await Promise.all([
+      this.segments(ref.segments, key),
+      this.segments(ref.delta.segments, (i) => indexDeltaKey(version, i)),
+    ]);
+    const { data, textLength } = decodeIndex(whole, baseItems);
+    return withDelta(version, { version: whole, data, textLength, size: data.block.length }, deltaItems);
   }
 
-  /** `version`'s index from its delta against `base` (a kept index); its whole index when that fails. */
+  /** `version`'s index from a delta against `base` (a kept index); read as stored when that fails. */
   private async applied(
     version: string,
-    segments: number,
+    ref: IndexRef,
+    kind: 'DELTA' | 'STEP',
     delta: IndexDeltaRef,
     base: Promise<FamilyIndex>,
   ): Promise<FamilyIndex> {
     try {
-      const [held, items] = await Promise.all([base, this.segments(delta.segments, (i) => indexDeltaKey(version, i))]);
-      const stored = decodeIndexDelta(version, items);
-      if (held.data.kind !== 'offers' || stored.base !== held.version)
-        throw new Error(`the delta applies to ${stored.base}, not to the ${held.data.kind} index of ${held.version}`);
-      const data = checkIndex(applyDelta(held.data, stored), `the index of version ${version}`) as OfferIndexData;
+      const [held, items] = await Promise.all([
+        base,
+        this.segments(delta.segments, (i) => indexDeltaKey(version, i, kind)),
+      ]);
+      const index = withDelta(version, held, items);
       recordIndexDelta();
-      // The budget counts the stored JSON's length: estimated from the base's, per entry.
-      const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
-      return indexOf(version, data, textLength);
+      return index;
     } catch (error) {
       logger.warn('index delta not applied: the whole index is loaded', {
         version,
         base: delta.base,
         error: error instanceof Error ? error.message : String(error),
       });
-      return this.read(version, segments);
+      return this.read(version, ref);
     }
   }
 
@@ -161,4 +190,30 @@ export class IndexStore {
     if (items.every((item) => item !== undefined)) return items;
     return Promise.all(items.map((item, i) => item ?? get(i, true)));
   }
+}
+
+/**
+ * The index of `version` from the delta stored in `items` and the index it applies to, checked like
+ * a loaded index; a CorruptDataError when it does not apply.
+ */
+function withDelta(
+  version: string,
+  held: Pick<FamilyIndex, 'version' | 'data' | 'textLength' | 'size'>,
+  items: (Record<string, unknown> | undefined)[],
+): FamilyIndex {
+  const stored = decodeIndexDelta(version, items);
+  if (held.data.kind !== 'offers' || stored.base !== held.version)
+    throw new CorruptDataError(
+      `the delta of ${version} applies to ${stored.base}, not to the ${held.data.kind} index of ${held.version}`,
+    );
+  let data: OfferIndexData;
+  try {
+    data = applyDelta(held.data, stored);
+  } catch (error) {
+    throw new CorruptDataError(`the delta of ${version} does not apply: ${(error as Error).message}`);
+  }
+  checkIndex(data, `the index of version ${version}`);
+  // The budget counts the stored JSON's length: estimated from the base's, per entry.
+  const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
+  return indexOf(version, data, textLength);
 }

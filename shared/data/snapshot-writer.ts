@@ -13,12 +13,12 @@ import { CorruptDataError } from '../platform/errors';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
 import type { IndexData, VersionContent } from './family-index';
-import type { IndexDeltaData } from './index-delta';
-import type { IndexDeltaRef } from './index-store';
+import { applyDelta, type IndexDeltaData } from './index-delta';
+import type { IndexDeltaRef, IndexRef } from './index-store';
 import { BODY, type Item } from './items/content';
 import { encodeBlock } from './items/document-block';
-import { encodeIndexDelta } from './items/index-delta';
-import { decodeIndex, encodeIndex } from './items/index-segment';
+import { decodeIndexDelta, encodeIndexDelta } from './items/index-delta';
+import { checkIndex, decodeIndex, encodeIndexBase } from './items/index-segment';
 import { decodeManifest, encodeManifest, type FigureIndex, type Manifest } from './items/manifest';
 import { decodePointer, type ImportLease, type SnapshotPointer } from './items/pointer';
 import {
@@ -30,7 +30,11 @@ import {
   type SourceLayout,
 } from './items/source-records';
 import {
+  indexBaseKey,
+  indexBaseName,
+  indexDeltaKey,
   indexSegmentKey,
+  type Key,
   manifestPartition,
   pointerKey,
   refreshedKey,
@@ -63,21 +67,34 @@ export interface VersionFigures {
 }
 
 /**
- * The largest share of its index's stored bytes a delta may take to be written beside it
- * (docs/adr/0017-index-deltas.md): past it, an instance reads little less than the whole index,
- * and pays the delta's write units on every such refresh for nothing.
+ * The largest share of its index's stored bytes a delta may take to be written beside it or
+ * instead of it (docs/adr/0017-index-deltas.md, docs/adr/0018-index-bases.md): past it, an instance
+ * reads little less than the whole index, and a version stored as its base and such a delta costs
+ * nearly the index's write units on every refresh, and the base stays stored for it.
  */
 const DELTA_MAX_SHARE = 1 / 4;
 
 const storedBytes = (items: readonly Item[]) => items.reduce((sum, item) => sum + (item[BODY] as Uint8Array).length, 0);
 
-/** What writing a version did: the items it put (manifest, new blocks, index, new source chunks) and its index segments. */
-export interface WrittenVersion {
+/**
+ * The deltas an import built for a new offer version's index (docs/adr/0018-index-bases.md), each
+ * checked to apply exactly (importer.ts): against the index base of the version it replaces, and
+ * against that version itself. Empty for a first version, a catalog family, or a replaced version
+ * whose index cannot be read whole.
+ */
+export interface IndexPlan {
+  /** A delta against base `base` (a version's whole index stored in `segments` shared segments). */
+  onBase?: { base: string; segments: number; delta: IndexDeltaData };
+  /** A delta against the version it replaces, for the instances that hold that version's index. */
+  step?: IndexDeltaData;
+}
+
+/** What writing a version did: the items it put, and where its index lies (the pointer names it: index-store.ts `IndexRef`). */
+export interface WrittenVersion extends Required<Pick<IndexRef, 'segments' | 'base'>> {
   itemsWritten: number;
-  segments: number;
-  /** Its index delta, when one was given and is small enough to be written. */
   delta?: IndexDeltaRef;
-  /** The shared items it names beside its blocks (its source chunks), stored by it or before. */
+  step?: IndexDeltaRef;
+  /** The shared items it names beside its blocks (its source chunks and its index base's segments), stored by it or before. */
   shared: string[];
 }
 
@@ -251,9 +268,11 @@ export class SnapshotWriter {
   /**
    * Write a family version: its manifest first (so that even a partial version can be deleted),
    * then the blocks and source chunks that `stored` does not hold (named by versions that are
-   * kept), and its index (and its delta against the version it replaces, when given and at most
-   * DELTA_MAX_SHARE of the index). Its source records name the served version's chunks for the
-   * records that did not change (read first, unless none changed) and are written whole otherwise.
+   * kept), and its index: a delta against the base of the version it replaces when the plan has
+   * one of at most DELTA_MAX_SHARE of the index, else the whole index as a base of its own, and
+   * beside either a delta against the version it replaces (when the plan has one that small, and
+   * it is not the first). Its source records name the served version's chunks for the records that
+   * did not change (read first, unless none changed) and are written whole otherwise.
    */
   async writeVersion(
     version: string,
@@ -261,49 +280,85 @@ export class SnapshotWriter {
     source: VersionSource,
     stored: ReadonlySet<string>,
     figures?: VersionFigures,
-    delta?: IndexDeltaData,
+    plan: IndexPlan = {},
   ): Promise<WrittenVersion> {
-    const index = encodeIndex(version, projection.index);
-    const encodedDelta = delta ? encodeIndexDelta(version, delta) : [];
-    const deltaItems = storedBytes(encodedDelta) <= storedBytes(index) * DELTA_MAX_SHARE ? encodedDelta : [];
-    const plan = await this.sourcePlan(source);
-    const sourceNames = plan.layout.chunks.map(sourceChunkName);
+    const whole = encodeIndexBase(version, projection.index);
+    const limit = storedBytes(whole) * DELTA_MAX_SHARE;
+    const small = (items: Item[]) => (storedBytes(items) <= limit ? items : []);
+    // A version written again (its identity names its content) over its own base is that base.
+    const onBase =
+      plan.onBase && plan.onBase.base !== version ? small(encodeIndexDelta(version, plan.onBase.delta)) : undefined;
+    const based = plan.onBase && onBase && onBase.length > 0 ? { ...plan.onBase, items: onBase } : undefined;
+    // Beside a base's delta, the delta against the replaced version only when that is not the base.
+    const step =
+      plan.step && plan.step.base !== based?.base
+        ? small(encodeIndexDelta(version, plan.step, based ? 'STEP' : 'DELTA'))
+        : [];
+    const base = based ?? { base: version, segments: whole.length, items: [] };
+    const baseNames = Array.from({ length: base.segments }, (_, i) => indexBaseName(base.base, i));
+    const ownIndex = based ? [] : whole.filter((_, i) => !stored.has(baseNames[i]));
+    const deltas = [...base.items, ...step];
+    const records = await this.sourcePlan(source);
+    const sourceNames = records.layout.chunks.map(sourceChunkName);
     const manifest = encodeManifest(version, {
-      keys: [...index, ...deltaItems].map(({ PK, SK }) => [PK, SK]),
-      blocks: [...projection.blocks.map((b) => b.hash), ...(figures?.hashes ?? []), ...sourceNames],
+      keys: deltas.map(({ PK, SK }) => [PK, SK]),
+      blocks: [...projection.blocks.map((b) => b.hash), ...(figures?.hashes ?? []), ...baseNames, ...sourceNames],
       ...(figures ? { figures: figures.index } : {}),
-      source: plan.layout,
+      source: records.layout,
     });
     const blocks = [...projection.blocks, ...(figures?.chunks ?? [])]
       .filter((b) => !stored.has(b.hash))
       .map((b) => encodeBlock(b.hash, b.docs));
     // Chunks a kept version already stored (the served version's, or a retained one's) are not written again.
-    const newSources = plan.written
-      .filter((c) => !stored.has(sourceChunkName(c.hash)) || plan.unreadable.has(c.hash))
+    const newSources = records.written
+      .filter((c) => !stored.has(sourceChunkName(c.hash)) || records.unreadable.has(c.hash))
       .map(encodeSourceChunk);
     await putItems(manifest, this.batch);
-    await putItems([...blocks, ...index, ...deltaItems, ...newSources], {
+    await putItems([...blocks, ...ownIndex, ...deltas, ...newSources], {
       ...this.batch,
       onProgress: this.options.onProgress,
     });
+    const ref = (items: Item[], of: string | undefined) =>
+      of !== undefined && items.length > 0 ? { base: of, segments: items.length } : undefined;
+    const delta = based ? ref(base.items, base.base) : ref(step, plan.step?.base);
+    const stepRef = based ? ref(step, plan.step?.base) : undefined;
     return {
-      itemsWritten: manifest.length + blocks.length + index.length + deltaItems.length + newSources.length,
-      segments: index.length,
-      ...(delta && deltaItems.length > 0 ? { delta: { base: delta.base, segments: deltaItems.length } } : {}),
-      shared: sourceNames,
+      itemsWritten: manifest.length + blocks.length + ownIndex.length + deltas.length + newSources.length,
+      segments: base.segments,
+      base: base.base,
+      ...(delta ? { delta } : {}),
+      ...(stepRef ? { step: stepRef } : {}),
+      shared: [...baseNames, ...sourceNames],
     };
   }
 
-  /** The index of a served version, as stored (an import builds the next version's delta against it). */
-  async readIndex(version: string, segments: number): Promise<IndexData> {
-    const items = await Promise.all(
-      Array.from({ length: segments }, (_, i) =>
-        this.client
-          .send(new GetCommand({ TableName: this.tableName, Key: indexSegmentKey(version, i), ConsistentRead: true }))
-          .then((out) => out.Item),
-      ),
-    );
-    return decodeIndex(version, items).data;
+  /**
+   * The index of a served version as stored, and the whole index of its base when it has one
+   * (versions written before ADR 0018 have none: their index is their own, deleted with them).
+   * An import builds the next version's deltas against them.
+   */
+  async readIndex(version: string, ref: IndexRef): Promise<{ index: IndexData; base?: IndexData }> {
+    const read = (count: number, key: (segment: number) => Key) =>
+      Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          this.client
+            .send(new GetCommand({ TableName: this.tableName, Key: key(i), ConsistentRead: true }))
+            .then((out) => out.Item),
+        ),
+      );
+    if (ref.base === undefined)
+      return { index: decodeIndex(version, await read(ref.segments, (i) => indexSegmentKey(version, i))).data };
+    const base = decodeIndex(ref.base, await read(ref.segments, (i) => indexBaseKey(ref.base!, i))).data;
+    if (ref.base === version) return { index: base, base };
+    if (base.kind !== 'offers' || ref.delta?.base !== ref.base)
+      throw new CorruptDataError(`the index of version ${version}: its base ${ref.base} has no delta`);
+    const delta = decodeIndexDelta(version, await read(ref.delta.segments, (i) => indexDeltaKey(version, i)));
+    try {
+      return { index: checkIndex(applyDelta(base, delta), `the index of version ${version}`), base };
+    } catch (error) {
+      if (error instanceof CorruptDataError) throw error;
+      throw new CorruptDataError(`the delta of ${version} does not apply: ${(error as Error).message}`);
+    }
   }
 
   /** What a version holds (empty for a version that never wrote its manifest). */

@@ -20,6 +20,7 @@ import { IndexStore } from '../../shared/data/index-store';
 import { blockDocuments } from '../../shared/data/items/document-block';
 import {
   DOCUMENT_PREFIX,
+  INDEX_BASE_PREFIX,
   refreshedKey,
   SNAPSHOT_PREFIX,
   SOURCE_PREFIX,
@@ -133,11 +134,11 @@ async function keptVersions(table: TestTable): Promise<string[]> {
 /** The source partitions a version's manifest names. */
 async function sourcesOf(table: TestTable, version: string): Promise<string[]> {
   return (await new SnapshotWriter(table.client, table.tableName).readManifest(version)).blocks
-    .filter((name) => name.startsWith(SOURCE_PREFIX))
+    .filter((name) => name.startsWith(SOURCE_PREFIX) || name.startsWith(INDEX_BASE_PREFIX))
     .map((name) => sharedItemKey(name).PK);
 }
 
-/** A version's own partitions, and the stored source chunks that it names and no other kept version does. */
+/** A version's own partitions, and the stored source chunks and index bases that it names and no other kept version does. */
 async function partitionsOf(table: TestTable, version: string): Promise<string[]> {
   const items = await table.items();
   const own = items.flatMap((i) => (versionOfPartition(i.PK as string) === version ? [i.PK as string] : []));
@@ -154,7 +155,9 @@ async function unnamedSources(table: TestTable): Promise<string[]> {
   const named = new Set<string>();
   for (const version of await keptVersions(table)) for (const pk of await sourcesOf(table, version)) named.add(pk);
   const stored = new Set(
-    (await table.items()).flatMap((i) => (String(i.PK).startsWith(SOURCE_PREFIX) ? [String(i.PK)] : [])),
+    (await table.items()).flatMap((i) =>
+      String(i.PK).startsWith(SOURCE_PREFIX) || String(i.PK).startsWith(INDEX_BASE_PREFIX) ? [String(i.PK)] : [],
+    ),
   );
   return [...stored].filter((pk) => !named.has(pk));
 }
@@ -349,8 +352,8 @@ describe('index loads', () => {
     // The pointer read on every request: a publish is seen at once.
     const api = table.api({ env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '0' } });
     const indexReads = async () =>
-      keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter((pk) =>
-        /#(INDEX|DELTA)$/.test(pk),
+      keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter(
+        (pk) => /#(INDEX|DELTA|STEP)$/.test(pk) || pk.startsWith(INDEX_BASE_PREFIX),
       );
     const first = await readPointer(table.client, table.tableName);
 
@@ -367,7 +370,7 @@ describe('index loads', () => {
     const second = await readPointer(table.client, table.tableName);
     const [v1, v2] = [first?.families.earn_offers?.version, second?.families.earn_offers?.version];
     expect(v2).not.toBe(v1);
-    expect(cold).toEqual([`${SNAPSHOT_PREFIX}${v1}#INDEX`]);
+    expect(cold).toEqual([`${INDEX_BASE_PREFIX}${v1}`]);
     expect(warm).toEqual([]);
     expect(published).toEqual([`${SNAPSHOT_PREFIX}${v2}#DELTA`]);
     expect(after).toEqual([]);
@@ -391,8 +394,7 @@ describe('retired versions', () => {
     const versions = servedVersions((await readPointer(table.client, table.tableName))!);
     served = versions.served.earn!;
     retired = [...versions.retired.values()].filter((v) => v.family === 'earn');
-    heap = (await new IndexStore(table.client, table.tableName).served('earn', served.version, served.segments))
-      .heapBytes;
+    heap = (await new IndexStore(table.client, table.tableName).served('earn', served.version, served)).heapBytes;
   });
   afterAll(() => table.close());
 
@@ -404,12 +406,12 @@ describe('retired versions', () => {
     const store = new IndexStore(table.client, table.tableName, { servedBytes: 2 * heap, retiredBytes: 2 * heap });
 
     expect(retired).toHaveLength(3);
-    expect(await loads(() => store.served('earn', served.version, served.segments))).toBe(1);
-    for (const v of [...retired, ...retired]) await loads(() => store.retired(v.version, v.segments));
-    expect(await loads(() => store.served('earn', served.version, served.segments))).toBe(0);
+    expect(await loads(() => store.served('earn', served.version, served))).toBe(1);
+    for (const v of [...retired, ...retired]) await loads(() => store.retired(v.version, v));
+    expect(await loads(() => store.served('earn', served.version, served))).toBe(0);
     // The retired ones are kept within their own budget, the most recently used first.
     const last = retired[retired.length - 1];
-    expect(await loads(() => store.retired(last.version, last.segments))).toBe(0);
+    expect(await loads(() => store.retired(last.version, last))).toBe(0);
     expect(store.keptBytes.servedBytes).toBe(heap);
     expect(store.keptBytes.retiredBytes).toBeLessThanOrEqual(2 * heap);
   });
@@ -435,10 +437,10 @@ describe('retired versions', () => {
   it('a retired index larger than its budget is answered in full on every request, and not kept', async () => {
     const store = new IndexStore(table.client, table.tableName, { servedBytes: 2 * heap, retiredBytes: heap / 2 });
     const [v] = retired;
-    const full = await new IndexStore(table.client, table.tableName).retired(v.version, v.segments);
+    const full = await new IndexStore(table.client, table.tableName).retired(v.version, v);
 
     for (let i = 0; i < 2; i++) {
-      const { result, accounting } = await withRequestAccounting(() => store.retired(v.version, v.segments));
+      const { result, accounting } = await withRequestAccounting(() => store.retired(v.version, v));
       expect(accounting.summary().indexLoads).toBe(1);
       expect(result.size).toBe(full.size);
     }
@@ -449,9 +451,13 @@ describe('retired versions', () => {
     const store = new IndexStore(table.client, table.tableName, { servedBytes: 4 * heap, retiredBytes: 4 * heap });
     const previous = retired[retired.length - 1];
 
-    expect(await loads(() => store.served('earn', previous.version, previous.segments))).toBe(1);
-    expect(await loads(() => store.served('earn', served.version, served.segments))).toBe(1);
-    expect(await loads(() => store.retired(previous.version, previous.segments))).toBe(0);
+    expect(await loads(() => store.served('earn', previous.version, previous))).toBe(1);
+    // The new version's index: loaded, or its delta applied to the one it replaced.
+    const { indexLoads, indexDeltas } = (
+      await withRequestAccounting(() => store.served('earn', served.version, served))
+    ).accounting.summary();
+    expect(indexLoads + indexDeltas).toBe(1);
+    expect(await loads(() => store.retired(previous.version, previous))).toBe(0);
     // One version per family among the served ones.
     expect(store.keptBytes.servedBytes).toBe(heap);
   });
@@ -535,10 +541,12 @@ describe('index deltas (docs/adr/0017-index-deltas.md)', () => {
     const warm = instance();
     await request(warm, PAGES[0]);
     const v = await publish(refreshed(dataset, clock + 60_000, 31));
+    // The delta the warm instance reads: against the version it holds (beside one against the base, when that is another).
+    const kind = (await pointerOf()).step ? 'STEP' : 'DELTA';
     await table.client.send(
       new PutCommand({
         TableName: table.tableName,
-        Item: { PK: `V#${v}#DELTA`, SK: '000000', z: new Uint8Array([1, 2, 3]) },
+        Item: { PK: `V#${v}#${kind}`, SK: '000000', z: new Uint8Array([1, 2, 3]) },
       }),
     );
     const lines: string[] = [];
@@ -564,10 +572,11 @@ describe('index deltas (docs/adr/0017-index-deltas.md)', () => {
     await request(warm, PAGES[0]);
     const v = await publish(refreshed(dataset, clock + 60_000, 1));
 
+    expect(await pointerOf()).toMatchObject({ version: v, base: v });
     expect((await pointerOf()).delta).toBeUndefined();
-    // Its own items: the index and the manifest, no delta.
-    expect((await partitionsOf(table, v)).filter((pk) => pk.startsWith(SNAPSHOT_PREFIX))).toEqual([
-      `V#${v}#INDEX`,
+    // Its items: its whole index as a new base, and the manifest, no delta.
+    expect((await partitionsOf(table, v)).filter((pk) => !pk.startsWith(SOURCE_PREFIX))).toEqual([
+      `IDX#${v}`,
       `V#${v}#MANIFEST`,
     ]);
     expect(await request(warm, PAGES[0])).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
@@ -603,13 +612,13 @@ describe('a refresh', () => {
     const docs = putBlocks.flatMap((h) => after.get(h)!.map((d) => JSON.parse(d)));
     expect(docs.every((d) => String(d.compositeKey).startsWith('earn:'))).toBe(true);
     expect(docs.filter((d) => d.id === 150).map((d) => d.apy)).toEqual(['77.125']);
-    // Besides them: the new earn version's manifest, index and its delta, its new records' source, and nothing of any other version.
+    // Besides them: the new earn version's manifest, its index as a delta of the replaced version's
+    // (its base: docs/adr/0018-index-bases.md), its new records' source, and nothing of any other version.
     const version = result.versions.earn;
     const others = recording.puts().filter((i) => !i.PK.startsWith(DOCUMENT_PREFIX));
     expect([...new Set(others.map((i) => i.PK))].sort()).toEqual([
       EARN_SOURCE,
       `V#${version}#DELTA`,
-      `V#${version}#INDEX`,
       `V#${version}#MANIFEST`,
     ]);
     expect(recording.deletes()).toEqual([]);
@@ -669,8 +678,8 @@ describe('deletion', () => {
     const v1 = await earnVersion();
     await importDataset(one, { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) });
     const v2 = await earnVersion();
-    // Within its retention, the replaced version is whole (its source chunk is v2's too: one offer changed).
-    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
+    // Within its retention, the replaced version is whole (its source chunk and its index, v2's base, are v2's too: one offer changed).
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#MANIFEST`]);
     expect(await unnamedSources(table)).toEqual([]);
     const named1 = (await writer.readManifest(v1)).blocks;
 
@@ -683,10 +692,13 @@ describe('deletion', () => {
 
     const v3 = await earnVersion();
     const [named2, named3] = [(await writer.readManifest(v2)).blocks, (await writer.readManifest(v3)).blocks];
-    // What a manifest may name: document blocks (by hash) and shared source chunks.
+    // What a manifest may name: document blocks (by hash), shared source chunks and index bases' segments.
     const stored = new Set([
       ...(await storedBlocks(table)).keys(),
       ...(await table.items()).flatMap((i) => (String(i.PK).startsWith(SOURCE_PREFIX) ? [String(i.PK)] : [])),
+      ...(await table.items()).flatMap((i) =>
+        String(i.PK).startsWith(INDEX_BASE_PREFIX) ? [`${String(i.PK)}#${String(i.SK)}`] : [],
+      ),
     ]);
     const onlyV1 = named1.filter((b) => !named2.includes(b) && !named3.includes(b));
     expect(result.itemsDeleted).toBeGreaterThan(0);
@@ -737,7 +749,7 @@ describe('leases', () => {
 
   it('an import killed while deleting an earlier failed import’s versions leaves them on the lease; the next import deletes them', async () => {
     const [y] = await abandoned(withApy(base(), 150, '11.5'), T0 + 1_000);
-    expect(await partitionsOf(table, y)).toEqual([EARN_SOURCE, `V#${y}#DELTA`, `V#${y}#INDEX`, `V#${y}#MANIFEST`]);
+    expect(await partitionsOf(table, y)).toEqual([EARN_SOURCE, `V#${y}#DELTA`, `V#${y}#MANIFEST`]);
     const next = withApy(base(), 151, '12.5');
 
     // Killed after its first batch write: the deletion of y's own items, before its manifest's.
@@ -750,7 +762,7 @@ describe('leases', () => {
     } finally {
       killed.close();
     }
-    expect(killed.deletes().map((k) => k.PK)).toContain(`V#${y}#INDEX`);
+    expect(killed.deletes().map((k) => k.PK)).toContain(`V#${y}#DELTA`);
     expect(await partitionsOf(table, y)).toEqual([`V#${y}#MANIFEST`]);
     const lease = (await readPointer(table.client, table.tableName))!.lease!;
     expect(lease.writing).toContain(y);
@@ -790,7 +802,7 @@ describe('leases', () => {
 
     const retired = (await readPointer(table.client, table.tableName))!.retired.find((r) => r.version === v1);
     expect(retired).toBeDefined();
-    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#DELTA`, `V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#DELTA`, `V#${v1}#MANIFEST`]);
     const records = await new SnapshotWriter(table.client, table.tableName).readSource(
       v1,
       'earn_offers',
@@ -798,7 +810,7 @@ describe('leases', () => {
     );
     expect(records).toEqual(parseDataset(base()).earn_offers);
     // A reader that names it (a cached pointer, a pinned list) still loads its index.
-    const index = await table.api().deps.stores.indexes.retired(v1, retired!.segments!);
+    const index = await table.api().deps.stores.indexes.retired(v1, { ...retired!, segments: retired!.segments! });
     expect(index.size).toBe(base().earn_offers.filter((o: any) => o.published !== false).length);
   });
 });
