@@ -18,12 +18,17 @@
  * The segments are read in parallel; concurrent requests for one version share the read. Every
  * read is counted in the request's accounting (`indexLoads`).
  *
- * After a publish, an instance that holds the index of the version the new one replaced reads the
- * new one's delta instead, when the import wrote one (docs/adr/0017-index-deltas.md), and applies
- * it (`indexDeltas` in the accounting). Whenever it does not hold that version, or the delta is
- * missing, does not decode or does not apply, it loads the whole index as a cold instance does:
- * the whole index is always stored, and is what the delta was checked against, so the answer is
- * the same, at the cost of the load (a warning is logged).
+ * A version's index is stored whole as a base shared by versions (`IDX#<version>`), or as the base
+ * of the version it replaced and a delta against it (docs/adr/0018-index-bases.md); a version
+ * written before owns its whole index (`V#<version>#INDEX`). A cold instance reads the segments of
+ * the whole index, or those of the base and the delta in parallel, and applies the delta.
+ *
+ * After a publish, an instance that holds the index a delta of the new version applies to (the one
+ * against its base, or the one against the version it replaced: docs/adr/0017-index-deltas.md)
+ * reads that delta instead and applies it (`indexDeltas` in the accounting). Whenever it holds
+ * neither, or the delta is missing, does not decode or does not apply, it reads the index as a cold
+ * instance does: what the delta was checked against, so the answer is the same, at the cost of the
+ * load (a warning is logged).
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULTS } from '../platform/config';

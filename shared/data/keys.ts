@@ -18,6 +18,7 @@ export const QUOTA_PREFIX = 'QUOTA#';
 export const SNAPSHOT_PREFIX = 'V#';
 export const DOCUMENT_PREFIX = 'DOC#';
 export const HISTORY_PREFIX = 'HIST#';
+/** @internal (exported for its tests; the stack reads it through SERVED_PREFIXES) */
 export const INDEX_BASE_PREFIX = 'IDX#';
 
 import { type HistoryFamily, OFFER_FAMILIES, type OfferFamily } from '../model/offer-families';
@@ -105,6 +106,14 @@ export const indexBaseKey = (version: string, segment: number): Key => ({
 });
 export const indexBaseName = (version: string, segment: number): string =>
   `${indexBaseKey(version, segment).PK}${SEP}${chunkKey(segment)}`;
+
+/**
+ * Beside a base's segments, the blocks and figure state of the version whose index it is: the
+ * manifests of the versions built on it name them from there, listing only what differs
+ * (items/manifest.ts `BaseList`).
+ */
+export const baseListKey = (version: string): Key => ({ PK: `${INDEX_BASE_PREFIX}${version}`, SK: 'BLOCKS' });
+export const baseListName = (version: string): string => `${INDEX_BASE_PREFIX}${version}${SEP}BLOCKS`;
 
 /**
  * One segment of an offer version's index as a delta (docs/adr/0017-index-deltas.md,

@@ -1,7 +1,8 @@
 /**
  * Writes of the served data (docs/data-model.md, "Versions"): a family version's manifest (the
  * items it owns and the blocks it names, so that it can be deleted without a scan), the document
- * blocks that no kept version has yet, its index segments and its source records; and the pointer
+ * blocks that no kept version has yet, its index (a base of its own, or a delta against the base of
+ * the version it replaces: docs/adr/0018-index-bases.md) and its source records; and the pointer
  * item that names the served version of each family. The pointer also holds the import lease (one
  * import at a time) and the versions replaced but not yet deleted.
  */
@@ -9,7 +10,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { isConditionFailure } from '../platform/dynamodb';
-import { CorruptDataError } from '../platform/errors';
+import { CorruptDataError, MissingItemError } from '../platform/errors';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
 import type { IndexData, VersionContent } from './family-index';
@@ -19,7 +20,15 @@ import { BODY, type Item } from './items/content';
 import { encodeBlock } from './items/document-block';
 import { decodeIndexDelta, encodeIndexDelta } from './items/index-delta';
 import { checkIndex, decodeIndex, encodeIndexBase } from './items/index-segment';
-import { decodeManifest, encodeManifest, type FigureIndex, type Manifest } from './items/manifest';
+import {
+  type BaseList,
+  decodeBaseList,
+  decodeManifest,
+  encodeBaseList,
+  encodeManifest,
+  type FigureIndex,
+  type Manifest,
+} from './items/manifest';
 import { decodePointer, type ImportLease, type SnapshotPointer } from './items/pointer';
 import {
   decodeLegacySource,
@@ -30,6 +39,8 @@ import {
   type SourceLayout,
 } from './items/source-records';
 import {
+  baseListKey,
+  baseListName,
   indexBaseKey,
   indexBaseName,
   indexDeltaKey,
@@ -74,6 +85,15 @@ export interface VersionFigures {
  */
 const DELTA_MAX_SHARE = 1 / 4;
 
+/** The figure chunks a figure state names. */
+const figureChunks = (figures: FigureIndex | undefined): string[] =>
+  figures ? [...Object.values(figures.hours), ...Object.values(figures.days)].flat() : [];
+
+/** Do two figure states name the same chunks for the same hours and days (none on both sides included)? */
+const sameFigures = (a: FigureIndex | undefined, b: FigureIndex | undefined): boolean =>
+  JSON.stringify(a && [Object.entries(a.hours).sort(), Object.entries(a.days).sort()]) ===
+  JSON.stringify(b && [Object.entries(b.hours).sort(), Object.entries(b.days).sort()]);
+
 const storedBytes = (items: readonly Item[]) => items.reduce((sum, item) => sum + (item[BODY] as Uint8Array).length, 0);
 
 /**
@@ -117,6 +137,9 @@ export interface WriterOptions {
 }
 
 export class SnapshotWriter {
+  /** The lists of index bases read (items/manifest.ts `BaseList`): never changed once written. */
+  private readonly lists = new Map<string, Promise<BaseList>>();
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -300,11 +323,21 @@ export class SnapshotWriter {
     const deltas = [...base.items, ...step];
     const records = await this.sourcePlan(source);
     const sourceNames = records.layout.chunks.map(sourceChunkName);
+    // Its blocks and figure state: its base's list (written with a base), and what differs from it.
+    const docs = projection.blocks.map((b) => b.hash);
+    const list: BaseList = based
+      ? await this.baseList(based.base)
+      : { blocks: docs, ...(figures ? { figures: figures.index } : {}) };
+    const ownList = based || stored.has(baseListName(version)) ? [] : [encodeBaseList(version, list)];
+    const sharedFigures = sameFigures(figures?.index, list.figures);
+    const listed = new Set([...list.blocks, ...(sharedFigures ? figureChunks(list.figures) : [])]);
+    const named = new Set([...docs, ...(figures?.hashes ?? [])]);
     const manifest = encodeManifest(version, {
       keys: deltas.map(({ PK, SK }) => [PK, SK]),
-      blocks: [...projection.blocks.map((b) => b.hash), ...(figures?.hashes ?? []), ...baseNames, ...sourceNames],
-      ...(figures ? { figures: figures.index } : {}),
+      blocks: [...[...named].filter((b) => !listed.has(b)), ...baseNames, ...sourceNames],
+      ...(figures && !sharedFigures ? { figures: figures.index } : {}),
       source: records.layout,
+      list: { base: base.base, figures: sharedFigures, unnamed: list.blocks.filter((b) => !named.has(b)) },
     });
     const blocks = [...projection.blocks, ...(figures?.chunks ?? [])]
       .filter((b) => !stored.has(b.hash))
@@ -313,7 +346,7 @@ export class SnapshotWriter {
     const newSources = records.written
       .filter((c) => !stored.has(sourceChunkName(c.hash)) || records.unreadable.has(c.hash))
       .map(encodeSourceChunk);
-    await putItems(manifest, this.batch);
+    await putItems([...manifest, ...ownList], this.batch);
     await putItems([...blocks, ...ownIndex, ...deltas, ...newSources], {
       ...this.batch,
       onProgress: this.options.onProgress,
@@ -323,12 +356,13 @@ export class SnapshotWriter {
     const delta = based ? ref(base.items, base.base) : ref(step, plan.step?.base);
     const stepRef = based ? ref(step, plan.step?.base) : undefined;
     return {
-      itemsWritten: manifest.length + blocks.length + ownIndex.length + deltas.length + newSources.length,
+      itemsWritten:
+        manifest.length + ownList.length + blocks.length + ownIndex.length + deltas.length + newSources.length,
       segments: base.segments,
       base: base.base,
       ...(delta ? { delta } : {}),
       ...(stepRef ? { step: stepRef } : {}),
-      shared: [...baseNames, ...sourceNames],
+      shared: [...baseNames, baseListName(base.base), ...sourceNames],
     };
   }
 
@@ -361,32 +395,65 @@ export class SnapshotWriter {
     }
   }
 
-  /** What a version holds (empty for a version that never wrote its manifest). */
-  async readManifest(version: string): Promise<Manifest> {
+  /**
+   * What a version holds (empty for a version that never wrote its manifest), with what it names
+   * from its index base's list. `lenient`: a list that is missing names nothing (a version being
+   * deleted whose import stopped before it wrote the list: the version wrote nothing after it).
+   */
+  async readManifest(version: string, lenient = false): Promise<Manifest> {
+    return (await this.manifestOf(version, lenient)).manifest;
+  }
+
+  private async manifestOf(version: string, lenient: boolean) {
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': manifestPartition(version) },
       ConsistentRead: true,
     });
-    return decodeManifest(version, items);
+    const manifest = decodeManifest(version, items);
+    if (!manifest.list) return { items, manifest };
+    let list: BaseList;
+    try {
+      list = await this.baseList(manifest.list.base);
+    } catch (error) {
+      if (!(lenient && error instanceof MissingItemError)) throw error;
+      list = { blocks: [] };
+    }
+    const unnamed = new Set(manifest.list.unnamed);
+    manifest.blocks.push(...list.blocks.filter((b) => !unnamed.has(b)));
+    if (manifest.list.figures && list.figures) {
+      manifest.figures = list.figures;
+      manifest.blocks.push(...figureChunks(list.figures));
+    }
+    return { items, manifest };
+  }
+
+  /** The list of index base `version` (an item that never changes: read once per writer). */
+  private baseList(version: string): Promise<BaseList> {
+    let list = this.lists.get(version);
+    if (!list) {
+      list = this.client
+        .send(new GetCommand({ TableName: this.tableName, Key: baseListKey(version), ConsistentRead: true }))
+        .then((out) => decodeBaseList(version, out.Item));
+      list.catch(() => this.lists.delete(version));
+      this.lists.set(version, list);
+    }
+    return list;
   }
 
   /**
    * Delete a version: the items it owns, the blocks it names that `kept` does not (blocks named by
-   * versions that stay), the manifest last. Returns the items deleted.
+   * versions that stay), the manifest last. Returns the items deleted. A version whose import
+   * stopped before its manifest was written may have written its base's list (written beside the
+   * manifest): deleted too, unless kept.
    */
   async deleteVersion(version: string, kept: ReadonlySet<string>): Promise<number> {
-    const manifestItems = await queryAll(this.client, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': manifestPartition(version) },
-      ConsistentRead: true,
-    });
-    const manifest = decodeManifest(version, manifestItems);
+    const { items: manifestItems, manifest } = await this.manifestOf(version, true);
+    const names = manifestItems.length > 0 ? manifest.blocks : [baseListName(version)];
     const keys = [
       ...manifest.keys.map(([PK, SK]) => ({ PK, SK })),
-      ...[...new Set(manifest.blocks)].filter((b) => !kept.has(b)).map((b) => ({ ...sharedItemKey(b) })),
+      ...[...new Set(names)].filter((b) => !kept.has(b)).map((b) => ({ ...sharedItemKey(b) })),
     ];
     await deleteItems(keys, this.batch);
     await deleteItems(

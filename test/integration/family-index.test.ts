@@ -476,7 +476,7 @@ function refreshed(dataset: any, ms: number, every = 20): any {
   return changed;
 }
 
-describe('index deltas (docs/adr/0017-index-deltas.md)', () => {
+describe('index deltas and bases (docs/adr/0017-index-deltas.md, docs/adr/0018-index-bases.md)', () => {
   let table: TestTable;
   let dataset: any;
   let clock = T0;
@@ -493,7 +493,7 @@ describe('index deltas (docs/adr/0017-index-deltas.md)', () => {
       .earn;
   };
   /** An instance that reads the pointer on every request: a publish is seen at once. */
-  const instance = () => table.api({ env: { SNAPSHOT_CACHE_MS: '0' } });
+  const instance = (of: TestTable = table) => of.api({ env: { SNAPSHOT_CACHE_MS: '0' } });
   const request = async (api: TestApi, path: string) => {
     const { result, accounting } = await withRequestAccounting(() => invoke(api.offers as any, apiEvent(path)));
     expect(result.status).toBe(200);
@@ -580,6 +580,123 @@ describe('index deltas (docs/adr/0017-index-deltas.md)', () => {
       `V#${v}#MANIFEST`,
     ]);
     expect(await request(warm, PAGES[0])).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
+  });
+
+  // ---- index bases (docs/adr/0018-index-bases.md) ----
+
+  /** Every page's body on `api`, and the index loads and deltas applied they took. */
+  const pages = async (api: TestApi) => {
+    const { result, accounting } = await withRequestAccounting(async () => {
+      const bodies: unknown[] = [];
+      for (const path of [...PAGES, '/api/v1/earn/150']) {
+        const res = await invoke(api.offers as any, apiEvent(path));
+        expect(res.status).toBe(200);
+        bodies.push(res.body);
+      }
+      return bodies;
+    });
+    const { indexLoads, indexDeltas } = accounting.summary();
+    return { bodies: result, indexLoads, indexDeltas };
+  };
+  /** The pages as answered before bases: the dataset imported first into an empty table, its index stored whole. */
+  const answeredBefore = async () => {
+    const other = await startTestTable();
+    try {
+      await importDataset(dataset, { client: other.client, tableName: other.tableName, now: at(clock) });
+      return (await pages(instance(other))).bodies;
+    } finally {
+      await other.close();
+    }
+  };
+
+  it('after several 5 % refreshes and a new base, a warm instance (deltas) and a cold one (base and delta) answer as before', async () => {
+    // Every offer changed: a base of its own.
+    const first = await publish(refreshed(dataset, clock + 60_000, 1));
+    expect(await pointerOf()).toMatchObject({ version: first, base: first });
+    const warm = instance();
+    expect(await pages(warm)).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
+
+    // Three 5 % refreshes: each version is the first one's index (its base) and a delta against it.
+    for (const [k, every] of [20, 23, 29].entries()) {
+      const v = await publish(refreshed(dataset, clock + 60_000, every));
+      const state = await pointerOf();
+      expect(state).toMatchObject({ version: v, base: first, delta: { base: first } });
+      // Beside it, from the second on, a delta against the version it replaced (which is not the base).
+      expect(state.step === undefined).toBe(k === 0);
+      expect((await partitionsOf(table, v)).filter((pk) => pk.startsWith(INDEX_BASE_PREFIX))).toEqual([]);
+      const before = await answeredBefore();
+      const applied = await pages(warm);
+      expect(applied).toMatchObject({ indexLoads: 0, indexDeltas: 1 });
+      const cold = await pages(instance());
+      expect(cold).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
+      expect(applied.bodies).toEqual(before);
+      expect(cold.bodies).toEqual(before);
+    }
+
+    // Every offer changed: the delta would be most of the index, so the version is a base of its own.
+    const rolled = await publish(refreshed(dataset, clock + 60_000, 1));
+    expect(await pointerOf()).toMatchObject({ version: rolled, base: rolled });
+    expect(await pages(warm)).toMatchObject({ bodies: await answeredBefore(), indexLoads: 1 });
+    expect((await pages(instance())).bodies).toEqual(await answeredBefore());
+
+    // And the next 5 % refresh is a delta against it.
+    const next = await publish(refreshed(dataset, clock + 60_000, 31));
+    expect(await pointerOf()).toMatchObject({ version: next, base: rolled, delta: { base: rolled } });
+    const before = await answeredBefore();
+    expect(await pages(warm)).toMatchObject({ bodies: before, indexLoads: 0, indexDeltas: 1 });
+    expect(await pages(instance())).toMatchObject({ bodies: before, indexLoads: 1, indexDeltas: 0 });
+  });
+
+  it('a base stays stored while a kept version names it, and is deleted with the last version that does', async () => {
+    const other = await startTestTable();
+    try {
+      const importAt = async (data: unknown, ms: number) =>
+        (
+          await importDataset(data, {
+            client: other.client,
+            tableName: other.tableName,
+            now: at(ms),
+            retireAfterMs: 600_000,
+          })
+        ).versions.earn;
+      const bases = async () =>
+        [
+          ...new Set(
+            (await other.items()).flatMap((i) =>
+              String(i.PK).startsWith(INDEX_BASE_PREFIX) ? [String(i.PK).slice(INDEX_BASE_PREFIX.length)] : [],
+            ),
+          ),
+        ].sort();
+      const api = instance(other);
+      const v1 = await importAt(base(), T0);
+      const v2 = await importAt(withApy(base(), 150, '1.125'), T0 + 1_000);
+      const pinned = `/api/v1/earn?limit=50&snapshot=${v2}`;
+      const v2Page = (await invoke(api.offers as any, apiEvent(pinned))).body;
+      /** The stored bases among these versions' (the other families have theirs). */
+      const basesOf = async (...versions: string[]) => (await bases()).filter((b) => versions.includes(b));
+      expect(await basesOf(v1, v2)).toEqual([v1]);
+
+      // Every offer changed: v3 is a base of its own. v1 is past its retention and deleted, but v2
+      // (replaced now, retained) is v1's index and a delta: v1's base stays, and v2 is read from it.
+      const v3 = await importAt(refreshed(base(), T0 + 601_000, 1), T0 + 601_000);
+      expect(await basesOf(v1, v2, v3)).toEqual([v1, v3].sort());
+      expect((await other.items()).some((i) => i.PK === `V#${v1}#MANIFEST`)).toBe(false);
+      const retired = (await readPointer(other.client, other.tableName))!.retired.find((r) => r.version === v2);
+      expect(retired).toMatchObject({ base: v1, delta: { base: v1 } });
+      const cold = instance(other);
+      expect(await invoke(cold.offers as any, apiEvent(pinned))).toMatchObject({ status: 200, body: v2Page });
+
+      // v2 past its retention too: no kept version names v1's base any more, and it goes with v2.
+      const v4 = await importAt(withApy(refreshed(base(), T0 + 601_000, 1), 151, '2.5'), T0 + 1_202_000);
+      expect((await readPointer(other.client, other.tableName))!.families.earn_offers).toMatchObject({
+        version: v4,
+        base: v3,
+      });
+      expect(await basesOf(v1, v2, v3, v4)).toEqual([v3]);
+      expect((await other.items()).some((i) => String(i.PK).startsWith(`V#${v2}#`))).toBe(false);
+    } finally {
+      await other.close();
+    }
   });
 });
 

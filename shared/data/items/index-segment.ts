@@ -33,7 +33,10 @@ export function segmented(value: unknown, key: (segment: number) => Key): Item[]
   return items;
 }
 
-/** A version's index as its own items (the layout before ADR 0018: still read, written by tests of it). */
+/**
+ * A version's index as its own items (the layout before ADR 0018: still read, no longer written).
+ * @internal (exported for its tests: a table written before)
+ */
 export const encodeIndex = (version: string, index: IndexData): Item[] =>
   segmented(index, (segment) => indexSegmentKey(version, segment));
 
