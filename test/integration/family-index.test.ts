@@ -15,12 +15,22 @@
  * - upgrade: a table served in the positioned layout (before ADR 0009) is written again by the next
  *   import, and its old versions are deleted when due.
  */
-import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { gzipSync } from 'node:zlib';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { IndexStore } from '../../shared/data/index-store';
 import { blockDocuments } from '../../shared/data/items/document-block';
+import { encodeIndex } from '../../shared/data/items/index-segment';
+import { encodeManifest } from '../../shared/data/items/manifest';
 import {
   DOCUMENT_PREFIX,
   INDEX_BASE_PREFIX,
+  pointerKey,
   refreshedKey,
   SNAPSHOT_PREFIX,
   SOURCE_PREFIX,
@@ -647,6 +657,20 @@ describe('index deltas and bases (docs/adr/0017-index-deltas.md, docs/adr/0018-i
     expect(await pages(instance())).toMatchObject({ bodies: before, indexLoads: 1, indexDeltas: 0 });
   });
 
+  it('a version whose delta against its base does not decode is a 500 on a cold instance: nothing else holds its index', async () => {
+    const state = await pointerOf();
+    expect(state.base).not.toBe(state.version);
+    const key = { PK: `V#${state.version}#DELTA`, SK: '000000' };
+    const { Item: stored } = await table.client.send(new GetCommand({ TableName: table.tableName, Key: key }));
+    await table.client.send(new PutCommand({ TableName: table.tableName, Item: { ...key, z: gzipSync('{}') } }));
+    try {
+      const res = await invoke(instance().offers as any, apiEvent(PAGES[0]));
+      expect([res.status, res.body.error?.code]).toEqual([500, 'internal_error']);
+    } finally {
+      await table.client.send(new PutCommand({ TableName: table.tableName, Item: stored! }));
+    }
+  });
+
   it('a base stays stored while a kept version names it, and is deleted with the last version that does', async () => {
     const other = await startTestTable();
     try {
@@ -933,6 +957,81 @@ describe('leases', () => {
 });
 
 // ---- upgrade from the positioned layout ----------------------------------------------------------
+
+describe('a table written before index bases (ADR 0017)', () => {
+  let table: TestTable;
+
+  beforeAll(async () => {
+    table = await startTestTable();
+  });
+  afterAll(() => table.close());
+
+  it('keeps serving: its version is read as stored, the next import writes a base of its own, and the old index goes with its version', async () => {
+    const client = table.client;
+    const tableName = table.tableName;
+    const put = (Item: Record<string, unknown>) => client.send(new PutCommand({ TableName: tableName, Item }));
+    const api = () => table.api({ env: { SNAPSHOT_CACHE_MS: '0' } });
+    const PATHS = ['/api/v1/earn?limit=50', '/api/v1/earn?limit=20&sort=apy_desc', '/api/v1/earn/150'];
+    const bodies = async (instance: TestApi) => {
+      const { result, accounting } = await withRequestAccounting(async () => {
+        const out: unknown[] = [];
+        for (const path of PATHS) out.push((await invoke(instance.offers as any, apiEvent(path))).body);
+        return out;
+      });
+      return { bodies: result, ...accounting.summary() };
+    };
+    await importDataset(base(), { client, tableName, now: at(T0) });
+    const served = (await bodies(api())).bodies;
+
+    // The earn version as ADR 0017 stored it: its index its own items, listed among its manifest's
+    // keys; its blocks listed in its manifest; no base in the pointer.
+    const pointer = (await readPointer(client, tableName))!;
+    const { base: _base, ...state } = pointer.families.earn_offers!;
+    const v0 = state.version!;
+    const writer = new SnapshotWriter(client, tableName);
+    const { index } = await writer.readIndex(v0, { ...state, segments: state.segments!, base: v0 });
+    const manifest = await writer.readManifest(v0);
+    const own = encodeIndex(v0, index);
+    for (const item of (await table.items()).filter((i) => i.PK === `${INDEX_BASE_PREFIX}${v0}`))
+      await client.send(new DeleteCommand({ TableName: tableName, Key: { PK: item.PK, SK: item.SK } }));
+    for (const item of [
+      ...own,
+      ...encodeManifest(v0, {
+        keys: own.map(({ PK, SK }) => [PK, SK]),
+        blocks: manifest.blocks.filter((b) => !b.startsWith(INDEX_BASE_PREFIX)),
+        ...(manifest.figures ? { figures: manifest.figures } : {}),
+        ...(manifest.source ? { source: manifest.source } : {}),
+      }),
+    ])
+      await put(item);
+    const { lease: _lease, ...stored } = pointer;
+    await put({ ...pointerKey(), ...stored, families: { ...pointer.families, earn_offers: state } });
+
+    const warm = api();
+    expect(await bodies(warm)).toMatchObject({ bodies: served, indexLoads: 1 });
+
+    // A 5 % refresh: the old index is no base (its version owns it), so the new version is one of its own.
+    await importDataset(withApy(base(), 150, '1.125'), { client, tableName, now: at(T0 + 1_000) });
+    const v1 = (await readPointer(client, tableName))!.families.earn_offers!;
+    expect(v1).toMatchObject({ base: v1.version, delta: { base: v0 } });
+    const fresh = await bodies(api());
+    expect(await bodies(warm)).toMatchObject({ bodies: fresh.bodies, indexLoads: 0, indexDeltas: 1 });
+    expect((await invoke(api().offers as any, apiEvent(`/api/v1/earn?limit=50&snapshot=${v0}`))).body).toEqual(
+      served[0],
+    );
+
+    // Past its retention, the old version goes, its own index with it; the new base stays.
+    await importDataset(withApy(base(), 151, '2.5'), {
+      client,
+      tableName,
+      now: at(T0 + 601_000),
+      retireAfterMs: 600_000,
+    });
+    const left = (await table.items()).map((i) => String(i.PK));
+    expect(left.filter((pk) => pk.startsWith(`V#${v0}#`))).toEqual([]);
+    expect(left).toContain(`${INDEX_BASE_PREFIX}${v1.version}`);
+  });
+});
 
 describe('a table of the positioned layout', () => {
   let table: TestTable;
