@@ -397,13 +397,17 @@ export class SnapshotWriter {
 
   /**
    * What a version holds (empty for a version that never wrote its manifest), with what it names
-   * from its index base's list. `lenient`: a list that is missing names nothing (a version being
-   * deleted whose import stopped before it wrote the list: the version wrote nothing after it).
+   * from its index base's list.
    */
-  async readManifest(version: string, lenient = false): Promise<Manifest> {
-    return (await this.manifestOf(version, lenient)).manifest;
+  async readManifest(version: string): Promise<Manifest> {
+    return (await this.manifestOf(version, false)).manifest;
   }
 
+  /**
+   * A version's manifest items and what they name. `lenient`: a base list that is missing names
+   * nothing (a version being deleted whose import stopped before it wrote the list beside its
+   * manifest: it wrote nothing after them).
+   */
   private async manifestOf(version: string, lenient: boolean) {
     const items = await queryAll(this.client, {
       TableName: this.tableName,
