@@ -25,6 +25,8 @@ const shared = {
   collectCoverageFrom,
   // V8's own counters: no instrumenting transform of the sources.
   coverageProvider: 'v8',
+  // V8 coverage started once per worker, not once per file (test/coverage-runtime.js): half the CPU.
+  runtime: '<rootDir>/test/coverage-runtime.js',
 };
 
 module.exports = {
@@ -32,6 +34,8 @@ module.exports = {
   // Jest's default is one worker per core less one, leaving a core to its parent process, which does
   // little: on 2 cores that is one test file at a time. Two workers use both cores.
   maxWorkers: Math.max(2, availableParallelism() - 1),
+  // The slow suites' files first when jest has no timings (a fresh clone): test/sequencer.js.
+  testSequencer: '<rootDir>/test/sequencer.js',
   collectCoverageFrom,
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'json-summary', 'lcov'],

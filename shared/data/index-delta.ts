@@ -161,7 +161,13 @@ function carriedColumns(
     if (same && old !== undefined && name !== 'block' && name !== 'slot' && !changed.has(name))
       columns[name] = old as unknown[];
     else if (same && old !== undefined)
-      columns[name] = name === 'block' ? (old as number[]).map((b) => blockOf[b]) : old.slice();
+      // The figures' list is unpacked afresh (`entryColumns`): no copy of it is needed.
+      columns[name] =
+        name === 'block'
+          ? (old as number[]).map((b) => blockOf[b])
+          : name === 'figures'
+            ? (old as unknown[])
+            : old.slice();
     else {
       const values: unknown[] = [];
       for (let e = 0; e < size; e++) values.push(carried(name, old, from[e], blockOf));
@@ -213,6 +219,8 @@ export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIn
   const same = sameEntries(base, delta);
   const to = inverse(from, baseSize);
   const orders: Record<string, Order> = {};
+  // The entries that move in an order, marked for that order and cleared after it.
+  const moved = new Uint8Array(size);
   for (const [mode, [places, entries]] of Object.entries(delta.orders)) {
     const kept = base.orders[mode];
     // An order no entry moved in is the replaced one (an index never changes its orders).
@@ -220,7 +228,6 @@ export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIn
       orders[mode] = kept;
       continue;
     }
-    const moved = new Uint8Array(size);
     for (const e of entries) moved[e] = 1;
     const order = new Int32Array(size);
     const old = base.orders[mode] ?? [];
@@ -236,6 +243,7 @@ export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIn
       if (e < 0 || moved[e]) throw new Error(`the delta's ${mode} order runs out of entries`);
       order[place] = e;
     }
+    for (const e of entries) moved[e] = 0;
     orders[mode] = order;
   }
   const unchangedFigures = same && !changed.has('figures') ? base.figures?.stats : undefined;

@@ -217,7 +217,8 @@ function withDelta(
   } catch (error) {
     throw new CorruptDataError(`the delta of ${version} does not apply: ${(error as Error).message}`);
   }
-  checkIndex(data, `the index of version ${version}`);
+  // What the delta left as its base's (the ids, the orders no entry moved in) was checked with it.
+  checkIndex(data, `the index of version ${version}`, held.data);
   // The budget counts the stored JSON's length: estimated from the base's, per entry.
   const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
   return indexOf(version, data, textLength);

@@ -388,7 +388,7 @@ export class SnapshotWriter {
       throw new CorruptDataError(`the index of version ${version}: its base ${ref.base} has no delta`);
     const delta = decodeIndexDelta(version, await read(ref.delta.segments, (i) => indexDeltaKey(version, i)));
     try {
-      return { index: checkIndex(applyDelta(base, delta), `the index of version ${version}`), base };
+      return { index: checkIndex(applyDelta(base, delta), `the index of version ${version}`, base), base };
     } catch (error) {
       if (error instanceof CorruptDataError) throw error;
       throw new CorruptDataError(`the delta of ${version} does not apply: ${(error as Error).message}`);

@@ -171,7 +171,9 @@ const slugValue = fc.oneof(
     weight: 4,
     arbitrary: fc.constantFrom(...ALL_SLUGS, ...data.earn_offers.map((o) => String(o.platform?.slug ?? 'none'))),
   },
-  { weight: 1, arbitrary: fc.constantFrom(...FORMER_SLUGS) },
+  // Twice the weight of the other oddities: about 100 of 10,000 requests answer 301 (at weight 1, about
+  // 55 did, beside a floor of 50 below: one run in four failed on the count alone).
+  { weight: 2, arbitrary: fc.constantFrom(...FORMER_SLUGS) },
   { weight: 3, arbitrary: anyText },
   { weight: 1, arbitrary: fc.constantFrom(...ALL_SLUGS).map((s) => s.toUpperCase()) },
 );

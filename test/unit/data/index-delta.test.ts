@@ -8,7 +8,7 @@
 import type { OfferIndexData } from '../../../shared/data/family-index';
 import { applyDelta, indexDelta, sameIndex } from '../../../shared/data/index-delta';
 import { decodeIndexDelta, encodeIndexDelta } from '../../../shared/data/items/index-delta';
-import { decodeIndex, encodeIndex } from '../../../shared/data/items/index-segment';
+import { checkIndex, decodeIndex, encodeIndex } from '../../../shared/data/items/index-segment';
 import type { OfferFamily } from '../../../shared/data/keys';
 import type { ApyStats } from '../../../shared/domain/apy-stats';
 import { platformResolver, projectOffers } from '../../../shared/import/project';
@@ -202,6 +202,41 @@ describe('an index delta', () => {
     ];
     for (const data of bad)
       expect(() => decodeIndexDelta('v2', encodeIndexDelta('v2', data as typeof delta))).toThrow(CorruptDataError);
+  });
+});
+
+describe('checkIndex of an applied delta against its base', () => {
+  // One offer's APY moves: the APY orders are built anew, the others are the base's.
+  const records = generatedEarn(60, 11).filter((o) => o.published !== false);
+  const base = asRead('v1', project('earn', records));
+  const changed = project(
+    'earn',
+    records.map((o, i) => (i === 7 ? { ...o, apy: '987.654321' } : o)),
+  );
+  const applied = applyDelta(base, indexDelta(base, 'v1', changed)!);
+
+  it('does not walk again the ids and orders the applied index shares with its base', () => {
+    // A base whose shared lists a check would refuse (it was checked when it was read: here it is
+    // spoiled after, to see which lists the check walks).
+    const shared = Object.keys(applied.orders).filter((mode) => applied.orders[mode] === base.orders[mode]);
+    expect(shared.length).toBeGreaterThan(0);
+    const spoiled = Int32Array.from(base.orders[shared[0]]!);
+    spoiled[0] = spoiled[1];
+    const sharing = { ...applied, orders: { ...applied.orders, [shared[0]]: spoiled } };
+    const spoiledBase = { ...base, orders: { ...base.orders, [shared[0]]: spoiled } };
+    expect(() => checkIndex(sharing, 'v2')).toThrow(CorruptDataError);
+    expect(checkIndex(sharing, 'v2', spoiledBase)).toBe(sharing);
+  });
+
+  it('walks every order the delta built and refuses one that is not a permutation', () => {
+    const built = Object.keys(applied.orders).filter((mode) => applied.orders[mode] !== base.orders[mode]);
+    expect(built.length).toBeGreaterThan(0);
+    const order = Int32Array.from(applied.orders[built[0]]!);
+    order[0] = order[1];
+    expect(() => checkIndex({ ...applied, orders: { ...applied.orders, [built[0]]: order } }, 'v2', base)).toThrow(
+      CorruptDataError,
+    );
+    expect(checkIndex(applied, 'v2', base)).toBe(applied);
   });
 });
 
