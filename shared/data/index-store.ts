@@ -29,6 +29,10 @@
  * neither, or the delta is missing, does not decode or does not apply, it reads the index as a cold
  * instance does: what the delta was checked against, so the answer is the same, at the cost of the
  * load (a warning is logged).
+ *
+ * The pointer refreshed ahead of its expiry (snapshot-store.ts) prepares the new versions before
+ * any request names them (`prepare`): each family this instance serves gets its new index, from a
+ * delta or read, kept among the retired ones until a request of the new pointer takes it as served.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULTS } from '../platform/config';
@@ -62,6 +66,11 @@ export interface IndexRef {
   step?: IndexDeltaRef;
 }
 
+/** A family version as the pointer names it, and where its index lies. */
+export interface IndexVersion extends IndexRef {
+  version: string;
+}
+
 /** What an instance's kept indexes may take in the heap, estimated (family-index.ts `heapBytes`). */
 export interface IndexBudget {
   servedBytes: number;
@@ -88,6 +97,8 @@ export class IndexStore {
   private readonly retiredKept: ByteLru<FamilyIndex>;
   /** The version each family's served requests last named. */
   private readonly current = new Map<VersionedFamily, string>();
+  /** The indexes this instance loaded whole and built from a delta, whatever request (or none) it was for. */
+  readonly built = { loads: 0, deltas: 0 };
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -112,14 +123,40 @@ export class IndexStore {
       const kept = this.retiredKept.take(version);
       if (kept) return kept;
       // A delta's base: the index this instance served until now, or one it keeps as retired.
-      const held = (base: string) => (base === previous ? replaced : this.retiredKept.peek(base));
-      for (const kind of ['DELTA', 'STEP'] as const) {
-        const delta = kind === 'DELTA' ? ref.delta : ref.step;
-        const base = delta && held(delta.base);
-        if (base) return this.applied(version, ref, kind, delta, base);
-      }
-      return this.read(version, ref);
+      return this.build(version, ref, (base) => (base === previous ? replaced : this.retiredKept.peek(base)));
     });
+  }
+
+  /**
+   * Build, before a request names them, the indexes of the new versions `next` names for the families
+   * this instance serves (the pointer refreshed ahead): from a delta against an index it holds, or
+   * read. Kept among the retired indexes, where `served` takes a version from; the served ones and
+   * `current` stay as they are until a request of the new pointer names the new version. A failure
+   * is left to that request, which reads the index itself.
+   */
+  async prepare(next: Partial<Record<VersionedFamily, IndexVersion>>): Promise<void> {
+    const builds = [...this.current].flatMap(([family, version]) => {
+      const to = next[family];
+      if (!to || to.version === version || this.servedKept.peek(to.version) || this.retiredKept.peek(to.version))
+        return [];
+      const held = (base: string) => this.servedKept.peek(base) ?? this.retiredKept.peek(base);
+      return [this.retiredKept.get(to.version, () => this.build(to.version, to, held))];
+    });
+    await Promise.allSettled(builds);
+  }
+
+  /** `version`'s index from a delta against an index `held` gives (its base, or the version it replaced), else read. */
+  private build(
+    version: string,
+    ref: IndexRef,
+    held: (base: string) => Promise<FamilyIndex> | undefined,
+  ): Promise<FamilyIndex> {
+    for (const kind of ['DELTA', 'STEP'] as const) {
+      const delta = kind === 'DELTA' ? ref.delta : ref.step;
+      const base = delta && held(delta.base);
+      if (base) return this.applied(version, ref, kind, delta, base);
+    }
+    return this.read(version, ref);
   }
 
   /** The index of `version`, which the current pointer no longer names (`snapshot=`, `since=`). */
@@ -139,6 +176,7 @@ export class IndexStore {
    */
   private async read(version: string, ref: IndexRef): Promise<FamilyIndex> {
     recordIndexLoad();
+    this.built.loads++;
     const whole = ref.base ?? version;
     const key = (i: number) => (ref.base === undefined ? indexSegmentKey(version, i) : indexBaseKey(whole, i));
     if (whole === version) {
@@ -170,6 +208,7 @@ export class IndexStore {
       ]);
       const index = withDelta(version, held, items);
       recordIndexDelta();
+      this.built.deltas++;
       return index;
     } catch (error) {
       logger.warn('index delta not applied: the whole index is loaded', {

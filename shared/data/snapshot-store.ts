@@ -1,11 +1,21 @@
 /**
  * The versions being served, from the pointer item: each family's served version and the replaced
- * versions still readable (a list pinned to one, changes since one). The pointer is read at most
- * once per `cacheMs` per process, so a warm request goes straight to its data; an import becomes
- * visible within that time, and a replaced version is deleted long after it (docs/adr/0006-live-data.md).
+ * versions still readable (a list pinned to one, changes since one). A read pointer is cached for
+ * `cacheMs` per process, so a warm request goes straight to its data; an import becomes visible
+ * within that time, and a replaced version is deleted long after it (docs/adr/0006-live-data.md).
  * A family never imported has no version: its lists are empty and its details 404.
+ *
+ * Refreshed ahead (docs/adr/0019-pointer-refreshed-ahead.md): a request that finds the cached
+ * pointer older than half of `cacheMs` is answered from it, and starts a read of the pointer beside
+ * it, outside its accounting; when that read names new versions, the instance builds their indexes
+ * (`prepare`: from the deltas, or loaded) before the new pointer is cached. A request after that
+ * finds the new versions ready, so the first request after a publish costs what a warm one does. A
+ * request that finds the cached pointer expired waits for the read (and the building) as before:
+ * no answer comes from a pointer read more than `cacheMs` ago.
  */
 
+import { outsideRequestAccounting } from '../platform/dynamo-accounting';
+import { logger } from '../platform/logger';
 import type { IndexRef } from './index-store';
 import type { SnapshotPointer } from './items/pointer';
 import { DATASET_FAMILY_OF, VERSIONED_FAMILIES, type VersionedFamily } from './keys';
@@ -91,23 +101,37 @@ export function servedVersions(
   return { served, retired, publishedAt, historySeq: pointer.historySeq ?? 0 };
 }
 
+/** The share of `cacheMs` after which a request refreshes the cached pointer ahead, beside its answer. */
+export const REFRESH_AHEAD_AT = 0.5;
+
+/** Building the new versions' indexes, before a refreshed pointer is cached (index-store.ts `prepare`). */
+export type PrepareVersions = (next: ServedVersions) => Promise<void>;
+
 export class SnapshotStore {
-  private cached: { versions: ServedVersions; until: number } | undefined;
+  private cached: { versions: ServedVersions; until: number; aheadFrom: number } | undefined;
   private inflight: Promise<ServedVersions> | undefined;
 
   constructor(
     private readonly pointer: PointerStore,
     private readonly cacheMs: number,
     private readonly clock: () => number = Date.now,
+    private readonly prepare?: PrepareVersions,
   ) {}
 
   async versions(): Promise<ServedVersions> {
-    if (this.cached && this.cached.until > this.clock()) return this.cached.versions;
-    // Concurrent requests on a cold cache share one read.
-    this.inflight ??= this.readPointer().finally(() => {
-      this.inflight = undefined;
-    });
+    const now = this.clock();
+    if (this.cached && this.cached.until > now) {
+      if (now >= this.cached.aheadFrom && !this.inflight) this.refreshAhead();
+      return this.cached.versions;
+    }
+    // Concurrent requests on a cold cache share one read (a read started ahead included).
+    this.inflight ??= this.read(false);
     return this.inflight;
+  }
+
+  /** The read of the pointer running, if any, ended (a read ahead: the new pointer cached): what tests and the bench wait for. */
+  async settled(): Promise<void> {
+    await this.inflight?.catch(() => undefined);
   }
 
   /**
@@ -119,10 +143,34 @@ export class SnapshotStore {
     return this.versions();
   }
 
-  private async readPointer(): Promise<ServedVersions> {
+  /** Read the pointer beside the request that found the cache half-way to expiry; no request waits for it. */
+  private refreshAhead(): void {
+    outsideRequestAccounting(() => {
+      this.read(true).catch((error: unknown) => {
+        // The cached pointer serves until it expires, with no other read ahead (a failing table is
+        // not asked once per request); the request that finds it expired reads again.
+        if (this.cached) this.cached.aheadFrom = this.cached.until;
+        logger.warn('pointer not refreshed ahead', { error: error instanceof Error ? error.message : String(error) });
+      });
+    });
+  }
+
+  private read(ahead: boolean): Promise<ServedVersions> {
+    const reading = this.readPointer(ahead).finally(() => {
+      if (this.inflight === reading) this.inflight = undefined;
+    });
+    this.inflight = reading;
+    return reading;
+  }
+
+  private async readPointer(ahead: boolean): Promise<ServedVersions> {
+    // The cache's time runs from before the read: an answer never comes from a pointer read longer ago.
+    const readAt = this.clock();
     // A malformed pointer fails the request (its codec), never serves a guess.
     const versions = servedVersions((await this.pointer.served()) ?? { families: {}, retired: [] });
-    this.cached = { versions, until: this.clock() + this.cacheMs };
+    // Ahead, nobody waits: the new versions' indexes are built before the pointer naming them is cached.
+    if (ahead && this.prepare) await this.prepare(versions);
+    this.cached = { versions, until: readAt + this.cacheMs, aheadFrom: readAt + this.cacheMs * REFRESH_AHEAD_AT };
     return versions;
   }
 }

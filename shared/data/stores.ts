@@ -39,10 +39,12 @@ export function createStores(
 ): Stores {
   const cache = options.readCacheMb > 0 ? blockCache(options.readCacheMb * 1024 * 1024) : undefined;
   const pointer = new PointerStore(client, options.tableName);
+  const indexes = new IndexStore(client, options.tableName, indexBudget(options.memoryMb));
   return {
     pointer,
-    snapshot: new SnapshotStore(pointer, options.snapshotCacheMs, clock),
-    indexes: new IndexStore(client, options.tableName, indexBudget(options.memoryMb)),
+    // The pointer refreshed ahead builds the new versions' indexes before a request names them.
+    snapshot: new SnapshotStore(pointer, options.snapshotCacheMs, clock, (next) => indexes.prepare(next.served)),
+    indexes,
     documents: new DocumentStore(
       client,
       options.tableName,

@@ -200,6 +200,14 @@ export function enterRequestAccounting(): RequestAccounting {
   return accounting;
 }
 
+/**
+ * Run `fn`, and everything it starts, outside every request's scope: for work a request starts but
+ * does not wait for (the pointer refreshed ahead, snapshot-store.ts), which is no request's cost.
+ */
+export function outsideRequestAccounting<T>(fn: () => T): T {
+  return storage.exit(fn);
+}
+
 type Consumed = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
 
 function capacityOf(

@@ -536,6 +536,42 @@ describe('index deltas and bases (docs/adr/0017-index-deltas.md, docs/adr/0018-i
       expect((await request(warm, path)).body).toEqual((await request(fresh, path)).body);
   });
 
+  it('a request that finds its pointer half-way to expiry refreshes it ahead: the new version is built from its delta outside every request, and its first request reads neither index nor delta', async () => {
+    let now = clock;
+    const CACHE_MS = 10_000;
+    const warm = table.api({
+      clock: () => new Date(now),
+      env: { SNAPSHOT_CACHE_MS: String(CACHE_MS), READ_CACHE_MB: '0' },
+    });
+    const { built } = warm.deps.stores.indexes;
+    const before = await request(warm, PAGES[0]);
+    const v2 = await publish(refreshed(dataset, clock + 60_000, 31));
+    expect((await request(instance(), PAGES[0])).body).not.toEqual(before.body);
+
+    // Before half the cache's time: the cached pointer, nothing read beside the request.
+    now += CACHE_MS / 2 - 1;
+    expect((await request(warm, PAGES[0])).body).toEqual(before.body);
+    await warm.deps.stores.snapshot.settled();
+    const idle = { ...built };
+
+    // From half of it: still answered from the cached pointer, and the pointer read beside it.
+    now += 1;
+    const during = await request(warm, PAGES[0]);
+    expect(during).toMatchObject({ body: before.body, indexLoads: 0, indexDeltas: 0 });
+    await warm.deps.stores.snapshot.settled();
+    expect(built).toEqual({ loads: idle.loads, deltas: idle.deltas + 1 });
+
+    // The first request of the new version: as warm as any, and the answer of a fresh instance.
+    const first = await request(warm, PAGES[0]);
+    expect(first).toMatchObject({ indexLoads: 0, indexDeltas: 0 });
+    expect(first.body).toEqual((await request(instance(), PAGES[0])).body);
+    expect(first.readCapacity).toBe((await request(warm, PAGES[0])).readCapacity);
+    expect((await pointerOf()).version).toBe(v2);
+    for (const path of PAGES.slice(1))
+      expect((await request(warm, path)).body).toEqual((await request(instance(), path)).body);
+    expect(built).toEqual({ loads: idle.loads, deltas: idle.deltas + 1 });
+  });
+
   it('an instance that does not hold the delta’s base (two publishes since its last request) loads the whole index', async () => {
     const warm = instance();
     await request(warm, PAGES[0]);
