@@ -18,27 +18,33 @@
  * The segments are read in parallel; concurrent requests for one version share the read. Every
  * read is counted in the request's accounting (`indexLoads`).
  *
- * After a publish, an instance that holds the index of the version the new one replaced reads the
- * new one's delta instead, when the import wrote one (docs/adr/0017-index-deltas.md), and applies
- * it (`indexDeltas` in the accounting). Whenever it does not hold that version, or the delta is
- * missing, does not decode or does not apply, it loads the whole index as a cold instance does:
- * the whole index is always stored, and is what the delta was checked against, so the answer is
- * the same, at the cost of the load (a warning is logged).
+ * A version's index is stored whole as a base shared by versions (`IDX#<version>`), or as the base
+ * of the version it replaced and a delta against it (docs/adr/0018-index-bases.md); a version
+ * written before owns its whole index (`V#<version>#INDEX`). A cold instance reads the segments of
+ * the whole index, or those of the base and the delta in parallel, and applies the delta.
+ *
+ * After a publish, an instance that holds the index a delta of the new version applies to (the one
+ * against its base, or the one against the version it replaced: docs/adr/0017-index-deltas.md)
+ * reads that delta instead and applies it (`indexDeltas` in the accounting). Whenever it holds
+ * neither, or the delta is missing, does not decode or does not apply, it reads the index as a cold
+ * instance does: what the delta was checked against, so the answer is the same, at the cost of the
+ * load (a warning is logged).
  *
  * The pointer refreshed ahead of its expiry (snapshot-store.ts) prepares the new versions before
- * any request names them (`prepare`): each family this instance serves gets its new index, from the
- * delta or loaded, kept among the retired ones until a request of the new pointer takes it as served.
+ * any request names them (`prepare`): each family this instance serves gets its new index, from a
+ * delta or read, kept among the retired ones until a request of the new pointer takes it as served.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULTS } from '../platform/config';
 import { recordIndexDelta, recordIndexLoad } from '../platform/dynamo-accounting';
+import { CorruptDataError } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { type FamilyIndex, indexOf, type OfferIndexData } from './family-index';
 import { applyDelta } from './index-delta';
 import { decodeIndexDelta } from './items/index-delta';
 import { checkIndex, decodeIndex } from './items/index-segment';
 import type { Key, VersionedFamily } from './keys';
-import { indexDeltaKey, indexSegmentKey } from './keys';
+import { indexBaseKey, indexDeltaKey, indexSegmentKey } from './keys';
 import { ByteLru } from './lru';
 
 /** Where a version's index delta lies: the version it applies to and its segments (the pointer names them). */
@@ -47,11 +53,22 @@ export interface IndexDeltaRef {
   segments: number;
 }
 
-/** A family version as the pointer names it: where its index lies, and its delta when the import wrote one. */
-export interface IndexVersion {
-  version: string;
+/**
+ * Where a version's index lies (the pointer names it, items/pointer.ts): the segments of the whole
+ * index it is read from, its own (`base` absent: written before ADR 0018) or those of its base
+ * `base`, with `delta` applied when the base is another version; its deltas against a base or the
+ * version it replaced (`delta`, and `step` against the replaced version when that is not its base).
+ */
+export interface IndexRef {
   segments: number;
+  base?: string;
   delta?: IndexDeltaRef;
+  step?: IndexDeltaRef;
+}
+
+/** A family version as the pointer names it, and where its index lies. */
+export interface IndexVersion extends IndexRef {
+  version: string;
 }
 
 /** What an instance's kept indexes may take in the heap, estimated (family-index.ts `heapBytes`). */
@@ -92,11 +109,8 @@ export class IndexStore {
     this.retiredKept = new ByteLru({ maxBytes: budget.retiredBytes, sizeOf, keepOversized: false });
   }
 
-  /**
-   * The index of `version`, the one the current pointer names for `family`, stored in `segments`
-   * segments, and as `delta` against the version it replaced when the import wrote one.
-   */
-  served(family: VersionedFamily, version: string, segments: number, delta?: IndexDeltaRef): Promise<FamilyIndex> {
+  /** The index of `version`, the one the current pointer names for `family`, stored as `ref` says. */
+  served(family: VersionedFamily, version: string, ref: IndexRef): Promise<FamilyIndex> {
     const previous = this.current.get(family);
     let replaced: Promise<FamilyIndex> | undefined;
     if (previous !== version) {
@@ -108,37 +122,46 @@ export class IndexStore {
     return this.servedKept.get(version, () => {
       const kept = this.retiredKept.take(version);
       if (kept) return kept;
-      // The delta's base: the index this instance served until now, or one it keeps as retired.
-      const base = delta && (delta.base === previous ? replaced : this.retiredKept.peek(delta.base));
-      return base ? this.applied(version, segments, delta!, base) : this.read(version, segments);
+      // A delta's base: the index this instance served until now, or one it keeps as retired.
+      return this.build(version, ref, (base) => (base === previous ? replaced : this.retiredKept.peek(base)));
     });
   }
 
   /**
    * Build, before a request names them, the indexes of the new versions `next` names for the families
-   * this instance serves (the pointer refreshed ahead): from the delta against the index it serves,
-   * or loaded. Kept among the retired indexes, where `served` takes a version from; the served ones
-   * and `current` stay as they are until a request of the new pointer names the new version. A
-   * failure is left to that request, which reads the index itself.
+   * this instance serves (the pointer refreshed ahead): from a delta against an index it holds, or
+   * read. Kept among the retired indexes, where `served` takes a version from; the served ones and
+   * `current` stay as they are until a request of the new pointer names the new version. A failure
+   * is left to that request, which reads the index itself.
    */
   async prepare(next: Partial<Record<VersionedFamily, IndexVersion>>): Promise<void> {
     const builds = [...this.current].flatMap(([family, version]) => {
       const to = next[family];
       if (!to || to.version === version || this.servedKept.peek(to.version) || this.retiredKept.peek(to.version))
         return [];
-      const base = to.delta && (this.servedKept.peek(to.delta.base) ?? this.retiredKept.peek(to.delta.base));
-      return [
-        this.retiredKept.get(to.version, () =>
-          base ? this.applied(to.version, to.segments, to.delta!, base) : this.read(to.version, to.segments),
-        ),
-      ];
+      const held = (base: string) => this.servedKept.peek(base) ?? this.retiredKept.peek(base);
+      return [this.retiredKept.get(to.version, () => this.build(to.version, to, held))];
     });
     await Promise.allSettled(builds);
   }
 
+  /** `version`'s index from a delta against an index `held` gives (its base, or the version it replaced), else read. */
+  private build(
+    version: string,
+    ref: IndexRef,
+    held: (base: string) => Promise<FamilyIndex> | undefined,
+  ): Promise<FamilyIndex> {
+    for (const kind of ['DELTA', 'STEP'] as const) {
+      const delta = kind === 'DELTA' ? ref.delta : ref.step;
+      const base = delta && held(delta.base);
+      if (base) return this.applied(version, ref, kind, delta, base);
+    }
+    return this.read(version, ref);
+  }
+
   /** The index of `version`, which the current pointer no longer names (`snapshot=`, `since=`). */
-  retired(version: string, segments: number): Promise<FamilyIndex> {
-    return this.servedKept.peek(version) ?? this.retiredKept.get(version, () => this.read(version, segments));
+  retired(version: string, ref: IndexRef): Promise<FamilyIndex> {
+    return this.servedKept.peek(version) ?? this.retiredKept.get(version, () => this.read(version, ref));
   }
 
   /** What the kept indexes are estimated to hold, bytes (the bench compares it with the budget). */
@@ -146,45 +169,54 @@ export class IndexStore {
     return { servedBytes: this.servedKept.keptBytes, retiredBytes: this.retiredKept.keptBytes };
   }
 
-  private async read(version: string, segments: number): Promise<FamilyIndex> {
+  /**
+   * The index of `version` as stored: its own segments, its base's, or its base's with its delta
+   * applied (read in parallel). A base and delta that do not make an index are corrupt (a 500): the
+   * import checked them before it published the version, and nothing else holds its index.
+   */
+  private async read(version: string, ref: IndexRef): Promise<FamilyIndex> {
     recordIndexLoad();
     this.built.loads++;
-    const { data, textLength } = decodeIndex(
-      version,
-      await this.segments(segments, (i) => indexSegmentKey(version, i)),
-    );
-    return indexOf(version, data, textLength);
+    const whole = ref.base ?? version;
+    const key = (i: number) => (ref.base === undefined ? indexSegmentKey(version, i) : indexBaseKey(whole, i));
+    if (whole === version) {
+      const { data, textLength } = decodeIndex(version, await this.segments(ref.segments, key));
+      return indexOf(version, data, textLength);
+    }
+    const what = `the index of version ${version}`;
+    if (!ref.delta || ref.delta.base !== whole) throw new CorruptDataError(`${what}: its base ${whole} has no delta`);
+    const [baseItems, deltaItems] = await Promise.all([
+      this.segments(ref.segments, key),
+      this.segments(ref.delta.segments, (i) => indexDeltaKey(version, i)),
+    ]);
+    const { data, textLength } = decodeIndex(whole, baseItems);
+    return withDelta(version, { version: whole, data, textLength, size: data.block.length }, deltaItems);
   }
 
-  /** `version`'s index from its delta against `base` (a kept index); its whole index when that fails. */
+  /** `version`'s index from a delta against `base` (a kept index); read as stored when that fails. */
   private async applied(
     version: string,
-    segments: number,
+    ref: IndexRef,
+    kind: 'DELTA' | 'STEP',
     delta: IndexDeltaRef,
     base: Promise<FamilyIndex>,
   ): Promise<FamilyIndex> {
     try {
-      const [held, items] = await Promise.all([base, this.segments(delta.segments, (i) => indexDeltaKey(version, i))]);
-      const stored = decodeIndexDelta(version, items);
-      if (held.data.kind !== 'offers' || stored.base !== held.version)
-        throw new Error(`the delta applies to ${stored.base}, not to the ${held.data.kind} index of ${held.version}`);
-      const data = checkIndex(
-        applyDelta(held.data, stored),
-        `the index of version ${version}`,
-        held.data,
-      ) as OfferIndexData;
+      const [held, items] = await Promise.all([
+        base,
+        this.segments(delta.segments, (i) => indexDeltaKey(version, i, kind)),
+      ]);
+      const index = withDelta(version, held, items);
       recordIndexDelta();
       this.built.deltas++;
-      // The budget counts the stored JSON's length: estimated from the base's, per entry.
-      const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
-      return indexOf(version, data, textLength);
+      return index;
     } catch (error) {
       logger.warn('index delta not applied: the whole index is loaded', {
         version,
         base: delta.base,
         error: error instanceof Error ? error.message : String(error),
       });
-      return this.read(version, segments);
+      return this.read(version, ref);
     }
   }
 
@@ -202,4 +234,31 @@ export class IndexStore {
     if (items.every((item) => item !== undefined)) return items;
     return Promise.all(items.map((item, i) => item ?? get(i, true)));
   }
+}
+
+/**
+ * The index of `version` from the delta stored in `items` and the index it applies to, checked like
+ * a loaded index; a CorruptDataError when it does not apply.
+ */
+function withDelta(
+  version: string,
+  held: Pick<FamilyIndex, 'version' | 'data' | 'textLength' | 'size'>,
+  items: (Record<string, unknown> | undefined)[],
+): FamilyIndex {
+  const stored = decodeIndexDelta(version, items);
+  if (held.data.kind !== 'offers' || stored.base !== held.version)
+    throw new CorruptDataError(
+      `the delta of ${version} applies to ${stored.base}, not to the ${held.data.kind} index of ${held.version}`,
+    );
+  let data: OfferIndexData;
+  try {
+    data = applyDelta(held.data, stored);
+  } catch (error) {
+    throw new CorruptDataError(`the delta of ${version} does not apply: ${(error as Error).message}`);
+  }
+  // What the delta left as its base's (the ids, the orders no entry moved in) was checked with it.
+  checkIndex(data, `the index of version ${version}`, held.data);
+  // The budget counts the stored JSON's length: estimated from the base's, per entry.
+  const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
+  return indexOf(version, data, textLength);
 }

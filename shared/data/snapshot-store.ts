@@ -16,7 +16,7 @@
 
 import { outsideRequestAccounting } from '../platform/dynamo-accounting';
 import { logger } from '../platform/logger';
-import type { IndexDeltaRef } from './index-store';
+import type { IndexRef } from './index-store';
 import type { SnapshotPointer } from './items/pointer';
 import { DATASET_FAMILY_OF, VERSIONED_FAMILIES, type VersionedFamily } from './keys';
 import type { PointerStore } from './pointer-store';
@@ -25,14 +25,11 @@ import type { PointerStore } from './pointer-store';
  * The family version a read names, where its index lies, and when it was published (or replaced).
  * @internal (exported for its tests)
  */
-export interface FamilyVersion {
+export interface FamilyVersion extends IndexRef {
   family: VersionedFamily;
   version: string;
-  segments: number;
   /** When the version's content was published. */
   publishedAt: string;
-  /** Its index as a delta against the version it replaced, when the import wrote one (index-store.ts). */
-  delta?: IndexDeltaRef;
 }
 
 /**
@@ -79,7 +76,9 @@ export function servedVersions(
         version: state.version,
         segments: state.segments,
         publishedAt: state.publishedAt,
+        ...(state.base ? { base: state.base } : {}),
         ...(state.delta ? { delta: state.delta } : {}),
+        ...(state.step ? { step: state.step } : {}),
       };
   }
   const retired = new Map<string, RetiredFamilyVersion>();
@@ -87,7 +86,16 @@ export function servedVersions(
     const family = r.family as VersionedFamily;
     if (r.segments && VERSIONED_FAMILIES.includes(family)) {
       const publishedAt = r.publishedAt ?? r.at;
-      retired.set(r.version, { family, version: r.version, segments: r.segments, publishedAt, rank });
+      const { base, delta } = r;
+      retired.set(r.version, {
+        family,
+        version: r.version,
+        segments: r.segments,
+        ...(base ? { base } : {}),
+        ...(delta ? { delta } : {}),
+        publishedAt,
+        rank,
+      });
     }
   }
   return { served, retired, publishedAt, historySeq: pointer.historySeq ?? 0 };

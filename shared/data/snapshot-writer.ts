@@ -1,7 +1,8 @@
 /**
  * Writes of the served data (docs/data-model.md, "Versions"): a family version's manifest (the
  * items it owns and the blocks it names, so that it can be deleted without a scan), the document
- * blocks that no kept version has yet, its index segments and its source records; and the pointer
+ * blocks that no kept version has yet, its index (a base of its own, or a delta against the base of
+ * the version it replaces: docs/adr/0018-index-bases.md) and its source records; and the pointer
  * item that names the served version of each family. The pointer also holds the import lease (one
  * import at a time) and the versions replaced but not yet deleted.
  */
@@ -9,17 +10,25 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { isConditionFailure } from '../platform/dynamodb';
-import { CorruptDataError } from '../platform/errors';
+import { CorruptDataError, MissingItemError } from '../platform/errors';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
 import type { IndexData, VersionContent } from './family-index';
-import type { IndexDeltaData } from './index-delta';
-import type { IndexDeltaRef } from './index-store';
+import { applyDelta, type IndexDeltaData } from './index-delta';
+import type { IndexDeltaRef, IndexRef } from './index-store';
 import { BODY, type Item } from './items/content';
 import { encodeBlock } from './items/document-block';
-import { encodeIndexDelta } from './items/index-delta';
-import { decodeIndex, encodeIndex } from './items/index-segment';
-import { decodeManifest, encodeManifest, type FigureIndex, type Manifest } from './items/manifest';
+import { decodeIndexDelta, encodeIndexDelta } from './items/index-delta';
+import { checkIndex, decodeIndex, encodeIndexBase } from './items/index-segment';
+import {
+  type BaseList,
+  decodeBaseList,
+  decodeManifest,
+  encodeBaseList,
+  encodeManifest,
+  type FigureIndex,
+  type Manifest,
+} from './items/manifest';
 import { decodePointer, type ImportLease, type SnapshotPointer } from './items/pointer';
 import {
   decodeLegacySource,
@@ -30,7 +39,13 @@ import {
   type SourceLayout,
 } from './items/source-records';
 import {
+  baseListKey,
+  baseListName,
+  indexBaseKey,
+  indexBaseName,
+  indexDeltaKey,
   indexSegmentKey,
+  type Key,
   manifestPartition,
   pointerKey,
   refreshedKey,
@@ -63,21 +78,43 @@ export interface VersionFigures {
 }
 
 /**
- * The largest share of its index's stored bytes a delta may take to be written beside it
- * (docs/adr/0017-index-deltas.md): past it, an instance reads little less than the whole index,
- * and pays the delta's write units on every such refresh for nothing.
+ * The largest share of its index's stored bytes a delta may take to be written beside it or
+ * instead of it (docs/adr/0017-index-deltas.md, docs/adr/0018-index-bases.md): past it, an instance
+ * reads little less than the whole index, and a version stored as its base and such a delta costs
+ * nearly the index's write units on every refresh, and the base stays stored for it.
  */
 const DELTA_MAX_SHARE = 1 / 4;
 
+/** The figure chunks a figure state names. */
+const figureChunks = (figures: FigureIndex | undefined): string[] =>
+  figures ? [...Object.values(figures.hours), ...Object.values(figures.days)].flat() : [];
+
+/** Do two figure states name the same chunks for the same hours and days (none on both sides included)? */
+const sameFigures = (a: FigureIndex | undefined, b: FigureIndex | undefined): boolean =>
+  JSON.stringify(a && [Object.entries(a.hours).sort(), Object.entries(a.days).sort()]) ===
+  JSON.stringify(b && [Object.entries(b.hours).sort(), Object.entries(b.days).sort()]);
+
 const storedBytes = (items: readonly Item[]) => items.reduce((sum, item) => sum + (item[BODY] as Uint8Array).length, 0);
 
-/** What writing a version did: the items it put (manifest, new blocks, index, new source chunks) and its index segments. */
-export interface WrittenVersion {
+/**
+ * The deltas an import built for a new offer version's index (docs/adr/0018-index-bases.md), each
+ * checked to apply exactly (importer.ts): against the index base of the version it replaces, and
+ * against that version itself. Empty for a first version, a catalog family, or a replaced version
+ * whose index cannot be read whole.
+ */
+export interface IndexPlan {
+  /** A delta against base `base` (a version's whole index stored in `segments` shared segments). */
+  onBase?: { base: string; segments: number; delta: IndexDeltaData };
+  /** A delta against the version it replaces, for the instances that hold that version's index. */
+  step?: IndexDeltaData;
+}
+
+/** What writing a version did: the items it put, and where its index lies (the pointer names it: index-store.ts `IndexRef`). */
+export interface WrittenVersion extends Required<Pick<IndexRef, 'segments' | 'base'>> {
   itemsWritten: number;
-  segments: number;
-  /** Its index delta, when one was given and is small enough to be written. */
   delta?: IndexDeltaRef;
-  /** The shared items it names beside its blocks (its source chunks), stored by it or before. */
+  step?: IndexDeltaRef;
+  /** The shared items it names beside its blocks (its source chunks and its index base's segments), stored by it or before. */
   shared: string[];
 }
 
@@ -100,6 +137,9 @@ export interface WriterOptions {
 }
 
 export class SnapshotWriter {
+  /** The lists of index bases read (items/manifest.ts `BaseList`): never changed once written. */
+  private readonly lists = new Map<string, Promise<BaseList>>();
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -251,9 +291,11 @@ export class SnapshotWriter {
   /**
    * Write a family version: its manifest first (so that even a partial version can be deleted),
    * then the blocks and source chunks that `stored` does not hold (named by versions that are
-   * kept), and its index (and its delta against the version it replaces, when given and at most
-   * DELTA_MAX_SHARE of the index). Its source records name the served version's chunks for the
-   * records that did not change (read first, unless none changed) and are written whole otherwise.
+   * kept), and its index: a delta against the base of the version it replaces when the plan has
+   * one of at most DELTA_MAX_SHARE of the index, else the whole index as a base of its own, and
+   * beside either a delta against the version it replaces (when the plan has one that small, and
+   * it is not the first). Its source records name the served version's chunks for the records that
+   * did not change (read first, unless none changed) and are written whole otherwise.
    */
   async writeVersion(
     version: string,
@@ -261,77 +303,161 @@ export class SnapshotWriter {
     source: VersionSource,
     stored: ReadonlySet<string>,
     figures?: VersionFigures,
-    delta?: IndexDeltaData,
+    plan: IndexPlan = {},
   ): Promise<WrittenVersion> {
-    const index = encodeIndex(version, projection.index);
-    const encodedDelta = delta ? encodeIndexDelta(version, delta) : [];
-    const deltaItems = storedBytes(encodedDelta) <= storedBytes(index) * DELTA_MAX_SHARE ? encodedDelta : [];
-    const plan = await this.sourcePlan(source);
-    const sourceNames = plan.layout.chunks.map(sourceChunkName);
+    const whole = encodeIndexBase(version, projection.index);
+    const limit = storedBytes(whole) * DELTA_MAX_SHARE;
+    const small = (items: Item[]) => (storedBytes(items) <= limit ? items : []);
+    // A version written again (its identity names its content) over its own base is that base.
+    const onBase =
+      plan.onBase && plan.onBase.base !== version ? small(encodeIndexDelta(version, plan.onBase.delta)) : undefined;
+    const based = plan.onBase && onBase && onBase.length > 0 ? { ...plan.onBase, items: onBase } : undefined;
+    // Beside a base's delta, the delta against the replaced version only when that is not the base.
+    const step =
+      plan.step && plan.step.base !== based?.base
+        ? small(encodeIndexDelta(version, plan.step, based ? 'STEP' : 'DELTA'))
+        : [];
+    const base = based ?? { base: version, segments: whole.length, items: [] };
+    const baseNames = Array.from({ length: base.segments }, (_, i) => indexBaseName(base.base, i));
+    const ownIndex = based ? [] : whole.filter((_, i) => !stored.has(baseNames[i]));
+    const deltas = [...base.items, ...step];
+    const records = await this.sourcePlan(source);
+    const sourceNames = records.layout.chunks.map(sourceChunkName);
+    // Its blocks and figure state: its base's list (written with a base), and what differs from it.
+    const docs = projection.blocks.map((b) => b.hash);
+    const list: BaseList = based
+      ? await this.baseList(based.base)
+      : { blocks: docs, ...(figures ? { figures: figures.index } : {}) };
+    const ownList = based || stored.has(baseListName(version)) ? [] : [encodeBaseList(version, list)];
+    const sharedFigures = sameFigures(figures?.index, list.figures);
+    const listed = new Set([...list.blocks, ...(sharedFigures ? figureChunks(list.figures) : [])]);
+    const named = new Set([...docs, ...(figures?.hashes ?? [])]);
     const manifest = encodeManifest(version, {
-      keys: [...index, ...deltaItems].map(({ PK, SK }) => [PK, SK]),
-      blocks: [...projection.blocks.map((b) => b.hash), ...(figures?.hashes ?? []), ...sourceNames],
-      ...(figures ? { figures: figures.index } : {}),
-      source: plan.layout,
+      keys: deltas.map(({ PK, SK }) => [PK, SK]),
+      blocks: [...[...named].filter((b) => !listed.has(b)), ...baseNames, ...sourceNames],
+      ...(figures && !sharedFigures ? { figures: figures.index } : {}),
+      source: records.layout,
+      list: { base: base.base, figures: sharedFigures, unnamed: list.blocks.filter((b) => !named.has(b)) },
     });
     const blocks = [...projection.blocks, ...(figures?.chunks ?? [])]
       .filter((b) => !stored.has(b.hash))
       .map((b) => encodeBlock(b.hash, b.docs));
     // Chunks a kept version already stored (the served version's, or a retained one's) are not written again.
-    const newSources = plan.written
-      .filter((c) => !stored.has(sourceChunkName(c.hash)) || plan.unreadable.has(c.hash))
+    const newSources = records.written
+      .filter((c) => !stored.has(sourceChunkName(c.hash)) || records.unreadable.has(c.hash))
       .map(encodeSourceChunk);
-    await putItems(manifest, this.batch);
-    await putItems([...blocks, ...index, ...deltaItems, ...newSources], {
+    await putItems([...manifest, ...ownList], this.batch);
+    await putItems([...blocks, ...ownIndex, ...deltas, ...newSources], {
       ...this.batch,
       onProgress: this.options.onProgress,
     });
+    const ref = (items: Item[], of: string | undefined) =>
+      of !== undefined && items.length > 0 ? { base: of, segments: items.length } : undefined;
+    const delta = based ? ref(base.items, base.base) : ref(step, plan.step?.base);
+    const stepRef = based ? ref(step, plan.step?.base) : undefined;
     return {
-      itemsWritten: manifest.length + blocks.length + index.length + deltaItems.length + newSources.length,
-      segments: index.length,
-      ...(delta && deltaItems.length > 0 ? { delta: { base: delta.base, segments: deltaItems.length } } : {}),
-      shared: sourceNames,
+      itemsWritten:
+        manifest.length + ownList.length + blocks.length + ownIndex.length + deltas.length + newSources.length,
+      segments: base.segments,
+      base: base.base,
+      ...(delta ? { delta } : {}),
+      ...(stepRef ? { step: stepRef } : {}),
+      shared: [...baseNames, baseListName(base.base), ...sourceNames],
     };
   }
 
-  /** The index of a served version, as stored (an import builds the next version's delta against it). */
-  async readIndex(version: string, segments: number): Promise<IndexData> {
-    const items = await Promise.all(
-      Array.from({ length: segments }, (_, i) =>
-        this.client
-          .send(new GetCommand({ TableName: this.tableName, Key: indexSegmentKey(version, i), ConsistentRead: true }))
-          .then((out) => out.Item),
-      ),
-    );
-    return decodeIndex(version, items).data;
+  /**
+   * The index of a served version as stored, and the whole index of its base when it has one
+   * (versions written before ADR 0018 have none: their index is their own, deleted with them).
+   * An import builds the next version's deltas against them.
+   */
+  async readIndex(version: string, ref: IndexRef): Promise<{ index: IndexData; base?: IndexData }> {
+    const read = (count: number, key: (segment: number) => Key) =>
+      Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          this.client
+            .send(new GetCommand({ TableName: this.tableName, Key: key(i), ConsistentRead: true }))
+            .then((out) => out.Item),
+        ),
+      );
+    if (ref.base === undefined)
+      return { index: decodeIndex(version, await read(ref.segments, (i) => indexSegmentKey(version, i))).data };
+    const base = decodeIndex(ref.base, await read(ref.segments, (i) => indexBaseKey(ref.base!, i))).data;
+    if (ref.base === version) return { index: base, base };
+    if (base.kind !== 'offers' || ref.delta?.base !== ref.base)
+      throw new CorruptDataError(`the index of version ${version}: its base ${ref.base} has no delta`);
+    const delta = decodeIndexDelta(version, await read(ref.delta.segments, (i) => indexDeltaKey(version, i)));
+    try {
+      return { index: checkIndex(applyDelta(base, delta), `the index of version ${version}`, base), base };
+    } catch (error) {
+      if (error instanceof CorruptDataError) throw error;
+      throw new CorruptDataError(`the delta of ${version} does not apply: ${(error as Error).message}`);
+    }
   }
 
-  /** What a version holds (empty for a version that never wrote its manifest). */
+  /**
+   * What a version holds (empty for a version that never wrote its manifest), with what it names
+   * from its index base's list.
+   */
   async readManifest(version: string): Promise<Manifest> {
+    return (await this.manifestOf(version, false)).manifest;
+  }
+
+  /**
+   * A version's manifest items and what they name. `lenient`: a base list that is missing names
+   * nothing (a version being deleted whose import stopped before it wrote the list beside its
+   * manifest: it wrote nothing after them).
+   */
+  private async manifestOf(version: string, lenient: boolean) {
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': manifestPartition(version) },
       ConsistentRead: true,
     });
-    return decodeManifest(version, items);
+    const manifest = decodeManifest(version, items);
+    if (!manifest.list) return { items, manifest };
+    let list: BaseList;
+    try {
+      list = await this.baseList(manifest.list.base);
+    } catch (error) {
+      if (!(lenient && error instanceof MissingItemError)) throw error;
+      list = { blocks: [] };
+    }
+    const unnamed = new Set(manifest.list.unnamed);
+    manifest.blocks.push(...list.blocks.filter((b) => !unnamed.has(b)));
+    if (manifest.list.figures && list.figures) {
+      manifest.figures = list.figures;
+      manifest.blocks.push(...figureChunks(list.figures));
+    }
+    return { items, manifest };
+  }
+
+  /** The list of index base `version` (an item that never changes: read once per writer). */
+  private baseList(version: string): Promise<BaseList> {
+    let list = this.lists.get(version);
+    if (!list) {
+      list = this.client
+        .send(new GetCommand({ TableName: this.tableName, Key: baseListKey(version), ConsistentRead: true }))
+        .then((out) => decodeBaseList(version, out.Item));
+      list.catch(() => this.lists.delete(version));
+      this.lists.set(version, list);
+    }
+    return list;
   }
 
   /**
    * Delete a version: the items it owns, the blocks it names that `kept` does not (blocks named by
-   * versions that stay), the manifest last. Returns the items deleted.
+   * versions that stay), the manifest last. Returns the items deleted. A version whose import
+   * stopped before its manifest was written may have written its base's list (written beside the
+   * manifest): deleted too, unless kept.
    */
   async deleteVersion(version: string, kept: ReadonlySet<string>): Promise<number> {
-    const manifestItems = await queryAll(this.client, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': manifestPartition(version) },
-      ConsistentRead: true,
-    });
-    const manifest = decodeManifest(version, manifestItems);
+    const { items: manifestItems, manifest } = await this.manifestOf(version, true);
+    const names = manifestItems.length > 0 ? manifest.blocks : [baseListName(version)];
     const keys = [
       ...manifest.keys.map(([PK, SK]) => ({ PK, SK })),
-      ...[...new Set(manifest.blocks)].filter((b) => !kept.has(b)).map((b) => ({ ...sharedItemKey(b) })),
+      ...[...new Set(names)].filter((b) => !kept.has(b)).map((b) => ({ ...sharedItemKey(b) })),
     ];
     await deleteItems(keys, this.batch);
     await deleteItems(

@@ -44,15 +44,15 @@ async function served(
           snapshot: current.version,
           publishedAt: current.publishedAt,
           rank: SERVED_RANK,
-          index: await stores.indexes.served(family, current.version, current.segments, current.delta),
+          index: await stores.indexes.served(family, current.version, current),
         }
       : { ...NONE, index: undefined };
   }
   const retired = versions.retired.get(pinned);
   if (retired?.family !== family) throw new SnapshotExpiredError(parameter);
   try {
-    const { version, publishedAt, rank, segments } = retired;
-    return { snapshot: version, publishedAt, rank, index: await stores.indexes.retired(version, segments) };
+    const { version, publishedAt, rank } = retired;
+    return { snapshot: version, publishedAt, rank, index: await stores.indexes.retired(version, retired) };
   } catch (error) {
     // Deleted between the pointer this instance cached and now: no longer readable. An index that is
     // there but does not decode is corruption, a 500 like any other (a 410 would hide it from alarms).

@@ -34,6 +34,7 @@ import {
 import { type FamilyVersions, versionsOf } from '../data/snapshot-store';
 import {
   type FamilyState,
+  type IndexPlan,
   type RetiredVersion,
   type SnapshotPointer,
   SnapshotWriter,
@@ -393,25 +394,40 @@ const familiesToRecord = (
     : [];
 
 /**
- * The delta of a new offer version's index against the served version it replaces
- * (docs/adr/0017-index-deltas.md), read as stored; none when that version has no index in this
- * layout, or it cannot be read whole (readers then load the new index whole, as without a delta).
+ * The deltas of a new offer version's index (docs/adr/0018-index-bases.md): against the index base
+ * of the served version it replaces, and against that version itself (docs/adr/0017-index-deltas.md),
+ * each read as stored and kept only when, stored and read back, it applies to exactly the new index.
+ * None when that version has no index in this layout or it cannot be read whole (readers then load
+ * the new index whole, as without a delta); no base delta when its index has no base (written before).
  */
-async function deltaAgainst(
+async function indexPlan(
   writer: SnapshotWriter,
   replaced: FamilyState | undefined,
   index: IndexData,
-): Promise<IndexDeltaData | undefined> {
-  if (index.kind !== 'offers' || !replaced?.version || !replaced.segments) return undefined;
+): Promise<IndexPlan> {
+  if (index.kind !== 'offers' || !replaced?.version || !replaced.segments) return {};
+  const ref = { ...replaced, segments: replaced.segments };
   try {
-    const base = await writer.readIndex(replaced.version, replaced.segments);
-    const delta = base.kind === 'offers' ? indexDelta(base, replaced.version, index) : undefined;
-    // Checked again as readers will read it: stored, read back and applied.
-    return delta && isStoredDelta(base as OfferIndexData, delta, index) ? delta : undefined;
+    const stored = await writer.readIndex(replaced.version, ref);
+    const step = checkedDelta(stored.index, replaced.version, index);
+    const base = replaced.base;
+    if (base === undefined || !stored.base) return step ? { step } : {};
+    const onBase = base === replaced.version ? step : checkedDelta(stored.base, base, index);
+    return {
+      ...(onBase ? { onBase: { base, segments: replaced.segments, delta: onBase } } : {}),
+      ...(step ? { step } : {}),
+    };
   } catch (error) {
-    if (error instanceof CorruptDataError || error instanceof MissingItemError) return undefined;
+    if (error instanceof CorruptDataError || error instanceof MissingItemError) return {};
     throw error;
   }
+}
+
+/** The delta of `index` against `base` (the index of `baseVersion`), when, stored and read back, it applies as `index`. */
+function checkedDelta(base: IndexData, baseVersion: string, index: OfferIndexData): IndexDeltaData | undefined {
+  if (base.kind !== 'offers') return undefined;
+  const delta = indexDelta(base, baseVersion, index);
+  return delta && isStoredDelta(base, delta, index) ? delta : undefined;
 }
 
 /** Does `delta`, stored and read back, apply to `base` as `index`? */
@@ -641,13 +657,16 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
         { family: name, records: change.records, ...(layout ? { served: { layout, sameRecords } } : {}) },
         storedBlocks,
         figures,
-        await deltaAgainst(writer, servedState, projection.index),
+        await indexPlan(writer, servedState, projection.index),
       );
       for (const name of written.shared) kept.add(name);
       change.state.segments = written.segments;
-      // A state copied from the served one names that one's delta: this version's, or none.
+      change.state.base = written.base;
+      // A state copied from the served one names that one's deltas: this version's, or none.
       if (written.delta) change.state.delta = written.delta;
       else delete change.state.delta;
+      if (written.step) change.state.step = written.step;
+      else delete change.state.step;
       itemsWritten += written.itemsWritten;
       figureStore.counts.itemsWritten += figures?.chunks.filter((c) => !storedBlocks.has(c.hash)).length ?? 0;
     }
@@ -663,7 +682,16 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     for (const change of changes) {
       const replaced = families[DATASET_FAMILY_OF[change.family]];
       if (replaced?.version && replaced.version !== change.state.version) {
-        const readable = replaced.segments ? { segments: replaced.segments, publishedAt: replaced.publishedAt } : {};
+        // A retired version is read as a cold instance reads it: its base, and its delta against another.
+        const { segments, base, delta, publishedAt: at } = replaced;
+        const readable = segments
+          ? {
+              segments,
+              publishedAt: at,
+              ...(base ? { base } : {}),
+              ...(base && base !== replaced.version ? { delta } : {}),
+            }
+          : {};
         retired.push({ family: change.family, version: replaced.version, at: publishedAt.toISOString(), ...readable });
       }
       families[DATASET_FAMILY_OF[change.family]] = change.state;

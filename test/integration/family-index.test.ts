@@ -15,11 +15,22 @@
  * - upgrade: a table served in the positioned layout (before ADR 0009) is written again by the next
  *   import, and its old versions are deleted when due.
  */
-import { BatchWriteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { gzipSync } from 'node:zlib';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { IndexStore } from '../../shared/data/index-store';
 import { blockDocuments } from '../../shared/data/items/document-block';
+import { encodeIndex } from '../../shared/data/items/index-segment';
+import { encodeManifest } from '../../shared/data/items/manifest';
 import {
   DOCUMENT_PREFIX,
+  INDEX_BASE_PREFIX,
+  pointerKey,
   refreshedKey,
   SNAPSHOT_PREFIX,
   SOURCE_PREFIX,
@@ -133,11 +144,11 @@ async function keptVersions(table: TestTable): Promise<string[]> {
 /** The source partitions a version's manifest names. */
 async function sourcesOf(table: TestTable, version: string): Promise<string[]> {
   return (await new SnapshotWriter(table.client, table.tableName).readManifest(version)).blocks
-    .filter((name) => name.startsWith(SOURCE_PREFIX))
+    .filter((name) => name.startsWith(SOURCE_PREFIX) || name.startsWith(INDEX_BASE_PREFIX))
     .map((name) => sharedItemKey(name).PK);
 }
 
-/** A version's own partitions, and the stored source chunks that it names and no other kept version does. */
+/** A version's own partitions, and the stored source chunks and index bases that it names and no other kept version does. */
 async function partitionsOf(table: TestTable, version: string): Promise<string[]> {
   const items = await table.items();
   const own = items.flatMap((i) => (versionOfPartition(i.PK as string) === version ? [i.PK as string] : []));
@@ -154,7 +165,9 @@ async function unnamedSources(table: TestTable): Promise<string[]> {
   const named = new Set<string>();
   for (const version of await keptVersions(table)) for (const pk of await sourcesOf(table, version)) named.add(pk);
   const stored = new Set(
-    (await table.items()).flatMap((i) => (String(i.PK).startsWith(SOURCE_PREFIX) ? [String(i.PK)] : [])),
+    (await table.items()).flatMap((i) =>
+      String(i.PK).startsWith(SOURCE_PREFIX) || String(i.PK).startsWith(INDEX_BASE_PREFIX) ? [String(i.PK)] : [],
+    ),
   );
   return [...stored].filter((pk) => !named.has(pk));
 }
@@ -349,8 +362,8 @@ describe('index loads', () => {
     // The pointer read on every request: a publish is seen at once.
     const api = table.api({ env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '0' } });
     const indexReads = async () =>
-      keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter((pk) =>
-        /#(INDEX|DELTA)$/.test(pk),
+      keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter(
+        (pk) => /#(INDEX|DELTA|STEP)$/.test(pk) || pk.startsWith(INDEX_BASE_PREFIX),
       );
     const first = await readPointer(table.client, table.tableName);
 
@@ -367,7 +380,7 @@ describe('index loads', () => {
     const second = await readPointer(table.client, table.tableName);
     const [v1, v2] = [first?.families.earn_offers?.version, second?.families.earn_offers?.version];
     expect(v2).not.toBe(v1);
-    expect(cold).toEqual([`${SNAPSHOT_PREFIX}${v1}#INDEX`]);
+    expect(cold).toEqual([`${INDEX_BASE_PREFIX}${v1}`]);
     expect(warm).toEqual([]);
     expect(published).toEqual([`${SNAPSHOT_PREFIX}${v2}#DELTA`]);
     expect(after).toEqual([]);
@@ -391,8 +404,7 @@ describe('retired versions', () => {
     const versions = servedVersions((await readPointer(table.client, table.tableName))!);
     served = versions.served.earn!;
     retired = [...versions.retired.values()].filter((v) => v.family === 'earn');
-    heap = (await new IndexStore(table.client, table.tableName).served('earn', served.version, served.segments))
-      .heapBytes;
+    heap = (await new IndexStore(table.client, table.tableName).served('earn', served.version, served)).heapBytes;
   });
   afterAll(() => table.close());
 
@@ -404,12 +416,12 @@ describe('retired versions', () => {
     const store = new IndexStore(table.client, table.tableName, { servedBytes: 2 * heap, retiredBytes: 2 * heap });
 
     expect(retired).toHaveLength(3);
-    expect(await loads(() => store.served('earn', served.version, served.segments))).toBe(1);
-    for (const v of [...retired, ...retired]) await loads(() => store.retired(v.version, v.segments));
-    expect(await loads(() => store.served('earn', served.version, served.segments))).toBe(0);
+    expect(await loads(() => store.served('earn', served.version, served))).toBe(1);
+    for (const v of [...retired, ...retired]) await loads(() => store.retired(v.version, v));
+    expect(await loads(() => store.served('earn', served.version, served))).toBe(0);
     // The retired ones are kept within their own budget, the most recently used first.
     const last = retired[retired.length - 1];
-    expect(await loads(() => store.retired(last.version, last.segments))).toBe(0);
+    expect(await loads(() => store.retired(last.version, last))).toBe(0);
     expect(store.keptBytes.servedBytes).toBe(heap);
     expect(store.keptBytes.retiredBytes).toBeLessThanOrEqual(2 * heap);
   });
@@ -435,10 +447,10 @@ describe('retired versions', () => {
   it('a retired index larger than its budget is answered in full on every request, and not kept', async () => {
     const store = new IndexStore(table.client, table.tableName, { servedBytes: 2 * heap, retiredBytes: heap / 2 });
     const [v] = retired;
-    const full = await new IndexStore(table.client, table.tableName).retired(v.version, v.segments);
+    const full = await new IndexStore(table.client, table.tableName).retired(v.version, v);
 
     for (let i = 0; i < 2; i++) {
-      const { result, accounting } = await withRequestAccounting(() => store.retired(v.version, v.segments));
+      const { result, accounting } = await withRequestAccounting(() => store.retired(v.version, v));
       expect(accounting.summary().indexLoads).toBe(1);
       expect(result.size).toBe(full.size);
     }
@@ -449,9 +461,13 @@ describe('retired versions', () => {
     const store = new IndexStore(table.client, table.tableName, { servedBytes: 4 * heap, retiredBytes: 4 * heap });
     const previous = retired[retired.length - 1];
 
-    expect(await loads(() => store.served('earn', previous.version, previous.segments))).toBe(1);
-    expect(await loads(() => store.served('earn', served.version, served.segments))).toBe(1);
-    expect(await loads(() => store.retired(previous.version, previous.segments))).toBe(0);
+    expect(await loads(() => store.served('earn', previous.version, previous))).toBe(1);
+    // The new version's index: loaded, or its delta applied to the one it replaced.
+    const { indexLoads, indexDeltas } = (
+      await withRequestAccounting(() => store.served('earn', served.version, served))
+    ).accounting.summary();
+    expect(indexLoads + indexDeltas).toBe(1);
+    expect(await loads(() => store.retired(previous.version, previous))).toBe(0);
     // One version per family among the served ones.
     expect(store.keptBytes.servedBytes).toBe(heap);
   });
@@ -470,7 +486,7 @@ function refreshed(dataset: any, ms: number, every = 20): any {
   return changed;
 }
 
-describe('index deltas (docs/adr/0017-index-deltas.md)', () => {
+describe('index deltas and bases (docs/adr/0017-index-deltas.md, docs/adr/0018-index-bases.md)', () => {
   let table: TestTable;
   let dataset: any;
   let clock = T0;
@@ -487,7 +503,7 @@ describe('index deltas (docs/adr/0017-index-deltas.md)', () => {
       .earn;
   };
   /** An instance that reads the pointer on every request: a publish is seen at once. */
-  const instance = () => table.api({ env: { SNAPSHOT_CACHE_MS: '0' } });
+  const instance = (of: TestTable = table) => of.api({ env: { SNAPSHOT_CACHE_MS: '0' } });
   const request = async (api: TestApi, path: string) => {
     const { result, accounting } = await withRequestAccounting(() => invoke(api.offers as any, apiEvent(path)));
     expect(result.status).toBe(200);
@@ -571,10 +587,12 @@ describe('index deltas (docs/adr/0017-index-deltas.md)', () => {
     const warm = instance();
     await request(warm, PAGES[0]);
     const v = await publish(refreshed(dataset, clock + 60_000, 31));
+    // The delta the warm instance reads: against the version it holds (beside one against the base, when that is another).
+    const kind = (await pointerOf()).step ? 'STEP' : 'DELTA';
     await table.client.send(
       new PutCommand({
         TableName: table.tableName,
-        Item: { PK: `V#${v}#DELTA`, SK: '000000', z: new Uint8Array([1, 2, 3]) },
+        Item: { PK: `V#${v}#${kind}`, SK: '000000', z: new Uint8Array([1, 2, 3]) },
       }),
     );
     const lines: string[] = [];
@@ -600,13 +618,145 @@ describe('index deltas (docs/adr/0017-index-deltas.md)', () => {
     await request(warm, PAGES[0]);
     const v = await publish(refreshed(dataset, clock + 60_000, 1));
 
+    expect(await pointerOf()).toMatchObject({ version: v, base: v });
     expect((await pointerOf()).delta).toBeUndefined();
-    // Its own items: the index and the manifest, no delta.
-    expect((await partitionsOf(table, v)).filter((pk) => pk.startsWith(SNAPSHOT_PREFIX))).toEqual([
-      `V#${v}#INDEX`,
+    // Its items: its whole index as a new base, and the manifest, no delta.
+    expect((await partitionsOf(table, v)).filter((pk) => !pk.startsWith(SOURCE_PREFIX))).toEqual([
+      `IDX#${v}`,
       `V#${v}#MANIFEST`,
     ]);
     expect(await request(warm, PAGES[0])).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
+  });
+
+  // ---- index bases (docs/adr/0018-index-bases.md) ----
+
+  /** Every page's body on `api`, and the index loads and deltas applied they took. */
+  const pages = async (api: TestApi) => {
+    const { result, accounting } = await withRequestAccounting(async () => {
+      const bodies: unknown[] = [];
+      for (const path of [...PAGES, '/api/v1/earn/150']) {
+        const res = await invoke(api.offers as any, apiEvent(path));
+        expect(res.status).toBe(200);
+        bodies.push(res.body);
+      }
+      return bodies;
+    });
+    const { indexLoads, indexDeltas } = accounting.summary();
+    return { bodies: result, indexLoads, indexDeltas };
+  };
+  /** The pages as answered before bases: the dataset imported first into an empty table, its index stored whole. */
+  const answeredBefore = async () => {
+    const other = await startTestTable();
+    try {
+      await importDataset(dataset, { client: other.client, tableName: other.tableName, now: at(clock) });
+      return (await pages(instance(other))).bodies;
+    } finally {
+      await other.close();
+    }
+  };
+
+  it('after several 5 % refreshes and a new base, a warm instance (deltas) and a cold one (base and delta) answer as before', async () => {
+    // Every offer changed: a base of its own.
+    const first = await publish(refreshed(dataset, clock + 60_000, 1));
+    expect(await pointerOf()).toMatchObject({ version: first, base: first });
+    const warm = instance();
+    expect(await pages(warm)).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
+
+    // Three 5 % refreshes: each version is the first one's index (its base) and a delta against it.
+    for (const [k, every] of [20, 23, 29].entries()) {
+      const v = await publish(refreshed(dataset, clock + 60_000, every));
+      const state = await pointerOf();
+      expect(state).toMatchObject({ version: v, base: first, delta: { base: first } });
+      // Beside it, from the second on, a delta against the version it replaced (which is not the base).
+      expect(state.step === undefined).toBe(k === 0);
+      expect((await partitionsOf(table, v)).filter((pk) => pk.startsWith(INDEX_BASE_PREFIX))).toEqual([]);
+      const before = await answeredBefore();
+      const applied = await pages(warm);
+      expect(applied).toMatchObject({ indexLoads: 0, indexDeltas: 1 });
+      const cold = await pages(instance());
+      expect(cold).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
+      expect(applied.bodies).toEqual(before);
+      expect(cold.bodies).toEqual(before);
+    }
+
+    // Every offer changed: the delta would be most of the index, so the version is a base of its own.
+    const rolled = await publish(refreshed(dataset, clock + 60_000, 1));
+    expect(await pointerOf()).toMatchObject({ version: rolled, base: rolled });
+    expect(await pages(warm)).toMatchObject({ bodies: await answeredBefore(), indexLoads: 1 });
+    expect((await pages(instance())).bodies).toEqual(await answeredBefore());
+
+    // And the next 5 % refresh is a delta against it.
+    const next = await publish(refreshed(dataset, clock + 60_000, 31));
+    expect(await pointerOf()).toMatchObject({ version: next, base: rolled, delta: { base: rolled } });
+    const before = await answeredBefore();
+    expect(await pages(warm)).toMatchObject({ bodies: before, indexLoads: 0, indexDeltas: 1 });
+    expect(await pages(instance())).toMatchObject({ bodies: before, indexLoads: 1, indexDeltas: 0 });
+  });
+
+  it('a version whose delta against its base does not decode is a 500 on a cold instance: nothing else holds its index', async () => {
+    const state = await pointerOf();
+    expect(state.base).not.toBe(state.version);
+    const key = { PK: `V#${state.version}#DELTA`, SK: '000000' };
+    const { Item: stored } = await table.client.send(new GetCommand({ TableName: table.tableName, Key: key }));
+    await table.client.send(new PutCommand({ TableName: table.tableName, Item: { ...key, z: gzipSync('{}') } }));
+    try {
+      const res = await invoke(instance().offers as any, apiEvent(PAGES[0]));
+      expect([res.status, res.body.error?.code]).toEqual([500, 'internal_error']);
+    } finally {
+      await table.client.send(new PutCommand({ TableName: table.tableName, Item: stored! }));
+    }
+  });
+
+  it('a base stays stored while a kept version names it, and is deleted with the last version that does', async () => {
+    const other = await startTestTable();
+    try {
+      const importAt = async (data: unknown, ms: number) =>
+        (
+          await importDataset(data, {
+            client: other.client,
+            tableName: other.tableName,
+            now: at(ms),
+            retireAfterMs: 600_000,
+          })
+        ).versions.earn;
+      const bases = async () =>
+        [
+          ...new Set(
+            (await other.items()).flatMap((i) =>
+              String(i.PK).startsWith(INDEX_BASE_PREFIX) ? [String(i.PK).slice(INDEX_BASE_PREFIX.length)] : [],
+            ),
+          ),
+        ].sort();
+      const api = instance(other);
+      const v1 = await importAt(base(), T0);
+      const v2 = await importAt(withApy(base(), 150, '1.125'), T0 + 1_000);
+      const pinned = `/api/v1/earn?limit=50&snapshot=${v2}`;
+      const v2Page = (await invoke(api.offers as any, apiEvent(pinned))).body;
+      /** The stored bases among these versions' (the other families have theirs). */
+      const basesOf = async (...versions: string[]) => (await bases()).filter((b) => versions.includes(b));
+      expect(await basesOf(v1, v2)).toEqual([v1]);
+
+      // Every offer changed: v3 is a base of its own. v1 is past its retention and deleted, but v2
+      // (replaced now, retained) is v1's index and a delta: v1's base stays, and v2 is read from it.
+      const v3 = await importAt(refreshed(base(), T0 + 601_000, 1), T0 + 601_000);
+      expect(await basesOf(v1, v2, v3)).toEqual([v1, v3].sort());
+      expect((await other.items()).some((i) => i.PK === `V#${v1}#MANIFEST`)).toBe(false);
+      const retired = (await readPointer(other.client, other.tableName))!.retired.find((r) => r.version === v2);
+      expect(retired).toMatchObject({ base: v1, delta: { base: v1 } });
+      const cold = instance(other);
+      expect(await invoke(cold.offers as any, apiEvent(pinned))).toMatchObject({ status: 200, body: v2Page });
+
+      // v2 past its retention too: no kept version names v1's base any more, and it goes with v2.
+      const v4 = await importAt(withApy(refreshed(base(), T0 + 601_000, 1), 151, '2.5'), T0 + 1_202_000);
+      expect((await readPointer(other.client, other.tableName))!.families.earn_offers).toMatchObject({
+        version: v4,
+        base: v3,
+      });
+      expect(await basesOf(v1, v2, v3, v4)).toEqual([v3]);
+      expect((await other.items()).some((i) => String(i.PK).startsWith(`V#${v2}#`))).toBe(false);
+    } finally {
+      await other.close();
+    }
   });
 });
 
@@ -639,13 +789,13 @@ describe('a refresh', () => {
     const docs = putBlocks.flatMap((h) => after.get(h)!.map((d) => JSON.parse(d)));
     expect(docs.every((d) => String(d.compositeKey).startsWith('earn:'))).toBe(true);
     expect(docs.filter((d) => d.id === 150).map((d) => d.apy)).toEqual(['77.125']);
-    // Besides them: the new earn version's manifest, index and its delta, its new records' source, and nothing of any other version.
+    // Besides them: the new earn version's manifest, its index as a delta of the replaced version's
+    // (its base: docs/adr/0018-index-bases.md), its new records' source, and nothing of any other version.
     const version = result.versions.earn;
     const others = recording.puts().filter((i) => !i.PK.startsWith(DOCUMENT_PREFIX));
     expect([...new Set(others.map((i) => i.PK))].sort()).toEqual([
       EARN_SOURCE,
       `V#${version}#DELTA`,
-      `V#${version}#INDEX`,
       `V#${version}#MANIFEST`,
     ]);
     expect(recording.deletes()).toEqual([]);
@@ -705,8 +855,8 @@ describe('deletion', () => {
     const v1 = await earnVersion();
     await importDataset(one, { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) });
     const v2 = await earnVersion();
-    // Within its retention, the replaced version is whole (its source chunk is v2's too: one offer changed).
-    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
+    // Within its retention, the replaced version is whole (its source chunk and its index, v2's base, are v2's too: one offer changed).
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#MANIFEST`]);
     expect(await unnamedSources(table)).toEqual([]);
     const named1 = (await writer.readManifest(v1)).blocks;
 
@@ -719,10 +869,13 @@ describe('deletion', () => {
 
     const v3 = await earnVersion();
     const [named2, named3] = [(await writer.readManifest(v2)).blocks, (await writer.readManifest(v3)).blocks];
-    // What a manifest may name: document blocks (by hash) and shared source chunks.
+    // What a manifest may name: document blocks (by hash), shared source chunks and index bases' segments.
     const stored = new Set([
       ...(await storedBlocks(table)).keys(),
       ...(await table.items()).flatMap((i) => (String(i.PK).startsWith(SOURCE_PREFIX) ? [String(i.PK)] : [])),
+      ...(await table.items()).flatMap((i) =>
+        String(i.PK).startsWith(INDEX_BASE_PREFIX) ? [`${String(i.PK)}#${String(i.SK)}`] : [],
+      ),
     ]);
     const onlyV1 = named1.filter((b) => !named2.includes(b) && !named3.includes(b));
     expect(result.itemsDeleted).toBeGreaterThan(0);
@@ -773,7 +926,7 @@ describe('leases', () => {
 
   it('an import killed while deleting an earlier failed import’s versions leaves them on the lease; the next import deletes them', async () => {
     const [y] = await abandoned(withApy(base(), 150, '11.5'), T0 + 1_000);
-    expect(await partitionsOf(table, y)).toEqual([EARN_SOURCE, `V#${y}#DELTA`, `V#${y}#INDEX`, `V#${y}#MANIFEST`]);
+    expect(await partitionsOf(table, y)).toEqual([EARN_SOURCE, `V#${y}#DELTA`, `V#${y}#MANIFEST`]);
     const next = withApy(base(), 151, '12.5');
 
     // Killed after its first batch write: the deletion of y's own items, before its manifest's.
@@ -786,7 +939,7 @@ describe('leases', () => {
     } finally {
       killed.close();
     }
-    expect(killed.deletes().map((k) => k.PK)).toContain(`V#${y}#INDEX`);
+    expect(killed.deletes().map((k) => k.PK)).toContain(`V#${y}#DELTA`);
     expect(await partitionsOf(table, y)).toEqual([`V#${y}#MANIFEST`]);
     const lease = (await readPointer(table.client, table.tableName))!.lease!;
     expect(lease.writing).toContain(y);
@@ -826,7 +979,7 @@ describe('leases', () => {
 
     const retired = (await readPointer(table.client, table.tableName))!.retired.find((r) => r.version === v1);
     expect(retired).toBeDefined();
-    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#DELTA`, `V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#DELTA`, `V#${v1}#MANIFEST`]);
     const records = await new SnapshotWriter(table.client, table.tableName).readSource(
       v1,
       'earn_offers',
@@ -834,12 +987,87 @@ describe('leases', () => {
     );
     expect(records).toEqual(parseDataset(base()).earn_offers);
     // A reader that names it (a cached pointer, a pinned list) still loads its index.
-    const index = await table.api().deps.stores.indexes.retired(v1, retired!.segments!);
+    const index = await table.api().deps.stores.indexes.retired(v1, { ...retired!, segments: retired!.segments! });
     expect(index.size).toBe(base().earn_offers.filter((o: any) => o.published !== false).length);
   });
 });
 
 // ---- upgrade from the positioned layout ----------------------------------------------------------
+
+describe('a table written before index bases (ADR 0017)', () => {
+  let table: TestTable;
+
+  beforeAll(async () => {
+    table = await startTestTable();
+  });
+  afterAll(() => table.close());
+
+  it('keeps serving: its version is read as stored, the next import writes a base of its own, and the old index goes with its version', async () => {
+    const client = table.client;
+    const tableName = table.tableName;
+    const put = (Item: Record<string, unknown>) => client.send(new PutCommand({ TableName: tableName, Item }));
+    const api = () => table.api({ env: { SNAPSHOT_CACHE_MS: '0' } });
+    const PATHS = ['/api/v1/earn?limit=50', '/api/v1/earn?limit=20&sort=apy_desc', '/api/v1/earn/150'];
+    const bodies = async (instance: TestApi) => {
+      const { result, accounting } = await withRequestAccounting(async () => {
+        const out: unknown[] = [];
+        for (const path of PATHS) out.push((await invoke(instance.offers as any, apiEvent(path))).body);
+        return out;
+      });
+      return { bodies: result, ...accounting.summary() };
+    };
+    await importDataset(base(), { client, tableName, now: at(T0) });
+    const served = (await bodies(api())).bodies;
+
+    // The earn version as ADR 0017 stored it: its index its own items, listed among its manifest's
+    // keys; its blocks listed in its manifest; no base in the pointer.
+    const pointer = (await readPointer(client, tableName))!;
+    const { base: _base, ...state } = pointer.families.earn_offers!;
+    const v0 = state.version!;
+    const writer = new SnapshotWriter(client, tableName);
+    const { index } = await writer.readIndex(v0, { ...state, segments: state.segments!, base: v0 });
+    const manifest = await writer.readManifest(v0);
+    const own = encodeIndex(v0, index);
+    for (const item of (await table.items()).filter((i) => i.PK === `${INDEX_BASE_PREFIX}${v0}`))
+      await client.send(new DeleteCommand({ TableName: tableName, Key: { PK: item.PK, SK: item.SK } }));
+    for (const item of [
+      ...own,
+      ...encodeManifest(v0, {
+        keys: own.map(({ PK, SK }) => [PK, SK]),
+        blocks: manifest.blocks.filter((b) => !b.startsWith(INDEX_BASE_PREFIX)),
+        ...(manifest.figures ? { figures: manifest.figures } : {}),
+        ...(manifest.source ? { source: manifest.source } : {}),
+      }),
+    ])
+      await put(item);
+    const { lease: _lease, ...stored } = pointer;
+    await put({ ...pointerKey(), ...stored, families: { ...pointer.families, earn_offers: state } });
+
+    const warm = api();
+    expect(await bodies(warm)).toMatchObject({ bodies: served, indexLoads: 1 });
+
+    // A 5 % refresh: the old index is no base (its version owns it), so the new version is one of its own.
+    await importDataset(withApy(base(), 150, '1.125'), { client, tableName, now: at(T0 + 1_000) });
+    const v1 = (await readPointer(client, tableName))!.families.earn_offers!;
+    expect(v1).toMatchObject({ base: v1.version, delta: { base: v0 } });
+    const fresh = await bodies(api());
+    expect(await bodies(warm)).toMatchObject({ bodies: fresh.bodies, indexLoads: 0, indexDeltas: 1 });
+    expect((await invoke(api().offers as any, apiEvent(`/api/v1/earn?limit=50&snapshot=${v0}`))).body).toEqual(
+      served[0],
+    );
+
+    // Past its retention, the old version goes, its own index with it; the new base stays.
+    await importDataset(withApy(base(), 151, '2.5'), {
+      client,
+      tableName,
+      now: at(T0 + 601_000),
+      retireAfterMs: 600_000,
+    });
+    const left = (await table.items()).map((i) => String(i.PK));
+    expect(left.filter((pk) => pk.startsWith(`V#${v0}#`))).toEqual([]);
+    expect(left).toContain(`${INDEX_BASE_PREFIX}${v1.version}`);
+  });
+});
 
 describe('a table of the positioned layout', () => {
   let table: TestTable;

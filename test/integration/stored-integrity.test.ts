@@ -15,8 +15,9 @@ import { gzipSync } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { indexOf, type OfferIndex } from '../../shared/data/family-index';
 import { encodeBlock } from '../../shared/data/items/document-block';
-import { decodeIndex, encodeIndex } from '../../shared/data/items/index-segment';
-import { documentBlockKey, indexSegmentKey, type Key, type VersionedFamily } from '../../shared/data/keys';
+import { encodeIndexBase } from '../../shared/data/items/index-segment';
+import { documentBlockKey, indexBaseKey, type Key, type VersionedFamily } from '../../shared/data/keys';
+import { SnapshotWriter } from '../../shared/data/snapshot-writer';
 import { importDataset } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset } from '../fixtures/dataset';
@@ -63,17 +64,19 @@ async function change(key: Key, edit: (item: Item) => Item | undefined): Promise
   else await table.client.send(new DeleteCommand({ TableName: table.tableName, Key: key }));
 }
 
-/** The served version of a family, and its index as stored. */
+/**
+ * The served version of a family, its index as stored, and the version whose whole index is stored
+ * as its base (itself, or the base its delta applies to: docs/adr/0018-index-bases.md) with that index.
+ */
 async function served(family: VersionedFamily) {
   const version = (await table.api().deps.stores.snapshot.versions()).served[family]!;
-  const segments = await Promise.all(
-    Array.from({ length: version.segments }, (_, i) =>
-      table.client
-        .send(new GetCommand({ TableName: table.tableName, Key: indexSegmentKey(version.version, i) }))
-        .then((out) => out.Item),
-    ),
-  );
-  return { version: version.version, data: decodeIndex(version.version, segments).data };
+  const stored = await new SnapshotWriter(table.client, table.tableName).readIndex(version.version, version);
+  return {
+    version: version.version,
+    data: stored.index,
+    base: version.base ?? version.version,
+    baseData: stored.base ?? stored.index,
+  };
 }
 
 beforeAll(async () => {
@@ -153,21 +156,22 @@ describe('a document block is checked against its key', () => {
 
 describe('a served document is the one its index entry names', () => {
   it("an offer entry whose id is not its document's is a 500", async () => {
-    const { version, data } = await served('earn');
+    // The id as stored in the base the served version's index is made of (its delta carries it).
+    const { base, baseData: data } = await served('earn');
     const entry = (data as OfferIndex['data']).ids.indexOf(1);
     (data as OfferIndex['data']).ids[entry] = 999_999;
-    const [segment] = encodeIndex(version, data);
-    await change(indexSegmentKey(version, 0), () => segment);
+    const [segment] = encodeIndexBase(base, data);
+    await change(indexBaseKey(base, 0), () => segment);
 
     expect(await answer('offers', '/api/v1/earn/999999')).toEqual(internalError);
   });
 
   it("a platform entry whose slug is not its document's is a 500", async () => {
-    const { version, data } = await served('exchanges');
+    const { base, baseData: data } = await served('exchanges');
     if (data.kind !== 'catalog') throw new Error('not a catalog index');
     data.slugs[data.slugs.indexOf('binance')] = 'not-binance';
-    const [segment] = encodeIndex(version, data);
-    await change(indexSegmentKey(version, 0), () => segment);
+    const [segment] = encodeIndexBase(base, data);
+    await change(indexBaseKey(base, 0), () => segment);
 
     expect(await answer('platforms', '/api/v1/exchanges/not-binance')).toEqual(internalError);
   });
@@ -175,14 +179,15 @@ describe('a served document is the one its index entry names', () => {
 
 describe('a replaced version', () => {
   it('whose index does not decode is a 500 for `snapshot` and `since`, never a 410', async () => {
-    await change(indexSegmentKey(earn[0], 0), (item) => ({ ...item, z: gzipSync('{"kind":"offers"}') }));
+    // The first version's index is stored whole, as a base (docs/adr/0018-index-bases.md).
+    await change(indexBaseKey(earn[0], 0), (item) => ({ ...item, z: gzipSync('{"kind":"offers"}') }));
 
     expect(await answer('offers', `/api/v1/earn?snapshot=${earn[0]}`)).toEqual(internalError);
     expect(await answer('offers', `/api/v1/earn/changes?since=${earn[0]}`)).toEqual(internalError);
   });
 
   it('whose index is gone (deleted after its retention) is a 410 snapshot_expired naming the parameter', async () => {
-    await change(indexSegmentKey(earn[0], 0), () => undefined);
+    await change(indexBaseKey(earn[0], 0), () => undefined);
 
     for (const [path, parameter] of [
       [`/api/v1/earn?snapshot=${earn[0]}`, 'snapshot'],

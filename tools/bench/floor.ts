@@ -54,9 +54,9 @@ export class ServedData {
     );
     const served = versions.served[family];
     if (version === undefined || served?.version === version)
-      return served && this.indexes.served(family, served.version, served.segments);
+      return served && this.indexes.served(family, served.version, served);
     const retired = versions.retired.get(version);
-    return retired && this.indexes.retired(retired.version, retired.segments);
+    return retired && this.indexes.retired(retired.version, retired);
   }
 
   /** How many records a list of the family has with these filters. */

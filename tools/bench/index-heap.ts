@@ -96,7 +96,7 @@ async function loadAndBuild(
   const store = new IndexStore(client, tableName);
   const kept = await Promise.all(
     VERSIONED_FAMILIES.flatMap((family) =>
-      served[family] ? [store.served(family, served[family].version, served[family].segments)] : [],
+      served[family] ? [store.served(family, served[family].version, served[family])] : [],
     ),
   );
   if (kept.length === 0) throw new Error('no index loaded');

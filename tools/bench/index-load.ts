@@ -56,9 +56,7 @@ export async function measureIndexLoads(
       model.begin(2_000_000_000 + f * 10_000 + r);
       const store = new IndexStore(client, tableName);
       const start = performance.now();
-      const { result, accounting } = await withRequestAccounting(() =>
-        store.served(family, version.version, version.segments),
-      );
+      const { result, accounting } = await withRequestAccounting(() => store.served(family, version.version, version));
       times.push(performance.now() - start);
       readUnits = accounting.summary().readCapacity;
       entries = result.size;

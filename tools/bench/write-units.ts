@@ -182,7 +182,21 @@ export interface WriteCounts {
   versionUnits: number;
   /** Write units of the snapshot pointer's writes (the lease, its renewals, the publish). */
   pointerUnits: number;
+  /** Write units of puts and deletions by item kind (`kindOf`): where a case's units go. */
+  byKind: Record<string, number>;
 }
+
+/**
+ * The kind of an item by its key: a version's own items by their partition's last part (`V#…#INDEX`,
+ * `V#…#MANIFEST`), the shared ones by their prefix (`DOC#`, `SRC#`), the rest by the partition up to
+ * its first `#`.
+ */
+const kindOf = (key: Item): string => {
+  const pk = String(key.PK);
+  if (pk.startsWith(SNAPSHOT_PREFIX)) return `V#…#${pk.slice(pk.lastIndexOf('#') + 1)}`;
+  const at = pk.indexOf('#');
+  return at < 0 ? pk : pk.slice(0, at + 1);
+};
 
 /** The partitions of family versions: their own items, and the blocks and source records they name. */
 const VERSION_PREFIXES = [SNAPSHOT_PREFIX, DOCUMENT_PREFIX, SOURCE_PREFIX];
@@ -200,6 +214,7 @@ const zeroCounts = (): WriteCounts => ({
   journalWriteUnits: 0,
   versionUnits: 0,
   pointerUnits: 0,
+  byKind: {},
 });
 
 type Op = { kind: 'put' | 'update' | 'delete' | 'check'; table: string; key: Item; item?: Item; factor: number };
@@ -317,6 +332,8 @@ export function countingClient(
     const total = op.factor * (table + indexes);
     if (VERSION_PREFIXES.some((prefix) => String(op.key.PK).startsWith(prefix))) counts.versionUnits += total;
     if (op.key.PK === POINTER.PK && op.key.SK === POINTER.SK) counts.pointerUnits += total;
+    const kind = `${op.kind === 'delete' ? 'delete' : 'put'} ${kindOf(op.key)}`;
+    counts.byKind[kind] = (counts.byKind[kind] ?? 0) + total;
     if (op.kind === 'delete') {
       counts.deleteUnits += total;
       counts.itemsDeleted++;

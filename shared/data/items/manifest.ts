@@ -3,8 +3,8 @@
  * the blocks it names, so that it can be deleted without a scan. Read and written by
  * snapshot-writer.ts.
  */
-import { CorruptDataError } from '../../platform/errors';
-import { manifestKey, sourceChunkName } from '../keys';
+import { CorruptDataError, MissingItemError } from '../../platform/errors';
+import { baseListKey, baseListName, manifestKey, sourceChunkName } from '../keys';
 import { BODY, body, chunked, gzip, type Item, parsed } from './content';
 import type { SourceLayout } from './source-records';
 
@@ -33,6 +33,51 @@ export interface Manifest {
   blocks: string[];
   figures?: FigureIndex;
   source?: SourceLayout;
+  /**
+   * Names it takes from the list of its index base (`BaseList`, docs/adr/0018-index-bases.md): every
+   * block there but those `unnamed`, and the figure state there when `figures`. Decoded, a manifest
+   * names the list itself among its blocks; `SnapshotWriter.readManifest` adds the rest.
+   */
+  list?: { base: string; figures: boolean; unnamed: string[] };
+}
+
+/**
+ * The document blocks and figure state of the version whose whole index is a base (`IDX#<version>`
+ * / `BLOCKS`), stored once beside it: the manifests of the versions built on it name them from
+ * here and list only what differs, so a refresh does not write (and later delete) them all again.
+ */
+export interface BaseList {
+  blocks: string[];
+  figures?: FigureIndex;
+}
+
+export const encodeBaseList = (version: string, list: BaseList): Item => ({
+  ...baseListKey(version),
+  [BODY]: gzip(JSON.stringify(list)),
+});
+
+const isFigureIndex = (v: unknown): v is FigureIndex => {
+  const isTimes = (t: unknown) =>
+    typeof t === 'object' &&
+    t !== null &&
+    !Array.isArray(t) &&
+    Object.values(t).every((chunks) => Array.isArray(chunks) && chunks.every(isString));
+  return typeof v === 'object' && v !== null && isTimes((v as FigureIndex).hours) && isTimes((v as FigureIndex).days);
+};
+
+export function decodeBaseList(version: string, item: Record<string, unknown> | undefined): BaseList {
+  const what = `the block list of index base ${version}`;
+  if (item === undefined) throw new MissingItemError(`${what} is missing`);
+  const list = parsed(body(item, what), what) as Partial<BaseList> | null;
+  if (
+    typeof list !== 'object' ||
+    list === null ||
+    !Array.isArray(list.blocks) ||
+    !list.blocks.every(isString) ||
+    (list.figures !== undefined && !isFigureIndex(list.figures))
+  )
+    throw new CorruptDataError(`${what} is malformed`);
+  return { blocks: list.blocks, ...(list.figures ? { figures: list.figures } : {}) };
 }
 
 /** Chunk hashes, or run numbers, an entry of the source layout holds at most (an entry is one JSON text: kept well under a chunk). */
@@ -50,6 +95,20 @@ function sourceEntries({ chunks, runs }: SourceLayout): Record<string, unknown>[
   ];
 }
 
+/** What a manifest takes from its base's list: `{"list": <base>, "figures": 0 | 1}`, then the names it does not take. */
+function listEntries({ base, figures, unnamed }: NonNullable<Manifest['list']>): Record<string, unknown>[] {
+  const parts = Array.from({ length: Math.ceil(unnamed.length / SOURCE_ENTRY_SIZE) }, (_, i) =>
+    unnamed.slice(i * SOURCE_ENTRY_SIZE, (i + 1) * SOURCE_ENTRY_SIZE),
+  );
+  return [{ list: base, figures: figures ? 1 : 0 }, ...parts.map((names) => ({ unnamed: names }))];
+}
+
+const isListEntry = (entry: unknown): entry is { list: string; figures: 0 | 1 } => {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return false;
+  const { list, figures, ...rest } = entry as Record<string, unknown>;
+  return Object.keys(rest).length === 0 && isString(list) && list.length > 0 && (figures === 0 || figures === 1);
+};
+
 /** The figure chunks of a manifest, in the order they are stored (hours, then days). */
 const figureEntries = (figures: FigureIndex) => [
   ...Object.entries(figures.hours).map(([ms, chunks]) => ({ hour: Number(ms), chunks })),
@@ -63,11 +122,13 @@ export function encodeManifest(version: string, manifest: Manifest): Item[] {
     ...entries.flatMap((e) => e.chunks),
     ...(manifest.source?.chunks.map(sourceChunkName) ?? []),
   ]);
+  if (manifest.list) inEntries.add(baseListName(manifest.list.base));
   const texts = [
     ...manifest.keys.map((k) => JSON.stringify(k)),
     ...manifest.blocks.filter((b) => !inEntries.has(b)).map((b) => JSON.stringify(b)),
     ...entries.map((e) => JSON.stringify(e)),
     ...(manifest.source ? sourceEntries(manifest.source) : []).map((e) => JSON.stringify(e)),
+    ...(manifest.list ? listEntries(manifest.list) : []).map((e) => JSON.stringify(e)),
   ];
   return chunked(texts).map((text, i) => ({ ...manifestKey(version, i), [BODY]: gzip(text) }));
 }
@@ -98,6 +159,7 @@ export function decodeManifest(version: string, items: Record<string, unknown>[]
   const manifest: Manifest = { keys: [], blocks: [] };
   const figureChunks: string[] = [];
   const source = () => (manifest.source ??= { chunks: [], runs: [] });
+  const unnamedNames: string[] = [];
   for (const item of items) {
     // Versions of the positioned layout (before ADR 0009) list their keys as text and name no blocks.
     const text = typeof item.keys === 'string' ? item.keys : body(item, `the manifest of ${version}`);
@@ -113,11 +175,16 @@ export function decodeManifest(version: string, items: Record<string, unknown>[]
           entry.hour !== undefined ? [manifest.figures.hours, entry.hour] : [manifest.figures.days, entry.day!];
         times[String(ms)] = entry.chunks;
         figureChunks.push(...entry.chunks);
+      } else if (isListEntry(entry)) {
+        if (manifest.list) throw new CorruptDataError(`the manifest of ${version} names two base lists`);
+        manifest.list = { base: entry.list, figures: entry.figures === 1, unnamed: [] };
       } else {
         const chunks = listEntry(entry, 'source', isString);
         const runs = listEntry(entry, 'runs', isCount);
+        const unnamed = listEntry(entry, 'unnamed', isString);
         if (chunks) source().chunks.push(...chunks);
         else if (runs) source().runs.push(...runs);
+        else if (unnamed) unnamedNames.push(...unnamed);
         else throw new CorruptDataError(`the manifest of ${version} holds ${JSON.stringify(entry)}`);
       }
     }
@@ -128,5 +195,10 @@ export function decodeManifest(version: string, items: Record<string, unknown>[]
       throw new CorruptDataError(`the manifest of ${version} holds source runs that are not triples`);
     manifest.blocks.push(...manifest.source.chunks.map(sourceChunkName));
   }
+  if (manifest.list) {
+    manifest.list.unnamed = unnamedNames;
+    manifest.blocks.push(baseListName(manifest.list.base));
+  } else if (unnamedNames.length > 0)
+    throw new CorruptDataError(`the manifest of ${version} leaves names out of no base list`);
   return manifest;
 }

@@ -7,6 +7,9 @@
 import * as z from 'zod/mini';
 import { CorruptDataError } from '../../platform/errors';
 
+const Version = z.string().check(z.minLength(1));
+const DeltaRef = z.object({ base: Version, segments: z.number().check(z.int(), z.minimum(1)) });
+
 /** The served state of one dataset family. History families have no version. */
 const FamilyStateCodec = z.object({
   version: z.optional(z.string().check(z.minLength(1))),
@@ -14,15 +17,25 @@ const FamilyStateCodec = z.object({
   hash: z.optional(z.string()),
   /** Digest of the platform references an offers version rendered. */
   refs: z.optional(z.string()),
-  /** The index segments of the version (absent: a version written before the index, unreadable). */
+  /**
+   * The segments of the whole index it is read from (absent: a version written before the index,
+   * unreadable): its own (`V#<version>#INDEX`), or with `base` those of the base.
+   */
   segments: z.optional(z.number().check(z.int(), z.minimum(1))),
   /**
-   * Its index as a delta against the version it replaced (`base`), stored beside it in `segments`
-   * segments (docs/adr/0017-index-deltas.md): absent when the import wrote none.
+   * The version whose whole index, stored as a base shared by versions (`IDX#<base>`,
+   * docs/adr/0018-index-bases.md), this version's index is: itself, or when another, that index with
+   * `delta` (against `base`) applied. Absent on versions written before, which own their index.
    */
-  delta: z.optional(
-    z.object({ base: z.string().check(z.minLength(1)), segments: z.number().check(z.int(), z.minimum(1)) }),
-  ),
+  base: z.optional(Version),
+  /**
+   * A delta stored for it (`V#<version>#DELTA`, `segments` segments) against version `base`
+   * (docs/adr/0017-index-deltas.md): against its index base, or for a version that is its own base,
+   * against the version it replaced. Absent when the import wrote none.
+   */
+  delta: z.optional(DeltaRef),
+  /** A delta against the version it replaced (`V#<version>#STEP`), when that is not its base and the import wrote one. */
+  step: z.optional(DeltaRef),
   /** Records in the file that published it: written by imports before ADR 0009, no longer (every pointer write is charged by its size). */
   count: z.optional(z.number()),
   /** When the served content of the family last changed. */
@@ -40,6 +53,9 @@ const RetiredVersionCodec = z.object({
   version: z.string(),
   at: z.string(),
   segments: z.optional(z.number()),
+  /** Where its index lies, as in its family state (only the delta against its base, of its deltas). */
+  base: z.optional(Version),
+  delta: z.optional(DeltaRef),
   /** When it was published (its `Last-Modified`). */
   publishedAt: z.optional(z.string()),
 });

@@ -104,6 +104,51 @@ describe('an index delta', () => {
     );
   });
 
+  it('against a base, several refreshes on (docs/adr/0018-index-bases.md): a cold instance (the base and that delta) and a warm one (each refresh’s delta on what it holds) read the same index', () => {
+    const refreshes = fc.record({
+      family: fc.constantFrom<OfferFamily>('earn', 'borrow'),
+      count: fc.integer({ min: 0, max: 120 }),
+      seed: fc.integer({ min: 1, max: 1_000_000 }),
+      steps: fc.array(
+        fc.record({
+          removed: fc.constantFrom(0, 0, 0.05),
+          added: fc.integer({ min: 0, max: 3 }),
+          changed: fc.constantFrom(0.05, 0.2),
+        }),
+        { minLength: 1, maxLength: 5 },
+      ),
+    });
+    fc.assert(
+      fc.property(refreshes, ({ family, count, seed, steps }) => {
+        const all = generated(family, count + steps.length * 3, seed);
+        let records = all.slice(0, count);
+        let next = count;
+        const base = asRead('v0', project(family, records));
+        let held = base;
+        steps.forEach((step, k) => {
+          const r = seeded(seed + 10 * k + 1);
+          const kept = records.filter(() => r.next() >= step.removed);
+          records = [...edited(family, kept, step.changed, seed + 10 * k + 2), ...all.slice(next, next + step.added)];
+          next += step.added;
+          const version = `v${k + 1}`;
+          const target = project(family, records);
+          // The delta stored against the base (rewritten each refresh), read back as a cold instance reads it.
+          const cumulative = indexDelta(base, 'v0', target)!;
+          const cold = applyDelta(base, decodeIndexDelta(version, encodeIndexDelta(version, cumulative)));
+          // The delta against the version it replaced, applied by an instance to the index it built the same way.
+          const step_ = indexDelta(held, `v${k}`, target)!;
+          const warm = applyDelta(held, decodeIndexDelta(version, encodeIndexDelta(version, step_, 'STEP')));
+          expect(cumulative.base).toBe('v0');
+          expect(sameIndex(cold, target)).toBe(true);
+          expect(sameIndex(warm, target)).toBe(true);
+          expect(asRead(version, cold)).toEqual(asRead(version, warm));
+          held = warm;
+        });
+      }),
+      { numRuns: runs(60) },
+    );
+  });
+
   it('of an index against itself changes nothing and moves no entry', () => {
     const index = project('earn', generatedEarn(200, 3));
     const delta = indexDelta(asRead('v1', index), 'v1', index)!;
