@@ -39,10 +39,9 @@ import { DEFAULTS } from '../platform/config';
 import { recordIndexDelta, recordIndexLoad } from '../platform/dynamo-accounting';
 import { CorruptDataError } from '../platform/errors';
 import { logger } from '../platform/logger';
-import { type FamilyIndex, indexOf, type OfferIndexData } from './family-index';
-import { applyDelta } from './index-delta';
-import { decodeIndexDelta } from './items/index-delta';
-import { checkIndex, decodeIndex } from './items/index-segment';
+import { type FamilyIndex, indexOf } from './family-index';
+import { appliedIndexDelta } from './items/index-delta';
+import { decodeIndex } from './items/index-segment';
 import type { Key, VersionedFamily } from './keys';
 import { indexBaseKey, indexDeltaKey, indexSegmentKey } from './keys';
 import { ByteLru } from './lru';
@@ -245,19 +244,7 @@ function withDelta(
   held: Pick<FamilyIndex, 'version' | 'data' | 'textLength' | 'size'>,
   items: (Record<string, unknown> | undefined)[],
 ): FamilyIndex {
-  const stored = decodeIndexDelta(version, items);
-  if (held.data.kind !== 'offers' || stored.base !== held.version)
-    throw new CorruptDataError(
-      `the delta of ${version} applies to ${stored.base}, not to the ${held.data.kind} index of ${held.version}`,
-    );
-  let data: OfferIndexData;
-  try {
-    data = applyDelta(held.data, stored);
-  } catch (error) {
-    throw new CorruptDataError(`the delta of ${version} does not apply: ${(error as Error).message}`);
-  }
-  // What the delta left as its base's (the ids, the orders no entry moved in) was checked with it.
-  checkIndex(data, `the index of version ${version}`, held.data);
+  const data = appliedIndexDelta(version, held.version, held.data, items);
   // The budget counts the stored JSON's length: estimated from the base's, per entry.
   const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
   return indexOf(version, data, textLength);

@@ -14,12 +14,12 @@ import { CorruptDataError, MissingItemError } from '../platform/errors';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
 import type { IndexData, VersionContent } from './family-index';
-import { applyDelta, type IndexDeltaData } from './index-delta';
+import type { IndexDeltaData } from './index-delta';
 import type { IndexDeltaRef, IndexRef } from './index-store';
 import { BODY, type Item } from './items/content';
 import { encodeBlock } from './items/document-block';
-import { decodeIndexDelta, encodeIndexDelta } from './items/index-delta';
-import { checkIndex, decodeIndex, encodeIndexBase } from './items/index-segment';
+import { appliedIndexDelta, encodeIndexDelta } from './items/index-delta';
+import { decodeIndex, encodeIndexBase } from './items/index-segment';
 import {
   type BaseList,
   decodeBaseList,
@@ -386,13 +386,8 @@ export class SnapshotWriter {
     if (ref.base === version) return { index: base, base };
     if (base.kind !== 'offers' || ref.delta?.base !== ref.base)
       throw new CorruptDataError(`the index of version ${version}: its base ${ref.base} has no delta`);
-    const delta = decodeIndexDelta(version, await read(ref.delta.segments, (i) => indexDeltaKey(version, i)));
-    try {
-      return { index: checkIndex(applyDelta(base, delta), `the index of version ${version}`, base), base };
-    } catch (error) {
-      if (error instanceof CorruptDataError) throw error;
-      throw new CorruptDataError(`the delta of ${version} does not apply: ${(error as Error).message}`);
-    }
+    const items = await read(ref.delta.segments, (i) => indexDeltaKey(version, i));
+    return { index: appliedIndexDelta(version, ref.base, base, items), base };
   }
 
   /**

@@ -8,10 +8,11 @@
  */
 import * as z from 'zod/mini';
 import { CorruptDataError, MissingItemError } from '../../platform/errors';
-import type { IndexDeltaData } from '../index-delta';
+import type { IndexData, OfferIndexData } from '../family-index';
+import { applyDelta, type IndexDeltaData } from '../index-delta';
 import { indexDeltaKey, OFFER_FAMILIES } from '../keys';
 import { type Item, joinedBody, parsed } from './content';
-import { ENTRY_VALUES, segmented } from './index-segment';
+import { checkIndex, ENTRY_VALUES, segmented } from './index-segment';
 
 /** A list as differences from the value before (the first as it is). */
 const differences = (list: readonly number[]): number[] => list.map((v, i) => (i === 0 ? v : v - list[i - 1]));
@@ -74,4 +75,29 @@ export function decodeIndexDelta(version: string, segments: (Record<string, unkn
       throw new CorruptDataError(`${what}: column ${name} is malformed`);
   }
   return delta;
+}
+
+/**
+ * The index of `version`: the delta stored in `segments` applied to `base`, the index of version
+ * `baseVersion`, and checked like a loaded index (what it shares with `base` was checked with it).
+ * A CorruptDataError when the delta is another version's, or does not apply to `base`.
+ */
+export function appliedIndexDelta(
+  version: string,
+  baseVersion: string,
+  base: IndexData,
+  segments: (Record<string, unknown> | undefined)[],
+): OfferIndexData {
+  const stored = decodeIndexDelta(version, segments);
+  if (base.kind !== 'offers' || stored.base !== baseVersion)
+    throw new CorruptDataError(
+      `the delta of ${version} applies to ${stored.base}, not to the ${base.kind} index of ${baseVersion}`,
+    );
+  let data: OfferIndexData;
+  try {
+    data = applyDelta(base, stored);
+  } catch (error) {
+    throw new CorruptDataError(`the delta of ${version} does not apply: ${(error as Error).message}`);
+  }
+  return checkIndex(data, `the index of version ${version}`, base) as OfferIndexData;
 }
