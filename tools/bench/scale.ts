@@ -161,7 +161,32 @@ export async function measureFirstAfterPublish(
     expiredLoads: 0,
     expiredDeltas: 0,
   }));
-  const max = (a: number, b: number) => Math.max(a, b);
+  const { max } = Math;
+  /**
+   * `body` given a timed request of kind `k` on `instance`, under the latency model when `withModel`:
+   * every request of `body` takes the draws of `iteration`, so only what it does itself differs.
+   */
+  const timing = async (
+    k: number,
+    instance: ReturnType<typeof buildFunctions>,
+    iteration: number,
+    body: (timed: (when: string) => Promise<{ ms: number } & Awaited<ReturnType<typeof call>>>) => Promise<void>,
+  ) => {
+    const kind = kinds[k];
+    const model = withModel ? applyLatencyModel([clients.client, clients.counterClient], 7) : undefined;
+    try {
+      await body(async (when) => {
+        model?.begin(iteration);
+        const started = performance.now();
+        const out = await call(handlerOf(instance, kind.fn), kind.path, `publish-${k}`);
+        const ms = performance.now() - started;
+        if (out.result.statusCode !== 200) throw new Error(`${kind.path}: ${out.result.statusCode} ${when}`);
+        return { ms, ...out };
+      });
+    } finally {
+      model?.off();
+    }
+  };
   for (let r = 0; r < runs; r++) {
     let now = Date.now();
     const clock = () => new Date(now);
@@ -171,54 +196,36 @@ export async function measureFirstAfterPublish(
       await call(handlerOf(instances[k], kind.fn), kind.path, `publish-warmup-${k}`);
     await publish();
     now += CACHE_MS * REFRESH_AHEAD_AT;
-    for (const [k, kind] of kinds.entries()) {
+    for (const [k, instance] of instances.entries()) {
       const m = measured[k];
-      const { snapshot, indexes } = instances[k].deps.stores;
-      const model = withModel ? applyLatencyModel([clients.client, clients.counterClient], 7) : undefined;
-      try {
-        const timedCall = async (iteration: number) => {
-          model?.begin(iteration);
-          const started = performance.now();
-          const out = await call(handlerOf(instances[k], kind.fn), kind.path, `publish-${k}`);
-          if (out.result.statusCode !== 200) throw new Error(`${kind.path}: ${out.result.statusCode} after a publish`);
-          return { ms: performance.now() - started, ...out };
-        };
+      const { snapshot, indexes } = instance.deps.stores;
+      await timing(k, instance, 3_000_000 + k * 1_000 + r, async (timed) => {
         const built = { ...indexes.built };
-        // Every request of a run takes the same draws: only what it does itself differs.
-        const iteration = 3_000_000 + k * 1_000 + r;
-        m.during.push((await timedCall(iteration)).ms);
+        m.during.push((await timed('beside the read ahead')).ms);
         await snapshot.settled();
         m.aheadLoads = max(m.aheadLoads, indexes.built.loads - built.loads);
         m.aheadDeltas = max(m.aheadDeltas, indexes.built.deltas - built.deltas);
-        const first = await timedCall(iteration);
+        const first = await timed('after a publish');
         m.first.push(first.ms);
         m.trips = max(m.trips, first.readRoundTrips);
         m.loads = max(m.loads, first.summary.indexLoads);
         m.deltas = max(m.deltas, first.summary.indexDeltas);
         m.units = max(m.units, first.summary.readCapacity);
-        m.warm.push((await timedCall(iteration)).ms);
-      } finally {
-        model?.off();
-      }
+        m.warm.push((await timed('warm')).ms);
+      });
     }
     // No request in the second half of the cache's time: the next one finds the pointer expired.
     await publish();
     now += CACHE_MS;
-    for (const [k, kind] of kinds.entries()) {
+    for (const [k, instance] of instances.entries()) {
       const m = measured[k];
-      const model = withModel ? applyLatencyModel([clients.client, clients.counterClient], 7) : undefined;
-      try {
-        model?.begin(3_000_000 + k * 1_000 + r);
-        const started = performance.now();
-        const out = await call(handlerOf(instances[k], kind.fn), kind.path, `publish-${k}`);
-        m.expired.push(performance.now() - started);
-        if (out.result.statusCode !== 200) throw new Error(`${kind.path}: ${out.result.statusCode} after an expiry`);
+      await timing(k, instance, 3_000_000 + k * 1_000 + r, async (timed) => {
+        const out = await timed('after an expiry');
+        m.expired.push(out.ms);
         m.expiredTrips = max(m.expiredTrips, out.readRoundTrips);
         m.expiredLoads = max(m.expiredLoads, out.summary.indexLoads);
         m.expiredDeltas = max(m.expiredDeltas, out.summary.indexDeltas);
-      } finally {
-        model?.off();
-      }
+      });
     }
   }
   return kinds.map((kind, k) => {
