@@ -25,18 +25,18 @@ const AFTER_AUTHORIZER = new Set([
 /** Answers for a path that is no route: the generic not-found check covers them. */
 const NO_ROUTE = new Set(['MISSING_AUTHENTICATION_TOKEN', 'RESOURCE_NOT_FOUND']);
 
-let prod: Fixture;
-
-beforeAll(() => {
-  prod = synth('prod');
-});
-
 const problemsOn = (paths: string[], status: number, headers: Record<string, string>, body: unknown) =>
   paths.flatMap((path) =>
     contractProblems({ method: 'GET', path, status, headers, body }).map((problem) => `${path} ${status}: ${problem}`),
   );
 
 describe('refusals before the API, as deployed', () => {
+  let prod: Fixture;
+
+  beforeAll(() => {
+    prod = synth('prod');
+  });
+
   it('the firewall: its 429 and 400 are described on every operation, key-free ones included', () => {
     const [acl] = Object.values(prod.template.findResources('AWS::WAFv2::WebACL'));
     const blocks = (acl.Properties.Rules as Json[]).filter((rule) => rule.Action?.Block);

@@ -27,19 +27,19 @@ function matches(statement: Statement, labels: string[]): boolean {
 const CORE = 'awswaf:managed:aws:core-rule-set:';
 const BAD_INPUTS = 'awswaf:managed:aws:known-bad-inputs:';
 
-let refuses: (labels: string[]) => boolean;
-
-beforeAll(() => {
-  const { template } = synth('dev', { waf: { enabled: true } });
-  const [acl] = Object.values(template.findResources('AWS::WAFv2::WebACL'));
-  const blocking = (acl.Properties.Rules as { Statement: Statement; Action?: { Block?: unknown } }[]).filter(
-    (rule) => rule.Action?.Block && JSON.stringify(rule.Statement).includes('LabelMatchStatement'),
-  );
-  expect(blocking).toHaveLength(1);
-  refuses = (labels) => matches(blocking[0].Statement, labels);
-});
-
 describe('the firewall', () => {
+  let refuses: (labels: string[]) => boolean;
+
+  beforeAll(() => {
+    const { template } = synth('dev', { waf: { enabled: true } });
+    const [acl] = Object.values(template.findResources('AWS::WAFv2::WebACL'));
+    const blocking = (acl.Properties.Rules as { Statement: Statement; Action?: { Block?: unknown } }[]).filter(
+      (rule) => rule.Action?.Block && JSON.stringify(rule.Statement).includes('LabelMatchStatement'),
+    );
+    expect(blocking).toHaveLength(1);
+    refuses = (labels) => matches(blocking[0].Statement, labels);
+  });
+
   it('lets through the longest requests the API accepts, past the common rule set’s size rules', () => {
     // 200 distinct ids of 16 digits: a query over the rule's 2,048 bytes that the API answers.
     const ids = Array.from({ length: LIST_MAX.ids }, (_, i) => String(Number.MAX_SAFE_INTEGER - i)).join(',');
