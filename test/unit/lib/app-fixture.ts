@@ -4,7 +4,10 @@
  * a test reads has also passed the AwsSolutions checks. CDK's built-in CloudFormation validation is
  * off here (`builtinCloudFormationValidation: false`): without the `validateAgainstDefaultRules` flag
  * its findings are only warnings that no test reads, and its WASM engine was two thirds of a synth's
- * time. `npm run synth` (in .ci/run) still runs it on the deployed template.
+ * time. `npm run synth` (in .ci/run) still runs it on the deployed template. Nor do constructs
+ * record stack traces (`aws:cdk:disable-stack-trace`, `aws:cdk:disable-creation-stack-traces`):
+ * traces go to the assembly's metadata, never to a template, and under jest each cost a
+ * source-mapped stack.
  *
  * An app is built once per test file for each stage, block and context (`synthApp` and `synth`
  * keep what they built), and the stack suite is one test file (stack.test.ts): aws-cdk-lib loads
@@ -53,7 +56,15 @@ function buildApp(stage: string, extra: Record<string, unknown>, block?: Record<
   const stages = { ...(context.stages as Record<string, unknown>) };
   if (block) stages[stage] = block;
   const app = new App({
-    context: { ...context, stages, stage, 'aws:cdk:bundling-stacks': [], ...extra },
+    context: {
+      ...context,
+      stages,
+      stage,
+      'aws:cdk:bundling-stacks': [],
+      'aws:cdk:disable-stack-trace': true,
+      'aws:cdk:disable-creation-stack-traces': true,
+      ...extra,
+    },
     // CloudFormation's built-in validation only warns, and no test reads it: off, for speed.
     builtinCloudFormationValidation: false,
   });
