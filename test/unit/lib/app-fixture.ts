@@ -4,10 +4,11 @@
  * a test reads has also passed the AwsSolutions checks. CDK's built-in CloudFormation validation is
  * off here (`builtinCloudFormationValidation: false`): without the `validateAgainstDefaultRules` flag
  * its findings are only warnings that no test reads, and its WASM engine was two thirds of a synth's
- * time. `npm run synth` (in .ci/run) still runs it on the deployed template. Nor do constructs
- * record stack traces (`aws:cdk:disable-stack-trace`, `aws:cdk:disable-creation-stack-traces`):
- * traces go to the assembly's metadata, never to a template, and under jest each cost a
- * source-mapped stack.
+ * time. `npm run synth` (in .ci/run) still runs it on the deployed template. Nor does the
+ * assembly get a tree.json (`treeMetadata: false`), nor do constructs record stack traces
+ * (`aws:cdk:disable-stack-trace`, `aws:cdk:disable-creation-stack-traces`): neither goes into a
+ * template or is read by a test (cdk-nag walks the constructs themselves), and under jest each trace
+ * cost a source-mapped stack.
  *
  * An app is built once per test file for each stage, block and context (`synthApp` and `synth`
  * keep what they built), and the stack suite is one test file (stack.test.ts): aws-cdk-lib loads
@@ -67,6 +68,8 @@ function buildApp(stage: string, extra: Record<string, unknown>, block?: Record<
     },
     // CloudFormation's built-in validation only warns, and no test reads it: off, for speed.
     builtinCloudFormationValidation: false,
+    // Nor does a test read the assembly's tree.json (cdk-nag walks the constructs themselves).
+    treeMetadata: false,
   });
   buildMarketDataApp(app, { nag: true });
   return app;
