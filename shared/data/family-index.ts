@@ -95,6 +95,46 @@ export class PackedStrings {
     return new PackedStrings(values.map((value) => value ?? '').join(''), ends);
   }
 
+  /**
+   * Strings of another list: entry e is `values[k]` where `entries[k]` is e (`entries` ascending),
+   * else this list's entry `from[e]` (null where that is -1). Each run of entries carried in a row
+   * is copied as one piece of the text, so the cost is a pass over the ends and one copy of the text
+   * (an index delta applied, shared/data/index-delta.ts): no string an entry is made.
+   */
+  carried(from: Int32Array, entries: readonly number[], values: readonly (string | null)[]): PackedStrings {
+    const ends = new Int32Array(from.length);
+    const pieces: string[] = [];
+    let end = 0;
+    // The run of this text being carried: [runStart, runEnd), none while runStart is -1.
+    let runStart = -1;
+    let runEnd = -1;
+    const close = () => {
+      if (runStart >= 0 && runEnd > runStart) pieces.push(this.text.slice(runStart, runEnd));
+      runStart = -1;
+    };
+    let k = 0;
+    for (let e = 0; e < from.length; e++) {
+      const b = from[e];
+      if (k < entries.length && entries[k] === e) {
+        const value = values[k++] ?? '';
+        close();
+        pieces.push(value);
+        end += value.length;
+      } else if (b >= 0) {
+        const start = b === 0 ? 0 : this.ends[b - 1];
+        if (runStart < 0 || start !== runEnd) {
+          close();
+          runStart = start;
+        }
+        runEnd = this.ends[b];
+        end += runEnd - start;
+      }
+      ends[e] = end;
+    }
+    close();
+    return new PackedStrings(pieces.join(''), ends);
+  }
+
   get length(): number {
     return this.ends.length;
   }

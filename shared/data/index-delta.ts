@@ -15,6 +15,7 @@
  * share, with their places; every other place takes the replaced order's next carried entry.
  */
 import { OFFER_COLUMNS, type OfferColumn, type OfferFamily } from '../model/offer-families';
+import { finished, type Steps } from '../platform/steps';
 import { type OfferIndexData, type Order, PackedStrings } from './family-index';
 
 /** A column's changed entries (new entry numbers, ascending) and their values. */
@@ -59,32 +60,22 @@ function entryColumns(data: OfferIndexData): Record<string, () => readonly unkno
   return columns;
 }
 
-/**
- * The new index from its entry columns, blocks, orders and figures' time; its figures those of
- * `unchangedFigures` when given (the replaced index's, which no entry changed).
- */
+/** The new index from its entry columns, blocks, orders, and figures as of `figuresAsOf` (none when null). */
 function fromColumns(
   family: OfferFamily,
   columns: Record<string, readonly unknown[]>,
   blocks: string[],
   orders: Record<string, Order>,
   figuresAsOf: string | null,
-  unchangedFigures?: PackedStrings,
+  figures: PackedStrings | undefined,
 ): OfferIndexData {
-  const { block, slot, hash, figures, ...declared } = columns;
+  const { block, slot, hash, ...declared } = columns;
   return {
     kind: 'offers',
     family,
     ...(declared as Pick<OfferIndexData, OfferColumn>),
     orders,
-    ...(figuresAsOf === null
-      ? {}
-      : {
-          figures: {
-            as_of: figuresAsOf,
-            stats: unchangedFigures ?? PackedStrings.of(figures as (string | null)[]),
-          },
-        }),
+    ...(figuresAsOf === null || figures === undefined ? {} : { figures: { as_of: figuresAsOf, stats: figures } }),
     block: block as number[],
     slot: slot as number[],
     blocks,
@@ -139,58 +130,96 @@ const newBlocks = (parts: IndexDeltaData['blocks']): number[] => {
 };
 
 /**
- * The new index's entry columns before the delta's changes: each entry's replaced entry's values (a
- * block renumbered), the members of each new block placed in it, none for an added entry. With no
- * entry removed or added (most refreshes), a column the delta does not change (`changed`) is the
- * replaced index's own list (an index never changes its lists), the others copies.
+ * A column of the new index: the replaced index's own list (an index never changes its lists) until
+ * a value is set that differs from it, then a copy.
  */
-function carriedColumns(
+class CarriedColumn {
+  constructor(
+    public values: unknown[],
+    private copied = false,
+  ) {}
+
+  set(e: number, value: unknown): void {
+    if (this.values[e] === value) return;
+    if (!this.copied) {
+      this.values = this.values.slice();
+      this.copied = true;
+    }
+    this.values[e] = value;
+  }
+}
+
+/**
+ * The new index's entry columns before the delta's changes, a step each: each entry's replaced
+ * entry's values (a block renumbered), the members of each new block placed in it, none for an
+ * added entry. With no entry removed or added (most refreshes), a column is the replaced index's
+ * own list until a value of it differs (`CarriedColumn`). Not the figures: they are kept packed
+ * (`carriedFigures`).
+ */
+function* carriedColumns(
   base: OfferIndexData,
-  delta: Pick<IndexDeltaData, 'size' | 'removed' | 'added' | 'members' | 'figuresAsOf'>,
+  delta: Pick<IndexDeltaData, 'size' | 'removed' | 'added' | 'members'>,
   from: Int32Array,
   blockOf: Int32Array,
   placed: readonly number[],
-  changed: ReadonlySet<string>,
-): Record<string, unknown[]> {
+): Steps<Record<string, CarriedColumn>> {
   const { size } = delta;
   const same = sameEntries(base, delta);
-  const columns: Record<string, unknown[]> = {};
+  const columns: Record<string, CarriedColumn> = {};
   for (const [name, column] of Object.entries(entryColumns(base))) {
-    if (name === 'figures' && (delta.figuresAsOf === null || (same && !changed.has(name)))) continue;
+    if (name === 'figures') continue;
     const old = column();
-    if (same && old !== undefined && name !== 'block' && name !== 'slot' && !changed.has(name))
-      columns[name] = old as unknown[];
-    else if (same && old !== undefined)
-      // The figures' list is unpacked afresh (`entryColumns`): no copy of it is needed.
-      columns[name] =
-        name === 'block'
-          ? (old as number[]).map((b) => blockOf[b])
-          : name === 'figures'
-            ? (old as unknown[])
-            : old.slice();
-    else {
+    if (same && old !== undefined) {
+      const carriedColumn = new CarriedColumn(old as unknown[]);
+      columns[name] = carriedColumn;
+      if (name !== 'block') continue;
+      for (let e = 0; e < size; e++) carriedColumn.set(e, blockOf[old[e] as number]);
+    } else {
       const values: unknown[] = [];
       for (let e = 0; e < size; e++) values.push(carried(name, old, from[e], blockOf));
-      columns[name] = values;
+      columns[name] = new CarriedColumn(values, true);
     }
+    yield;
   }
   if (delta.members.length !== placed.length) throw new Error('the delta’s new blocks and their members disagree');
   delta.members.forEach((entries, k) => {
     entries.forEach((e, slot) => {
       if (e >= size) throw new Error(`the delta places entry ${e} of ${size}`);
-      columns.block[e] = placed[k];
-      columns.slot[e] = slot;
+      columns.block.set(e, placed[k]);
+      columns.slot.set(e, slot);
     });
   });
+  yield;
   return columns;
+}
+
+/**
+ * The new index's figures (none when `figuresAsOf` is null): each entry's the replaced entry's, or
+ * the delta's where it changes them; the replaced index's own when no entry changed (an index never
+ * changes its lists). Kept packed: a run of carried entries is one copy of the text.
+ */
+function carriedFigures(
+  base: OfferIndexData,
+  delta: Pick<IndexDeltaData, 'size' | 'removed' | 'added' | 'figuresAsOf' | 'columns'>,
+  from: Int32Array,
+): PackedStrings | undefined {
+  if (delta.figuresAsOf === null) return undefined;
+  const [entries, values] = delta.columns.figures ?? [[], []];
+  if (sameEntries(base, delta) && entries.length === 0 && base.figures) return base.figures.stats;
+  const old = base.figures?.stats ?? PackedStrings.of(new Array(base.block.length).fill(null));
+  return old.carried(from, entries, values as (string | null)[]);
 }
 
 /** Does every new entry carry the replaced entry of its number (none removed or added)? */
 const sameEntries = (base: OfferIndexData, delta: Pick<IndexDeltaData, 'size' | 'removed' | 'added'>) =>
   delta.removed.length === 0 && delta.added.length === 0 && delta.size === base.block.length;
 
-/** Apply `delta` to `base`, the index of the version it names: the new version's index as stored. */
-export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIndexData {
+/**
+ * Apply `delta` to `base`, the index of the version it names: the new version's index as stored,
+ * in steps (a column, an order each), so that an instance can build it beside a request
+ * (shared/platform/steps.ts).
+ */
+export function* applyDeltaSteps(base: OfferIndexData, delta: IndexDeltaData): Steps<OfferIndexData> {
   if (base.family !== delta.family) throw new Error(`a ${delta.family} delta cannot apply to a ${base.family} index`);
   const baseSize = base.block.length;
   const { size } = delta;
@@ -206,18 +235,24 @@ export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIn
         blocks.push(base.blocks[b]);
       }
   }
-  const changed = new Set(Object.keys(delta.columns));
-  const columns = carriedColumns(base, delta, from, blockOf, newBlocks(delta.blocks), changed);
+  const columns = yield* carriedColumns(base, delta, from, blockOf, newBlocks(delta.blocks));
   for (const [name, [entries, values]] of Object.entries(delta.columns)) {
+    if (name === 'figures') continue;
     const column = columns[name];
     if (!column) throw new Error(`the delta changes a column its index has not: ${name}`);
     entries.forEach((e, i) => {
       if (e >= size) throw new Error(`the delta changes entry ${e} of ${size}`);
-      column[e] = values[i];
+      column.set(e, values[i]);
     });
+    yield;
   }
+  const figures = carriedFigures(base, delta, from);
+  if (delta.columns.figures?.[0].some((e, i, all) => e >= size || (i > 0 && e <= all[i - 1])))
+    throw new Error(`the delta's changed figures are not entries of ${size} in order`);
+  yield;
   const same = sameEntries(base, delta);
-  const to = inverse(from, baseSize);
+  // With the same entries, every entry carries its own number: `from` is its own inverse.
+  const to = same ? from : inverse(from, baseSize);
   const orders: Record<string, Order> = {};
   // The entries that move in an order, marked for that order and cleared after it.
   const moved = new Uint8Array(size);
@@ -245,10 +280,15 @@ export function applyDelta(base: OfferIndexData, delta: IndexDeltaData): OfferIn
     }
     for (const e of entries) moved[e] = 0;
     orders[mode] = order;
+    yield;
   }
-  const unchangedFigures = same && !changed.has('figures') ? base.figures?.stats : undefined;
-  return fromColumns(delta.family, columns, blocks, orders, delta.figuresAsOf, unchangedFigures);
+  const values = Object.fromEntries(Object.entries(columns).map(([name, column]) => [name, column.values]));
+  return fromColumns(delta.family, values, blocks, orders, delta.figuresAsOf, figures);
 }
+
+/** Apply `delta` to `base` at once (`applyDeltaSteps`). */
+export const applyDelta = (base: OfferIndexData, delta: IndexDeltaData): OfferIndexData =>
+  finished(applyDeltaSteps(base, delta));
 
 /** The new list of blocks as runs of the replaced list and new hashes. */
 function blockRuns(base: readonly string[], next: readonly string[]): IndexDeltaData['blocks'] {
@@ -344,15 +384,14 @@ export function indexDelta(
     if (k !== undefined) members[k][next.slot[e]] = e;
   }
   const figuresAsOf = next.figures?.as_of ?? null;
-  // Every column carried as a list (the figures too), to be compared with the new index's.
-  const carriedNow = carriedColumns(
-    base,
-    { size, removed, added, members, figuresAsOf },
-    from,
-    blockOf,
-    placed,
-    new Set(['figures']),
+  // Every column carried as a list, to be compared with the new index's; the figures unpacked.
+  const carriedNow = Object.fromEntries(
+    Object.entries(finished(carriedColumns(base, { size, removed, added, members }, from, blockOf, placed))).map(
+      ([name, column]) => [name, column.values],
+    ),
   );
+  const baseFigures = base.figures?.stats;
+  if (baseFigures) carriedNow.figures = Array.from(from, (b) => (b < 0 ? undefined : baseFigures.at(b)));
   const columns: Record<string, ColumnChanges> = {};
   for (const [name, column] of Object.entries(entryColumns(next))) {
     const values = column();

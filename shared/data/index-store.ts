@@ -39,6 +39,7 @@ import { DEFAULTS } from '../platform/config';
 import { recordIndexDelta, recordIndexLoad } from '../platform/dynamo-accounting';
 import { CorruptDataError } from '../platform/errors';
 import { logger } from '../platform/logger';
+import { finishedBetween } from '../platform/steps';
 import { type FamilyIndex, indexOf } from './family-index';
 import { appliedIndexDelta } from './items/index-delta';
 import { decodeIndex } from './items/index-segment';
@@ -205,7 +206,7 @@ export class IndexStore {
         base,
         this.segments(delta.segments, (i) => indexDeltaKey(version, i, kind)),
       ]);
-      const index = withDelta(version, held, items);
+      const index = await withDelta(version, held, items);
       recordIndexDelta();
       this.built.deltas++;
       return index;
@@ -237,14 +238,16 @@ export class IndexStore {
 
 /**
  * The index of `version` from the delta stored in `items` and the index it applies to, checked like
- * a loaded index; a CorruptDataError when it does not apply.
+ * a loaded index; a CorruptDataError when it does not apply. Built in steps with the event loop
+ * turning between them: beside a request (the pointer read ahead), it holds that request's reads
+ * and answer up for a step at most.
  */
-function withDelta(
+async function withDelta(
   version: string,
   held: Pick<FamilyIndex, 'version' | 'data' | 'textLength' | 'size'>,
   items: (Record<string, unknown> | undefined)[],
-): FamilyIndex {
-  const data = appliedIndexDelta(version, held.version, held.data, items);
+): Promise<FamilyIndex> {
+  const data = await finishedBetween(appliedIndexDelta(version, held.version, held.data, items));
   // The budget counts the stored JSON's length: estimated from the base's, per entry.
   const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
   return indexOf(version, data, textLength);

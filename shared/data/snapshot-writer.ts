@@ -11,6 +11,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } fr
 import type * as z from 'zod/mini';
 import { isConditionFailure } from '../platform/dynamodb';
 import { CorruptDataError, MissingItemError } from '../platform/errors';
+import { finished } from '../platform/steps';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
 import type { IndexData, VersionContent } from './family-index';
@@ -387,7 +388,7 @@ export class SnapshotWriter {
     if (base.kind !== 'offers' || ref.delta?.base !== ref.base)
       throw new CorruptDataError(`the index of version ${version}: its base ${ref.base} has no delta`);
     const items = await read(ref.delta.segments, (i) => indexDeltaKey(version, i));
-    return { index: appliedIndexDelta(version, ref.base, base, items), base };
+    return { index: finished(appliedIndexDelta(version, ref.base, base, items)), base };
   }
 
   /**

@@ -149,8 +149,8 @@ export class RequestAccounting {
 const storage = new AsyncLocalStorage<RequestAccounting>();
 
 /**
- * The innermost open accounting scope of the running code, if any.
- * @internal (exported for its tests)
+ * The innermost open accounting scope of the running code, if any: none for work outside every
+ * request (`outsideRequestAccounting`), which the bench's latency model tells apart by it.
  */
 export function currentAccounting(): RequestAccounting | undefined {
   let scope = storage.getStore();

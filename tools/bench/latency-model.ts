@@ -95,8 +95,16 @@ function seedOf(...parts: number[]): number {
   return h >>> 0;
 }
 
-/** Put the model on the clients. */
-export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42): LatencyModel {
+/**
+ * Put the model on the clients. The calls `outside` says no request waits for (the pointer read
+ * ahead beside a request: tools/bench/scale.ts) draw by their own ranks, so that they do not change
+ * the draws of the request's calls.
+ */
+export function applyLatencyModel(
+  clients: DynamoDBDocumentClient[],
+  seed = 42,
+  outside: () => boolean = () => false,
+): LatencyModel {
   let iteration = 0;
   const ranks = new Map<number, number>();
   for (const client of clients) {
@@ -109,7 +117,7 @@ export function applyLatencyModel(clients: DynamoDBDocumentClient[], seed = 42):
           input.ConditionExpression !== undefined;
         const base = conditional ? LATENCY_MODEL.conditionalWrite : LATENCY_MODEL.single;
         const sized = command === 'Query' || command === 'BatchGetItem';
-        const kind = conditional ? 1 : sized ? 2 : 3;
+        const kind = (outside() ? 3 : 0) + (conditional ? 1 : sized ? 2 : 3);
         const rank = ranks.get(kind) ?? 0;
         ranks.set(kind, rank + 1);
         let drawn = logNormal(seeded(seedOf(seed, iteration, kind, rank)), base.medianMs, base.p99Ms);

@@ -8,8 +8,9 @@
  */
 import * as z from 'zod/mini';
 import { CorruptDataError, MissingItemError } from '../../platform/errors';
+import { finished, type Steps } from '../../platform/steps';
 import type { IndexData, OfferIndexData } from '../family-index';
-import { applyDelta, type IndexDeltaData } from '../index-delta';
+import { applyDeltaSteps, type IndexDeltaData } from '../index-delta';
 import { indexDeltaKey, OFFER_FAMILIES } from '../keys';
 import { type Item, joinedBody, parsed } from './content';
 import { checkIndex, ENTRY_VALUES, segmented } from './index-segment';
@@ -60,13 +61,17 @@ function sums(list: number[]): number[] {
   return out;
 }
 
-/** The delta stored for `version` in `segments` segments. */
-export function decodeIndexDelta(version: string, segments: (Record<string, unknown> | undefined)[]): IndexDeltaData {
+/** The delta stored for `version` in `segments` segments, in steps (unzipped, parsed, checked). */
+function* decodedIndexDelta(version: string, segments: (Record<string, unknown> | undefined)[]): Steps<IndexDeltaData> {
   const what = `the index delta of version ${version}`;
   segments.forEach((item, i) => {
     if (item === undefined) throw new MissingItemError(`${what}: segment ${i} is missing`);
   });
-  const result = DeltaCodec.safeParse(parsed(joinedBody(segments, what, 'segment'), what));
+  const text = joinedBody(segments, what, 'segment');
+  yield;
+  const stored = parsed(text, what);
+  yield;
+  const result = DeltaCodec.safeParse(stored);
   if (!result.success) throw new CorruptDataError(`${what} is malformed`);
   const delta = mapLists(result.data as IndexDeltaData, sums);
   for (const [name, [changed, values]] of Object.entries(delta.columns)) {
@@ -77,27 +82,34 @@ export function decodeIndexDelta(version: string, segments: (Record<string, unkn
   return delta;
 }
 
+/** The delta stored for `version` in `segments` segments. */
+export const decodeIndexDelta = (version: string, segments: (Record<string, unknown> | undefined)[]): IndexDeltaData =>
+  finished(decodedIndexDelta(version, segments));
+
 /**
  * The index of `version`: the delta stored in `segments` applied to `base`, the index of version
  * `baseVersion`, and checked like a loaded index (what it shares with `base` was checked with it).
- * A CorruptDataError when the delta is another version's, or does not apply to `base`.
+ * A CorruptDataError when the delta is another version's, or does not apply to `base`. In steps
+ * (shared/platform/steps.ts): an instance builds it beside a request.
  */
-export function appliedIndexDelta(
+export function* appliedIndexDelta(
   version: string,
   baseVersion: string,
   base: IndexData,
   segments: (Record<string, unknown> | undefined)[],
-): OfferIndexData {
-  const stored = decodeIndexDelta(version, segments);
+): Steps<OfferIndexData> {
+  const stored = yield* decodedIndexDelta(version, segments);
   if (base.kind !== 'offers' || stored.base !== baseVersion)
     throw new CorruptDataError(
       `the delta of ${version} applies to ${stored.base}, not to the ${base.kind} index of ${baseVersion}`,
     );
+  yield;
   let data: OfferIndexData;
   try {
-    data = applyDelta(base, stored);
+    data = yield* applyDeltaSteps(base, stored);
   } catch (error) {
     throw new CorruptDataError(`the delta of ${version} does not apply: ${(error as Error).message}`);
   }
+  yield;
   return checkIndex(data, `the index of version ${version}`, base) as OfferIndexData;
 }

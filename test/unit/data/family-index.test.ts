@@ -24,6 +24,30 @@ describe('PackedStrings', () => {
       { numRuns: runs(200) },
     );
   });
+
+  it('carried to another list: each entry its changed value, else the string of the entry it carries (null for none), as packing that list does', () => {
+    const carriedArb = fc
+      .record({ values: fc.array(text, { maxLength: 30 }), size: fc.integer({ min: 0, max: 30 }) })
+      .chain(({ values, size }) =>
+        fc.record({
+          values: fc.constant(values),
+          // Each new entry's entry of `values`, or -1: runs in a row, jumps and repeats alike.
+          from: fc.array(fc.integer({ min: -1, max: values.length - 1 }), { minLength: size, maxLength: size }),
+          changes: fc.array(fc.tuple(fc.boolean(), text), { minLength: size, maxLength: size }),
+        }),
+      );
+    fc.assert(
+      fc.property(carriedArb, ({ values, from, changes }) => {
+        const entries = changes.flatMap(([changed], e) => (changed ? [e] : []));
+        const changedValues = entries.map((e) => changes[e][1]);
+        const carried = PackedStrings.of(values).carried(Int32Array.from(from), entries, changedValues);
+        const expected = from.map((b, e) => (changes[e][0] ? changes[e][1] : b < 0 ? null : values[b]));
+        expect(carried.toJSON()).toEqual(PackedStrings.of(expected).toJSON());
+        expect(carried.characters).toBe(PackedStrings.of(expected).characters);
+      }),
+      { numRuns: runs(200) },
+    );
+  });
 });
 
 const figures = (mean: string | null, stddev: string | null): ApyStats => ({

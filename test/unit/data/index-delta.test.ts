@@ -95,8 +95,11 @@ describe('an index delta', () => {
         const delta = indexDelta(asRead('v1', base), 'v1', target);
         expect(delta).toBeDefined();
         const stored = decodeIndexDelta('v2', encodeIndexDelta('v2', delta!));
-        const applied = applyDelta(asRead('v1', base), stored);
+        const held = asRead('v1', base);
+        const applied = applyDelta(held, stored);
         expect(sameIndex(applied, target)).toBe(true);
+        // The index it applied to is unchanged: the new one shares its lists only where they are equal.
+        expect(sameIndex(held, asRead('v1', base))).toBe(true);
         // What the comparison covers, spelled out: the same JSON as the new index as it is stored.
         expect(asRead('v2', applied)).toEqual(asRead('v2', target));
       }),
@@ -188,6 +191,37 @@ describe('an index delta', () => {
     expect(() => applyDelta({ ...earn, family: 'borrow' }, delta)).toThrow();
     expect(() => applyDelta(earn, { ...delta, size: earn.ids.length + 5 })).toThrow();
     expect(() => applyDelta(earn, { ...delta, members: [[0]] })).toThrow();
+  });
+
+  it('does not apply with figures changed out of the order of the entries, nor past them', () => {
+    const records = generatedEarn(40, 9);
+    const stats = fc.sample(apyStatsArb, { numRuns: 1, seed: 3 })[0];
+    const earn = project('earn', records, new Map(records.map((o) => [o.id as number, stats])));
+    const delta = indexDelta(earn, 'v1', earn)!;
+    const packed = earn.figures!.stats.at(0);
+    expect(
+      applyDelta(earn, {
+        ...delta,
+        columns: {
+          figures: [
+            [1, 3],
+            [packed, null],
+          ],
+        },
+      }).figures!.stats.at(3),
+    ).toBe(null);
+    for (const figures of [
+      [
+        [3, 1],
+        [packed, packed],
+      ],
+      [
+        [2, 2],
+        [packed, packed],
+      ],
+      [[earn.ids.length], [packed]],
+    ] as const)
+      expect(() => applyDelta(earn, { ...delta, columns: { figures: figures as never } })).toThrow('not entries of');
   });
 
   it('stored, does not decode with a malformed value, entry or time', () => {
