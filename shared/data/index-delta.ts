@@ -203,7 +203,10 @@ function carriedFigures(
   delta: Pick<IndexDeltaData, 'size' | 'removed' | 'added' | 'figuresAsOf' | 'columns'>,
   from: Int32Array,
 ): PackedStrings | undefined {
-  if (delta.figuresAsOf === null) return undefined;
+  if (delta.figuresAsOf === null) {
+    if (delta.columns.figures) throw new Error('the delta changes figures of an index without figures');
+    return undefined;
+  }
   const [entries, values] = delta.columns.figures ?? [[], []];
   if (sameEntries(base, delta) && entries.length === 0 && base.figures) return base.figures.stats;
   const old = base.figures?.stats ?? PackedStrings.of(new Array(base.block.length).fill(null));

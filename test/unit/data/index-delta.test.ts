@@ -193,7 +193,7 @@ describe('an index delta', () => {
     expect(() => applyDelta(earn, { ...delta, members: [[0]] })).toThrow();
   });
 
-  it('does not apply with figures changed out of the order of the entries, nor past them', () => {
+  it('does not apply with figures changed out of the order of the entries, past them, or on an index without figures', () => {
     const records = generatedEarn(40, 9);
     const stats = fc.sample(apyStatsArb, { numRuns: 1, seed: 3 })[0];
     const earn = project('earn', records, new Map(records.map((o) => [o.id as number, stats])));
@@ -222,6 +222,9 @@ describe('an index delta', () => {
       [[earn.ids.length], [packed]],
     ] as const)
       expect(() => applyDelta(earn, { ...delta, columns: { figures: figures as never } })).toThrow('not entries of');
+    expect(() => applyDelta(earn, { ...delta, figuresAsOf: null, columns: { figures: [[1], [packed]] } })).toThrow(
+      'without figures',
+    );
   });
 
   it('stored, does not decode with a malformed value, entry or time', () => {
