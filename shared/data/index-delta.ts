@@ -208,6 +208,9 @@ function carriedFigures(
     return undefined;
   }
   const [entries, values] = delta.columns.figures ?? [[], []];
+  // `carried` reads the changes in the order of the entries.
+  if (entries.some((e, i) => e >= delta.size || (i > 0 && e <= entries[i - 1])))
+    throw new Error(`the delta's changed figures are not entries of ${delta.size} in order`);
   if (sameEntries(base, delta) && entries.length === 0 && base.figures) return base.figures.stats;
   const old = base.figures?.stats ?? PackedStrings.of(new Array(base.block.length).fill(null));
   return old.carried(from, entries, values as (string | null)[]);
@@ -250,8 +253,6 @@ export function* applyDeltaSteps(base: OfferIndexData, delta: IndexDeltaData): S
     yield;
   }
   const figures = carriedFigures(base, delta, from);
-  if (delta.columns.figures?.[0].some((e, i, all) => e >= size || (i > 0 && e <= all[i - 1])))
-    throw new Error(`the delta's changed figures are not entries of ${size} in order`);
   yield;
   const same = sameEntries(base, delta);
   // With the same entries, every entry carries its own number: `from` is its own inverse.
