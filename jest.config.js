@@ -39,10 +39,14 @@ module.exports = {
   collectCoverageFrom,
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'json-summary', 'lcov'],
-  // The floor: the figures of the whole suite on 2026-11-24, rounded down (statements and lines 99.08 %,
-  // 99.02 % once the formatter has split long lines; branches 92.5 %; functions 97.7 %). Raise it when
-  // coverage rises; never lower it to pass.
-  coverageThreshold: { global: { statements: 99, branches: 92, functions: 97, lines: 99 } },
+  // The floor, as the most uncovered entities allowed (jest reads a negative threshold so): the whole
+  // suite on 2026-11-27 left 114 statements and lines, 252 branches and 13 functions of the
+  // application code uncovered (99.32 % of 16,856 statements); the floor is those with a little room.
+  // Counts, not percentages: the coverage is binary (test/coverage-runtime.js), and V8 then reports
+  // fewer covered branches than with exact counts but the same uncovered ones. Every count is below
+  // what the percentages before allowed (168 statements and lines, 356 branches, 29 functions).
+  // Lower it when coverage rises; never raise it to pass.
+  coverageThreshold: { global: { statements: -125, branches: -260, functions: -15, lines: -125 } },
   projects: [
     {
       ...shared,
