@@ -1,159 +1,21 @@
 /**
  * An offer index as a delta against the version it replaced (shared/data/index-delta.ts,
- * docs/adr/0017-index-deltas.md): for random pairs of versions (offers added, removed and changed,
- * figures or none on either side), the delta applied to the replaced index, as an instance reads
- * both (through their stored codecs), equals the new index exactly: every column, every order,
- * the blocks and the figures.
+ * docs/adr/0017-index-deltas.md), the quick cases: a delta of nothing and of one APY, the deltas
+ * that do not apply or decode, and the check of an applied delta. index-delta.heavy.test.ts checks
+ * random pairs and runs of versions.
  */
-import type { OfferIndexData } from '../../../shared/data/family-index';
 import { applyDelta, indexDelta, sameIndex } from '../../../shared/data/index-delta';
 import { decodeIndexDelta, encodeIndexDelta } from '../../../shared/data/items/index-delta';
-import { checkIndex, decodeIndex, encodeIndex } from '../../../shared/data/items/index-segment';
-import type { OfferFamily } from '../../../shared/data/keys';
-import type { ApyStats } from '../../../shared/domain/apy-stats';
-import { platformResolver, projectOffers } from '../../../shared/import/project';
+import { checkIndex } from '../../../shared/data/items/index-segment';
 import { CorruptDataError } from '../../../shared/platform/errors';
 import { apyStatsArb } from '../../helpers/figures';
-import { DECIMALS, generatedBorrow, generatedEarn, platformsOf, withOffers } from '../../helpers/generated-offers';
-import { fc, runs } from '../../helpers/property';
-import { ASSETS, type RecordOf, seeded } from '../../helpers/records';
-
-const LATER = ['2026-11-20T00:00:00.000Z', '2026-11-20T00:05:00.000Z', '2026-11-09T00:00:00.000Z'];
-
-/** Stored and read back as an instance holds it (orders as typed integers). */
-const asRead = (version: string, data: OfferIndexData) =>
-  decodeIndex(version, encodeIndex(version, data)).data as OfferIndexData;
-
-/** Records of one family, each edited with probability `share`: a moved APY or time, another asset or platform. */
-function edited(family: OfferFamily, records: RecordOf[], share: number, seed: number): RecordOf[] {
-  const r = seeded(seed);
-  return records.map((o) => {
-    if (r.next() >= share) return o;
-    const field = r.pick(['rate', 'time', 'asset', 'platform', 'flag', 'tvl']);
-    const rate = family === 'earn' ? { apy: r.pick(DECIMALS) } : { net_borrow_apy: r.pick(DECIMALS) };
-    switch (field) {
-      case 'rate':
-        return { ...o, ...rate };
-      case 'time':
-        return { ...o, updated_at: r.pick(LATER) };
-      case 'asset':
-        return { ...o, asset: r.pick(family === 'earn' ? [...ASSETS, null] : ASSETS) };
-      case 'platform':
-        return { ...o, platform: r.pick([null, { type: 'exchange', slug: 'binance', name: 'Binance' }]) };
-      case 'flag':
-        return family === 'earn' ? { ...o, available: !o.available } : { ...o, is_active: !o.is_active };
-      default:
-        return family === 'earn' ? { ...o, tvl: r.pick([null, ...DECIMALS]) } : o;
-    }
-  });
-}
-
-const generated = (family: OfferFamily, count: number, seed: number) =>
-  family === 'earn' ? generatedEarn(count, seed) : generatedBorrow(count, seed);
-
-function project(family: OfferFamily, records: RecordOf[], figures?: Map<number, ApyStats>): OfferIndexData {
-  const dataset = family === 'earn' ? withOffers(records) : withOffers([], records);
-  const list = (family === 'earn' ? dataset.earn_offers : dataset.borrow_offers) ?? [];
-  return projectOffers(family, list, platformResolver(platformsOf(dataset)), figures).index as OfferIndexData;
-}
-
-/** Figures for every `every`-th id, or none. */
-const figuresArb = (ids: readonly number[]) =>
-  fc.option(
-    fc
-      .tuple(fc.integer({ min: 1, max: 4 }), fc.array(apyStatsArb, { minLength: 8, maxLength: 8 }))
-      .map(([every, stats]) => new Map(ids.filter((_, i) => i % every === 0).map((id, i) => [id, stats[i % 8]]))),
-    { nil: undefined },
-  );
-
-const pairArb = fc
-  .record({
-    family: fc.constantFrom<OfferFamily>('earn', 'borrow'),
-    count: fc.integer({ min: 0, max: 120 }),
-    seed: fc.integer({ min: 1, max: 1_000_000 }),
-    removed: fc.double({ min: 0, max: 0.3, noNaN: true }),
-    added: fc.integer({ min: 0, max: 20 }),
-    changed: fc.constantFrom(0, 0.05, 0.3, 1),
-  })
-  .chain((pair) => {
-    const ids = generated(pair.family, pair.count + pair.added, pair.seed).map((o) => o.id as number);
-    return fc.record({ pair: fc.constant(pair), before: figuresArb(ids), after: figuresArb(ids) });
-  });
+import { generatedEarn } from '../../helpers/generated-offers';
+import { asRead, edited, projectIndex } from '../../helpers/index-versions';
+import { fc } from '../../helpers/property';
 
 describe('an index delta', () => {
-  it('applied to the replaced index as read, equals the new index: every column, order, block and figure', () => {
-    fc.assert(
-      fc.property(pairArb, ({ pair, before, after }) => {
-        const all = generated(pair.family, pair.count + pair.added, pair.seed);
-        const r = seeded(pair.seed + 1);
-        const old = all.slice(0, pair.count);
-        const kept = old.filter(() => r.next() >= pair.removed);
-        const next = [...edited(pair.family, kept, pair.changed, pair.seed + 2), ...all.slice(pair.count)];
-        const base = project(pair.family, old, before);
-        const target = project(pair.family, next, after);
-
-        const delta = indexDelta(asRead('v1', base), 'v1', target);
-        expect(delta).toBeDefined();
-        const stored = decodeIndexDelta('v2', encodeIndexDelta('v2', delta!));
-        const held = asRead('v1', base);
-        const applied = applyDelta(held, stored);
-        expect(sameIndex(applied, target)).toBe(true);
-        // The index it applied to is unchanged: the new one shares its lists only where they are equal.
-        expect(sameIndex(held, asRead('v1', base))).toBe(true);
-        // What the comparison covers, spelled out: the same JSON as the new index as it is stored.
-        expect(asRead('v2', applied)).toEqual(asRead('v2', target));
-      }),
-      { numRuns: runs(150) },
-    );
-  });
-
-  it('against a base, several refreshes on (docs/adr/0018-index-bases.md): a cold instance (the base and that delta) and a warm one (each refresh’s delta on what it holds) read the same index', () => {
-    const refreshes = fc.record({
-      family: fc.constantFrom<OfferFamily>('earn', 'borrow'),
-      count: fc.integer({ min: 0, max: 120 }),
-      seed: fc.integer({ min: 1, max: 1_000_000 }),
-      steps: fc.array(
-        fc.record({
-          removed: fc.constantFrom(0, 0, 0.05),
-          added: fc.integer({ min: 0, max: 3 }),
-          changed: fc.constantFrom(0.05, 0.2),
-        }),
-        { minLength: 1, maxLength: 5 },
-      ),
-    });
-    fc.assert(
-      fc.property(refreshes, ({ family, count, seed, steps }) => {
-        const all = generated(family, count + steps.length * 3, seed);
-        let records = all.slice(0, count);
-        let next = count;
-        const base = asRead('v0', project(family, records));
-        let held = base;
-        steps.forEach((step, k) => {
-          const r = seeded(seed + 10 * k + 1);
-          const kept = records.filter(() => r.next() >= step.removed);
-          records = [...edited(family, kept, step.changed, seed + 10 * k + 2), ...all.slice(next, next + step.added)];
-          next += step.added;
-          const version = `v${k + 1}`;
-          const target = project(family, records);
-          // The delta stored against the base (rewritten each refresh), read back as a cold instance reads it.
-          const cumulative = indexDelta(base, 'v0', target)!;
-          const cold = applyDelta(base, decodeIndexDelta(version, encodeIndexDelta(version, cumulative)));
-          // The delta against the version it replaced, applied by an instance to the index it built the same way.
-          const step_ = indexDelta(held, `v${k}`, target)!;
-          const warm = applyDelta(held, decodeIndexDelta(version, encodeIndexDelta(version, step_, 'STEP')));
-          expect(cumulative.base).toBe('v0');
-          expect(sameIndex(cold, target)).toBe(true);
-          expect(sameIndex(warm, target)).toBe(true);
-          expect(asRead(version, cold)).toEqual(asRead(version, warm));
-          held = warm;
-        });
-      }),
-      { numRuns: runs(60) },
-    );
-  });
-
   it('of an index against itself changes nothing and moves no entry', () => {
-    const index = project('earn', generatedEarn(200, 3));
+    const index = projectIndex('earn', generatedEarn(200, 3));
     const delta = indexDelta(asRead('v1', index), 'v1', index)!;
     expect(delta).toMatchObject({
       removed: [],
@@ -167,9 +29,9 @@ describe('an index delta', () => {
 
   it('of one changed APY names that offer in its column and moves it in the APY orders only', () => {
     const records = generatedEarn(300, 5).filter((o) => o.published !== false);
-    const index = project('earn', records);
+    const index = projectIndex('earn', records);
     const changed = records.map((o, i) => (i === 17 ? { ...o, apy: '987.654321' } : o));
-    const delta = indexDelta(asRead('v1', index), 'v1', project('earn', changed))!;
+    const delta = indexDelta(asRead('v1', index), 'v1', projectIndex('earn', changed))!;
     const entry = [...index.ids].indexOf(records[17].id);
     expect(delta.columns.apyKey[0]).toEqual([entry]);
     expect(delta.columns.hash[0]).toEqual([entry]);
@@ -186,7 +48,7 @@ describe('an index delta', () => {
   });
 
   it('does not apply to another family’s index, nor past its base’s entries', () => {
-    const earn = project('earn', generatedEarn(40, 9));
+    const earn = projectIndex('earn', generatedEarn(40, 9));
     const delta = indexDelta(earn, 'v1', earn)!;
     expect(() => applyDelta({ ...earn, family: 'borrow' }, delta)).toThrow();
     expect(() => applyDelta(earn, { ...delta, size: earn.ids.length + 5 })).toThrow();
@@ -196,7 +58,7 @@ describe('an index delta', () => {
   it('does not apply with figures changed out of the order of the entries, past them, or on an index without figures', () => {
     const records = generatedEarn(40, 9);
     const stats = fc.sample(apyStatsArb, { numRuns: 1, seed: 3 })[0];
-    const earn = project('earn', records, new Map(records.map((o) => [o.id as number, stats])));
+    const earn = projectIndex('earn', records, new Map(records.map((o) => [o.id as number, stats])));
     const delta = indexDelta(earn, 'v1', earn)!;
     const packed = earn.figures!.stats.at(0);
     expect(
@@ -228,8 +90,8 @@ describe('an index delta', () => {
   });
 
   it('stored, does not decode with a malformed value, entry or time', () => {
-    const earn = project('earn', generatedEarn(40, 9));
-    const delta = indexDelta(earn, 'v1', project('earn', edited('earn', generatedEarn(40, 9), 0.5, 4)))!;
+    const earn = projectIndex('earn', generatedEarn(40, 9));
+    const delta = indexDelta(earn, 'v1', projectIndex('earn', edited('earn', generatedEarn(40, 9), 0.5, 4)))!;
     const bad = [
       { ...delta, columns: { ...delta.columns, flag: [[0], [7]] } },
       { ...delta, columns: { ...delta.columns, nope: [[0], ['x']] } },
@@ -245,8 +107,8 @@ describe('an index delta', () => {
 describe('checkIndex of an applied delta against its base', () => {
   // One offer's APY moves: the APY orders are built anew, the others are the base's.
   const records = generatedEarn(60, 11).filter((o) => o.published !== false);
-  const base = asRead('v1', project('earn', records));
-  const changed = project(
+  const base = asRead('v1', projectIndex('earn', records));
+  const changed = projectIndex(
     'earn',
     records.map((o, i) => (i === 7 ? { ...o, apy: '987.654321' } : o)),
   );

@@ -3,14 +3,28 @@
  * an offer among 900 changes only the blocks around it, 24 projections; and stored items of a large
  * family version round-trip in several items (shared/data/items/): an index of 60,000 entries in
  * several segments, a manifest of 50,000 keys and blocks in several chunks (project.test.ts
- * round-trips the fixture's, in one item).
+ * round-trips the fixture's, in one item); and every figure ordering of earn and borrow, for 40 random
+ * figure sets each, against an independent sort (project.test.ts checks the other orderings).
  */
 import { createHash } from 'node:crypto';
-import type { OfferIndexData } from '../../../shared/data/family-index';
+import { indexOf, type OfferIndex, type OfferIndexData } from '../../../shared/data/family-index';
 import { decodeIndex, encodeIndex } from '../../../shared/data/items/index-segment';
 import { decodeManifest, encodeManifest, type Manifest } from '../../../shared/data/items/manifest';
-import type { Projection } from '../../../shared/import/project';
-import { generatedEarn, blockPositionOf as positionOf, projectEarn as project } from '../../helpers/generated-offers';
+import { DATASET_FAMILY_OF } from '../../../shared/data/keys';
+import type { ApyStats } from '../../../shared/domain/apy-stats';
+import { type Projection, platformResolver, projectOffers } from '../../../shared/import/project';
+import { type FigureSortMode, isFigureSort, SORT_MODES, SORTS } from '../../../shared/model/offer-families';
+import { compareExact } from '../../helpers/exact-decimal';
+import { figureMapArb } from '../../helpers/figures';
+import {
+  generatedBorrow,
+  generatedEarn,
+  platformsOf,
+  blockPositionOf as positionOf,
+  projectEarn as project,
+  withOffers,
+} from '../../helpers/generated-offers';
+import { fc, runs } from '../../helpers/property';
 import { type RecordOf as Doc, earnRecord } from '../../helpers/records';
 
 it('an index round-trips in several segments', () => {
@@ -105,6 +119,50 @@ describe('blocks', () => {
       // Neighbours only: a handful of blocks of the asset's many.
       expect(removed.length).toBeLessThanOrEqual(3);
       expect(added.length).toBeLessThanOrEqual(3);
+    }
+  });
+});
+
+describe('orderings (docs/api.md, "Orderings")', () => {
+  /** The independent order of a figure's mode: its figure exact, null last in either direction, ties by id. */
+  function expectedFigureOrder(ids: number[], figures: Map<number, ApyStats>, mode: FigureSortMode): number[] {
+    const { figure, direction } = SORTS[mode];
+    const value = (id: number) => figures.get(id)?.[figure] ?? null;
+    return [...ids].sort((a, b) => {
+      const [x, y] = [value(a), value(b)];
+      if (x === null || y === null) return x === y ? a - b : x === null ? 1 : -1;
+      return (direction === 'asc' ? 1 : -1) * compareExact(x, y) || a - b;
+    });
+  }
+
+  it('earn and borrow, the modes of a figure: the exact order of random figures (null last, huge values exact), stored and read back', () => {
+    const dataset = withOffers(generatedEarn(120), generatedBorrow(90));
+    for (const family of ['earn', 'borrow'] as const) {
+      const records = dataset[DATASET_FAMILY_OF[family]] ?? [];
+      const ids = records.filter((r) => r.published).map((r) => r.id as number);
+      fc.assert(
+        fc.property(figureMapArb(ids), (figures) => {
+          const projection = projectOffers(family, records, platformResolver(platformsOf(dataset)), figures);
+          const { data } = decodeIndex('v', encodeIndex('v', projection.index));
+          const index = indexOf('v', data) as OfferIndex;
+          for (const mode of SORT_MODES.filter(isFigureSort)) {
+            const sorted = [...ids].sort((a, b) => a - b);
+            expect(Array.from(index.order(mode), (e) => index.id(e))).toEqual(
+              expectedFigureOrder(sorted, figures, mode),
+            );
+          }
+          // Each offer's figures read back as given (none: every one null).
+          for (const id of ids) {
+            const { as_of, ...values } = figures.get(id) ?? { as_of: undefined, points_30d: 0 };
+            const read = index.figures(index.entry(id)!)!;
+            expect(read.asOf).toBe('2026-11-20T10:00:00.000Z');
+            expect(Object.fromEntries(Object.entries(read.values).filter(([, v]) => v !== null))).toEqual(
+              Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null)),
+            );
+          }
+        }),
+        { numRuns: runs(40) },
+      );
     }
   });
 });

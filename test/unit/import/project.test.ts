@@ -35,13 +35,7 @@ import {
   projectCatalog,
   projectOffers,
 } from '../../../shared/import/project';
-import {
-  type FigureSortMode,
-  isFigureSort,
-  SORT_MODES,
-  SORTS,
-  type SortMode,
-} from '../../../shared/model/offer-families';
+import { isFigureSort, SORT_MODES, type SortMode } from '../../../shared/model/offer-families';
 import { CorruptDataError } from '../../../shared/platform/errors';
 import { fixtureDataset } from '../../fixtures/dataset';
 import { compareExact } from '../../helpers/exact-decimal';
@@ -56,7 +50,7 @@ import {
   withOffers,
 } from '../../helpers/generated-offers';
 import { rowsOf } from '../../helpers/offer-facts';
-import { fc, runs } from '../../helpers/property';
+import { fc } from '../../helpers/property';
 import { earnRecord, type RecordOf, seeded as random } from '../../helpers/records';
 
 /** The schema the source records of these tests are decoded with (the import passes the dataset's). */
@@ -232,48 +226,6 @@ describe('orderings (docs/api.md, "Orderings")', () => {
       }
     },
   );
-
-  /** The independent order of a figure's mode: its figure exact, null last in either direction, ties by id. */
-  function expectedFigureOrder(ids: number[], figures: Map<number, ApyStats>, mode: FigureSortMode): number[] {
-    const { figure, direction } = SORTS[mode];
-    const value = (id: number) => figures.get(id)?.[figure] ?? null;
-    return [...ids].sort((a, b) => {
-      const [x, y] = [value(a), value(b)];
-      if (x === null || y === null) return x === y ? a - b : x === null ? 1 : -1;
-      return (direction === 'asc' ? 1 : -1) * compareExact(x, y) || a - b;
-    });
-  }
-
-  it('earn and borrow, the modes of a figure: the exact order of random figures (null last, huge values exact), stored and read back', () => {
-    const dataset = withOffers(generatedEarn(120), generatedBorrow(90));
-    for (const family of ['earn', 'borrow'] as const) {
-      const records = dataset[DATASET_FAMILY_OF[family]] ?? [];
-      const ids = records.filter((r) => r.published).map((r) => r.id as number);
-      fc.assert(
-        fc.property(figureMapArb(ids), (figures) => {
-          const projection = projectOffers(family, records, platformResolver(platformsOf(dataset)), figures);
-          const { data } = decodeIndex('v', encodeIndex('v', projection.index));
-          const index = indexOf('v', data) as OfferIndex;
-          for (const mode of SORT_MODES.filter(isFigureSort)) {
-            const sorted = [...ids].sort((a, b) => a - b);
-            expect(Array.from(index.order(mode), (e) => index.id(e))).toEqual(
-              expectedFigureOrder(sorted, figures, mode),
-            );
-          }
-          // Each offer's figures read back as given (none: every one null).
-          for (const id of ids) {
-            const { as_of, ...values } = figures.get(id) ?? { as_of: undefined, points_30d: 0 };
-            const read = index.figures(index.entry(id)!)!;
-            expect(read.asOf).toBe('2026-11-20T10:00:00.000Z');
-            expect(Object.fromEntries(Object.entries(read.values).filter(([, v]) => v !== null))).toEqual(
-              Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null)),
-            );
-          }
-        }),
-        { numRuns: runs(40) },
-      );
-    }
-  });
 
   it('without figures, an index carries none and orders every figure mode by id; figures of two times are refused', () => {
     const dataset = withOffers(generatedEarn(50));
