@@ -8,11 +8,12 @@
  * took 2.2 times the CPU of the same suite without it, and a file of 0.1 s took 3.8 s.
  *
  * Here a worker starts coverage (and the debugger, which keeps every script, so that none is
- * collected before its counts are taken) with its first test file and never stops it. Before a
- * file, one take resets the counters (what ran between files is dropped, as jest drops it); after
- * it, a take gives the counts since, and only the scripts compiled since are reported: each test
- * file compiles its own copy of the modules it loads, so a module's earlier copies (all counts
- * zero after the reset) would only repeat it. Jest then filters and converts the result as it
+ * collected before its counts are taken) with its first test file and never stops it. After each
+ * file, one take gives the counts since the last (V8 resets them), and only the scripts compiled
+ * since are reported: each test file compiles its own copy of the modules it loads, so a module's
+ * earlier copies only repeat it, and what they ran after their file ended is dropped, as jest drops
+ * it. (A take before each file too, to reset the counters, changed no count and cost a take's CPU:
+ * each returns every script the worker holds.) Jest then filters and converts the result as it
  * does its own (`collectCoverageFrom`, source maps).
  *
  * The counts are binary (`callCount: false`): a block ran or did not, which is all the floor
@@ -52,7 +53,6 @@ class CoverageOncePerWorker extends Runtime {
       await post('Profiler.enable');
       await post('Profiler.startPreciseCoverage', { callCount: false, detailed: true });
     }
-    await take();
     // What jest's collector keeps between its start and its result (jest-runtime V8CoverageCollector).
     this.v8Coverage.instrumenter = {};
     this.v8Coverage.sources = new Map();
