@@ -5,8 +5,8 @@
  * root is an integer square root; means and deviations are rounded half-even to 6 places. No
  * float ever holds a value.
  */
+import { DAY_MS } from '../platform/timestamps';
 
-const DAY = 86_400_000;
 /** Decimal places of a mean or a deviation. */
 const FIGURE_SCALE = 6;
 
@@ -94,7 +94,7 @@ function referenceAt(observations: readonly Observation[], at: number): string |
   for (let i = observations.length - 1; i >= 0; i--) {
     const [ms, apy] = observations[i];
     if (ms > at) continue;
-    return ms >= at - DAY ? apy : null;
+    return ms >= at - DAY_MS ? apy : null;
   }
   return null;
 }
@@ -104,8 +104,8 @@ function dailyPoints(observations: readonly Observation[], t: number, days: numb
   const byDay = new Map<number, string>();
   for (const [ms, apy] of observations) {
     if (ms > t) break;
-    const dayStart = Math.floor(ms / DAY) * DAY;
-    if (dayStart > t - days * DAY) byDay.set(dayStart, apy);
+    const dayStart = Math.floor(ms / DAY_MS) * DAY_MS;
+    if (dayStart > t - days * DAY_MS) byDay.set(dayStart, apy);
   }
   return [...byDay.values()];
 }
@@ -132,7 +132,7 @@ function meanAndDeviation(values: readonly string[]): { mean: string; deviation:
  */
 export function apyStats(observations: readonly Observation[], current: string, t: number): ApyStats {
   const change = (days: number) => {
-    const reference = referenceAt(observations, t - days * DAY);
+    const reference = referenceAt(observations, t - days * DAY_MS);
     return reference === null ? null : subtractDecimal(current, reference);
   };
   const week = dailyPoints(observations, t, 7);

@@ -10,8 +10,7 @@
  * each interval's buckets are whole buckets of the next shorter one.
  */
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+import { DAY_MS, HOUR_MS } from '../platform/timestamps';
 
 interface SeriesSpec {
   /** The bucket's length. */
@@ -24,10 +23,10 @@ interface SeriesSpec {
 
 /** Intervals from the shortest up. The shortest is answered from the raw observations. */
 export const SERIES = {
-  '1h': { bucketMs: HOUR, originMs: 0, stored: 'RAW' },
-  '4h': { bucketMs: 4 * HOUR, originMs: 0, stored: '4H' },
-  '1d': { bucketMs: DAY, originMs: 0, stored: '1D' },
-  '1w': { bucketMs: 7 * DAY, originMs: -3 * DAY, stored: '1W' },
+  '1h': { bucketMs: HOUR_MS, originMs: 0, stored: 'RAW' },
+  '4h': { bucketMs: 4 * HOUR_MS, originMs: 0, stored: '4H' },
+  '1d': { bucketMs: DAY_MS, originMs: 0, stored: '1D' },
+  '1w': { bucketMs: 7 * DAY_MS, originMs: -3 * DAY_MS, stored: '1W' },
 } as const satisfies Record<string, SeriesSpec>;
 
 export type Interval = keyof typeof SERIES;
@@ -37,11 +36,11 @@ export type SeriesResolution = (typeof SERIES)[Interval]['stored'];
 
 /** `windowMs: null` = from the first point. From the shortest window up (the default interval of a custom window). */
 export const PERIOD_SPEC = {
-  '24h': { interval: '1h', windowMs: DAY },
-  '1w': { interval: '1h', windowMs: 7 * DAY },
-  '1m': { interval: '4h', windowMs: 30 * DAY },
-  '3m': { interval: '1d', windowMs: 90 * DAY },
-  '1y': { interval: '1d', windowMs: 365 * DAY },
+  '24h': { interval: '1h', windowMs: DAY_MS },
+  '1w': { interval: '1h', windowMs: 7 * DAY_MS },
+  '1m': { interval: '4h', windowMs: 30 * DAY_MS },
+  '3m': { interval: '1d', windowMs: 90 * DAY_MS },
+  '1y': { interval: '1d', windowMs: 365 * DAY_MS },
   all: { interval: '1w', windowMs: null },
 } as const satisfies Record<string, { interval: Interval; windowMs: number | null }>;
 
@@ -76,7 +75,7 @@ export const REACH_MS: Readonly<Record<Interval, number | null>> = Object.fromEn
 ) as Record<Interval, number | null>;
 
 /** A day of margin on every retention: an item expires a day after the last window can reach it. */
-const RETENTION_MARGIN_MS = DAY;
+const RETENTION_MARGIN_MS = DAY_MS;
 
 /**
  * How long each stored series keeps an item, from its time (a raw observation) or its bucket's

@@ -4,12 +4,12 @@
  * structured-field date), `Sunset` (RFC 8594: an HTTP-date) and a `Link` to the policy with
  * `rel="deprecation"`, after any link already there (a list's next and previous pages).
  */
+import { DAY_MS } from '../platform/timestamps';
 import { httpDate } from './answers';
 import { API_PREFIX, type Deprecation, type Route } from './routes';
 
 /** The least notice a deprecation gives: its sunset comes at least this many days after it (docs/api.md). */
 export const DEPRECATION_NOTICE_DAYS = 180;
-const DAY_MS = 86_400_000;
 
 /** The route table's deprecations that give less notice than the policy promises, by route and name. */
 export function shortNotices(routes: readonly Route[]): string[] {

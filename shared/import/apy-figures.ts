@@ -19,11 +19,10 @@ import type { FigureIndex } from '../data/items/manifest';
 import type { HistoryFamily } from '../data/keys';
 import { type ApyStats, apyStats, type Observation } from '../domain/apy-stats';
 import { bucketStart } from '../domain/buckets';
+import { DAY_MS, HOUR_MS } from '../platform/timestamps';
 
 export type { FigureLine };
 
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
 /** How far back the state reaches: a change's reference (t − 30 days − 24 h) and the 30 days' points, with a day to spare. */
 const FIGURE_STATE_DAYS = 32;
 /** The references of §13's changes, in days before t. */
@@ -66,8 +65,8 @@ const byIdThenMs = (a: FigureLine, b: FigureLine) => a[0] - b[0] || a[1] - b[1];
 /** The state after merging `input.observations` (and the seed, when there is no state), and the figures of every published offer. */
 export async function updateFigures(input: FigureInput): Promise<FigureUpdate> {
   const { store, family, t } = input;
-  const fromHour = hourOf(t - FIGURE_STATE_DAYS * DAY);
-  const fromDay = dayOf(t - FIGURE_STATE_DAYS * DAY);
+  const fromHour = hourOf(t - FIGURE_STATE_DAYS * DAY_MS);
+  const fromDay = dayOf(t - FIGURE_STATE_DAYS * DAY_MS);
   const kept = (times: Record<string, string[]> | undefined, from: number) =>
     new Map(Object.entries(times ?? {}).flatMap(([ms, chunks]) => (Number(ms) >= from ? [[Number(ms), chunks]] : [])));
   const hours = kept(input.previous?.hours, fromHour);
@@ -106,8 +105,8 @@ export async function updateFigures(input: FigureInput): Promise<FigureUpdate> {
   );
   // Read together (batches in parallel): the chunks merged into, the 30 days' summaries and the
   // first frame of each change's reference (where a feed at hourly cadence finds it).
-  const windowDays = Array.from({ length: MEAN_DAYS }, (_, i) => dayOf(t) - i * DAY);
-  const firstFrames = CHANGE_DAYS.map((n) => hourOf(t - n * DAY));
+  const windowDays = Array.from({ length: MEAN_DAYS }, (_, i) => dayOf(t) - i * DAY_MS);
+  const firstFrames = CHANGE_DAYS.map((n) => hourOf(t - n * DAY_MS));
   await linesOf([
     ...[...byHour.keys(), ...firstFrames].flatMap((h) => hours.get(h) ?? []),
     ...[...byDay.keys(), ...windowDays].flatMap((d) => days.get(d) ?? []),
@@ -179,7 +178,7 @@ export async function figuresAt(
 
   const today = dayOf(t);
   const late = new Set<number>();
-  for (let day = today; day > t - MEAN_DAYS * DAY; day -= DAY) {
+  for (let day = today; day > t - MEAN_DAYS * DAY_MS; day -= DAY_MS) {
     for (const line of await state.day(day)) {
       if (line[1] <= t) add(line);
       else if (observed.has(line[0])) late.add(line[0]);
@@ -188,8 +187,8 @@ export async function figuresAt(
   // The day of t: an offer whose last observation of it is after t takes its last at or before t.
   await latest(late, today, t, state, add);
   for (const days of CHANGE_DAYS) {
-    const at = t - days * DAY;
-    await latest(new Set(observed.keys()), at - DAY, at, state, add);
+    const at = t - days * DAY_MS;
+    await latest(new Set(observed.keys()), at - DAY_MS, at, state, add);
   }
   const current = new Map(offers.map((o) => [o.id, o.apy]));
   return new Map(
@@ -209,7 +208,7 @@ async function latest(
   add: (line: FigureLine) => void,
 ): Promise<void> {
   const wanted = new Set(ids);
-  for (let hour = hourOf(to); hour >= hourOf(from) && wanted.size > 0; hour -= HOUR) {
+  for (let hour = hourOf(to); hour >= hourOf(from) && wanted.size > 0; hour -= HOUR_MS) {
     const found = new Map<number, FigureLine>();
     for (const line of await state.hour(hour))
       if (wanted.has(line[0]) && line[1] >= from && line[1] <= to) found.set(line[0], line); // lines ascend by ms

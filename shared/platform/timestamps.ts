@@ -5,6 +5,10 @@
  * and the account items' codecs (shared/data/account-items.ts) read by it.
  */
 
+/** An hour and a day in milliseconds (UTC has no other lengths for them). */
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
 /** ISO 8601 in UTC; the API renders every timestamp as `toISOString()` (milliseconds, `Z`). */
 export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]00:?00)$/;
 
