@@ -12,8 +12,8 @@
  * file, one take gives the counts since the last (V8 resets them), and only the scripts compiled
  * since are reported: each test file compiles its own copy of the modules it loads, so a module's
  * earlier copies only repeat it, and what they ran after their file ended is dropped, as jest drops
- * it. (A take before each file too, to reset the counters, changed no count and cost a take's CPU:
- * each returns every script the worker holds.) Jest then filters and converts the result as it
+ * it. (A take before each file too, to reset the counters, changed no count; each take returns
+ * every script the worker holds.) Jest then filters and converts the result as it
  * does its own (`collectCoverageFrom`, source maps).
  *
  * The counts are binary (`callCount: false`): a block ran or did not, which is all the floor
