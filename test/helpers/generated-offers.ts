@@ -3,6 +3,8 @@
  * different spellings, nulls, every platform case; and the projection of earn offers the block tests
  * edit.
  */
+import type { OfferFamily } from '../../shared/data/keys';
+import type { ApyStats } from '../../shared/domain/apy-stats';
 import { type Dataset, parseDataset } from '../../shared/import/dataset';
 import { type Platforms, type Projection, platformResolver, projectOffers } from '../../shared/import/project';
 import { fixtureDataset } from '../fixtures/dataset';
@@ -96,11 +98,15 @@ export const platformsOf = (dataset: Dataset): Platforms => ({
   protocols: dataset.protocols ?? [],
 });
 
-/** Earn records projected as an import projects them, with the fixture's platforms. */
-export function projectEarn(records: Doc[]): Projection {
-  const dataset = withOffers(records);
-  return projectOffers('earn', dataset.earn_offers ?? [], platformResolver(platformsOf(dataset)));
+/** Earn or borrow records (any other family: borrow) projected as an import projects them, with the fixture's platforms. */
+export function projectGenerated(family: OfferFamily, records: Doc[], figures?: Map<number, ApyStats>): Projection {
+  const dataset = family === 'earn' ? withOffers(records) : withOffers([], records);
+  const list = (family === 'earn' ? dataset.earn_offers : dataset.borrow_offers) ?? [];
+  return projectOffers(family, list, platformResolver(platformsOf(dataset)), figures);
 }
+
+/** Earn records projected as an import projects them, with the fixture's platforms. */
+export const projectEarn = (records: Doc[]): Projection => projectGenerated('earn', records);
 
 /** The position of the block holding offer `id`'s document (-1 if none does). */
 export const blockPositionOf = (p: Projection, id: number) =>

@@ -6,8 +6,7 @@ import type { OfferIndexData } from '../../shared/data/family-index';
 import { decodeIndex, encodeIndex } from '../../shared/data/items/index-segment';
 import type { OfferFamily } from '../../shared/data/keys';
 import type { ApyStats } from '../../shared/domain/apy-stats';
-import { platformResolver, projectOffers } from '../../shared/import/project';
-import { DECIMALS, generatedBorrow, generatedEarn, platformsOf, withOffers } from './generated-offers';
+import { DECIMALS, generatedBorrow, generatedEarn, projectGenerated } from './generated-offers';
 import { ASSETS, type RecordOf, seeded } from './records';
 
 const LATER = ['2026-11-20T00:00:00.000Z', '2026-11-20T00:05:00.000Z', '2026-11-09T00:00:00.000Z'];
@@ -43,12 +42,6 @@ export function edited(family: OfferFamily, records: RecordOf[], share: number, 
 export const generated = (family: OfferFamily, count: number, seed: number) =>
   family === 'earn' ? generatedEarn(count, seed) : generatedBorrow(count, seed);
 
-export function projectIndex(
-  family: OfferFamily,
-  records: RecordOf[],
-  figures?: Map<number, ApyStats>,
-): OfferIndexData {
-  const dataset = family === 'earn' ? withOffers(records) : withOffers([], records);
-  const list = (family === 'earn' ? dataset.earn_offers : dataset.borrow_offers) ?? [];
-  return projectOffers(family, list, platformResolver(platformsOf(dataset)), figures).index as OfferIndexData;
-}
+/** The index of the records' projection (`projectGenerated`). */
+export const projectIndex = (family: OfferFamily, records: RecordOf[], figures?: Map<number, ApyStats>) =>
+  projectGenerated(family, records, figures).index as OfferIndexData;
