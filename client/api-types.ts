@@ -538,6 +538,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find currencies and platforms by slug, symbol or name
+         * @description Published, non-delisted currencies, exchanges, wallets and protocols whose slug, symbol or name matches `q`, case-insensitively, best first: an exact slug or symbol, then a slug, symbol or name that starts with `q`, then a name that contains it; within each rank currencies, then exchanges, wallets and protocols, each in the order of its own list. A former slug matches as a slug and answers the current one. At most `limit` matches; no pagination. Use it to turn "USDC" or "Aave" into the slug the other routes take. Carries no `ETag`. Charged like any other request.
+         */
+        get: operations["searchCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/usage": {
         parameters: {
             query?: never;
@@ -1111,6 +1131,16 @@ export interface components {
         /** @description Several borrow offers' APY history: one entry per published id, in the order of `ids` (unknown or unpublished ids are absent). */
         BorrowHistories: {
             data: components["schemas"]["BorrowHistoryEntry"][];
+        };
+        SearchResult: {
+            /** @enum {string} */
+            type: "currency" | "exchange" | "wallet" | "protocol";
+            slug: string;
+            name: string;
+            symbol: string | null;
+        };
+        SearchResults: {
+            data: components["schemas"]["SearchResult"][];
         };
         Usage: {
             /** @constant */
@@ -1711,11 +1741,6 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Page size. Plain decimal digits.
-         * @example 100
-         */
-        query_limit: number;
-        /**
          * @description Zero-based offset into the result set. Plain decimal digits.
          * @example 200
          */
@@ -1938,7 +1963,7 @@ export interface operations {
                  * @description Page size. Plain decimal digits.
                  * @example 100
                  */
-                limit?: components["parameters"]["query_limit"];
+                limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 200
@@ -2101,7 +2126,7 @@ export interface operations {
                  * @description Page size. Plain decimal digits.
                  * @example 100
                  */
-                limit?: components["parameters"]["query_limit"];
+                limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 200
@@ -2282,7 +2307,7 @@ export interface operations {
                  * @description Page size. Plain decimal digits.
                  * @example 100
                  */
-                limit?: components["parameters"]["query_limit"];
+                limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 200
@@ -2439,7 +2464,7 @@ export interface operations {
                  * @description Page size. Plain decimal digits.
                  * @example 100
                  */
-                limit?: components["parameters"]["query_limit"];
+                limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 200
@@ -2692,7 +2717,7 @@ export interface operations {
                  * @description Page size. Plain decimal digits.
                  * @example 100
                  */
-                limit?: components["parameters"]["query_limit"];
+                limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 200
@@ -2902,7 +2927,7 @@ export interface operations {
                  * @description Page size. Plain decimal digits.
                  * @example 100
                  */
-                limit?: components["parameters"]["query_limit"];
+                limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 200
@@ -3241,7 +3266,7 @@ export interface operations {
                  * @description Page size. Plain decimal digits.
                  * @example 100
                  */
-                limit?: components["parameters"]["query_limit"];
+                limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 200
@@ -3444,7 +3469,7 @@ export interface operations {
                  * @description Page size. Plain decimal digits.
                  * @example 100
                  */
-                limit?: components["parameters"]["query_limit"];
+                limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 200
@@ -3773,7 +3798,7 @@ export interface operations {
                  * @description Page size. Plain decimal digits.
                  * @example 100
                  */
-                limit?: components["parameters"]["query_limit"];
+                limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 200
@@ -3945,7 +3970,7 @@ export interface operations {
                  * @description Page size. Plain decimal digits.
                  * @example 100
                  */
-                limit?: components["parameters"]["query_limit"];
+                limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 200
@@ -4351,6 +4376,78 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    searchCatalog: {
+        parameters: {
+            query: {
+                /**
+                 * @description The text to find: a slug, a symbol or (part of) a name, case-insensitive; 1 to 64 characters once trimmed. Required.
+                 * @example tether
+                 */
+                q: string;
+                /**
+                 * @description How many matches at most, 1 to 20. Plain decimal digits.
+                 * @example 5
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "currency",
+                     *           "slug": "tether",
+                     *           "name": "Tether",
+                     *           "symbol": "USDT"
+                     *         },
+                     *         {
+                     *           "type": "currency",
+                     *           "slug": "tether-gold",
+                     *           "name": "Tether Gold",
+                     *           "symbol": "XAUT"
+                     *         },
+                     *         {
+                     *           "type": "exchange",
+                     *           "slug": "tetherex",
+                     *           "name": "TetherEx",
+                     *           "symbol": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -4430,7 +4527,7 @@ export interface operations {
                      *       "openapi": "3.1.0",
                      *       "info": {
                      *         "title": "Market Data API",
-                     *         "version": "1.3.0"
+                     *         "version": "1.4.0"
                      *       },
                      *       "paths": {}
                      *     }

@@ -19,6 +19,8 @@
  *   with the same parameters, errors and retries as `get()`.
  * - `history()`: the APY history of one offer, or of several (up to 50) in one request, for a
  *   period or a custom window (`from`, `to`, `interval`).
+ * - `search()`: currencies and platforms by slug, symbol or name, best first: from "USDC" or "Aave"
+ *   to the slug the other routes take.
  *
  * docs/api.md ("Using the API from TypeScript") shows it in use.
  */
@@ -83,6 +85,9 @@ export type HistoryWindow = NonNullable<ParamsOf<'/api/v1/earn/{id}/history'>['q
 export type HistoryOf<F extends HistoryFamily> = DataOf<`/api/v1/${F}/{id}/history`>;
 /** Several offers' history: `{ data: [{ id, period, interval, from, to, point_count, data }] }`, in the order of `ids`. */
 export type HistoriesOf<F extends HistoryFamily> = DataOf<`/api/v1/${F}/history`>;
+
+/** One match of a search: `{ type, slug, name, symbol }`. */
+export type SearchHit = DataOf<'/api/v1/search'>['data'][number];
 
 /** The items of a list, page after page; `snapshot` is the data version they come from, once the first page is read. */
 export interface ListPages<Item> extends AsyncIterable<Item> {
@@ -232,6 +237,11 @@ export interface MarketDataClient {
    */
   history<F extends HistoryFamily>(family: F, id: number, window?: HistoryWindow): Promise<HistoryOf<F>>;
   history<F extends HistoryFamily>(family: F, ids: readonly number[], window?: HistoryWindow): Promise<HistoriesOf<F>>;
+  /**
+   * Currencies and platforms whose slug, symbol or name matches `q` (case-insensitive), best first,
+   * at most `limit` (1 to 20, default 10). An error answer throws a MarketDataApiError.
+   */
+  search(q: string, options?: { limit?: number }): Promise<SearchHit[]>;
   /** The openapi-fetch client underneath, with the same key and retries. */
   raw: Client<paths>;
 }
@@ -365,5 +375,11 @@ export function createMarketDataClient(options: MarketDataClientOptions): Market
     throw new MarketDataApiError(answer.kind === 'error' ? answer.error : apiError(undefined, answer.response));
   }
 
-  return { get, pages, changes, csv, history: history as MarketDataClient['history'], raw };
+  async function search(q: string, options: { limit?: number } = {}): Promise<SearchHit[]> {
+    const answer = await get('/api/v1/search', { query: { q, ...options } });
+    if (answer.kind === 'ok') return answer.data.data;
+    throw new MarketDataApiError(answer.kind === 'error' ? answer.error : apiError(undefined, answer.response));
+  }
+
+  return { get, pages, changes, csv, history: history as MarketDataClient['history'], search, raw };
 }

@@ -181,6 +181,8 @@ const DEFAULT_MEMORY: Record<LambdaName, number> = {
   currencies: 512,
   offers: 512,
   history: 1024,
+  // Every platform and currency version's search records, kept (ADR 0027).
+  search: 512,
   // No data read: it answers from the request's own charge.
   usage: 256,
   authorizer: 256,
@@ -197,6 +199,7 @@ const PROTECTED_RESERVED_CONCURRENCY: Record<ReservableName, number> = {
   currencies: 100,
   offers: 100,
   history: 100,
+  search: 100,
   usage: 100,
   authorizer: 100,
   docs: 10,

@@ -37,6 +37,7 @@ const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count'> = {
   currencies: 'serve',
   offers: 'serve',
   history: 'serve',
+  search: 'serve',
   usage: 'count',
 };
 

@@ -7,6 +7,7 @@ import { currenciesHandler } from '../functions/currencies/currencies-handler';
 import { historyHandler } from '../functions/history/history-handler';
 import { offersHandler } from '../functions/offers/offers-handler';
 import { platformsHandler } from '../functions/platforms/platforms-handler';
+import { searchHandler } from '../functions/search/search-handler';
 import { usageHandler } from '../functions/usage/usage-handler';
 import { KeyStore } from '../shared/data/key-store';
 import { type ApiDeps, createApiDeps } from '../shared/http/api-deps';
@@ -19,6 +20,7 @@ export interface ApiFunctions {
   currencies: ReturnType<typeof currenciesHandler>;
   offers: ReturnType<typeof offersHandler>;
   history: ReturnType<typeof historyHandler>;
+  search: ReturnType<typeof searchHandler>;
   usage: ReturnType<typeof usageHandler>;
 }
 
@@ -38,6 +40,7 @@ export function buildFunctions(config: RuntimeConfig, clients: Clients, clock?: 
       currencies: currenciesHandler(deps),
       offers: offersHandler(deps),
       history: historyHandler(deps),
+      search: searchHandler(deps),
       usage: usageHandler(deps),
     },
     authorizer: authorizerHandler({ store: keyStore, clock }),

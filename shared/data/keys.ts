@@ -133,6 +133,13 @@ export const indexDeltaKey = (version: string, segment: number, kind: 'DELTA' | 
  */
 export const documentBlockKey = (hash: string): Key => ({ PK: `${DOCUMENT_PREFIX}${hash}`, SK: 'DOC' });
 
+/**
+ * A chunk of what a search reads of a platform or currency version (search-index.ts): stored like a
+ * document block (`DOC#<name>` / `DOC`) and named by the version's manifest like its blocks, so that
+ * it is written, kept and deleted with the version; named after the version, which fixes its content.
+ */
+export const searchChunkName = (version: string, part: number): string => `S.${version}.${part}`;
+
 // ---- history ----------------------------------------------------------------------------------
 
 /** One partition per offer, outside every version: appending never rewrites what is stored. */

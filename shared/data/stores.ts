@@ -5,6 +5,7 @@ import { HistoryStore } from './history-store';
 import { IndexStore, indexBudget } from './index-store';
 import { VerifiedBlocks } from './items/document-block';
 import { PointerStore } from './pointer-store';
+import { SearchStore } from './search-index';
 import { SnapshotStore } from './snapshot-store';
 
 export interface Stores {
@@ -14,6 +15,8 @@ export interface Stores {
   indexes: IndexStore;
   documents: DocumentStore;
   history: HistoryStore;
+  /** What a search reads of the platform and currency versions. */
+  search: SearchStore;
 }
 
 export interface StoreOptions {
@@ -52,5 +55,6 @@ export function createStores(
       new VerifiedBlocks(verifiedBudget(options.memoryMb)),
     ),
     history: new HistoryStore(client, options.tableName),
+    search: new SearchStore(client, options.tableName),
   };
 }

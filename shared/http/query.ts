@@ -323,6 +323,35 @@ export const OFFER_DETAIL_QUERY = {
 /** A currency's detail: `include` adds the figures to its earn and borrow offers. */
 export const CURRENCY_DETAIL_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({ include: includeParam() }));
 
+/** `GET /api/v1/search` (docs/api.md, "Search"): the text and how many matches. */
+export const SEARCH_LIMIT = { minimum: 1, maximum: 20, default: 10 } as const;
+export const SEARCH_TEXT_MAX_LENGTH = 64;
+
+/** The search text, trimmed: 1 to SEARCH_TEXT_MAX_LENGTH characters (code points) once trimmed. */
+function searchText(name: string) {
+  const checked = z.string().check(
+    z.refine((value) => value.trim().length > 0, abort(`${name} must not be empty`)),
+    z.refine(
+      (value) => [...value.trim()].length <= SEARCH_TEXT_MAX_LENGTH,
+      abort(`${name} must not be longer than ${SEARCH_TEXT_MAX_LENGTH} characters`),
+    ),
+  );
+  return z.pipe(
+    checked,
+    z.pipe(
+      z.transform((value: string) => value.trim()),
+      z.string().check(z.minLength(1), z.maxLength(SEARCH_TEXT_MAX_LENGTH)),
+    ),
+  );
+}
+
+export const SEARCH_QUERY = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    q: required('q', searchText('q')),
+    limit: z._default(integer('limit', SEARCH_LIMIT.minimum, SEARCH_LIMIT.maximum), SEARCH_LIMIT.default),
+  }),
+);
+
 /** A timestamp in the grammar of data files (CONTRACT §8), as given (the domain reads its instant). */
 function instant(name: string) {
   return z

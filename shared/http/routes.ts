@@ -4,7 +4,7 @@
  */
 import { OFFER_FAMILY, type OfferFamily } from '../model/offer-families';
 
-export const FUNCTION_NAMES = ['platforms', 'currencies', 'offers', 'history', 'usage'] as const;
+export const FUNCTION_NAMES = ['platforms', 'currencies', 'offers', 'history', 'search', 'usage'] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
 /**
@@ -20,6 +20,7 @@ const TRANSFER: Record<FunctionName, Transfer> = {
   currencies: 'stream',
   offers: 'buffer',
   history: 'buffer',
+  search: 'buffer',
   usage: 'buffer',
 };
 
@@ -37,7 +38,8 @@ export interface Route {
   operationId: string;
   /**
    * What a 200 is: a `list` or `detail` of the served snapshot (carries an ETag and answers
-   * conditional requests), a `history` window (moves with the clock), or the caller's `usage`.
+   * conditional requests), a `history` window (moves with the clock), a `search` (matches across
+   * families, no validator), or the caller's `usage`.
    */
   kind: RouteKind;
   /** How its answer leaves the function: its function's Transfer. */
@@ -64,7 +66,7 @@ export interface Deprecated {
   parameters?: Readonly<Record<string, Deprecation>>;
 }
 
-export type RouteKind = 'list' | 'detail' | 'history' | 'usage';
+export type RouteKind = 'list' | 'detail' | 'history' | 'search' | 'usage';
 
 export const API_PREFIX = '/api/v1';
 
@@ -128,6 +130,7 @@ export const ROUTES = [
   offerHistoryRoute('earn'),
   offerHistoryRoute('borrow'),
   offerHistoryRoute('collateral'),
+  route('/search', 'search', 'searchCatalog', 'search'),
   route('/usage', 'usage', 'getUsage', 'usage'),
 ] as const satisfies readonly Route[];
 

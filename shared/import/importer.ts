@@ -31,6 +31,7 @@ import {
   VERSIONED_FAMILIES,
   type VersionedFamily,
 } from '../data/keys';
+import { withSearchChunks } from '../data/search-index';
 import { type FamilyVersions, versionsOf } from '../data/snapshot-store';
 import {
   type FamilyState,
@@ -612,7 +613,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     const projections = new Map<string, Projection>();
     for (const change of changes) {
       if (!hasFigures(change.family)) {
-        projections.set(change.state.version, change.project());
+        projections.set(change.state.version, withSearchChunks(change.state.version, change.project()));
         continue;
       }
       const apy = OFFER_FAMILY[change.family].fields.apy;

@@ -38,7 +38,7 @@ const ok: FamilyHandler = async () => ({
 
 beforeAll(async () => {
   server = createGateway({
-    handlers: { platforms: ok, currencies: ok, offers: ok, history: ok, usage: ok },
+    handlers: { platforms: ok, currencies: ok, offers: ok, history: ok, search: ok, usage: ok },
     authorizer: async ({ authorizationToken }) => {
       authorizerCalls.push(authorizationToken);
       if (authorizationToken.includes(REFUSED_KEY)) throw new Error('Unauthorized');
@@ -234,6 +234,7 @@ describe('local gateway: the Lambda response limit and coded answers', () => {
         currencies: sizedAnswer,
         offers: sizedAnswer,
         history: sizedAnswer,
+        search: sizedAnswer,
         usage: sizedAnswer,
       },
       authorizer: async ({ authorizationToken }) => allow(authorizationToken),

@@ -73,9 +73,9 @@ describe('the document', () => {
     expect(committed).toBe(serializeDocument(buildOpenApiDocument()));
   });
 
-  it('is OpenAPI 3.1 with the Bearer scheme, version 1.3.0, a contact, a server relative to where it is read and the local one', () => {
+  it('is OpenAPI 3.1 with the Bearer scheme, version 1.4.0, a contact, a server relative to where it is read and the local one', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('1.3.0');
+    expect(doc.info.version).toBe('1.4.0');
     expect(doc.info.contact).toEqual({ name: expect.any(String) });
     expect(doc.servers.map((s: Json) => s.url)).toEqual(['.', 'http://127.0.0.1:3000']);
     // Read from a stage's URL, the server keeps the stage (docs/adr/0002-contract-interpretations.md).
@@ -290,14 +290,16 @@ describe('the document', () => {
     expect(params('/api/v1/exchanges/{slug}').slug).toEqual({ type: 'string', minLength: 1, maxLength: 256 });
   });
 
-  it("sends a list parameter as one comma-separated value, and only `since` (and `ids` of several offers' history) is a required query parameter", () => {
+  it("sends a list parameter as one comma-separated value, and only `since`, `ids` of several offers' history and the search's `q` are required query parameters", () => {
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
       for (const param of ((methods.get.parameters ?? []) as Json[]).map(deref)) {
         if (param.in !== 'query') continue;
         expect([path, param.name, param.required]).toEqual([
           path,
           param.name,
-          param.name === 'since' || (param.name === 'ids' && path.endsWith('/history')),
+          param.name === 'since' ||
+            (param.name === 'ids' && path.endsWith('/history')) ||
+            (param.name === 'q' && path.endsWith('/search')),
         ]);
         if (param.schema.type === 'array')
           expect([path, param.name, param.style, param.explode]).toEqual([path, param.name, 'form', false]);

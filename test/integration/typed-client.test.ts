@@ -364,3 +364,21 @@ describe('history()', () => {
     await expect(refused).rejects.toMatchObject({ error: { status: 400, code: 'validation_error' } });
   });
 });
+
+describe('search()', () => {
+  it('finds records by symbol, name or former slug, best first, in one request', async () => {
+    const { api, requests } = client(KEY);
+    expect(await api.search('usdt')).toEqual([{ type: 'currency', slug: 'tether', name: 'Tether', symbol: 'USDT' }]);
+    expect((await api.search('makerdao')).map((hit) => hit.slug)).toEqual(['maker']);
+    expect((await api.search('b', { limit: 2 })).map((hit) => hit.slug)).toEqual(['bitcoin', 'binance']);
+    expect(requests.slice(-1)).toEqual(['/api/v1/search?q=b&limit=2']);
+  });
+
+  it('throws a refused text as a MarketDataApiError naming `q`', async () => {
+    const { api } = client(KEY);
+    const refused = api.search(' ');
+    await expect(refused).rejects.toMatchObject({
+      error: { status: 400, code: 'validation_error', details: { message: ['q must not be empty'] } },
+    });
+  });
+});

@@ -286,6 +286,13 @@ export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
       },
     ],
   },
+  SearchResults: {
+    data: [
+      { type: 'currency', slug: 'tether', name: 'Tether', symbol: 'USDT' },
+      { type: 'currency', slug: 'tether-gold', name: 'Tether Gold', symbol: 'XAUT' },
+      { type: 'exchange', slug: 'tetherex', name: 'TetherEx', symbol: null },
+    ],
+  },
   Usage: {
     plan: 'premium',
     premium_until: null,

@@ -20,6 +20,8 @@ import {
   OFFER_DETAIL_QUERY,
   OFFER_ID_PATH,
   OFFER_LIST_QUERY,
+  SEARCH_LIMIT,
+  SEARCH_QUERY,
   SLUG_PATH,
 } from '../../shared/http/query';
 import type { OperationId } from '../../shared/http/routes';
@@ -29,7 +31,7 @@ import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
 import { type DocumentedSchema, documented, listOf, type ParameterName } from './parameters';
 import type { SchemaName } from './response-schemas';
 
-export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Usage';
+export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Search' | 'Usage';
 
 export interface OperationSpec {
   summary: string;
@@ -250,6 +252,23 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
   getBorrowHistory: history('borrow'),
   getEarnHistories: histories('earn'),
   getBorrowHistories: histories('borrow'),
+  searchCatalog: {
+    summary: 'Find currencies and platforms by slug, symbol or name',
+    description:
+      'Published, non-delisted currencies, exchanges, wallets and protocols whose slug, symbol or name matches `q`, case-insensitively, best first: ' +
+      'an exact slug or symbol, then a slug, symbol or name that starts with `q`, then a name that contains it; within each rank currencies, then exchanges, wallets and protocols, ' +
+      'each in the order of its own list. A former slug matches as a slug and answers the current one. At most `limit` matches; no pagination. ' +
+      'Use it to turn "USDC" or "Aave" into the slug the other routes take. Carries no `ETag`. Charged like any other request.',
+    tag: 'Search',
+    query: documented(SEARCH_QUERY()),
+    queryOverrides: {
+      limit: {
+        description: `How many matches at most, ${SEARCH_LIMIT.minimum} to ${SEARCH_LIMIT.maximum}. Plain decimal digits.`,
+        example: 5,
+      },
+    },
+    ok: 'SearchResults',
+  },
   getUsage: {
     summary: "The calling key's plan and budgets",
     description:

@@ -11,7 +11,13 @@
  * example below; the compiler names each one missing. Its type, bounds, enumeration and default come from the schema, not from here.
  */
 import { MAX_BUCKETS } from '../../shared/domain/history';
-import { LIST_MAX, NUMBER_MAX_LENGTH, type ParamSchema, SNAPSHOT_MAX_LENGTH } from '../../shared/http/query';
+import {
+  LIST_MAX,
+  NUMBER_MAX_LENGTH,
+  type ParamSchema,
+  SEARCH_TEXT_MAX_LENGTH,
+  SNAPSHOT_MAX_LENGTH,
+} from '../../shared/http/query';
 import type { OfferFilter } from '../../shared/model/offer-families';
 import { SLUG_MAX_LENGTH } from '../../shared/platform/constants';
 import { SNAPSHOT_EXAMPLES } from './examples';
@@ -67,6 +73,7 @@ export const PARAMETER_DESCRIPTIONS = {
   slug:
     'Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. ' +
     `Must not be empty; at most ${SLUG_MAX_LENGTH} characters (a longer slug is a \`validation_error\`).`,
+  q: `The text to find: a slug, a symbol or (part of) a name, case-insensitive; 1 to ${SEARCH_TEXT_MAX_LENGTH} characters once trimmed. Required.`,
   // Every filter the families declare (shared/model/offer-families.ts): one without a line here does not compile.
 } as const satisfies Record<string, string> & Record<OfferFilter, string>;
 
@@ -120,4 +127,5 @@ export const PARAMETER_EXAMPLES: Readonly<Record<ParameterName, unknown>> = {
   interval: '1d',
   id: 1042,
   slug: 'binance',
+  q: 'tether',
 };

@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { VERSIONED_FAMILIES } from '../../shared/data/keys';
 import { INTERVALS, PERIODS } from '../../shared/domain/buckets';
 import * as r from '../../shared/domain/resources';
-import { PAGE_SIZE, SNAPSHOT_MAX_LENGTH } from '../../shared/http/query';
+import { PAGE_SIZE, SEARCH_LIMIT, SNAPSHOT_MAX_LENGTH } from '../../shared/http/query';
 import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
 
 const count = () => z.int().check(z.minimum(0));
@@ -121,6 +121,15 @@ const Usage = z.strictObject({
   month: budget,
 });
 
+/** `GET /api/v1/search` (shared/domain/search.ts): the matches, best first. */
+const SearchResult = z.strictObject({
+  type: z.enum(['currency', 'exchange', 'wallet', 'protocol']),
+  slug: r.Currency.shape.slug,
+  name: z.string(),
+  symbol: z.nullable(z.string()),
+});
+const SearchResults = z.strictObject({ data: z.array(SearchResult).check(z.maxLength(SEARCH_LIMIT.maximum)) });
+
 /** The error codes and their statuses (docs/api.md, "Errors"). */
 const QuotaErrorDetails = z.object({
   reset_at: r.timestamp(),
@@ -185,6 +194,8 @@ export const COMPONENT_SCHEMAS = {
   EarnHistories: histories(EarnHistoryEntry),
   BorrowHistoryEntry,
   BorrowHistories: histories(BorrowHistoryEntry),
+  SearchResult,
+  SearchResults,
   Usage,
   FamilyStatus,
   Status,

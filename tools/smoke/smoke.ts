@@ -2,7 +2,7 @@
  * The smoke test's checks (`npm run smoke`; scripts/smoke.ts is the entry, with the usage): a
  * read-only pass over every route of the route table (shared/http/routes.ts) and every key-free
  * path: each list, a detail of its first item, its changes, offer history (one offer's and several
- * offers'), the usage, the data status, the API description and its docs page, CSV, the
+ * offers'), a search, the usage, the data status, the API description and its docs page, CSV, the
  * authentication errors and an unknown route. A route or key-free path that no passing check
  * reached is a failure of its own, so a new route cannot go unsmoked.
  */
@@ -144,6 +144,17 @@ export async function runSmoke(
       name: 'currency detail offers',
       path: `/api/v1/currencies/${currency.data[0].slug}`,
       expect: isObject(['earn_offers', 'borrow_offers', 'collateral_offers']),
+    });
+    const { slug, symbol } = currency.data[0];
+    await run({
+      name: 'search by symbol',
+      path: `/api/v1/search?q=${encodeURIComponent(symbol)}&limit=20`,
+      expect: (status, body) =>
+        status !== 200
+          ? `status ${status}`
+          : body?.data?.some((hit: { slug: string }) => hit.slug === slug)
+            ? undefined
+            : `no ${slug} among the matches`,
     });
   }
   for (const family of OFFER_FAMILIES) {
