@@ -578,6 +578,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The Model Context Protocol endpoint for assistants and agents
+         * @description The Model Context Protocol's Streamable HTTP transport, stateless: no session id, every answer JSON (`Accept` must name `application/json` and `text/event-stream`, as MCP clients send it). Behind the same key, budgets and usage headers as every route: each request (an `initialize`, a `tools/list`, a `tools/call`, a notification) is one unit. Its tools are the routes of this description: `search`, `list_offers`, `get_offer`, `offer_history`, `offer_changes`, `list_currencies`, `get_currency`, `list_platforms`, `get_platform`; each takes its routes' parameters by name (plus `family` or `type` where one tool serves several routes) and answers the route's JSON answer as `structuredContent` (a route's error as a result with `isError` and its envelope). A result stays under 100 KB of text: `get_currency` gives the counts of its offers (list them with `list_offers` and `asset`), a list page that would be larger comes with a smaller `limit`. A notification answers `202` with no body; a malformed message, an unknown tool or arguments a tool does not take are JSON-RPC errors. Takes no query parameters: any is a `validation_error`.
+         */
+        post: operations["postMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1141,6 +1161,32 @@ export interface components {
         };
         SearchResults: {
             data: components["schemas"]["SearchResult"][];
+        };
+        McpMessage: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id?: string | number;
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
+        };
+        McpAnswer: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: string | number;
+            result: {
+                [key: string]: unknown;
+            };
+        } | {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: (string | number) | null;
+            error: {
+                code: number;
+                message: string;
+                data?: unknown;
+            };
         };
         Usage: {
             /** @constant */
@@ -4442,7 +4488,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4500,6 +4545,113 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 2,
+                 *       "method": "tools/call",
+                 *       "params": {
+                 *         "name": "search",
+                 *         "arguments": {
+                 *           "q": "tether",
+                 *           "limit": 3
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["McpMessage"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 2,
+                     *       "result": {
+                     *         "content": [
+                     *           {
+                     *             "type": "text",
+                     *             "text": "{\"data\":[{\"type\":\"currency\",\"slug\":\"tether\",\"name\":\"Tether\",\"symbol\":\"USDT\"},{\"type\":\"currency\",\"slug\":\"tether-gold\",\"name\":\"Tether Gold\",\"symbol\":\"XAUT\"},{\"type\":\"exchange\",\"slug\":\"tetherex\",\"name\":\"TetherEx\",\"symbol\":null}]}"
+                     *           }
+                     *         ],
+                     *         "structuredContent": {
+                     *           "data": [
+                     *             {
+                     *               "type": "currency",
+                     *               "slug": "tether",
+                     *               "name": "Tether",
+                     *               "symbol": "USDT"
+                     *             },
+                     *             {
+                     *               "type": "currency",
+                     *               "slug": "tether-gold",
+                     *               "name": "Tether Gold",
+                     *               "symbol": "XAUT"
+                     *             },
+                     *             {
+                     *               "type": "exchange",
+                     *               "slug": "tetherex",
+                     *               "name": "TetherEx",
+                     *               "symbol": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["McpAnswer"];
+                };
+            };
+            /** @description A notification (a message without `id`) was accepted: no body. */
+            202: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

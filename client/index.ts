@@ -51,7 +51,8 @@ export interface ApiError {
   retryAfterSeconds: number | null;
 }
 
-type GetPath = keyof paths;
+/** The paths of the data API (`POST /mcp` is for MCP clients, not this one). */
+type GetPath = { [P in keyof paths]: paths[P]['get'] extends { parameters: unknown } ? P : never }[keyof paths];
 type Operation<P extends GetPath> = paths[P]['get'];
 /** The parameters of an operation (`path`, `query`, `header`), as the description declares them. */
 export type ParamsOf<P extends GetPath> = Operation<P>['parameters'];

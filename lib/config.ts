@@ -183,6 +183,8 @@ const DEFAULT_MEMORY: Record<LambdaName, number> = {
   history: 1024,
   // Every platform and currency version's search records, kept (ADR 0027).
   search: 512,
+  // Every family's index, as the functions whose routes its tools call keep them.
+  mcp: 1024,
   // No data read: it answers from the request's own charge.
   usage: 256,
   authorizer: 256,
@@ -200,6 +202,7 @@ const PROTECTED_RESERVED_CONCURRENCY: Record<ReservableName, number> = {
   offers: 100,
   history: 100,
   search: 100,
+  mcp: 100,
   usage: 100,
   authorizer: 100,
   docs: 10,

@@ -39,6 +39,7 @@ const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count'> = {
   history: 'serve',
   search: 'serve',
   usage: 'count',
+  mcp: 'serve',
 };
 
 export interface MarketDataStackProps extends StackProps {

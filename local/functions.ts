@@ -2,9 +2,12 @@
  * Every function of the API built from the same factories their composition roots call, on the
  * given clients and configuration: the local stack, the benchmark and the tests serve these.
  */
+
+import openapiDocument from '../docs/openapi.json';
 import { type AuthorizerHandler, authorizerHandler } from '../functions/authorizer/authorizer';
 import { currenciesHandler } from '../functions/currencies/currencies-handler';
 import { historyHandler } from '../functions/history/history-handler';
+import { mcpHandler } from '../functions/mcp/mcp-handler';
 import { offersHandler } from '../functions/offers/offers-handler';
 import { platformsHandler } from '../functions/platforms/platforms-handler';
 import { searchHandler } from '../functions/search/search-handler';
@@ -21,6 +24,7 @@ export interface ApiFunctions {
   offers: ReturnType<typeof offersHandler>;
   history: ReturnType<typeof historyHandler>;
   search: ReturnType<typeof searchHandler>;
+  mcp: ReturnType<typeof mcpHandler>;
   usage: ReturnType<typeof usageHandler>;
 }
 
@@ -41,6 +45,7 @@ export function buildFunctions(config: RuntimeConfig, clients: Clients, clock?: 
       offers: offersHandler(deps),
       history: historyHandler(deps),
       search: searchHandler(deps),
+      mcp: mcpHandler(deps, openapiDocument),
       usage: usageHandler(deps),
     },
     authorizer: authorizerHandler({ store: keyStore, clock }),

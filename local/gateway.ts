@@ -24,7 +24,14 @@ import {
 } from '../shared/http/gateway-responses';
 import { type ApiEvent, type ApiResult, varyOnEncoding } from '../shared/http/http';
 import { MIN_COMPRESSION_BYTES } from '../shared/http/middleware/compression';
-import { FUNCTION_NAMES, type FunctionName, matchRoute, type RouteMatch, transferOf } from '../shared/http/routes';
+import {
+  FUNCTION_NAMES,
+  type FunctionName,
+  matchRoute,
+  ROUTES,
+  type RouteMatch,
+  transferOf,
+} from '../shared/http/routes';
 import { lambdaHandler } from '../shared/http/streaming';
 import { BEARER_EXPRESSION } from '../shared/platform/bearer';
 import {
@@ -144,6 +151,8 @@ export interface ProxyEventInput {
   requestId: string;
   stage?: string;
   sourceIp?: string;
+  /** The request's body: API Gateway passes it base64-encoded (every media type is binary to the API: lib/constructs/rest-api.ts). */
+  body?: Buffer;
 }
 
 /** The REST proxy event API Gateway builds for a matched request (also used by the tests). */
@@ -166,8 +175,8 @@ export function proxyEvent(input: ProxyEventInput): ApiEvent {
     multiValueQueryStringParameters: hasQuery ? multiValueQueryStringParameters : null,
     pathParameters: Object.keys(match.pathParameters).length > 0 ? match.pathParameters : null,
     stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
+    body: input.body === undefined ? null : input.body.toString('base64'),
+    isBase64Encoded: input.body !== undefined,
     requestContext: {
       accountId: ACCOUNT,
       apiId: API_ID,
@@ -218,6 +227,16 @@ function rawGatewayResponse(type: GatewayResponseType, requestId: string): strin
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   return `HTTP/1.1 ${spec.statusCode} ${STATUS_CODES[spec.statusCode]}\r\n${head}\r\n${body}`;
+}
+
+/** The methods of the route table: a preflight is answered for every path one of them serves. */
+const ROUTE_METHODS = [...new Set(ROUTES.map((r) => r.method))];
+
+/** A request's whole body. */
+async function bodyOf(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** The function's answer as API Gateway reads it: a proxy result, or a stream (marked by streamifyResponse). */
@@ -359,7 +378,7 @@ export function createGateway(options: GatewayOptions): Server {
       const out = await publicRoute(req, requestId);
       return send(req, res, out.status, { 'X-Request-Id': requestId, ...out.headers }, out.body);
     }
-    if (method === 'OPTIONS' && matchRoute('GET', path)) {
+    if (method === 'OPTIONS' && ROUTE_METHODS.some((m) => matchRoute(m, path))) {
       return send(req, res, 204, { ...CORS_PREFLIGHT_HEADERS, 'X-Request-Id': requestId }, '');
     }
     const match = matchRoute(method, path);
@@ -373,12 +392,14 @@ export function createGateway(options: GatewayOptions): Server {
     const headers = Object.fromEntries(
       Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]),
     );
+    const body = method === 'GET' || method === 'HEAD' ? undefined : await bodyOf(req);
     const event = proxyEvent({
       url,
       path,
       match,
       method,
       headers,
+      body,
       authorizer: auth.context,
       requestId,
       stage,

@@ -5,11 +5,13 @@ import { getHistories, getHistory } from '../../shared/domain/history';
 import { historiesResult, historyResult } from '../../shared/http/answers';
 import type { ApiDeps } from '../../shared/http/api-deps';
 import { type ApiEvent, queryValues } from '../../shared/http/http';
-import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
+import { apiHandler, type RouteHandler, type RouteHandlers } from '../../shared/http/middleware/api-handler';
 import { HISTORIES_QUERY, HISTORY_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
+import type { OperationOf } from '../../shared/http/routes';
 import { NotFoundError } from '../../shared/platform/errors';
 
-export function historyHandler(deps: ApiDeps) {
+/** The history function's route handlers, by operation: the function serves them, the MCP endpoint calls them (ADR 0027). */
+export function historyRoutes(deps: ApiDeps): RouteHandlers<OperationOf<'history'>> {
   const { stores, clock } = deps;
   const series =
     (family: HistoryFamily): RouteHandler =>
@@ -28,16 +30,14 @@ export function historyHandler(deps: ApiDeps) {
   const none: RouteHandler = async () => {
     throw new NotFoundError('Collateral offers have no stored history.');
   };
-  return apiHandler(
-    'history',
-    {
-      getEarnHistory: series('earn'),
-      getBorrowHistory: series('borrow'),
-      getCollateralHistory: none,
-      getEarnHistories: several('earn'),
-      getBorrowHistories: several('borrow'),
-      getCollateralHistories: none,
-    },
-    deps,
-  );
+  return {
+    getEarnHistory: series('earn'),
+    getBorrowHistory: series('borrow'),
+    getCollateralHistory: none,
+    getEarnHistories: several('earn'),
+    getBorrowHistories: several('borrow'),
+    getCollateralHistories: none,
+  };
 }
+
+export const historyHandler = (deps: ApiDeps) => apiHandler('history', historyRoutes(deps), deps);

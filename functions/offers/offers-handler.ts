@@ -6,10 +6,12 @@ import { getOffer, type Includes, listOffers } from '../../shared/domain/offers'
 import { changesResult, docResult, offerListResult } from '../../shared/http/answers';
 import type { ApiDeps } from '../../shared/http/api-deps';
 import { type ApiEvent, queryValues } from '../../shared/http/http';
-import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
+import { apiHandler, type RouteHandler, type RouteHandlers } from '../../shared/http/middleware/api-handler';
 import { CHANGES_QUERY, OFFER_DETAIL_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
+import type { OperationOf } from '../../shared/http/routes';
 
-export function offersHandler(deps: ApiDeps) {
+/** The offers function's route handlers, by operation: the function serves them, the MCP endpoint calls them (ADR 0027). */
+export function offersRoutes(deps: ApiDeps): RouteHandlers<OperationOf<'offers'>> {
   const { stores } = deps;
   const list =
     (family: OfferFamily): RouteHandler =>
@@ -31,19 +33,17 @@ export function offersHandler(deps: ApiDeps) {
       const query = parseQuery(OFFER_DETAIL_QUERY[family](), queryValues(event));
       return docResult(await getOffer(stores, family, id, query));
     };
-  return apiHandler(
-    'offers',
-    {
-      listEarnOffers: list('earn'),
-      listEarnChanges: changes('earn'),
-      getEarnOffer: detail('earn'),
-      listBorrowOffers: list('borrow'),
-      listBorrowChanges: changes('borrow'),
-      getBorrowOffer: detail('borrow'),
-      listCollateralOffers: list('collateral'),
-      listCollateralChanges: changes('collateral'),
-      getCollateralOffer: detail('collateral'),
-    },
-    deps,
-  );
+  return {
+    listEarnOffers: list('earn'),
+    listEarnChanges: changes('earn'),
+    getEarnOffer: detail('earn'),
+    listBorrowOffers: list('borrow'),
+    listBorrowChanges: changes('borrow'),
+    getBorrowOffer: detail('borrow'),
+    listCollateralOffers: list('collateral'),
+    listCollateralChanges: changes('collateral'),
+    getCollateralOffer: detail('collateral'),
+  };
 }
+
+export const offersHandler = (deps: ApiDeps) => apiHandler('offers', offersRoutes(deps), deps);

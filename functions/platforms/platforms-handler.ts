@@ -5,10 +5,12 @@ import { foundDoc, getCatalogRecord, listCatalog } from '../../shared/domain/cat
 import { docResult, listResult } from '../../shared/http/answers';
 import type { ApiDeps } from '../../shared/http/api-deps';
 import { type ApiEvent, queryValues, redirectResult } from '../../shared/http/http';
-import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
+import { apiHandler, type RouteHandler, type RouteHandlers } from '../../shared/http/middleware/api-handler';
 import { LIST_QUERY, NO_QUERY, parseQuery } from '../../shared/http/query';
+import type { OperationOf } from '../../shared/http/routes';
 
-export function platformsHandler(deps: ApiDeps) {
+/** The platforms function's route handlers, by operation: the function serves them, the MCP endpoint calls them (ADR 0027). */
+export function platformsRoutes(deps: ApiDeps): RouteHandlers<OperationOf<'platforms'>> {
   const { stores } = deps;
   const list =
     (family: PlatformFamily): RouteHandler =>
@@ -24,16 +26,14 @@ export function platformsHandler(deps: ApiDeps) {
       parseQuery(NO_QUERY(), queryValues(event));
       return docResult(foundDoc(found, family));
     };
-  return apiHandler(
-    'platforms',
-    {
-      listExchanges: list('exchanges'),
-      getExchange: detail('exchanges'),
-      listWallets: list('wallets'),
-      getWallet: detail('wallets'),
-      listProtocols: list('protocols'),
-      getProtocol: detail('protocols'),
-    },
-    deps,
-  );
+  return {
+    listExchanges: list('exchanges'),
+    getExchange: detail('exchanges'),
+    listWallets: list('wallets'),
+    getWallet: detail('wallets'),
+    listProtocols: list('protocols'),
+    getProtocol: detail('protocols'),
+  };
 }
+
+export const platformsHandler = (deps: ApiDeps) => apiHandler('platforms', platformsRoutes(deps), deps);

@@ -1,12 +1,12 @@
 /**
  * CORS for browser clients: any origin may call the API with a Bearer key (no cookies are used),
- * send If-None-Match, and read the usage, rate-limit, validator, paging (CSV lists' `X-Total-Count` and `X-Snapshot` included), retry and deprecation
+ * send If-None-Match (and to `POST /mcp` the MCP protocol version), and read the usage, rate-limit, validator, paging (CSV lists' `X-Total-Count` and `X-Snapshot` included), retry and deprecation
  * headers (Cache-Control and Last-Modified are safelisted). The functions add these headers to their responses, the gateway responses and
  * the key-free preflight carry them too, locally and deployed.
  */
 export const CORS_ALLOW_ORIGIN = '*';
-export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'If-None-Match'];
-export const CORS_ALLOW_METHODS = ['GET', 'OPTIONS'];
+export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'If-None-Match', 'Mcp-Protocol-Version'];
+export const CORS_ALLOW_METHODS = ['GET', 'POST', 'OPTIONS'];
 export const CORS_EXPOSE_HEADERS = [
   'X-Request-Id',
   'X-RateLimit-Limit',

@@ -2,9 +2,9 @@
  * The one route table. The CDK stack builds API Gateway resources and methods from it and the
  * local gateway matches requests against it, so the two can never disagree. The offer families' routes come from their declarations.
  */
-import { OFFER_FAMILY, type OfferFamily } from '../model/offer-families';
+import { HISTORY_FAMILIES, OFFER_FAMILY, type OfferFamily } from '../model/offer-families';
 
-export const FUNCTION_NAMES = ['platforms', 'currencies', 'offers', 'history', 'search', 'usage'] as const;
+export const FUNCTION_NAMES = ['platforms', 'currencies', 'offers', 'history', 'search', 'usage', 'mcp'] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
 /**
@@ -22,14 +22,29 @@ const TRANSFER: Record<FunctionName, Transfer> = {
   history: 'buffer',
   search: 'buffer',
   usage: 'buffer',
+  // A tool's result stays under 100 KB of text (ADR 0027).
+  mcp: 'buffer',
 };
 
 /** How the function answers (see Transfer). */
 export const transferOf = (fn: FunctionName): Transfer => TRANSFER[fn];
 
+/**
+ * The MCP tool a route is (ADR 0027): the tools of `POST /mcp` are derived from these declarations,
+ * the route's parameters and its operation's summary, and call the route's own handler.
+ */
+export interface ToolDeclaration {
+  /** The tool's name; several routes may make one tool. */
+  name: string;
+  /** The arguments that choose this route among the tool's routes, and their values (`{ family: 'earn' }`). */
+  choose?: Readonly<Record<string, string>>;
+  /** The answer's embedded lists are given as their counts: an answer no page bounds (a currency's offers). */
+  counts?: true;
+}
+
 export interface Route {
-  /** HTTP method; the API is read-only. */
-  method: 'GET';
+  /** HTTP method: the data API is read-only (GET); the MCP endpoint takes JSON-RPC messages (POST). */
+  method: 'GET' | 'POST';
   /** API Gateway resource path, with `{param}` placeholders. */
   path: string;
   /** The family function that serves it. */
@@ -39,7 +54,7 @@ export interface Route {
   /**
    * What a 200 is: a `list` or `detail` of the served snapshot (carries an ETag and answers
    * conditional requests), a `history` window (moves with the clock), a `search` (matches across
-   * families, no validator), or the caller's `usage`.
+   * families, no validator), the caller's `usage`, or an `mcp` message.
    */
   kind: RouteKind;
   /** How its answer leaves the function: its function's Transfer. */
@@ -50,6 +65,8 @@ export interface Route {
    * (shared/http/deprecation.ts), and the description says `deprecated: true`. Nothing is today.
    */
   deprecated?: Deprecated;
+  /** The MCP tool it is, if any. */
+  tool?: ToolDeclaration;
 }
 
 /** When a route or parameter was (or will be) deprecated, and the sunset after which it may stop working. */
@@ -66,7 +83,7 @@ export interface Deprecated {
   parameters?: Readonly<Record<string, Deprecation>>;
 }
 
-export type RouteKind = 'list' | 'detail' | 'history' | 'search' | 'usage';
+export type RouteKind = 'list' | 'detail' | 'history' | 'search' | 'usage' | 'mcp';
 
 export const API_PREFIX = '/api/v1';
 
@@ -75,7 +92,7 @@ const route = <const P extends string, const F extends FunctionName, const O ext
   fn: F,
   operationId: O,
   kind: RouteKind,
-  deprecated?: Deprecated,
+  marks: { tool?: ToolDeclaration; deprecated?: Deprecated } = {},
 ) => ({
   method: 'GET' as const,
   path: `${API_PREFIX}${path}` as `${typeof API_PREFIX}${P}`,
@@ -83,8 +100,11 @@ const route = <const P extends string, const F extends FunctionName, const O ext
   operationId,
   kind,
   transfer: TRANSFER[fn],
-  ...(deprecated ? { deprecated } : {}),
+  ...marks,
 });
+
+/** The MCP endpoint (ADR 0027): JSON-RPC messages of the Model Context Protocol, beside the API's paths. */
+export const MCP_PATH = '/mcp';
 
 /** `earn` → `Earn`: the family's part of its operations' ids. */
 const capitalized = <F extends string>(family: F) => `${family[0].toUpperCase()}${family.slice(1)}` as Capitalize<F>;
@@ -97,13 +117,29 @@ const capitalized = <F extends string>(family: F) => `${family[0].toUpperCase()}
 const offerRoutes = <F extends OfferFamily>(family: F) => {
   const path = OFFER_FAMILY[family].path as (typeof OFFER_FAMILY)[F]['path'];
   const name = capitalized(family);
+  const tool = (tool: string) => ({ tool: { name: tool, choose: { family } } });
   return [
-    route(path, 'offers', `list${name}Offers`, 'list'),
-    route(`${path}/changes`, 'offers', `list${name}Changes`, 'list'),
-    route(`${path}/history`, 'history', `get${name}Histories`, 'history'),
-    route(`${path}/{id}`, 'offers', `get${name}Offer`, 'detail'),
+    route(path, 'offers', `list${name}Offers`, 'list', tool('list_offers')),
+    route(`${path}/changes`, 'offers', `list${name}Changes`, 'list', tool('offer_changes')),
+    route(`${path}/history`, 'history', `get${name}Histories`, 'history', historyTool(family)),
+    route(`${path}/{id}`, 'offers', `get${name}Offer`, 'detail', tool('get_offer')),
   ] as const;
 };
+
+/** `offer_history`, for the families whose offers have history (collateral's routes always answer 404). */
+const historyTool = (family: OfferFamily) =>
+  (HISTORY_FAMILIES as readonly string[]).includes(family)
+    ? { tool: { name: 'offer_history', choose: { family } } }
+    : {};
+
+/** A platform family's list and detail, the tools `list_platforms` and `get_platform` chosen by `type`. */
+const platformRoutes = <const P extends string, const T extends string>(path: P, names: T, type: string) =>
+  [
+    route(`/${path}`, 'platforms', `list${names}s`, 'list', { tool: { name: 'list_platforms', choose: { type } } }),
+    route(`/${path}/{slug}`, 'platforms', `get${names}`, 'detail', {
+      tool: { name: 'get_platform', choose: { type } },
+    }),
+  ] as const;
 
 /** One offer's history (the declaration says whether the family has any: `/collateral/{id}/history` is always 404). */
 const offerHistoryRoute = <F extends OfferFamily>(family: F) =>
@@ -112,17 +148,15 @@ const offerHistoryRoute = <F extends OfferFamily>(family: F) =>
     'history',
     `get${capitalized(family)}History`,
     'history',
+    historyTool(family),
   );
 
 export const ROUTES = [
-  route('/exchanges', 'platforms', 'listExchanges', 'list'),
-  route('/exchanges/{slug}', 'platforms', 'getExchange', 'detail'),
-  route('/wallets', 'platforms', 'listWallets', 'list'),
-  route('/wallets/{slug}', 'platforms', 'getWallet', 'detail'),
-  route('/protocols', 'platforms', 'listProtocols', 'list'),
-  route('/protocols/{slug}', 'platforms', 'getProtocol', 'detail'),
-  route('/currencies', 'currencies', 'listCurrencies', 'list'),
-  route('/currencies/{slug}', 'currencies', 'getCurrency', 'detail'),
+  ...platformRoutes('exchanges', 'Exchange', 'exchange'),
+  ...platformRoutes('wallets', 'Wallet', 'wallet'),
+  ...platformRoutes('protocols', 'Protocol', 'protocol'),
+  route('/currencies', 'currencies', 'listCurrencies', 'list', { tool: { name: 'list_currencies' } }),
+  route('/currencies/{slug}', 'currencies', 'getCurrency', 'detail', { tool: { name: 'get_currency', counts: true } }),
   // matchRoute takes the first match: each family's static segments come before its `{id}`.
   ...offerRoutes('earn'),
   ...offerRoutes('borrow'),
@@ -130,8 +164,9 @@ export const ROUTES = [
   offerHistoryRoute('earn'),
   offerHistoryRoute('borrow'),
   offerHistoryRoute('collateral'),
-  route('/search', 'search', 'searchCatalog', 'search'),
+  route('/search', 'search', 'searchCatalog', 'search', { tool: { name: 'search' } }),
   route('/usage', 'usage', 'getUsage', 'usage'),
+  { method: 'POST', path: MCP_PATH, fn: 'mcp', operationId: 'postMcp', kind: 'mcp', transfer: TRANSFER.mcp },
 ] as const satisfies readonly Route[];
 
 export type OperationId = (typeof ROUTES)[number]['operationId'];

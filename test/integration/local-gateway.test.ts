@@ -38,7 +38,7 @@ const ok: FamilyHandler = async () => ({
 
 beforeAll(async () => {
   server = createGateway({
-    handlers: { platforms: ok, currencies: ok, offers: ok, history: ok, search: ok, usage: ok },
+    handlers: { platforms: ok, currencies: ok, offers: ok, history: ok, search: ok, usage: ok, mcp: ok },
     authorizer: async ({ authorizationToken }) => {
       authorizerCalls.push(authorizationToken);
       if (authorizationToken.includes(REFUSED_KEY)) throw new Error('Unauthorized');
@@ -236,6 +236,7 @@ describe('local gateway: the Lambda response limit and coded answers', () => {
         history: sizedAnswer,
         search: sizedAnswer,
         usage: sizedAnswer,
+        mcp: sizedAnswer,
       },
       authorizer: async ({ authorizationToken }) => allow(authorizationToken),
     });

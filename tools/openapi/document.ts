@@ -467,6 +467,11 @@ function operation(route: Route, op: OperationSpec): JsonSchema {
       content: { ...json(op.ok).content, ...(op.csv === undefined ? {} : csvContent(op.csv)) },
     };
   }
+  if (route.kind === 'mcp')
+    responses['202'] = {
+      description: 'A notification (a message without `id`) was accepted: no body.',
+      headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
+    };
   if (op.redirects) responses['301'] = responseRef('MovedPermanently');
   if (op.ok && conditional) responses['304'] = responseRef('NotModified');
   // Every operation: a parameter the function refuses, or a request refused before the API.
@@ -478,7 +483,9 @@ function operation(route: Route, op: OperationSpec): JsonSchema {
     '403': responseRef('Forbidden'),
     // A list matches no path parameter, so a 404 cannot come from it (unknown routes aside, which
     // match no operation).
-    ...(route.kind === 'list' ? {} : { '404': responseRef('NotFound') }),
+    ...(route.kind === 'list' || route.kind === 'search' || route.kind === 'mcp'
+      ? {}
+      : { '404': responseRef('NotFound') }),
     ...(namesVersion ? { '410': responseRef('Gone') } : {}),
     '429': responseRef('TooManyRequests'),
     '500': responseRef('InternalServerError'),
@@ -494,6 +501,7 @@ function operation(route: Route, op: OperationSpec): JsonSchema {
     tags: [op.tag],
     security: [{ [SECURITY_SCHEME]: [] }],
     ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.requestBody ? { requestBody: { required: true, ...json(op.requestBody) } } : {}),
     responses:
       deprecation || deprecatedParameters
         ? withHeaders(responses, deprecationResponseHeaders(deprecation !== undefined))
@@ -644,6 +652,7 @@ const TAGS: { name: Tag | 'Status' | 'Documentation'; description: string }[] = 
   { name: 'Offers', description: 'Earn, borrow and collateral offers.' },
   { name: 'History', description: 'APY history of earn and borrow offers.' },
   { name: 'Search', description: 'Currencies and platforms by slug, symbol or name.' },
+  { name: 'Agents', description: 'The Model Context Protocol endpoint: the API as tools for assistants.' },
   { name: 'Usage', description: "The calling key's plan and budgets." },
   { name: 'Status', description: 'How fresh the served data is; no key needed.' },
   { name: 'Documentation', description: 'This description and its docs page.' },

@@ -293,6 +293,31 @@ export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
       { type: 'exchange', slug: 'tetherex', name: 'TetherEx', symbol: null },
     ],
   },
+  McpMessage: {
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'search', arguments: { q: 'tether', limit: 3 } },
+  },
+  McpAnswer: {
+    jsonrpc: '2.0',
+    id: 2,
+    result: {
+      content: [
+        {
+          type: 'text',
+          text: '{"data":[{"type":"currency","slug":"tether","name":"Tether","symbol":"USDT"},{"type":"currency","slug":"tether-gold","name":"Tether Gold","symbol":"XAUT"},{"type":"exchange","slug":"tetherex","name":"TetherEx","symbol":null}]}',
+        },
+      ],
+      structuredContent: {
+        data: [
+          { type: 'currency', slug: 'tether', name: 'Tether', symbol: 'USDT' },
+          { type: 'currency', slug: 'tether-gold', name: 'Tether Gold', symbol: 'XAUT' },
+          { type: 'exchange', slug: 'tetherex', name: 'TetherEx', symbol: null },
+        ],
+      },
+    },
+  },
   Usage: {
     plan: 'premium',
     premium_until: null,

@@ -31,7 +31,7 @@ import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
 import { type DocumentedSchema, documented, listOf, type ParameterName } from './parameters';
 import type { SchemaName } from './response-schemas';
 
-export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Search' | 'Usage';
+export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Search' | 'Agents' | 'Usage';
 
 export interface OperationSpec {
   summary: string;
@@ -46,6 +46,8 @@ export interface OperationSpec {
   ok?: SchemaName;
   /** Former slugs answer 301. */
   redirects?: boolean;
+  /** The request's body (a POST), by schema; its example is the schema's. */
+  requestBody?: SchemaName;
   /** The 200 has a `text/csv` representation too (shared/http/csv.ts): this is its example, the `ok` example as CSV. */
   csv?: string;
 }
@@ -268,6 +270,21 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
       },
     },
     ok: 'SearchResults',
+  },
+  postMcp: {
+    summary: 'The Model Context Protocol endpoint for assistants and agents',
+    description:
+      "The Model Context Protocol's Streamable HTTP transport, stateless: no session id, every answer JSON (`Accept` must name `application/json` and `text/event-stream`, as MCP clients send it). " +
+      'Behind the same key, budgets and usage headers as every route: each request (an `initialize`, a `tools/list`, a `tools/call`, a notification) is one unit. ' +
+      'Its tools are the routes of this description: `search`, `list_offers`, `get_offer`, `offer_history`, `offer_changes`, `list_currencies`, `get_currency`, `list_platforms`, `get_platform`; ' +
+      "each takes its routes' parameters by name (plus `family` or `type` where one tool serves several routes) and answers the route's JSON answer as `structuredContent` (a route's error as a result with `isError` and its envelope). " +
+      'A result stays under 100 KB of text: `get_currency` gives the counts of its offers (list them with `list_offers` and `asset`), a list page that would be larger comes with a smaller `limit`. ' +
+      'A notification answers `202` with no body; a malformed message, an unknown tool or arguments a tool does not take are JSON-RPC errors. ' +
+      TAKES_NO_QUERY,
+    tag: 'Agents',
+    query: documented(NO_QUERY()),
+    requestBody: 'McpMessage',
+    ok: 'McpAnswer',
   },
   getUsage: {
     summary: "The calling key's plan and budgets",

@@ -130,6 +130,27 @@ const SearchResult = z.strictObject({
 });
 const SearchResults = z.strictObject({ data: z.array(SearchResult).check(z.maxLength(SEARCH_LIMIT.maximum)) });
 
+/**
+ * `POST /mcp` (shared/http/mcp-server.ts): a JSON-RPC 2.0 message of the Model Context Protocol
+ * (`initialize`, `tools/list`, `tools/call`, notifications), and the answer to a request. The
+ * protocol's own schema says what each method's params and result hold.
+ */
+const JsonRpcId = z.union([z.string(), z.int()]);
+const McpMessage = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.optional(JsonRpcId),
+  method: z.string().check(z.minLength(1)),
+  params: z.optional(z.record(z.string(), z.unknown())),
+});
+const McpAnswer = z.union([
+  z.object({ jsonrpc: z.literal('2.0'), id: JsonRpcId, result: z.record(z.string(), z.unknown()) }),
+  z.object({
+    jsonrpc: z.literal('2.0'),
+    id: z.nullable(JsonRpcId),
+    error: z.object({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) }),
+  }),
+]);
+
 /** The error codes and their statuses (docs/api.md, "Errors"). */
 const QuotaErrorDetails = z.object({
   reset_at: r.timestamp(),
@@ -196,6 +217,8 @@ export const COMPONENT_SCHEMAS = {
   BorrowHistories: histories(BorrowHistoryEntry),
   SearchResult,
   SearchResults,
+  McpMessage,
+  McpAnswer,
   Usage,
   FamilyStatus,
   Status,

@@ -225,6 +225,7 @@ describe('through the gateway: a failing authorizer is a 503 envelope and the fu
         history: family,
         search: family,
         usage: family,
+        mcp: family,
       },
       authorizer: (e) => authorizerHandler({ store: store() })(e),
     });
