@@ -2,16 +2,19 @@
  * The smoke test's checks (`npm run smoke`; scripts/smoke.ts is the entry, with the usage): a
  * read-only pass over every route of the route table (shared/http/routes.ts) and every key-free
  * path: each list, a detail of its first item, its changes, offer history (one offer's and several
- * offers'), a search, the usage, the data status, the API description and its docs page, CSV, the
+ * offers'), a search, a tool call through the MCP endpoint, the usage, the data status, the API description and its docs page, CSV, the
  * authentication errors and an unknown route. A route or key-free path that no passing check
  * reached is a failure of its own, so a new route cannot go unsmoked.
  */
 import { CATALOG_FAMILIES, OFFER_FAMILIES } from '../../shared/data/keys';
-import { matchRoute, OPENAPI_PATH, PUBLIC_PATHS, ROUTES, STATUS_PATH } from '../../shared/http/routes';
+import { MCP_PATH, matchRoute, OPENAPI_PATH, PUBLIC_PATHS, ROUTES, STATUS_PATH } from '../../shared/http/routes';
 
 interface Check {
   name: string;
+  /** The path and query; a POST's is `POST <path>`. */
   path: string;
+  /** A POST's JSON body. */
+  body?: unknown;
   key?: string | null;
   /** The Accept header to send (JSON if absent). */
   accept?: string;
@@ -74,8 +77,9 @@ const publicPathOf = (path: string) =>
  * @internal (exported for its tests)
  */
 export function reached(path: string): string | undefined {
-  const bare = path.split('?')[0];
-  return matchRoute('GET', bare)?.route.operationId ?? publicPathOf(bare);
+  const [, method, target] = /^(?:(POST) )?(.*)$/.exec(path)!;
+  const bare = target.split('?')[0];
+  return matchRoute(method ?? 'GET', bare)?.route.operationId ?? (method ? undefined : publicPathOf(bare));
 }
 
 /**
@@ -90,11 +94,18 @@ export function unreached(passed: readonly string[]): string[] {
 const hasUsageHeaders = (headers: Headers) =>
   ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-quota-limit', 'x-quota-remaining'].find((h) => !headers.has(h));
 
-async function fetchJson(base: string, path: string, key: string | null | undefined, accept?: string) {
+async function fetchJson(base: string, path: string, key: string | null | undefined, accept?: string, sent?: unknown) {
   const started = performance.now();
-  const res = await fetch(`${base}${path}`, {
-    headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(accept ? { Accept: accept } : {}) },
+  const post = path.startsWith('POST ');
+  const res = await fetch(`${base}${post ? path.slice('POST '.length) : path}`, {
+    method: post ? 'POST' : 'GET',
+    headers: {
+      ...(key ? { Authorization: `Bearer ${key}` } : {}),
+      ...(accept ? { Accept: accept } : {}),
+      ...(post ? { 'Content-Type': 'application/json' } : {}),
+    },
     redirect: 'manual',
+    ...(post ? { body: JSON.stringify(sent) } : {}),
   });
   const text = await res.text();
   let body: unknown;
@@ -114,7 +125,13 @@ export async function runSmoke(
   const outcomes: Outcome[] = [];
   const run = async (check: Check) => {
     try {
-      const res = await fetchJson(base, check.path, check.key === undefined ? key : check.key, check.accept);
+      const res = await fetchJson(
+        base,
+        check.path,
+        check.key === undefined ? key : check.key,
+        check.accept,
+        check.body,
+      );
       let problem = check.expect(res.status, res.body, res.headers);
       if (!problem && check.key !== null && res.status < 500 && (check.key ?? key) === key) {
         const missing = hasUsageHeaders(res.headers);
@@ -222,6 +239,19 @@ export async function runSmoke(
     name: 'usage',
     path: '/api/v1/usage',
     expect: isObject(['plan', 'limits', 'minute', 'month']),
+  });
+  // The MCP endpoint (ADR 0027): one tool call through it, answered as the route answers.
+  await run({
+    name: 'MCP tools/call',
+    path: `POST ${MCP_PATH}`,
+    accept: 'application/json, text/event-stream',
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_currencies', arguments: { limit: 1 } } },
+    expect: (status, body) =>
+      status !== 200
+        ? `status ${status}`
+        : Array.isArray(body?.result?.structuredContent?.data) && body.result.isError === undefined
+          ? undefined
+          : 'not a tool result with a list',
   });
   await run({ name: 'data status', path: STATUS_PATH, key: null, expect: isObject(['families']) });
   await run({ name: 'API description', path: OPENAPI_PATH, key: null, expect: isObject(['openapi', 'paths']) });
