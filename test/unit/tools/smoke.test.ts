@@ -2,7 +2,9 @@ import { PUBLIC_PATHS, ROUTES } from '../../../shared/http/routes';
 import { reached, unreached } from '../../../tools/smoke/smoke';
 
 /** A request path for each route of the table, its placeholders filled. */
-const everyRoute = ROUTES.map((r) => r.path.replace('{slug}', 'a-slug').replace('{id}', '7'));
+const everyRoute = ROUTES.map(
+  (r) => `${r.method === 'GET' ? '' : `${r.method} `}${r.path.replace('{slug}', 'a-slug').replace('{id}', '7')}`,
+);
 const everyPublicPath = PUBLIC_PATHS.map((p) => p.replace('{asset}', 'docs.js'));
 
 describe('smoke coverage of the route table', () => {
@@ -14,6 +16,8 @@ describe('smoke coverage of the route table', () => {
     expect(reached('/docs/docs.js')).toBe('/docs/{asset}');
     expect(reached('/openapi.json')).toBe('/openapi.json');
     expect(reached('/api/v1/nothing-here')).toBeUndefined();
+    expect(reached('POST /mcp')).toBe('postMcp');
+    expect(reached('/mcp')).toBeUndefined();
   });
 
   it('finds nothing unreached when every route and key-free path passed', () => {
