@@ -6,9 +6,10 @@
  * records of the served versions are searched (the import writes no other), a former slug answers
  * the current one.
  *
- * Each version's records are matched through a lookup built once per version and instance (exact
- * terms, the sorted terms for prefixes, the 1- to 3-character pieces of the names for the rest),
- * so a request reads the entries that match, not every record.
+ * Each version's records are matched through a lookup built once per version and instance: exact
+ * terms in a map, every term sorted (a prefix is a run of them, found by binary search), and the
+ * names joined in one text in list order, which the engine's substring search walks until it has the
+ * matches it answers; nothing is read or built per request.
  */
 
 import { type CatalogFamily, PLATFORM_FAMILIES } from '../data/keys';
@@ -39,53 +40,103 @@ const TYPE: Record<CatalogFamily, SearchHit['type']> = {
   protocols: 'protocol',
 };
 
-/** The longest piece of a name the lookup keeps: a text of at most this many characters is one piece. */
-const PIECE = 3;
-
 const lower = (text: string) => text.toLowerCase();
 
-/** Positions in ascending order, without repeats. */
-const ascendingUnique = (positions: Iterable<number>): Int32Array => Int32Array.from(new Set(positions)).sort();
+/** Between the terms of a column: a term that holds it is still matched right (every match is checked against its term). */
+const SEPARATOR = '\u0000';
+
+/**
+ * Every record's name, lowercased, in list order, joined in one text: the engine's substring search
+ * finds the names containing a text in list order, and a search stops at the matches it needs.
+ */
+class Column {
+  private readonly text: string;
+  /** Each term's start in `text`, its length, and the position (in list order) of its record. */
+  private readonly starts: Int32Array;
+  private readonly lengths: Int32Array;
+  private readonly owners: Int32Array;
+
+  constructor(terms: readonly { position: number; term: string }[]) {
+    // Each name is one term: `owners` maps a term to its record.
+    this.starts = new Int32Array(terms.length);
+    this.lengths = new Int32Array(terms.length);
+    this.owners = new Int32Array(terms.length);
+    let at = 1;
+    terms.forEach(({ position, term }, k) => {
+      this.starts[k] = at;
+      this.lengths[k] = term.length;
+      this.owners[k] = position;
+      at += term.length + 1;
+    });
+    this.text = `${SEPARATOR}${terms.map((t) => t.term).join(SEPARATOR)}${SEPARATOR}`;
+  }
+
+  /** The term holding offset `at` of the text. */
+  private termAt(at: number): number {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (this.starts[middle] <= at) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  /** The positions, ascending and at most `max`, of the records whose term contains `text`. */
+  find(text: string, max: number): number[] {
+    const positions: number[] = [];
+    if (this.starts.length === 0) return positions;
+    let from = 0;
+    while (positions.length < max) {
+      const at = this.text.indexOf(text, from);
+      if (at < 0) break;
+      const k = this.termAt(at);
+      const end = this.starts[k] + this.lengths[k];
+      if (at < this.starts[k]) {
+        // In the separator before the first name: the next match may be anywhere after it.
+        from = at + 1;
+        continue;
+      }
+      if (at + text.length <= end) positions.push(this.owners[k]);
+      // A later match in this name would cross its end too, or count it twice: go on from the next name.
+      from = end + 1;
+    }
+    return positions;
+  }
+}
 
 /** A version's lookup: the positions (in list order) of the records each rank holds for a text. */
 class SearchLookup {
-  /** Lowercased slug, symbol or former slug → the positions that have it. */
+  /** Lowercased slug, symbol or former slug → the positions that have it, ascending. */
   private readonly exact = new Map<string, number[]>();
-  /** Every lowercased slug, symbol, name and former slug, sorted, with its position. */
+  /** Every lowercased slug, symbol, name and former slug with its position, sorted by term then position. */
   private readonly terms: { term: string; position: number }[] = [];
-  /** Each piece of 1 to PIECE characters of the lowercased names → the positions whose name has it, ascending. */
-  private readonly pieces = new Map<string, number[]>();
-  private readonly names: string[];
+  private readonly names: Column;
 
   constructor(records: SearchRecords) {
-    this.names = records.map((r) => lower(r.name));
     records.forEach((record, position) => {
-      const keys = [record.slug, ...(record.symbol === null ? [] : [record.symbol]), ...record.former].map(lower);
-      for (const key of new Set(keys)) {
+      const keys = new Set(
+        [record.slug, ...(record.symbol === null ? [] : [record.symbol]), ...record.former].map(lower),
+      );
+      for (const key of keys) {
         const list = this.exact.get(key);
         if (list) list.push(position);
         else this.exact.set(key, [position]);
       }
-      for (const term of new Set([...keys, this.names[position]])) this.terms.push({ term, position });
-      const name = this.names[position];
-      const seen = new Set<string>();
-      for (let length = 1; length <= PIECE; length++)
-        for (let at = 0; at + length <= name.length; at++) seen.add(name.slice(at, at + length));
-      for (const piece of seen) {
-        const list = this.pieces.get(piece);
-        if (list) list.push(position);
-        else this.pieces.set(piece, [position]);
-      }
+      for (const term of new Set([...keys, lower(record.name)])) this.terms.push({ term, position });
     });
     this.terms.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : a.position - b.position));
+    this.names = new Column(records.map((record, position) => ({ position, term: lower(record.name) })));
   }
 
-  /** The positions of each rank for a lowercased text: exact, prefix, contained in the name. */
-  ranks(text: string): [Int32Array, Int32Array, Int32Array] {
-    return [ascendingUnique(this.exact.get(text) ?? []), this.prefixed(text), this.containing(text)];
+  /** At most `max` positions of each rank for a lowercased text: exact, prefix, contained in the name. */
+  ranks(text: string, max: number): [readonly number[], readonly number[], readonly number[]] {
+    return [(this.exact.get(text) ?? []).slice(0, max), this.prefixed(text, max), this.names.find(text, max)];
   }
 
-  private prefixed(text: string): Int32Array {
+  /** The terms starting with `text` are a run of the sorted terms: its first by binary search. */
+  private prefixed(text: string, max: number): number[] {
     let low = 0;
     let high = this.terms.length;
     while (low < high) {
@@ -93,21 +144,10 @@ class SearchLookup {
       if (this.terms[middle].term < text) low = middle + 1;
       else high = middle;
     }
-    const positions: number[] = [];
+    const positions = new Set<number>();
     for (let i = low; i < this.terms.length && this.terms[i].term.startsWith(text); i++)
-      positions.push(this.terms[i].position);
-    return ascendingUnique(positions);
-  }
-
-  private containing(text: string): Int32Array {
-    if (text.length <= PIECE) return Int32Array.from(this.pieces.get(text) ?? []);
-    // The rarest piece of the text: every name that contains the text has it.
-    let rarest: number[] | undefined;
-    for (let at = 0; at + PIECE <= text.length; at++) {
-      const list = this.pieces.get(text.slice(at, at + PIECE)) ?? [];
-      if (rarest === undefined || list.length < rarest.length) rarest = list;
-    }
-    return Int32Array.from((rarest ?? []).filter((position) => this.names[position].includes(text)));
+      positions.add(this.terms[i].position);
+    return [...positions].sort((a, b) => a - b).slice(0, max);
   }
 }
 
@@ -142,7 +182,10 @@ async function servedRecords(stores: Stores): Promise<(SearchRecords | undefined
  */
 export function rankedHits(families: readonly (SearchRecords | undefined)[], q: string, limit: number): SearchHit[] {
   const text = lower(q);
-  const ranked = families.map((records) => (records === undefined ? undefined : lookupOf(records).ranks(text)));
+  // Each rank gives at most `limit` records besides those a better rank took (at most `limit`).
+  const ranked = families.map((records) =>
+    records === undefined ? undefined : lookupOf(records).ranks(text, 2 * limit),
+  );
   const hits: SearchHit[] = [];
   const taken = families.map(() => new Set<number>());
   for (let rank = 0; rank < 3; rank++) {

@@ -40,6 +40,7 @@ const SINGLE_VIEW: ReadonlySet<RequestKind['group']> = new Set([
   'combined filters',
   '1.2 filters',
   'detail',
+  'search',
 ]);
 
 /** A first page of min_apy with another order reads at most about 1 MB (docs/performance.md). */
@@ -128,6 +129,7 @@ async function measureWith(
     // Popularity: first pages and details first, then filtered lists, deep pages, history last.
     const rank: Record<RequestKind['group'], number> = {
       detail: 0,
+      search: 1,
       'catalog list': 1,
       'offer list': 1,
       'single filter': 2,

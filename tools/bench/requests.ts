@@ -54,6 +54,7 @@ export interface RequestKind {
     | 'combined filters'
     | '1.2 filters'
     | 'detail'
+    | 'search'
     | 'history';
   expectStatus: number;
   /** Sequential round trips of a warm request the data model promises (docs/data-model.md). */
@@ -185,6 +186,42 @@ function currencyDetail(name: string, slug: string): RequestKind {
   };
 }
 
+const FAMILY_OF_TYPE: Record<string, CatalogFamily> = {
+  currency: 'currencies',
+  exchange: 'exchanges',
+  wallet: 'wallets',
+  protocol: 'protocols',
+};
+
+/**
+ * A search (docs/api.md, "Search"): warm, it reads nothing but its counter (each version's records
+ * are kept, ADR 0027). Its floor is the blocks of its matches' records, each family's in parallel:
+ * the read that returns what it answers as documents, what the details of its matches read.
+ */
+function search(name: string, q: string): RequestKind {
+  return {
+    name,
+    path: `${API}/search?q=${encodeURIComponent(q)}&limit=20`,
+    fn: 'search',
+    group: 'search',
+    expectStatus: 200,
+    promisedRoundTrips: 1,
+    floor: async ({ data }, answer) => {
+      const hits = answer.body.data as { type: string; slug: string }[];
+      const reads = await Promise.all(
+        Object.values(FAMILY_OF_TYPE).map(async (family) => ({
+          read: 'blocks' as const,
+          keys: await data.blockKeys(
+            family,
+            hits.filter((hit) => FAMILY_OF_TYPE[hit.type] === family).map((hit) => hit.slug),
+          ),
+        })),
+      );
+      return { read: 'parallel', reads: reads.filter((r) => r.keys.length > 0) };
+    },
+  };
+}
+
 function offerDetail(family: OfferFamily, id: number): RequestKind {
   return {
     name: `${family} offer detail`,
@@ -311,6 +348,9 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
     catalogDetail('exchanges', picks.exchange),
     catalogDetail('wallets', picks.wallet),
     catalogDetail('protocols', picks.protocol),
+    // An exact slug, and one letter: the most matches of every rank in every family.
+    search(`search q=${picks.busiestCurrency} (exact)`, picks.busiestCurrency),
+    search('search q=a (every rank)', 'a'),
   );
   for (const [name, slug] of [
     ['currency detail (most offers)', picks.busiestCurrency],

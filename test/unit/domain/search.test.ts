@@ -67,20 +67,27 @@ describe('rankedHits', () => {
     expect(rankedHits(families, 'tether-u', 10).map((h) => h.slug)).toEqual(['tether']);
   });
 
-  it('finds names containing a text longer than the pieces it keeps', () => {
+  it('finds names containing a text of several characters, and no match across two names', () => {
     expect(rankedHits(families, 'ked aa', 10).map((h) => h.slug)).toEqual(['staked-aave']);
     expect(rankedHits(families, 'inbas', 10).map((h) => h.slug)).toEqual(['coinbase']);
     expect(rankedHits(families, 'aave tokenx', 10)).toEqual([]);
+    // `tether` ends one slug, `staked` starts the next: no record has `therstaked`.
+    expect(rankedHits(families, 'therstaked', 10)).toEqual([]);
   });
 
   it('stops at the limit', () => {
     expect(rankedHits(families, 'a', 2)).toEqual(oracle(families, 'a', 2));
     expect(rankedHits(families, 'a', 2)).toHaveLength(2);
+    expect(rankedHits([[], [], [], []], '\u0000', 5)).toEqual([]);
   });
 
   it('answers what a scan of every record answers, for any records and text', () => {
     // Few letters, so that texts match often, at every rank and across families.
-    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'A', '-', ' ', 'é'), minLength: 1, maxLength: 5 });
+    const word = fc.string({
+      unit: fc.constantFrom('a', 'b', 'A', '-', ' ', 'é', '\u0000'),
+      minLength: 1,
+      maxLength: 5,
+    });
     const records = fc.array(
       fc.record({
         slug: word,
