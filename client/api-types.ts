@@ -4333,10 +4333,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Any offer id (any text): the answer is `404 not_found` whatever it is.
-                 * @example 3105
+                 * @description A collateral offer id: the answer is `404 not_found` whatever it is (any text too).
+                 * @example 3
                  */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
