@@ -269,7 +269,7 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
     pathOverrides: {
       id: {
         description: 'A collateral offer id: the answer is `404 not_found` whatever it is (any text too).',
-        example: 3,
+        example: 2,
       },
     },
     query: documented(NO_QUERY()),
