@@ -29,7 +29,7 @@ export interface HistoryOptions {
 export const NEW_EVERY = 25;
 export const NEW_OFFER_DAYS = 2;
 
-/** Whether an offer's series is that of an offer new on purpose (docs/api.md, "The sample"). */
+/** Whether an offer's series is that of an offer new on purpose (README.md, "Local run"). */
 export const isNewOffer = (options: HistoryOptions, offerId: number): boolean =>
   options.historyDetailDays !== undefined && offerId % NEW_EVERY === 0;
 
