@@ -26,10 +26,14 @@ export interface HistoryOptions {
  * In a sample with `historyDetailDays`, an offer whose id is a multiple of NEW_EVERY was listed
  * NEW_OFFER_DAYS ago: new on purpose, so its 7- and 30-day figures are null (too few days).
  */
-export const NEW_EVERY = 25;
+const NEW_EVERY = 25;
+/** @internal (exported for its tests) */
 export const NEW_OFFER_DAYS = 2;
 
-/** Whether an offer's series is that of an offer new on purpose (README.md, "Local run"). */
+/**
+ * Whether an offer's series is that of an offer new on purpose (README.md, "Local run").
+ * @internal (exported for its tests)
+ */
 export const isNewOffer = (options: HistoryOptions, offerId: number): boolean =>
   options.historyDetailDays !== undefined && offerId % NEW_EVERY === 0;
 
