@@ -1788,7 +1788,7 @@ export interface components {
     parameters: {
         /**
          * @description Zero-based offset into the result set. Plain decimal digits.
-         * @example 200
+         * @example 2
          */
         query_offset: number;
         /**
@@ -1819,7 +1819,7 @@ export interface components {
         /**
          * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
          * @example [
-         *       "aave-v3",
+         *       "aave",
          *       "binance"
          *     ]
          */
@@ -1840,7 +1840,7 @@ export interface components {
         /**
          * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
          * @example [
-         *       "arbitrum"
+         *       "ethereum"
          *     ]
          */
         query_chain: string[];
@@ -2012,7 +2012,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -2175,7 +2175,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -2221,8 +2221,8 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "type": "wallet",
-                     *           "slug": "ledger-nano-x",
-                     *           "name": "Ledger Nano X",
+                     *           "slug": "ledger",
+                     *           "name": "Ledger",
                      *           "url": "https://www.ledger.com",
                      *           "logo64": null,
                      *           "stats": {
@@ -2279,7 +2279,7 @@ export interface operations {
             path: {
                 /**
                  * @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty; at most 256 characters (a longer slug is a `validation_error`).
-                 * @example ledger-nano-x
+                 * @example ledger
                  */
                 slug: string;
             };
@@ -2309,8 +2309,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "type": "wallet",
-                     *       "slug": "ledger-nano-x",
-                     *       "name": "Ledger Nano X",
+                     *       "slug": "ledger",
+                     *       "name": "Ledger",
                      *       "url": "https://www.ledger.com",
                      *       "logo64": null,
                      *       "stats": {
@@ -2356,7 +2356,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -2402,8 +2402,8 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "type": "protocol",
-                     *           "slug": "aave-v3",
-                     *           "name": "Aave V3",
+                     *           "slug": "aave",
+                     *           "name": "Aave",
                      *           "url": "https://aave.com",
                      *           "logo64": "https://img.example/aave.png",
                      *           "stats": {
@@ -2448,7 +2448,7 @@ export interface operations {
             path: {
                 /**
                  * @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty; at most 256 characters (a longer slug is a `validation_error`).
-                 * @example aave-v3
+                 * @example aave
                  */
                 slug: string;
             };
@@ -2478,8 +2478,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "type": "protocol",
-                     *       "slug": "aave-v3",
-                     *       "name": "Aave V3",
+                     *       "slug": "aave",
+                     *       "name": "Aave",
                      *       "url": "https://aave.com",
                      *       "logo64": "https://img.example/aave.png",
                      *       "stats": {
@@ -2513,7 +2513,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -2671,11 +2671,11 @@ export interface operations {
                      *       "earn_offers": [
                      *         {
                      *           "id": 1042,
-                     *           "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *           "compositeKey": "aave:arbitrum:usdt:supply",
                      *           "platform": {
                      *             "type": "protocol",
-                     *             "slug": "aave-v3",
-                     *             "name": "Aave V3"
+                     *             "slug": "aave",
+                     *             "name": "Aave"
                      *           },
                      *           "chain": {
                      *             "slug": "ethereum",
@@ -2713,11 +2713,11 @@ export interface operations {
                      *       "collateral_offers": [
                      *         {
                      *           "id": 3105,
-                     *           "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *           "compositeKey": "aave:ethereum:wbtc:collateral",
                      *           "platform": {
                      *             "type": "protocol",
-                     *             "slug": "aave-v3",
-                     *             "name": "Aave V3"
+                     *             "slug": "aave",
+                     *             "name": "Aave"
                      *           },
                      *           "chain": {
                      *             "slug": "ethereum",
@@ -2766,7 +2766,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -2780,7 +2780,7 @@ export interface operations {
                 /**
                  * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "aave-v3",
+                 *       "aave",
                  *       "binance"
                  *     ]
                  */
@@ -2806,15 +2806,15 @@ export interface operations {
                 /**
                  * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "arbitrum"
+                 *       "ethereum"
                  *     ]
                  */
                 chain?: components["parameters"]["query_chain"];
                 /**
                  * @description Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent. A comma-separated list of 1 to 200 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       1042,
-                 *       2077
+                 *       1,
+                 *       2
                  *     ]
                  */
                 ids?: number[];
@@ -2891,11 +2891,11 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 1042,
-                     *           "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *           "compositeKey": "aave:arbitrum:usdt:supply",
                      *           "platform": {
                      *             "type": "protocol",
-                     *             "slug": "aave-v3",
-                     *             "name": "Aave V3"
+                     *             "slug": "aave",
+                     *             "name": "Aave"
                      *           },
                      *           "chain": {
                      *             "slug": "arbitrum",
@@ -2941,7 +2941,7 @@ export interface operations {
                     "application/json": components["schemas"]["EarnOfferList"];
                     /**
                      * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,reward_assets,product_type,product_name,duration_days,apy,estimated_apy,estimated_apy_updated_at,tvl,min_amount,max_amount,available,available_updated_at,link,updated_at
-                     *     1042,aave-v3:arbitrum:usdt:supply,protocol,aave-v3,Aave V3,arbitrum,ARB,Arbitrum,tether,USDT,Tether,arbitrum,lending,USDT supply,,5.42,5.38,2026-11-20T09:55:00.000Z,1843211.07,,,true,2026-11-20T09:55:00.000Z,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z
+                     *     1042,aave:arbitrum:usdt:supply,protocol,aave,Aave,arbitrum,ARB,Arbitrum,tether,USDT,Tether,arbitrum,lending,USDT supply,,5.42,5.38,2026-11-20T09:55:00.000Z,1843211.07,,,true,2026-11-20T09:55:00.000Z,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z
                      */
                     "text/csv": string;
                 };
@@ -2976,7 +2976,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -3029,11 +3029,11 @@ export interface operations {
                      *           "change": "changed",
                      *           "offer": {
                      *             "id": 1042,
-                     *             "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *             "compositeKey": "aave:arbitrum:usdt:supply",
                      *             "platform": {
                      *               "type": "protocol",
-                     *               "slug": "aave-v3",
-                     *               "name": "Aave V3"
+                     *               "slug": "aave",
+                     *               "name": "Aave"
                      *             },
                      *             "chain": {
                      *               "slug": "arbitrum",
@@ -3101,8 +3101,8 @@ export interface operations {
                 /**
                  * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       1042,
-                 *       2077
+                 *       1,
+                 *       2
                  *     ]
                  */
                 ids: number[];
@@ -3224,7 +3224,7 @@ export interface operations {
             path: {
                 /**
                  * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
-                 * @example 1042
+                 * @example 2
                  */
                 id: number;
             };
@@ -3254,11 +3254,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 1042,
-                     *       "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *       "compositeKey": "aave:arbitrum:usdt:supply",
                      *       "platform": {
                      *         "type": "protocol",
-                     *         "slug": "aave-v3",
-                     *         "name": "Aave V3"
+                     *         "slug": "aave",
+                     *         "name": "Aave"
                      *       },
                      *       "chain": {
                      *         "slug": "arbitrum",
@@ -3315,7 +3315,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -3329,7 +3329,7 @@ export interface operations {
                 /**
                  * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "aave-v3",
+                 *       "aave",
                  *       "binance"
                  *     ]
                  */
@@ -3355,15 +3355,15 @@ export interface operations {
                 /**
                  * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "arbitrum"
+                 *       "ethereum"
                  *     ]
                  */
                 chain?: components["parameters"]["query_chain"];
                 /**
                  * @description Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent. A comma-separated list of 1 to 200 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       1042,
-                 *       2077
+                 *       1,
+                 *       2
                  *     ]
                  */
                 ids?: number[];
@@ -3440,11 +3440,11 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 2077,
-                     *           "compositeKey": "aave-v3:arbitrum:usdt:borrow",
+                     *           "compositeKey": "aave:arbitrum:usdt:borrow",
                      *           "platform": {
                      *             "type": "protocol",
-                     *             "slug": "aave-v3",
-                     *             "name": "Aave V3"
+                     *             "slug": "aave",
+                     *             "name": "Aave"
                      *           },
                      *           "chain": {
                      *             "slug": "arbitrum",
@@ -3483,7 +3483,7 @@ export interface operations {
                     "application/json": components["schemas"]["BorrowOfferList"];
                     /**
                      * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,platform_type,term_days,borrow_apy,supply_apy,net_borrow_apy,real_net_borrow_apy,total_supply_usd,total_borrow_usd,available_liquidity_usd,is_active,link,synced_at,updated_at
-                     *     2077,aave-v3:arbitrum:usdt:borrow,protocol,aave-v3,Aave V3,arbitrum,ARB,Arbitrum,tether,USDT,Tether,protocol,,6.91,5.42,6.12,6.12,1843211.07,1290247.75,552963.32,true,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
+                     *     2077,aave:arbitrum:usdt:borrow,protocol,aave,Aave,arbitrum,ARB,Arbitrum,tether,USDT,Tether,protocol,,6.91,5.42,6.12,6.12,1843211.07,1290247.75,552963.32,true,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
                      */
                     "text/csv": string;
                 };
@@ -3518,7 +3518,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -3571,11 +3571,11 @@ export interface operations {
                      *           "change": "changed",
                      *           "offer": {
                      *             "id": 2077,
-                     *             "compositeKey": "aave-v3:arbitrum:usdt:borrow",
+                     *             "compositeKey": "aave:arbitrum:usdt:borrow",
                      *             "platform": {
                      *               "type": "protocol",
-                     *               "slug": "aave-v3",
-                     *               "name": "Aave V3"
+                     *               "slug": "aave",
+                     *               "name": "Aave"
                      *             },
                      *             "chain": {
                      *               "slug": "arbitrum",
@@ -3636,8 +3636,8 @@ export interface operations {
                 /**
                  * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       1042,
-                 *       2077
+                 *       1,
+                 *       2
                  *     ]
                  */
                 ids: number[];
@@ -3763,7 +3763,7 @@ export interface operations {
             path: {
                 /**
                  * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
-                 * @example 1042
+                 * @example 2
                  */
                 id: number;
             };
@@ -3793,11 +3793,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 2077,
-                     *       "compositeKey": "aave-v3:arbitrum:usdt:borrow",
+                     *       "compositeKey": "aave:arbitrum:usdt:borrow",
                      *       "platform": {
                      *         "type": "protocol",
-                     *         "slug": "aave-v3",
-                     *         "name": "Aave V3"
+                     *         "slug": "aave",
+                     *         "name": "Aave"
                      *       },
                      *       "chain": {
                      *         "slug": "arbitrum",
@@ -3847,7 +3847,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -3861,7 +3861,7 @@ export interface operations {
                 /**
                  * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "aave-v3",
+                 *       "aave",
                  *       "binance"
                  *     ]
                  */
@@ -3882,15 +3882,15 @@ export interface operations {
                 /**
                  * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "arbitrum"
+                 *       "ethereum"
                  *     ]
                  */
                 chain?: components["parameters"]["query_chain"];
                 /**
                  * @description Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent. A comma-separated list of 1 to 200 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       1042,
-                 *       2077
+                 *       1,
+                 *       2
                  *     ]
                  */
                 ids?: number[];
@@ -3945,11 +3945,11 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 3105,
-                     *           "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *           "compositeKey": "aave:ethereum:wbtc:collateral",
                      *           "platform": {
                      *             "type": "protocol",
-                     *             "slug": "aave-v3",
-                     *             "name": "Aave V3"
+                     *             "slug": "aave",
+                     *             "name": "Aave"
                      *           },
                      *           "chain": {
                      *             "slug": "ethereum",
@@ -3984,7 +3984,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollateralOfferList"];
                     /**
                      * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,platform_type,term_days,initial_ltv,margin_call_ltv,liquidation_ltv,is_active,link,synced_at,updated_at
-                     *     3105,aave-v3:ethereum:wbtc:collateral,protocol,aave-v3,Aave V3,ethereum,ETH,Ethereum,bitcoin,BTC,Bitcoin,protocol,,73,,78,true,https://app.aave.com/reserve-overview/?underlyingAsset=wbtc&marketName=proto_mainnet_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
+                     *     3105,aave:ethereum:wbtc:collateral,protocol,aave,Aave,ethereum,ETH,Ethereum,bitcoin,BTC,Bitcoin,protocol,,73,,78,true,https://app.aave.com/reserve-overview/?underlyingAsset=wbtc&marketName=proto_mainnet_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
                      */
                     "text/csv": string;
                 };
@@ -4019,7 +4019,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
             };
@@ -4065,11 +4065,11 @@ export interface operations {
                      *           "change": "changed",
                      *           "offer": {
                      *             "id": 3105,
-                     *             "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *             "compositeKey": "aave:ethereum:wbtc:collateral",
                      *             "platform": {
                      *               "type": "protocol",
-                     *               "slug": "aave-v3",
-                     *               "name": "Aave V3"
+                     *               "slug": "aave",
+                     *               "name": "Aave"
                      *             },
                      *             "chain": {
                      *               "slug": "ethereum",
@@ -4151,7 +4151,7 @@ export interface operations {
             path: {
                 /**
                  * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
-                 * @example 1042
+                 * @example 2
                  */
                 id: number;
             };
@@ -4181,11 +4181,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 3105,
-                     *       "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *       "compositeKey": "aave:ethereum:wbtc:collateral",
                      *       "platform": {
                      *         "type": "protocol",
-                     *         "slug": "aave-v3",
-                     *         "name": "Aave V3"
+                     *         "slug": "aave",
+                     *         "name": "Aave"
                      *       },
                      *       "chain": {
                      *         "slug": "ethereum",
@@ -4249,7 +4249,7 @@ export interface operations {
             path: {
                 /**
                  * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
-                 * @example 1042
+                 * @example 2
                  */
                 id: number;
             };
@@ -4341,7 +4341,7 @@ export interface operations {
             path: {
                 /**
                  * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
-                 * @example 1042
+                 * @example 2
                  */
                 id: number;
             };
@@ -4404,10 +4404,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Any offer id (any text): the answer is `404 not_found` whatever it is.
-                 * @example 3105
+                 * @description A collateral offer id: the answer is `404 not_found` whatever it is (any text too).
+                 * @example 2
                  */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };

@@ -14,6 +14,7 @@ import { searchHandler } from '../functions/search/search-handler';
 import { usageHandler } from '../functions/usage/usage-handler';
 import { KeyStore } from '../shared/data/key-store';
 import { type ApiDeps, createApiDeps } from '../shared/http/api-deps';
+import type { Clock } from '../shared/platform/clock';
 import type { RuntimeConfig } from '../shared/platform/config';
 import type { Clients } from '../shared/platform/dynamodb';
 
@@ -35,9 +36,9 @@ export interface BuiltFunctions {
   deps: ApiDeps;
 }
 
-export function buildFunctions(config: RuntimeConfig, clients: Clients, clock?: () => Date): BuiltFunctions {
+export function buildFunctions(config: RuntimeConfig, clients: Clients, clock: Clock): BuiltFunctions {
   const deps = createApiDeps(config, clients, clock);
-  const keyStore = new KeyStore(clients.client, config.tableName, config.keyPepper);
+  const keyStore = new KeyStore(clients.client, config.tableName, config.keyPepper, clock);
   return {
     handlers: {
       platforms: platformsHandler(deps),

@@ -2,7 +2,14 @@
 import openapiDocument from '../../docs/openapi.json';
 import { createApiDeps } from '../../shared/http/api-deps';
 import { lambdaHandler } from '../../shared/http/streaming';
+import { systemClock } from '../../shared/platform/clock';
 import { readConfig } from '../../shared/platform/config';
+import { createClients } from '../../shared/platform/dynamodb';
 import { mcpHandler } from './mcp-handler';
 
-export const handler = lambdaHandler('mcp', mcpHandler(createApiDeps(readConfig(process.env)), openapiDocument));
+const config = readConfig(process.env);
+
+export const handler = lambdaHandler(
+  'mcp',
+  mcpHandler(createApiDeps(config, createClients(config), systemClock), openapiDocument),
+);
