@@ -15,7 +15,7 @@ import { platformsRoutes } from '../platforms/platforms-handler';
 import { searchRoutes } from '../search/search-handler';
 
 /** `description`: the API description (docs/openapi.json); `routes`: the route table (tests give their own). */
-export function mcpRoutes(
+function mcpRoutes(
   deps: ApiDeps,
   description: ApiDescription,
   routes: readonly Route[] = ROUTES,

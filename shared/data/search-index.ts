@@ -17,7 +17,10 @@ import type { VersionContent } from './family-index';
 import { cut, inflated, parsed } from './items/content';
 import { documentBlockKey, searchChunkName } from './keys';
 
-/** One record as a search sees it. */
+/**
+ * One record as a search sees it.
+ * @internal (exported for its tests)
+ */
 export interface SearchRecord {
   slug: string;
   name: string;

@@ -34,7 +34,10 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** The most text a result holds (UTF-8 bytes of its JSON). */
+/**
+ * The most text a result holds (UTF-8 bytes of its JSON).
+ * @internal (exported for its tests)
+ */
 export const MAX_RESULT_BYTES = 100_000;
 
 /** A query or path parameter as the API description (OpenAPI 3.1) declares it. */

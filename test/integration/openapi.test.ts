@@ -96,7 +96,7 @@ describe('the document', () => {
   it.each(ROUTES.map((r) => [r.operationId, r] as const))(
     'documents %s with security, parameters and its answers',
     (_, route) => {
-      const op = doc.paths[route.path]?.get as Json;
+      const op = doc.paths[route.path]?.[route.method.toLowerCase()] as Json;
       expect(op).toBeDefined();
       expect(op.operationId).toBe(route.operationId);
       expect(op.security).toEqual([{ bearerAuth: [] }]);
@@ -112,8 +112,9 @@ describe('the document', () => {
           ? ['400', '401', '403', '404', '429', '500', '503']
           : ['200', '400', '401', '403', '429', '500', '503'];
       expect(Object.keys(responses)).toEqual(expect.arrayContaining(expected));
-      // A list has no path parameter to miss: it never answers 404 (unknown routes match no operation).
-      expect('404' in responses).toBe(route.kind !== 'list');
+      // A list, a search and an MCP message have no path parameter to miss: they never answer 404
+      // (unknown routes match no operation).
+      expect('404' in responses).toBe(!['list', 'search', 'mcp'].includes(route.kind));
       expect('301' in responses).toBe(/\{slug\}$/.test(route.path));
       for (const [status, response] of Object.entries(responses)) {
         expect(response.headers).toHaveProperty(['X-Request-Id']);
@@ -137,7 +138,7 @@ describe('the document', () => {
           });
         // Offer lists and history have a CSV representation of their 200 (CONTRACT §12); errors stay JSON.
         const media = status === '200' && CSV_OPERATIONS.includes(route.operationId) ? ['text/csv'] : [];
-        if (!['301', '304'].includes(status))
+        if (!['301', '304', '202'].includes(status))
           expect(Object.keys(response.content)).toEqual(['application/json', ...media]);
         if (media.length > 0) expect(deref(response.headers.Vary).required).toBe(true);
       }
@@ -293,7 +294,10 @@ describe('the document', () => {
 
   it("sends a list parameter as one comma-separated value, and only `since`, `ids` of several offers' history and the search's `q` are required query parameters", () => {
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
-      for (const param of ((methods.get.parameters ?? []) as Json[]).map(deref)) {
+      const parameters = Object.values(methods as Record<string, Json>).flatMap(
+        (op) => (op.parameters ?? []) as Json[],
+      );
+      for (const param of parameters.map(deref)) {
         if (param.in !== 'query') continue;
         expect([path, param.name, param.required]).toEqual([
           path,

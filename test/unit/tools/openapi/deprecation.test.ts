@@ -97,7 +97,15 @@ describe('the real description', () => {
       Object.fromEntries(
         Object.entries(doc.paths as Json)
           .filter(([path]) => path !== '/api/v1/wallets' && path !== '/api/v1/earn')
-          .map(([path, { get }]) => [path, { ...get, parameters: get.parameters?.map((p: Json) => deref(doc, p)) }]),
+          .map(([path, methods]) => [
+            path,
+            Object.fromEntries(
+              Object.entries(methods as Record<string, Json>).map(([method, op]) => [
+                method,
+                { ...op, parameters: op.parameters?.map((p: Json) => deref(doc, p)) },
+              ]),
+            ),
+          ]),
       );
     expect(resolved(marked)).toEqual(resolved(real));
   });
