@@ -114,15 +114,15 @@ describe('the stack functions', () => {
     });
   });
 
-  it('creates one function per family plus the usage, authorizer and docs functions, with the configured sizes and budgets', () => {
+  it('creates one function per family plus the search, MCP, usage, authorizer and docs functions, with the configured sizes and budgets', () => {
     // And the ingest and freshness functions, and CDK's deploy-time handler of bucket notifications.
-    dev.template.resourceCountIs('AWS::Lambda::Function', 10);
+    dev.template.resourceCountIs('AWS::Lambda::Function', 12);
     const { functions, authorizer, table } = dev.stack;
     for (const [name, fn] of Object.entries(functions)) {
       dev.template.hasResourceProperties('AWS::Lambda::Function', {
         FunctionName: Match.absent(),
         Description: Match.stringLikeRegexp(`${name} routes`),
-        MemorySize: { history: 2048, usage: 256 }[name] ?? 512,
+        MemorySize: { history: 2048, usage: 256, mcp: 1024 }[name] ?? 512,
         Environment: {
           Variables: Match.objectLike({
             TABLE_NAME: { Ref: dev.logicalId(table.table) },
@@ -163,7 +163,7 @@ describe('the stack functions', () => {
 
   it('gives every function a log group with the stage retention', () => {
     // Nine functions (four families, usage, authorizer, docs, ingest, freshness), the access logs and the execution logs of the stage.
-    dev.template.resourceCountIs('AWS::Logs::LogGroup', 11);
+    dev.template.resourceCountIs('AWS::Logs::LogGroup', 13);
     const groups = Object.values(dev.template.findResources('AWS::Logs::LogGroup'));
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(60);
   });
@@ -201,11 +201,13 @@ describe('the stack functions', () => {
       currencies: 100,
       offers: 100,
       history: 100,
+      search: 100,
       usage: 100,
+      mcp: 100,
       authorizer: 100,
       docs: 10,
     });
-    expect(Object.values(reserved(synth('dev', {})))).toEqual(Array(7).fill(undefined));
+    expect(Object.values(reserved(synth('dev', {})))).toEqual(Array(9).fill(undefined));
     expect(reserved(synth('dev', { reservedConcurrency: { offers: 7, docs: 2 } }))).toMatchObject({
       offers: 7,
       docs: 2,

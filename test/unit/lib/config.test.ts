@@ -47,6 +47,8 @@ describe('resolveStageConfig', () => {
       currencies: 100,
       offers: 100,
       history: 100,
+      search: 100,
+      mcp: 100,
       usage: 100,
       authorizer: 100,
       docs: 10,

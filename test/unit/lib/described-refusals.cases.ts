@@ -12,7 +12,12 @@ type Json = Record<string, any>;
 
 const doc = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8')) as Json;
 /** A request path of every documented operation: keyed routes and the key-free ones. */
-const PATHS = Object.keys(doc.paths).map((path) => path.replace('{slug}', 'binance').replace('{id}', '1042'));
+/** Each path of the description with its method (`POST /mcp`), its placeholders filled. */
+const PATHS = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+  Object.keys(methods).map(
+    (method) => `${method.toUpperCase()} ${path.replace('{slug}', 'binance').replace('{id}', '1042')}`,
+  ),
+);
 const KEY_FREE = new Set(['/openapi.json', '/docs', '/api/v1/status']);
 
 /** Answers the gateway gives before the authorizer (any path) or after it (keyed paths only). */
@@ -26,9 +31,10 @@ const AFTER_AUTHORIZER = new Set([
 const NO_ROUTE = new Set(['MISSING_AUTHENTICATION_TOKEN', 'RESOURCE_NOT_FOUND']);
 
 const problemsOn = (paths: string[], status: number, headers: Record<string, string>, body: unknown) =>
-  paths.flatMap((path) =>
-    contractProblems({ method: 'GET', path, status, headers, body }).map((problem) => `${path} ${status}: ${problem}`),
-  );
+  paths.flatMap((request) => {
+    const [method, path] = request.split(' ');
+    return contractProblems({ method, path, status, headers, body }).map((problem) => `${path} ${status}: ${problem}`);
+  });
 
 describe('refusals before the API, as deployed', () => {
   let prod: Fixture;
@@ -65,7 +71,9 @@ describe('refusals before the API, as deployed', () => {
           value === 'context.requestId' ? 'c6a1f0de-4b7e-4f1a-9d2b-5e8c3a7f0b12' : value.slice(1, -1),
         ]),
       );
-      const paths = AFTER_AUTHORIZER.has(p.ResponseType) ? PATHS.filter((path) => !KEY_FREE.has(path)) : PATHS;
+      const paths = AFTER_AUTHORIZER.has(p.ResponseType)
+        ? PATHS.filter((request) => !KEY_FREE.has(request.split(' ')[1]))
+        : PATHS;
       const body = JSON.parse(p.ResponseTemplates['application/json']);
       expect([p.ResponseType, problemsOn(paths, Number(p.StatusCode), headers, body)]).toEqual([p.ResponseType, []]);
     }

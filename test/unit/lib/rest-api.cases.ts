@@ -86,14 +86,14 @@ describe('MarketDataApi', () => {
       template.findResources('AWS::ApiGateway::Resource') as Resources,
       logicalId(stack.api.api),
     );
-    const methodOf = (path: string) =>
+    const methodOf = (path: string, method: string) =>
       Object.values(template.findResources('AWS::ApiGateway::Method')).find(
-        (m) => m.Properties.HttpMethod === 'GET' && paths.get(m.Properties.ResourceId.Ref) === path,
+        (m) => m.Properties.HttpMethod === method && paths.get(m.Properties.ResourceId.Ref) === path,
       )!;
     const streamed = ROUTES.filter((route) => route.transfer === 'stream');
     expect(streamed.map((route) => route.operationId).sort()).toEqual(['getCurrency', 'listCurrencies']);
     for (const route of ROUTES) {
-      const integration = methodOf(route.path).Properties.Integration;
+      const integration = methodOf(route.path, route.method).Properties.Integration;
       const uri = JSON.stringify(integration.Uri);
       if (route.transfer === 'stream') {
         expect(integration).toMatchObject({ Type: 'AWS_PROXY', ResponseTransferMode: 'STREAM' });
@@ -143,7 +143,7 @@ describe('MarketDataApi', () => {
       expect(preflight.Properties).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
       expect(preflight.Properties.AuthorizerId).toBeUndefined();
       expect(JSON.stringify(preflight.Properties.Integration.IntegrationResponses)).toContain(
-        "'Authorization,Content-Type,If-None-Match'",
+        "'Authorization,Content-Type,If-None-Match,Mcp-Protocol-Version'",
       );
     }
   });
