@@ -1779,7 +1779,7 @@ export interface components {
          */
         query_min_tvl: string;
         /**
-         * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+         * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, negative allowed (a borrow mean can be below zero): an optional `-`, digits, an optional fraction, an optional exponent (`4.75`, `-0.5`, `-2.5E-1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
          * @example 4
          */
         query_min_apy_mean_30d: string;
@@ -2758,7 +2758,7 @@ export interface operations {
                  */
                 available?: boolean;
                 /**
-                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, negative allowed (a borrow mean can be below zero): an optional `-`, digits, an optional fraction, an optional exponent (`4.75`, `-0.5`, `-2.5E-1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
                  * @example 4
                  */
                 min_apy_mean_30d?: components["parameters"]["query_min_apy_mean_30d"];
@@ -3307,7 +3307,7 @@ export interface operations {
                  */
                 is_active?: components["parameters"]["query_is_active"];
                 /**
-                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, negative allowed (a borrow mean can be below zero): an optional `-`, digits, an optional fraction, an optional exponent (`4.75`, `-0.5`, `-2.5E-1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
                  * @example 4
                  */
                 min_apy_mean_30d?: components["parameters"]["query_min_apy_mean_30d"];
