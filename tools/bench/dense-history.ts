@@ -12,7 +12,7 @@ import { bucketStart, type Interval, SERIES } from '../../shared/domain/buckets'
 
 /** A decimal string of 64 characters (the largest a data file holds, CONTRACT §8), varying with `n`. */
 export function longDecimal(n: number): string {
-  return `9${String(n % 10 ** 11).padStart(11, '0')}${'7'.repeat(31)}.${'3'.repeat(19)}1`;
+  return `9${String(Math.abs(Math.floor(n)) % 10 ** 11).padStart(11, '0')}${'7'.repeat(31)}.${'3'.repeat(19)}1`;
 }
 
 export interface DenseBatch {
@@ -29,7 +29,8 @@ export async function writeDenseHistory(
   client: DynamoDBDocumentClient,
   tableName: string,
   batch: DenseBatch,
-  seq: number,
+  /** The import whose pending value each item carries beside the committed one; none: the committed value alone. */
+  seq: number | undefined,
 ): Promise<number> {
   const { bucketMs, stored } = SERIES[batch.interval];
   const items: Record<string, unknown>[] = [];
@@ -38,13 +39,13 @@ export async function writeDenseHistory(
       const value = (n: number) => ({
         apy: longDecimal(n),
         ...(batch.family === 'earn' ? { tvl: longDecimal(n + 1) } : {}),
-        at: start + bucketMs - 1,
+        at: start,
       });
       items.push(
         encodeHistory({
           key: historyKey(batch.family, id, stored, start),
           committed: value(start / bucketMs),
-          pending: { ...value(start / bucketMs + 7), seq },
+          ...(seq === undefined ? {} : { pending: { ...value(start / bucketMs + 7), seq } }),
         }),
       );
     }
