@@ -57,7 +57,7 @@ export interface IngestDeps {
 }
 
 /** What the dead-letter queue gets for an upload whose import kept failing. */
-export interface DeadLetter {
+interface DeadLetter {
   /** The message's body: the EventBridge event of the upload. */
   body: string;
   bucket: string;

@@ -115,9 +115,8 @@ function checkCount(interval: Interval, from: number, to: number): void {
  * buckets at its interval, those of `all` counted from the earliest bucket (the most it can
  * answer: its first point is known only once read); else a `validation_error` naming `ids` and
  * `interval`, with the count.
- * @internal (exported for its tests)
  */
-export function checkBatch(ids: number, window: HistoryWindow): void {
+function checkBatch(ids: number, window: HistoryWindow): void {
   const buckets = bucketCount(window.interval, window.from ?? EARLIEST_BUCKET_START, window.to);
   const total = ids * buckets;
   if (total > MAX_BATCH_BUCKETS)

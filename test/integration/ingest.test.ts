@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { S3Event, S3EventRecord, SQSEvent } from 'aws-lambda';
 import S3rver from 's3rver';
-import { type DeadLetter, type IngestedObject, ingestHandler } from '../../functions/ingest/ingest-handler';
+import { type IngestDeps, type IngestedObject, ingestHandler } from '../../functions/ingest/ingest-handler';
 import { readPointer, retireAfter } from '../../shared/import/importer';
 import { INGEST_PREFIXES } from '../../shared/import/ingest-layout';
 import { DEFAULTS } from '../../shared/platform/config';
@@ -386,7 +386,7 @@ describe('a burst of uploads through the FIFO queue', () => {
 describe('an upload whose import keeps failing (ADR 0023)', () => {
   it('goes to failed/ and the dead-letter queue on its first delivery; the uploads behind it, of its name and others, are imported', async () => {
     const bucket = versionedBucket('market-data-ingest-failing');
-    const deadLetters: DeadLetter[] = [];
+    const deadLetters: Parameters<IngestDeps['deadLetter']>[0][] = [];
     // DynamoDB refuses every write while the broken upload is imported (a fault, not a data error):
     // the ingest reads that version, and the writes that follow fail until it reads another.
     let brokenVersion: string | undefined;

@@ -11,7 +11,7 @@ import { type HistoryFamily, historyKey } from '../../shared/data/keys';
 import { bucketStart, type Interval, SERIES } from '../../shared/domain/buckets';
 
 /** A decimal string of 64 characters (the largest a data file holds, CONTRACT §8), varying with `n`. */
-export function longDecimal(n: number): string {
+function longDecimal(n: number): string {
   return `9${String(Math.abs(Math.floor(n)) % 10 ** 11).padStart(11, '0')}${'7'.repeat(31)}.${'3'.repeat(19)}1`;
 }
 

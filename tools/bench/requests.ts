@@ -291,6 +291,12 @@ function historyOfSeveral(family: HistoryFamily, ids: number[], period: Period):
 }
 
 /**
+ * The worst batch's ceilings: read units as the rule bounds them on today's layout (one item per
+ * bucket: about 0.041 read units a bucket at its largest), and a third of the functions' 10 s timeout.
+ */
+const WORST_BATCH = { readUnits: 2_100, modelledMs: 3_333 } as const;
+
+/**
  * The worst batch the 50,000-bucket rule allows (CONTRACT §12): 50 offers × 1,000 weekly buckets,
  * every bucket stored at its largest (tools/bench/dense-history.ts). Its ceilings: WORST_BATCH.
  */
@@ -310,12 +316,6 @@ function worstBatch(family: HistoryFamily, batch: DenseBatch): RequestKind {
     }),
   };
 }
-
-/**
- * The worst batch's ceilings: read units as the rule bounds them on today's layout (one item per
- * bucket: about 0.041 read units a bucket at its largest), and a third of the functions' 10 s timeout.
- */
-export const WORST_BATCH = { readUnits: 2_100, modelledMs: 3_333 } as const;
 
 export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Promise<RequestKind[]> {
   const kinds: RequestKind[] = [];
