@@ -414,7 +414,16 @@ async function indexPlan(
     if (base === undefined || !stored.base) return step ? { step } : {};
     const onBase = base === replaced.version ? step : checkedDelta(stored.base, base, index);
     return {
-      ...(onBase ? { onBase: { base, segments: replaced.segments, delta: onBase } } : {}),
+      ...(onBase
+        ? {
+            onBase: {
+              base,
+              segments: replaced.segments,
+              ...(replaced.indexHash ? { indexHash: replaced.indexHash } : {}),
+              delta: onBase,
+            },
+          }
+        : {}),
       ...(step ? { step } : {}),
     };
   } catch (error) {
@@ -662,6 +671,8 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       for (const name of written.shared) kept.add(name);
       change.state.segments = written.segments;
       change.state.base = written.base;
+      if (written.indexHash) change.state.indexHash = written.indexHash;
+      else delete change.state.indexHash;
       // A state copied from the served one names that one's deltas: this version's, or none.
       if (written.delta) change.state.delta = written.delta;
       else delete change.state.delta;
@@ -683,12 +694,13 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       const replaced = families[DATASET_FAMILY_OF[change.family]];
       if (replaced?.version && replaced.version !== change.state.version) {
         // A retired version is read as a cold instance reads it: its base, and its delta against another.
-        const { segments, base, delta, publishedAt: at } = replaced;
+        const { segments, base, indexHash, delta, publishedAt: at } = replaced;
         const readable = segments
           ? {
               segments,
               publishedAt: at,
               ...(base ? { base } : {}),
+              ...(indexHash ? { indexHash } : {}),
               ...(base && base !== replaced.version ? { delta } : {}),
             }
           : {};
