@@ -108,6 +108,12 @@ export interface IndexPlan {
   onBase?: { base: string; segments: number; indexHash?: string; delta: IndexDeltaData };
   /** A delta against the version it replaces, for the instances that hold that version's index. */
   step?: IndexDeltaData;
+  /**
+   * The content hash a kept version's pointer entry names for this version's base, when its
+   * segments are stored already (a version written again): they are not written again, so the hash
+   * is theirs, not this import's encoding's.
+   */
+  storedIndexHash?: string;
 }
 
 /** What writing a version did: the items it put, and where its index lies (the pointer names it: index-store.ts `IndexRef`). */
@@ -320,9 +326,18 @@ export class SnapshotWriter {
       plan.step && plan.step.base !== based?.base
         ? small(encodeIndexDelta(version, plan.step, based ? 'STEP' : 'DELTA'))
         : [];
-    const base = based ?? { base: version, segments: whole.length, indexHash: segmentsHash(whole), items: [] };
-    const baseNames = Array.from({ length: base.segments }, (_, i) => indexBaseName(base.base, i));
+    const baseNames = Array.from({ length: based?.segments ?? whole.length }, (_, i) =>
+      indexBaseName(based?.base ?? version, i),
+    );
     const ownIndex = based ? [] : whole.filter((_, i) => !stored.has(baseNames[i]));
+    // Segments stored before are kept as they are: their hash is the one named for them, if any.
+    const ownHash = ownIndex.length === whole.length ? segmentsHash(whole) : plan.storedIndexHash;
+    const base = based ?? {
+      base: version,
+      segments: whole.length,
+      ...(ownHash ? { indexHash: ownHash } : {}),
+      items: [],
+    };
     const deltas = [...base.items, ...step];
     const records = await this.sourcePlan(source);
     const sourceNames = records.layout.chunks.map(sourceChunkName);

@@ -400,6 +400,13 @@ const familiesToRecord = (
  * None when that version has no index in this layout or it cannot be read whole (readers then load
  * the new index whole, as without a delta); no base delta when its index has no base (written before).
  */
+/** The content hash the pointer names for `version`'s index base, when a kept version is built on it (its segments are stored). */
+function storedIndexHash(pointer: SnapshotPointer | undefined, version: string): { storedIndexHash?: string } {
+  const entries = [...Object.values(pointer?.families ?? {}), ...(pointer?.retired ?? [])];
+  const named = entries.find((entry) => entry?.base === version && entry.indexHash)?.indexHash;
+  return named ? { storedIndexHash: named } : {};
+}
+
 async function indexPlan(
   writer: SnapshotWriter,
   replaced: FamilyState | undefined,
@@ -666,7 +673,10 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
         { family: name, records: change.records, ...(layout ? { served: { layout, sameRecords } } : {}) },
         storedBlocks,
         figures,
-        await indexPlan(writer, servedState, projection.index),
+        {
+          ...(await indexPlan(writer, servedState, projection.index)),
+          ...storedIndexHash(before, change.state.version),
+        },
       );
       for (const name of written.shared) kept.add(name);
       change.state.segments = written.segments;
