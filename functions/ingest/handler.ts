@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { INGEST_MESSAGE_GROUP } from '../../shared/import/ingest-layout';
+import { systemClock } from '../../shared/platform/clock';
 import { ENV, readConfig } from '../../shared/platform/config';
 import { clientOptionsOf, createDocumentClient } from '../../shared/platform/dynamodb';
 import { ingestHandler } from './ingest-handler';
@@ -18,7 +19,7 @@ export const handler = ingestHandler({
   client: createDocumentClient({ ...clientOptionsOf(config), maxAttempts: 10 }),
   tableName: config.tableName,
   snapshotCacheMs: config.snapshotCacheMs,
-  clock: () => new Date(),
+  clock: systemClock,
   recordHistory: config.recordHistory,
   // The dead-letter queue is FIFO, as the queue: one group; the same event sent twice is one message.
   deadLetter: async ({ body }) => {

@@ -12,7 +12,7 @@ import { bucketStart, SERIES } from '../../shared/domain/buckets';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from '../../shared/platform/constants';
 import { writeDenseHistory } from '../../tools/bench/dense-history';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
-import { bundlesUnderTest } from '../helpers/bundles';
+import { bundlesUnderTest, clockUnderTest } from '../helpers/bundles';
 import { get } from '../helpers/client';
 import { earnRecord } from '../helpers/records';
 
@@ -39,8 +39,7 @@ const PATH = `/api/v1/earn/history?ids=${ids.join(',')}&from=${new Date(from).to
 
 let stack: LocalStack;
 beforeAll(async () => {
-  const bundles = bundlesUnderTest();
-  stack = await startLocalStack({ dataset, accounts, bundles, ...(bundles ? {} : { clock: () => NOW }) });
+  stack = await startLocalStack({ dataset, accounts, bundles: bundlesUnderTest(), clock: clockUnderTest(NOW) });
   await writeDenseHistory(
     stack.clients.client,
     stack.tableName,

@@ -63,7 +63,7 @@ export function apiHandler<F extends FunctionName>(fn: F, handlers: RouteHandler
   const memory = new BudgetMemory();
   const chain: ApiMiddleware[] = [
     // First, so that its after/onError run last and record the final status (429s included).
-    requestMetrics(),
+    requestMetrics({ now: deps.clock }),
     // After every other `after` but the metrics': it sees the final body, and the metrics its answer.
     bufferedLimit(transferOf(fn)),
     logContext(),
