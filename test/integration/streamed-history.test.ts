@@ -3,7 +3,7 @@
  * offers' history of more than Lambda's 6 MB, through the local stack (the sources, or with
  * LOCAL_BUNDLES the synthesized bundles), is streamed to a client that does not accept gzip, as
  * JSON and as CSV, and gzip-coded by the function to one that does. Its items are written straight
- * into the offers' series (tools/bench/dense-history.ts): 40,000 weekly buckets of 64-digit values.
+ * into the offers' series (tools/bench/dense-history.ts): 40,000 weekly buckets of 64-digit values (16 offers × 2,500 weeks).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,10 +21,10 @@ const DEMO = accounts.users
   .find((u: { id: string }) => u.id === 'demo')
   .keys.find((k: { revoked?: boolean }) => !k.revoked).key as string;
 
-const WEEKS = 2_000;
+const WEEKS = 2_500;
 const fixture = fixtureDataset();
-// The fixture's published earn offers and twelve more: 20 ids × 2,000 weeks, within the 50,000-bucket rule.
-const extra = Array.from({ length: 12 }, (_, i) => earnRecord(101 + i, '4.5'));
+// The fixture's published earn offers and eight more: 16 ids × 2,500 weeks, within the 50,000-bucket rule.
+const extra = Array.from({ length: 8 }, (_, i) => earnRecord(101 + i, '4.5'));
 const dataset = { ...fixture, earn_offers: [...(fixture.earn_offers as unknown[]), ...extra] };
 const ids = [
   ...(fixture.earn_offers as { id: number; published?: boolean }[])
@@ -39,7 +39,14 @@ const PATH = `/api/v1/earn/history?ids=${ids.join(',')}&from=${new Date(from).to
 
 let stack: LocalStack;
 beforeAll(async () => {
-  stack = await startLocalStack({ dataset, accounts, bundles: bundlesUnderTest(), clock: clockUnderTest(NOW) });
+  stack = await startLocalStack({
+    dataset,
+    accounts,
+    bundles: bundlesUnderTest(),
+    clock: clockUnderTest(NOW),
+    // The embedded DynamoDB serves the batch's Queries one after another, beside other suites: time enough.
+    env: { DYNAMODB_REQUEST_TIMEOUT_MS: '120000' },
+  });
   await writeDenseHistory(
     stack.clients.client,
     stack.tableName,
