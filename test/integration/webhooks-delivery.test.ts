@@ -1,0 +1,182 @@
+/**
+ * Delivery on the local stack (CONTRACT §14 "Signed", "Delivered at least once", "Locally") with a
+ * real HTTP receiver on loopback and the test's clock: an accounts file's subscription, an import
+ * that publishes, the POST signed as the `standardwebhooks` package verifies it, a retry with the
+ * same `webhook-id` on the schedule, a redirect not followed, a slow receiver counted as a failure,
+ * the subscription disabled after 24 h without success and sent nothing after.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { type LocalStack, startLocalStack } from '../../local/stack';
+import { importDataset } from '../../shared/import/importer';
+import { RETRY_SCHEDULE_MS } from '../../shared/webhooks/delivery';
+import { earnRecord, type RecordOf } from '../helpers/records';
+
+const T0 = Date.parse('2026-11-20T10:00:00.000Z');
+const HOUR = 3_600_000;
+const SECRET = `whsec_${Buffer.from('a-test-secret-of-thirty-two-bytes!!').toString('base64')}`;
+const WEBHOOK_ID = 'wh_0123456789abcdef0123';
+const KEY = 'webhooks_key_0123456789abcdefghijklmnop';
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** What the receiver answers, per request: a status, optionally after a wait or with a Location. */
+let answer: (path: string) => { status: number; waitMs?: number; location?: string };
+let received: Received[];
+let receiver: Server;
+let port: number;
+const clock = { now: T0 };
+let stack: LocalStack;
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() });
+      const { status, waitMs, location } = answer(req.url ?? '');
+      setTimeout(() => res.writeHead(status, location ? { location } : {}).end(), waitMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  port = (receiver.address() as AddressInfo).port;
+});
+afterAll(() => new Promise((resolve) => receiver.close(resolve)));
+
+beforeEach(async () => {
+  received = [];
+  answer = () => ({ status: 204 });
+  clock.now = T0;
+  stack = await startLocalStack({
+    dataset: { earn_offers: [earnRecord(1, '4'), earnRecord(2, '5')] },
+    accounts: {
+      users: [
+        {
+          id: 'u1',
+          premium: true,
+          keys: [{ key: KEY }],
+          webhooks: [
+            {
+              id: WEBHOOK_ID,
+              url: `http://127.0.0.1:${port}/hooks`,
+              family: 'earn',
+              secret: SECRET,
+              conditions: { apy_above: '6' },
+            },
+          ],
+        },
+      ],
+    },
+    clock: () => new Date(clock.now),
+    webhooks: { intervalMs: 0, timeoutMs: 300 },
+  });
+});
+afterEach(() => stack.close());
+
+/** Imports offers at `at` (the clock moves there), then lets the stack match and send. */
+async function publishAt(at: number, offers: RecordOf[]) {
+  clock.now = at;
+  await importDataset(
+    { earn_offers: offers },
+    { client: stack.clients.client, tableName: stack.tableName, now: () => new Date(at) },
+  );
+  await stack.webhooks.poll();
+}
+
+async function at(instant: number) {
+  clock.now = instant;
+  await stack.webhooks.poll();
+}
+
+/** Verified by the package, as a receiver whose clock reads `instant` verifies it. */
+function verified(request: Received, instant: number): unknown {
+  const now = jest.spyOn(Date, 'now').mockReturnValue(instant);
+  try {
+    return new Webhook(SECRET).verify(request.body, request.headers as Record<string, string>);
+  } finally {
+    now.mockRestore();
+  }
+}
+
+const deliveries = () => stack.webhooks.webhooks.deliveriesSince(WEBHOOK_ID, 'msg_');
+
+describe('webhook delivery on the local stack', () => {
+  it('POSTs the events of a publish, signed as Standard Webhooks verifies', async () => {
+    await publishAt(T0 + HOUR, [earnRecord(1, '7'), earnRecord(2, '5'), earnRecord(3, '1')]);
+    expect(received).toHaveLength(1);
+    const [request] = received;
+    expect(request.path).toBe('/hooks');
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['webhook-timestamp']).toBe(String((T0 + HOUR) / 1000));
+    const body = verified(request, T0 + HOUR) as any;
+    expect(body.events.map((e: any) => [e.type, e.offer_id, e.reasons])).toEqual([
+      ['offer.changed', 1, ['apy_above']],
+      ['offer.added', 3, []],
+    ]);
+    // Another secret does not verify it.
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(request.body, request.headers as any),
+    ).toThrow();
+    const [delivery] = await deliveries();
+    expect(delivery).toMatchObject({ status: 'delivered', attempts: 1, lastStatus: 204, events: 2 });
+  });
+
+  it('retries a failed attempt on the schedule with the same webhook-id, then delivers', async () => {
+    answer = () => ({ status: 500 });
+    await publishAt(T0 + HOUR, [earnRecord(1, '7'), earnRecord(2, '5')]);
+    expect(received).toHaveLength(1);
+    expect((await deliveries())[0]).toMatchObject({ status: 'pending', attempts: 1, lastStatus: 500 });
+    await at(T0 + HOUR + RETRY_SCHEDULE_MS[0] - 1000);
+    expect(received).toHaveLength(1);
+    answer = () => ({ status: 200 });
+    await at(T0 + HOUR + RETRY_SCHEDULE_MS[0]);
+    expect(received).toHaveLength(2);
+    expect(received[1].headers['webhook-id']).toBe(received[0].headers['webhook-id']);
+    expect(received[1].body).toBe(received[0].body);
+    verified(received[1], T0 + HOUR + RETRY_SCHEDULE_MS[0]);
+    expect((await deliveries())[0]).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it('follows no redirect and counts a slow receiver as a failure', async () => {
+    answer = (path) => (path === '/hooks' ? { status: 302, location: '/elsewhere' } : { status: 200 });
+    await publishAt(T0 + HOUR, [earnRecord(1, '7'), earnRecord(2, '5')]);
+    expect(received.map((r) => r.path)).toEqual(['/hooks']);
+    expect((await deliveries())[0]).toMatchObject({ status: 'pending', lastStatus: 302, lastError: 'HTTP 302' });
+
+    answer = () => ({ status: 200, waitMs: 1000 });
+    await at(T0 + HOUR + RETRY_SCHEDULE_MS[0]);
+    expect((await deliveries())[0]).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      lastStatus: null,
+      lastError: 'timeout',
+    });
+  });
+
+  it('disables a subscription after 24 hours without a success and sends it nothing more', async () => {
+    answer = () => ({ status: 503 });
+    await publishAt(T0 + HOUR, [earnRecord(1, '7'), earnRecord(2, '5')]);
+    for (const retry of RETRY_SCHEDULE_MS) await at(T0 + HOUR + retry);
+    expect(received).toHaveLength(1 + RETRY_SCHEDULE_MS.length);
+    expect((await deliveries())[0]).toMatchObject({ status: 'failed', attempts: 7 });
+    // Still active after 10 h of failures; another publish, whose retries pass the 24 h.
+    await publishAt(T0 + 20 * HOUR, [earnRecord(1, '5'), earnRecord(2, '5')]);
+    await publishAt(T0 + 21 * HOUR, [earnRecord(1, '8'), earnRecord(2, '5')]);
+    const before = received.length;
+    for (const retry of RETRY_SCHEDULE_MS) await at(T0 + 21 * HOUR + retry);
+    const subscription = await stack.webhooks.webhooks.getSubscription('earn', WEBHOOK_ID);
+    expect(subscription).toMatchObject({ status: 'disabled' });
+    expect(subscription?.disabledReason).toMatch(/24 hours/);
+    const sentAfter = received.length;
+    expect(sentAfter).toBeGreaterThan(before);
+    answer = () => ({ status: 200 });
+    await publishAt(T0 + 40 * HOUR, [earnRecord(1, '5'), earnRecord(2, '5')]);
+    await publishAt(T0 + 41 * HOUR, [earnRecord(1, '9'), earnRecord(2, '5')]);
+    expect(received.length).toBe(sentAfter);
+  });
+});
