@@ -67,7 +67,7 @@ module.exports = {
       severity: 'error',
       comment:
         'The smoke test speaks HTTP to a stage and the key commands use the key store: neither runs the local stack or another tool (their entries start what they need).',
-      from: { path: '^tools/(smoke|keys)/' },
+      from: { path: '^tools/(smoke|keys|webhooks)/' },
       to: { path: '^(tools/(bench|openapi|sample-data)/|local/|lib/|functions/)' },
     },
     {
