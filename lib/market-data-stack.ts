@@ -30,14 +30,16 @@ export const handlerEntry = (name: string) => path.join(FUNCTIONS_DIR, name, 'ha
 
 /**
  * What each function may do on the table: `serve` reads the served data and takes quota units;
- * `count` touches the quota counters only (GET /api/v1/usage answers from the request's charge).
+ * `count` touches the quota counters only (GET /api/v1/usage answers from the request's charge);
+ * `owner` counts and reads the caller's webhook subscriptions and deliveries (never a secret).
  */
-const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count'> = {
+const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count' | 'owner'> = {
   platforms: 'serve',
   currencies: 'serve',
   offers: 'serve',
   history: 'serve',
   usage: 'count',
+  webhooks: 'owner',
 };
 
 export interface MarketDataStackProps extends StackProps {
@@ -92,6 +94,7 @@ export class MarketDataStack extends Stack {
         });
         if (TABLE_ACCESS[name] === 'serve') this.table.grantServe(fn.fn);
         else this.table.grantCount(fn.fn);
+        if (TABLE_ACCESS[name] === 'owner') this.table.grantWebhookView(fn.fn);
         return [name, fn];
       }),
     ) as Record<FunctionName, ApiFunction>;

@@ -17,6 +17,8 @@ import {
   SERVED_PREFIXES,
   UNSERVED_PATTERNS,
   USER_PREFIX,
+  WEBHOOK_DELIVERY_PREFIX,
+  WEBHOOK_PREFIX,
 } from '../../shared/data/keys';
 import { INDEXES, type KeyType, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../shared/data/table';
 
@@ -125,6 +127,19 @@ export class DataTable extends Construct {
       ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
       [this.table.tableArn],
       [`${QUOTA_PREFIX}*`],
+    );
+  }
+
+  /**
+   * What the owner's view of webhooks needs: reads of a user's references, the subscriptions and
+   * their deliveries; never a secret (`WHSECRET#`), a body or a reference APY.
+   */
+  grantWebhookView(grantee: iam.IGrantable): void {
+    this.grantStatement(
+      grantee,
+      ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
+      [this.table.tableArn],
+      [`${USER_PREFIX}*`, `${WEBHOOK_PREFIX}*`, `${WEBHOOK_DELIVERY_PREFIX}wh_*`],
     );
   }
 

@@ -38,7 +38,7 @@ const ok: FamilyHandler = async () => ({
 
 beforeAll(async () => {
   server = createGateway({
-    handlers: { platforms: ok, currencies: ok, offers: ok, history: ok, usage: ok },
+    handlers: { platforms: ok, currencies: ok, offers: ok, history: ok, usage: ok, webhooks: ok },
     authorizer: async ({ authorizationToken }) => {
       authorizerCalls.push(authorizationToken);
       if (authorizationToken.includes(REFUSED_KEY)) throw new Error('Unauthorized');
@@ -235,6 +235,7 @@ describe('local gateway: the Lambda response limit and coded answers', () => {
         offers: sizedAnswer,
         history: sizedAnswer,
         usage: sizedAnswer,
+        webhooks: sizedAnswer,
       },
       authorizer: async ({ authorizationToken }) => allow(authorizationToken),
     });

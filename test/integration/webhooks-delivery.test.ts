@@ -11,6 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { importDataset } from '../../shared/import/importer';
 import { RETRY_SCHEDULE_MS } from '../../shared/webhooks/delivery';
+import { get } from '../helpers/client';
 import { earnRecord, type RecordOf } from '../helpers/records';
 
 const T0 = Date.parse('2026-11-20T10:00:00.000Z');
@@ -18,6 +19,7 @@ const HOUR = 3_600_000;
 const SECRET = `whsec_${Buffer.from('a-test-secret-of-thirty-two-bytes!!').toString('base64')}`;
 const WEBHOOK_ID = 'wh_0123456789abcdef0123';
 const KEY = 'webhooks_key_0123456789abcdefghijklmnop';
+const OTHER_KEY = 'webhooks_other_0123456789abcdefghijklm';
 
 interface Received {
   path: string;
@@ -70,6 +72,7 @@ beforeEach(async () => {
             },
           ],
         },
+        { id: 'u2', premium: true, keys: [{ key: OTHER_KEY }] },
       ],
     },
     clock: () => new Date(clock.now),
@@ -178,5 +181,53 @@ describe('webhook delivery on the local stack', () => {
     await publishAt(T0 + 40 * HOUR, [earnRecord(1, '5'), earnRecord(2, '5')]);
     await publishAt(T0 + 41 * HOUR, [earnRecord(1, '9'), earnRecord(2, '5')]);
     expect(received.length).toBe(sentAfter);
+  });
+});
+
+describe("the owner's view", () => {
+  it('lists the key user’s subscriptions and their deliveries, never a secret; another user gets 404', async () => {
+    answer = () => ({ status: 500 });
+    await publishAt(T0 + HOUR, [earnRecord(1, '7'), earnRecord(2, '5')]);
+    const list = await get(stack.url, '/api/v1/webhooks', { key: KEY });
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({
+      data: [
+        {
+          id: WEBHOOK_ID,
+          url: `http://127.0.0.1:${port}/hooks`,
+          family: 'earn',
+          filter: '',
+          events: ['offer.added', 'offer.removed', 'offer.changed'],
+          conditions: { apy_above: '6' },
+          status: 'active',
+          disabled_reason: null,
+          created_at: new Date(T0).toISOString(),
+          last_success_at: null,
+          last_failure_at: new Date(T0 + HOUR).toISOString(),
+        },
+      ],
+      pagination: { total: 1, offset: 0, limit: 50, has_more: false },
+    });
+    const deliveries = await get(stack.url, `/api/v1/webhooks/${WEBHOOK_ID}/deliveries?limit=5`, { key: KEY });
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body.data).toEqual([
+      expect.objectContaining({
+        status: 'pending',
+        attempts: 1,
+        events: 1,
+        last_status: 500,
+        last_error: 'HTTP 500',
+        next_attempt_at: new Date(T0 + HOUR + RETRY_SCHEDULE_MS[0]).toISOString(),
+        delivered_at: null,
+      }),
+    ]);
+    expect(JSON.stringify([list.body, deliveries.body])).not.toContain(SECRET.slice(6, 30));
+    const other = await get(stack.url, `/api/v1/webhooks/${WEBHOOK_ID}/deliveries`, { key: OTHER_KEY });
+    expect(other.status).toBe(404);
+    expect(other.body.error.code).toBe('not_found');
+    expect((await get(stack.url, '/api/v1/webhooks', { key: OTHER_KEY })).body.data).toEqual([]);
+    const malformed = await get(stack.url, '/api/v1/webhooks/nope/deliveries', { key: KEY });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.details.message[0]).toMatch(/^id /);
   });
 });
