@@ -12,6 +12,7 @@ import { webhooksHandler } from '../functions/webhooks/webhooks-handler';
 import { KeyStore } from '../shared/data/key-store';
 import { WebhookStore } from '../shared/data/webhook-store';
 import { type ApiDeps, createApiDeps } from '../shared/http/api-deps';
+import type { Clock } from '../shared/platform/clock';
 import type { RuntimeConfig } from '../shared/platform/config';
 import type { Clients } from '../shared/platform/dynamodb';
 
@@ -32,9 +33,9 @@ export interface BuiltFunctions {
   deps: ApiDeps;
 }
 
-export function buildFunctions(config: RuntimeConfig, clients: Clients, clock?: () => Date): BuiltFunctions {
+export function buildFunctions(config: RuntimeConfig, clients: Clients, clock: Clock): BuiltFunctions {
   const deps = createApiDeps(config, clients, clock);
-  const keyStore = new KeyStore(clients.client, config.tableName, config.keyPepper);
+  const keyStore = new KeyStore(clients.client, config.tableName, config.keyPepper, clock);
   return {
     handlers: {
       platforms: platformsHandler(deps),

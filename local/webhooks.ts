@@ -37,7 +37,9 @@ export interface LocalWebhooks {
 export async function startLocalWebhooks(options: LocalWebhooksOptions): Promise<LocalWebhooks> {
   const { client, tableName, clock } = options;
   const pointer = new PointerStore(client, tableName);
-  const stores = createStores(client, { tableName, snapshotCacheMs: 0, readCacheMb: 0, memoryMb: 1024 });
+  const stores = createStores(client, { tableName, snapshotCacheMs: 0, readCacheMb: 0, memoryMb: 1024 }, () =>
+    clock().getTime(),
+  );
   const webhooks = new WebhookStore(client, tableName);
   const queue = new InProcessQueue(clock);
   const send = { webhooks, queue, clock, rule: 'local' as const, lookup: options.lookup, timeoutMs: options.timeoutMs };

@@ -13,6 +13,7 @@
  * arguments or a refused subscription.
  */
 import { WebhookStore } from '../shared/data/webhook-store';
+import { systemClock } from '../shared/platform/clock';
 import { createDocumentClient } from '../shared/platform/dynamodb';
 import { runMain } from '../tools/cli';
 import { parseCommandLine, run } from '../tools/webhooks/webhooks';
@@ -31,7 +32,7 @@ export async function main(
   try {
     await run(invocation, new WebhookStore(client, connection.tableName), print, {
       rule: connection.rule,
-      now: new Date(),
+      now: systemClock(),
     });
   } finally {
     client.destroy();

@@ -173,6 +173,7 @@ async function allPages(listPath: string): Promise<Record<string, unknown>[]> {
 beforeAll(async () => {
   setLogSink(() => undefined);
   stack = await startLocalStack({
+    clock: () => NOW,
     dataset,
     accounts: ACCOUNTS,
     authCacheTtlMs: 600_000,

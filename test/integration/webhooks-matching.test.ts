@@ -30,7 +30,11 @@ beforeEach(async () => {
 afterEach(() => table.close());
 
 const stores = () =>
-  createStores(table.client, { tableName: table.tableName, snapshotCacheMs: 0, readCacheMb: 0, memoryMb: 512 });
+  createStores(
+    table.client,
+    { tableName: table.tableName, snapshotCacheMs: 0, readCacheMb: 0, memoryMb: 512 },
+    () => T0,
+  );
 
 /** Imports the offers at `at` and matches what the pointer says it published. */
 async function publish(offers: RecordOf[], at: number): Promise<{ published: FamilyPublished[]; bodies: any[] }> {

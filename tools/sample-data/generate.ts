@@ -2,6 +2,8 @@
  * A deterministic, realistic dataset (README.md, "Data import") for local runs, tests and benchmarks. Same
  * options, same output: all randomness comes from `seed` and every time is placed before `now`.
  */
+
+import { HOUR_MS } from '../../shared/platform/timestamps';
 import { generateCurrencies } from './currencies';
 import { generateEarnOffers } from './earn';
 import { generateHistories, type HistoryOptions } from './history';
@@ -22,6 +24,9 @@ export interface GenerateOptions extends HistoryOptions {
   borrow: number;
   collateral: number;
 }
+
+/** The anchor of a dataset generated at `now`: the start of its UTC hour, so that a run within one hour generates the same file. */
+export const anchorOf = (now: Date): Date => new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
 
 /** A preset is everything but the anchor time, which the caller supplies. */
 export type GeneratePreset = Readonly<Omit<GenerateOptions, 'now'>>;
