@@ -15,10 +15,13 @@ import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, postSigned, signedHeaders } fr
 import type { TargetRule } from './subscription';
 import { type Lookup, resolveTarget } from './target';
 
-/** When each retry is due, after the first attempt. */
+/**
+ * When each retry is due, after the first attempt.
+ * @internal (exported for its tests)
+ */
 export const RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * HOUR_MS, 5 * HOUR_MS, 10 * HOUR_MS] as const;
 /** With no successful attempt for this long, a subscription is disabled. */
-export const DISABLE_AFTER_MS = DAY_MS;
+const DISABLE_AFTER_MS = DAY_MS;
 
 export interface SendDeps {
   webhooks: WebhookStore;

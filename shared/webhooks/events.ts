@@ -43,7 +43,10 @@ export interface SubscriptionEvents {
   references: Map<number, string | null>;
 }
 
-/** The conditions that hold for an offer that matches before and after (in the order of CONDITIONS). */
+/**
+ * The conditions that hold for an offer that matches before and after (in the order of CONDITIONS).
+ * @internal (exported for its tests)
+ */
 export function reasonsOf(
   conditions: Conditions,
   before: OfferState,

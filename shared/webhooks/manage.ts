@@ -24,7 +24,10 @@ export interface CreateOptions {
   secret?: string;
 }
 
-/** A subscription item from a checked spec: active, never delivered. */
+/**
+ * A subscription item from a checked spec: active, never delivered.
+ * @internal (exported for its tests)
+ */
 export function subscriptionItem(
   id: string,
   userId: string,

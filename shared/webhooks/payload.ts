@@ -8,9 +8,10 @@ import type { OfferFamily } from '../data/keys';
 import { OFFER_FAMILY } from '../model/offer-families';
 import type { MatchedEvent } from './events';
 
+/** @internal (exported for its tests) */
 export const EVENTS_PER_PART = 100;
 /** A part closes before it passes this many bytes (a body is stored as one item, at most 400 KB). */
-export const PART_MAX_BYTES = 256 * 1024;
+const PART_MAX_BYTES = 256 * 1024;
 
 export interface PayloadHead {
   subscription: string;

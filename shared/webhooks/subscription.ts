@@ -20,7 +20,7 @@ import {
 import { DECIMAL_PATTERN } from '../platform/decimal';
 import { ValidationError } from '../platform/errors';
 
-export const WEBHOOK_EVENTS = ['offer.added', 'offer.removed', 'offer.changed'] as const;
+const WEBHOOK_EVENTS = ['offer.added', 'offer.removed', 'offer.changed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** The conditions of `offer.changed`, in the order an event's `reasons` lists them. */
@@ -117,7 +117,7 @@ const isDecimal = (value: unknown): value is string =>
   typeof value === 'string' && value.length <= DECIMAL_MAX_LENGTH && DECIMAL_PATTERN.test(value);
 
 /** The URL rule of a stage (CONTRACT §14 "Targets"): the syntax here; the addresses at creation and at each attempt (target.ts). */
-export function urlProblem(url: unknown, rule: TargetRule): string | undefined {
+function urlProblem(url: unknown, rule: TargetRule): string | undefined {
   if (typeof url !== 'string' || url === '') return 'url is required';
   if (url.length > URL_MAX_LENGTH) return `url must not be longer than ${URL_MAX_LENGTH} characters`;
   let parsed: URL;

@@ -14,9 +14,12 @@ import type { TargetRule } from './subscription';
 /** Every address a host name resolves to. */
 export type Lookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
-export const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
-/** Whether an address is public unicast: the only kind a deployed stage sends to. */
+/**
+ * Whether an address is public unicast: the only kind a deployed stage sends to.
+ * @internal (exported for its tests)
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.parse(address);
