@@ -21,6 +21,7 @@ import { Monitoring } from './constructs/monitoring';
 import { MarketDataApi } from './constructs/rest-api';
 import type { FunctionSettings } from './constructs/stack-function';
 import { ApiWebAcl } from './constructs/web-acl';
+import { Webhooks } from './constructs/webhooks';
 import { acknowledge } from './nag';
 
 /** functions/<name>/handler.ts, exporting `handler`. */
@@ -53,6 +54,7 @@ export class MarketDataStack extends Stack {
   readonly docs: ApiFunction;
   readonly api: MarketDataApi;
   readonly ingest: Ingest;
+  readonly webhooks: Webhooks;
   readonly freshness: Freshness;
   readonly monitoring: Monitoring;
 
@@ -167,6 +169,16 @@ export class MarketDataStack extends Stack {
       description: `Market data API: age of each family's served data, every 5 minutes (${config.stage})`,
     });
 
+    const topic = this.alarmTopic(config);
+    this.webhooks = new Webhooks(this, 'Webhooks', {
+      table: this.table,
+      settings,
+      matchEntry: handlerEntry('webhooks-match'),
+      sendEntry: handlerEntry('webhooks-send'),
+      stageName: config.stage,
+      topic,
+    });
+
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stageName: config.stage,
       apiStage: this.api.stage,
@@ -174,7 +186,7 @@ export class MarketDataStack extends Stack {
       authorizerName: 'authorizer',
       table: this.table.table,
       routes: ROUTES,
-      topic: this.alarmTopic(config),
+      topic,
       ingest: { fn: this.ingest.function.fn, deadLetterQueue: this.ingest.deadLetterQueue },
       freshness: {
         fn: this.freshness.function.fn,
@@ -287,6 +299,8 @@ export class MarketDataStack extends Stack {
       this.docs,
       this.ingest.function,
       this.freshness.function,
+      this.webhooks.matchFunction,
+      this.webhooks.sendFunction,
     ]) {
       acknowledge(fn, 'AwsSolutions-L1', 'Pinned to nodejs22.x, the version the bundle targets and the tests run on.');
       if (config.tracing) {

@@ -273,8 +273,8 @@ export const UNSERVED_PATTERNS: readonly string[] = [sourcePartition('*', '*'), 
 // ---- webhook subscriptions (CONTRACT §14, docs/adr/0028-webhook-delivery.md) ---------------------
 
 export const WEBHOOK_PREFIX = 'WEBHOOK#';
-const WEBHOOK_SECRET_PREFIX = 'WHSECRET#';
-const WEBHOOK_REFERENCE_PREFIX = 'WHREF#';
+export const WEBHOOK_SECRET_PREFIX = 'WHSECRET#';
+export const WEBHOOK_REFERENCE_PREFIX = 'WHREF#';
 export const WEBHOOK_DELIVERY_PREFIX = 'WHDELIVERY#';
 
 /** The subscriptions of one offer family, one partition: a publish of the family reads it whole (one Query). */

@@ -32,7 +32,8 @@ export interface SendDeps {
   timeoutMs?: number;
 }
 
-export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'held' | 'gone';
+/** What became of a message: `disabled` is a failed attempt that disabled its subscription. */
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'disabled' | 'held' | 'gone';
 
 /** Handles one message: an attempt when the delivery is due, else the message back on the queue. */
 export async function handleDelivery(deps: SendDeps, message: DeliveryMessage): Promise<DeliveryOutcome> {
@@ -90,7 +91,7 @@ export async function handleDelivery(deps: SendDeps, message: DeliveryMessage): 
       attempts,
       firstAttemptAt,
     });
-    return 'failed';
+    return after?.status === 'disabled' ? 'disabled' : 'failed';
   }
   const next = Date.parse(firstAttemptAt) + retry;
   await webhooks.putDelivery({
