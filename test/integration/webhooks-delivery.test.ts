@@ -8,6 +8,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { createReceiver } from '../../examples/webhook-receiver';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { importDataset } from '../../shared/import/importer';
 import { RETRY_SCHEDULE_MS } from '../../shared/webhooks/delivery';
@@ -229,5 +230,122 @@ describe("the owner's view", () => {
     const malformed = await get(stack.url, '/api/v1/webhooks/nope/deliveries', { key: KEY });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.details.message[0]).toMatch(/^id /);
+  });
+});
+
+describe('npm start: deliveries on a timer', () => {
+  it('delivers a publish by itself, and a receiver that hangs holds up no later publish', async () => {
+    await stack.close();
+    let release: () => void = () => undefined;
+    const hanging = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const seen: Promise<void>[] = [];
+    const arrivals: (() => void)[] = [];
+    for (let i = 0; i < 2; i++) seen.push(new Promise((resolve) => arrivals.push(resolve)));
+    // The first POST hangs until released; the second is answered at once.
+    let count = 0;
+    const timed = createServer((req, res) => {
+      req.resume();
+      const n = count++;
+      arrivals[n]?.();
+      if (n === 0) void hanging.then(() => res.writeHead(200).end());
+      else res.writeHead(200).end();
+    });
+    await new Promise<void>((resolve) => timed.listen(0, '127.0.0.1', resolve));
+    const timedPort = (timed.address() as AddressInfo).port;
+    stack = await startLocalStack({
+      dataset: { earn_offers: [earnRecord(1, '4')] },
+      accounts: {
+        users: [
+          {
+            id: 'u1',
+            premium: true,
+            keys: [{ key: KEY }],
+            webhooks: [
+              {
+                id: WEBHOOK_ID,
+                url: `http://127.0.0.1:${timedPort}/`,
+                family: 'earn',
+                secret: SECRET,
+                events: ['offer.added'],
+              },
+            ],
+          },
+        ],
+      },
+      clock: () => new Date(clock.now),
+      webhooks: { intervalMs: 100, timeoutMs: 60_000 },
+    });
+    const importAt = (at: number, ids: number[]) =>
+      importDataset(
+        { earn_offers: ids.map((id) => earnRecord(id, '4')) },
+        { client: stack.clients.client, tableName: stack.tableName, now: () => new Date(at) },
+      );
+    clock.now = T0 + HOUR;
+    await importAt(T0 + HOUR, [1, 2]);
+    await seen[0];
+    // The first delivery still hangs: the next publish is matched and sent all the same.
+    clock.now = T0 + 2 * HOUR;
+    await importAt(T0 + 2 * HOUR, [1, 2, 3]);
+    await seen[1];
+    release();
+    await stack.webhooks.stop();
+    await new Promise((resolve) => timed.close(resolve));
+    const states = (await deliveries()).map((d) => d.status);
+    expect(states).toEqual(['delivered', 'delivered']);
+  });
+});
+
+describe('examples/webhook-receiver.ts', () => {
+  it('verifies a delivery with the package and prints its events; refuses another signature', async () => {
+    const lines: string[] = [];
+    const example = createReceiver(SECRET, (line) => void lines.push(line));
+    await new Promise<void>((resolve) => example.listen(0, '127.0.0.1', resolve));
+    const examplePort = (example.address() as AddressInfo).port;
+    // The receiver checks the timestamp against its own clock: it reads the test's.
+    const now = jest.spyOn(Date, 'now').mockImplementation(() => clock.now);
+    try {
+      await stack.close();
+      stack = await startLocalStack({
+        dataset: { earn_offers: [earnRecord(1, '4')] },
+        accounts: {
+          users: [
+            {
+              id: 'u1',
+              premium: true,
+              keys: [{ key: KEY }],
+              webhooks: [
+                {
+                  id: WEBHOOK_ID,
+                  url: `http://127.0.0.1:${examplePort}/`,
+                  family: 'earn',
+                  secret: SECRET,
+                  conditions: { apy_change: '0.5' },
+                },
+                {
+                  id: 'wh_ffffffffffffffffffff',
+                  url: `http://127.0.0.1:${examplePort}/`,
+                  family: 'earn',
+                  secret: `whsec_${Buffer.alloc(32, 9).toString('base64')}`,
+                  events: ['offer.added'],
+                },
+              ],
+            },
+          ],
+        },
+        clock: () => new Date(clock.now),
+        webhooks: { intervalMs: 0 },
+      });
+      await publishAt(T0 + HOUR, [earnRecord(1, '4.5'), earnRecord(2, '3')]);
+    } finally {
+      now.mockRestore();
+      await new Promise((resolve) => example.close(resolve));
+    }
+    expect(lines.filter((l) => !l.startsWith('refused'))).toEqual([
+      expect.stringMatching(/^msg_\d+\w+ earn 1\/1 offer\.changed offer 1 apy 4 → 4\.5 \(apy_change\)$/),
+      expect.stringMatching(/^msg_\d+\w+ earn 1\/1 offer\.added offer 2 apy - → 3$/),
+    ]);
+    expect(lines.filter((l) => l.startsWith('refused'))).toEqual(['refused a delivery: No matching signature found']);
   });
 });
