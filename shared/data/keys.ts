@@ -291,13 +291,11 @@ export const USER_WEBHOOK_REF_PREFIX = `WEBHOOK${SEP}`;
 /** A subscription's signing secret, apart from it: only the sending function and the command read it. */
 export const webhookSecretKey = (id: string): Key => ({ PK: `${WEBHOOK_SECRET_PREFIX}${id}`, SK: 'SECRET' });
 
-/** The reference APY of one offer for one subscription (`apy_change`). */
-export const webhookReferencePartition = (id: string): string => `${WEBHOOK_REFERENCE_PREFIX}${id}`;
-export const webhookReferenceKey = (id: string, offerId: number): Key => ({
-  PK: webhookReferencePartition(id),
-  SK: String(offerId).padStart(16, '0'),
-});
-export const offerIdOfReferenceSortKey = (sk: string): number => Number(sk);
+/**
+ * The reference APYs of one subscription (`apy_change`), one item: a publish reads it only for the
+ * subscriptions whose offers moved, and writes it once when they changed.
+ */
+export const webhookReferenceKey = (id: string): Key => ({ PK: `${WEBHOOK_REFERENCE_PREFIX}${id}`, SK: 'REFS' });
 
 /** One delivery of a subscription; its id starts with its creation time, so the partition reads newest first. */
 export const webhookDeliveryPartition = (subscriptionId: string): string =>

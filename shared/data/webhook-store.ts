@@ -27,7 +27,6 @@ import {
 import {
   type Key,
   type OfferFamily,
-  offerIdOfReferenceSortKey,
   USER_WEBHOOK_REF_PREFIX,
   userKey,
   userWebhookRefKey,
@@ -37,7 +36,6 @@ import {
   webhookFamilyPartition,
   webhookKey,
   webhookReferenceKey,
-  webhookReferencePartition,
   webhookSecretKey,
 } from './keys';
 import { queryAll } from './query-all';
@@ -52,11 +50,10 @@ export class WebhookLimitError extends Error {
   }
 }
 
-/** One reference APY to write (`apy`), or to drop (`null`). */
+/** A subscription's reference APYs to write whole, by offer id. */
 export interface ReferenceWrite {
   subscriptionId: string;
-  offerId: number;
-  apy: string | null;
+  refs: ReadonlyMap<number, string>;
 }
 
 const BATCH_GET_SIZE = 100;
@@ -203,43 +200,37 @@ export class WebhookStore {
 
   // ---- reference APYs ---------------------------------------------------------------------------
 
-  /** The stored references of these (subscription, offer) pairs, keyed `subscriptionId offerId`. */
-  async references(pairs: readonly { subscriptionId: string; offerId: number }[]): Promise<Map<string, string>> {
-    const items = await this.getMany(pairs.map((p) => webhookReferenceKey(p.subscriptionId, p.offerId)));
-    const found = new Map<string, string>();
+  /** The reference APYs stored for these subscriptions (one item each), by subscription id; none stored: absent. */
+  async references(subscriptionIds: readonly string[]): Promise<Map<string, Map<number, string>>> {
+    const items = await this.getMany(subscriptionIds.map((id) => webhookReferenceKey(id)));
+    const found = new Map<string, Map<number, string>>();
     for (const item of items) {
-      const { sk, apy } = decodeReferenceItem(item);
-      const subscriptionId = String(item.PK).slice(webhookReferencePartition('').length);
-      found.set(referenceName(subscriptionId, offerIdOfReferenceSortKey(sk)), apy);
+      const id = String(item.PK).slice(webhookReferenceKey('').PK.length);
+      found.set(id, decodeReferenceItem(item));
     }
     return found;
   }
 
+  /** Writes each subscription's references whole (an empty set deletes its item). */
   async writeReferences(writes: readonly ReferenceWrite[]): Promise<void> {
     const options = { client: this.client, tableName: this.tableName };
     await putItems(
       writes
-        .filter((w) => w.apy !== null)
-        .map((w) => ({ ...webhookReferenceKey(w.subscriptionId, w.offerId), apy: w.apy })),
+        .filter((w) => w.refs.size > 0)
+        .map((w) => ({
+          ...webhookReferenceKey(w.subscriptionId),
+          refs: Object.fromEntries([...w.refs].map(([offerId, apy]) => [String(offerId), apy])),
+        })),
       options,
     );
     await deleteItems(
-      writes.filter((w) => w.apy === null).map((w) => ({ ...webhookReferenceKey(w.subscriptionId, w.offerId) })),
+      writes.filter((w) => w.refs.size === 0).map((w) => ({ ...webhookReferenceKey(w.subscriptionId) })),
       options,
     );
   }
 
   private async clearReferences(id: string): Promise<void> {
-    const items = await queryAll(this.client, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': webhookReferencePartition(id) },
-      ProjectionExpression: 'PK, SK',
-    });
-    await deleteItems(
-      items.map((item) => ({ PK: item.PK, SK: item.SK })),
-      { client: this.client, tableName: this.tableName },
-    );
+    await this.delete(webhookReferenceKey(id));
   }
 
   // ---- deliveries -------------------------------------------------------------------------------
@@ -350,6 +341,3 @@ export class WebhookStore {
     }
   }
 }
-
-/** The name of one (subscription, offer) reference in `references`' answer. */
-export const referenceName = (subscriptionId: string, offerId: number): string => `${subscriptionId} ${offerId}`;

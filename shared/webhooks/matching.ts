@@ -8,7 +8,7 @@
 import type { OfferIndex } from '../data/family-index';
 import type { OfferFamily } from '../data/keys';
 import type { Stores } from '../data/stores';
-import { type DeliveryItem, referenceName, type SubscriptionItem, type WebhookStore } from '../data/webhook-store';
+import type { DeliveryItem, ReferenceWrite, SubscriptionItem, WebhookStore } from '../data/webhook-store';
 import { differences } from '../domain/changes';
 import { offerMatcher } from '../domain/offer-facts';
 import { servedOffers } from '../domain/served';
@@ -39,6 +39,7 @@ export interface MatchResult {
   subscriptions: number;
   events: number;
   deliveries: number;
+  /** Subscriptions whose reference APYs were written (one item each). */
   referencesWritten: number;
 }
 
@@ -137,22 +138,26 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
       };
     });
 
-  // The references stored for the offers whose APY may be compared with one.
-  const pairs = perSubscription.flatMap(({ subscription, sides }) =>
-    subscription.conditions.apy_change === undefined
-      ? []
-      : sides.filter((s) => s.was).map((s) => ({ subscriptionId: subscription.id, offerId: s.id })),
-  );
-  const stored = pairs.length > 0 ? await deps.webhooks.references(pairs) : new Map<string, string>();
+  // The references of the subscriptions with `apy_change` whose offers may be compared with one: one item each.
+  const tracking = perSubscription
+    .filter(({ subscription, sides }) => subscription.conditions.apy_change !== undefined && sides.some((s) => s.was))
+    .map(({ subscription }) => subscription.id);
+  const stored =
+    tracking.length > 0 ? await deps.webhooks.references(tracking) : new Map<string, Map<number, string>>();
 
   const now = deps.clock();
   const deliveries: { item: DeliveryItem; body: string }[] = [];
-  const references: { subscriptionId: string; offerId: number; apy: string | null }[] = [];
+  const references: ReferenceWrite[] = [];
   for (const { subscription, sides } of perSubscription) {
-    const { events, references: refs } = subscriptionEvents(subscription, candidatesOf(sides), (offerId) =>
-      stored.get(referenceName(subscription.id, offerId)),
+    const own = stored.get(subscription.id);
+    const { events, references: changes } = subscriptionEvents(subscription, candidatesOf(sides), (offerId) =>
+      own?.get(offerId),
     );
-    for (const [offerId, apy] of refs) references.push({ subscriptionId: subscription.id, offerId, apy });
+    if (changes.size > 0) {
+      const refs = new Map(own);
+      for (const [offerId, apy] of changes) apy === null ? refs.delete(offerId) : refs.set(offerId, apy);
+      references.push({ subscriptionId: subscription.id, refs });
+    }
     if (events.length === 0) continue;
     result.events += events.length;
     const json = events.map((event) =>

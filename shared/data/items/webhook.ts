@@ -90,8 +90,12 @@ export const decodeSecretItem = (item: unknown): string =>
 const BodyItemCodec = z.object({ body: z.string() });
 export const decodeBodyItem = (item: unknown): string => decoded(BodyItemCodec, item, 'a webhook body item').body;
 
-const ReferenceItemCodec = z.object({ SK: z.string().check(z.regex(/^[0-9]{16}$/)), apy: decimal() });
-export const decodeReferenceItem = (item: unknown): { sk: string; apy: string } => {
-  const { SK, apy } = decoded(ReferenceItemCodec, item, 'a webhook reference item');
-  return { sk: SK, apy };
-};
+/** A subscription's reference APYs: offer id (decimal digits) → APY. */
+const ReferenceItemCodec = z.object({ refs: z.record(z.string().check(z.regex(/^[0-9]{1,16}$/)), decimal()) });
+export const decodeReferenceItem = (item: unknown): Map<number, string> =>
+  new Map(
+    Object.entries(decoded(ReferenceItemCodec, item, 'a webhook reference item').refs).map(([id, apy]) => [
+      Number(id),
+      apy,
+    ]),
+  );

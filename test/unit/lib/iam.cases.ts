@@ -15,7 +15,7 @@ import {
   webhookBodyKey,
   webhookDeliveryPartition,
   webhookKey,
-  webhookReferencePartition,
+  webhookReferenceKey,
   webhookSecretKey,
 } from '../../../shared/data/keys';
 import { type Fixture, synth } from './app-fixture';
@@ -164,7 +164,7 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
     const refused: [string, string][] = [
       ['dynamodb:GetItem', webhookSecretKey('wh_0123456789abcdef0123').PK],
       ['dynamodb:GetItem', webhookBodyKey('msg_17951688000001a2b3c4d5e6f').PK],
-      ['dynamodb:Query', webhookReferencePartition('wh_0123456789abcdef0123')],
+      ['dynamodb:GetItem', webhookReferenceKey('wh_0123456789abcdef0123').PK],
       ['dynamodb:GetItem', apiKeyKey('a'.repeat(64)).PK],
       ['dynamodb:GetItem', pointerKey().PK],
       ['dynamodb:PutItem', webhookKey('earn', 'wh_0123456789abcdef0123').PK],
