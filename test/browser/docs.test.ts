@@ -57,6 +57,11 @@ beforeAll(async () => {
       '--disable-component-update',
       '--disable-sync',
     ],
+    // The browser runs on the real clock: .ci/run moves the suite's clock with libfaketime
+    // (LD_PRELOAD), under which Chromium does not render the page.
+    env: Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith('LD_PRELOAD') && !name.startsWith('FAKETIME')),
+    ) as Record<string, string>,
   });
 });
 

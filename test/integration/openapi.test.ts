@@ -286,8 +286,8 @@ describe('the document', () => {
     expect(schemas.EarnOffer.properties.id).toEqual({ description: expect.any(String), ...offerId });
     for (const row of schemas.EarnChanges.properties.data.items.anyOf) expect(row.properties.id).toEqual(offerId);
     expect(JSON.stringify(doc)).not.toContain('int64');
-    // Collateral history answers 404 whatever its id: a generated client may send any text.
-    expect(params('/api/v1/collateral/{id}/history').id).toEqual({ type: 'string', minLength: 1 });
+    // Collateral history answers 404 whatever its id, but its id is an offer id like every other.
+    expect(params('/api/v1/collateral/{id}/history').id).toEqual(offerId);
     expect(params('/api/v1/exchanges/{slug}').slug).toEqual({ type: 'string', minLength: 1, maxLength: 256 });
   });
 
