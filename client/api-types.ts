@@ -1814,11 +1814,6 @@ export interface components {
          */
         query_limit: number;
         /**
-         * @description Zero-based offset into the result set. Plain decimal digits.
-         * @example 2
-         */
-        query_offset: number;
-        /**
          * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
          * @example v20261120T1000Z-2c41
          */
@@ -2041,7 +2036,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2204,7 +2199,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2385,7 +2380,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2542,7 +2537,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2795,7 +2790,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
@@ -3005,7 +3000,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
                  * @example [
@@ -3344,7 +3339,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
@@ -3547,7 +3542,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
                  * @example [
@@ -3876,7 +3871,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
@@ -4048,7 +4043,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
             };
             header?: {
                 /**
@@ -4516,9 +4511,9 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 0
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -4596,15 +4591,15 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 0
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
             };
             header?: never;
             path: {
                 /**
                  * @description The subscription id (`wh_` and 20 hex digits).
-                 * @example wh_3f9c2a7e51b04d6a8e21
+                 * @example wh_de000000000000000001
                  */
                 id: string;
             };

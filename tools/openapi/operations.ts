@@ -269,6 +269,8 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
       'A secret is never served. Deliveries are POSTed as Standard Webhooks (docs/api.md, "Webhooks"). One unit of budget; carries no `ETag`.',
     tag: 'Webhooks',
     query: documented(PAGE_QUERY()),
+    // The demo user has one subscription: a later page would be empty.
+    queryOverrides: { offset: { example: 0 } },
     ok: 'WebhookList',
   },
   listWebhookDeliveries: {
@@ -279,9 +281,10 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
     tag: 'Webhooks',
     path: documented(WEBHOOK_ID_PATH()),
     pathOverrides: {
-      id: { description: 'The subscription id (`wh_` and 20 hex digits).', example: 'wh_3f9c2a7e51b04d6a8e21' },
+      id: { description: 'The subscription id (`wh_` and 20 hex digits).', example: 'wh_de000000000000000001' },
     },
     query: documented(PAGE_QUERY()),
+    queryOverrides: { offset: { example: 0 } },
     ok: 'WebhookDeliveryList',
   },
   getCollateralHistory: {
