@@ -215,7 +215,7 @@ export interface paths {
         };
         /**
          * Get the history of several earn offers
-         * @description APY history of up to 50 earn offers in one request (one unit of budget): one entry per published id, in the order of `ids`; an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. `history` is a route here, not an offer id.
+         * @description APY history of up to 50 earn offers in one request (one unit of budget): one entry per published id, in the order of `ids`; an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. At most 50,000 buckets in all: the number of `ids` times the window's buckets at its interval (`period=all` counts from 1970); a larger request is a `validation_error` naming `ids` and `interval`, with the count. Every valid request is answered whole, JSON or CSV, with or without compression. `history` is a route here, not an offer id.
          *
          *     The `period` parameter (default `1m`) selects the window and the bucket size (`interval`):
          *
@@ -314,7 +314,7 @@ export interface paths {
         };
         /**
          * Get the history of several borrow offers
-         * @description APY history of up to 50 borrow offers in one request (one unit of budget): one entry per published id, in the order of `ids`; an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. `history` is a route here, not an offer id.
+         * @description APY history of up to 50 borrow offers in one request (one unit of budget): one entry per published id, in the order of `ids`; an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. At most 50,000 buckets in all: the number of `ids` times the window's buckets at its interval (`period=all` counts from 1970); a larger request is a `validation_error` naming `ids` and `interval`, with the count. Every valid request is answered whole, JSON or CSV, with or without compression. `history` is a route here, not an offer id.
          *
          *     The `period` parameter (default `1m`) selects the window and the bucket size (`interval`):
          *
@@ -570,6 +570,46 @@ export interface paths {
          * @description The plan, the end of the subscription (`null`: none), the limits and, for the minute and the month, the units used, the units remaining and the next reset. Charged like any other request: its numbers include this request, and they are those of its usage headers. Carries no `ETag` (it changes with every request). Takes no query parameters: any is a `validation_error`.
          */
         get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling key's user's webhook subscriptions
+         * @description The subscriptions of the user who owns the key (managed outside this API: `npm run webhooks`, an accounts file), by `created_at` then `id`, with their state: `status` (`disabled` after 24 hours without a successful delivery, with `disabled_reason`) and the times of the last success and failure. A secret is never served. Deliveries are POSTed as Standard Webhooks (docs/api.md, "Webhooks"). One unit of budget; carries no `ETag`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deliveries of one of your webhook subscriptions
+         * @description The last 7 days of deliveries of the subscription, newest first: one per publish and part, with its attempts, the last HTTP status or error and the next attempt. Another user's subscription answers `404 not_found`. One unit of budget; carries no `ETag`.
+         */
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1209,6 +1249,64 @@ export interface components {
                 reset_at: string;
             };
         };
+        Webhook: {
+            id: string;
+            url: string;
+            /** @enum {string} */
+            family: "earn" | "borrow" | "collateral";
+            filter: string;
+            events: ("offer.added" | "offer.removed" | "offer.changed")[];
+            conditions: {
+                /** @description Exact decimal number as a string (no exponent). */
+                apy_change?: string;
+                /** @description Exact decimal number as a string (no exponent). */
+                apy_above?: string;
+                /** @description Exact decimal number as a string (no exponent). */
+                apy_below?: string;
+                availability?: boolean;
+            };
+            /** @enum {string} */
+            status: "active" | "disabled";
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            last_success_at: string | null;
+            last_failure_at: string | null;
+        };
+        WebhookList: {
+            data: components["schemas"]["Webhook"][];
+            pagination: {
+                total: number;
+                offset: number;
+                limit: number;
+                has_more: boolean;
+            };
+        };
+        WebhookDelivery: {
+            id: string;
+            snapshot: string;
+            previous_snapshot: string;
+            part: number;
+            parts: number;
+            events: number;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            last_attempt_at: string | null;
+            last_status: number | null;
+            last_error: string | null;
+            next_attempt_at: string | null;
+            delivered_at: string | null;
+        };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            pagination: {
+                total: number;
+                offset: number;
+                limit: number;
+                has_more: boolean;
+            };
+        };
         /** @description How fresh one family is. */
         FamilyStatus: {
             /** @description The data version served now. */
@@ -1787,11 +1885,6 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Zero-based offset into the result set. Plain decimal digits.
-         * @example 2
-         */
-        query_offset: number;
-        /**
          * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
          * @example v20261120T1000Z-2c41
          */
@@ -1850,7 +1943,7 @@ export interface components {
          */
         query_min_tvl: string;
         /**
-         * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+         * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, negative allowed (a borrow mean can be below zero): an optional `-`, digits, an optional fraction, an optional exponent (`4.75`, `-0.5`, `-2.5E-1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
          * @example 4
          */
         query_min_apy_mean_30d: string;
@@ -2014,7 +2107,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2177,7 +2270,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2358,7 +2451,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2515,7 +2608,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2768,7 +2861,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
@@ -2829,7 +2922,7 @@ export interface operations {
                  */
                 available?: boolean;
                 /**
-                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, negative allowed (a borrow mean can be below zero): an optional `-`, digits, an optional fraction, an optional exponent (`4.75`, `-0.5`, `-2.5E-1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
                  * @example 4
                  */
                 min_apy_mean_30d?: components["parameters"]["query_min_apy_mean_30d"];
@@ -2978,7 +3071,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
                  * @example [
@@ -3099,7 +3192,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. With the window, at most 50,000 buckets in all. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
                  *       1,
                  *       2
@@ -3317,7 +3410,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
@@ -3378,7 +3471,7 @@ export interface operations {
                  */
                 is_active?: components["parameters"]["query_is_active"];
                 /**
-                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, negative allowed (a borrow mean can be below zero): an optional `-`, digits, an optional fraction, an optional exponent (`4.75`, `-0.5`, `-2.5E-1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
                  * @example 4
                  */
                 min_apy_mean_30d?: components["parameters"]["query_min_apy_mean_30d"];
@@ -3520,7 +3613,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
                  * @example [
@@ -3634,7 +3727,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. With the window, at most 50,000 buckets in all. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
                  *       1,
                  *       2
@@ -3849,7 +3942,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
@@ -4021,7 +4114,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
             };
             header?: {
                 /**
@@ -4539,6 +4632,167 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Usage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
+                limit?: number;
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wh_3f9c2a7e51b04d6a8e21",
+                     *           "url": "https://hooks.example.com/yields",
+                     *           "family": "earn",
+                     *           "filter": "asset=tether&chain=ethereum",
+                     *           "events": [
+                     *             "offer.added",
+                     *             "offer.removed",
+                     *             "offer.changed"
+                     *           ],
+                     *           "conditions": {
+                     *             "apy_change": "0.5",
+                     *             "apy_above": "8"
+                     *           },
+                     *           "status": "active",
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-11-18T08:00:00.000Z",
+                     *           "last_success_at": "2026-11-20T10:00:04.000Z",
+                     *           "last_failure_at": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "offset": 0,
+                     *         "limit": 50,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
+                limit?: number;
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The subscription id (`wh_` and 20 hex digits).
+                 * @example wh_de000000000000000001
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_1795168800000a1b2c3d4e5f6",
+                     *           "snapshot": "v20261120T1000Z-2c41",
+                     *           "previous_snapshot": "v20261120T0955Z-7f3a",
+                     *           "part": 1,
+                     *           "parts": 1,
+                     *           "events": 3,
+                     *           "status": "delivered",
+                     *           "attempts": 1,
+                     *           "last_attempt_at": "2026-11-20T10:00:04.000Z",
+                     *           "last_status": 204,
+                     *           "last_error": null,
+                     *           "next_attempt_at": null,
+                     *           "delivered_at": "2026-11-20T10:00:04.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "offset": 0,
+                     *         "limit": 50,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -21,6 +21,7 @@ import { Monitoring } from './constructs/monitoring';
 import { MarketDataApi } from './constructs/rest-api';
 import type { FunctionSettings } from './constructs/stack-function';
 import { ApiWebAcl } from './constructs/web-acl';
+import { Webhooks } from './constructs/webhooks';
 import { acknowledge } from './nag';
 
 /** functions/<name>/handler.ts, exporting `handler`. */
@@ -30,15 +31,17 @@ export const handlerEntry = (name: string) => path.join(FUNCTIONS_DIR, name, 'ha
 
 /**
  * What each function may do on the table: `serve` reads the served data and takes quota units;
- * `count` touches the quota counters only (GET /api/v1/usage answers from the request's charge).
+ * `count` touches the quota counters only (GET /api/v1/usage answers from the request's charge);
+ * `owner` counts and reads the caller's webhook subscriptions and deliveries (never a secret).
  */
-const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count'> = {
+const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count' | 'owner'> = {
   platforms: 'serve',
   currencies: 'serve',
   offers: 'serve',
   history: 'serve',
   search: 'serve',
   usage: 'count',
+  webhooks: 'owner',
   mcp: 'serve',
 };
 
@@ -53,6 +56,7 @@ export class MarketDataStack extends Stack {
   readonly docs: ApiFunction;
   readonly api: MarketDataApi;
   readonly ingest: Ingest;
+  readonly webhooks: Webhooks;
   readonly freshness: Freshness;
   readonly monitoring: Monitoring;
 
@@ -94,6 +98,7 @@ export class MarketDataStack extends Stack {
         });
         if (TABLE_ACCESS[name] === 'serve') this.table.grantServe(fn.fn);
         else this.table.grantCount(fn.fn);
+        if (TABLE_ACCESS[name] === 'owner') this.table.grantWebhookView(fn.fn);
         return [name, fn];
       }),
     ) as Record<FunctionName, ApiFunction>;
@@ -166,6 +171,16 @@ export class MarketDataStack extends Stack {
       description: `Market data API: age of each family's served data, every 5 minutes (${config.stage})`,
     });
 
+    const topic = this.alarmTopic(config);
+    this.webhooks = new Webhooks(this, 'Webhooks', {
+      table: this.table,
+      settings,
+      matchEntry: handlerEntry('webhooks-match'),
+      sendEntry: handlerEntry('webhooks-send'),
+      stageName: config.stage,
+      topic,
+    });
+
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stageName: config.stage,
       apiStage: this.api.stage,
@@ -173,8 +188,12 @@ export class MarketDataStack extends Stack {
       authorizerName: 'authorizer',
       table: this.table.table,
       routes: ROUTES,
-      topic: this.alarmTopic(config),
-      ingest: { fn: this.ingest.function.fn, deadLetterQueue: this.ingest.deadLetterQueue },
+      topic,
+      ingest: {
+        fn: this.ingest.function.fn,
+        deadLetterQueue: this.ingest.deadLetterQueue,
+        eventDeadLetterQueue: this.ingest.eventDeadLetterQueue,
+      },
       freshness: {
         fn: this.freshness.function.fn,
         families: DATASET_FAMILIES,
@@ -286,6 +305,8 @@ export class MarketDataStack extends Stack {
       this.docs,
       this.ingest.function,
       this.freshness.function,
+      this.webhooks.matchFunction,
+      this.webhooks.sendFunction,
     ]) {
       acknowledge(fn, 'AwsSolutions-L1', 'Pinned to nodejs22.x, the version the bundle targets and the tests run on.');
       if (config.tracing) {

@@ -12,7 +12,9 @@ import { offersHandler } from '../functions/offers/offers-handler';
 import { platformsHandler } from '../functions/platforms/platforms-handler';
 import { searchHandler } from '../functions/search/search-handler';
 import { usageHandler } from '../functions/usage/usage-handler';
+import { webhooksHandler } from '../functions/webhooks/webhooks-handler';
 import { KeyStore } from '../shared/data/key-store';
+import { WebhookStore } from '../shared/data/webhook-store';
 import { type ApiDeps, createApiDeps } from '../shared/http/api-deps';
 import type { Clock } from '../shared/platform/clock';
 import type { RuntimeConfig } from '../shared/platform/config';
@@ -27,6 +29,7 @@ export interface ApiFunctions {
   search: ReturnType<typeof searchHandler>;
   mcp: ReturnType<typeof mcpHandler>;
   usage: ReturnType<typeof usageHandler>;
+  webhooks: ReturnType<typeof webhooksHandler>;
 }
 
 export interface BuiltFunctions {
@@ -48,6 +51,7 @@ export function buildFunctions(config: RuntimeConfig, clients: Clients, clock: C
       search: searchHandler(deps),
       mcp: mcpHandler(deps, openapiDocument),
       usage: usageHandler(deps),
+      webhooks: webhooksHandler(deps, new WebhookStore(clients.client, config.tableName)),
     },
     authorizer: authorizerHandler({ store: keyStore, clock }),
     keyStore,

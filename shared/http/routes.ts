@@ -4,14 +4,23 @@
  */
 import { HISTORY_FAMILIES, OFFER_FAMILY, type OfferFamily } from '../model/offer-families';
 
-export const FUNCTION_NAMES = ['platforms', 'currencies', 'offers', 'history', 'search', 'usage', 'mcp'] as const;
+export const FUNCTION_NAMES = [
+  'platforms',
+  'currencies',
+  'offers',
+  'history',
+  'search',
+  'usage',
+  'webhooks',
+  'mcp',
+] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
 /**
  * How a function's answers leave it (ADR 0014): `buffer`, one Lambda proxy result (Lambda refuses
  * one over 6 MB); `stream`, a streamed response (`awslambda.streamifyResponse`, the integration's
  * `ResponseTransferMode.STREAM`), which no size limit refuses. A function answers one way on every
- * route it serves: only one whose answers are not bounded by a page streams.
+ * route it serves: only one whose answers can pass Lambda's 6 MB streams.
  */
 export type Transfer = 'buffer' | 'stream';
 const TRANSFER: Record<FunctionName, Transfer> = {
@@ -19,9 +28,11 @@ const TRANSFER: Record<FunctionName, Transfer> = {
   // A currency detail embeds every offer of its asset: more than 6 MB as offers grow (docs/performance.md).
   currencies: 'stream',
   offers: 'buffer',
-  history: 'buffer',
-  search: 'buffer',
+  // Several offers' history: up to 50,000 buckets of 64-digit values, some 9 MB of JSON (CONTRACT §12).
+  history: 'stream',
   usage: 'buffer',
+  webhooks: 'buffer',
+  search: 'buffer',
   // A tool's result stays under 100 KB of text (ADR 0027).
   mcp: 'buffer',
 };
@@ -166,6 +177,9 @@ export const ROUTES = [
   offerHistoryRoute('collateral'),
   route('/search', 'search', 'searchCatalog', 'search', { tool: { name: 'search' } }),
   route('/usage', 'usage', 'getUsage', 'usage'),
+  // The caller's own webhook subscriptions and their deliveries (CONTRACT §14): account data, like usage.
+  route('/webhooks', 'webhooks', 'listWebhooks', 'usage'),
+  route('/webhooks/{id}/deliveries', 'webhooks', 'listWebhookDeliveries', 'usage'),
   { method: 'POST', path: MCP_PATH, fn: 'mcp', operationId: 'postMcp', kind: 'mcp', transfer: TRANSFER.mcp },
 ] as const satisfies readonly Route[];
 

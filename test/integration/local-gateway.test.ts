@@ -40,7 +40,7 @@ const ok: FamilyHandler = async () => ({
 
 beforeAll(async () => {
   server = createGateway({
-    handlers: { platforms: ok, currencies: ok, offers: ok, history: ok, search: ok, usage: ok, mcp: ok },
+    handlers: { platforms: ok, currencies: ok, offers: ok, history: ok, search: ok, usage: ok, webhooks: ok, mcp: ok },
     authorizer: async ({ authorizationToken }) => {
       authorizerCalls.push(authorizationToken);
       if (authorizationToken.includes(REFUSED_KEY)) throw new Error('Unauthorized');
@@ -117,6 +117,7 @@ describe('local gateway: its time comes from its clock', () => {
         history: timed,
         search: timed,
         usage: timed,
+        webhooks: timed,
         mcp: timed,
       },
       authorizer: async ({ authorizationToken }) => {
@@ -292,6 +293,7 @@ describe('local gateway: the Lambda response limit and coded answers', () => {
         history: sizedAnswer,
         search: sizedAnswer,
         usage: sizedAnswer,
+        webhooks: sizedAnswer,
         mcp: sizedAnswer,
       },
       authorizer: async ({ authorizationToken }) => allow(authorizationToken),

@@ -654,6 +654,7 @@ const TAGS: { name: Tag | 'Status' | 'Documentation'; description: string }[] = 
   { name: 'Search', description: 'Currencies and platforms by slug, symbol or name.' },
   { name: 'Agents', description: 'The Model Context Protocol endpoint: the API as tools for assistants.' },
   { name: 'Usage', description: "The calling key's plan and budgets." },
+  { name: 'Webhooks', description: "The calling key's user's webhook subscriptions and their deliveries." },
   { name: 'Status', description: 'How fresh the served data is; no key needed.' },
   { name: 'Documentation', description: 'This description and its docs page.' },
 ];

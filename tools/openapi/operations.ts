@@ -6,7 +6,7 @@
 
 import type { CatalogFamily, HistoryFamily, OfferFamily } from '../../shared/data/keys';
 import { MAX_HISTORY_IDS } from '../../shared/domain/buckets';
-import { DEFAULT_PERIOD } from '../../shared/domain/history';
+import { DEFAULT_PERIOD, MAX_BATCH_BUCKETS } from '../../shared/domain/history';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
 import { historyColumnsOf, historyCsv, offerColumnsOf, offersCsv } from '../../shared/http/csv';
 import {
@@ -19,9 +19,11 @@ import {
   OFFER_DETAIL_QUERY,
   OFFER_ID_PATH,
   OFFER_LIST_QUERY,
+  PAGE_QUERY,
   SEARCH_LIMIT,
   SEARCH_QUERY,
   SLUG_PATH,
+  WEBHOOK_ID_PATH,
 } from '../../shared/http/query';
 import type { OperationId } from '../../shared/http/routes';
 import { hasFigures } from '../../shared/model/offer-families';
@@ -30,7 +32,7 @@ import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
 import { type DocumentedSchema, documented, listOf, type ParameterName } from './parameters';
 import type { SchemaName } from './response-schemas';
 
-export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Search' | 'Agents' | 'Usage';
+export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Search' | 'Agents' | 'Usage' | 'Webhooks';
 
 export interface OperationSpec {
   summary: string;
@@ -207,6 +209,8 @@ function histories(family: HistoryFamily): OperationSpec {
     description:
       `APY history of up to ${MAX_HISTORY_IDS} ${family} offers in one request (one unit of budget): one entry per published id, in the order of \`ids\`; ` +
       "an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. " +
+      `At most ${MAX_BATCH_BUCKETS.toLocaleString('en-US')} buckets in all: the number of \`ids\` times the window's buckets at its interval (\`period=all\` counts from 1970); ` +
+      'a larger request is a `validation_error` naming `ids` and `interval`, with the count. Every valid request is answered whole, JSON or CSV, with or without compression. ' +
       `\`history\` is a route here, not an offer id.\n\n${historyRules()}\n\n` +
       `${csvNote(historyColumnsOf(family), false)} The rows of every entry follow each other, in the order of the entries.`,
     tag: 'History',
@@ -215,7 +219,7 @@ function histories(family: HistoryFamily): OperationSpec {
       period: { default: DEFAULT_PERIOD },
       ids: {
         description: listOf(
-          'The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required.',
+          `The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. With the window, at most ${MAX_BATCH_BUCKETS.toLocaleString('en-US')} buckets in all.`,
           MAX_HISTORY_IDS,
         ),
       },
@@ -294,6 +298,32 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
     tag: 'Usage',
     query: documented(NO_QUERY()),
     ok: 'Usage',
+  },
+  listWebhooks: {
+    summary: "The calling key's user's webhook subscriptions",
+    description:
+      'The subscriptions of the user who owns the key (managed outside this API: `npm run webhooks`, an accounts file), by `created_at` then `id`, ' +
+      'with their state: `status` (`disabled` after 24 hours without a successful delivery, with `disabled_reason`) and the times of the last success and failure. ' +
+      'A secret is never served. Deliveries are POSTed as Standard Webhooks (docs/api.md, "Webhooks"). One unit of budget; carries no `ETag`.',
+    tag: 'Webhooks',
+    query: documented(PAGE_QUERY()),
+    // The demo user has one subscription: a later page would be empty.
+    queryOverrides: { offset: { example: 0 } },
+    ok: 'WebhookList',
+  },
+  listWebhookDeliveries: {
+    summary: 'The deliveries of one of your webhook subscriptions',
+    description:
+      'The last 7 days of deliveries of the subscription, newest first: one per publish and part, with its attempts, the last HTTP status or error and the next attempt. ' +
+      "Another user's subscription answers `404 not_found`. One unit of budget; carries no `ETag`.",
+    tag: 'Webhooks',
+    path: documented(WEBHOOK_ID_PATH()),
+    pathOverrides: {
+      id: { description: 'The subscription id (`wh_` and 20 hex digits).', example: 'wh_de000000000000000001' },
+    },
+    query: documented(PAGE_QUERY()),
+    queryOverrides: { offset: { example: 0 } },
+    ok: 'WebhookDeliveryList',
   },
   getCollateralHistory: {
     summary: 'Collateral offer history (never stored)',

@@ -226,6 +226,7 @@ describe('through the gateway: a failing authorizer is a 503 envelope and the fu
         history: family,
         search: family,
         usage: family,
+        webhooks: family,
         mcp: family,
       },
       authorizer: (e) => authorizerHandler({ store: store(), clock: () => NOW })(e),

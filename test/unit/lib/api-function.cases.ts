@@ -116,13 +116,14 @@ describe('the stack functions', () => {
 
   it('creates one function per family plus the search, MCP, usage, authorizer and docs functions, with the configured sizes and budgets', () => {
     // And the ingest and freshness functions, and CDK's deploy-time handler of bucket notifications.
-    dev.template.resourceCountIs('AWS::Lambda::Function', 12);
+    // And the webhook functions: the owner's view among the API functions, matching and sending.
+    dev.template.resourceCountIs('AWS::Lambda::Function', 15);
     const { functions, authorizer, table } = dev.stack;
     for (const [name, fn] of Object.entries(functions)) {
       dev.template.hasResourceProperties('AWS::Lambda::Function', {
         FunctionName: Match.absent(),
         Description: Match.stringLikeRegexp(`${name} routes`),
-        MemorySize: { history: 2048, usage: 256, mcp: 1024 }[name] ?? 512,
+        MemorySize: { history: 2048, usage: 256, webhooks: 256, mcp: 1024 }[name] ?? 512,
         Environment: {
           Variables: Match.objectLike({
             TABLE_NAME: { Ref: dev.logicalId(table.table) },
@@ -157,13 +158,15 @@ describe('the stack functions', () => {
       SNAPSHOT_CACHE_MS: '250',
       DYNAMODB_REQUEST_TIMEOUT_MS: '30000',
       RECORD_HISTORY: 'true',
+      // Where it sends an upload whose import kept failing (ADR 0023).
+      INGEST_DEAD_LETTER_QUEUE_URL: { Ref: dev.logicalId(dev.stack.ingest.deadLetterQueue) },
     });
     expect(variablesOf(dev.stack.freshness.function)).toEqual({ TABLE_NAME: table });
   });
 
   it('gives every function a log group with the stage retention', () => {
     // Nine functions (four families, usage, authorizer, docs, ingest, freshness), the access logs and the execution logs of the stage.
-    dev.template.resourceCountIs('AWS::Logs::LogGroup', 13);
+    dev.template.resourceCountIs('AWS::Logs::LogGroup', 16);
     const groups = Object.values(dev.template.findResources('AWS::Logs::LogGroup'));
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(60);
   });
@@ -203,11 +206,12 @@ describe('the stack functions', () => {
       history: 100,
       search: 100,
       usage: 100,
+      webhooks: 50,
       mcp: 100,
       authorizer: 100,
       docs: 10,
     });
-    expect(Object.values(reserved(synth('dev', {})))).toEqual(Array(9).fill(undefined));
+    expect(Object.values(reserved(synth('dev', {})))).toEqual(Array(10).fill(undefined));
     expect(reserved(synth('dev', { reservedConcurrency: { offers: 7, docs: 2 } }))).toMatchObject({
       offers: 7,
       docs: 2,
