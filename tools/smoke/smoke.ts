@@ -2,7 +2,7 @@
  * The smoke test's checks (`npm run smoke`; scripts/smoke.ts is the entry, with the usage): a
  * read-only pass over every route of the route table (shared/http/routes.ts) and every key-free
  * path: each list, a detail of its first item, its changes, offer history (one offer's and several
- * offers'), a search, a tool call through the MCP endpoint, the usage, the data status, the API description and its docs page, CSV, the
+ * offers'), a search, a tool call through the MCP endpoint, the usage, the webhook subscriptions and their deliveries, the data status, the API description and its docs page, CSV, the
  * authentication errors and an unknown route. A route or key-free path that no passing check
  * reached is a failure of its own, so a new route cannot go unsmoked.
  */
@@ -239,6 +239,15 @@ export async function runSmoke(
     name: 'usage',
     path: '/api/v1/usage',
     expect: isObject(['plan', 'limits', 'minute', 'month']),
+  });
+  // The owner's view of the key's webhook subscriptions (CONTRACT §14): a list, and the deliveries
+  // of the first subscription (an unknown one answers 404, as another user's would).
+  const hooks = await run({ name: 'webhooks', path: '/api/v1/webhooks?limit=5', expect: isList });
+  const hook = hooks?.data?.[0]?.id;
+  await run({
+    name: 'webhook deliveries',
+    path: `/api/v1/webhooks/${encodeURIComponent(hook ?? 'wh_none')}/deliveries?limit=5`,
+    expect: (status, body) => (hook ? isList(status, body) : status === 404 ? undefined : `status ${status}`),
   });
   // The MCP endpoint (ADR 0027): one tool call through it, answered as the route answers.
   await run({
