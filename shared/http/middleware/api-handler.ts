@@ -4,7 +4,6 @@
  * compression, response headers, error envelope, conditional requests, usage quota).
  */
 import middy from '@middy/core';
-import httpErrorHandler from '@middy/http-error-handler';
 import { BudgetMemory } from '../../domain/budget-memory';
 import { SLUG_MAX_LENGTH } from '../../platform/constants';
 import { NotFoundError, ValidationError } from '../../platform/errors';
@@ -14,7 +13,7 @@ import { type RequestMetricsInternal, requestMetrics } from '../metrics';
 import { type FunctionName, type OperationId, type OperationOf, operationOfResource } from '../routes';
 import { compression } from './compression';
 import { conditionalRequests } from './conditional-requests';
-import { errorEnvelope, INTERNAL_ERROR_BODY } from './error-envelope';
+import { errorEnvelope } from './error-envelope';
 import { logContext } from './log-context';
 import { responseHeaders } from './response-headers';
 import { type QuotaContext, type QuotaInternal, usageQuota } from './usage-quota';
@@ -67,7 +66,6 @@ export function apiHandler<F extends FunctionName>(_fn: F, handlers: RouteHandle
     // Before the response headers, so that its after/onError compress the final body.
     compression(),
     responseHeaders(),
-    httpErrorHandler({ logger: false, fallbackMessage: INTERNAL_ERROR_BODY }),
     errorEnvelope({ retryAfterSeconds: deps.retryAfterSeconds }),
     // Before the quota, so that its `after` sees the answer the quota let through (304 or 200).
     conditionalRequests(),
