@@ -1,4 +1,4 @@
-/** Earn, borrow and collateral offers: filtered lists, details and changes between versions (docs/api.md, "Offers"). */
+/** Offers of every family: filtered lists, details and changes between versions (docs/api.md, "Offers"). */
 
 import type { OfferFamily } from '../../shared/data/keys';
 import { offerChanges } from '../../shared/domain/changes';
@@ -8,6 +8,7 @@ import type { ApiDeps } from '../../shared/http/api-deps';
 import { type ApiEvent, queryValues } from '../../shared/http/http';
 import { apiHandler, type RouteHandler } from '../../shared/http/middleware/api-handler';
 import { CHANGES_QUERY, OFFER_DETAIL_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
+import { perOfferFamily } from '../../shared/http/routes';
 
 export function offersHandler(deps: ApiDeps) {
   const { stores } = deps;
@@ -34,15 +35,9 @@ export function offersHandler(deps: ApiDeps) {
   return apiHandler(
     'offers',
     {
-      listEarnOffers: list('earn'),
-      listEarnChanges: changes('earn'),
-      getEarnOffer: detail('earn'),
-      listBorrowOffers: list('borrow'),
-      listBorrowChanges: changes('borrow'),
-      getBorrowOffer: detail('borrow'),
-      listCollateralOffers: list('collateral'),
-      listCollateralChanges: changes('collateral'),
-      getCollateralOffer: detail('collateral'),
+      ...perOfferFamily('list', list),
+      ...perOfferFamily('changes', changes),
+      ...perOfferFamily('detail', detail),
     },
     deps,
   );

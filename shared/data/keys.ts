@@ -21,7 +21,13 @@ export const HISTORY_PREFIX = 'HIST#';
 /** @internal (exported for its tests; the stack reads it through SERVED_PREFIXES) */
 export const INDEX_BASE_PREFIX = 'IDX#';
 
-import { type HistoryFamily, OFFER_FAMILIES, type OfferFamily } from '../model/offer-families';
+import {
+  HISTORY_FAMILIES,
+  type HistoryFamily,
+  OFFER_FAMILIES,
+  OFFER_FAMILY,
+  type OfferFamily,
+} from '../model/offer-families';
 
 /** The resource families: the one list every loop over families and every family type derives from. */
 export const PLATFORM_FAMILIES = ['exchanges', 'wallets', 'protocols'] as const;
@@ -41,16 +47,15 @@ export const DATASET_FAMILY_OF = {
   wallets: 'wallets',
   protocols: 'protocols',
   currencies: 'currencies',
-  earn: 'earn_offers',
-  borrow: 'borrow_offers',
-  collateral: 'collateral_offers',
+  ...(Object.fromEntries(OFFER_FAMILIES.map((family) => [family, OFFER_FAMILY[family].dataset])) as {
+    [F in OfferFamily]: (typeof OFFER_FAMILY)[F]['dataset'];
+  }),
 } as const satisfies Record<VersionedFamily, string>;
 
-/** The dataset family of each offer family's history. */
-export const HISTORY_DATASET_FAMILY = { earn: 'earn_history', borrow: 'borrow_history' } as const satisfies Record<
-  HistoryFamily,
-  string
->;
+/** The dataset family of each offer family's history: `<family>_history`. */
+export const HISTORY_DATASET_FAMILY = Object.fromEntries(
+  HISTORY_FAMILIES.map((family) => [family, `${family}_history`]),
+) as { [F in HistoryFamily]: `${F}_history` };
 
 export interface Key {
   PK: string;

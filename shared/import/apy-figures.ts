@@ -18,7 +18,7 @@ import { FIGURE_CHUNK_LINES, type FigureChunk, type FigureLine, figureChunks } f
 import type { FigureIndex } from '../data/items/manifest';
 import type { HistoryFamily } from '../data/keys';
 import { type ApyStats, apyStats, type Observation } from '../domain/apy-stats';
-import { bucketStart } from '../domain/buckets';
+import { bucketStart, RAW_SERIES, SERIES } from '../domain/buckets';
 import { DAY_MS, HOUR_MS } from '../platform/timestamps';
 
 export type { FigureLine };
@@ -92,6 +92,7 @@ export async function updateFigures(input: FigureInput): Promise<FigureUpdate> {
     ? []
     : await store.seed(
         family,
+        [RAW_SERIES, SERIES['1d'].stored],
         input.offers.map((o) => o.id),
         fromDay,
         input.published,

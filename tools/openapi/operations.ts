@@ -22,8 +22,8 @@ import {
   OFFER_LIST_QUERY,
   SLUG_PATH,
 } from '../../shared/http/query';
-import type { OperationId } from '../../shared/http/routes';
-import { hasFigures } from '../../shared/model/offer-families';
+import { type OperationId, perOfferFamily } from '../../shared/http/routes';
+import { hasFigures, isHistoryFamily } from '../../shared/model/offer-families';
 import { catalogOrdering, csvNote, historyRules, offerOrdering } from './descriptions';
 import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
 import { type DocumentedSchema, documented, listOf, type ParameterName } from './parameters';
@@ -227,6 +227,33 @@ function histories(family: HistoryFamily): OperationSpec {
   };
 }
 
+/** A family without history: its one-offer route answers 404 whatever the id. */
+function noHistory(family: OfferFamily): OperationSpec {
+  const Family = `${family[0].toUpperCase()}${family.slice(1)}`;
+  return {
+    summary: `${Family} offer history (never stored)`,
+    description: `${Family} history is not stored: after authentication and quotas this always answers \`404 not_found\`, whatever the id and the query string.`,
+    tag: 'History',
+    // Any text: the answer is 404 whatever the value, so a client may send any id.
+    path: documented(ANY_ID_PATH()),
+    pathOverrides: {
+      id: { description: 'Any offer id (any text): the answer is `404 not_found` whatever it is.', example: '3105' },
+    },
+    query: documented(NO_QUERY()),
+  };
+}
+
+/** A family without history: its several-offers route answers 404. */
+function noHistories(family: OfferFamily): OperationSpec {
+  const Family = `${family[0].toUpperCase()}${family.slice(1)}`;
+  return {
+    summary: `History of several ${family} offers (never stored)`,
+    description: `${Family} history is not stored: after authentication and quotas this always answers \`404 not_found\`, whatever the query string.`,
+    tag: 'History',
+    query: documented(NO_QUERY()),
+  };
+}
+
 /** Each operation of the route table: one missing, or one without a route, does not compile. */
 export const OPERATIONS: Record<OperationId, OperationSpec> = {
   listExchanges: catalogList('exchanges'),
@@ -237,19 +264,11 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
   getProtocol: catalogDetail('protocols'),
   listCurrencies: catalogList('currencies'),
   getCurrency: catalogDetail('currencies'),
-  listEarnOffers: offerList('earn'),
-  listEarnChanges: offerChanges('earn'),
-  getEarnOffer: offerDetail('earn'),
-  listBorrowOffers: offerList('borrow'),
-  listBorrowChanges: offerChanges('borrow'),
-  getBorrowOffer: offerDetail('borrow'),
-  listCollateralOffers: offerList('collateral'),
-  listCollateralChanges: offerChanges('collateral'),
-  getCollateralOffer: offerDetail('collateral'),
-  getEarnHistory: history('earn'),
-  getBorrowHistory: history('borrow'),
-  getEarnHistories: histories('earn'),
-  getBorrowHistories: histories('borrow'),
+  ...perOfferFamily('list', offerList),
+  ...perOfferFamily('changes', offerChanges),
+  ...perOfferFamily('detail', offerDetail),
+  ...perOfferFamily('history', (family) => (isHistoryFamily(family) ? history(family) : noHistory(family))),
+  ...perOfferFamily('histories', (family) => (isHistoryFamily(family) ? histories(family) : noHistories(family))),
   getUsage: {
     summary: "The calling key's plan and budgets",
     description:
@@ -259,24 +278,5 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
     tag: 'Usage',
     query: documented(NO_QUERY()),
     ok: 'Usage',
-  },
-  getCollateralHistory: {
-    summary: 'Collateral offer history (never stored)',
-    description:
-      'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the id and the query string.',
-    tag: 'History',
-    // Any text: the answer is 404 whatever the value, so a client may send any id.
-    path: documented(ANY_ID_PATH()),
-    pathOverrides: {
-      id: { description: 'Any offer id (any text): the answer is `404 not_found` whatever it is.', example: '3105' },
-    },
-    query: documented(NO_QUERY()),
-  },
-  getCollateralHistories: {
-    summary: 'History of several collateral offers (never stored)',
-    description:
-      'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the query string.',
-    tag: 'History',
-    query: documented(NO_QUERY()),
   },
 };
