@@ -1717,7 +1717,7 @@ export interface components {
         query_limit: number;
         /**
          * @description Zero-based offset into the result set. Plain decimal digits.
-         * @example 200
+         * @example 2
          */
         query_offset: number;
         /**
@@ -1748,7 +1748,7 @@ export interface components {
         /**
          * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
          * @example [
-         *       "aave-v3",
+         *       "aave",
          *       "binance"
          *     ]
          */
@@ -1769,7 +1769,7 @@ export interface components {
         /**
          * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
          * @example [
-         *       "arbitrum"
+         *       "ethereum"
          *     ]
          */
         query_chain: string[];
@@ -1941,7 +1941,7 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -2104,7 +2104,7 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -2150,8 +2150,8 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "type": "wallet",
-                     *           "slug": "ledger-nano-x",
-                     *           "name": "Ledger Nano X",
+                     *           "slug": "ledger",
+                     *           "name": "Ledger",
                      *           "url": "https://www.ledger.com",
                      *           "logo64": null,
                      *           "stats": {
@@ -2208,7 +2208,7 @@ export interface operations {
             path: {
                 /**
                  * @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty; at most 256 characters (a longer slug is a `validation_error`).
-                 * @example ledger-nano-x
+                 * @example ledger
                  */
                 slug: string;
             };
@@ -2238,8 +2238,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "type": "wallet",
-                     *       "slug": "ledger-nano-x",
-                     *       "name": "Ledger Nano X",
+                     *       "slug": "ledger",
+                     *       "name": "Ledger",
                      *       "url": "https://www.ledger.com",
                      *       "logo64": null,
                      *       "stats": {
@@ -2285,7 +2285,7 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -2331,8 +2331,8 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "type": "protocol",
-                     *           "slug": "aave-v3",
-                     *           "name": "Aave V3",
+                     *           "slug": "aave",
+                     *           "name": "Aave",
                      *           "url": "https://aave.com",
                      *           "logo64": "https://img.example/aave.png",
                      *           "stats": {
@@ -2377,7 +2377,7 @@ export interface operations {
             path: {
                 /**
                  * @description Canonical slug. A former slug of a renamed record answers 301 with the current one in `Location`. Must not be empty; at most 256 characters (a longer slug is a `validation_error`).
-                 * @example aave-v3
+                 * @example aave
                  */
                 slug: string;
             };
@@ -2407,8 +2407,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "type": "protocol",
-                     *       "slug": "aave-v3",
-                     *       "name": "Aave V3",
+                     *       "slug": "aave",
+                     *       "name": "Aave",
                      *       "url": "https://aave.com",
                      *       "logo64": "https://img.example/aave.png",
                      *       "stats": {
@@ -2442,7 +2442,7 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -2600,11 +2600,11 @@ export interface operations {
                      *       "earn_offers": [
                      *         {
                      *           "id": 1042,
-                     *           "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *           "compositeKey": "aave:arbitrum:usdt:supply",
                      *           "platform": {
                      *             "type": "protocol",
-                     *             "slug": "aave-v3",
-                     *             "name": "Aave V3"
+                     *             "slug": "aave",
+                     *             "name": "Aave"
                      *           },
                      *           "chain": {
                      *             "slug": "ethereum",
@@ -2642,11 +2642,11 @@ export interface operations {
                      *       "collateral_offers": [
                      *         {
                      *           "id": 3105,
-                     *           "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *           "compositeKey": "aave:ethereum:wbtc:collateral",
                      *           "platform": {
                      *             "type": "protocol",
-                     *             "slug": "aave-v3",
-                     *             "name": "Aave V3"
+                     *             "slug": "aave",
+                     *             "name": "Aave"
                      *           },
                      *           "chain": {
                      *             "slug": "ethereum",
@@ -2695,7 +2695,7 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -2709,7 +2709,7 @@ export interface operations {
                 /**
                  * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "aave-v3",
+                 *       "aave",
                  *       "binance"
                  *     ]
                  */
@@ -2735,15 +2735,15 @@ export interface operations {
                 /**
                  * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "arbitrum"
+                 *       "ethereum"
                  *     ]
                  */
                 chain?: components["parameters"]["query_chain"];
                 /**
                  * @description Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent. A comma-separated list of 1 to 200 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       1042,
-                 *       2077
+                 *       1,
+                 *       2
                  *     ]
                  */
                 ids?: number[];
@@ -2820,11 +2820,11 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 1042,
-                     *           "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *           "compositeKey": "aave:arbitrum:usdt:supply",
                      *           "platform": {
                      *             "type": "protocol",
-                     *             "slug": "aave-v3",
-                     *             "name": "Aave V3"
+                     *             "slug": "aave",
+                     *             "name": "Aave"
                      *           },
                      *           "chain": {
                      *             "slug": "arbitrum",
@@ -2870,7 +2870,7 @@ export interface operations {
                     "application/json": components["schemas"]["EarnOfferList"];
                     /**
                      * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,reward_assets,product_type,product_name,duration_days,apy,estimated_apy,estimated_apy_updated_at,tvl,min_amount,max_amount,available,available_updated_at,link,updated_at
-                     *     1042,aave-v3:arbitrum:usdt:supply,protocol,aave-v3,Aave V3,arbitrum,ARB,Arbitrum,tether,USDT,Tether,arbitrum,lending,USDT supply,,5.42,5.38,2026-11-20T09:55:00.000Z,1843211.07,,,true,2026-11-20T09:55:00.000Z,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z
+                     *     1042,aave:arbitrum:usdt:supply,protocol,aave,Aave,arbitrum,ARB,Arbitrum,tether,USDT,Tether,arbitrum,lending,USDT supply,,5.42,5.38,2026-11-20T09:55:00.000Z,1843211.07,,,true,2026-11-20T09:55:00.000Z,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z
                      */
                     "text/csv": string;
                 };
@@ -2905,7 +2905,7 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -2958,11 +2958,11 @@ export interface operations {
                      *           "change": "changed",
                      *           "offer": {
                      *             "id": 1042,
-                     *             "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *             "compositeKey": "aave:arbitrum:usdt:supply",
                      *             "platform": {
                      *               "type": "protocol",
-                     *               "slug": "aave-v3",
-                     *               "name": "Aave V3"
+                     *               "slug": "aave",
+                     *               "name": "Aave"
                      *             },
                      *             "chain": {
                      *               "slug": "arbitrum",
@@ -3030,8 +3030,8 @@ export interface operations {
                 /**
                  * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       1042,
-                 *       2077
+                 *       1,
+                 *       2
                  *     ]
                  */
                 ids: number[];
@@ -3153,7 +3153,7 @@ export interface operations {
             path: {
                 /**
                  * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
-                 * @example 1042
+                 * @example 2
                  */
                 id: number;
             };
@@ -3183,11 +3183,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 1042,
-                     *       "compositeKey": "aave-v3:arbitrum:usdt:supply",
+                     *       "compositeKey": "aave:arbitrum:usdt:supply",
                      *       "platform": {
                      *         "type": "protocol",
-                     *         "slug": "aave-v3",
-                     *         "name": "Aave V3"
+                     *         "slug": "aave",
+                     *         "name": "Aave"
                      *       },
                      *       "chain": {
                      *         "slug": "arbitrum",
@@ -3244,7 +3244,7 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -3258,7 +3258,7 @@ export interface operations {
                 /**
                  * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "aave-v3",
+                 *       "aave",
                  *       "binance"
                  *     ]
                  */
@@ -3284,15 +3284,15 @@ export interface operations {
                 /**
                  * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "arbitrum"
+                 *       "ethereum"
                  *     ]
                  */
                 chain?: components["parameters"]["query_chain"];
                 /**
                  * @description Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent. A comma-separated list of 1 to 200 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       1042,
-                 *       2077
+                 *       1,
+                 *       2
                  *     ]
                  */
                 ids?: number[];
@@ -3369,11 +3369,11 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 2077,
-                     *           "compositeKey": "aave-v3:arbitrum:usdt:borrow",
+                     *           "compositeKey": "aave:arbitrum:usdt:borrow",
                      *           "platform": {
                      *             "type": "protocol",
-                     *             "slug": "aave-v3",
-                     *             "name": "Aave V3"
+                     *             "slug": "aave",
+                     *             "name": "Aave"
                      *           },
                      *           "chain": {
                      *             "slug": "arbitrum",
@@ -3412,7 +3412,7 @@ export interface operations {
                     "application/json": components["schemas"]["BorrowOfferList"];
                     /**
                      * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,platform_type,term_days,borrow_apy,supply_apy,net_borrow_apy,real_net_borrow_apy,total_supply_usd,total_borrow_usd,available_liquidity_usd,is_active,link,synced_at,updated_at
-                     *     2077,aave-v3:arbitrum:usdt:borrow,protocol,aave-v3,Aave V3,arbitrum,ARB,Arbitrum,tether,USDT,Tether,protocol,,6.91,5.42,6.12,6.12,1843211.07,1290247.75,552963.32,true,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
+                     *     2077,aave:arbitrum:usdt:borrow,protocol,aave,Aave,arbitrum,ARB,Arbitrum,tether,USDT,Tether,protocol,,6.91,5.42,6.12,6.12,1843211.07,1290247.75,552963.32,true,https://app.aave.com/reserve-overview/?underlyingAsset=usdt&marketName=proto_arbitrum_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
                      */
                     "text/csv": string;
                 };
@@ -3447,7 +3447,7 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -3500,11 +3500,11 @@ export interface operations {
                      *           "change": "changed",
                      *           "offer": {
                      *             "id": 2077,
-                     *             "compositeKey": "aave-v3:arbitrum:usdt:borrow",
+                     *             "compositeKey": "aave:arbitrum:usdt:borrow",
                      *             "platform": {
                      *               "type": "protocol",
-                     *               "slug": "aave-v3",
-                     *               "name": "Aave V3"
+                     *               "slug": "aave",
+                     *               "name": "Aave"
                      *             },
                      *             "chain": {
                      *               "slug": "arbitrum",
@@ -3565,8 +3565,8 @@ export interface operations {
                 /**
                  * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       1042,
-                 *       2077
+                 *       1,
+                 *       2
                  *     ]
                  */
                 ids: number[];
@@ -3692,7 +3692,7 @@ export interface operations {
             path: {
                 /**
                  * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
-                 * @example 1042
+                 * @example 2
                  */
                 id: number;
             };
@@ -3722,11 +3722,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 2077,
-                     *       "compositeKey": "aave-v3:arbitrum:usdt:borrow",
+                     *       "compositeKey": "aave:arbitrum:usdt:borrow",
                      *       "platform": {
                      *         "type": "protocol",
-                     *         "slug": "aave-v3",
-                     *         "name": "Aave V3"
+                     *         "slug": "aave",
+                     *         "name": "Aave"
                      *       },
                      *       "chain": {
                      *         "slug": "arbitrum",
@@ -3776,7 +3776,7 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
                 /**
@@ -3790,7 +3790,7 @@ export interface operations {
                 /**
                  * @description Only offers of the platforms with these (current) slugs, each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "aave-v3",
+                 *       "aave",
                  *       "binance"
                  *     ]
                  */
@@ -3811,15 +3811,15 @@ export interface operations {
                 /**
                  * @description Only offers on the chains with these slugs (`chain.slug`; an offer with `chain: null` never matches), each at most 256 characters. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       "arbitrum"
+                 *       "ethereum"
                  *     ]
                  */
                 chain?: components["parameters"]["query_chain"];
                 /**
                  * @description Only the offers with these ids (plain decimal digits, at most 2^53-1); an unknown or unpublished id is simply absent. A comma-separated list of 1 to 200 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
-                 *       1042,
-                 *       2077
+                 *       1,
+                 *       2
                  *     ]
                  */
                 ids?: number[];
@@ -3874,11 +3874,11 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 3105,
-                     *           "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *           "compositeKey": "aave:ethereum:wbtc:collateral",
                      *           "platform": {
                      *             "type": "protocol",
-                     *             "slug": "aave-v3",
-                     *             "name": "Aave V3"
+                     *             "slug": "aave",
+                     *             "name": "Aave"
                      *           },
                      *           "chain": {
                      *             "slug": "ethereum",
@@ -3913,7 +3913,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollateralOfferList"];
                     /**
                      * @example id,compositeKey,platform.type,platform.slug,platform.name,chain.slug,chain.symbol,chain.name,asset.slug,asset.symbol,asset.name,platform_type,term_days,initial_ltv,margin_call_ltv,liquidation_ltv,is_active,link,synced_at,updated_at
-                     *     3105,aave-v3:ethereum:wbtc:collateral,protocol,aave-v3,Aave V3,ethereum,ETH,Ethereum,bitcoin,BTC,Bitcoin,protocol,,73,,78,true,https://app.aave.com/reserve-overview/?underlyingAsset=wbtc&marketName=proto_mainnet_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
+                     *     3105,aave:ethereum:wbtc:collateral,protocol,aave,Aave,ethereum,ETH,Ethereum,bitcoin,BTC,Bitcoin,protocol,,73,,78,true,https://app.aave.com/reserve-overview/?underlyingAsset=wbtc&marketName=proto_mainnet_v3,2026-11-20T09:55:00.000Z,2026-11-20T09:55:00.000Z
                      */
                     "text/csv": string;
                 };
@@ -3948,7 +3948,7 @@ export interface operations {
                 limit?: components["parameters"]["query_limit"];
                 /**
                  * @description Zero-based offset into the result set. Plain decimal digits.
-                 * @example 200
+                 * @example 2
                  */
                 offset?: components["parameters"]["query_offset"];
             };
@@ -3994,11 +3994,11 @@ export interface operations {
                      *           "change": "changed",
                      *           "offer": {
                      *             "id": 3105,
-                     *             "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *             "compositeKey": "aave:ethereum:wbtc:collateral",
                      *             "platform": {
                      *               "type": "protocol",
-                     *               "slug": "aave-v3",
-                     *               "name": "Aave V3"
+                     *               "slug": "aave",
+                     *               "name": "Aave"
                      *             },
                      *             "chain": {
                      *               "slug": "ethereum",
@@ -4080,7 +4080,7 @@ export interface operations {
             path: {
                 /**
                  * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
-                 * @example 1042
+                 * @example 2
                  */
                 id: number;
             };
@@ -4110,11 +4110,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 3105,
-                     *       "compositeKey": "aave-v3:ethereum:wbtc:collateral",
+                     *       "compositeKey": "aave:ethereum:wbtc:collateral",
                      *       "platform": {
                      *         "type": "protocol",
-                     *         "slug": "aave-v3",
-                     *         "name": "Aave V3"
+                     *         "slug": "aave",
+                     *         "name": "Aave"
                      *       },
                      *       "chain": {
                      *         "slug": "ethereum",
@@ -4178,7 +4178,7 @@ export interface operations {
             path: {
                 /**
                  * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
-                 * @example 1042
+                 * @example 2
                  */
                 id: number;
             };
@@ -4270,7 +4270,7 @@ export interface operations {
             path: {
                 /**
                  * @description Numeric offer identifier. Plain decimal digits, at most 2^53-1.
-                 * @example 1042
+                 * @example 2
                  */
                 id: number;
             };
@@ -4333,10 +4333,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Any offer id (any text): the answer is `404 not_found` whatever it is.
-                 * @example 3105
+                 * @description A collateral offer id: the answer is `404 not_found` whatever it is (any text too).
+                 * @example 2
                  */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };

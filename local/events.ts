@@ -7,6 +7,8 @@ export interface EventOptions {
   keyId?: string | null;
   perMinute?: number;
   perMonth?: number;
+  /** The event's `requestTimeEpoch` (default 0): the handlers take the time from their clock, not from it. */
+  requestTime?: number;
 }
 
 let counter = 0;
@@ -21,6 +23,7 @@ export function apiEvent(pathAndQuery: string, options: EventOptions = {}): ApiE
     url,
     match,
     requestId: `req-${counter}`,
+    requestTime: options.requestTime ?? 0,
     authorizer: keyId === null ? null : { keyId, perMinute: options.perMinute, perMonth: options.perMonth },
   });
 }

@@ -10,6 +10,7 @@ import { platformsHandler } from '../functions/platforms/platforms-handler';
 import { usageHandler } from '../functions/usage/usage-handler';
 import { KeyStore } from '../shared/data/key-store';
 import { type ApiDeps, createApiDeps } from '../shared/http/api-deps';
+import type { Clock } from '../shared/platform/clock';
 import type { RuntimeConfig } from '../shared/platform/config';
 import type { Clients } from '../shared/platform/dynamodb';
 
@@ -29,9 +30,9 @@ export interface BuiltFunctions {
   deps: ApiDeps;
 }
 
-export function buildFunctions(config: RuntimeConfig, clients: Clients, clock?: () => Date): BuiltFunctions {
+export function buildFunctions(config: RuntimeConfig, clients: Clients, clock: Clock): BuiltFunctions {
   const deps = createApiDeps(config, clients, clock);
-  const keyStore = new KeyStore(clients.client, config.tableName, config.keyPepper);
+  const keyStore = new KeyStore(clients.client, config.tableName, config.keyPepper, clock);
   return {
     handlers: {
       platforms: platformsHandler(deps),

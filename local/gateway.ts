@@ -27,6 +27,7 @@ import { MIN_COMPRESSION_BYTES } from '../shared/http/middleware/compression';
 import { FUNCTION_NAMES, type FunctionName, matchRoute, type RouteMatch, transferOf } from '../shared/http/routes';
 import { lambdaHandler } from '../shared/http/streaming';
 import { BEARER_EXPRESSION } from '../shared/platform/bearer';
+import type { Clock } from '../shared/platform/clock';
 import {
   installLambdaRuntime,
   isStreaming,
@@ -45,6 +46,8 @@ export interface GatewayOptions {
    */
   handlers: Record<FunctionName, FamilyHandler>;
   authorizer: Authorizer;
+  /** The stack's clock: each request's time (`requestTimeEpoch`) and the authorizer cache's expiry. */
+  clock: Clock;
   /** Authorizer result cache, keyed by token, like API Gateway's (0: no cache). */
   authCacheTtlMs?: number;
   /** Bodies of at least this many bytes are gzip-compressed for clients that accept it. */
@@ -79,7 +82,8 @@ const IDENTITY_VALIDATION = new RegExp(BEARER_EXPRESSION);
 type AuthOutcome = { context: Record<string, unknown>; principalId: string } | { refused: GatewayResponseType };
 
 function lambdaContext(fn: string, requestId: string): Context {
-  const deadline = Date.now() + 10_000;
+  // A duration, not a time of day: the monotonic clock, whatever the stack's clock says.
+  const deadline = performance.now() + 10_000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: fn,
@@ -89,7 +93,7 @@ function lambdaContext(fn: string, requestId: string): Context {
     awsRequestId: requestId,
     logGroupName: `/aws/lambda/${fn}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    getRemainingTimeInMillis: () => Math.max(0, Math.round(deadline - performance.now())),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
@@ -144,6 +148,8 @@ export interface ProxyEventInput {
   requestId: string;
   stage?: string;
   sourceIp?: string;
+  /** `requestTimeEpoch`: the gateway's clock when the request came in (the handlers read their own clock). */
+  requestTime: number;
 }
 
 /** The REST proxy event API Gateway builds for a matched request (also used by the tests). */
@@ -181,7 +187,7 @@ export function proxyEvent(input: ProxyEventInput): ApiEvent {
       path,
       stage,
       requestId,
-      requestTimeEpoch: Date.now(),
+      requestTimeEpoch: input.requestTime,
       resourceId: match.route.operationId,
       resourcePath: match.route.path,
     },
@@ -253,10 +259,11 @@ export function createGateway(options: GatewayOptions): Server {
     // Like API Gateway: no header, or one the expression refuses, is a 401 without invoking the authorizer.
     if (token === undefined || !IDENTITY_VALIDATION.test(token)) return { refused: 'UNAUTHORIZED' };
     let result = cacheTtl > 0 ? authCache.get(token) : undefined;
-    if (!result || result.until <= Date.now()) {
+    const now = options.clock().getTime();
+    if (!result || result.until <= now) {
       try {
         const fresh = await options.authorizer({ type: 'TOKEN', authorizationToken: token, methodArn });
-        result = { result: fresh, until: Date.now() + cacheTtl };
+        result = { result: fresh, until: now + cacheTtl };
         if (cacheTtl > 0) authCache.set(token, result);
       } catch (error) {
         return { refused: (error as Error)?.message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE' };
@@ -383,6 +390,7 @@ export function createGateway(options: GatewayOptions): Server {
       requestId,
       stage,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestTime: options.clock().getTime(),
     });
     const invoker = invokers[match.route.fn];
     const context = lambdaContext(match.route.fn, requestId);

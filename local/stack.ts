@@ -12,6 +12,7 @@ import type { ApiEvent, ApiResult } from '../shared/http/http';
 import { type FunctionName, STATUS_PATH } from '../shared/http/routes';
 import { type AccountsFile, parseAccounts } from '../shared/import/dataset';
 import { type ImportResult, importDataset } from '../shared/import/importer';
+import { type Clock, systemClock } from '../shared/platform/clock';
 import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/platform/config';
 import { type Clients, createClients } from '../shared/platform/dynamodb';
 import { loadBundles } from './bundles';
@@ -30,8 +31,13 @@ export interface LocalStackOptions {
   authCacheTtlMs?: number;
   /** Function configuration, as the environment variables the stack sets (limits, snapshot cache…). */
   env?: Record<string, string>;
-  /** The request time of the handlers and the authorizer (tests; not with `bundles`). */
-  clock?: () => Date;
+  /**
+   * The stack's one clock (CONTRACT §9): the import's refresh time, recording, retention, figures
+   * and lease, the functions' request time, the gateway's request time and authorizer cache. `npm
+   * start` passes `systemClock`; a test passes a clock of the instant it chose. Bundled functions
+   * read the process clock, so with `bundles` it must be `systemClock`.
+   */
+  clock: Clock;
   /**
    * Extra routes served without a key. With `bundles`, the same paths are answered by the
    * bundled docs function instead of the functions given here.
@@ -65,9 +71,10 @@ export interface LocalStack {
   close: () => Promise<void>;
 }
 
-export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
-  if (options.bundles !== undefined && options.clock)
-    throw new Error('a bundled function keeps its own clock: give bundles or clock, not both');
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const { clock } = options;
+  if (options.bundles !== undefined && clock !== systemClock)
+    throw new Error('a bundled function reads the process clock: with bundles, the clock is systemClock');
   const tableName = options.tableName ?? 'market-data-local';
   const dynamo: EmbeddedDynamo = await startEmbeddedDynamo();
   await ensureTable(dynamo.endpoint, tableName);
@@ -92,10 +99,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           tableName,
           onProgress: options.onImportProgress,
           recordHistory: config.recordHistory,
+          now: clock,
         });
   const accounts = options.accounts === undefined ? undefined : parseAccounts(options.accounts);
   // The same factories the functions' composition roots call, with this stack's clients.
-  const built = buildFunctions(config, clients, options.clock);
+  const built = buildFunctions(config, clients, clock);
   if (accounts) await built.keyStore.loadAccounts(accounts);
 
   let handlers: Record<FunctionName, FamilyHandler> = built.handlers;
@@ -103,7 +111,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let publicRoutes = options.publicRoutes;
   let bundledStack: string | undefined;
   // The key-free function, which also serves the data status: an API route, whatever `publicRoutes` holds.
-  const { stores, clock, retryAfterSeconds } = built.deps;
+  const { stores, retryAfterSeconds } = built.deps;
   let docs: (event: ApiEvent) => Promise<ApiResult> = docsHandler({
     status: (nowMs) => dataStatus(stores, nowMs, config.dataMaxAgeSeconds),
     clock,
@@ -118,7 +126,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   }
   publicRoutes = { ...publicRoutes, ...docsRoutes([STATUS_PATH], docs) };
 
-  const server = createGateway({ handlers, authorizer, authCacheTtlMs: options.authCacheTtlMs, publicRoutes });
+  const server = createGateway({ handlers, authorizer, clock, authCacheTtlMs: options.authCacheTtlMs, publicRoutes });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

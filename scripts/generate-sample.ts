@@ -7,12 +7,12 @@
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { systemClock } from '../shared/platform/clock';
 import { formatDataset } from '../tools/sample-data/format';
-import { generateDataset, PRESETS, type PresetName } from '../tools/sample-data/generate';
+import { anchorOf, generateDataset, PRESETS, type PresetName } from '../tools/sample-data/generate';
 
 const USAGE =
   'usage: npm run generate:sample -- [--preset sample|quick-bench|bench] [--seed N] [--now ISO] [--out FILE]';
-const HOUR_MS = 3_600_000;
 
 interface CliOptions {
   preset: PresetName;
@@ -36,7 +36,7 @@ function parseArgs(argv: string[]): CliOptions {
   const seedText = values.get('seed');
   if (seedText !== undefined && !/^\d{1,15}$/.test(seedText)) throw new Error('--seed must be a non-negative integer');
   const nowText = values.get('now');
-  const now = nowText === undefined ? new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS) : new Date(nowText);
+  const now = nowText === undefined ? anchorOf(systemClock()) : new Date(nowText);
   if (Number.isNaN(now.getTime())) throw new Error(`--now must be an ISO 8601 date-time, got ${nowText}`);
   return {
     preset: preset as PresetName,

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { AccountsConflictError, KeyStore } from '../shared/data/key-store';
 import { DataFileError, parseAccounts } from '../shared/import/dataset';
 import { importDataset } from '../shared/import/importer';
+import { systemClock } from '../shared/platform/clock';
 import { booleanOf, DEFAULTS, ENV } from '../shared/platform/config';
 import { createDocumentClient } from '../shared/platform/dynamodb';
 import { progressBar, readDataFile, runMain, UsageError } from '../tools/cli';
@@ -50,17 +51,18 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const tableName = values.table!;
   try {
     if (positionals[0]) {
-      const started = Date.now();
+      const started = performance.now();
       const result = await importDataset(readDataFile(positionals[0]), {
         client,
         tableName,
         onProgress: progressBar('importing'),
         recordHistory,
+        now: systemClock,
       });
       const summary = Object.entries(result.counts)
         .map(([family, n]) => `${family}=${n}`)
         .join(' ');
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const { observations, itemsWritten: historyItems } = result.history;
       const recorded = result.recorded.observations;
       process.stdout.write(
@@ -74,7 +76,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     }
     if (values.accounts) {
       const accounts = parseAccounts(readDataFile(values.accounts));
-      await new KeyStore(client, tableName, values.pepper!).loadAccounts(accounts);
+      await new KeyStore(client, tableName, values.pepper!, systemClock).loadAccounts(accounts);
       process.stdout.write(`loaded ${accounts.users.length} user(s)\n`);
     }
   } catch (error) {

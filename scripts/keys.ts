@@ -12,6 +12,7 @@
  * Exit codes: 0 done, 1 failure (e.g. no such key), 2 bad arguments or a refused accounts file.
  */
 import { KeyStore } from '../shared/data/key-store';
+import { systemClock } from '../shared/platform/clock';
 import { createDocumentClient } from '../shared/platform/dynamodb';
 import { runMain } from '../tools/cli';
 import { parseCommandLine, run } from '../tools/keys/keys';
@@ -28,7 +29,7 @@ export async function main(
     requestTimeoutMs: 10_000,
   });
   try {
-    await run(invocation, new KeyStore(client, connection.tableName, connection.pepper), print);
+    await run(invocation, new KeyStore(client, connection.tableName, connection.pepper, systemClock), print);
   } finally {
     client.destroy();
   }

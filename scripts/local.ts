@@ -12,13 +12,14 @@ import { publicRoutes } from '../local/public-routes';
 import { startLocalStack } from '../local/stack';
 import { AccountsConflictError } from '../shared/data/key-store';
 import { DataFileError } from '../shared/import/dataset';
+import { systemClock } from '../shared/platform/clock';
 import { BUNDLE_OPTIONS_SPEC, bundlesOption, progressBar, readDataFile, runMain, UsageError } from '../tools/cli';
-import { generateDataset, SAMPLE } from '../tools/sample-data/generate';
+import { anchorOf, generateDataset, SAMPLE } from '../tools/sample-data/generate';
 
 const DEMO_ACCOUNTS = join(__dirname, '..', 'data', 'demo-accounts.json');
 
 async function main(): Promise<void> {
-  const started = Date.now();
+  const started = performance.now();
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: process.env.PORT ?? '3000' },
@@ -32,7 +33,9 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be a port number, got ${values.port}`);
-  const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+  // The one clock of the stack: the sample's anchor (its hour), the import and every function.
+  const clock = systemClock;
+  const hour = anchorOf(clock());
   const dataset = values.data ? readDataFile(values.data) : generateDataset({ ...SAMPLE, now: hour });
 
   let stack;
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
       onImportProgress: progressBar('importing'),
       bundles,
       bundleStack: values.stack,
+      clock,
     });
   } catch (error) {
     if (error instanceof DataFileError || error instanceof AccountsConflictError) {
@@ -58,7 +62,7 @@ async function main(): Promise<void> {
   const premium = stack.accounts?.users.find((u) => u.premium && u.keys.some((k) => !k.revoked));
   const key = premium?.keys.find((k) => !k.revoked)?.key;
   const lines = [
-    `Market data API listening on ${stack.url}/api/v1 (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    `Market data API listening on ${stack.url}/api/v1 (ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`,
     `  functions: ${stack.bundledStack ? `bundles of ${stack.bundledStack} from ${bundles}` : 'TypeScript sources'}`,
     `  data: ${values.data ?? 'generated sample'} (${Object.entries(stack.imported?.counts ?? {})
       .map(([f, n]) => `${f} ${n}`)

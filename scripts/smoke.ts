@@ -28,13 +28,15 @@ async function main(): Promise<void> {
   let close: (() => Promise<void>) | undefined;
   if (values.local) {
     const { startLocalStack } = await import('../local/stack');
+    const { systemClock } = await import('../shared/platform/clock');
     const { generateDataset, SAMPLE } = await import('../tools/sample-data/generate');
     const { readDataFile } = await import('../tools/cli');
     const { parseAccounts } = await import('../shared/import/dataset');
     const { publicRoutes } = await import('../local/public-routes');
     const accounts = parseAccounts(readDataFile(`${__dirname}/../data/demo-accounts.json`));
     const stack = await startLocalStack({
-      dataset: generateDataset({ ...SAMPLE, now: new Date() }),
+      dataset: generateDataset({ ...SAMPLE, now: systemClock() }),
+      clock: systemClock,
       accounts,
       publicRoutes: publicRoutes(),
       bundles,

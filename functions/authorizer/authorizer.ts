@@ -13,12 +13,13 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import type { KeyLookup } from '../../shared/data/key-store';
 import { authorizeToken, KeyRejectedError, SubscriptionInactiveError } from '../../shared/domain/authorize';
+import type { Clock } from '../../shared/platform/clock';
 import { InvalidApiKeyError, SubscriptionRequiredError } from '../../shared/platform/errors';
 import { enterLogContext, logger } from '../../shared/platform/logger';
 
 export interface AuthorizerDeps {
   store: KeyLookup;
-  clock?: () => Date;
+  clock: Clock;
 }
 
 /** `arn:aws:execute-api:region:account:apiId/stage/*\/*` from the method ARN of the request. */
@@ -38,7 +39,7 @@ export async function authorize(
   event: APIGatewayTokenAuthorizerEvent,
   deps: AuthorizerDeps,
 ): Promise<APIGatewayAuthorizerResult> {
-  const now = deps.clock?.() ?? new Date();
+  const now = deps.clock();
   let resource = '';
   try {
     resource = apiWideResource(event.methodArn);

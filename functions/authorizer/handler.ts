@@ -6,6 +6,7 @@
  */
 
 import { type KeyLookup, KeyStore } from '../../shared/data/key-store';
+import { systemClock } from '../../shared/platform/clock';
 import { readConfig } from '../../shared/platform/config';
 import { clientOptionsOf, createDocumentClient } from '../../shared/platform/dynamodb';
 import { authorizerHandler } from './authorizer';
@@ -16,10 +17,10 @@ const client = createDocumentClient(clientOptionsOf(config));
 
 const store: KeyLookup =
   config.keyPepperParameter === undefined
-    ? new KeyStore(client, config.tableName, config.keyPepper)
+    ? new KeyStore(client, config.tableName, config.keyPepper, systemClock)
     : pepperedKeyLookup(
         ssmPepper(createSsmClient(), config.keyPepperParameter),
-        (pepper) => new KeyStore(client, config.tableName, pepper),
+        (pepper) => new KeyStore(client, config.tableName, pepper, systemClock),
       );
 
-export const handler = authorizerHandler({ store });
+export const handler = authorizerHandler({ store, clock: systemClock });

@@ -6,15 +6,16 @@
 
 import { createStores } from '../../shared/data/stores';
 import { dataStatus } from '../../shared/domain/status';
+import { systemClock } from '../../shared/platform/clock';
 import { readConfig } from '../../shared/platform/config';
 import { clientOptionsOf, createDocumentClient } from '../../shared/platform/dynamodb';
 import { docsHandler } from './docs-handler';
 
 const config = readConfig(process.env);
-const stores = createStores(createDocumentClient(clientOptionsOf(config)), config);
+const stores = createStores(createDocumentClient(clientOptionsOf(config)), config, () => systemClock().getTime());
 
 export const handler = docsHandler({
   status: (nowMs) => dataStatus(stores, nowMs, config.dataMaxAgeSeconds),
-  clock: () => new Date(),
+  clock: systemClock,
   retryAfterSeconds: config.retryAfterSeconds,
 });

@@ -1,5 +1,6 @@
 /** The ingest function's composition root: configuration read and validated once, clients built once. */
 import { S3Client } from '@aws-sdk/client-s3';
+import { systemClock } from '../../shared/platform/clock';
 import { readConfig } from '../../shared/platform/config';
 import { clientOptionsOf, createDocumentClient } from '../../shared/platform/dynamodb';
 import { ingestHandler } from './ingest-handler';
@@ -12,6 +13,6 @@ export const handler = ingestHandler({
   client: createDocumentClient({ ...clientOptionsOf(config), maxAttempts: 10 }),
   tableName: config.tableName,
   snapshotCacheMs: config.snapshotCacheMs,
-  clock: () => new Date(),
+  clock: systemClock,
   recordHistory: config.recordHistory,
 });

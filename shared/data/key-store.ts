@@ -20,6 +20,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { API_KEY_FORMAT, API_KEY_RULE, keyIdForHash } from '../platform/account-rules';
+import type { Clock } from '../platform/clock';
 import { isConditionFailure } from '../platform/dynamodb';
 import {
   decodeKeyItem,
@@ -121,9 +122,14 @@ export class KeyStore implements KeyLookup {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly pepper: string = '',
-    private readonly clock: () => Date = () => new Date(),
+    private readonly pepper: string,
+    private readonly clock: Clock,
   ) {}
+
+  /** The store's clock: the time its expiries are judged by. */
+  now(): Date {
+    return this.clock();
+  }
 
   hash(secret: string): string {
     return hashKey(secret, this.pepper);

@@ -114,7 +114,7 @@ export class SnapshotStore {
   constructor(
     private readonly pointer: PointerStore,
     private readonly cacheMs: number,
-    private readonly clock: () => number = Date.now,
+    private readonly clock: () => number,
     private readonly prepare?: PrepareVersions,
   ) {}
 

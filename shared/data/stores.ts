@@ -32,11 +32,7 @@ export interface StoreOptions {
 const verifiedBudget = (memoryMb: number): number => Math.floor((memoryMb * 2 ** 20) / 32);
 
 /** `clock` (epoch ms) times the pointer cache. */
-export function createStores(
-  client: DynamoDBDocumentClient,
-  options: StoreOptions,
-  clock: () => number = Date.now,
-): Stores {
+export function createStores(client: DynamoDBDocumentClient, options: StoreOptions, clock: () => number): Stores {
   const cache = options.readCacheMb > 0 ? blockCache(options.readCacheMb * 1024 * 1024) : undefined;
   const pointer = new PointerStore(client, options.tableName);
   const indexes = new IndexStore(client, options.tableName, indexBudget(options.memoryMb));

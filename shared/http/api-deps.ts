@@ -6,8 +6,9 @@
 import type { KeyLimits } from '../data/key-store';
 import { QuotaStore } from '../data/quota-store';
 import { createStores, type Stores } from '../data/stores';
+import type { Clock } from '../platform/clock';
 import type { RuntimeConfig } from '../platform/config';
-import { type Clients, createClients } from '../platform/dynamodb';
+import type { Clients } from '../platform/dynamodb';
 
 export interface ApiDeps {
   /** Reads of the served snapshot. */
@@ -19,14 +20,10 @@ export interface ApiDeps {
   /** Seconds a client is told to wait after a 503. */
   retryAfterSeconds: number;
   /** The request time (quota windows, history windows). */
-  clock: () => Date;
+  clock: Clock;
 }
 
-export function createApiDeps(
-  config: RuntimeConfig,
-  clients: Clients = createClients(config),
-  clock: () => Date = () => new Date(),
-): ApiDeps {
+export function createApiDeps(config: RuntimeConfig, clients: Clients, clock: Clock): ApiDeps {
   return {
     stores: createStores(clients.client, config, () => clock().getTime()),
     quota: new QuotaStore(clients.counterClient, config.tableName),

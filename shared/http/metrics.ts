@@ -24,8 +24,8 @@ export { METRICS_NAMESPACE, REQUEST_METRICS };
 export const routeOf = (event: ApiEvent): string => operationOfResource(event?.resource) ?? 'unknown';
 
 export interface RequestMetricsOptions {
-  /** Epoch milliseconds for the EMF timestamp (tests). */
-  now?: () => number;
+  /** The function's clock, for the EMF timestamp. */
+  now: () => Date;
 }
 
 /**
@@ -89,9 +89,9 @@ export type RequestMetricsInternal = {
 type MetricsFn = middy.MiddlewareFn<ApiEvent, ApiResult, Error, Context, RequestMetricsInternal>;
 
 export function requestMetrics(
-  options: RequestMetricsOptions = {},
+  options: RequestMetricsOptions,
 ): middy.MiddlewareObj<ApiEvent, ApiResult, Error, Context, RequestMetricsInternal> {
-  const now = options.now ?? Date.now;
+  const { now } = options;
 
   // Synchronous up to enterWith: the scope must be set in the invocation's own async context,
   // before the next middleware (the quota charge) and the handler start their calls.
@@ -107,7 +107,7 @@ export function requestMetrics(
     const work = scope.accounting.close();
     // No response here means the error escapes every middleware: the client sees a 5xx.
     const statusCode = request.response?.statusCode ?? 500;
-    logger.metric(emfDocument(routeOf(request.event), requestMetricValues(statusCode, latency, work), now()));
+    logger.metric(emfDocument(routeOf(request.event), requestMetricValues(statusCode, latency, work), now().getTime()));
   };
 
   return { before: requestMetricsBefore, after: emitRequestMetrics, onError: emitRequestMetrics };

@@ -33,7 +33,7 @@ import {
 } from '../model/offer-families';
 import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/constants';
 import { ValidationError } from '../platform/errors';
-import { isFileTimestamp } from '../platform/timestamps';
+import { isFileTimestamp, TIMESTAMP_MAX_LENGTH, TIMESTAMP_PATTERN } from '../platform/timestamps';
 
 /** A message quotes at most this many characters of what the client sent, then `…`. */
 const QUOTE_MAX_LENGTH = 64;
@@ -323,13 +323,20 @@ export const OFFER_DETAIL_QUERY =
 /** A currency's detail: `include` adds the figures to its earn and borrow offers. */
 export const CURRENCY_DETAIL_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({ include: includeParam() }));
 
-/** A timestamp in the grammar of data files (CONTRACT §8), as given (the domain reads its instant). */
+/**
+ * A timestamp in the grammar of data files (CONTRACT §8), as given (the domain reads its instant).
+ * Its length and pattern are checks of their own, so that the description states them (a generated
+ * client then refuses `yesterday` itself); the real instant and its year are checked after them.
+ */
 function instant(name: string) {
+  const grammar = abort(`${name} must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00Z`);
   return z
     .string()
     .check(
       present(name),
-      z.refine(isFileTimestamp, abort(`${name} must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00Z`)),
+      z.maxLength(TIMESTAMP_MAX_LENGTH, grammar),
+      z.regex(TIMESTAMP_PATTERN, grammar),
+      z.refine(isFileTimestamp, grammar),
     );
 }
 
@@ -364,9 +371,6 @@ export const SLUG_PATH = /* @__PURE__ */ onFirstUse(() =>
     slug: z.string().check(z.minLength(1), z.maxLength(SLUG_MAX_LENGTH)),
   }),
 );
-
-/** Documentation only: collateral history answers 404 whatever its id, so any text is an id there. */
-export const ANY_ID_PATH = /* @__PURE__ */ onFirstUse(() => z.strictObject({ id: z.string().check(z.minLength(1)) }));
 
 /**
  * What an offer family's list accepts: every family's parameters, each optional where a family

@@ -43,6 +43,7 @@ import {
 import type { ApyStats } from '../domain/apy-stats';
 import { observations } from '../domain/history-points';
 import { OFFER_FAMILY } from '../model/offer-families';
+import type { Clock } from '../platform/clock';
 import { MAX_SNAPSHOT_CACHE_MS } from '../platform/config';
 import { CorruptDataError, MissingItemError } from '../platform/errors';
 import { type FigureLine, updateFigures } from './apy-figures';
@@ -117,7 +118,8 @@ export interface ImportOptions {
   tableName: string;
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
-  now?: () => Date;
+  /** The import's clock: its refresh time, recording, retention, figures and lease (CONTRACT §9: time is an input). */
+  now: Clock;
   /**
    * How long the readers trust a cached pointer (the stage's SNAPSHOT_CACHE_MS); default the longest
    * a stage may set, MAX_SNAPSHOT_CACHE_MS, so that an import that does not know it keeps replaced
@@ -454,7 +456,7 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
   const errors = [...crossRecordErrors(dataset), ...(await unknownOffers(dataset, seen, writer))];
   if (errors.length > 0) throw new DataFileError(errors);
 
-  const clock = () => options.now?.() ?? new Date();
+  const clock = options.now;
   const history = new HistoryWriter(client, tableName, {
     concurrency: options.concurrency,
     beforeWrite: () => fence(),

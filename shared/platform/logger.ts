@@ -3,6 +3,7 @@
  * the middleware. It never prints a key or an Authorization header: `redact` drops them.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { systemClock } from './clock';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -49,7 +50,13 @@ function write(level: Level, message: string, fields?: Record<string, unknown>) 
   if (ORDER[level] < threshold) return;
   const context = requestContext.getStore() ?? {};
   sink(
-    JSON.stringify({ level, time: new Date().toISOString(), message, ...context, ...(redact(fields ?? {}) as object) }),
+    JSON.stringify({
+      level,
+      time: systemClock().toISOString(),
+      message,
+      ...context,
+      ...(redact(fields ?? {}) as object),
+    }),
   );
 }
 

@@ -13,6 +13,9 @@ export const DAY_MS = 24 * HOUR_MS;
 /** ISO 8601 in UTC; the API renders every timestamp as `toISOString()` (milliseconds, `Z`). */
 export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]00:?00)$/;
 
+/** The longest text TIMESTAMP_PATTERN accepts: nine digits of a second and a `+00:00` offset. */
+export const TIMESTAMP_MAX_LENGTH = '2026-01-31T12:00:00.123456789+00:00'.length;
+
 /** The years a timestamp may name: every history window of one stays a date the API can write. */
 export const TIMESTAMP_YEARS = { min: 1970, max: 9999 } as const;
 

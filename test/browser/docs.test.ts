@@ -9,7 +9,7 @@ import { type Browser, chromium } from 'playwright-core';
 import { publicRoutes } from '../../local/public-routes';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { ROUTES } from '../../shared/http/routes';
-import { fixtureDataset } from '../fixtures/dataset';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/market-data-docs.png';
@@ -23,8 +23,8 @@ function awaitChromiumInstall(): void {
   const done = process.env.CHROMIUM_INSTALL_DONE;
   if (!done) return;
   const sleeper = new Int32Array(new SharedArrayBuffer(4));
-  const deadline = Date.now() + 5 * 60_000;
-  while (!existsSync(done) && Date.now() < deadline) Atomics.wait(sleeper, 0, 0, 500);
+  const deadline = performance.now() + 5 * 60_000;
+  while (!existsSync(done) && performance.now() < deadline) Atomics.wait(sleeper, 0, 0, 500);
 }
 
 awaitChromiumInstall();
@@ -39,7 +39,12 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   if (!haveChromium) return;
-  stack = await startLocalStack({ dataset: fixtureDataset(), accounts: { users: [] }, publicRoutes: publicRoutes() });
+  stack = await startLocalStack({
+    dataset: fixtureDataset(),
+    accounts: { users: [] },
+    publicRoutes: publicRoutes(),
+    clock: () => NOW,
+  });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -52,6 +57,11 @@ beforeAll(async () => {
       '--disable-component-update',
       '--disable-sync',
     ],
+    // The browser runs on the real clock: .ci/run moves the suite's clock with libfaketime
+    // (LD_PRELOAD), under which Chromium does not render the page.
+    env: Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith('LD_PRELOAD') && !name.startsWith('FAKETIME')),
+    ) as Record<string, string>,
   });
 });
 

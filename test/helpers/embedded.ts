@@ -7,6 +7,7 @@ import type { AuthorizerHandler } from '../../functions/authorizer/authorizer';
 import { ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
 import { type ApiFunctions, buildFunctions } from '../../local/functions';
 import type { ApiDeps } from '../../shared/http/api-deps';
+import type { Clock } from '../../shared/platform/clock';
 import { EMBEDDED_TIMEOUTS, ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
 import { type Clients, createClients } from '../../shared/platform/dynamodb';
 
@@ -16,8 +17,8 @@ export interface TestApi extends ApiFunctions {
 }
 
 interface ApiOptions {
-  /** The request time of every handler (quota and history windows). */
-  clock?: () => Date;
+  /** The request time of every handler (quota and history windows): the test's chosen instant. */
+  clock: Clock;
   /** Configuration as the environment variables the stack sets. */
   env?: Record<string, string>;
 }
@@ -30,7 +31,7 @@ export interface TestTable {
   /** Both clients of the functions (reads, counters): tests inject faults into them. */
   clients: () => DynamoDBDocumentClient[];
   /** The functions as their composition roots build them, on this table. */
-  api: (options?: ApiOptions) => TestApi;
+  api: (options: ApiOptions) => TestApi;
   /** Every item of the table (a Scan, page after page). */
   items: () => Promise<Record<string, unknown>[]>;
   close: () => Promise<void>;
@@ -59,7 +60,7 @@ export async function startTestTable(env: Record<string, string> = {}): Promise<
     });
   const config = configOf({});
   const clients: Clients = createClients(config);
-  const api = (options: ApiOptions = {}): TestApi => {
+  const api = (options: ApiOptions): TestApi => {
     const built = buildFunctions(configOf(options.env ?? {}), clients, options.clock);
     return { ...built.handlers, authorizer: built.authorizer, deps: built.deps };
   };

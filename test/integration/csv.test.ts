@@ -254,9 +254,12 @@ describe('history', () => {
     expect(ids).toEqual(['4', '1']);
   });
 
-  it('writes the negative decimals of the file byte for byte', async () => {
+  it('writes the negative decimals of the file byte for byte, then the value the import recorded at NOW', async () => {
     const rows = records(await request('/api/v1/borrow/1/history?period=24h', CSV));
-    expect(rows.map((r) => r.apy)).toEqual(Array.from({ length: 10 }, (_, i) => `-${i}.25`));
+    const offer = A.borrow_offers.find((o) => o.id === 1)!;
+    expect(rows.map((r) => r.apy)).toEqual([...Array.from({ length: 10 }, (_, i) => `-${i}.25`), offer.net_borrow_apy]);
+    // In the bucket of NOW's hour, which a 1 h point is dated by.
+    expect(rows.at(-1)!.timestamp).toBe(new Date(Math.floor(NOW.getTime() / HOUR) * HOUR).toISOString());
   });
 });
 

@@ -255,7 +255,7 @@ describe('reads', () => {
     await importDataset(dataset, { client: table.client, tableName: table.tableName, now: at(T0) });
     blocks = await storedBlocks(table);
     // Warm, as the service runs: the pointer cached, each index loaded, no document kept.
-    api = table.api({ env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '600000' } });
+    api = table.api({ clock: () => NOW, env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '600000' } });
     const warming = [
       [api.offers, ['earn/1', 'borrow/1', 'collateral/1']],
       [api.platforms, ['exchanges/binance', 'wallets/trezor']],
@@ -360,7 +360,7 @@ describe('index loads', () => {
 
   it('an instance loads a version’s index once, and after a publish the new version’s delta against it', async () => {
     // The pointer read on every request: a publish is seen at once.
-    const api = table.api({ env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '0' } });
+    const api = table.api({ clock: () => NOW, env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '0' } });
     const indexReads = async () =>
       keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter(
         (pk) => /#(INDEX|DELTA|STEP)$/.test(pk) || pk.startsWith(INDEX_BASE_PREFIX),
@@ -430,7 +430,7 @@ describe('retired versions', () => {
     // 1 MB of memory: a served budget of 256 KB and a retired one of 128 KB, a few of these indexes.
     expect(heap).toBeLessThan(128 * 1024);
     expect(3 * heap).toBeGreaterThan(256 * 1024);
-    const api = table.api({ env: { READ_CACHE_MB: '0', AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1' } });
+    const api = table.api({ clock: () => NOW, env: { READ_CACHE_MB: '0', AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1' } });
     const page = async (query: string) => {
       const { result, accounting } = await withRequestAccounting(() =>
         invoke(api.offers as any, apiEvent(`/api/v1/earn?limit=5${query}`)),
@@ -503,7 +503,7 @@ describe('index deltas and bases (docs/adr/0017-index-deltas.md, docs/adr/0018-i
       .earn;
   };
   /** An instance that reads the pointer on every request: a publish is seen at once. */
-  const instance = (of: TestTable = table) => of.api({ env: { SNAPSHOT_CACHE_MS: '0' } });
+  const instance = (of: TestTable = table) => of.api({ clock: () => NOW, env: { SNAPSHOT_CACHE_MS: '0' } });
   const request = async (api: TestApi, path: string) => {
     const { result, accounting } = await withRequestAccounting(() => invoke(api.offers as any, apiEvent(path)));
     expect(result.status).toBe(200);
@@ -987,7 +987,9 @@ describe('leases', () => {
     );
     expect(records).toEqual(parseDataset(base()).earn_offers);
     // A reader that names it (a cached pointer, a pinned list) still loads its index.
-    const index = await table.api().deps.stores.indexes.retired(v1, { ...retired!, segments: retired!.segments! });
+    const index = await table
+      .api({ clock: () => NOW })
+      .deps.stores.indexes.retired(v1, { ...retired!, segments: retired!.segments! });
     expect(index.size).toBe(base().earn_offers.filter((o: any) => o.published !== false).length);
   });
 });
@@ -1006,7 +1008,7 @@ describe('a table written before index bases (ADR 0017)', () => {
     const client = table.client;
     const tableName = table.tableName;
     const put = (Item: Record<string, unknown>) => client.send(new PutCommand({ TableName: tableName, Item }));
-    const api = () => table.api({ env: { SNAPSHOT_CACHE_MS: '0' } });
+    const api = () => table.api({ clock: () => NOW, env: { SNAPSHOT_CACHE_MS: '0' } });
     const PATHS = ['/api/v1/earn?limit=50', '/api/v1/earn?limit=20&sort=apy_desc', '/api/v1/earn/150'];
     const bodies = async (instance: TestApi) => {
       const { result, accounting } = await withRequestAccounting(async () => {
@@ -1117,7 +1119,10 @@ describe('a table of the positioned layout', () => {
     expect(second.published).toEqual(['earn']);
     expect(await partitionsOf(table, 'old0')).toEqual([]);
     expect(await partitionsOf(table, 'old1')).toEqual([]);
-    const served = await invoke(table.api().platforms as any, apiEvent('/api/v1/exchanges/bybit-old'));
+    const served = await invoke(
+      table.api({ clock: () => NOW }).platforms as any,
+      apiEvent('/api/v1/exchanges/bybit-old'),
+    );
     expect(served.status).toBe(301);
   });
 });

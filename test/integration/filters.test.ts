@@ -6,6 +6,7 @@
  * the answers' `Link` and `Last-Modified`; and the validation errors §11 names.
  */
 import { type LocalStack, startLocalStack } from '../../local/stack';
+import { NOW } from '../fixtures/dataset';
 import { ASSETS, CHAINS, offersDataset } from '../fixtures/offers-1-2';
 import { get } from '../helpers/client';
 import { type Family, oracle, servedOffers } from '../helpers/offer-oracle';
@@ -16,6 +17,7 @@ let stack: LocalStack;
 
 beforeAll(async () => {
   stack = await startLocalStack({
+    clock: () => NOW,
     dataset: data,
     accounts: { users: [{ id: 'f', premium: true, keys: [{ key: KEY, per_minute: 100_000, per_month: 10_000_000 }] }] },
     env: { SNAPSHOT_CACHE_MS: '0' },

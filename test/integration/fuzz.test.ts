@@ -478,9 +478,9 @@ function startStackProcess(): Promise<{ url: string; child: ChildProcess }> {
   const program = `
     const { startLocalStack } = require(${JSON.stringify(join(root, 'local/stack'))});
     const { setLogSink } = require(${JSON.stringify(join(root, 'shared/platform/logger'))});
-    const { fixtureDataset } = require(${JSON.stringify(join(root, 'test/fixtures/dataset'))});
+    const { fixtureDataset, NOW } = require(${JSON.stringify(join(root, 'test/fixtures/dataset'))});
     setLogSink(() => undefined);
-    startLocalStack({ ...${JSON.stringify(options)}, dataset: fixtureDataset() }).then(
+    startLocalStack({ ...${JSON.stringify(options)}, dataset: fixtureDataset(), clock: () => NOW }).then(
       (stack) => {
         process.send({ url: stack.url });
         process.on('disconnect', () => stack.close().then(() => process.exit(0)));

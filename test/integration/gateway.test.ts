@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LocalStack, startLocalStack } from '../../local/stack';
-import { fixtureDataset } from '../fixtures/dataset';
-import { bundlesUnderTest } from '../helpers/bundles';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
+import { bundlesUnderTest, clockUnderTest } from '../helpers/bundles';
 import { get } from '../helpers/client';
 
 const accounts = JSON.parse(readFileSync(join(__dirname, '../../data/demo-accounts.json'), 'utf8'));
@@ -25,9 +25,16 @@ const USAGE = [
   'x-quota-reset',
 ];
 
+/** The stack's clock: the fixture's instant, or the process clock the bundles read. */
+const clock = clockUnderTest(NOW);
 let stack: LocalStack;
 beforeAll(async () => {
-  stack = await startLocalStack({ dataset: fixtureDataset(), accounts, bundles: bundlesUnderTest() });
+  stack = await startLocalStack({
+    dataset: fixtureDataset(),
+    accounts,
+    bundles: bundlesUnderTest(),
+    clock,
+  });
 });
 afterAll(() => stack.close());
 
@@ -116,7 +123,7 @@ describe('after authentication', () => {
   it('refuses the fourth request of a minute on a key limited to 3, with Retry-After', async () => {
     const limited = keyOf('limited');
     // Start well inside a UTC minute so that the four requests share one window.
-    const intoMinute = Date.now() % 60_000;
+    const intoMinute = clock().getTime() % 60_000;
     if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await call('/api/v1/wallets?limit=1', limited));

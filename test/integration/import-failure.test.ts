@@ -84,7 +84,7 @@ type Handler = (event: ApiEvent, context: never) => Promise<ApiResult>;
 let serving: TestTable;
 const functionsOf = new WeakMap<TestTable, Record<FunctionName, Handler>>();
 function handlers(): Record<FunctionName, Handler> {
-  if (!functionsOf.has(serving)) functionsOf.set(serving, { ...serving.api() });
+  if (!functionsOf.has(serving)) functionsOf.set(serving, { ...serving.api({ clock: () => NOW }) });
   return functionsOf.get(serving)!;
 }
 

@@ -12,7 +12,7 @@ import { DataFileError } from '../../shared/import/dataset';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
 import { UsageError } from '../../tools/cli';
-import { fixtureDataset } from '../fixtures/dataset';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 
@@ -122,7 +122,7 @@ let dir: string;
 
 const exchange = async (slug: string) =>
   invoke(
-    table.api().platforms,
+    table.api({ clock: () => NOW }).platforms,
     apiEvent(`/api/v1/exchanges/${slug}`, { keyId: 'k-validation', perMinute: 1e6, perMonth: 1e8 }),
   );
 
@@ -138,7 +138,7 @@ beforeAll(async () => {
   setLogSink(() => undefined);
   dir = mkdtempSync(join(tmpdir(), 'import-validation-'));
   table = await startTestTable();
-  await importDataset(goodFile(), { client: table.client, tableName: table.tableName });
+  await importDataset(goodFile(), { client: table.client, tableName: table.tableName, now: () => NOW });
 }, 120_000);
 
 afterAll(async () => {
@@ -183,7 +183,7 @@ describe('a refused file writes nothing', () => {
     const before = await dataItems();
     const pointer = await readPointer(table.client, table.tableName);
     let refusal: unknown;
-    await importDataset(build(), { client: table.client, tableName: table.tableName }).catch(
+    await importDataset(build(), { client: table.client, tableName: table.tableName, now: () => NOW }).catch(
       (error: unknown) => (refusal = error),
     );
     expect(refusal).toBeInstanceOf(DataFileError);
@@ -215,9 +215,9 @@ describe('a refused file writes nothing', () => {
 
 it('stores and serves a file at the bounds as given, each timestamp as the instant it names', async () => {
   const { file, dataset } = atBoundsFile();
-  await importDataset(file, { client: table.client, tableName: table.tableName });
+  await importDataset(file, { client: table.client, tableName: table.tableName, now: () => NOW });
 
-  const api = table.api();
+  const api = table.api({ clock: () => NOW });
   const key = { keyId: 'k-validation', perMinute: 1e6, perMonth: 1e8 };
   const offer = await invoke(api.offers, apiEvent('/api/v1/earn/1', key));
   expect(offer.status).toBe(200);

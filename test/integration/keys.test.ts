@@ -37,6 +37,8 @@ const METHOD_ARN = 'arn:aws:execute-api:local:000000000000:local/local/GET/api/v
 const DEMO_ACCOUNTS = join(__dirname, '..', '..', 'data', 'demo-accounts.json');
 
 let server: Server;
+/** The instant the authorizer judges premium periods at (the test's premium dates are 2000 and 2999). */
+const NOW = new Date('2026-11-20T10:00:00.000Z');
 let endpoint: string;
 let client: DynamoDBDocumentClient;
 let store: KeyStore;
@@ -45,7 +47,7 @@ const dir = mkdtempSync(join(tmpdir(), 'keys-it-'));
 const check = (store: KeyStore, secret: string): Promise<APIGatewayAuthorizerResult> =>
   authorize(
     { type: 'TOKEN', authorizationToken: `Bearer ${secret}`, methodArn: METHOD_ARN } as APIGatewayTokenAuthorizerEvent,
-    { store },
+    { store, clock: () => NOW },
   );
 const outcome = (promise: Promise<APIGatewayAuthorizerResult>) =>
   promise.then(
@@ -68,7 +70,7 @@ beforeAll(async () => {
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   client = createDocumentClient({ endpoint });
   await client.send(new CreateTableCommand(createTableInput(TABLE)));
-  store = new KeyStore(client, TABLE, PEPPER);
+  store = new KeyStore(client, TABLE, PEPPER, () => NOW);
 });
 
 afterAll(async () => {
@@ -134,7 +136,7 @@ describe('keys: create, revoke, premium', () => {
     await premiumCommand(store, 'erin', null);
     const { secret } = await createKeyCommand(store, 'erin');
 
-    expect(await outcome(check(new KeyStore(client, TABLE, 'other-pepper'), secret))).toBe('Unauthorized');
+    expect(await outcome(check(new KeyStore(client, TABLE, 'other-pepper', () => NOW), secret))).toBe('Unauthorized');
   });
 
   it('lists a user keys with state and limits but no hash or secret', async () => {

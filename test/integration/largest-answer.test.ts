@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { createGateway, LAMBDA_RESPONSE_LIMIT_BYTES } from '../../local/gateway';
 import { importDataset } from '../../shared/import/importer';
+import { NOW } from '../fixtures/dataset';
 import { oneBusyAsset } from '../helpers/busy-asset';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 
@@ -27,10 +28,10 @@ const dataset = oneBusyAsset(1_000);
 
 beforeAll(async () => {
   table = await startTestTable();
-  await importDataset(dataset, { client: table.client, tableName: table.tableName });
+  await importDataset(dataset, { client: table.client, tableName: table.tableName, now: () => NOW });
   // The real handlers behind the local gateway; an authorizer that lets the key through.
   gateway = createGateway({
-    handlers: table.api(),
+    handlers: table.api({ clock: () => NOW }),
     authorizer: async () => ({
       principalId: 'k',
       policyDocument: {
@@ -39,6 +40,7 @@ beforeAll(async () => {
       },
       context: { keyId: 'k-largest', perMinute: 1000 },
     }),
+    clock: () => NOW,
   });
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
@@ -54,7 +56,7 @@ const detail = (acceptEncoding?: string) => {
     event.headers['accept-encoding'] = acceptEncoding;
     event.multiValueHeaders['accept-encoding'] = [acceptEncoding];
   }
-  return table.api().currencies(event, {} as never);
+  return table.api({ clock: () => NOW }).currencies(event, {} as never);
 };
 
 it('compresses a detail of BENCH size to under a quarter of the Lambda limit: four times BENCH fits', async () => {

@@ -13,6 +13,8 @@ import { createGateway, type FamilyHandler, LAMBDA_RESPONSE_LIMIT_BYTES } from '
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/http/gateway-responses';
 import type { ApiResult } from '../../shared/http/http';
 
+/** The gateway's clock: the request time and the authorizer cache's expiry. */
+const NOW = new Date('2026-11-20T10:00:00.000Z');
 const KEY = 'k'.repeat(40);
 const REFUSED_KEY = 'r'.repeat(40);
 
@@ -45,6 +47,7 @@ beforeAll(async () => {
       return allow(authorizationToken);
     },
     onInvoke: (_fn, event) => invoked.push(event.path),
+    clock: () => NOW,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -90,6 +93,51 @@ describe('local gateway: identity validation', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('www-authenticate')).toBeNull();
     expect(authorizerCalls).toHaveLength(1);
+  });
+});
+
+describe('local gateway: its time comes from its clock', () => {
+  // A clock the test moves: no real time passes.
+  const clock = { now: NOW };
+  let cached: Server;
+  let cachedBase = '';
+  const calls: string[] = [];
+  const times: number[] = [];
+
+  beforeAll(async () => {
+    const timed: FamilyHandler = async (event) => {
+      times.push(event.requestContext.requestTimeEpoch);
+      return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{"data":[]}' };
+    };
+    cached = createGateway({
+      handlers: { platforms: timed, currencies: timed, offers: timed, history: timed, usage: timed },
+      authorizer: async ({ authorizationToken }) => {
+        calls.push(authorizationToken);
+        return allow(authorizationToken);
+      },
+      authCacheTtlMs: 60_000,
+      clock: () => clock.now,
+    });
+    await new Promise<void>((resolve) => cached.listen(0, '127.0.0.1', resolve));
+    cachedBase = `http://127.0.0.1:${(cached.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => cached.close(() => resolve())));
+
+  it("stamps each request with the clock's time and keeps an authorizer answer for the TTL by it", async () => {
+    const get = () => fetch(`${cachedBase}/api/v1/exchanges`, { headers: { Authorization: `Bearer ${KEY}` } });
+    const at = (ms: number) => {
+      clock.now = new Date(NOW.getTime() + ms);
+    };
+
+    at(0);
+    await get();
+    at(59_999);
+    await get();
+    at(60_000);
+    await get();
+
+    expect(calls).toHaveLength(2);
+    expect(times).toEqual([NOW.getTime(), NOW.getTime() + 59_999, NOW.getTime() + 60_000]);
   });
 });
 
@@ -237,6 +285,7 @@ describe('local gateway: the Lambda response limit and coded answers', () => {
         usage: sizedAnswer,
       },
       authorizer: async ({ authorizationToken }) => allow(authorizationToken),
+      clock: () => NOW,
     });
     await new Promise<void>((resolve) => sized.listen(0, '127.0.0.1', resolve));
     sizedBase = `http://127.0.0.1:${(sized.address() as AddressInfo).port}`;

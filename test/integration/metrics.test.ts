@@ -16,7 +16,7 @@ import { apiHandler } from '../../shared/http/middleware/api-handler';
 import { importDataset } from '../../shared/import/importer';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import { setLogLevel, setLogSink } from '../../shared/platform/logger';
-import { fixtureDataset } from '../fixtures/dataset';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
 type Emf = Record<string, any>;
@@ -28,8 +28,8 @@ let lines: string[] = [];
 beforeAll(async () => {
   // The snapshot pointer stays cached: a warm request, as in production.
   table = await startTestTable({ SNAPSHOT_CACHE_MS: '600000', READ_CACHE_MB: '0' });
-  await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
-  platformsHandler = table.api().platforms;
+  await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName, now: () => NOW });
+  platformsHandler = table.api({ clock: () => NOW }).platforms;
   setLogSink((line) => lines.push(line));
   // Warm: the pointer and every family's index loaded, as on an instance serving traffic.
   for (const family of ['exchanges', 'wallets', 'protocols'])
@@ -67,11 +67,11 @@ it('writes the EMF line whatever LOG_LEVEL says', async () => {
 });
 
 it('writes one EMF line for a 200 with the route, latency and the DynamoDB work of a warm request', async () => {
-  const before = Date.now();
   const { status, emf } = await metricsOf(platformsHandler, apiEvent('/api/v1/exchanges?limit=2', { keyId: 'k-200' }));
 
   expect(status).toBe(200);
-  expect(emf._aws.Timestamp).toBeGreaterThanOrEqual(before);
+  // The EMF timestamp is the function's clock, as every other time it reads.
+  expect(emf._aws.Timestamp).toBe(NOW.getTime());
   expect(emf._aws.CloudWatchMetrics).toEqual([
     {
       Namespace: METRICS_NAMESPACE,
@@ -147,7 +147,7 @@ it('counts an unexpected failure as a 5xx', async () => {
       listProtocols: unused,
       getProtocol: unused,
     },
-    table.api().deps,
+    table.api({ clock: () => NOW }).deps,
   );
   const { status, emf } = await metricsOf(handler, apiEvent('/api/v1/exchanges', { keyId: 'k-500' }));
 
@@ -227,7 +227,7 @@ describe('values', () => {
 
 describe('the snapshot cache', () => {
   it('answers a repeated request without a data read (only the quota write), and reports hits and bytes', async () => {
-    const cached = table.api({ env: { SNAPSHOT_CACHE_MS: '600000', READ_CACHE_MB: '8' } }).platforms;
+    const cached = table.api({ clock: () => NOW, env: { SNAPSHOT_CACHE_MS: '600000', READ_CACHE_MB: '8' } }).platforms;
     const path = '/api/v1/exchanges?limit=3';
     const first = await metricsOf(cached, apiEvent(path, { keyId: 'k-cache' }));
     const again = await metricsOf(cached, apiEvent(path, { keyId: 'k-cache' }));
@@ -248,8 +248,8 @@ describe('the snapshot cache', () => {
   });
 
   it('serves the same bytes from the cache as from DynamoDB', async () => {
-    const cached = table.api({ env: { READ_CACHE_MB: '8' } }).offers;
-    const uncached = table.api({ env: { READ_CACHE_MB: '0' } }).offers;
+    const cached = table.api({ clock: () => NOW, env: { READ_CACHE_MB: '8' } }).offers;
+    const uncached = table.api({ clock: () => NOW, env: { READ_CACHE_MB: '0' } }).offers;
     const path = '/api/v1/earn?platform_type=exchange&asset=bitcoin&sort=tvl_desc&limit=2&offset=1';
     const warm = await cached(apiEvent(path), {} as never);
     const fromCache = await cached(apiEvent(path), {} as never);

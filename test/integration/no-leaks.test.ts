@@ -22,7 +22,8 @@ import { get, type TestResponse } from '../helpers/client';
 import { connectionRefused, injectFaults } from '../helpers/faults';
 
 const NOW = new Date('2026-11-20T10:00:00.000Z');
-const dataset = generateDataset({ ...SAMPLE, now: NOW });
+// The sample's records, with the history of 12 of its offers: what leaks would leak from any.
+const dataset = generateDataset({ ...SAMPLE, historyOffers: 12, now: NOW });
 
 const KEY = 'leak_PREMIUM_0123456789abcdefghijklmnopqrstuv';
 const OTHER_PREMIUM_KEY = 'leak_PREMIUM_2_0123456789abcdefghijklmnopqrst';
@@ -173,6 +174,7 @@ async function allPages(listPath: string): Promise<Record<string, unknown>[]> {
 beforeAll(async () => {
   setLogSink(() => undefined);
   stack = await startLocalStack({
+    clock: () => NOW,
     dataset,
     accounts: ACCOUNTS,
     authCacheTtlMs: 600_000,

@@ -4,7 +4,7 @@
  */
 import { importDataset } from '../../shared/import/importer';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
-import { fixtureDataset } from '../fixtures/dataset';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 import { compareExact, plainDecimal } from '../helpers/exact-decimal';
@@ -19,8 +19,8 @@ const data = fixtureDataset();
 
 beforeAll(async () => {
   table = await startTestTable();
-  await importDataset(data, { client: table.client, tableName: table.tableName });
-  ({ offers, currencies } = table.api());
+  await importDataset(data, { client: table.client, tableName: table.tableName, now: () => NOW });
+  ({ offers, currencies } = table.api({ clock: () => NOW }));
 });
 afterAll(() => table.close());
 
@@ -180,7 +180,10 @@ describe('two filters', () => {
     ['platform=binance&asset=bitcoin&sort=tvl_desc&limit=1&offset=1'],
   ])('%s reads only the blocks of its page, in one round trip', async (query) => {
     // Warm, as the service runs: the served versions and the index loaded, the documents read every time.
-    const { offers: uncached } = table.api({ env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '600000' } });
+    const { offers: uncached } = table.api({
+      clock: () => NOW,
+      env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '600000' },
+    });
     await invoke(uncached, apiEvent('/api/v1/earn/1'));
     const calls: Call[] = [];
     const capture = injectFaults(table.clients(), (call) => void calls.push(call));

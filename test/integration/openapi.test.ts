@@ -19,8 +19,8 @@ import {
   serializeDocument,
   USAGE_HEADER_DESCRIPTIONS,
 } from '../../tools/openapi/document';
-import { fixtureDataset } from '../fixtures/dataset';
-import { bundlesUnderTest } from '../helpers/bundles';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
+import { bundlesUnderTest, clockUnderTest } from '../helpers/bundles';
 import { get } from '../helpers/client';
 import { checkResponse, contractProblems, DOCUMENT_PATH } from '../helpers/contract';
 
@@ -61,6 +61,7 @@ beforeAll(async () => {
     publicRoutes: publicRoutes(),
     env: { SNAPSHOT_CACHE_MS: '0' },
     bundles: bundlesUnderTest(),
+    clock: clockUnderTest(NOW),
   });
 });
 
@@ -285,8 +286,8 @@ describe('the document', () => {
     expect(schemas.EarnOffer.properties.id).toEqual({ description: expect.any(String), ...offerId });
     for (const row of schemas.EarnChanges.properties.data.items.anyOf) expect(row.properties.id).toEqual(offerId);
     expect(JSON.stringify(doc)).not.toContain('int64');
-    // Collateral history answers 404 whatever its id: a generated client may send any text.
-    expect(params('/api/v1/collateral/{id}/history').id).toEqual({ type: 'string', minLength: 1 });
+    // Collateral history answers 404 whatever its id, but its id is an offer id like every other.
+    expect(params('/api/v1/collateral/{id}/history').id).toEqual(offerId);
     expect(params('/api/v1/exchanges/{slug}').slug).toEqual({ type: 'string', minLength: 1, maxLength: 256 });
   });
 
@@ -563,7 +564,7 @@ describe('the deployed docs function', () => {
   // The documents read no data: a status that would fail shows they never ask for it.
   const docsHandler = buildDocsHandler({
     status: () => Promise.reject(new Error('not read')),
-    clock: () => new Date(),
+    clock: () => NOW,
     retryAfterSeconds: 1,
   });
 

@@ -3,7 +3,7 @@
  * (docs/api.md: "Parameters", "Orderings", "Visibility and platform references").
  */
 import { importDataset } from '../../shared/import/importer';
-import { fixtureDataset } from '../fixtures/dataset';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
 
@@ -12,8 +12,8 @@ let platforms: TestApi['platforms'], currencies: TestApi['currencies'];
 
 beforeAll(async () => {
   table = await startTestTable();
-  await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
-  ({ platforms, currencies } = table.api());
+  await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName, now: () => NOW });
+  ({ platforms, currencies } = table.api({ clock: () => NOW }));
 });
 afterAll(() => table.close());
 

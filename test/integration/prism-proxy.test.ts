@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publicRoutes } from '../../local/public-routes';
 import { type LocalStack, startLocalStack } from '../../local/stack';
-import { fixtureDataset } from '../fixtures/dataset';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { DOCUMENT_PATH } from '../helpers/contract';
 
 const KEY = 'prism_key_0123456789abcdefghijklmnopqr';
@@ -105,6 +105,7 @@ const work = mkdtempSync(join(tmpdir(), 'prism-'));
 
 beforeAll(async () => {
   stack = await startLocalStack({
+    clock: () => NOW,
     dataset: fixtureDataset(),
     accounts: ACCOUNTS,
     publicRoutes: publicRoutes(),

@@ -6,7 +6,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { QUOTA_ATTRIBUTES, quotaKey } from '../../shared/data/keys';
 import { importDataset } from '../../shared/import/importer';
-import { fixtureDataset } from '../fixtures/dataset';
+import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 import { injectFaults } from '../helpers/faults';
@@ -15,7 +15,7 @@ let table: TestTable;
 
 beforeAll(async () => {
   table = await startTestTable();
-  await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
+  await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName, now: () => NOW });
 });
 afterAll(() => table.close());
 

@@ -69,7 +69,7 @@ async function change(key: Key, edit: (item: Item) => Item | undefined): Promise
  * as its base (itself, or the base its delta applies to: docs/adr/0018-index-bases.md) with that index.
  */
 async function served(family: VersionedFamily) {
-  const version = (await table.api().deps.stores.snapshot.versions()).served[family]!;
+  const version = (await table.api({ clock: () => NOW }).deps.stores.snapshot.versions()).served[family]!;
   const stored = await new SnapshotWriter(table.client, table.tableName).readIndex(version.version, version);
   return {
     version: version.version,

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from '../../local/gateway';
 import { type LocalStack, startLocalStack } from '../../local/stack';
-import { bundlesUnderTest } from '../helpers/bundles';
+import { NOW } from '../fixtures/dataset';
+import { bundlesUnderTest, clockUnderTest } from '../helpers/bundles';
 import { BUSY_ASSET, oneBusyAsset } from '../helpers/busy-asset';
 import { get } from '../helpers/client';
 
@@ -22,7 +23,12 @@ const DETAIL = `/api/v1/currencies/${BUSY_ASSET}`;
 let stack: LocalStack;
 beforeAll(async () => {
   // QUICK_BENCH's 3,000 offers on one asset and 8,000 more: over 10,000 served, over 6 MB of JSON.
-  stack = await startLocalStack({ dataset: oneBusyAsset(8_000), accounts, bundles: bundlesUnderTest() });
+  stack = await startLocalStack({
+    dataset: oneBusyAsset(8_000),
+    accounts,
+    bundles: bundlesUnderTest(),
+    clock: clockUnderTest(NOW),
+  });
 }, 600_000);
 afterAll(() => stack?.close());
 

@@ -324,7 +324,7 @@ describe('changes()', () => {
     const removed = offers.findIndex((o) => o.id === 9);
     const added = { ...offers[removed], id: 10, compositeKey: 'earn:10' };
     offers.splice(removed, 1, added);
-    await importDataset(next, { client: stack.clients.client, tableName: stack.tableName });
+    await importDataset(next, { client: stack.clients.client, tableName: stack.tableName, now: () => clock.now });
 
     const feed = api.changes('earn', since, { limit: 1 });
     const seen = [];

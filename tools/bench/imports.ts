@@ -33,6 +33,7 @@ import {
   readPointer,
   type SnapshotPointer,
 } from '../../shared/import/importer';
+import { systemClock } from '../../shared/platform/clock';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import type { GeneratedDataset } from '../sample-data/generate';
 import { createRng, decimal, type Rng } from '../sample-data/random';
@@ -194,7 +195,7 @@ export async function measureImports(
     name: string,
     tableName: string,
     file: unknown,
-    options: Pick<ImportOptions, 'now' | 'recordHistory'> = {},
+    options: Pick<ImportOptions, 'now' | 'recordHistory'> = { now: systemClock },
   ): Promise<{ result: ImportResult; entry: ImportCase }> => {
     const before = await readPointer(raw, tableName);
     reset();
@@ -244,7 +245,7 @@ export async function measureImports(
     await run('a', 'a. full import into an empty table', main, dataset);
 
     // (b) every earn document changed; (c) every 20th of them again, 5 minutes later.
-    const at = Math.floor(Date.now() / MINUTE) * MINUTE;
+    const at = Math.floor(systemClock().getTime() / MINUTE) * MINUTE;
     const all = refreshed(dataset.earn_offers, 1, new Date(at).toISOString(), 'bench-refresh-all');
     await run('b', 'b. earn refresh, every document changed', main, { earn_offers: all });
     const some = refreshed(all, 20, new Date(at + 5 * MINUTE).toISOString(), 'bench-refresh-5pc');
@@ -264,14 +265,14 @@ export async function measureImports(
     // (the embedded DynamoDB cannot hold three years of every offer in a bench run; the cost per
     // observation is the point).
     const { earn_history: _earn, borrow_history: _borrow, ...catalog } = dataset;
-    const hourStart = Math.floor(Date.now() / HOUR) * HOUR;
+    const hourStart = Math.floor(systemClock().getTime() / HOUR) * HOUR;
     const appendFor = (earnIds: number[], borrowIds: number[]) => ({
       earn_history: earnIds.map((offer_id) => ({ offer_id, points: hourly(hourStart, hourStart + HOUR, true) })),
       borrow_history: borrowIds.map((offer_id) => ({ offer_id, points: hourly(hourStart, hourStart + HOUR, false) })),
     });
     const prepared = async (name: string) => {
       const tableName = await table(name);
-      await importDataset(catalog, { client: raw, tableName });
+      await importDataset(catalog, { client: raw, tableName, now: systemClock });
       return tableName;
     };
     const every = await run(
@@ -365,7 +366,7 @@ export async function measureImports(
           .map((offer_id) => ({ offer_id, points: hourly(hourStart - threeYears, hourStart, earnFamily) }));
       await importDataset(
         { earn_history: slice(earnIds, true), borrow_history: slice(borrowIds, false) },
-        { client: raw, tableName: stored },
+        { client: raw, tableName: stored, now: systemClock },
       );
     }
     const withHistory = await run(
@@ -420,7 +421,7 @@ async function figureCases(
   log: (line: string) => void,
 ): Promise<void> {
   const tableName = await table('imports-figures');
-  const t = Math.floor(Date.now() / HOUR) * HOUR + MINUTE;
+  const t = Math.floor(systemClock().getTime() / HOUR) * HOUR + MINUTE;
   const daily = (earn: boolean) => (o: { id: number; apy?: string; net_borrow_apy?: string | null }) => ({
     offer_id: o.id,
     points: Array.from({ length: 31 }, (_, k) => {
@@ -570,7 +571,7 @@ export function writeBaseline(
   baseline.header = {
     commit: git.commit,
     shared_last_changed: git.sharedCommit,
-    date: new Date().toISOString().slice(0, 10),
+    date: systemClock().toISOString().slice(0, 10),
     method:
       'The import cases of issue 21 (tools/bench/imports.ts) through the real importDataset of this commit, on the embedded DynamoDB, with a client ' +
       "that charges each write by DynamoDB's item-size rules: the table 1 write unit per KB " +
@@ -580,7 +581,7 @@ export function writeBaseline(
       'read_units = the read units the embedded DynamoDB reports for those reads (ReturnConsumedCapacity).',
   };
   baseline.datasets[dataset] = {
-    measured_at: new Date().toISOString(),
+    measured_at: systemClock().toISOString(),
     commit: git.commit,
     command,
     cases: Object.fromEntries(

@@ -30,6 +30,7 @@ import { apiEvent } from '../../local/events';
 import { monthWindow } from '../../shared/domain/quota';
 import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import type { FunctionName } from '../../shared/http/routes';
+import { systemClock } from '../../shared/platform/clock';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import { type FloorSpec, runCounterFloor, type ServedData } from './floor';
 import { type Latency, latencyOf, median, round } from './stats';
@@ -196,7 +197,7 @@ export async function measureLatencyModel(kinds: ModelKind[], ctx: ModelContext,
   const results: ModelResult[] = [];
   for (const [i, kind] of kinds.entries()) {
     const keyId = `model-key-${i}`;
-    const month = monthWindow(new Date());
+    const month = monthWindow(systemClock());
     const floor = () =>
       Promise.all([
         ctx.data.run(kind.floor),

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { FamilyVersions } from '../../shared/data/snapshot-store';
 import { importDataset } from '../../shared/import/importer';
+import { systemClock } from '../../shared/platform/clock';
 import { EMBEDDED_TIMEOUTS, ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
 import { round } from './stats';
 
@@ -63,7 +64,7 @@ export async function loadDataset(
   onProgress?: (done: number, total: number) => void,
 ): Promise<ImportReport> {
   const started = performance.now();
-  const result = await importDataset(dataset, { client, tableName, onProgress });
+  const result = await importDataset(dataset, { client, tableName, onProgress, now: systemClock });
   const ms = performance.now() - started;
   return {
     method: 'importDataset',

@@ -9,6 +9,7 @@ import type { BuiltFunctions } from '../../local/functions';
 import { buildFunctions } from '../../local/functions';
 import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import type { FunctionName } from '../../shared/http/routes';
+import { systemClock } from '../../shared/platform/clock';
 import { ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
 import { type Clients, clientOptionsOf, createDocumentClient } from '../../shared/platform/dynamodb';
 import { type IndexLoads, indexLoadChecks, indexLoadTable, measureIndexLoads } from './index-load';
@@ -96,8 +97,8 @@ async function measureWith(
   quick: boolean,
 ): Promise<ModelPass> {
   const env = { [ENV.tableName]: config.tableName, [ENV.snapshotCacheMs]: String(config.snapshotCacheMs) };
-  const cached = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '64' }), clients);
-  const uncached = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '0' }), clients);
+  const cached = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '64' }), clients, systemClock);
+  const uncached = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '0' }), clients, systemClock);
 
   const modelKinds: ModelKind[] = [];
   for (const kind of kinds.filter((k) => SINGLE_VIEW.has(k.group))) {
@@ -144,7 +145,7 @@ async function measureWith(
           rank[a.group] - rank[b.group] + ((a.page?.role === 'deep' ? 1 : 0) - (b.page?.role === 'deep' ? 1 : 0)),
       )
       .map((k) => ({ path: k.path, fn: k.fn }));
-    const fresh = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '64' }), clients);
+    const fresh = buildFunctions(readConfig({ ...env, [ENV.readCacheMb]: '64' }), clients, systemClock);
     const mix = await replayMix(
       model,
       paths,

@@ -6,6 +6,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { apiEvent } from '../../local/events';
+import { systemClock } from '../../shared/platform/clock';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import type { Handler } from './measure';
 import { round } from './stats';
@@ -51,9 +52,9 @@ async function costOf(handler: Handler, keyId: string): Promise<RefusalCost> {
 
 export async function measureRefusals(handler: Handler, burst = 20): Promise<RefusalReport> {
   // One UTC minute for the whole measurement: wait out the end of this one if it is close.
-  const intoMinute = Date.now() % 60_000;
+  const intoMinute = systemClock().getTime() % 60_000;
   if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
-  const run = Date.now();
+  const run = systemClock().getTime();
 
   const sequence: RefusalCost[] = [];
   for (let i = 0; i < 5; i++) sequence.push(await costOf(handler, `bench-refusals-${run}`));

@@ -35,6 +35,7 @@ import { buildFunctions } from '../../local/functions';
 import type { CatalogFamily, OfferFamily } from '../../shared/data/keys';
 import type { FunctionName } from '../../shared/http/routes';
 import { importDataset } from '../../shared/import/importer';
+import { systemClock } from '../../shared/platform/clock';
 import { createClients } from '../../shared/platform/dynamodb';
 import { setLogSink } from '../../shared/platform/logger';
 import { BENCH, generateDataset, QUICK_BENCH } from '../sample-data/generate';
@@ -160,7 +161,7 @@ const exitStatus = (writeTargets: Check[]) => (ENFORCE_WRITE_TARGETS && writeTar
 /** `--imports`: only what imports cost, at the mode's scale (a quarter of an hour at BENCH scale). */
 /** When a section of `npm run bench` was measured by a mode of its own. */
 const runNote = (started: number, loadAtStart: number) => ({
-  generated_at: new Date().toISOString(),
+  generated_at: systemClock().toISOString(),
   runtime_s: Number(seconds(started)),
   load_average_1m: { start: Number(loadAtStart.toFixed(2)), end: Number(loadavg()[0].toFixed(2)) },
 });
@@ -182,7 +183,10 @@ function updateResults(out: string, update: (results: BenchResults) => void): vo
 async function importsOnly(mode: Args): Promise<number> {
   const started = performance.now();
   const loadAtStart = loadavg()[0];
-  const dataset = generateDataset({ ...mode.preset, now: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000) });
+  const dataset = generateDataset({
+    ...mode.preset,
+    now: new Date(Math.floor(systemClock().getTime() / 3_600_000) * 3_600_000),
+  });
   log(`bench imports (${mode.name}): generated in ${seconds(started)} s`);
   const dynamo = await startBenchDynamo('market-data-bench');
   try {
@@ -289,7 +293,7 @@ export async function runBench(argv: string[]): Promise<number> {
     );
   }
 
-  const now = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+  const now = new Date(Math.floor(systemClock().getTime() / 3_600_000) * 3_600_000);
   let dataset: ReturnType<typeof generateDataset> | undefined = generateDataset({ ...mode.preset, now });
   const datasetCounts = Object.fromEntries(Object.entries(dataset).map(([k, v]) => [k, v.length]));
   const historyPoints = [...dataset.earn_history, ...dataset.borrow_history].reduce((n, s) => n + s.points.length, 0);
@@ -323,7 +327,8 @@ export async function runBench(argv: string[]): Promise<number> {
     const sizes = (family: CatalogFamily | OfferFamily, filters?: ViewFilter[]) => data.size(family, filters);
     const picks = await pickRequests(dataset, data, now);
     // Version 1.2's kinds read replaced versions: refresh earn twice (every offer, then 5 %).
-    const earnVersion = async (file: unknown) => (await importDataset(file, { client, tableName })).versions.earn;
+    const earnVersion = async (file: unknown) =>
+      (await importDataset(file, { client, tableName, now: systemClock })).versions.earn;
     const refreshAt = (minutes: number) => new Date(now.getTime() + minutes * 60_000).toISOString();
     const full = refreshed(dataset.earn_offers, 1, refreshAt(5), 'bench-1.2-full');
     const five = refreshed(full, 20, refreshAt(10), 'bench-1.2-five');
@@ -340,7 +345,7 @@ export async function runBench(argv: string[]): Promise<number> {
     const kinds = await requestMix(picks, sizes, mode.name === 'quick');
 
     // The same factories the functions' composition roots call, on this run's clients.
-    const built = buildFunctions(config, clients);
+    const built = buildFunctions(config, clients, systemClock);
     const handlers: Record<FunctionName, Handler> = built.handlers;
     const { authorizer, keyStore } = built;
 
@@ -350,7 +355,7 @@ export async function runBench(argv: string[]): Promise<number> {
       const chosen = only === undefined ? kinds : kinds.filter((kind) => kind.name.includes(only));
       const model = await measureModel(
         chosen,
-        { data, now: new Date() },
+        { data, now: systemClock() },
         built,
         config,
         clients,
@@ -365,7 +370,7 @@ export async function runBench(argv: string[]): Promise<number> {
     for (const [i, kind] of kinds.entries()) {
       const result = await measureKind(
         kind,
-        { data, now: new Date(), handlers, recorder, client, counterClient, emfCalls },
+        { data, now: systemClock(), handlers, recorder, client, counterClient, emfCalls },
         mode.measure,
         `bench-key-${i}`,
       );
@@ -409,7 +414,7 @@ export async function runBench(argv: string[]): Promise<number> {
     // Latency as DynamoDB behaves (scripts/bench/latency-model.ts), and a skewed traffic mix; the
     // quick run measures the index loads alone (their read units and segments, a few loads).
     const model = mode.latency
-      ? await measureModel(kinds, { data, now: new Date() }, built, config, clients, false)
+      ? await measureModel(kinds, { data, now: systemClock() }, built, config, clients, false)
       : undefined;
     if (model)
       log(
@@ -446,7 +451,7 @@ export async function runBench(argv: string[]): Promise<number> {
     ];
     const results: BenchResults = {
       mode: mode.name,
-      generated_at: new Date().toISOString(),
+      generated_at: systemClock().toISOString(),
       runtime_s: Number(seconds(started)),
       machine: {
         node: process.version,

@@ -22,6 +22,7 @@ import { REFRESH_AHEAD_AT } from '../../shared/data/snapshot-store';
 import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import type { FunctionName } from '../../shared/http/routes';
 import { importDataset } from '../../shared/import/importer';
+import { systemClock } from '../../shared/platform/clock';
 import type { RuntimeConfig } from '../../shared/platform/config';
 import { currentAccounting, roundTrips, withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import { type Clients, createClients, createDocumentClient } from '../../shared/platform/dynamodb';
@@ -190,7 +191,7 @@ export async function measureFirstAfterPublish(
     }
   };
   for (let r = 0; r < runs; r++) {
-    let now = Date.now();
+    let now = systemClock().getTime();
     const clock = () => new Date(now);
     // An instance per kind, warm: the version served now loaded, by the same request; then one publish for them all.
     const instances = kinds.map(() => buildFunctions({ ...config, snapshotCacheMs: CACHE_MS }, clients, clock));
@@ -265,7 +266,7 @@ const handlerOf = (instance: ReturnType<typeof buildFunctions>, fn: FunctionName
  */
 export function fivePercentRefreshes(endpoint: string, tableName: string, earnOffers: EarnOffer[]) {
   const client = createDocumentClient({ endpoint, maxAttempts: 10, requestTimeoutMs: 30_000 });
-  const from = new Date();
+  const from = systemClock();
   let offers = earnOffers;
   let n = 0;
   return {
@@ -320,7 +321,7 @@ async function measureFactor(
   runs: number,
   log: (line: string) => void,
 ): Promise<ScaleRun> {
-  const now = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+  const now = new Date(Math.floor(systemClock().getTime() / 3_600_000) * 3_600_000);
   const preset = scaledPreset(base, factor);
   const dataset = generateDataset({ ...preset, now });
   log(`scale ×${factor}: ${dataset.earn_offers.length} earn, ${dataset.borrow_offers.length} borrow offers`);
@@ -344,7 +345,7 @@ async function measureFactor(
     log(`scale ×${factor}: warm instances ${warm.map((w) => `${w.fn} ${w.heap_mb} MB`).join(', ')}`);
 
     // The busiest detail and an earn page, warm, on one instance.
-    const handlers = buildFunctions(config, clients).handlers as unknown as Record<FunctionName, Handler>;
+    const handlers = buildFunctions(config, clients, systemClock).handlers as unknown as Record<FunctionName, Handler>;
     await call(handlers.currencies, busiestPath, 'scale-busiest');
     const plain = await call(handlers.currencies, busiestPath, 'scale-busiest');
     const coded = await call(handlers.currencies, busiestPath, 'scale-busiest', true);

@@ -12,6 +12,7 @@ import type { Stores } from '../../shared/data/stores';
 import { dataStatus } from '../../shared/domain/status';
 import type { ApiEvent } from '../../shared/http/http';
 import { STATUS_PATH } from '../../shared/http/routes';
+import { systemClock } from '../../shared/platform/clock';
 import type { LatencyModel } from './latency-model';
 import { type Latency, latencyOf, median, round } from './stats';
 
@@ -32,7 +33,7 @@ export async function measureStatus(
 ): Promise<StatusLoad> {
   const docs = docsHandler({
     status: (nowMs) => dataStatus(stores, nowMs, 86_400),
-    clock: () => new Date(),
+    clock: systemClock,
     retryAfterSeconds: 1,
   });
   const floor = () =>

@@ -13,6 +13,7 @@ import { type Authorizer, createGateway, type FamilyHandler } from '../../local/
 import type { KeyStore } from '../../shared/data/key-store';
 import type { FunctionName } from '../../shared/http/routes';
 import { parseAccounts } from '../../shared/import/dataset';
+import { systemClock } from '../../shared/platform/clock';
 import { type Latency, latencyOf, round } from './stats';
 
 export interface ThroughputReport {
@@ -87,7 +88,12 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
   });
   await options.keyStore.loadAccounts(accounts);
 
-  const server = createGateway({ handlers: options.handlers, authorizer: options.authorizer, authCacheTtlMs: 300_000 });
+  const server = createGateway({
+    handlers: options.handlers,
+    authorizer: options.authorizer,
+    clock: systemClock,
+    authCacheTtlMs: 300_000,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

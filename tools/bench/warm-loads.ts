@@ -14,6 +14,7 @@ import { buildFunctions } from '../../local/functions';
 import { indexBudget } from '../../shared/data/index-store';
 import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import type { FunctionName } from '../../shared/http/routes';
+import { systemClock } from '../../shared/platform/clock';
 import { ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import type { Clients } from '../../shared/platform/dynamodb';
@@ -63,6 +64,7 @@ async function twoPasses(
       [ENV.memoryMb]: String(memoryMb),
     }),
     clients,
+    systemClock,
   );
   const handler = (instance.handlers as unknown as Record<FunctionName, Handler>)[fn];
   const pass = async () => {

@@ -218,14 +218,14 @@ export async function loadAccountsCommand(store: KeyStore, path: string): Promis
 
 // ---- output -----------------------------------------------------------------------------------
 
-const describeUser = (user: UserItem | undefined): string =>
+const describeUser = (user: UserItem | undefined, now: Date): string =>
   !user
     ? 'no such user (its keys answer 403 until `premium --user ID --until …`)'
     : !user.premium
       ? 'no premium subscription'
       : user.premiumUntil === null
         ? 'premium, no end date'
-        : `premium until ${user.premiumUntil}${Date.parse(user.premiumUntil) <= Date.now() ? ' (expired)' : ''}`;
+        : `premium until ${user.premiumUntil}${Date.parse(user.premiumUntil) <= now.getTime() ? ' (expired)' : ''}`;
 
 const limitText = (value: number | undefined) => (value === undefined ? 'default' : String(value));
 
@@ -256,7 +256,7 @@ export async function run(invocation: Invocation, store: KeyStore, print: (line:
       print(
         `created key ${created.keyId} for user ${invocation.userId} (per minute: ${limitText(invocation.limits.perMinute)}, per month: ${limitText(invocation.limits.perMonth)})`,
       );
-      print(`user ${invocation.userId}: ${describeUser(created.user)}`);
+      print(`user ${invocation.userId}: ${describeUser(created.user, store.now())}`);
       print('API key (shown once; only its hash is stored):');
       print(created.secret);
       return;
@@ -269,14 +269,14 @@ export async function run(invocation: Invocation, store: KeyStore, print: (line:
       return;
     case 'list': {
       const { user, keys } = await listKeysCommand(store, invocation.userId);
-      print(`user ${invocation.userId}: ${describeUser(user)}`);
+      print(`user ${invocation.userId}: ${describeUser(user, store.now())}`);
       if (keys.length === 0) print('no keys');
       else formatKeyTable(keys).forEach((line) => print(line));
       return;
     }
     case 'premium': {
       const user = await premiumCommand(store, invocation.userId, invocation.until);
-      print(`user ${user.userId}: ${describeUser(user)}`);
+      print(`user ${user.userId}: ${describeUser(user, store.now())}`);
       return;
     }
     case 'load': {

@@ -39,8 +39,8 @@ const EXCHANGE = {
 
 const WALLET = {
   type: 'wallet',
-  slug: 'ledger-nano-x',
-  name: 'Ledger Nano X',
+  slug: 'ledger',
+  name: 'Ledger',
   url: 'https://www.ledger.com',
   logo64: null,
   stats: {
@@ -57,8 +57,8 @@ const WALLET = {
 
 const PROTOCOL = {
   type: 'protocol',
-  slug: 'aave-v3',
-  name: 'Aave V3',
+  slug: 'aave',
+  name: 'Aave',
   url: 'https://aave.com',
   logo64: 'https://img.example/aave.png',
   stats: { category: 'lending', tvl: '12345678901.25' },
@@ -86,11 +86,11 @@ const CURRENCY = {
   updated_at: '2026-11-20T09:00:00.000Z',
 };
 
-const AAVE_REF = { type: 'protocol', slug: 'aave-v3', name: 'Aave V3' };
+const AAVE_REF = { type: 'protocol', slug: 'aave', name: 'Aave' };
 
 const EARN_OFFER = {
   id: 1042,
-  compositeKey: 'aave-v3:arbitrum:usdt:supply',
+  compositeKey: 'aave:arbitrum:usdt:supply',
   platform: AAVE_REF,
   chain: ARBITRUM,
   asset: TETHER,
@@ -124,7 +124,7 @@ const APY_STATS = {
 
 const BORROW_OFFER = {
   id: 2077,
-  compositeKey: 'aave-v3:arbitrum:usdt:borrow',
+  compositeKey: 'aave:arbitrum:usdt:borrow',
   platform: AAVE_REF,
   chain: ARBITRUM,
   asset: TETHER,
@@ -145,7 +145,7 @@ const BORROW_OFFER = {
 
 const COLLATERAL_OFFER = {
   id: 3105,
-  compositeKey: 'aave-v3:ethereum:wbtc:collateral',
+  compositeKey: 'aave:ethereum:wbtc:collateral',
   platform: AAVE_REF,
   chain: ETHEREUM,
   asset: BITCOIN,
@@ -337,7 +337,7 @@ export const IF_NONE_MATCH_EXAMPLE = '"Yx0Jr1bKQ3C0lq6F0d9w0g"';
 /** A slug of each catalog family, for the `{slug}` of its detail. */
 export const SLUG_EXAMPLES = {
   exchanges: 'binance',
-  wallets: 'ledger-nano-x',
-  protocols: 'aave-v3',
+  wallets: 'ledger',
+  protocols: 'aave',
   currencies: 'bitcoin',
 } as const;

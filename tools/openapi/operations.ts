@@ -10,7 +10,6 @@ import { DEFAULT_PERIOD } from '../../shared/domain/history';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
 import { historyColumnsOf, historyCsv, offerColumnsOf, offersCsv } from '../../shared/http/csv';
 import {
-  ANY_ID_PATH,
   CHANGES_QUERY,
   CURRENCY_DETAIL_QUERY,
   HISTORIES_QUERY,
@@ -234,10 +233,13 @@ function noHistory(family: OfferFamily): OperationSpec {
     summary: `${Family} offer history (never stored)`,
     description: `${Family} history is not stored: after authentication and quotas this always answers \`404 not_found\`, whatever the id and the query string.`,
     tag: 'History',
-    // Any text: the answer is 404 whatever the value, so a client may send any id.
-    path: documented(ANY_ID_PATH()),
+    // An offer id like every other (a generated client sends a number); the answer is 404 whatever it is.
+    path: documented(OFFER_ID_PATH()),
     pathOverrides: {
-      id: { description: 'Any offer id (any text): the answer is `404 not_found` whatever it is.', example: '3105' },
+      id: {
+        description: `A ${family} offer id: the answer is \`404 not_found\` whatever it is (any text too).`,
+        example: 2,
+      },
     },
     query: documented(NO_QUERY()),
   };

@@ -98,12 +98,12 @@ export function documented<S extends ParamSchema>(schema: S & Described<S>): Doc
  */
 export const PARAMETER_EXAMPLES: Readonly<Record<ParameterName, unknown>> = {
   limit: 100,
-  offset: 200,
+  offset: 2,
   platform_type: ['exchange', 'protocol'],
-  platform: ['aave-v3', 'binance'],
+  platform: ['aave', 'binance'],
   asset: ['tether', 'usd-coin'],
-  chain: ['arbitrum'],
-  ids: [1042, 2077],
+  chain: ['ethereum'],
+  ids: [1, 2],
   sort: 'tvl_desc',
   min_apy: '4.75',
   min_tvl: '1e6',
@@ -118,6 +118,6 @@ export const PARAMETER_EXAMPLES: Readonly<Record<ParameterName, unknown>> = {
   from: '2026-03-01T00:00:00Z',
   to: '2026-11-20T00:00:00Z',
   interval: '1d',
-  id: 1042,
+  id: 2,
   slug: 'binance',
 };

@@ -2,6 +2,9 @@
  * A deterministic, realistic dataset (README.md, "Data import") for local runs, tests and benchmarks. Same
  * options, same output: all randomness comes from `seed` and every time is placed before `now`.
  */
+
+import { RETENTION_MS, SERIES } from '../../shared/domain/buckets';
+import { DAY_MS, HOUR_MS } from '../../shared/platform/timestamps';
 import { generateCurrencies } from './currencies';
 import { generateEarnOffers } from './earn';
 import { generateHistories, type HistoryOptions } from './history';
@@ -23,22 +26,34 @@ export interface GenerateOptions extends HistoryOptions {
   collateral: number;
 }
 
+/** The anchor of a dataset generated at `now`: the start of its UTC hour, so that a run within one hour generates the same file. */
+export const anchorOf = (now: Date): Date => new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+
 /** A preset is everything but the anchor time, which the caller supplies. */
 export type GeneratePreset = Readonly<Omit<GenerateOptions, 'now'>>;
 
-/** What `npm start` serves: every edge case, ~2.5 MB of JSON. */
+/** The days the 1 h series keeps its points: a living sample is hourly over them, daily before. */
+const RAW_DAYS = RETENTION_MS[SERIES['1h'].stored]! / DAY_MS;
+
+/**
+ * What `npm start` serves: every edge case, and every published earn and borrow offer with 90
+ * days of history ending at the anchor (CONTRACT §9), so that its figures are there.
+ */
 export const SAMPLE: GeneratePreset = {
   seed: 2024,
   currencies: 400,
   exchanges: 40,
   wallets: 30,
   protocols: 40,
-  earn: 300,
-  borrow: 200,
+  // Every earn and borrow offer's history is ~350 stored items (docs/data-model.md, "History"):
+  // these counts keep the first import of `npm start` to seconds.
+  earn: 100,
+  borrow: 60,
   collateral: 200,
-  historyOffers: 24,
-  historyDays: 120,
-  historyStepHours: [1, 6, 6, 6, 6, 6],
+  historyOffers: 'all',
+  historyDays: 90,
+  historyStepHours: 1,
+  historyDetailDays: RAW_DAYS,
 };
 
 /** The load the service is sized for: three years of hourly history for 50 offers. */
@@ -74,16 +89,7 @@ export const QUICK_BENCH: GeneratePreset = {
 export const PRESETS = { sample: SAMPLE, 'quick-bench': QUICK_BENCH, bench: BENCH } as const;
 export type PresetName = keyof typeof PRESETS;
 
-const COUNT_FIELDS = [
-  'currencies',
-  'exchanges',
-  'wallets',
-  'protocols',
-  'earn',
-  'borrow',
-  'collateral',
-  'historyOffers',
-] as const;
+const COUNT_FIELDS = ['currencies', 'exchanges', 'wallets', 'protocols', 'earn', 'borrow', 'collateral'] as const;
 
 function assertValid(options: GenerateOptions): void {
   const problems: string[] = [];
@@ -96,7 +102,11 @@ function assertValid(options: GenerateOptions): void {
   if (options.currencies === 0 && options.earn + options.borrow + options.collateral > 0) {
     problems.push('offers need at least one currency to be about');
   }
+  if (options.historyOffers !== 'all' && (!Number.isSafeInteger(options.historyOffers) || options.historyOffers < 0))
+    problems.push("historyOffers must be a non-negative integer or 'all'");
   if (!(options.historyDays > 0)) problems.push('historyDays must be positive');
+  if (options.historyDetailDays !== undefined && !(options.historyDetailDays > 0))
+    problems.push('historyDetailDays must be positive');
   const steps = typeof options.historyStepHours === 'number' ? [options.historyStepHours] : options.historyStepHours;
   if (steps.length === 0 || steps.some((step) => !Number.isSafeInteger(step) || step <= 0)) {
     problems.push('historyStepHours must be positive whole hours');

@@ -131,10 +131,10 @@ export function pickChain(ctx: OfferContext, rng: Rng, asset: CurrencyRecord | n
   return chain ? assetRef(chain) : null;
 }
 
-/** Ascending positive ids with occasional gaps (retired offers). */
+/** Ascending positive ids from 1, with occasional gaps (retired offers). */
 export function offerIds(rng: Rng, count: number): number[] {
   const ids: number[] = [];
-  let id = rng.int(1, 40);
+  let id = 1;
   for (let i = 0; i < count; i++) {
     ids.push(id);
     id += 1 + (rng.chance(0.15) ? rng.int(1, 6) : 0);

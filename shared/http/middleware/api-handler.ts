@@ -61,7 +61,7 @@ export function apiHandler<F extends FunctionName>(_fn: F, handlers: RouteHandle
   const memory = new BudgetMemory();
   const chain: ApiMiddleware[] = [
     // First, so that its after/onError run last and record the final status (429s included).
-    requestMetrics(),
+    requestMetrics({ now: deps.clock }),
     logContext(),
     // Before the response headers, so that its after/onError compress the final body.
     compression(),

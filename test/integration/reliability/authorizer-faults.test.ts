@@ -71,9 +71,10 @@ let userRead: () => Promise<{ Item?: Record<string, unknown> }>;
 const event = (token: string | undefined = `Bearer ${KEY}`): APIGatewayTokenAuthorizerEvent =>
   ({ type: 'TOKEN', authorizationToken: token, methodArn: METHOD_ARN }) as APIGatewayTokenAuthorizerEvent;
 
-const store = () => new KeyStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), TABLE, '');
-const run = (token?: string) =>
-  authorize(event(token), { store: store(), clock: () => new Date('2026-11-20T10:00:00.000Z') });
+const NOW = new Date('2026-11-20T10:00:00.000Z');
+const store = () =>
+  new KeyStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), TABLE, '', () => NOW);
+const run = (token?: string) => authorize(event(token), { store: store(), clock: () => NOW });
 
 /** The outcome as one of Allow / Deny / Unauthorized / failure (any other throw). */
 async function outcome(
@@ -147,7 +148,7 @@ describe('DynamoDB failures: the authorizer fails closed with a non-Unauthorized
     keyRead = async () => {
       throw FAULTS[fault]();
     };
-    const { kind } = await outcome(authorizerHandler({ store: store() })(event()));
+    const { kind } = await outcome(authorizerHandler({ store: store(), clock: () => NOW })(event()));
     expect(kind).toBe('failure');
     expect(ddb.commandCalls(GetCommand).length).toBeGreaterThan(0);
   });
@@ -219,7 +220,8 @@ describe('through the gateway: a failing authorizer is a 503 envelope and the fu
     };
     server = createGateway({
       handlers: { platforms: family, currencies: family, offers: family, history: family, usage: family },
-      authorizer: (e) => authorizerHandler({ store: store() })(e),
+      authorizer: (e) => authorizerHandler({ store: store(), clock: () => NOW })(e),
+      clock: () => NOW,
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

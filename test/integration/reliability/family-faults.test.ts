@@ -219,7 +219,7 @@ beforeAll(async () => {
     RETRY_AFTER_SECONDS: '2',
     READ_CACHE_MB: '0',
   });
-  await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName });
+  await importDataset(fixtureDataset(), { client: table.client, tableName: table.tableName, now: () => NOW });
   const api: TestApi = table.api({ clock: () => NOW });
   HANDLERS = { platforms: api.platforms, currencies: api.currencies, offers: api.offers, history: api.history };
 });

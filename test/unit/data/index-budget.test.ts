@@ -13,6 +13,7 @@ const budgetAt = (memory?: string) =>
   createStores(
     client,
     readConfig({ TABLE_NAME: 't', ...(memory === undefined ? {} : { AWS_LAMBDA_FUNCTION_MEMORY_SIZE: memory }) }),
+    () => 0,
   ).indexes.budget;
 
 it('is a quarter of the configured memory for the served indexes and an eighth for retired ones', () => {

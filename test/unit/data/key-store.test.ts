@@ -77,7 +77,7 @@ describe('KeyStore.createKey', () => {
   });
 
   it('refuses a given secret outside the key format', async () => {
-    const store = new KeyStore(client, 't');
+    const store = new KeyStore(client, 't', '', () => NOW);
 
     await expect(store.createKey('u1', {}, 'short')).rejects.toThrow(RangeError);
 
@@ -88,13 +88,13 @@ describe('KeyStore.createKey', () => {
     ddb
       .on(PutCommand)
       .rejects(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' }));
-    const store = new KeyStore(client, 't');
+    const store = new KeyStore(client, 't', '', () => NOW);
 
     await expect(store.createKey('u1', {}, KEY)).rejects.toThrow(KeyExistsError);
   });
 
   it('refuses a limit that is not a positive integer before any write', async () => {
-    const store = new KeyStore(client, 't');
+    const store = new KeyStore(client, 't', '', () => NOW);
 
     await expect(store.createKey('u1', { perMinute: 0 })).rejects.toThrow(RangeError);
 
@@ -114,7 +114,7 @@ describe('KeyStore reads', () => {
         perMonth: 7,
       },
     });
-    const store = new KeyStore(client, 't', 'p');
+    const store = new KeyStore(client, 't', 'p', () => NOW);
 
     const key = await store.findByKey(KEY);
 
@@ -142,7 +142,7 @@ describe('KeyStore reads', () => {
         ...change,
       },
     });
-    const store = new KeyStore(client, 't');
+    const store = new KeyStore(client, 't', '', () => NOW);
 
     const error = await store.findByKey(KEY).catch((e: Error) => e);
 
@@ -153,7 +153,7 @@ describe('KeyStore reads', () => {
   it('throws CorruptDataError for a user item whose premiumUntil is not a date', async () => {
     ddb.on(GetCommand).resolves({ Item: { ...userKey('u1'), userId: 'u1', premium: true, premiumUntil: 'soon' } });
 
-    await expect(new KeyStore(client, 't').getUser('u1')).rejects.toBeInstanceOf(CorruptDataError);
+    await expect(new KeyStore(client, 't', '', () => NOW).getUser('u1')).rejects.toBeInstanceOf(CorruptDataError);
   });
 
   it('refuses a key reference without a hash, in list and in revoke (which then writes nothing)', async () => {
@@ -166,7 +166,7 @@ describe('KeyStore reads', () => {
         },
       ],
     });
-    const store = new KeyStore(client, 't');
+    const store = new KeyStore(client, 't', '', () => NOW);
 
     await expect(store.listKeys('u1')).rejects.toBeInstanceOf(CorruptDataError);
 
@@ -183,7 +183,7 @@ describe('KeyStore reads', () => {
 
   it('reads a user, with a missing premiumUntil as null', async () => {
     ddb.on(GetCommand, { Key: userKey('u1') }).resolves({ Item: { ...userKey('u1'), userId: 'u1', premium: true } });
-    const store = new KeyStore(client, 't');
+    const store = new KeyStore(client, 't', '', () => NOW);
 
     expect(await store.getUser('u1')).toEqual({ userId: 'u1', premium: true, premiumUntil: null });
   });

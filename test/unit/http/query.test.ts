@@ -11,6 +11,7 @@ import {
   quoted,
 } from '../../../shared/http/query';
 import { ValidationError } from '../../../shared/platform/errors';
+import { TIMESTAMP_MAX_LENGTH, TIMESTAMP_PATTERN } from '../../../shared/platform/timestamps';
 
 const messagesOf = (fn: () => unknown): string[] => {
   try {
@@ -502,5 +503,27 @@ describe('APY figures (CONTRACT §13): the figure sorts and filters, include', (
     expect(messagesOf(() => parseQuery(CURRENCY_DETAIL_QUERY(), { limit: ['1'] }))).toEqual([
       'property limit should not exist',
     ]);
+  });
+});
+
+describe('from and to', () => {
+  const refusal = (value: string) => messagesOf(() => parseQuery(HISTORY_QUERY(), { from: [value] }));
+
+  it.each([
+    ['a word', 'yesterday'],
+    ['5,000 characters', `2026-01-31T12:00:00Z${'0'.repeat(4_980)}`],
+    ['a day that does not exist', '2026-02-30T12:00:00Z'],
+    ['a date without a time', '2026-01-31'],
+  ])('refuses %s with one message naming the parameter', (_case, value) => {
+    expect(refusal(value)).toEqual(['from must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00Z']);
+  });
+
+  it('takes the longest form the pattern allows, which is the maxLength the description states', () => {
+    const longest = '2026-01-31T12:00:00.123456789+00:00';
+
+    expect(longest).toHaveLength(TIMESTAMP_MAX_LENGTH);
+    expect(TIMESTAMP_PATTERN.test(longest)).toBe(true);
+    expect(parseQuery(HISTORY_QUERY(), { from: [longest] })).toEqual({ from: longest });
+    expect(refusal(`${longest}0`)).toEqual(['from must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00Z']);
   });
 });

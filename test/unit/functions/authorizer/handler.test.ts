@@ -16,7 +16,12 @@ const API = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod';
 const METHOD_ARN = `${API}/GET/api/v1/exchanges`;
 const NOW = new Date('2026-06-15T12:00:00.000Z');
 
-const store = new KeyStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), TABLE, PEPPER);
+const store = new KeyStore(
+  DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })),
+  TABLE,
+  PEPPER,
+  () => NOW,
+);
 const event = (authorizationToken: string | undefined): APIGatewayTokenAuthorizerEvent =>
   ({ type: 'TOKEN', authorizationToken, methodArn: METHOD_ARN }) as APIGatewayTokenAuthorizerEvent;
 const run = (authorizationToken: string | undefined) =>

@@ -19,6 +19,7 @@ const ssm = mockClient(SSMClient);
 const ddb = mockClient(DynamoDBDocumentClient);
 const PARAMETER = '/market-data/prod/key-pepper';
 const PEPPER = 'pepper-from-ssm';
+const NOW = new Date('2026-06-15T12:00:00.000Z');
 const KEY = 'test_0123456789abcdefghijklmnopqrstuvwxyzABCD';
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/api/v1/exchanges';
 const event = {
@@ -31,7 +32,7 @@ const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 
 const lookup = () =>
   pepperedKeyLookup(
     ssmPepper(new SSMClient({ region: 'eu-west-1' }), PARAMETER),
-    (pepper) => new KeyStore(documentClient, 't', pepper),
+    (pepper) => new KeyStore(documentClient, 't', pepper, () => NOW),
   );
 
 beforeEach(() => {
@@ -56,8 +57,11 @@ it('reads the SecureString with decryption once, for concurrent and later reques
   ssm.on(GetParameterCommand).resolves({ Parameter: { Name: PARAMETER, Type: 'SecureString', Value: PEPPER } });
   const store = lookup();
 
-  const answers = await Promise.all([authorize(event, { store }), authorize(event, { store })]);
-  answers.push(await authorize(event, { store }));
+  const answers = await Promise.all([
+    authorize(event, { store, clock: () => NOW }),
+    authorize(event, { store, clock: () => NOW }),
+  ]);
+  answers.push(await authorize(event, { store, clock: () => NOW }));
 
   expect(answers.map((a) => a.policyDocument.Statement[0].Effect)).toEqual(['Allow', 'Allow', 'Allow']);
   expect(ssm.commandCalls(GetParameterCommand).map((call) => call.args[0].input)).toEqual([
@@ -73,16 +77,16 @@ it('fails closed while the parameter cannot be read, and reads it again on the n
     .resolves({ Parameter: { Name: PARAMETER, Type: 'SecureString', Value: PEPPER } });
   const store = lookup();
 
-  await expect(authorize(event, { store })).rejects.toThrow('Authorizer failure');
+  await expect(authorize(event, { store, clock: () => NOW })).rejects.toThrow('Authorizer failure');
   expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
-  expect((await authorize(event, { store })).policyDocument.Statement[0].Effect).toBe('Allow');
+  expect((await authorize(event, { store, clock: () => NOW })).policyDocument.Statement[0].Effect).toBe('Allow');
   expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(2);
 });
 
 it('never takes an empty parameter for "no pepper"', async () => {
   ssm.on(GetParameterCommand).resolves({ Parameter: { Name: PARAMETER, Type: 'SecureString', Value: '' } });
 
-  await expect(authorize(event, { store: lookup() })).rejects.toThrow('Authorizer failure');
+  await expect(authorize(event, { store: lookup(), clock: () => NOW })).rejects.toThrow('Authorizer failure');
   expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
 });
 
