@@ -6,7 +6,6 @@
  * sort of the rendered documents (test/helpers/exact-decimal.ts).
  */
 import { gzipSync } from 'node:zlib';
-import * as z from 'zod/mini';
 import {
   type CatalogIndex,
   type CatalogIndexData,
@@ -24,7 +23,6 @@ import {
   encodeManifest,
   type Manifest,
 } from '../../../shared/data/items/manifest';
-import { decodeLegacySource } from '../../../shared/data/items/source-records';
 import { type CatalogFamily, DATASET_FAMILY_OF, type OfferFamily } from '../../../shared/data/keys';
 import type { ApyStats } from '../../../shared/domain/apy-stats';
 import { type Dataset, parseDataset } from '../../../shared/import/dataset';
@@ -52,9 +50,6 @@ import {
 import { rowsOf } from '../../helpers/offer-facts';
 import { fc } from '../../helpers/property';
 import { earnRecord, type RecordOf, seeded as random } from '../../helpers/records';
-
-/** The schema the source records of these tests are decoded with (the import passes the dataset's). */
-const NOTE_RECORD = z.strictObject({ id: z.int(), note: z.string() });
 
 type Doc = RecordOf;
 
@@ -772,26 +767,6 @@ describe('stored items', () => {
       [
         'a base list of the wrong shape',
         () => decodeBaseList('v0', { PK: 'IDX#v0', SK: 'BLOCKS', z: gzipSync('{"blocks":[1]}') }),
-      ],
-      [
-        'source records of a version written before that are not a list',
-        () =>
-          decodeLegacySource(
-            'v',
-            'earn_offers',
-            [{ PK: 'V#v#SOURCE#earn_offers', SK: '000000', z: gzipSync('{}') }],
-            NOTE_RECORD,
-          ),
-      ],
-      [
-        'source records of a version written before that do not match the family’s schema',
-        () =>
-          decodeLegacySource(
-            'v',
-            'earn_offers',
-            [{ PK: 'V#v#SOURCE#earn_offers', SK: '000000', z: gzipSync('[{"id":"1","note":"x"}]') }],
-            NOTE_RECORD,
-          ),
       ],
     ])('%s', (_, decode) => {
       expect(decode).toThrow(CorruptDataError);
