@@ -618,16 +618,9 @@ describe('stored items', () => {
     expect(encodeBaseList('v0', list)).toMatchObject({ PK: 'IDX#v0', SK: 'BLOCKS' });
   });
 
-  it('a manifest of the positioned layout (keys as text, no blocks) reads as its keys', () => {
-    const legacy = { PK: 'V#old#MANIFEST', SK: '000000', keys: '[["V#old#LIST#earn","META"],["V#old#EARN#1","ITEM"]]' };
-
-    expect(decodeManifest('old', [legacy])).toEqual({
-      keys: [
-        ['V#old#LIST#earn', 'META'],
-        ['V#old#EARN#1', 'ITEM'],
-      ],
-      blocks: [],
-    });
+  it('a manifest item without its compressed body is corrupt (no other layout is read)', () => {
+    const other = { PK: 'V#old#MANIFEST', SK: '000000', keys: '[["V#old#LIST#earn","META"]]' };
+    expect(() => decodeManifest('old', [other])).toThrow(CorruptDataError);
   });
 
   describe('a stored item that does not decode is corrupt data', () => {
