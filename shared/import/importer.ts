@@ -17,6 +17,7 @@ import type { IndexData, OfferIndexData } from '../data/family-index';
 import { type FigureCounts, FigureStore } from '../data/figure-store';
 import { HistoryWriter } from '../data/history-writer';
 import { applyDelta, type IndexDeltaData, indexDelta, sameIndex } from '../data/index-delta';
+import { BLOCK_LAYOUT } from '../data/items/document-block';
 import { decodeIndexDelta, encodeIndexDelta } from '../data/items/index-delta';
 import { INDEX_LAYOUT } from '../data/items/index-segment';
 import type { Manifest } from '../data/items/manifest';
@@ -105,13 +106,13 @@ export const LEASE_MS = 5 * 60_000;
  */
 export const TAKEOVER_GRACE_MS = 30_000;
 /**
- * The layout of family versions: 4, one ordered index per version and content-addressed document
- * blocks (raised when the blocks' format changes, items/document-block.ts), and the index's own
- * layout, derived from its declared columns and their encodings (items/index-segment.ts). It is
- * part of every version's identity, so a family served in an older layout is written again by the
- * next import that carries it or can read its source records.
+ * The layout of family versions, derived from what it versions, never bumped by hand: the blocks'
+ * format (items/document-block.ts `BLOCK_LAYOUT`) and the index's layout, from its declared
+ * columns and their encodings (items/index-segment.ts `INDEX_LAYOUT`). It is part of every
+ * version's identity, hence of its keys (`V#<v>#`): a layout change is a new version, written by
+ * the first import after the deploy (docs/deploy.md, ADR 0024).
  */
-const LAYOUT = [4, INDEX_LAYOUT];
+const LAYOUT = [BLOCK_LAYOUT, INDEX_LAYOUT];
 
 export interface ImportOptions {
   client: DynamoDBDocumentClient;
