@@ -215,7 +215,7 @@ export interface paths {
         };
         /**
          * Get the history of several earn offers
-         * @description APY history of up to 50 earn offers in one request (one unit of budget): one entry per published id, in the order of `ids`; an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. `history` is a route here, not an offer id.
+         * @description APY history of up to 50 earn offers in one request (one unit of budget): one entry per published id, in the order of `ids`; an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. At most 50,000 buckets in all: the number of `ids` times the window's buckets at its interval (`period=all` counts from 1970); a larger request is a `validation_error` naming `ids` and `interval`, with the count. Every valid request is answered whole, JSON or CSV, with or without compression. `history` is a route here, not an offer id.
          *
          *     The `period` parameter (default `1m`) selects the window and the bucket size (`interval`):
          *
@@ -314,7 +314,7 @@ export interface paths {
         };
         /**
          * Get the history of several borrow offers
-         * @description APY history of up to 50 borrow offers in one request (one unit of budget): one entry per published id, in the order of `ids`; an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. `history` is a route here, not an offer id.
+         * @description APY history of up to 50 borrow offers in one request (one unit of budget): one entry per published id, in the order of `ids`; an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. At most 50,000 buckets in all: the number of `ids` times the window's buckets at its interval (`period=all` counts from 1970); a larger request is a `validation_error` naming `ids` and `interval`, with the count. Every valid request is answered whole, JSON or CSV, with or without compression. `history` is a route here, not an offer id.
          *
          *     The `period` parameter (default `1m`) selects the window and the bucket size (`interval`):
          *
@@ -1779,7 +1779,7 @@ export interface components {
          */
         query_min_tvl: string;
         /**
-         * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+         * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, negative allowed (a borrow mean can be below zero): an optional `-`, digits, an optional fraction, an optional exponent (`4.75`, `-0.5`, `-2.5E-1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
          * @example 4
          */
         query_min_apy_mean_30d: string;
@@ -2758,7 +2758,7 @@ export interface operations {
                  */
                 available?: boolean;
                 /**
-                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, negative allowed (a borrow mean can be below zero): an optional `-`, digits, an optional fraction, an optional exponent (`4.75`, `-0.5`, `-2.5E-1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
                  * @example 4
                  */
                 min_apy_mean_30d?: components["parameters"]["query_min_apy_mean_30d"];
@@ -3028,7 +3028,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. With the window, at most 50,000 buckets in all. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
                  *       1,
                  *       2
@@ -3307,7 +3307,7 @@ export interface operations {
                  */
                 is_active?: components["parameters"]["query_is_active"];
                 /**
-                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent (`4.75`, `1e-7`, `2.5E1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
+                 * @description Only offers whose `apy_stats.mean_30d` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is `null` never matches. A number as JSON writes it, negative allowed (a borrow mean can be below zero): an optional `-`, digits, an optional fraction, an optional exponent (`4.75`, `-0.5`, `-2.5E-1`, `1e6`; not `.5`, `+1` or `5.`), at most 32 characters, compared as an exact decimal.
                  * @example 4
                  */
                 min_apy_mean_30d?: components["parameters"]["query_min_apy_mean_30d"];
@@ -3563,7 +3563,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
+                 * @description The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. With the window, at most 50,000 buckets in all. A comma-separated list of 1 to 50 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
                  *       1,
                  *       2

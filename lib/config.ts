@@ -163,9 +163,9 @@ export interface StageConfig {
   readCacheMb: number;
   /** Memory of the ingest function, MB (default 1024): it holds the file and its projection. */
   ingestMemorySize: number;
-  /** Timeout of the ingest function (default 300 s); the queue's visibility timeout is 6 times it. */
+  /** Timeout of the ingest function (default 300 s); the queue's visibility timeout is 30 s more. */
   ingestTimeoutSeconds: number;
-  /** Deliveries of an ingest message before it moves to the dead-letter queue (default 5). */
+  /** Deliveries of an ingest message before it moves to the dead-letter queue (default 2: a crash, a timeout or a busy lease retried once). */
   ingestMaxReceiveCount: number;
   /** A family's data older than this raises its DataAge alarm (default 1440, a day). */
   maxDataAgeMinutes: number;
@@ -260,7 +260,7 @@ export function resolveStageConfig(stage: string, block: unknown = {}): StageCon
     readCacheMb: b.readCacheMb ?? DEFAULTS.readCacheMb,
     ingestMemorySize: b.ingestMemorySize ?? 1024,
     ingestTimeoutSeconds: b.ingestTimeoutSeconds ?? 300,
-    ingestMaxReceiveCount: b.ingestMaxReceiveCount ?? 5,
+    ingestMaxReceiveCount: b.ingestMaxReceiveCount ?? 2,
     maxDataAgeMinutes: b.maxDataAgeMinutes ?? 1440,
     recordHistory: b.recordHistory ?? DEFAULTS.recordHistory,
   };

@@ -172,7 +172,11 @@ export class MarketDataStack extends Stack {
       table: this.table.table,
       routes: ROUTES,
       topic: this.alarmTopic(config),
-      ingest: { fn: this.ingest.function.fn, deadLetterQueue: this.ingest.deadLetterQueue },
+      ingest: {
+        fn: this.ingest.function.fn,
+        deadLetterQueue: this.ingest.deadLetterQueue,
+        eventDeadLetterQueue: this.ingest.eventDeadLetterQueue,
+      },
       freshness: {
         fn: this.freshness.function.fn,
         families: DATASET_FAMILIES,

@@ -28,6 +28,7 @@ import { FUNCTION_NAMES, type FunctionName, matchRoute, type RouteMatch, transfe
 import { lambdaHandler } from '../shared/http/streaming';
 import { BEARER_EXPRESSION } from '../shared/platform/bearer';
 import type { Clock } from '../shared/platform/clock';
+import { LAMBDA_RESPONSE_LIMIT_BYTES } from '../shared/platform/constants';
 import {
   installLambdaRuntime,
   isStreaming,
@@ -65,12 +66,8 @@ interface PublicAnswer {
   body: string | Buffer;
 }
 
-/**
- * Lambda's limit on a synchronous invocation's response: 6 MB, the JSON of the whole proxy result
- * (status, headers, body; a base64 body counts as its base64 text).
- * @internal (exported for its tests)
- */
-export const LAMBDA_RESPONSE_LIMIT_BYTES = 6 * 1024 * 1024;
+/** @internal (exported for its tests) */
+export { LAMBDA_RESPONSE_LIMIT_BYTES };
 
 const API_ID = 'local';
 const ACCOUNT = '000000000000';

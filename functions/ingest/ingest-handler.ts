@@ -8,9 +8,13 @@
  * - published: the file moves to `imported/` beside a short result report;
  * - refused (a `DataFileError`): nothing is published; the file moves to `refused/` beside a
  *   report listing every error by place;
- * - any other error (DynamoDB, S3, another import holding the lease) propagates, so SQS delivers
- *   the message again after its visibility timeout and, after the last attempt, moves it to the
- *   dead-letter queue. The file stays under `incoming/` until then.
+ * - failed (any other error, DynamoDB or S3, once more after a first failure while time allows):
+ *   nothing is published; the file moves to `failed/` beside a report and its event goes to the
+ *   dead-letter queue (its alarm), and the message is done: a failing upload holds the queue for
+ *   its own import's time only, and never blocks a later upload of its name (ADR 0023);
+ * - another import holding the lease (`npm run import`) propagates, so SQS delivers the message
+ *   again after its visibility timeout; the file stays under `incoming/`. So does a crash or a
+ *   timeout of the function, until the queue's last delivery moves the message to the dead-letter queue.
  * Every outcome writes one EMF line (shared/import/import-metrics.ts).
  *
  * The bucket is versioned and its event names the version uploaded: that version is imported,
@@ -48,6 +52,19 @@ export interface IngestDeps {
   clock: () => Date;
   /** Record the published offers' values as history (the stage's `recordHistory`, CONTRACT §12). */
   recordHistory: boolean;
+  /** Send an upload whose import kept failing to the dead-letter queue (its event, as received). */
+  deadLetter: (failed: DeadLetter) => Promise<void>;
+}
+
+/** What the dead-letter queue gets for an upload whose import kept failing. */
+interface DeadLetter {
+  /** The message's body: the EventBridge event of the upload. */
+  body: string;
+  bucket: string;
+  key: string;
+  versionId?: string;
+  /** Where the file and its report now are. */
+  moved: { file: string; report: string };
 }
 
 /** What became of one object named in a message. */
@@ -134,7 +151,38 @@ export function ingestHandler(
     }
   }
 
-  async function ingestObject(bucket: string, key: string, versionId: string | undefined): Promise<IngestedObject> {
+  /** Import one version's bytes: once more after a failure (not a refusal, not a busy lease) while time allows. */
+  async function importOnce(bytes: Uint8Array) {
+    const attempt = () => {
+      const remaining = invocation?.getRemainingTimeInMillis();
+      return importDataset(bytes, {
+        client: deps.client,
+        tableName: deps.tableName,
+        snapshotCacheMs: deps.snapshotCacheMs,
+        now: clock,
+        recordHistory: deps.recordHistory,
+        ...(remaining === undefined ? {} : { leaseMs: Math.max(LEASE_MS, remaining + LEASE_MARGIN_MS) }),
+      });
+    };
+    const started = clock().getTime();
+    try {
+      return await attempt();
+    } catch (error) {
+      if (error instanceof DataFileError || error instanceof ImportBusyError) throw error;
+      const took = clock().getTime() - started;
+      const remaining = invocation?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
+      if (remaining < 2 * took + LEASE_MARGIN_MS) throw error;
+      logger.warn('ingest: import failed, trying once more', { error });
+      return attempt();
+    }
+  }
+
+  async function ingestObject(
+    bucket: string,
+    key: string,
+    versionId: string | undefined,
+    body: string,
+  ): Promise<IngestedObject> {
     const object = await read(bucket, key, versionId);
     if (!object) {
       // A message delivered again after the file was moved, or an earlier upload handled by a later upload's message.
@@ -145,15 +193,7 @@ export function ingestHandler(
     const version = object.versionId ? { versionId: object.versionId } : {};
     const checkedAt = clock().toISOString();
     try {
-      const remaining = invocation?.getRemainingTimeInMillis();
-      const result = await importDataset(bytes, {
-        client: deps.client,
-        tableName: deps.tableName,
-        snapshotCacheMs: deps.snapshotCacheMs,
-        now: clock,
-        recordHistory: deps.recordHistory,
-        ...(remaining === undefined ? {} : { leaseMs: Math.max(LEASE_MS, remaining + LEASE_MARGIN_MS) }),
-      });
+      const result = await importOnce(bytes);
       const moved = await moveWithReport(bucket, key, object.versionId, bytes, INGEST_PREFIXES.imported, {
         file: key,
         ...version,
@@ -165,7 +205,8 @@ export function ingestHandler(
       logger.metric(importMetricDocument('published', clock().getTime()));
       return { bucket, key, ...version, outcome: 'published', moved };
     } catch (error) {
-      if (!(error instanceof DataFileError)) throw error;
+      if (error instanceof ImportBusyError) throw error;
+      if (!(error instanceof DataFileError)) return failed(bucket, key, object, body, checkedAt, error);
       const moved = await moveWithReport(bucket, key, object.versionId, bytes, INGEST_PREFIXES.refused, {
         file: key,
         ...version,
@@ -185,6 +226,40 @@ export function ingestHandler(
       logger.metric(importMetricDocument('refused', clock().getTime()));
       return { bucket, key, ...version, outcome: 'refused', moved };
     }
+  }
+
+  /**
+   * An import that kept failing: the file leaves `incoming/` for `failed/` beside a report, so that
+   * no later message of its name tries it again before a newer upload, and its event goes to the
+   * dead-letter queue (the alarm, and a redrive once the cause is fixed: put the file again).
+   */
+  async function failed(
+    bucket: string,
+    key: string,
+    object: { bytes: Uint8Array; versionId?: string },
+    body: string,
+    checkedAt: string,
+    error: unknown,
+  ): Promise<IngestedObject> {
+    const version = object.versionId ? { versionId: object.versionId } : {};
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const moved = await moveWithReport(bucket, key, object.versionId, object.bytes, INGEST_PREFIXES.failed, {
+      file: key,
+      ...version,
+      outcome: 'failed',
+      checkedAt,
+      error: reason,
+    });
+    await deps.deadLetter({ body, bucket, key, ...version, moved });
+    logger.error('ingest: import failed, its event sent to the dead-letter queue', {
+      bucket,
+      key,
+      ...version,
+      report: moved.report,
+      error,
+    });
+    logger.metric(importMetricDocument('failed', clock().getTime()));
+    return { bucket, key, ...version, outcome: 'failed', moved };
   }
 
   /**
@@ -216,17 +291,24 @@ export function ingestHandler(
   }
 
   /** Handle the upload an event names, and first every earlier upload of its name still waiting. */
-  async function ingestUpload(bucket: string, key: string, versionId: string | undefined): Promise<IngestedObject[]> {
+  async function ingestUpload(
+    bucket: string,
+    key: string,
+    versionId: string | undefined,
+    body: string,
+  ): Promise<IngestedObject[]> {
     // A bucket without versioning names no version: its current object is the upload.
-    if (!versionId) return [await ingestObject(bucket, key, undefined)];
+    if (!versionId) return [await ingestObject(bucket, key, undefined, body)];
     const versions = await pendingVersions(bucket, key, versionId);
-    if (versions.length === 0) return [await ingestObject(bucket, key, versionId)];
+    if (versions.length === 0) return [await ingestObject(bucket, key, versionId, body)];
+    // A version that fails leaves `incoming/` (failed/): the next, newer one is imported after it.
     const done: IngestedObject[] = [];
-    for (const version of versions) done.push(await ingestObject(bucket, key, version));
+    for (const version of versions) done.push(await ingestObject(bucket, key, version, body));
     return done;
   }
 
-  async function ingestEvent(event: UploadEvent): Promise<IngestedObject[]> {
+  async function ingestEvent(body: string): Promise<IngestedObject[]> {
+    const event = JSON.parse(body) as UploadEvent;
     const bucket = event.detail?.bucket?.name ?? '';
     const key = event.detail?.object?.key ?? '';
     const versionId = event.detail?.object?.['version-id'] || undefined;
@@ -240,7 +322,7 @@ export function ingestHandler(
       return [{ bucket, key, outcome: 'skipped' }];
     }
     try {
-      return await ingestUpload(bucket, key, versionId);
+      return await ingestUpload(bucket, key, versionId, body);
     } catch (error) {
       if (error instanceof ImportBusyError) {
         // Not a failure: another import (the command line, say) is running; SQS delivers it again.
@@ -252,7 +334,13 @@ export function ingestHandler(
         });
         throw error;
       }
-      logger.error('ingest: import failed, the message will be retried', { bucket, key, versionId, error });
+      // S3 failing to read, list or move: the message is delivered again, then dead-lettered.
+      logger.error('ingest: the upload could not be handled, the message will be retried', {
+        bucket,
+        key,
+        versionId,
+        error,
+      });
       logger.metric(importMetricDocument('failed', clock().getTime()));
       throw error;
     }
@@ -262,7 +350,7 @@ export function ingestHandler(
     invocation = context;
     const done: IngestedObject[] = [];
     // The queue delivers one message at a time (batch size 1); messages run one after the other.
-    for (const message of event.Records) done.push(...(await ingestEvent(JSON.parse(message.body) as UploadEvent)));
+    for (const message of event.Records) done.push(...(await ingestEvent(message.body)));
     return done;
   };
 }

@@ -5,8 +5,10 @@
  * writes never trigger it), all in one message group, so the function gets one message at a time,
  * in the order they arrived, and the next one only when that one is done: one import at a time,
  * without reserved concurrency, so no message is ever throttled (docs/adr/0013-ingest-queue.md).
- * It moves the file beside its report (shared/import/ingest-layout.ts). A message that keeps
- * failing moves to the dead-letter queue. The function imports the version each event names, in
+ * It moves the file beside its report (shared/import/ingest-layout.ts). An import that keeps
+ * failing moves to failed/ and its event to the dead-letter queue, sent by the function; a message
+ * that keeps crashing the function moves there after its last delivery. An event EventBridge cannot
+ * deliver goes to a dead-letter queue of its own after its retries. The function imports the version each event names, in
  * upload order (functions/ingest/ingest-handler.ts). docs/deploy.md, "Import data".
  */
 import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
@@ -16,7 +18,7 @@ import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { INGEST_PREFIXES } from '../../shared/import/ingest-layout';
+import { INGEST_MESSAGE_GROUP, INGEST_PREFIXES } from '../../shared/import/ingest-layout';
 import { ENV } from '../../shared/platform/config';
 import { acknowledge } from '../nag';
 import type { DataTable } from './data-table';
@@ -41,11 +43,15 @@ export interface IngestProps {
   description: string;
 }
 
-/** Every upload's message is in this one group of the FIFO queue: SQS hands out one at a time, in order. */
-const INGEST_MESSAGE_GROUP = 'uploads';
+/**
+ * A message is held the function's timeout and this margin (ADR 0023): the function settles every
+ * import failure itself (failed/ and the dead-letter queue), so a message comes back only after a
+ * crash, a timeout or another import's lease, and the queue waits no longer than one import.
+ */
+const VISIBILITY_MARGIN = Duration.seconds(30);
 
-/** SQS asks for a visibility timeout of at least 6 times the function's timeout. */
-const VISIBILITY_TIMEOUT_FACTOR = 6;
+/** How EventBridge retries sending an upload's event to the queue, before its own dead-letter queue. */
+const EVENT_RETRY = { maximumRetryAttempts: 10, maximumEventAgeInSeconds: 3_600 } as const;
 
 /** The DynamoDB request timeout of an import's client: batch writes of large files take longer than a read. */
 const IMPORT_REQUEST_TIMEOUT_MS = 30_000;
@@ -54,6 +60,8 @@ export class Ingest extends Construct {
   readonly bucket: s3.Bucket;
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
+  /** Events EventBridge could not send to the queue (a standard queue: a rule's target DLQ cannot be FIFO). */
+  readonly eventDeadLetterQueue: sqs.Queue;
   readonly rule: events.Rule;
   readonly function: StackFunction;
 
@@ -92,7 +100,7 @@ export class Ingest extends Construct {
       contentBasedDeduplication: true,
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      visibilityTimeout: Duration.seconds(props.timeout.toSeconds() * VISIBILITY_TIMEOUT_FACTOR),
+      visibilityTimeout: props.timeout.plus(VISIBILITY_MARGIN),
       retentionPeriod: Duration.days(4),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
     });
@@ -107,9 +115,12 @@ export class Ingest extends Construct {
         [ENV.snapshotCacheMs]: String(props.snapshotCacheMs),
         [ENV.dynamodbRequestTimeoutMs]: String(IMPORT_REQUEST_TIMEOUT_MS),
         [ENV.recordHistory]: String(props.recordHistory),
+        [ENV.ingestDeadLetters]: this.deadLetterQueue.queueUrl,
       },
     });
     const fn = this.function.fn;
+    // An upload whose import kept failing: the function sends its event there itself.
+    this.deadLetterQueue.grantSendMessages(fn);
     // One message group: the next message waits, unreceived, until this one is done (no reserved
     // concurrency to throttle against, no delivery spent but on a failure).
     fn.addEventSource(new lambdaEvents.SqsEventSource(this.queue, { batchSize: 1 }));
@@ -126,10 +137,26 @@ export class Ingest extends Construct {
         },
       },
     });
-    const queue = this.queue;
-    this.rule.addTarget({
-      bind: () => ({ arn: queue.queueArn, sqsParameters: { messageGroupId: INGEST_MESSAGE_GROUP } }),
+    this.eventDeadLetterQueue = new sqs.Queue(this, 'EventDeadLetters', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
     });
+    const queue = this.queue;
+    const eventDeadLetters = this.eventDeadLetterQueue;
+    this.rule.addTarget({
+      bind: () => ({
+        arn: queue.queueArn,
+        sqsParameters: { messageGroupId: INGEST_MESSAGE_GROUP },
+        deadLetterConfig: { arn: eventDeadLetters.queueArn },
+        retryPolicy: EVENT_RETRY,
+      }),
+    });
+    eventDeadLetters.grantSendMessages(
+      new iam.ServicePrincipal('events.amazonaws.com', {
+        conditions: { ArnEquals: { 'aws:SourceArn': this.rule.ruleArn } },
+      }),
+    );
     // EventBridge may send for this rule of this account only.
     queue.grantSendMessages(
       new iam.ServicePrincipal('events.amazonaws.com', {
@@ -166,7 +193,11 @@ export class Ingest extends Construct {
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['s3:PutObject'],
-        resources: [objects(INGEST_PREFIXES.imported), objects(INGEST_PREFIXES.refused)],
+        resources: [
+          objects(INGEST_PREFIXES.imported),
+          objects(INGEST_PREFIXES.refused),
+          objects(INGEST_PREFIXES.failed),
+        ],
       }),
     );
     this.acknowledgeNagFindings();
@@ -179,6 +210,11 @@ export class Ingest extends Construct {
       'AwsSolutions-IAM5',
       'Object grants are scoped to one prefix each: read incoming/, write imported/ and refused/.',
       [...Object.values(INGEST_PREFIXES).map((prefix) => `Resource::${bucketArn}/${prefix}*`)],
+    );
+    acknowledge(
+      this.eventDeadLetterQueue,
+      'AwsSolutions-SQS3',
+      "The ingest rule's target dead-letter queue: it is the dead-letter queue (cdk-nag sees no redrive policy naming it).",
     );
     acknowledge(
       this.bucket,

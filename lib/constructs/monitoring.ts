@@ -56,13 +56,15 @@ export interface MonitoringProps {
   table: dynamodb.ITableV2;
   routes: readonly Route[];
   topic: sns.ITopic | undefined;
-  /** The ingest function and its dead-letter queue. */
-  ingest: { fn: lambda.IFunction; deadLetterQueue: sqs.IQueue };
+  /** The ingest function, its dead-letter queue and the one of the events EventBridge could not send. */
+  ingest: { fn: lambda.IFunction; deadLetterQueue: sqs.IQueue; eventDeadLetterQueue: sqs.IQueue };
   /** The freshness function, the families it reports and the stage's threshold. */
   freshness: { fn: lambda.IFunction; families: readonly string[]; maxDataAgeMinutes: number };
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
+/** SQS sends its queue metrics every minute: a dead letter alarms within minutes. */
+const ONE_MINUTE = Duration.minutes(1);
 /** Three runs of the freshness function: one missed run is no missing data. */
 const DATA_AGE_PERIOD = Duration.minutes(15);
 
@@ -191,13 +193,26 @@ export class Monitoring extends Construct {
       'IngestDeadLetters',
       ingest.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
         statistic: cw.Stats.MAXIMUM,
-        period: FIVE_MINUTES,
+        period: ONE_MINUTE,
       }),
       {
         threshold: 1,
         evaluationPeriods: 1,
         description:
-          'An ingest message failed every delivery and waits in the dead-letter queue; its file is still under incoming/.',
+          'An upload could not be imported: its file is under failed/ beside a report (or, after the function crashed on every delivery, still under incoming/). Fix the cause and put the file again.',
+      },
+    );
+    this.alarm(
+      'IngestEventDeadLetters',
+      ingest.eventDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        statistic: cw.Stats.MAXIMUM,
+        period: ONE_MINUTE,
+      }),
+      {
+        threshold: 1,
+        evaluationPeriods: 1,
+        description:
+          'EventBridge could not send an upload event to the ingest queue after its retries; the file is still under incoming/: put it again.',
       },
     );
   }

@@ -20,7 +20,10 @@
  *
  * A version's index is stored whole as a base shared by versions (`IDX#<version>`), or as the base
  * of the version it replaced and a delta against it (docs/adr/0018-index-bases.md); a version
- * written before owns its whole index (`V#<version>#INDEX`). A cold instance reads the segments of
+ * written before owns its whole index (`V#<version>#INDEX`). The pointer names the content hash of
+ * the base's segments and of each delta's (items/content.ts `segmentsHash`); every read checks it,
+ * as a block is checked against its address: a tampered base or delta that still decodes is a
+ * CorruptDataError (a delta falls back to the whole index; a base is a 500), never a wrong answer. A cold instance reads the segments of
  * the whole index, or those of the base and the delta in parallel, and applies the delta.
  *
  * After a publish, an instance that holds the index a delta of the new version applies to (the one
@@ -41,6 +44,7 @@ import { CorruptDataError } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { finishedBetween } from '../platform/steps';
 import { type FamilyIndex, indexOf } from './family-index';
+import { checkedSegments } from './items/content';
 import { appliedIndexDelta } from './items/index-delta';
 import { decodeIndex } from './items/index-segment';
 import type { Key, VersionedFamily } from './keys';
@@ -51,6 +55,8 @@ import { ByteLru } from './lru';
 export interface IndexDeltaRef {
   base: string;
   segments: number;
+  /** The content hash of its segments (items/content.ts `segmentsHash`): absent on a pointer written before. */
+  hash?: string;
 }
 
 /**
@@ -62,6 +68,8 @@ export interface IndexDeltaRef {
 export interface IndexRef {
   segments: number;
   base?: string;
+  /** The content hash of the whole index's segments: absent on a pointer written before. */
+  indexHash?: string;
   delta?: IndexDeltaRef;
   step?: IndexDeltaRef;
 }
@@ -179,15 +187,19 @@ export class IndexStore {
     this.built.loads++;
     const whole = ref.base ?? version;
     const key = (i: number) => (ref.base === undefined ? indexSegmentKey(version, i) : indexBaseKey(whole, i));
+    const what = `the index of version ${version}`;
+    const wholeItems = async () => checkedSegments(await this.segments(ref.segments, key), ref.indexHash, what);
     if (whole === version) {
-      const { data, textLength } = decodeIndex(version, await this.segments(ref.segments, key));
+      const { data, textLength } = decodeIndex(version, await wholeItems());
       return indexOf(version, data, textLength);
     }
-    const what = `the index of version ${version}`;
     if (!ref.delta || ref.delta.base !== whole) throw new CorruptDataError(`${what}: its base ${whole} has no delta`);
+    const delta = ref.delta;
     const [baseItems, deltaItems] = await Promise.all([
-      this.segments(ref.segments, key),
-      this.segments(ref.delta.segments, (i) => indexDeltaKey(version, i)),
+      wholeItems(),
+      this.segments(delta.segments, (i) => indexDeltaKey(version, i)).then((items) =>
+        checkedSegments(items, delta.hash, `the index delta of version ${version}`),
+      ),
     ]);
     const { data, textLength } = decodeIndex(whole, baseItems);
     return withDelta(version, { version: whole, data, textLength, size: data.block.length }, deltaItems);
@@ -204,7 +216,9 @@ export class IndexStore {
     try {
       const [held, items] = await Promise.all([
         base,
-        this.segments(delta.segments, (i) => indexDeltaKey(version, i, kind)),
+        this.segments(delta.segments, (i) => indexDeltaKey(version, i, kind)).then((read) =>
+          checkedSegments(read, delta.hash, `the index delta of version ${version}`),
+        ),
       ]);
       const index = await withDelta(version, held, items);
       recordIndexDelta();

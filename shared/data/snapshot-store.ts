@@ -77,6 +77,7 @@ export function servedVersions(
         segments: state.segments,
         publishedAt: state.publishedAt,
         ...(state.base ? { base: state.base } : {}),
+        ...(state.indexHash ? { indexHash: state.indexHash } : {}),
         ...(state.delta ? { delta: state.delta } : {}),
         ...(state.step ? { step: state.step } : {}),
       };
@@ -86,12 +87,13 @@ export function servedVersions(
     const family = r.family as VersionedFamily;
     if (r.segments && VERSIONED_FAMILIES.includes(family)) {
       const publishedAt = r.publishedAt ?? r.at;
-      const { base, delta } = r;
+      const { base, delta, indexHash } = r;
       retired.set(r.version, {
         family,
         version: r.version,
         segments: r.segments,
         ...(base ? { base } : {}),
+        ...(indexHash ? { indexHash } : {}),
         ...(delta ? { delta } : {}),
         publishedAt,
         rank,

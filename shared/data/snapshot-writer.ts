@@ -17,7 +17,7 @@ import { deleteItems, putItems } from './batch-writer';
 import type { IndexData, VersionContent } from './family-index';
 import type { IndexDeltaData } from './index-delta';
 import type { IndexDeltaRef, IndexRef } from './index-store';
-import { BODY, type Item } from './items/content';
+import { BODY, checkedSegments, type Item, segmentsHash } from './items/content';
 import { encodeBlock } from './items/document-block';
 import { appliedIndexDelta, encodeIndexDelta } from './items/index-delta';
 import { decodeIndex, encodeIndexBase } from './items/index-segment';
@@ -102,13 +102,21 @@ const storedBytes = (items: readonly Item[]) => items.reduce((sum, item) => sum 
  */
 export interface IndexPlan {
   /** A delta against base `base` (a version's whole index stored in `segments` shared segments). */
-  onBase?: { base: string; segments: number; delta: IndexDeltaData };
+  onBase?: { base: string; segments: number; indexHash?: string; delta: IndexDeltaData };
   /** A delta against the version it replaces, for the instances that hold that version's index. */
   step?: IndexDeltaData;
+  /**
+   * The content hash a kept version's pointer entry names for this version's base, when its
+   * segments are stored already (a version written again): they are not written again, so the hash
+   * is theirs, not this import's encoding's.
+   */
+  storedIndexHash?: string;
 }
 
 /** What writing a version did: the items it put, and where its index lies (the pointer names it: index-store.ts `IndexRef`). */
 export interface WrittenVersion extends Required<Pick<IndexRef, 'segments' | 'base'>> {
+  /** The content hash of its whole index's segments (its own base's, or the base's it is built on, as named). */
+  indexHash?: string;
   itemsWritten: number;
   delta?: IndexDeltaRef;
   step?: IndexDeltaRef;
@@ -315,9 +323,18 @@ export class SnapshotWriter {
       plan.step && plan.step.base !== based?.base
         ? small(encodeIndexDelta(version, plan.step, based ? 'STEP' : 'DELTA'))
         : [];
-    const base = based ?? { base: version, segments: whole.length, items: [] };
-    const baseNames = Array.from({ length: base.segments }, (_, i) => indexBaseName(base.base, i));
+    const baseNames = Array.from({ length: based?.segments ?? whole.length }, (_, i) =>
+      indexBaseName(based?.base ?? version, i),
+    );
     const ownIndex = based ? [] : whole.filter((_, i) => !stored.has(baseNames[i]));
+    // Segments stored before are kept as they are: their hash is the one named for them, if any.
+    const ownHash = ownIndex.length === whole.length ? segmentsHash(whole) : plan.storedIndexHash;
+    const base = based ?? {
+      base: version,
+      segments: whole.length,
+      ...(ownHash ? { indexHash: ownHash } : {}),
+      items: [],
+    };
     const deltas = [...base.items, ...step];
     const records = await this.sourcePlan(source);
     const sourceNames = records.layout.chunks.map(sourceChunkName);
@@ -350,7 +367,9 @@ export class SnapshotWriter {
       onProgress: this.options.onProgress,
     });
     const ref = (items: Item[], of: string | undefined) =>
-      of !== undefined && items.length > 0 ? { base: of, segments: items.length } : undefined;
+      of !== undefined && items.length > 0
+        ? { base: of, segments: items.length, hash: segmentsHash(items) }
+        : undefined;
     const delta = based ? ref(base.items, base.base) : ref(step, plan.step?.base);
     const stepRef = based ? ref(step, plan.step?.base) : undefined;
     return {
@@ -358,6 +377,7 @@ export class SnapshotWriter {
         manifest.length + ownList.length + blocks.length + ownIndex.length + deltas.length + newSources.length,
       segments: base.segments,
       base: base.base,
+      ...(base.indexHash ? { indexHash: base.indexHash } : {}),
       ...(delta ? { delta } : {}),
       ...(stepRef ? { step: stepRef } : {}),
       shared: [...baseNames, baseListName(base.base), ...sourceNames],
@@ -378,13 +398,19 @@ export class SnapshotWriter {
             .then((out) => out.Item),
         ),
       );
+    const what = `the index of version ${version}`;
     if (ref.base === undefined)
       return { index: decodeIndex(version, await read(ref.segments, (i) => indexSegmentKey(version, i))).data };
-    const base = decodeIndex(ref.base, await read(ref.segments, (i) => indexBaseKey(ref.base!, i))).data;
+    const baseItems = await read(ref.segments, (i) => indexBaseKey(ref.base!, i));
+    const base = decodeIndex(ref.base, checkedSegments(baseItems, ref.indexHash, what)).data;
     if (ref.base === version) return { index: base, base };
     if (base.kind !== 'offers' || ref.delta?.base !== ref.base)
-      throw new CorruptDataError(`the index of version ${version}: its base ${ref.base} has no delta`);
-    const items = await read(ref.delta.segments, (i) => indexDeltaKey(version, i));
+      throw new CorruptDataError(`${what}: its base ${ref.base} has no delta`);
+    const items = checkedSegments(
+      await read(ref.delta.segments, (i) => indexDeltaKey(version, i)),
+      ref.delta.hash,
+      `the index delta of version ${version}`,
+    );
     return { index: finished(appliedIndexDelta(version, ref.base, base, items)), base };
   }
 

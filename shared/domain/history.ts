@@ -30,6 +30,11 @@ import { publishedOfferIds } from './offers';
 export const DEFAULT_PERIOD: Period = '1m';
 /** The most buckets a window may span. */
 export const MAX_BUCKETS = 5_000;
+/**
+ * The most buckets one request of several offers answers in all: its ids times its window's
+ * buckets (CONTRACT §12). What one budget unit can read is bounded by it (docs/api.md, "Costs").
+ */
+export const MAX_BATCH_BUCKETS = 50_000;
 
 /** A history request's window parameters, as parsed (`from`, `to`: valid timestamps, CONTRACT §8). */
 export interface WindowRequest {
@@ -103,6 +108,21 @@ const countMessage = (interval: Interval, count: number) =>
 function checkCount(interval: Interval, from: number, to: number): void {
   const count = bucketCount(interval, from, to);
   if (count > MAX_BUCKETS) throw new ValidationError([countMessage(interval, count)]);
+}
+
+/**
+ * A request of several offers within MAX_BATCH_BUCKETS: the number of `ids` times the window's
+ * buckets at its interval, those of `all` counted from the earliest bucket (the most it can
+ * answer: its first point is known only once read); else a `validation_error` naming `ids` and
+ * `interval`, with the count.
+ */
+function checkBatch(ids: number, window: HistoryWindow): void {
+  const buckets = bucketCount(window.interval, window.from ?? EARLIEST_BUCKET_START, window.to);
+  const total = ids * buckets;
+  if (total > MAX_BATCH_BUCKETS)
+    throw new ValidationError([
+      `ids and interval give ${total} buckets in all (${ids} ids × ${buckets} buckets of ${window.interval}): at most ${MAX_BATCH_BUCKETS} (fewer ids, a longer interval or a shorter window)`,
+    ]);
 }
 
 /** Last observation of each bucket, from observations (or buckets of a shorter interval) in time order. */
@@ -227,6 +247,7 @@ export async function getHistories(
   now: Date,
 ): Promise<string> {
   const window = historyWindow(request, now.getTime());
+  checkBatch(ids.length, window);
   const published = publishedHistory(stores);
   const served = await publishedOfferIds(stores, family, ids);
   const points = await Promise.all(

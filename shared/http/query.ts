@@ -41,6 +41,8 @@ const QUOTE_MAX_LENGTH = 64;
 /** `min_apy`: the JSON number grammar without sign, at most this long (docs/api.md). */
 export const NUMBER_MAX_LENGTH = 32;
 const UNSIGNED_NUMBER_PATTERN = /^(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+/** The same with an optional leading `-` (a `signed` bound). */
+const SIGNED_NUMBER_PATTERN = new RegExp(`^-?${UNSIGNED_NUMBER_PATTERN.source.slice(1)}`);
 
 /**
  * Client text in a message: at most QUOTE_MAX_LENGTH characters (code points), cut with `…`.
@@ -84,15 +86,21 @@ function oneOf<const T extends readonly [string, ...string[]]>(name: string, val
   );
 }
 
-/** A non-negative number as text (compared as an exact decimal, shared/platform/decimal.ts). */
-function unsignedNumber(name: string) {
+/**
+ * A number as text (compared as an exact decimal, shared/platform/decimal.ts): non-negative, or
+ * of either sign when `signed` (a leading `-`, never `+`).
+ */
+function decimalNumber(name: string, signed: boolean) {
   const isNegative = (value: string) =>
     value.startsWith('-') && UNSIGNED_NUMBER_PATTERN.test(value.slice(1)) && /[1-9]/.test(value.split(/[eE]/)[0]);
   return z.string().check(
     present(name),
     z.maxLength(NUMBER_MAX_LENGTH, abort(`${name} must not be longer than ${NUMBER_MAX_LENGTH} characters`)),
-    z.refine((value) => !isNegative(value), abort(`${name} must not be less than 0`)),
-    z.regex(UNSIGNED_NUMBER_PATTERN, abort(`${name} must be a decimal number such as 4.75`)),
+    z.refine((value) => signed || !isNegative(value), abort(`${name} must not be less than 0`)),
+    z.regex(
+      signed ? SIGNED_NUMBER_PATTERN : UNSIGNED_NUMBER_PATTERN,
+      abort(`${name} must be a decimal number such as ${signed ? '-0.5' : '4.75'}`),
+    ),
   );
 }
 
@@ -230,12 +238,14 @@ const limit = /* @__PURE__ */ onFirstUse(() =>
 const offset = /* @__PURE__ */ onFirstUse(() => z._default(integer('offset', 0, Number.MAX_SAFE_INTEGER), 0));
 
 /** The parameter of each filter kind (shared/model/offer-families.ts `FilterKinds`), named as declared. */
-const FILTER_PARAM: { [K in FilterKind]: (name: string, max: number) => z.ZodMiniType<FilterKinds[K]> } = {
-  slugs: (name, max) => list(name, max, slugElement(name)),
-  platformTypes: (name, max) => list(name, max, platformTypeElement(name)),
-  ids: (name, max) => list(name, max, idElement(name)),
-  atLeast: (name) => unsignedNumber(name),
-  atMost: (name) => unsignedNumber(name),
+const FILTER_PARAM: {
+  [K in FilterKind]: (name: string, declared: FilterDeclaration) => z.ZodMiniType<FilterKinds[K]>;
+} = {
+  slugs: (name, declared) => list(name, declared.max ?? LIST_MAX.other, slugElement(name)),
+  platformTypes: (name, declared) => list(name, declared.max ?? LIST_MAX.other, platformTypeElement(name)),
+  ids: (name, declared) => list(name, declared.max ?? LIST_MAX.other, idElement(name)),
+  atLeast: (name, declared) => decimalNumber(name, declared.signed === true),
+  atMost: (name, declared) => decimalNumber(name, declared.signed === true),
   is: (name) => flag(name),
 };
 
@@ -281,7 +291,7 @@ function offerListQuery<F extends OfferFamily>(family: F) {
     if (name === 'sort') return [name, z.optional(oneOf('sort', sortModesOf(family)))];
     if (name === 'include') return [name, includeParam()];
     const declared: FilterDeclaration = OFFER_FILTERS[name];
-    return [name, z.optional(FILTER_PARAM[declared.kind](name, declared.max ?? LIST_MAX.other))];
+    return [name, z.optional(FILTER_PARAM[declared.kind](name, declared))];
   });
   const shape = { limit: limit(), offset: offset(), ...Object.fromEntries(parameters), snapshot: snapshotParam() };
   // Every declared parameter, each of its kind's type.

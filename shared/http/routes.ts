@@ -11,7 +11,7 @@ export type FunctionName = (typeof FUNCTION_NAMES)[number];
  * How a function's answers leave it (ADR 0014): `buffer`, one Lambda proxy result (Lambda refuses
  * one over 6 MB); `stream`, a streamed response (`awslambda.streamifyResponse`, the integration's
  * `ResponseTransferMode.STREAM`), which no size limit refuses. A function answers one way on every
- * route it serves: only one whose answers are not bounded by a page streams.
+ * route it serves: only one whose answers can pass Lambda's 6 MB streams.
  */
 export type Transfer = 'buffer' | 'stream';
 const TRANSFER: Record<FunctionName, Transfer> = {
@@ -19,7 +19,8 @@ const TRANSFER: Record<FunctionName, Transfer> = {
   // A currency detail embeds every offer of its asset: more than 6 MB as offers grow (docs/performance.md).
   currencies: 'stream',
   offers: 'buffer',
-  history: 'buffer',
+  // Several offers' history: up to 50,000 buckets of 64-digit values, some 9 MB of JSON (CONTRACT §12).
+  history: 'stream',
   usage: 'buffer',
 };
 

@@ -19,6 +19,8 @@ import type { FigureIndex } from '../data/items/manifest';
 import type { HistoryFamily } from '../data/keys';
 import { type ApyStats, apyStats, type Observation } from '../domain/apy-stats';
 import { bucketStart, RAW_SERIES, SERIES } from '../domain/buckets';
+import { CorruptDataError } from '../platform/errors';
+import { logger } from '../platform/logger';
 import { DAY_MS, HOUR_MS } from '../platform/timestamps';
 
 export type { FigureLine };
@@ -62,8 +64,26 @@ export interface FigureInput {
 
 const byIdThenMs = (a: FigureLine, b: FigureLine) => a[0] - b[0] || a[1] - b[1];
 
-/** The state after merging `input.observations` (and the seed, when there is no state), and the figures of every published offer. */
+/**
+ * The state after merging `input.observations` (and the seed, when there is no state), and the
+ * figures of every published offer. A chunk of the served state that does not check (its content
+ * against the hash the manifest names it by, items/figure-chunk.ts) is no reason to stop the
+ * import: the state is recomputed from stored history, as for a version without one, with a warning.
+ */
 export async function updateFigures(input: FigureInput): Promise<FigureUpdate> {
+  try {
+    return await mergedFigures(input);
+  } catch (error) {
+    if (!(error instanceof CorruptDataError) || input.previous === undefined) throw error;
+    logger.warn('figures: a chunk of the figure state does not check; the state is recomputed from stored history', {
+      family: input.family,
+      error: error.message,
+    });
+    return mergedFigures({ ...input, previous: undefined });
+  }
+}
+
+async function mergedFigures(input: FigureInput): Promise<FigureUpdate> {
   const { store, family, t } = input;
   const fromHour = hourOf(t - FIGURE_STATE_DAYS * DAY_MS);
   const fromDay = dayOf(t - FIGURE_STATE_DAYS * DAY_MS);

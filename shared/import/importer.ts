@@ -392,6 +392,13 @@ const familiesToRecord = (
  * None when that version has no index in this layout or it cannot be read whole (readers then load
  * the new index whole, as without a delta); no base delta when its index has no base (written before).
  */
+/** The content hash the pointer names for `version`'s index base, when a kept version is built on it (its segments are stored). */
+function storedIndexHash(pointer: SnapshotPointer | undefined, version: string): { storedIndexHash?: string } {
+  const entries = [...Object.values(pointer?.families ?? {}), ...(pointer?.retired ?? [])];
+  const named = entries.find((entry) => entry?.base === version && entry.indexHash)?.indexHash;
+  return named ? { storedIndexHash: named } : {};
+}
+
 async function indexPlan(
   writer: SnapshotWriter,
   replaced: FamilyState | undefined,
@@ -406,7 +413,16 @@ async function indexPlan(
     if (base === undefined || !stored.base) return step ? { step } : {};
     const onBase = base === replaced.version ? step : checkedDelta(stored.base, base, index);
     return {
-      ...(onBase ? { onBase: { base, segments: replaced.segments, delta: onBase } } : {}),
+      ...(onBase
+        ? {
+            onBase: {
+              base,
+              segments: replaced.segments,
+              ...(replaced.indexHash ? { indexHash: replaced.indexHash } : {}),
+              delta: onBase,
+            },
+          }
+        : {}),
       ...(step ? { step } : {}),
     };
   } catch (error) {
@@ -649,11 +665,16 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
         { family: name, records: change.records, ...(layout ? { served: { layout, sameRecords } } : {}) },
         storedBlocks,
         figures,
-        await indexPlan(writer, servedState, projection.index),
+        {
+          ...(await indexPlan(writer, servedState, projection.index)),
+          ...storedIndexHash(before, change.state.version),
+        },
       );
       for (const name of written.shared) kept.add(name);
       change.state.segments = written.segments;
       change.state.base = written.base;
+      if (written.indexHash) change.state.indexHash = written.indexHash;
+      else delete change.state.indexHash;
       // A state copied from the served one names that one's deltas: this version's, or none.
       if (written.delta) change.state.delta = written.delta;
       else delete change.state.delta;
@@ -675,12 +696,13 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
       const replaced = families[DATASET_FAMILY_OF[change.family]];
       if (replaced?.version && replaced.version !== change.state.version) {
         // A retired version is read as a cold instance reads it: its base, and its delta against another.
-        const { segments, base, delta, publishedAt: at } = replaced;
+        const { segments, base, indexHash, delta, publishedAt: at } = replaced;
         const readable = segments
           ? {
               segments,
               publishedAt: at,
               ...(base ? { base } : {}),
+              ...(indexHash ? { indexHash } : {}),
               ...(base && base !== replaced.version ? { delta } : {}),
             }
           : {};

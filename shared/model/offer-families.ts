@@ -107,7 +107,8 @@ export const FACT_OF = Object.fromEntries(
 /**
  * What a filter parameter takes and how it matches (docs/api.md, "Filters"): `anyOf` a
  * comma-separated list (OR within it) of slugs, platform types or ids, matching a fact equal to one;
- * `atLeast` (`atMost`) a non-negative number, matching a decimal fact at least (at most) it; `is`
+ * `atLeast` (`atMost`) a non-negative number (any sign where the declaration says `signed`: a mean
+ * can be below zero, CONTRACT §13), matching a decimal fact at least (at most) it; `is`
  * `true` or `false`, matching the flag. A null fact matches no filter on it; parameters combine
  * with AND.
  */
@@ -126,6 +127,8 @@ export type FilterDeclaration = {
   kind: FilterKind;
   /** The most values a list takes. */
   max?: number;
+  /** A bound that may be negative (`atLeast`, `atMost`); without it, a negative bound is a `validation_error`. */
+  signed?: true;
 } & ({ column: OfferColumn } | { figure: FilteredFigure });
 
 /** The most values of a list filter: `ids`, and every other one. */
@@ -141,7 +144,7 @@ export const OFFER_FILTERS = {
   min_tvl: { kind: 'atLeast', column: 'tvlKey' },
   available: { kind: 'is', column: 'flag' },
   is_active: { kind: 'is', column: 'flag' },
-  min_apy_mean_30d: { kind: 'atLeast', figure: 'mean_30d' },
+  min_apy_mean_30d: { kind: 'atLeast', figure: 'mean_30d', signed: true },
   max_apy_stddev_30d: { kind: 'atMost', figure: 'stddev_30d' },
 } as const satisfies Record<string, FilterDeclaration>;
 export type OfferFilter = keyof typeof OFFER_FILTERS;

@@ -66,6 +66,8 @@ export const ENV = {
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
   dynamodbConnectionTimeoutMs: 'DYNAMODB_CONNECTION_TIMEOUT_MS',
   recordHistory: 'RECORD_HISTORY',
+  /** The ingest function's dead-letter queue (its URL), where it sends an upload whose import kept failing. */
+  ingestDeadLetters: 'INGEST_DEAD_LETTER_QUEUE_URL',
 } as const;
 
 export const DEFAULTS = {

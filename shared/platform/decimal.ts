@@ -77,33 +77,48 @@ const MIN_EXPONENT = -EXPONENT_BIAS;
 const MAX_EXPONENT = 10 ** EXPONENT_WIDTH - 1 - EXPONENT_BIAS;
 
 /**
- * The key of a non-negative JSON number, compared exactly with the keys of decimal strings. Past
- * the exponents a key can spell, the key is one that sorts beside every spelled key: above all
- * of them ('3') for a huge number, between zero ('1') and every positive key ('2…') for a tiny one.
+ * The key of a JSON number, compared exactly with the keys of decimal strings. Past the exponents
+ * a key can spell, the key is one that sorts beside every spelled key: above all of them ('3') for
+ * a huge number, between zero ('1') and every positive key ('2…') for a tiny one; for a negative
+ * one, below all of them ('0') when huge, between every negative key and zero ('0~') when tiny.
  */
 export function numberSortKey(value: string): string {
   const match = JSON_NUMBER.exec(value);
-  if (!match || match[1] === '-') throw new Error(`not a non-negative number: ${value}`);
-  const [, , int, frac = '', exp = '0'] = match;
-  const p = parse(`${int}.${frac || '0'}`);
+  if (!match) throw new Error(`not a number: ${value}`);
+  const [, sign, int, frac = '', exp = '0'] = match;
+  const p = parse(`${sign}${int}.${frac || '0'}`);
   if (p.digits === '') return keyOf(p);
   const exponent = p.exponent + Number(exp);
-  if (exponent > MAX_EXPONENT) return '3';
-  if (exponent < MIN_EXPONENT) return '2';
+  if (exponent > MAX_EXPONENT) return p.negative ? '0' : '3';
+  if (exponent < MIN_EXPONENT) return p.negative ? '0~' : '2';
   return keyOf({ ...p, exponent });
 }
 
 /**
- * A non-negative JSON number as a whole count of `10^-scale` units, rounded up (`ceil`) or down
- * (`floor`), when that count is below `limit`; `Infinity` when it is not. An integer `x` of those
- * units is then at least the number exactly when `x >= unitsBound(value, scale, 'ceil', limit)`,
+ * A JSON number as a whole count of `10^-scale` units, rounded up (`ceil`) or down (`floor`), when
+ * that count is below `limit` in magnitude; `Infinity` (`-Infinity`) when it is not. An integer `x`
+ * of those units is then at least the number exactly when `x >= unitsBound(value, scale, 'ceil', limit)`,
  * and at most it exactly when `x <= unitsBound(value, scale, 'floor', limit)`, for any `x` below
- * `limit` (at most 10^15, where the count is an exact double). No exponent makes it build a long string.
+ * `limit` in magnitude (at most 10^15, where the count is an exact double). No exponent makes it
+ * build a long string.
  */
 export function unitsBound(value: string, scale: number, rounding: 'ceil' | 'floor', limit: number): number {
   const match = JSON_NUMBER.exec(value);
-  if (!match || match[1] === '-') throw new Error(`not a non-negative number: ${value}`);
-  const [, , int, frac = '', exp = '0'] = match;
+  if (!match) throw new Error(`not a number: ${value}`);
+  const [, sign, int, frac = '', exp = '0'] = match;
+  // -m rounds up to -(m rounded down), and down to -(m rounded up).
+  if (sign === '-') return 0 - magnitudeUnits(int, frac, exp, scale, rounding === 'ceil' ? 'floor' : 'ceil', limit);
+  return magnitudeUnits(int, frac, exp, scale, rounding, limit);
+}
+
+function magnitudeUnits(
+  int: string,
+  frac: string,
+  exp: string,
+  scale: number,
+  rounding: 'ceil' | 'floor',
+  limit: number,
+): number {
   const digits = `${int}${frac}`.replace(/^0+/, '');
   if (digits === '') return 0;
   // value = digits × 10^shift units.

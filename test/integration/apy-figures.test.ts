@@ -9,10 +9,10 @@
  * one sees; a version without figure state is seeded from stored history; an import inside an hour
  * already recorded, with the same records, writes nothing but the refresh time.
  */
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { FigureStore } from '../../shared/data/figure-store';
 import type { FigureIndex } from '../../shared/data/items/manifest';
-import { DATASET_FAMILY_OF, type HistoryFamily, pointerKey } from '../../shared/data/keys';
+import { DATASET_FAMILY_OF, documentBlockKey, type HistoryFamily, pointerKey } from '../../shared/data/keys';
 import { SnapshotWriter } from '../../shared/data/snapshot-writer';
 import { type ApyStats, apyStats } from '../../shared/domain/apy-stats';
 import { figuresAt } from '../../shared/import/apy-figures';
@@ -248,5 +248,39 @@ describe('the figure state kept by imports answers as the whole history does', (
     // From the seeded state on, an import reads the state's chunks only.
     const next = await importAt(offers(102), at);
     expect(next.figures.itemsRead).toBeLessThan(seeded.figures.itemsRead);
+  });
+
+  it('a figure chunk that does not check is recomputed from stored history, with a warning: the import publishes', async () => {
+    const state = (await readPointer(table.client, table.tableName))!.families.earn_offers!;
+    const figures = (await new SnapshotWriter(table.client, table.tableName).readManifest(state.version!)).figures!;
+    // The chunk of the latest day's summary: every import reads it (its 30 days' points).
+    const latestDay = Math.max(...Object.keys(figures.days).map(Number));
+    const [hash] = figures.days[String(latestDay)];
+    const { Item } = await table.client.send(
+      new GetCommand({ TableName: table.tableName, Key: documentBlockKey(hash) }),
+    );
+    const other = Object.values(figures.hours)
+      .flat()
+      .find((h) => h !== hash)!;
+    const { Item: donor } = await table.client.send(
+      new GetCommand({ TableName: table.tableName, Key: documentBlockKey(other) }),
+    );
+    // Another chunk's content under this chunk's key: it decodes, but not to its hash.
+    await table.client.send(new PutCommand({ TableName: table.tableName, Item: { ...Item, z: donor!.z } }));
+    const warnings: string[] = [];
+    setLogSink((line) => {
+      const entry = JSON.parse(line);
+      if (entry.level === 'warn') warnings.push(entry.message);
+    });
+    try {
+      const at = Math.floor(last.at / HOUR) * HOUR + HOUR + 5 * 60_000;
+      const result = await importAt(offers(103), at);
+      expect(result.published).toEqual(expect.arrayContaining(['earn']));
+    } finally {
+      setLogSink(() => undefined);
+    }
+    expect(warnings).toContain(
+      'figures: a chunk of the figure state does not check; the state is recomputed from stored history',
+    );
   });
 });

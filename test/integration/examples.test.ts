@@ -38,7 +38,7 @@ beforeAll(async () => {
     clock: systemClock,
   });
   work = mkdtempSync(join(tmpdir(), 'examples-'));
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await stack?.close();
   rmSync(work, { recursive: true, force: true });

@@ -24,11 +24,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { IndexStore } from '../../shared/data/index-store';
 import { blockDocuments } from '../../shared/data/items/document-block';
+import { decodeIndexDelta, encodeIndexDelta } from '../../shared/data/items/index-delta';
 import { encodeIndex } from '../../shared/data/items/index-segment';
 import { encodeManifest } from '../../shared/data/items/manifest';
 import {
   DOCUMENT_PREFIX,
   INDEX_BASE_PREFIX,
+  indexDeltaKey,
   pointerKey,
   refreshedKey,
   SNAPSHOT_PREFIX,
@@ -704,6 +706,29 @@ describe('index deltas and bases (docs/adr/0017-index-deltas.md, docs/adr/0018-i
     } finally {
       await table.client.send(new PutCommand({ TableName: table.tableName, Item: stored! }));
     }
+  });
+
+  it('a delta that decodes and applies but is not what the pointer names (issue 45) is a 500 cold; a warm instance answers as published', async () => {
+    const state = await pointerOf();
+    expect(state.delta?.hash).toMatch(/^[0-9a-f]{64}$/);
+    const warm = instance();
+    const published = await request(warm, PAGES[3]);
+    const key = indexDeltaKey(state.version!, 0);
+    const { Item: stored } = await table.client.send(new GetCommand({ TableName: table.tableName, Key: key }));
+    const delta = decodeIndexDelta(state.version!, [stored]);
+    // Moved entries placed in each other's places: still a permutation, a wrong order.
+    const [mode, [places, entries]] = Object.entries(delta.orders).find(([, [, e]]) => e.length >= 2)!;
+    const tampered = { ...delta, orders: { ...delta.orders, [mode]: [places, [...entries].reverse()] } };
+    const [item] = encodeIndexDelta(state.version!, tampered as typeof delta);
+    await table.client.send(new PutCommand({ TableName: table.tableName, Item: { ...key, z: item.z } }));
+    try {
+      const res = await invoke(instance().offers as any, apiEvent(PAGES[3]));
+      expect([res.status, res.body.error?.code]).toEqual([500, 'internal_error']);
+      expect((await request(warm, PAGES[3])).body).toEqual(published.body);
+    } finally {
+      await table.client.send(new PutCommand({ TableName: table.tableName, Item: stored! }));
+    }
+    expect((await request(instance(), PAGES[3])).body).toEqual(published.body);
   });
 
   it('a base stays stored while a kept version names it, and is deleted with the last version that does', async () => {

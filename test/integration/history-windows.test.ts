@@ -177,6 +177,32 @@ describe('several offers at once', () => {
     expect(Number(second.headers['x-ratelimit-remaining'])).toBe(8);
   });
 
+  it('answers 50,000 buckets in all and refuses more, naming ids and interval with the count (CONTRACT §12)', async () => {
+    const fifty = Array.from({ length: 50 }, (_, i) => i + 1).join(',');
+    // 50 ids × 1,000 daily buckets: the bound exactly (the buckets of `from` and of `to` both count).
+    const to = new Date(NOW.getTime() - 24 * 3_600_000).toISOString();
+    const atBound = `from=${new Date(Date.parse(to) - 999 * 24 * 3_600_000).toISOString()}&to=${to}&interval=1d`;
+    const allowed = await invoke(history, apiEvent(`/api/v1/earn/history?ids=${fifty}&${atBound}`));
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.data.length).toBeGreaterThan(0);
+    const fromOneDayEarlier = atBound.replace(
+      /from=[^&]+/,
+      `from=${new Date(Date.parse(to) - 1000 * 24 * 3_600_000).toISOString()}`,
+    );
+    const over = await invoke(history, apiEvent(`/api/v1/earn/history?ids=${fifty}&${fromOneDayEarlier}`));
+    expect(over.status).toBe(400);
+    expect(over.body.error.details.message).toEqual([
+      'ids and interval give 50050 buckets in all (50 ids × 1001 buckets of 1d): at most 50000 (fewer ids, a longer interval or a shorter window)',
+    ]);
+    // `all` counts from the earliest bucket: 50 weekly windows since 1970 are past the bound, one is not.
+    const all = await invoke(history, apiEvent(`/api/v1/earn/history?ids=${fifty}&period=all`));
+    expect(all.status).toBe(400);
+    expect(all.body.error.details.message[0]).toMatch(
+      /^ids and interval give \d+ buckets in all \(50 ids × \d+ buckets of 1w\)/,
+    );
+    expect((await invoke(history, apiEvent('/api/v1/earn/history?ids=1&period=all'))).status).toBe(200);
+  });
+
   it.each([
     ['/api/v1/earn/history', 400, 'ids is required'],
     ['/api/v1/earn/history?ids=', 400, 'ids must not be empty'],

@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { S3Event, S3EventRecord, SQSEvent } from 'aws-lambda';
 import S3rver from 's3rver';
-import { type IngestedObject, ingestHandler } from '../../functions/ingest/ingest-handler';
+import { type IngestDeps, type IngestedObject, ingestHandler } from '../../functions/ingest/ingest-handler';
 import { readPointer, retireAfter } from '../../shared/import/importer';
 import { INGEST_PREFIXES } from '../../shared/import/ingest-layout';
 import { DEFAULTS } from '../../shared/platform/config';
@@ -29,6 +29,11 @@ import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
 import { objectCreated, sqsMessage, versionedBucket } from '../helpers/versioned-s3';
+
+/** Where a test sends no upload: the dead-letter queue must not be reached. */
+const noDeadLetter = async (): Promise<void> => {
+  throw new Error('unexpected dead letter');
+};
 
 const BUCKET = 'market-data-ingest-test';
 /** The stage's pointer cache, as the deployed function reads it. */
@@ -118,6 +123,7 @@ beforeAll(async () => {
     snapshotCacheMs: CACHE_MS,
     clock: () => NOW,
     recordHistory: true,
+    deadLetter: noDeadLetter,
   });
 }, 120_000);
 
@@ -269,6 +275,7 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
       snapshotCacheMs: CACHE_MS,
       clock: () => NOW,
       recordHistory: false,
+      deadLetter: noDeadLetter,
     });
     const first = await bucket.put(KEY, withKraken('Kraken One'));
     const second = await bucket.put(KEY, withKraken('Kraken Two'));
@@ -299,6 +306,7 @@ describe('a versioned bucket: each upload imported once, in upload order', () =>
       snapshotCacheMs: CACHE_MS,
       clock: () => NOW,
       recordHistory: false,
+      deadLetter: noDeadLetter,
     });
     const first = await bucket.put(KEY, withKraken('Kraken Three'));
     const second = await bucket.put(KEY, withKraken('Kraken Four'));
@@ -335,6 +343,7 @@ describe('a burst of uploads through the FIFO queue', () => {
       snapshotCacheMs: CACHE_MS,
       clock: () => NOW,
       recordHistory: true,
+      deadLetter: noDeadLetter,
     });
     const names = ['Kraken A1', 'Kraken B1', 'Kraken A2', 'Kraken C1', 'Kraken A3'];
     const keys = ['incoming/a.json', 'incoming/b.json', 'incoming/a.json', 'incoming/c.json', 'incoming/a.json'];
@@ -374,6 +383,85 @@ describe('a burst of uploads through the FIFO queue', () => {
   });
 });
 
+describe('an upload whose import keeps failing (ADR 0023)', () => {
+  it('goes to failed/ and the dead-letter queue on its first delivery; the uploads behind it, of its name and others, are imported', async () => {
+    const bucket = versionedBucket('market-data-ingest-failing');
+    const deadLetters: Parameters<IngestDeps['deadLetter']>[0][] = [];
+    // DynamoDB refuses every write while the broken upload is imported (a fault, not a data error):
+    // the ingest reads that version, and the writes that follow fail until it reads another.
+    let brokenVersion: string | undefined;
+    let failing = false;
+    const s3Reads = {
+      send: (command: { input: { VersionId?: string } }) => {
+        if (command instanceof GetObjectCommand) failing = command.input.VersionId === brokenVersion;
+        return bucket.s3.send(command as never);
+      },
+    } as unknown as S3Client;
+    const ingestQueue = ingestHandler({
+      s3: s3Reads,
+      client: table.client,
+      tableName: table.tableName,
+      snapshotCacheMs: CACHE_MS,
+      clock: () => NOW,
+      recordHistory: false,
+      deadLetter: async (failed) => {
+        deadLetters.push(failed);
+      },
+    });
+    const BROKEN = 'Kraken Broken';
+    table.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (failing && /Write|Put|Update|Delete/.test(String(context.commandName)))
+          throw new Error('injected: the write fails every time');
+        return next(args);
+      },
+      { step: 'initialize', name: 'failingUpload' },
+    );
+    try {
+      const names = [BROKEN, 'Kraken Other', 'Kraken Later'];
+      const keys = ['incoming/f.json', 'incoming/g.json', 'incoming/f.json'];
+      const queue: { message: SQSEvent; receives: number }[] = [];
+      for (const [i, key] of keys.entries()) {
+        const dataset: any = fixtureDataset();
+        dataset.exchanges.find((e: any) => e.slug === 'kraken').name = names[i];
+        const upload = await bucket.put(key, JSON.stringify(dataset));
+        if (names[i] === BROKEN) brokenVersion = upload.detail.object['version-id'];
+        queue.push({ message: bucket.message(upload), receives: 0 });
+      }
+      const before = (await get('/api/v1/exchanges/kraken')).body.name;
+
+      // The FIFO queue: the next message only once this one is done (a throw would hold it).
+      const served: string[] = [];
+      const outcomes: string[] = [];
+      for (const entry of queue) {
+        entry.receives += 1;
+        const done = await ingestQueue(entry.message, { getRemainingTimeInMillis: () => 300_000 });
+        outcomes.push(...done.map((d) => d.outcome));
+        served.push((await get('/api/v1/exchanges/kraken')).body.name);
+      }
+
+      expect(queue.map((entry) => entry.receives)).toEqual([1, 1, 1]);
+      expect(outcomes).toEqual(['failed', 'published', 'published']);
+      // Nothing of the failed upload is served; the later upload of its name wins.
+      expect(served).toEqual([before, 'Kraken Other', 'Kraken Later']);
+      expect(deadLetters).toEqual([
+        expect.objectContaining({
+          body: queue[0].message.Records[0].body,
+          key: 'incoming/f.json',
+          moved: { file: 'failed/f.json', report: 'failed/f.json.report.json' },
+        }),
+      ]);
+      const report = JSON.parse(bucket.current('failed/f.json.report.json')!);
+      expect(report).toMatchObject({ file: 'incoming/f.json', outcome: 'failed' });
+      expect(report.error).toMatch(/injected/);
+      expect(bucket.versions('incoming/f.json')).toEqual([]);
+      expect(bucket.versions('incoming/g.json')).toEqual([]);
+    } finally {
+      table.client.middlewareStack.remove('failingUpload');
+    }
+  });
+});
+
 describe("the stage's pointer cache", () => {
   it('keeps a replaced version that long past the hour, however long it is', async () => {
     const bucket = versionedBucket('market-data-ingest-retention');
@@ -386,6 +474,7 @@ describe("the stage's pointer cache", () => {
       snapshotCacheMs: cacheMs,
       clock: () => new Date(now),
       recordHistory: true,
+      deadLetter: noDeadLetter,
     });
     const importKraken = async (name: string) => {
       const dataset: any = fixtureDataset();

@@ -155,6 +155,45 @@ it('counts an unexpected failure as a 5xx', async () => {
   expect(emf).toMatchObject({ Route: 'listExchanges', Errors4xx: 0, Errors5xx: 1, QuotaRefusals: 0 });
 });
 
+it('answers and counts as a 5xx a buffered answer Lambda would refuse for its size, not as the 200 it was', async () => {
+  const unused = async (): Promise<never> => {
+    throw new Error('not called');
+  };
+  // 7 MB of incompressible-looking text would pass Lambda's 6 MB; a gzip client gets it coded, within it.
+  const body = JSON.stringify({ data: 'x'.repeat(7 * 1024 * 1024) });
+  const handler = apiHandler(
+    'platforms',
+    {
+      listExchanges: async () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body }),
+      getExchange: unused,
+      listWallets: unused,
+      getWallet: unused,
+      listProtocols: unused,
+      getProtocol: unused,
+    },
+    table.api({ clock: () => NOW }).deps,
+  );
+  const plain = apiEvent('/api/v1/exchanges', { keyId: 'k-too-large' });
+  lines = [];
+  const refused = await handler(plain, {} as never);
+  const emitted = lines.map((line) => JSON.parse(line) as Emf);
+  expect(refused.statusCode).toBe(500);
+  expect(JSON.parse(refused.body).error.code).toBe('internal_error');
+  expect(refused.headers?.['X-RateLimit-Remaining'] ?? refused.headers?.['x-ratelimit-remaining']).toBeDefined();
+  expect(emitted.filter((e) => e._aws)).toEqual([expect.objectContaining({ Errors5xx: 1, Errors4xx: 0 })]);
+  expect(emitted.filter((e) => e.level === 'error').map((e) => e.message)).toEqual([
+    'answer over the buffered response limit',
+  ]);
+
+  const coded = await metricsOf(handler, {
+    ...plain,
+    headers: { ...plain.headers, 'Accept-Encoding': 'gzip' },
+    multiValueHeaders: { ...plain.multiValueHeaders, 'Accept-Encoding': ['gzip'] },
+  });
+  expect(coded.status).toBe(200);
+  expect(coded.emf).toMatchObject({ Errors5xx: 0 });
+});
+
 it('keeps the DynamoDB work of concurrent requests apart', async () => {
   lines = [];
   await Promise.all([

@@ -208,6 +208,35 @@ describe('a replaced version', () => {
   });
 });
 
+/**
+ * Issue 45 (H2): an index base that still decodes but is not what the pointer names (its content
+ * hash) is never served: a cold instance answers 500, a warm one that holds the index answers it as
+ * published; none answers a wrong 200 (a delta: test/integration/family-index.test.ts).
+ */
+describe('an index base is checked against the hash the pointer names', () => {
+  /** The served earn answer of `min_apy=7`: offer 1 (7.5 %) among it, as published. */
+  const MIN_APY = '/api/v1/earn?min_apy=7&sort=apy_desc&limit=50';
+  const idsOf = (res: { body: { data: { id: number }[] } }) => res.body.data.map((o) => o.id);
+
+  it('a base whose order is moved (still a permutation) is a 500 on a cold instance; a warm one answers as published', async () => {
+    const published = await answer('offers', MIN_APY);
+    expect(idsOf(published)).toContain(1);
+    const warm = table.api({ clock: () => NOW });
+    expect(await answer('offers', MIN_APY, warm)).toEqual(published);
+    const { base, baseData } = await served('earn');
+    const data = structuredClone(baseData) as OfferIndex['data'];
+    // The last entry of apy_desc moved to its head: the list would count an offer that does not pass.
+    const order = Array.from(data.orders.apy_desc!);
+    data.orders.apy_desc = [order[order.length - 1], ...order.slice(0, -1)] as never;
+    const [segment] = encodeIndexBase(base, data);
+    await change(indexBaseKey(base, 0), (item) => ({ ...item, z: segment.z }));
+
+    expect(await answer('offers', MIN_APY)).toEqual(internalError);
+    expect(logLines.join('\n')).toMatch(/does not match the hash the pointer names/);
+    expect(await answer('offers', MIN_APY, warm)).toEqual(published);
+  });
+});
+
 describe('changes: `since` newer than the newer end', () => {
   it.each([
     ['the served version since a replaced one pinned by snapshot', 2, 1, 'snapshot'],

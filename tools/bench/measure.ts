@@ -83,6 +83,7 @@ export interface KindResult {
   page?: RequestKind['page'];
   period?: RequestKind['period'];
   read_ceiling?: RequestKind['readCeiling'];
+  own_ceiling?: RequestKind['ownCeiling'];
   /** Whether the EMF lines the handler wrote agree with the accounting (calls). */
   emf_agrees: boolean;
 }
@@ -336,6 +337,7 @@ export async function measureKind(
     page: kind.page,
     period: kind.period,
     read_ceiling: kind.readCeiling,
+    own_ceiling: kind.ownCeiling,
     emf_agrees: ctx.emfCalls.total === measuredCalls,
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { OfferFamily } from '../../shared/data/keys';
 import type { GeneratedDataset } from '../sample-data/generate';
+import type { DenseBatch } from './dense-history';
 import type { ServedData } from './floor';
 
 type Offer = {
@@ -46,6 +47,10 @@ export interface Picks {
   earnHistoryIds: number[];
   /** The dataset's time: custom history windows end there. */
   now: Date;
+  /** The worst batch history (requests.ts `worstBatch`), once its items are written (run.ts). */
+  denseBatch?: DenseBatch;
+  /** 50 published earn offers without history: the worst batch's. */
+  denseBatchIds: number[];
   historyPoints: { earn: number; borrow: number };
 }
 
@@ -132,6 +137,10 @@ export async function pickRequests(dataset: GeneratedDataset, data: ServedData, 
       .filter((id) => publishedEarn.has(id))
       .slice(0, 50),
     now,
+    denseBatchIds: earn
+      .map((o) => o.id)
+      .filter((id) => !dataset.earn_history.some((s) => s.offer_id === id))
+      .slice(0, 50),
     historyPoints: { earn: earnSeries.points.length, borrow: borrowSeries.points.length },
   };
 }

@@ -25,6 +25,7 @@ import {
 } from '../../shared/domain/buckets';
 import type { SortMode } from '../../shared/domain/orderings';
 import type { FunctionName } from '../../shared/http/routes';
+import type { DenseBatch } from './dense-history';
 import type { FloorSpec, ServedData, ViewFilter } from './floor';
 import type { Picks } from './picks';
 
@@ -67,6 +68,11 @@ export interface RequestKind {
    * window as the period of its interval and length; several offers as that many single windows).
    */
   readCeiling?: { kind: string; times: number };
+  /**
+   * A ceiling of its own (the worst batch history, CONTRACT §12): read units, and milliseconds under
+   * the latency model (model-pass.ts `modelledMs`); it is then held to these, not to the request ceiling.
+   */
+  ownCeiling?: { readUnits: number; modelledMs: number };
   floor: (ctx: FloorContext, answer: Answer) => Promise<FloorSpec | undefined>;
 }
 
@@ -281,6 +287,33 @@ function historyOfSeveral(family: HistoryFamily, ids: number[], period: Period):
       const from = windowMs === null ? undefined : to - windowMs;
       return { read: 'parallel', reads: ids.map((id) => windowRead(family, id, interval, from, to)) };
     },
+  };
+}
+
+/**
+ * The worst batch's ceilings: read units as the rule bounds them on today's layout (one item per
+ * bucket: about 0.041 read units a bucket at its largest), and a third of the functions' 10 s timeout.
+ */
+const WORST_BATCH = { readUnits: 2_100, modelledMs: 3_333 } as const;
+
+/**
+ * The worst batch the 50,000-bucket rule allows (CONTRACT §12): 50 offers × 1,000 weekly buckets,
+ * every bucket stored at its largest (tools/bench/dense-history.ts). Its ceilings: WORST_BATCH.
+ */
+function worstBatch(family: HistoryFamily, batch: DenseBatch): RequestKind {
+  const buckets = (batch.to - batch.from) / SERIES[batch.interval].bucketMs + 1;
+  return {
+    name: `${family} history worst batch: ${batch.ids.length} offers × ${buckets} buckets of ${batch.interval}, 64-digit decimals`,
+    path: `${API}/${family}/history?ids=${batch.ids.join(',')}&from=${isoOf(batch.from)}&to=${isoOf(batch.to)}&interval=${batch.interval}`,
+    fn: 'history',
+    group: 'history',
+    expectStatus: 200,
+    promisedRoundTrips: 1,
+    ownCeiling: WORST_BATCH,
+    floor: async () => ({
+      read: 'parallel',
+      reads: batch.ids.map((id) => windowRead(family, id, batch.interval, batch.from, batch.to)),
+    }),
   };
 }
 
@@ -509,6 +542,7 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
     historyOfSeveral('earn', picks.earnHistoryIds.slice(0, MAX_HISTORY_IDS), '1m'),
     historyOfSeveral('earn', picks.earnHistoryIds.slice(0, MAX_HISTORY_IDS), '3m'),
   );
+  if (picks.denseBatch) kinds.push(worstBatch('earn', picks.denseBatch));
   kinds.push({
     name: 'collateral history (404)',
     path: `${API}/collateral/${picks.offerIds.collateral}/history`,

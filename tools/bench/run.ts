@@ -33,6 +33,8 @@ import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { buildFunctions } from '../../local/functions';
 import type { CatalogFamily, OfferFamily } from '../../shared/data/keys';
+import { bucketStart, MAX_HISTORY_IDS, SERIES } from '../../shared/domain/buckets';
+import { MAX_BATCH_BUCKETS } from '../../shared/domain/history';
 import type { FunctionName } from '../../shared/http/routes';
 import { importDataset } from '../../shared/import/importer';
 import { systemClock } from '../../shared/platform/clock';
@@ -40,6 +42,7 @@ import { createClients } from '../../shared/platform/dynamodb';
 import { setLogSink } from '../../shared/platform/logger';
 import { BENCH, generateDataset, QUICK_BENCH } from '../sample-data/generate';
 import { BASELINE, compareColdStart, measureBundles, measureColdStart } from './cold-start';
+import { writeDenseHistory } from './dense-history';
 import { depthCheck, readCapacityAtDepth } from './depth';
 import { ServedData, type ViewFilter } from './floor';
 import { type BaselineDataset, importsTable, measureImports, refreshed, writeBaseline } from './imports';
@@ -326,6 +329,18 @@ export async function runBench(argv: string[]): Promise<number> {
     const data = new ServedData(client, tableName);
     const sizes = (family: CatalogFamily | OfferFamily, filters?: ViewFilter[]) => data.size(family, filters);
     const picks = await pickRequests(dataset, data, now);
+    // The worst batch history the rule allows (CONTRACT §12), its items at their largest.
+    const to = bucketStart('1w', now.getTime());
+    const weeks = MAX_BATCH_BUCKETS / MAX_HISTORY_IDS;
+    const batch = {
+      family: 'earn',
+      ids: picks.denseBatchIds,
+      interval: '1w',
+      from: to - (weeks - 1) * SERIES['1w'].bucketMs,
+      to,
+    } as const;
+    log(`worst batch: ${await writeDenseHistory(client, tableName, batch, 1)} history items (${seconds(started)} s)`);
+    picks.denseBatch = batch;
     // Version 1.2's kinds read replaced versions: refresh earn twice (every offer, then 5 %).
     const earnVersion = async (file: unknown) =>
       (await importDataset(file, { client, tableName, now: systemClock })).versions.earn;

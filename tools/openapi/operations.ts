@@ -6,7 +6,7 @@
 
 import type { CatalogFamily, HistoryFamily, OfferFamily } from '../../shared/data/keys';
 import { MAX_HISTORY_IDS } from '../../shared/domain/buckets';
-import { DEFAULT_PERIOD } from '../../shared/domain/history';
+import { DEFAULT_PERIOD, MAX_BATCH_BUCKETS } from '../../shared/domain/history';
 import { DEFAULT_SORT } from '../../shared/domain/orderings';
 import { historyColumnsOf, historyCsv, offerColumnsOf, offersCsv } from '../../shared/http/csv';
 import {
@@ -203,6 +203,8 @@ function histories(family: HistoryFamily): OperationSpec {
     description:
       `APY history of up to ${MAX_HISTORY_IDS} ${family} offers in one request (one unit of budget): one entry per published id, in the order of \`ids\`; ` +
       "an unknown or unpublished id is absent. Each entry is the answer of that offer's own history with the same window parameters, with its `id`. " +
+      `At most ${MAX_BATCH_BUCKETS.toLocaleString('en-US')} buckets in all: the number of \`ids\` times the window's buckets at its interval (\`period=all\` counts from 1970); ` +
+      'a larger request is a `validation_error` naming `ids` and `interval`, with the count. Every valid request is answered whole, JSON or CSV, with or without compression. ' +
       `\`history\` is a route here, not an offer id.\n\n${historyRules()}\n\n` +
       `${csvNote(historyColumnsOf(family), false)} The rows of every entry follow each other, in the order of the entries.`,
     tag: 'History',
@@ -211,7 +213,7 @@ function histories(family: HistoryFamily): OperationSpec {
       period: { default: DEFAULT_PERIOD },
       ids: {
         description: listOf(
-          'The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required.',
+          `The offers, by id (plain decimal digits, at most 2^53-1); an unknown or unpublished id is absent from the answer. Required. With the window, at most ${MAX_BATCH_BUCKETS.toLocaleString('en-US')} buckets in all.`,
           MAX_HISTORY_IDS,
         ),
       },

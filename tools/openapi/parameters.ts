@@ -19,6 +19,9 @@ import { SNAPSHOT_EXAMPLES } from './examples';
 const NUMBER_GRAMMAR =
   'A number as JSON writes it, without sign: digits, an optional fraction, an optional exponent ' +
   `(\`4.75\`, \`1e-7\`, \`2.5E1\`, \`1e6\`; not \`.5\`, \`+1\` or \`5.\`), at most ${NUMBER_MAX_LENGTH} characters, compared as an exact decimal.`;
+const SIGNED_NUMBER_GRAMMAR =
+  'A number as JSON writes it, negative allowed (a borrow mean can be below zero): an optional `-`, digits, an optional fraction, an optional exponent ' +
+  `(\`4.75\`, \`-0.5\`, \`-2.5E-1\`, \`1e6\`; not \`.5\`, \`+1\` or \`5.\`), at most ${NUMBER_MAX_LENGTH} characters, compared as an exact decimal.`;
 
 /** A list parameter: what one comma-separated value of it says. */
 export const listOf = (what: string, maximum: number = LIST_MAX.other) =>
@@ -46,7 +49,7 @@ export const PARAMETER_DESCRIPTIONS = {
   sort: 'Sort mode.',
   min_apy: `Only offers whose APY (percent) is at least this value. ${NUMBER_GRAMMAR}`,
   min_tvl: `Only offers whose TVL (USD: earn \`tvl\`, borrow \`total_supply_usd\`) is at least this value; an offer whose TVL is \`null\` never matches. ${NUMBER_GRAMMAR}`,
-  min_apy_mean_30d: `Only offers whose \`apy_stats.mean_30d\` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is \`null\` never matches. ${NUMBER_GRAMMAR}`,
+  min_apy_mean_30d: `Only offers whose \`apy_stats.mean_30d\` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is \`null\` never matches. ${SIGNED_NUMBER_GRAMMAR}`,
   max_apy_stddev_30d: `Only offers whose \`apy_stats.stddev_30d\` (the deviation of the same 30 daily points, percentage points) is at most this value; an offer whose deviation is \`null\` never matches. ${NUMBER_GRAMMAR}`,
   include:
     '`apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; ' +

@@ -7,6 +7,7 @@
  * version, gzip with its checksum. A stored item that does not decode fails in its kind's codec
  * with a CorruptDataError (a 500 `internal_error`, never a 200 with a broken body).
  */
+import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { CorruptDataError } from '../../platform/errors';
 import type { Key } from '../keys';
@@ -88,4 +89,33 @@ export function cut(texts: Iterable<string>, maxBytes = CHUNK_TEXT_BYTES): strin
 export function chunked(texts: Iterable<string>): string[] {
   const groups = cut(texts);
   return groups.length === 0 ? ['[]'] : groups.map((group) => `[${group.join(',')}]`);
+}
+
+/**
+ * The content hash of an index's or a delta's stored segments (SHA-256 of their bodies in order,
+ * hex): the pointer names it beside their count, and every read checks it (`checkedSegments`), as a
+ * block is checked against the hash it is addressed by.
+ */
+export function segmentsHash(items: readonly Record<string, unknown>[]): string {
+  const hash = createHash('sha256');
+  for (const item of items) {
+    const body = item[BODY];
+    if (body instanceof Uint8Array) hash.update(body);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * The segments read, when their content hashes to `expected` (none named: a version written before
+ * the pointer named one, read as it is); else a CorruptDataError, never an answer from them.
+ */
+export function checkedSegments<T extends Record<string, unknown> | undefined>(
+  items: T[],
+  expected: string | undefined,
+  what: string,
+): T[] {
+  if (expected === undefined || items.some((item) => item === undefined)) return items;
+  if (segmentsHash(items as Record<string, unknown>[]) !== expected)
+    throw new CorruptDataError(`${what}: its content does not match the hash the pointer names`);
+  return items;
 }

@@ -8,7 +8,14 @@ import * as z from 'zod/mini';
 import { CorruptDataError } from '../../platform/errors';
 
 const Version = z.string().check(z.minLength(1));
-const DeltaRef = z.object({ base: Version, segments: z.number().check(z.int(), z.minimum(1)) });
+/** A content hash of stored segments (items/content.ts `segmentsHash`). */
+const SegmentsHash = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+/** A delta's segments against version `base`, and their content hash (absent on pointers written before). */
+const DeltaRef = z.object({
+  base: Version,
+  segments: z.number().check(z.int(), z.minimum(1)),
+  hash: z.optional(SegmentsHash),
+});
 
 /** The served state of one dataset family. History families have no version. */
 const FamilyStateCodec = z.object({
@@ -28,6 +35,8 @@ const FamilyStateCodec = z.object({
    * `delta` (against `base`) applied. Absent on versions written before, which own their index.
    */
   base: z.optional(Version),
+  /** The content hash of the whole index's segments (its own, or its base's), checked on every read. */
+  indexHash: z.optional(SegmentsHash),
   /**
    * A delta stored for it (`V#<version>#DELTA`, `segments` segments) against version `base`
    * (docs/adr/0017-index-deltas.md): against its index base, or for a version that is its own base,
@@ -55,6 +64,7 @@ const RetiredVersionCodec = z.object({
   segments: z.optional(z.number()),
   /** Where its index lies, as in its family state (only the delta against its base, of its deltas). */
   base: z.optional(Version),
+  indexHash: z.optional(SegmentsHash),
   delta: z.optional(DeltaRef),
   /** When it was published (its `Last-Modified`). */
   publishedAt: z.optional(z.string()),

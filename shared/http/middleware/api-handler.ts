@@ -1,7 +1,7 @@
 /**
  * Builds a family function: dispatch on the API Gateway resource to the handler of its route's
- * operation, wrapped in the middleware every family shares (request metrics, log context,
- * compression, response headers, error envelope, conditional requests, usage quota).
+ * operation, wrapped in the middleware every family shares (request metrics, the buffered
+ * response limit, log context, compression, response headers, error envelope, conditional requests, usage quota).
  */
 import middy from '@middy/core';
 import { BudgetMemory } from '../../domain/budget-memory';
@@ -10,7 +10,8 @@ import { NotFoundError, ValidationError } from '../../platform/errors';
 import type { ApiDeps } from '../api-deps';
 import type { ApiEvent, ApiResult } from '../http';
 import { type RequestMetricsInternal, requestMetrics } from '../metrics';
-import { type FunctionName, type OperationId, type OperationOf, operationOfResource } from '../routes';
+import { type FunctionName, type OperationId, type OperationOf, operationOfResource, transferOf } from '../routes';
+import { bufferedLimit } from './buffered-limit';
 import { compression } from './compression';
 import { conditionalRequests } from './conditional-requests';
 import { errorEnvelope } from './error-envelope';
@@ -48,7 +49,7 @@ function checkPathSlug(event: ApiEvent): void {
   }
 }
 
-export function apiHandler<F extends FunctionName>(_fn: F, handlers: RouteHandlers<OperationOf<F>>, deps: ApiDeps) {
+export function apiHandler<F extends FunctionName>(fn: F, handlers: RouteHandlers<OperationOf<F>>, deps: ApiDeps) {
   const byOperation: Partial<Record<OperationId, RouteHandler>> = handlers;
   const dispatch = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
     const operation = operationOfResource(event.resource);
@@ -62,6 +63,8 @@ export function apiHandler<F extends FunctionName>(_fn: F, handlers: RouteHandle
   const chain: ApiMiddleware[] = [
     // First, so that its after/onError run last and record the final status (429s included).
     requestMetrics({ now: deps.clock }),
+    // After every other `after` but the metrics': it sees the final body, and the metrics its answer.
+    bufferedLimit(transferOf(fn)),
     logContext(),
     // Before the response headers, so that its after/onError compress the final body.
     compression(),

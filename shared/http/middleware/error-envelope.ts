@@ -30,6 +30,9 @@ export function errorResponse(error: ApiError): ApiResult {
   };
 }
 
+/** The body of a 500 `internal_error`, for an answer refused after the handler (buffered-limit.ts). */
+export const INTERNAL_ERROR_BODY = errorResponse(new InternalError()).body;
+
 export function errorEnvelope(options: { retryAfterSeconds: number }): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const errorEnvelopeOnError: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     if (request.response !== undefined) return;

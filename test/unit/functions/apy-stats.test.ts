@@ -294,6 +294,13 @@ describe('the figure sorts and filters through the handler', () => {
     expect(body.data.map((o: { id: number }) => o.id)).toEqual(expected.slice(1, 3));
   });
 
+  it('takes a negative min_apy_mean_30d (CONTRACT §13): every offer with a mean matches a bound below zero', async () => {
+    const withMean = dataset.borrow_offers!.filter((r) => expectedStats(r.id).mean_30d !== null).map((r) => r.id);
+    const body = await ids('/api/v1/borrow?min_apy_mean_30d=-0.5&sort=apy_mean_30d_desc&limit=50');
+    expect(body.pagination.total).toBe(withMean.length);
+    expect(body.data.map((o: { id: number }) => o.id).sort((a: number, b: number) => a - b)).toEqual(withMean);
+  });
+
   it('a version without figures (pinned by snapshot) answers every figure null as of its publication and sorts by id', async () => {
     const body = await ids('/api/v1/earn?snapshot=veOld&sort=apy_change_7d_desc&include=apy_stats&limit=3');
     expect(body.data.map((o: { id: number }) => o.id)).toEqual([2, 3, 4]);

@@ -429,6 +429,11 @@ describe('APY figures (CONTRACT §13): the figure sorts and filters, include', (
         min_apy: ['1e-7'],
       }),
     ).toMatchObject({ min_apy_mean_30d: '4', max_apy_stddev_30d: '2.5E-1', include: ['apy_stats'], min_apy: '1e-7' });
+    // A borrow mean can be below zero (CONTRACT §13): a negative threshold is a bound, not an error.
+    for (const bound of ['-1', '-0.25', '-2.5E-1', '-0', '-1e-7'])
+      expect(parseQuery(OFFER_LIST_QUERY[family](), { min_apy_mean_30d: [bound] })).toMatchObject({
+        min_apy_mean_30d: bound,
+      });
     expect(parseQuery(OFFER_DETAIL_QUERY[family](), { include: ['apy_stats'] })).toEqual({ include: ['apy_stats'] });
     expect(parseQuery(CHANGES_QUERY[family](), { since: ['v1'], include: ['apy_stats'] })).toMatchObject({
       include: ['apy_stats'],
@@ -437,8 +442,10 @@ describe('APY figures (CONTRACT §13): the figure sorts and filters, include', (
   });
 
   it.each([
-    ['min_apy_mean_30d', '-1', 'min_apy_mean_30d must not be less than 0'],
-    ['min_apy_mean_30d', '.5', 'min_apy_mean_30d must be a decimal number such as 4.75'],
+    ['min_apy_mean_30d', '--1', 'min_apy_mean_30d must be a decimal number such as -0.5'],
+    ['min_apy_mean_30d', '+1', 'min_apy_mean_30d must be a decimal number such as -0.5'],
+    ['min_apy_mean_30d', '-.5', 'min_apy_mean_30d must be a decimal number such as -0.5'],
+    ['min_apy_mean_30d', '.5', 'min_apy_mean_30d must be a decimal number such as -0.5'],
     ['min_apy_mean_30d', '', 'min_apy_mean_30d must not be empty'],
     ['min_apy_mean_30d', '1'.repeat(33), 'min_apy_mean_30d must not be longer than 32 characters'],
     ['max_apy_stddev_30d', '-0.5', 'max_apy_stddev_30d must not be less than 0'],

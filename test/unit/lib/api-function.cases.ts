@@ -157,6 +157,8 @@ describe('the stack functions', () => {
       SNAPSHOT_CACHE_MS: '250',
       DYNAMODB_REQUEST_TIMEOUT_MS: '30000',
       RECORD_HISTORY: 'true',
+      // Where it sends an upload whose import kept failing (ADR 0023).
+      INGEST_DEAD_LETTER_QUEUE_URL: { Ref: dev.logicalId(dev.stack.ingest.deadLetterQueue) },
     });
     expect(variablesOf(dev.stack.freshness.function)).toEqual({ TABLE_NAME: table });
   });

@@ -24,7 +24,7 @@ describe('resolveStageConfig', () => {
       memorySizes: { platforms: 512, currencies: 512, offers: 512, history: 1024, usage: 256, authorizer: 256 },
       ingestMemorySize: 1024,
       ingestTimeoutSeconds: 300,
-      ingestMaxReceiveCount: 5,
+      ingestMaxReceiveCount: 2,
       maxDataAgeMinutes: 1440,
       recordHistory: true,
     });

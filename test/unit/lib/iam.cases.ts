@@ -256,7 +256,7 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       expect([action, key, decide(statements, action, resource, key)]).toEqual([action, key, false]);
   });
 
-  it('lets the ingest function read incoming/ (by version), list its versions, write imported/ and refused/, delete under incoming/ only', () => {
+  it('lets the ingest function read incoming/ (by version), list its versions, write imported/, refused/ and failed/, delete under incoming/ only', () => {
     const bucketArn = { 'Fn::GetAtt': [fixture.logicalId(fixture.stack.ingest.bucket), 'Arn'] };
     const objects = (prefix: string) => ({ 'Fn::Join': ['', [bucketArn, `/${prefix}*`]] });
     const s3Statements = statementsOf(fixture, fixture.logicalId(fixture.stack.ingest.function.role)).filter((s) =>
@@ -279,6 +279,7 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
         ['s3:DeleteObjectVersion', objects('incoming/'), null],
         ['s3:PutObject', objects('imported/'), null],
         ['s3:PutObject', objects('refused/'), null],
+        ['s3:PutObject', objects('failed/'), null],
       ]
         .map((grant) => JSON.stringify(grant))
         .sort(),

@@ -115,14 +115,14 @@ describe('the ingest queue and function', () => {
     });
   });
 
-  it('holds a message 6 times the function timeout and moves it to an encrypted dead-letter queue after the last delivery', () => {
+  it('holds a message one import (the function timeout and 30 s) and moves it to an encrypted dead-letter queue after its second delivery', () => {
     const queue = resourceOf(dev, dev.logicalId(dev.stack.ingest.queue)).Properties;
     const dlq = resourceOf(dev, dev.logicalId(dev.stack.ingest.deadLetterQueue)).Properties;
 
-    expect(queue.VisibilityTimeout).toBe(6 * 300);
+    expect(queue.VisibilityTimeout).toBe(300 + 30);
     expect(queue.RedrivePolicy).toEqual({
       deadLetterTargetArn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.deadLetterQueue), 'Arn'] },
-      maxReceiveCount: 5,
+      maxReceiveCount: 2,
     });
     expect(queue.SqsManagedSseEnabled).toBe(true);
     expect(dlq.SqsManagedSseEnabled).toBe(true);
@@ -138,8 +138,59 @@ describe('the ingest queue and function', () => {
       MemorySize: 2048,
     });
     expect(resourceOf(qa, qa.logicalId(qa.stack.ingest.queue)).Properties).toMatchObject({
-      VisibilityTimeout: 5400,
+      VisibilityTimeout: 930,
       RedrivePolicy: { maxReceiveCount: 10 },
+    });
+  });
+
+  it('lets the function send an upload whose import kept failing to the dead-letter queue, named in its environment', () => {
+    const fnId = dev.logicalId(dev.stack.ingest.function.fn);
+    const dlqId = dev.logicalId(dev.stack.ingest.deadLetterQueue);
+    expect(resourceOf(dev, fnId).Properties.Environment.Variables).toMatchObject({
+      INGEST_DEAD_LETTER_QUEUE_URL: { Ref: dlqId },
+    });
+    dev.template.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: dev.logicalId(dev.stack.ingest.function.role) }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: Match.arrayWith(['sqs:SendMessage']),
+            Effect: 'Allow',
+            Resource: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('gives the rule’s target a retry policy and a dead-letter queue of its own, which only the rule may send to', () => {
+    const eventDlqId = dev.logicalId(dev.stack.ingest.eventDeadLetterQueue);
+    dev.template.hasResourceProperties('AWS::Events::Rule', {
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.queue), 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3600 },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [eventDlqId, 'Arn'] } },
+        }),
+      ],
+    });
+    dev.template.hasResourceProperties('AWS::SQS::Queue', {
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
+    dev.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: eventDlqId }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'events.amazonaws.com' },
+            Condition: {
+              ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.rule), 'Arn'] } },
+            },
+          }),
+        ]),
+      },
     });
   });
 
@@ -211,14 +262,19 @@ describe('ingest and freshness alarms', () => {
         Threshold: 1,
       });
     }
-    expect(alarmNamed(dev, 'MarketData-dev-IngestDeadLetters')).toMatchObject({
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [
-        { Name: 'QueueName', Value: { 'Fn::GetAtt': [dev.logicalId(dev.stack.ingest.deadLetterQueue), 'QueueName'] } },
-      ],
-      Threshold: 1,
-    });
+    // Within minutes: SQS sends its queue metrics every minute, and one period of one minute alarms.
+    for (const [name, queue] of [
+      ['IngestDeadLetters', dev.stack.ingest.deadLetterQueue],
+      ['IngestEventDeadLetters', dev.stack.ingest.eventDeadLetterQueue],
+    ] as const)
+      expect(alarmNamed(dev, `MarketData-dev-${name}`)).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dev.logicalId(queue), 'QueueName'] } }],
+        Period: 60,
+        EvaluationPeriods: 1,
+        Threshold: 1,
+      });
   });
 
   it('alarm per family when its data is older than the stage’s maxDataAgeMinutes, or its age is missing', () => {
@@ -258,7 +314,14 @@ describe('ingest and freshness alarms', () => {
     const { template } = synth('dev', { alarmEmail: 'ops@example.com' });
     const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
 
-    for (const name of ['ImportsRefused', 'ImportsFailed', 'IngestErrors', 'IngestDeadLetters', 'DataAgeExchanges']) {
+    for (const name of [
+      'ImportsRefused',
+      'ImportsFailed',
+      'IngestErrors',
+      'IngestDeadLetters',
+      'IngestEventDeadLetters',
+      'DataAgeExchanges',
+    ]) {
       const [alarm] = Object.values(
         template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmName: `MarketData-dev-${name}` } }),
       );

@@ -91,7 +91,16 @@ describe('MarketDataApi', () => {
         (m) => m.Properties.HttpMethod === 'GET' && paths.get(m.Properties.ResourceId.Ref) === path,
       )!;
     const streamed = ROUTES.filter((route) => route.transfer === 'stream');
-    expect(streamed.map((route) => route.operationId).sort()).toEqual(['getCurrency', 'listCurrencies']);
+    expect(streamed.map((route) => route.operationId).sort()).toEqual([
+      'getBorrowHistories',
+      'getBorrowHistory',
+      'getCollateralHistories',
+      'getCollateralHistory',
+      'getCurrency',
+      'getEarnHistories',
+      'getEarnHistory',
+      'listCurrencies',
+    ]);
     for (const route of ROUTES) {
       const integration = methodOf(route.path).Properties.Integration;
       const uri = JSON.stringify(integration.Uri);

@@ -86,15 +86,14 @@ describe('numberSortKey', () => {
   });
 
   it('orders numbers with exponents exactly among stored decimal keys', () => {
-    const numbers = [...decimals(23, runs(400))]
-      .filter((v) => !v.startsWith('-'))
-      .map((v, i) => `${v}e${(i % 41) - 20}`);
+    const numbers = [...decimals(23, runs(400))].map((v, i) => `${v}e${(i % 41) - 20}`);
     const stored = [...decimals(29, runs(400))];
     for (let i = 0; i < numbers.length; i++) {
       const a = numbers[i];
       const b = stored[i];
       const byKey = Math.sign(numberSortKey(a) < decimalSortKey(b) ? -1 : numberSortKey(a) > decimalSortKey(b) ? 1 : 0);
-      expect([a, b, byKey]).toEqual([a, b, reference(plain(a), b)]);
+      const exact = a.startsWith('-') ? `-${plain(a.slice(1))}` : plain(a);
+      expect([a, b, byKey]).toEqual([a, b, reference(exact, b)]);
     }
   });
 
@@ -107,8 +106,17 @@ describe('numberSortKey', () => {
     }
   });
 
-  it('refuses a negative or malformed number', () => {
-    expect(() => numberSortKey('-1')).toThrow(/non-negative/);
-    expect(() => numberSortKey('1e')).toThrow(/non-negative/);
+  it('places negative exponents past what a key spells beside every stored key', () => {
+    const huge = numberSortKey('-1e999999');
+    const tiny = numberSortKey('-1e-99999999999999999999999999');
+    for (const value of ['0', '-0.0000000000000000000000000000001', '1', `-9${'9'.repeat(200)}`, '-5']) {
+      expect(huge < decimalSortKey(value)).toBe(true);
+      expect(tiny > decimalSortKey(value)).toBe(compareDecimal(value, '0') < 0);
+    }
+  });
+
+  it('refuses a malformed number', () => {
+    expect(() => numberSortKey('+1')).toThrow(/not a number/);
+    expect(() => numberSortKey('1e')).toThrow(/not a number/);
   });
 });

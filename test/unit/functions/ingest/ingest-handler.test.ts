@@ -22,6 +22,11 @@ import { ImportBusyError } from '../../../../shared/data/snapshot-writer';
 import { setLogSink } from '../../../../shared/platform/logger';
 import { IMPORT_METRICS } from '../../../../shared/platform/metric-names';
 
+/** Where a test sends no upload: the dead-letter queue must not be reached. */
+const noDeadLetter = async (): Promise<void> => {
+  throw new Error('unexpected dead letter');
+};
+
 const NOW = new Date('2026-11-20T10:00:00.000Z');
 const BUCKET = 'ingest-bucket';
 
@@ -36,6 +41,7 @@ const ingest = ingestHandler({
   snapshotCacheMs: 5_000,
   clock: () => NOW,
   recordHistory: false,
+  deadLetter: noDeadLetter,
 });
 
 /** The SQS message of the EventBridge event S3 sends for one put (the key as it is, unlike a notification's). */
@@ -195,15 +201,75 @@ it('refuses a file that is not JSON, by place', async () => {
   expect(report.errors.length).toBeGreaterThan(0);
 });
 
-it('lets a failed import propagate so SQS delivers the message again, leaving the file in incoming/', async () => {
-  s3Mock.on(GetObjectCommand).resolves({ Body: objectBody('{"exchanges": []}') });
+it('tries a failing import once more, then moves the file to failed/ beside a report and sends its event to the dead-letter queue, the message done', async () => {
+  s3Mock.on(GetObjectCommand).resolves({ Body: objectBody('{"exchanges": []}'), VersionId: 'v1' });
   ddbMock.onAnyCommand().rejects(new Error('connection reset'));
+  const sent: unknown[] = [];
+  const ingestOnce = ingestHandler({
+    s3,
+    client,
+    tableName: 'unit-table',
+    snapshotCacheMs: 5_000,
+    clock: () => NOW,
+    recordHistory: false,
+    deadLetter: async (failed) => {
+      sent.push(failed);
+    },
+  });
+  const message = sqsEvent('incoming/daily.json');
 
-  await expect(ingest(sqsEvent('incoming/daily.json'))).rejects.toThrow('connection reset');
+  const done = await ingestOnce(message);
 
-  expect(puts()).toEqual([]);
-  expect(deletes()).toEqual([]);
+  expect(done).toEqual([
+    {
+      bucket: BUCKET,
+      key: 'incoming/daily.json',
+      versionId: 'v1',
+      outcome: 'failed',
+      moved: { file: 'failed/daily.json', report: 'failed/daily.json.report.json' },
+    },
+  ]);
+  // Twice: a first failure is tried again while the invocation has time.
+  expect(s3Mock.commandCalls(GetObjectCommand)).toHaveLength(1);
+  expect(lines.filter((line) => line.message === 'ingest: import failed, trying once more')).toHaveLength(1);
+  expect(puts().map((put) => put.Key)).toEqual(['failed/daily.json', 'failed/daily.json.report.json']);
+  const report = JSON.parse(String(puts()[1].Body));
+  expect(report).toMatchObject({ file: 'incoming/daily.json', versionId: 'v1', outcome: 'failed' });
+  expect(report.error).toMatch(/connection reset/);
+  expect(deletes()).toEqual([{ Bucket: BUCKET, Key: 'incoming/daily.json', VersionId: 'v1' }]);
+  expect(sent).toEqual([
+    {
+      body: message.Records[0].body,
+      bucket: BUCKET,
+      key: 'incoming/daily.json',
+      versionId: 'v1',
+      moved: { file: 'failed/daily.json', report: 'failed/daily.json.report.json' },
+    },
+  ]);
   expect(importMetrics()).toEqual([{ ImportsPublished: 0, ImportsRefused: 0, ImportsFailed: 1 }]);
+});
+
+it('does not try a failing import again when the invocation has no time left for it', async () => {
+  s3Mock.on(GetObjectCommand).resolves({ Body: objectBody('{"exchanges": []}'), VersionId: 'v1' });
+  ddbMock.onAnyCommand().rejects(new Error('connection reset'));
+  const sent: unknown[] = [];
+  const ingestOnce = ingestHandler({
+    s3,
+    client,
+    tableName: 'unit-table',
+    snapshotCacheMs: 5_000,
+    clock: () => NOW,
+    recordHistory: false,
+    deadLetter: async (failed) => {
+      sent.push(failed);
+    },
+  });
+
+  const [done] = await ingestOnce(sqsEvent('incoming/daily.json'), { getRemainingTimeInMillis: () => 1_000 });
+
+  expect(done.outcome).toBe('failed');
+  expect(lines.filter((line) => line.message === 'ingest: import failed, trying once more')).toEqual([]);
+  expect(sent).toHaveLength(1);
 });
 
 it('leaves a file waiting while another import holds the lease: delivered again, not a failure', async () => {
