@@ -1,11 +1,11 @@
 /**
  * The dependency rule (docs/architecture.md): tooling depends on the application, never the
  * reverse; tools/ hold what the entry points of scripts/ run, and each tool its own rule; inside shared/, each folder is one layer and imports only the folders below it
- * (http and import side by side on top, then domain, data, model, platform); no cycles anywhere.
+ * (webhooks on top, then http and import side by side, then domain, data, model, platform); no cycles anywhere.
  * `npm run deps` checks it; .ci/run fails on a violation.
  */
 /** The layer folders of shared/, top first. */
-const LAYERS = '(http|import|domain|data|model|platform)';
+const LAYERS = '(webhooks|http|import|domain|data|model|platform)';
 
 module.exports = {
   forbidden: [
@@ -67,7 +67,7 @@ module.exports = {
       severity: 'error',
       comment:
         'The smoke test speaks HTTP to a stage and the key commands use the key store: neither runs the local stack or another tool (their entries start what they need).',
-      from: { path: '^tools/(smoke|keys)/' },
+      from: { path: '^tools/(smoke|keys|webhooks)/' },
       to: { path: '^(tools/(bench|openapi|sample-data)/|local/|lib/|functions/)' },
     },
     {
@@ -89,6 +89,21 @@ module.exports = {
       comment: 'Each layer is a folder of shared/ and nothing sits beside them (STYLE rule 18).',
       from: {},
       to: { path: '^shared/', pathNot: `^shared/${LAYERS}/` },
+    },
+    {
+      name: 'nothing-below-to-webhooks',
+      severity: 'error',
+      comment:
+        "Webhooks sit on top (their filters are the lists' queries); the import and the API know nothing of them: a publish is their only seam (ADR 0028).",
+      from: { path: '^shared/', pathNot: '^shared/webhooks/' },
+      to: { path: '^shared/webhooks/' },
+    },
+    {
+      name: 'webhooks-not-to-import',
+      severity: 'error',
+      comment: 'Matching reads what a publish wrote; it never runs an import.',
+      from: { path: '^shared/webhooks/' },
+      to: { path: '^shared/import/' },
     },
     {
       name: 'http-not-to-import',

@@ -558,6 +558,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling key's user's webhook subscriptions
+         * @description The subscriptions of the user who owns the key (managed outside this API: `npm run webhooks`, an accounts file), by `created_at` then `id`, with their state: `status` (`disabled` after 24 hours without a successful delivery, with `disabled_reason`) and the times of the last success and failure. A secret is never served. Deliveries are POSTed as Standard Webhooks (docs/api.md, "Webhooks"). One unit of budget; carries no `ETag`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deliveries of one of your webhook subscriptions
+         * @description The last 7 days of deliveries of the subscription, newest first: one per publish and part, with its attempts, the last HTTP status or error and the next attempt. Another user's subscription answers `404 not_found`. One unit of budget; carries no `ETag`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1131,6 +1171,64 @@ export interface components {
                 remaining: number;
                 /** Format: date-time */
                 reset_at: string;
+            };
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            /** @enum {string} */
+            family: "earn" | "borrow" | "collateral";
+            filter: string;
+            events: ("offer.added" | "offer.removed" | "offer.changed")[];
+            conditions: {
+                /** @description Exact decimal number as a string (no exponent). */
+                apy_change?: string;
+                /** @description Exact decimal number as a string (no exponent). */
+                apy_above?: string;
+                /** @description Exact decimal number as a string (no exponent). */
+                apy_below?: string;
+                availability?: boolean;
+            };
+            /** @enum {string} */
+            status: "active" | "disabled";
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            last_success_at: string | null;
+            last_failure_at: string | null;
+        };
+        WebhookList: {
+            data: components["schemas"]["Webhook"][];
+            pagination: {
+                total: number;
+                offset: number;
+                limit: number;
+                has_more: boolean;
+            };
+        };
+        WebhookDelivery: {
+            id: string;
+            snapshot: string;
+            previous_snapshot: string;
+            part: number;
+            parts: number;
+            events: number;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            last_attempt_at: string | null;
+            last_status: number | null;
+            last_error: string | null;
+            next_attempt_at: string | null;
+            delivered_at: string | null;
+        };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            pagination: {
+                total: number;
+                offset: number;
+                limit: number;
+                has_more: boolean;
             };
         };
         /** @description How fresh one family is. */
@@ -1716,11 +1814,6 @@ export interface components {
          */
         query_limit: number;
         /**
-         * @description Zero-based offset into the result set. Plain decimal digits.
-         * @example 2
-         */
-        query_offset: number;
-        /**
          * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
          * @example v20261120T1000Z-2c41
          */
@@ -1943,7 +2036,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2106,7 +2199,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2287,7 +2380,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2444,7 +2537,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Read the data version a page named in `pagination.snapshot` (1 to 64 characters of `A-Z a-z 0-9 _ -`): the same records, order and `total` after any newer import, so that a crawl neither skips nor repeats. Every replaced version stays readable at least 60 minutes; after that `410 snapshot_expired`. The `Link` header carries it.
                  * @example v20261120T1000Z-2c41
@@ -2697,7 +2790,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
@@ -2907,7 +3000,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
                  * @example [
@@ -3246,7 +3339,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
@@ -3449,7 +3542,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description `apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.
                  * @example [
@@ -3778,7 +3871,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
                 /**
                  * @description Only offers of platforms of these families. A comma-separated list of 1 to 20 distinct values (`a,b`: either); a single value is a list of one. An empty element, a repeated element or a longer list is a `validation_error`. Several list parameters combine with AND.
                  * @example [
@@ -3950,7 +4043,7 @@ export interface operations {
                  * @description Zero-based offset into the result set. Plain decimal digits.
                  * @example 2
                  */
-                offset?: components["parameters"]["query_offset"];
+                offset?: number;
             };
             header?: {
                 /**
@@ -4408,6 +4501,167 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["query_limit"];
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wh_3f9c2a7e51b04d6a8e21",
+                     *           "url": "https://hooks.example.com/yields",
+                     *           "family": "earn",
+                     *           "filter": "asset=tether&chain=ethereum",
+                     *           "events": [
+                     *             "offer.added",
+                     *             "offer.removed",
+                     *             "offer.changed"
+                     *           ],
+                     *           "conditions": {
+                     *             "apy_change": "0.5",
+                     *             "apy_above": "8"
+                     *           },
+                     *           "status": "active",
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-11-18T08:00:00.000Z",
+                     *           "last_success_at": "2026-11-20T10:00:04.000Z",
+                     *           "last_failure_at": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "offset": 0,
+                     *         "limit": 50,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size. Plain decimal digits.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["query_limit"];
+                /**
+                 * @description Zero-based offset into the result set. Plain decimal digits.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The subscription id (`wh_` and 20 hex digits).
+                 * @example wh_de000000000000000001
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Quota-Limit": components["headers"]["X-Quota-Limit"];
+                    "X-Quota-Remaining": components["headers"]["X-Quota-Remaining"];
+                    "X-Quota-Reset": components["headers"]["X-Quota-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_1795168800000a1b2c3d4e5f6",
+                     *           "snapshot": "v20261120T1000Z-2c41",
+                     *           "previous_snapshot": "v20261120T0955Z-7f3a",
+                     *           "part": 1,
+                     *           "parts": 1,
+                     *           "events": 3,
+                     *           "status": "delivered",
+                     *           "attempts": 1,
+                     *           "last_attempt_at": "2026-11-20T10:00:04.000Z",
+                     *           "last_status": 204,
+                     *           "last_error": null,
+                     *           "next_attempt_at": null,
+                     *           "delivered_at": "2026-11-20T10:00:04.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "offset": 0,
+                     *         "limit": 50,
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getApiDescription: {
         parameters: {
             query?: never;
@@ -4430,7 +4684,7 @@ export interface operations {
                      *       "openapi": "3.1.0",
                      *       "info": {
                      *         "title": "Market Data API",
-                     *         "version": "1.3.0"
+                     *         "version": "1.4.0"
                      *       },
                      *       "paths": {}
                      *     }

@@ -183,6 +183,7 @@ const DEFAULT_MEMORY: Record<LambdaName, number> = {
   history: 1024,
   // No data read: it answers from the request's own charge.
   usage: 256,
+  webhooks: 256,
   authorizer: 256,
 };
 
@@ -198,6 +199,7 @@ const PROTECTED_RESERVED_CONCURRENCY: Record<ReservableName, number> = {
   offers: 100,
   history: 100,
   usage: 100,
+  webhooks: 50,
   authorizer: 100,
   docs: 10,
 };

@@ -21,6 +21,7 @@ import { Monitoring } from './constructs/monitoring';
 import { MarketDataApi } from './constructs/rest-api';
 import type { FunctionSettings } from './constructs/stack-function';
 import { ApiWebAcl } from './constructs/web-acl';
+import { Webhooks } from './constructs/webhooks';
 import { acknowledge } from './nag';
 
 /** functions/<name>/handler.ts, exporting `handler`. */
@@ -30,14 +31,16 @@ export const handlerEntry = (name: string) => path.join(FUNCTIONS_DIR, name, 'ha
 
 /**
  * What each function may do on the table: `serve` reads the served data and takes quota units;
- * `count` touches the quota counters only (GET /api/v1/usage answers from the request's charge).
+ * `count` touches the quota counters only (GET /api/v1/usage answers from the request's charge);
+ * `owner` counts and reads the caller's webhook subscriptions and deliveries (never a secret).
  */
-const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count'> = {
+const TABLE_ACCESS: Record<FunctionName, 'serve' | 'count' | 'owner'> = {
   platforms: 'serve',
   currencies: 'serve',
   offers: 'serve',
   history: 'serve',
   usage: 'count',
+  webhooks: 'owner',
 };
 
 export interface MarketDataStackProps extends StackProps {
@@ -51,6 +54,7 @@ export class MarketDataStack extends Stack {
   readonly docs: ApiFunction;
   readonly api: MarketDataApi;
   readonly ingest: Ingest;
+  readonly webhooks: Webhooks;
   readonly freshness: Freshness;
   readonly monitoring: Monitoring;
 
@@ -92,6 +96,7 @@ export class MarketDataStack extends Stack {
         });
         if (TABLE_ACCESS[name] === 'serve') this.table.grantServe(fn.fn);
         else this.table.grantCount(fn.fn);
+        if (TABLE_ACCESS[name] === 'owner') this.table.grantWebhookView(fn.fn);
         return [name, fn];
       }),
     ) as Record<FunctionName, ApiFunction>;
@@ -164,6 +169,16 @@ export class MarketDataStack extends Stack {
       description: `Market data API: age of each family's served data, every 5 minutes (${config.stage})`,
     });
 
+    const topic = this.alarmTopic(config);
+    this.webhooks = new Webhooks(this, 'Webhooks', {
+      table: this.table,
+      settings,
+      matchEntry: handlerEntry('webhooks-match'),
+      sendEntry: handlerEntry('webhooks-send'),
+      stageName: config.stage,
+      topic,
+    });
+
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stageName: config.stage,
       apiStage: this.api.stage,
@@ -171,7 +186,7 @@ export class MarketDataStack extends Stack {
       authorizerName: 'authorizer',
       table: this.table.table,
       routes: ROUTES,
-      topic: this.alarmTopic(config),
+      topic,
       ingest: {
         fn: this.ingest.function.fn,
         deadLetterQueue: this.ingest.deadLetterQueue,
@@ -288,6 +303,8 @@ export class MarketDataStack extends Stack {
       this.docs,
       this.ingest.function,
       this.freshness.function,
+      this.webhooks.matchFunction,
+      this.webhooks.sendFunction,
     ]) {
       acknowledge(fn, 'AwsSolutions-L1', 'Pinned to nodejs22.x, the version the bundle targets and the tests run on.');
       if (config.tracing) {

@@ -8,7 +8,9 @@ import { historyHandler } from '../functions/history/history-handler';
 import { offersHandler } from '../functions/offers/offers-handler';
 import { platformsHandler } from '../functions/platforms/platforms-handler';
 import { usageHandler } from '../functions/usage/usage-handler';
+import { webhooksHandler } from '../functions/webhooks/webhooks-handler';
 import { KeyStore } from '../shared/data/key-store';
+import { WebhookStore } from '../shared/data/webhook-store';
 import { type ApiDeps, createApiDeps } from '../shared/http/api-deps';
 import type { Clock } from '../shared/platform/clock';
 import type { RuntimeConfig } from '../shared/platform/config';
@@ -21,6 +23,7 @@ export interface ApiFunctions {
   offers: ReturnType<typeof offersHandler>;
   history: ReturnType<typeof historyHandler>;
   usage: ReturnType<typeof usageHandler>;
+  webhooks: ReturnType<typeof webhooksHandler>;
 }
 
 export interface BuiltFunctions {
@@ -40,6 +43,7 @@ export function buildFunctions(config: RuntimeConfig, clients: Clients, clock: C
       offers: offersHandler(deps),
       history: historyHandler(deps),
       usage: usageHandler(deps),
+      webhooks: webhooksHandler(deps, new WebhookStore(clients.client, config.tableName)),
     },
     authorizer: authorizerHandler({ store: keyStore, clock }),
     keyStore,

@@ -15,10 +15,14 @@ import { type ImportResult, importDataset } from '../shared/import/importer';
 import { type Clock, systemClock } from '../shared/platform/clock';
 import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/platform/config';
 import { type Clients, createClients } from '../shared/platform/dynamodb';
+import { ValidationError } from '../shared/platform/errors';
+import { loadSubscriptions } from '../shared/webhooks/manage';
+import type { Lookup } from '../shared/webhooks/target';
 import { loadBundles } from './bundles';
 import { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from './embedded-dynamodb';
 import { buildFunctions } from './functions';
 import { type Authorizer, createGateway, type FamilyHandler, type GatewayOptions } from './gateway';
+import { type LocalWebhooks, startLocalWebhooks } from './webhooks';
 
 export interface LocalStackOptions {
   port?: number;
@@ -52,6 +56,20 @@ export interface LocalStackOptions {
   /** The stack of the cloud assembly, when it holds more than one. */
   bundleStack?: string;
   onImportProgress?: (done: number, total: number) => void;
+  /**
+   * Webhook deliveries (local/webhooks.ts): how often the pointer is read and the queue drained
+   * (`npm start`: every second; default 0, only when a test calls `webhooks.poll()`), and the
+   * attempt's name lookup and deadline (tests).
+   */
+  webhooks?: { intervalMs?: number; lookup?: Lookup; timeoutMs?: number };
+}
+
+/** An accounts file's subscription refused: its problems by place. */
+export class AccountsWebhooksError extends Error {
+  constructor(readonly errors: string[]) {
+    super(`the accounts file's webhooks were refused:\n${errors.join('\n')}`);
+    this.name = 'AccountsWebhooksError';
+  }
 }
 
 export interface LocalStack {
@@ -67,6 +85,8 @@ export interface LocalStack {
   clients: Clients;
   /** The cloud assembly stack whose bundles serve the API (with `bundles`). */
   bundledStack: string | undefined;
+  /** Matching and sending of webhooks on this stack's table. */
+  webhooks: LocalWebhooks;
   server: Server;
   close: () => Promise<void>;
 }
@@ -105,6 +125,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // The same factories the functions' composition roots call, with this stack's clients.
   const built = buildFunctions(config, clients, clock);
   if (accounts) await built.keyStore.loadAccounts(accounts);
+  const webhooks = await startLocalWebhooks({
+    client,
+    tableName,
+    clock,
+    intervalMs: options.webhooks?.intervalMs ?? 0,
+    lookup: options.webhooks?.lookup,
+    timeoutMs: options.webhooks?.timeoutMs,
+  });
+  if (accounts) {
+    try {
+      await loadSubscriptions(webhooks.webhooks, accounts, {
+        rule: 'local',
+        now: clock(),
+        lookup: options.webhooks?.lookup,
+      });
+    } catch (error) {
+      await webhooks.stop();
+      if (error instanceof ValidationError) throw new AccountsWebhooksError(error.details?.message as string[]);
+      throw error;
+    }
+  }
 
   let handlers: Record<FunctionName, FamilyHandler> = built.handlers;
   let authorizer: Authorizer = built.authorizer;
@@ -114,7 +155,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const { stores, retryAfterSeconds } = built.deps;
   let docs: (event: ApiEvent) => Promise<ApiResult> = docsHandler({
     status: (nowMs) => dataStatus(stores, nowMs, config.dataMaxAgeSeconds),
-    clock,
+    clock: built.deps.clock,
     retryAfterSeconds,
   });
   if (options.bundles !== undefined) {
@@ -141,8 +182,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     accounts,
     clients,
     bundledStack,
+    webhooks,
     server,
     close: async () => {
+      await webhooks.stop();
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       client.destroy();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BundleError } from '../local/bundles';
 import { publicRoutes } from '../local/public-routes';
-import { startLocalStack } from '../local/stack';
+import { AccountsWebhooksError, startLocalStack } from '../local/stack';
 import { AccountsConflictError } from '../shared/data/key-store';
 import { DataFileError } from '../shared/import/dataset';
 import { systemClock } from '../shared/platform/clock';
@@ -50,9 +50,15 @@ async function main(): Promise<void> {
       bundles,
       bundleStack: values.stack,
       clock,
+      // Deliveries within 10 s of a publish (CONTRACT §14): the pointer read every second.
+      webhooks: { intervalMs: 1000 },
     });
   } catch (error) {
-    if (error instanceof DataFileError || error instanceof AccountsConflictError) {
+    if (
+      error instanceof DataFileError ||
+      error instanceof AccountsConflictError ||
+      error instanceof AccountsWebhooksError
+    ) {
       throw new UsageError(`a data file was refused:\n${error.errors.join('\n')}`);
     }
     if (error instanceof BundleError) throw new UsageError(error.message);

@@ -43,7 +43,7 @@ export async function authorize(
   let resource = '';
   try {
     resource = apiWideResource(event.methodArn);
-    const { keyId, perMinute, perMonth, premiumUntil } = await authorizeToken(
+    const { keyId, userId, perMinute, perMonth, premiumUntil } = await authorizeToken(
       deps.store,
       event.authorizationToken,
       now,
@@ -55,6 +55,7 @@ export async function authorize(
       // A context holds strings, numbers and booleans only: an open-ended subscription has no premiumUntil.
       context: {
         keyId,
+        userId,
         ...(perMinute !== undefined ? { perMinute } : {}),
         ...(perMonth !== undefined ? { perMonth } : {}),
         ...(premiumUntil !== undefined ? { premiumUntil } : {}),

@@ -17,6 +17,10 @@ import {
   SERVED_PREFIXES,
   UNSERVED_PATTERNS,
   USER_PREFIX,
+  WEBHOOK_DELIVERY_PREFIX,
+  WEBHOOK_PREFIX,
+  WEBHOOK_REFERENCE_PREFIX,
+  WEBHOOK_SECRET_PREFIX,
 } from '../../shared/data/keys';
 import { INDEXES, type KeyType, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../shared/data/table';
 
@@ -70,6 +74,8 @@ export class DataTable extends Construct {
       encryption: dynamodb.TableEncryptionV2.awsManagedKey(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: TTL_ATTRIBUTE,
+      // Webhook matching reads the snapshot pointer's writes, both images (docs/adr/0028-webhook-delivery.md).
+      dynamoStream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
       deletionProtection: props.deletionProtection,
       removalPolicy: props.removalPolicy,
       globalSecondaryIndexes: INDEXES.map((index) => ({
@@ -126,6 +132,54 @@ export class DataTable extends Construct {
       [this.table.tableArn],
       [`${QUOTA_PREFIX}*`],
     );
+  }
+
+  /**
+   * What the owner's view of webhooks needs: reads of a user's references, the subscriptions and
+   * their deliveries; never a secret (`WHSECRET#`), a body or a reference APY.
+   */
+  grantWebhookView(grantee: iam.IGrantable): void {
+    this.grantStatement(
+      grantee,
+      ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
+      [this.table.tableArn],
+      [`${USER_PREFIX}*`, `${WEBHOOK_PREFIX}*`, `${WEBHOOK_DELIVERY_PREFIX}wh_*`],
+    );
+  }
+
+  /**
+   * What webhook matching needs: the served data's reads (the two versions it compares), the
+   * subscriptions of a family, and writes of reference APYs, deliveries and their bodies. Never a
+   * secret, a key or a user.
+   */
+  grantWebhookMatch(grantee: iam.IGrantable): void {
+    this.grantStatement(
+      grantee,
+      ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+      [this.table.tableArn],
+      [...SERVED_PREFIXES.filter((p) => p !== QUOTA_PREFIX), `${WEBHOOK_PREFIX}*`, `${WEBHOOK_REFERENCE_PREFIX}*`],
+    );
+    this.grantStatement(
+      grantee,
+      ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+      [this.table.tableArn],
+      [`${WEBHOOK_REFERENCE_PREFIX}*`, `${WEBHOOK_DELIVERY_PREFIX}*`],
+    );
+  }
+
+  /**
+   * What sending needs: a delivery, its body and its subscription's secret read; the delivery
+   * written and the subscription's state updated. Nothing of the served data, keys or users.
+   */
+  grantWebhookSend(grantee: iam.IGrantable): void {
+    this.grantStatement(
+      grantee,
+      ['dynamodb:GetItem'],
+      [this.table.tableArn],
+      [`${WEBHOOK_DELIVERY_PREFIX}*`, `${WEBHOOK_SECRET_PREFIX}*`, `${WEBHOOK_PREFIX}*`],
+    );
+    this.grantStatement(grantee, ['dynamodb:PutItem'], [this.table.tableArn], [`${WEBHOOK_DELIVERY_PREFIX}*`]);
+    this.grantStatement(grantee, ['dynamodb:UpdateItem'], [this.table.tableArn], [`${WEBHOOK_PREFIX}*`]);
   }
 
   /** What the authorizer needs: GetItem on key and user items, nothing else. */

@@ -270,3 +270,44 @@ export const SERVED_PREFIXES: readonly string[] = [
  * `StringLike` patterns: the raw source records, which include hidden platforms, and manifests.
  */
 export const UNSERVED_PATTERNS: readonly string[] = [sourcePartition('*', '*'), manifestPartition('*')];
+
+// ---- webhook subscriptions (CONTRACT §14, docs/adr/0028-webhook-delivery.md) ---------------------
+
+export const WEBHOOK_PREFIX = 'WEBHOOK#';
+export const WEBHOOK_SECRET_PREFIX = 'WHSECRET#';
+export const WEBHOOK_REFERENCE_PREFIX = 'WHREF#';
+export const WEBHOOK_DELIVERY_PREFIX = 'WHDELIVERY#';
+
+/** The subscriptions of one offer family, one partition: a publish of the family reads it whole (one Query). */
+export const webhookFamilyPartition = (family: OfferFamily): string => `${WEBHOOK_PREFIX}${family}`;
+export const webhookKey = (family: OfferFamily, id: string): Key => ({ PK: webhookFamilyPartition(family), SK: id });
+
+/** Where a user's subscription lies (its family): `list`, `remove` and the owner's view without a Scan. */
+export const userWebhookRefKey = (userId: string, id: string): Key => ({
+  PK: `${USER_PREFIX}${userId}`,
+  SK: `WEBHOOK${SEP}${id}`,
+});
+export const USER_WEBHOOK_REF_PREFIX = `WEBHOOK${SEP}`;
+
+/** A subscription's signing secret, apart from it: only the sending function and the command read it. */
+export const webhookSecretKey = (id: string): Key => ({ PK: `${WEBHOOK_SECRET_PREFIX}${id}`, SK: 'SECRET' });
+
+/**
+ * The reference APYs of one subscription (`apy_change`), one item: a publish reads it only for the
+ * subscriptions whose offers moved, and writes it once when they changed.
+ */
+export const webhookReferenceKey = (id: string): Key => ({ PK: `${WEBHOOK_REFERENCE_PREFIX}${id}`, SK: 'REFS' });
+
+/** One delivery of a subscription; its id starts with its creation time, so the partition reads newest first. */
+export const webhookDeliveryPartition = (subscriptionId: string): string =>
+  `${WEBHOOK_DELIVERY_PREFIX}${subscriptionId}`;
+export const webhookDeliveryKey = (subscriptionId: string, deliveryId: string): Key => ({
+  PK: webhookDeliveryPartition(subscriptionId),
+  SK: deliveryId,
+});
+
+/** A delivery's body, apart from its state: the owner's view reads the states of a week without the bodies. */
+export const webhookBodyKey = (deliveryId: string): Key => ({
+  PK: `${WEBHOOK_DELIVERY_PREFIX}${deliveryId}`,
+  SK: 'BODY',
+});

@@ -15,6 +15,8 @@ import { InvalidApiKeyError, SubscriptionRequiredError } from '../platform/error
 /** The key's own limits (each optional) ride along to the authorizer context. */
 export interface Authorization extends Partial<KeyLimits> {
   keyId: string;
+  /** The key's owner: the owner's view of webhooks (docs/api.md, "Webhooks") reads their subscriptions. */
+  userId: string;
   /** The end of the user's subscription; absent when it has none. */
   premiumUntil?: string;
 }
@@ -65,6 +67,7 @@ export async function authorizeToken(
   if (refusal) throw new SubscriptionInactiveError(key.keyId, refusal);
   return {
     keyId: key.keyId,
+    userId: key.userId,
     ...(user?.premiumUntil ? { premiumUntil: user.premiumUntil } : {}),
     ...(key.perMinute !== undefined ? { perMinute: key.perMinute } : {}),
     ...(key.perMonth !== undefined ? { perMonth: key.perMonth } : {}),

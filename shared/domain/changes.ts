@@ -30,7 +30,7 @@ export interface ChangesPage {
 }
 
 /** One difference: the offer's id, what happened, and its entry in the newer index (none when removed). */
-interface Difference {
+export interface Difference {
   id: number;
   change: Change;
   entry: number | undefined;
@@ -38,8 +38,8 @@ interface Difference {
 
 const EMPTY: Difference[] = [];
 
-/** The differences between two indexes, by ascending id. */
-function differences(older: OfferIndex | undefined, newer: OfferIndex | undefined): Difference[] {
+/** The differences between two indexes, by ascending id (also what a publish's webhooks compare, shared/webhooks). */
+export function differences(older: OfferIndex | undefined, newer: OfferIndex | undefined): Difference[] {
   if (older === newer) return EMPTY;
   const a = older?.data.ids ?? [];
   const b = newer?.data.ids ?? [];

@@ -263,6 +263,18 @@ const includeOf = <F extends OfferFamily>(family: F) =>
 /** Routes that take no query parameter. */
 export const NO_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({}));
 
+/** Lists of the caller's own (webhook subscriptions and deliveries): paging only, no version. */
+export const PAGE_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({ limit: limit(), offset: offset() }));
+
+/** A webhook subscription's id in the path (documentation and the handler's check). */
+export const WEBHOOK_ID_PATH = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    id: z
+      .string()
+      .check(z.regex(/^wh_[0-9a-f]{20}$/, abort('id must be a subscription id such as wh_0123456789abcdef0123'))),
+  }),
+);
+
 /** Platform and currency lists. */
 export const LIST_QUERY = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({ limit: limit(), offset: offset(), snapshot: snapshotParam() }),

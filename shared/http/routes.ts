@@ -4,7 +4,7 @@
  */
 import { OFFER_FAMILIES, OFFER_FAMILY, type OfferFamily } from '../model/offer-families';
 
-export const FUNCTION_NAMES = ['platforms', 'currencies', 'offers', 'history', 'usage'] as const;
+export const FUNCTION_NAMES = ['platforms', 'currencies', 'offers', 'history', 'usage', 'webhooks'] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
 /**
@@ -22,6 +22,7 @@ const TRANSFER: Record<FunctionName, Transfer> = {
   // Several offers' history: up to 50,000 buckets of 64-digit values, some 9 MB of JSON (CONTRACT §12).
   history: 'stream',
   usage: 'buffer',
+  webhooks: 'buffer',
 };
 
 /** How the function answers (see Transfer). */
@@ -169,6 +170,9 @@ export const ROUTES = [
   ...OFFER_FAMILIES.flatMap((family): OfferRoute[] => [...offerRoutes(family)]),
   ...OFFER_FAMILIES.map((family): OfferRoute => offerHistoryRoute(family)),
   route('/usage', 'usage', 'getUsage', 'usage'),
+  // The caller's own webhook subscriptions and their deliveries (CONTRACT §14): account data, like usage.
+  route('/webhooks', 'webhooks', 'listWebhooks', 'usage'),
+  route('/webhooks/{id}/deliveries', 'webhooks', 'listWebhookDeliveries', 'usage'),
 ] as const satisfies readonly Route[];
 
 export type OperationId = (typeof ROUTES)[number]['operationId'];

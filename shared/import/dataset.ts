@@ -123,6 +123,30 @@ export const AccountsFile = z.strictObject({
           per_month: z.optional(keyLimit()),
         }),
       ),
+      /**
+       * Webhook subscriptions (CONTRACT §14): their shape here; what they say is checked where they are
+       * written (shared/webhooks/manage.ts `loadSubscriptions`), as `npm run webhooks -- create` checks it.
+       */
+      webhooks: z.optional(
+        z.array(
+          z.strictObject({
+            id: z.string().check(z.regex(/^wh_[0-9a-f]{20}$/, { error: 'must be wh_ and 20 hex digits' })),
+            url: z.string(),
+            family: z.string(),
+            secret: z.string(),
+            filter: z.optional(z.string()),
+            events: z.optional(z.array(z.string())),
+            conditions: z.optional(
+              z.strictObject({
+                apy_change: z.optional(z.string()),
+                apy_above: z.optional(z.string()),
+                apy_below: z.optional(z.string()),
+                availability: z.optional(z.boolean()),
+              }),
+            ),
+          }),
+        ),
+      ),
     }),
   ),
 });

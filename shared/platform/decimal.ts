@@ -131,3 +131,21 @@ function magnitudeUnits(
   const units = Number(kept || '0') + (rounding === 'ceil' && /[1-9]/.test(dropped) ? 1 : 0);
   return units < limit ? units : Number.POSITIVE_INFINITY;
 }
+
+/** A decimal string as an integer count of 10^-scale units. */
+function scaledUnits(value: string): { units: bigint; scale: number } {
+  if (!DECIMAL_PATTERN.test(value)) throw new Error(`not a decimal string: ${value}`);
+  const negative = value.startsWith('-');
+  const [int, frac = ''] = (negative ? value.slice(1) : value).split('.');
+  const units = BigInt(int + frac);
+  return { units: negative ? -units : units, scale: frac.length };
+}
+
+/** Whether |a − b| ≥ bound, exactly (three decimal strings; bound ≥ 0). */
+export function differsByAtLeast(a: string, b: string, bound: string): boolean {
+  const [x, y, d] = [scaledUnits(a), scaledUnits(b), scaledUnits(bound)];
+  const scale = Math.max(x.scale, y.scale, d.scale);
+  const at = (v: { units: bigint; scale: number }) => v.units * 10n ** BigInt(scale - v.scale);
+  const difference = at(x) - at(y);
+  return (difference < 0n ? -difference : difference) >= at(d);
+}

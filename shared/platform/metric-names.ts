@@ -37,3 +37,6 @@ export type ImportMetricName = keyof typeof IMPORT_METRICS;
 export const DATA_AGE_METRIC = 'DataAgeSeconds';
 export const DATA_AGE_UNIT = 'Seconds';
 export const FAMILY_DIMENSION = 'Family';
+
+/** The namespace of the webhook sending function's metrics: one count per outcome (shared/webhooks/delivery.ts `DeliveryOutcome`). */
+export const WEBHOOK_METRICS_NAMESPACE = 'MarketData/Webhooks';

@@ -87,7 +87,7 @@ describe('keys: create, revoke, premium', () => {
     const result = await check(store, created.secret);
 
     expect(result.policyDocument.Statement[0].Effect).toBe('Allow');
-    expect(result.context).toEqual({ keyId: created.keyId, perMinute: 7 });
+    expect(result.context).toEqual({ keyId: created.keyId, userId: 'alice', perMinute: 7 });
     expect(created.user).toEqual({ userId: 'alice', premium: true, premiumUntil: null });
   });
 

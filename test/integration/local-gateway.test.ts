@@ -40,7 +40,7 @@ const ok: FamilyHandler = async () => ({
 
 beforeAll(async () => {
   server = createGateway({
-    handlers: { platforms: ok, currencies: ok, offers: ok, history: ok, usage: ok },
+    handlers: { platforms: ok, currencies: ok, offers: ok, history: ok, usage: ok, webhooks: ok },
     authorizer: async ({ authorizationToken }) => {
       authorizerCalls.push(authorizationToken);
       if (authorizationToken.includes(REFUSED_KEY)) throw new Error('Unauthorized');
@@ -110,7 +110,7 @@ describe('local gateway: its time comes from its clock', () => {
       return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{"data":[]}' };
     };
     cached = createGateway({
-      handlers: { platforms: timed, currencies: timed, offers: timed, history: timed, usage: timed },
+      handlers: { platforms: timed, currencies: timed, offers: timed, history: timed, usage: timed, webhooks: timed },
       authorizer: async ({ authorizationToken }) => {
         calls.push(authorizationToken);
         return allow(authorizationToken);
@@ -283,6 +283,7 @@ describe('local gateway: the Lambda response limit and coded answers', () => {
         offers: sizedAnswer,
         history: sizedAnswer,
         usage: sizedAnswer,
+        webhooks: sizedAnswer,
       },
       authorizer: async ({ authorizationToken }) => allow(authorizationToken),
       clock: () => NOW,

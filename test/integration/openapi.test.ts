@@ -74,9 +74,9 @@ describe('the document', () => {
     expect(committed).toBe(serializeDocument(buildOpenApiDocument()));
   });
 
-  it('is OpenAPI 3.1 with the Bearer scheme, version 1.3.0, a contact, a server relative to where it is read and the local one', () => {
+  it('is OpenAPI 3.1 with the Bearer scheme, version 1.4.0, a contact, a server relative to where it is read and the local one', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('1.3.0');
+    expect(doc.info.version).toBe('1.4.0');
     expect(doc.info.contact).toEqual({ name: expect.any(String) });
     expect(doc.servers.map((s: Json) => s.url)).toEqual(['.', 'http://127.0.0.1:3000']);
     // Read from a stage's URL, the server keeps the stage (docs/adr/0002-contract-interpretations.md).

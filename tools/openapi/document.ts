@@ -27,7 +27,7 @@ import { type DocumentedSchema, PARAMETER_DESCRIPTIONS, PARAMETER_EXAMPLES, type
 import type { SchemaName } from './response-schemas';
 
 const OPENAPI_VERSION = '3.1.0';
-const API_VERSION = '1.3.0';
+const API_VERSION = '1.4.0';
 /** Where the local stack listens (`npm start`, local/stack.ts): a base URL for generated clients. */
 const LOCAL_SERVER = 'http://127.0.0.1:3000';
 /** Who answers for the API: problems are reported with the answer's `X-Request-Id` (docs/api.md, "Errors"). */
@@ -644,6 +644,7 @@ const TAGS: { name: Tag | 'Status' | 'Documentation'; description: string }[] = 
   { name: 'Offers', description: 'Earn, borrow and collateral offers.' },
   { name: 'History', description: 'APY history of earn and borrow offers.' },
   { name: 'Usage', description: "The calling key's plan and budgets." },
+  { name: 'Webhooks', description: "The calling key's user's webhook subscriptions and their deliveries." },
   { name: 'Status', description: 'How fresh the served data is; no key needed.' },
   { name: 'Documentation', description: 'This description and its docs page.' },
 ];

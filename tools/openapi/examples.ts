@@ -187,6 +187,36 @@ const familyStatus = (stale = false) => ({
   stale,
 });
 
+const WEBHOOK_EXAMPLE = {
+  id: 'wh_3f9c2a7e51b04d6a8e21',
+  url: 'https://hooks.example.com/yields',
+  family: 'earn',
+  filter: 'asset=tether&chain=ethereum',
+  events: ['offer.added', 'offer.removed', 'offer.changed'],
+  conditions: { apy_change: '0.5', apy_above: '8' },
+  status: 'active',
+  disabled_reason: null,
+  created_at: '2026-11-18T08:00:00.000Z',
+  last_success_at: '2026-11-20T10:00:04.000Z',
+  last_failure_at: null,
+};
+
+const DELIVERY_EXAMPLE = {
+  id: 'msg_1795168800000a1b2c3d4e5f6',
+  snapshot: SNAPSHOT_EXAMPLES.newer,
+  previous_snapshot: SNAPSHOT_EXAMPLES.older,
+  part: 1,
+  parts: 1,
+  events: 3,
+  status: 'delivered',
+  attempts: 1,
+  last_attempt_at: '2026-11-20T10:00:04.000Z',
+  last_status: 204,
+  last_error: null,
+  next_attempt_at: null,
+  delivered_at: '2026-11-20T10:00:04.000Z',
+};
+
 const budget = (used: number, limit: number, resetAt: string) => ({ used, remaining: limit - used, reset_at: resetAt });
 
 const envelope = (code: ErrorCode, message: string, details: Json | null = null) => ({
@@ -293,6 +323,10 @@ export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     minute: budget(3, DEFAULTS.ratePerMinute, '2026-11-20T10:31:00.000Z'),
     month: budget(1234, DEFAULTS.quotaPerMonth, '2026-12-01T00:00:00.000Z'),
   },
+  Webhook: WEBHOOK_EXAMPLE,
+  WebhookList: { data: [WEBHOOK_EXAMPLE], pagination: { total: 1, offset: 0, limit: 50, has_more: false } },
+  WebhookDelivery: DELIVERY_EXAMPLE,
+  WebhookDeliveryList: { data: [DELIVERY_EXAMPLE], pagination: { total: 1, offset: 0, limit: 50, has_more: false } },
   Status: {
     families: {
       exchanges: familyStatus(),

@@ -19,7 +19,9 @@ import {
   OFFER_DETAIL_QUERY,
   OFFER_ID_PATH,
   OFFER_LIST_QUERY,
+  PAGE_QUERY,
   SLUG_PATH,
+  WEBHOOK_ID_PATH,
 } from '../../shared/http/query';
 import { type OperationId, perOfferFamily } from '../../shared/http/routes';
 import { hasFigures, isHistoryFamily } from '../../shared/model/offer-families';
@@ -28,7 +30,7 @@ import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
 import { type DocumentedSchema, documented, listOf, type ParameterName } from './parameters';
 import type { SchemaName } from './response-schemas';
 
-export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Usage';
+export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Usage' | 'Webhooks';
 
 export interface OperationSpec {
   summary: string;
@@ -282,5 +284,31 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
     tag: 'Usage',
     query: documented(NO_QUERY()),
     ok: 'Usage',
+  },
+  listWebhooks: {
+    summary: "The calling key's user's webhook subscriptions",
+    description:
+      'The subscriptions of the user who owns the key (managed outside this API: `npm run webhooks`, an accounts file), by `created_at` then `id`, ' +
+      'with their state: `status` (`disabled` after 24 hours without a successful delivery, with `disabled_reason`) and the times of the last success and failure. ' +
+      'A secret is never served. Deliveries are POSTed as Standard Webhooks (docs/api.md, "Webhooks"). One unit of budget; carries no `ETag`.',
+    tag: 'Webhooks',
+    query: documented(PAGE_QUERY()),
+    // The demo user has one subscription: a later page would be empty.
+    queryOverrides: { offset: { example: 0 } },
+    ok: 'WebhookList',
+  },
+  listWebhookDeliveries: {
+    summary: 'The deliveries of one of your webhook subscriptions',
+    description:
+      'The last 7 days of deliveries of the subscription, newest first: one per publish and part, with its attempts, the last HTTP status or error and the next attempt. ' +
+      "Another user's subscription answers `404 not_found`. One unit of budget; carries no `ETag`.",
+    tag: 'Webhooks',
+    path: documented(WEBHOOK_ID_PATH()),
+    pathOverrides: {
+      id: { description: 'The subscription id (`wh_` and 20 hex digits).', example: 'wh_de000000000000000001' },
+    },
+    query: documented(PAGE_QUERY()),
+    queryOverrides: { offset: { example: 0 } },
+    ok: 'WebhookDeliveryList',
   },
 };

@@ -121,6 +121,56 @@ const Usage = z.strictObject({
   month: budget,
 });
 
+/** The pagination of a list of the caller's own (webhooks): no data version. */
+const OwnPagination = z.strictObject({
+  total: count(),
+  offset: count(),
+  limit: z.int().check(z.minimum(PAGE_SIZE.minimum), z.maximum(PAGE_SIZE.maximum)),
+  has_more: z.boolean(),
+});
+
+const decimalText = () => z.string().check(z.regex(/^-?\d+(\.\d+)?$/));
+
+/** One of the caller's webhook subscriptions (shared/webhooks/owner-view.ts): never its secret. */
+const Webhook = z.strictObject({
+  id: z.string().check(z.regex(/^wh_[0-9a-f]{20}$/)),
+  url: z.string(),
+  family: z.enum(['earn', 'borrow', 'collateral']),
+  filter: z.string(),
+  events: z.array(z.enum(['offer.added', 'offer.removed', 'offer.changed'])),
+  conditions: z.strictObject({
+    apy_change: z.optional(decimalText()),
+    apy_above: z.optional(decimalText()),
+    apy_below: z.optional(decimalText()),
+    availability: z.optional(z.boolean()),
+  }),
+  status: z.enum(['active', 'disabled']),
+  disabled_reason: z.nullable(z.string()),
+  created_at: r.timestamp(),
+  last_success_at: z.nullable(r.timestamp()),
+  last_failure_at: z.nullable(r.timestamp()),
+});
+
+/** One delivery of the last 7 days (one POST and its retries). */
+const WebhookDelivery = z.strictObject({
+  id: z.string(),
+  snapshot: z.string(),
+  previous_snapshot: z.string(),
+  part: z.int().check(z.minimum(1)),
+  parts: z.int().check(z.minimum(1)),
+  events: z.int().check(z.minimum(1)),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: count(),
+  last_attempt_at: z.nullable(r.timestamp()),
+  last_status: z.nullable(z.int()),
+  last_error: z.nullable(z.string()),
+  next_attempt_at: z.nullable(r.timestamp()),
+  delivered_at: z.nullable(r.timestamp()),
+});
+
+const ownList = <T extends z.ZodMiniType>(item: T) =>
+  z.strictObject({ data: z.array(item), pagination: OwnPagination });
+
 /** The error codes and their statuses (docs/api.md, "Errors"). */
 const QuotaErrorDetails = z.object({
   reset_at: r.timestamp(),
@@ -186,6 +236,10 @@ export const COMPONENT_SCHEMAS = {
   BorrowHistoryEntry,
   BorrowHistories: histories(BorrowHistoryEntry),
   Usage,
+  Webhook,
+  WebhookList: ownList(Webhook),
+  WebhookDelivery,
+  WebhookDeliveryList: ownList(WebhookDelivery),
   FamilyStatus,
   Status,
   QuotaErrorDetails,

@@ -29,6 +29,8 @@ export interface UsageQuotaOptions {
 
 export interface Caller {
   keyId: string;
+  /** The key's owner, as the authorizer read it (empty from an authorizer that names none). */
+  userId: string;
   limits: KeyLimits;
   /** The end of the user's subscription as the authorizer read it (null: no end). */
   premiumUntil: string | null;
@@ -51,6 +53,7 @@ function callerOf(event: ApiEvent, defaults: KeyLimits): Caller | undefined {
   const limit = (value: unknown, fallback: number) => (Number(value) > 0 ? Math.floor(Number(value)) : fallback);
   return {
     keyId,
+    userId: typeof context?.userId === 'string' ? context.userId : '',
     limits: {
       perMinute: limit(context?.perMinute, defaults.perMinute),
       perMonth: limit(context?.perMonth, defaults.perMonth),

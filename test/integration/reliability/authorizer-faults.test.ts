@@ -219,7 +219,14 @@ describe('through the gateway: a failing authorizer is a 503 envelope and the fu
       };
     };
     server = createGateway({
-      handlers: { platforms: family, currencies: family, offers: family, history: family, usage: family },
+      handlers: {
+        platforms: family,
+        currencies: family,
+        offers: family,
+        history: family,
+        usage: family,
+        webhooks: family,
+      },
       authorizer: (e) => authorizerHandler({ store: store(), clock: () => NOW })(e),
       clock: () => NOW,
     });

@@ -116,13 +116,14 @@ describe('the stack functions', () => {
 
   it('creates one function per family plus the usage, authorizer and docs functions, with the configured sizes and budgets', () => {
     // And the ingest and freshness functions, and CDK's deploy-time handler of bucket notifications.
-    dev.template.resourceCountIs('AWS::Lambda::Function', 10);
+    // And the webhook functions: the owner's view among the API functions, matching and sending.
+    dev.template.resourceCountIs('AWS::Lambda::Function', 13);
     const { functions, authorizer, table } = dev.stack;
     for (const [name, fn] of Object.entries(functions)) {
       dev.template.hasResourceProperties('AWS::Lambda::Function', {
         FunctionName: Match.absent(),
         Description: Match.stringLikeRegexp(`${name} routes`),
-        MemorySize: { history: 2048, usage: 256 }[name] ?? 512,
+        MemorySize: { history: 2048, usage: 256, webhooks: 256 }[name] ?? 512,
         Environment: {
           Variables: Match.objectLike({
             TABLE_NAME: { Ref: dev.logicalId(table.table) },
@@ -165,7 +166,7 @@ describe('the stack functions', () => {
 
   it('gives every function a log group with the stage retention', () => {
     // Nine functions (four families, usage, authorizer, docs, ingest, freshness), the access logs and the execution logs of the stage.
-    dev.template.resourceCountIs('AWS::Logs::LogGroup', 11);
+    dev.template.resourceCountIs('AWS::Logs::LogGroup', 14);
     const groups = Object.values(dev.template.findResources('AWS::Logs::LogGroup'));
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(60);
   });
@@ -204,10 +205,11 @@ describe('the stack functions', () => {
       offers: 100,
       history: 100,
       usage: 100,
+      webhooks: 50,
       authorizer: 100,
       docs: 10,
     });
-    expect(Object.values(reserved(synth('dev', {})))).toEqual(Array(7).fill(undefined));
+    expect(Object.values(reserved(synth('dev', {})))).toEqual(Array(8).fill(undefined));
     expect(reserved(synth('dev', { reservedConcurrency: { offers: 7, docs: 2 } }))).toMatchObject({
       offers: 7,
       docs: 2,

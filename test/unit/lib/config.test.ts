@@ -48,6 +48,7 @@ describe('resolveStageConfig', () => {
       offers: 100,
       history: 100,
       usage: 100,
+      webhooks: 50,
       authorizer: 100,
       docs: 10,
     });

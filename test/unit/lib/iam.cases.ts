@@ -11,6 +11,12 @@ import {
   sourcePartition,
   userKey,
   userKeyRefKey,
+  userWebhookRefKey,
+  webhookBodyKey,
+  webhookDeliveryPartition,
+  webhookKey,
+  webhookReferenceKey,
+  webhookSecretKey,
 } from '../../../shared/data/keys';
 import { type Fixture, synth } from './app-fixture';
 
@@ -126,7 +132,8 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
       ['dynamodb:UpdateItem', tableArn, documentBlockKey('0f'.repeat(16)).PK],
       ['dynamodb:PutItem', tableArn, quotaKey('k1', '202601').PK],
     ];
-    for (const fn of Object.values(fixture.stack.functions).filter((f) => f !== fixture.stack.functions.usage)) {
+    const { usage, webhooks } = fixture.stack.functions;
+    for (const fn of Object.values(fixture.stack.functions).filter((f) => f !== usage && f !== webhooks)) {
       const statements = statementsOf(fixture, fixture.logicalId(fn.role));
 
       for (const [action, resource, key] of served)
@@ -143,6 +150,29 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
         expect(actions).not.toContain(`dynamodb:${forbidden}`);
       }
     }
+  });
+
+  it("lets the webhooks function read users' subscriptions and deliveries, never a secret, a body or served data", () => {
+    const statements = statementsOf(fixture, fixture.logicalId(fixture.stack.functions.webhooks.role));
+    const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+    const allowed: [string, string][] = [
+      ['dynamodb:Query', userWebhookRefKey('u1', 'wh_0123456789abcdef0123').PK],
+      ['dynamodb:BatchGetItem', webhookKey('earn', 'wh_0123456789abcdef0123').PK],
+      ['dynamodb:Query', webhookDeliveryPartition('wh_0123456789abcdef0123')],
+      ['dynamodb:UpdateItem', quotaKey('k1', '202601').PK],
+    ];
+    const refused: [string, string][] = [
+      ['dynamodb:GetItem', webhookSecretKey('wh_0123456789abcdef0123').PK],
+      ['dynamodb:GetItem', webhookBodyKey('msg_17951688000001a2b3c4d5e6f').PK],
+      ['dynamodb:GetItem', webhookReferenceKey('wh_0123456789abcdef0123').PK],
+      ['dynamodb:GetItem', apiKeyKey('a'.repeat(64)).PK],
+      ['dynamodb:GetItem', pointerKey().PK],
+      ['dynamodb:PutItem', webhookKey('earn', 'wh_0123456789abcdef0123').PK],
+    ];
+    for (const [action, key] of allowed)
+      expect([action, key, decide(statements, action, tableArn, key)]).toEqual([action, key, true]);
+    for (const [action, key] of refused)
+      expect([action, key, decide(statements, action, tableArn, key)]).toEqual([action, key, false]);
   });
 
   it('lets the authorizer GetItem key and user items and nothing else on the table', () => {

@@ -83,7 +83,8 @@ describe('Monitoring', () => {
   it('has 30 alarms and, without a topic, no alarm actions', () => {
     // API 5xx and p99, errors and throttles of six functions, DynamoDB throttles and system errors;
     // imports refused and failed, ingest errors, its dead letters and the rule's, freshness errors, the age of nine families.
-    dev.template.resourceCountIs('AWS::CloudWatch::Alarm', 31);
+    // And the webhooks function's errors and throttles, and the five of lib/constructs/webhooks.ts.
+    dev.template.resourceCountIs('AWS::CloudWatch::Alarm', 38);
     dev.template.resourceCountIs('AWS::SNS::Topic', 0);
     for (const alarm of Object.values(dev.template.findResources('AWS::CloudWatch::Alarm'))) {
       expect(alarm.Properties.AlarmActions).toBeUndefined();
@@ -116,7 +117,7 @@ describe('Monitoring', () => {
   it('notifies on every alarm of prod, on alarm and on recovery', () => {
     const { template } = synth('prod', PROD_BLOCK);
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(31);
+    expect(alarms).toHaveLength(38);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([TEST_ALARM_TOPIC]);
       expect(alarm.Properties.OKActions).toEqual([TEST_ALARM_TOPIC]);

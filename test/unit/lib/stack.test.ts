@@ -13,3 +13,4 @@ import './monitoring.cases';
 import './nag.cases';
 import './rest-api.cases';
 import './web-acl.cases';
+import './webhooks.cases';

@@ -222,7 +222,7 @@ describe('authorizer: the Allow answer', () => {
 
     const result = await run(`Bearer ${KEY}`);
 
-    expect(result.context).toEqual({ keyId: KEY_ID, perMinute: 5, perMonth: 1000 });
+    expect(result.context).toEqual({ keyId: KEY_ID, userId: 'u1', perMinute: 5, perMonth: 1000 });
   });
 
   it('leaves absent limits out of the context (the functions apply their defaults)', async () => {
@@ -231,7 +231,7 @@ describe('authorizer: the Allow answer', () => {
 
     const result = await run(`Bearer ${KEY}`);
 
-    expect(result.context).toEqual({ keyId: KEY_ID, perMonth: 1000 });
+    expect(result.context).toEqual({ keyId: KEY_ID, userId: 'u1', perMonth: 1000 });
   });
 
   it('passes the end of a dated subscription in the context, for GET /usage', async () => {
@@ -240,7 +240,7 @@ describe('authorizer: the Allow answer', () => {
 
     const result = await run(`Bearer ${KEY}`);
 
-    expect(result.context).toEqual({ keyId: KEY_ID, premiumUntil: '2027-01-31T00:00:00.000Z' });
+    expect(result.context).toEqual({ keyId: KEY_ID, userId: 'u1', premiumUntil: '2027-01-31T00:00:00.000Z' });
   });
 
   it('never puts the key or its hash in the answer', async () => {

@@ -1,0 +1,101 @@
+/**
+ * The codecs of the webhook items (CONTRACT §14, docs/data-model.md "Webhooks"): a subscription, its
+ * secret, a delivery and its body, a reference APY. Decoded here and nowhere else; a stored item that
+ * does not decode fails here, named by its kind (never by a value: a secret is one).
+ */
+import * as z from 'zod/mini';
+import { USER_ID_PATTERN } from '../../platform/account-rules';
+import { DECIMAL_PATTERN } from '../../platform/decimal';
+import { CorruptDataError } from '../../platform/errors';
+import { isFileTimestamp } from '../../platform/timestamps';
+
+const time = () => z.string().check(z.refine(isFileTimestamp));
+const nullableTime = () => z._default(z.nullable(time()), null);
+const decimal = () => z.string().check(z.regex(DECIMAL_PATTERN));
+
+const SubscriptionItemCodec = z.object({
+  id: z.string().check(z.regex(/^wh_[0-9a-f]{20}$/)),
+  userId: z.string().check(z.regex(USER_ID_PATTERN)),
+  url: z.string().check(z.minLength(1)),
+  family: z.enum(['earn', 'borrow', 'collateral']),
+  filter: z.string(),
+  events: z.array(z.enum(['offer.added', 'offer.removed', 'offer.changed'])),
+  conditions: z.object({
+    apy_change: z.optional(decimal()),
+    apy_above: z.optional(decimal()),
+    apy_below: z.optional(decimal()),
+    availability: z.optional(z.boolean()),
+  }),
+  status: z.enum(['active', 'disabled']),
+  disabledReason: z._default(z.nullable(z.string()), null),
+  createdAt: time(),
+  lastSuccessAt: nullableTime(),
+  lastFailureAt: nullableTime(),
+  /** The first failed attempt since the last success: 24 h after it, the subscription is disabled. */
+  failingSince: nullableTime(),
+});
+export type SubscriptionItem = z.infer<typeof SubscriptionItemCodec>;
+
+const DeliveryItemCodec = z.object({
+  id: z.string().check(z.regex(/^msg_[0-9]{13}[0-9a-f]{12}$/)),
+  subscriptionId: z.string(),
+  family: z.enum(['earn', 'borrow', 'collateral']),
+  snapshot: z.string(),
+  previousSnapshot: z.string(),
+  part: z.int().check(z.positive()),
+  parts: z.int().check(z.positive()),
+  events: z.int().check(z.positive()),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.int().check(z.minimum(0)),
+  createdAt: time(),
+  /** When the version was published: the time to the first attempt is measured from it. */
+  publishedAt: time(),
+  firstAttemptAt: nullableTime(),
+  lastAttemptAt: nullableTime(),
+  lastStatus: z._default(z.nullable(z.int()), null),
+  lastError: z._default(z.nullable(z.string()), null),
+  nextAttemptAt: nullableTime(),
+  deliveredAt: nullableTime(),
+  /** Epoch seconds: the table's TTL deletes it a day after the owner's view stops showing it. */
+  expiresAt: z.int(),
+});
+export type DeliveryItem = z.infer<typeof DeliveryItemCodec>;
+
+function decoded<T>(codec: z.ZodMiniType<T>, item: unknown, kind: string): T {
+  const result = codec.safeParse(item);
+  if (!result.success) {
+    const fields = [...new Set(result.error.issues.map((issue) => issue.path.map(String).join('.') || '(item)'))];
+    throw new CorruptDataError(`${kind} is malformed (${fields.join(', ')})`);
+  }
+  return result.data;
+}
+
+export const decodeSubscriptionItem = (item: unknown): SubscriptionItem =>
+  decoded(SubscriptionItemCodec, item, 'a webhook subscription item');
+
+export const decodeDeliveryItem = (item: unknown): DeliveryItem =>
+  decoded(DeliveryItemCodec, item, 'a webhook delivery item');
+
+/** What a writer writes, checked by the reader's codec: what is written decodes. */
+export function encoded<T extends object>(codec: 'subscription' | 'delivery', value: T): T {
+  const result = (codec === 'subscription' ? SubscriptionItemCodec : DeliveryItemCodec).safeParse(value);
+  if (!result.success) throw new RangeError(`a webhook ${codec} item would not decode`);
+  return value;
+}
+
+const SecretItemCodec = z.object({ secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/=]+$/)) });
+export const decodeSecretItem = (item: unknown): string =>
+  decoded(SecretItemCodec, item, 'a webhook secret item').secret;
+
+const BodyItemCodec = z.object({ body: z.string() });
+export const decodeBodyItem = (item: unknown): string => decoded(BodyItemCodec, item, 'a webhook body item').body;
+
+/** A subscription's reference APYs: offer id (decimal digits) → APY. */
+const ReferenceItemCodec = z.object({ refs: z.record(z.string().check(z.regex(/^[0-9]{1,16}$/)), decimal()) });
+export const decodeReferenceItem = (item: unknown): Map<number, string> =>
+  new Map(
+    Object.entries(decoded(ReferenceItemCodec, item, 'a webhook reference item').refs).map(([id, apy]) => [
+      Number(id),
+      apy,
+    ]),
+  );

@@ -1,0 +1,222 @@
+/**
+ * Matching at publish (CONTRACT §14 "When", docs/adr/0029-webhook-matching.md): for one family
+ * version published, the offers that differ from the version it replaced (the comparison of the
+ * changes feed, shared/domain/changes.ts) against every active subscription of the family, each
+ * through its filter's list predicate; the events become deliveries, stored and queued. It runs
+ * beside the import, never in it: a publish is never slowed or undone by it.
+ */
+import type { OfferIndex } from '../data/family-index';
+import type { OfferFamily } from '../data/keys';
+import type { Stores } from '../data/stores';
+import type { DeliveryItem, ReferenceWrite, SubscriptionItem, WebhookStore } from '../data/webhook-store';
+import { differences } from '../domain/changes';
+import { offerMatcher } from '../domain/offer-facts';
+import { servedOffers } from '../domain/served';
+import { OFFER_FAMILY } from '../model/offer-families';
+import { DAY_MS } from '../platform/timestamps';
+import { type Candidate, type OfferState, subscriptionEvents } from './events';
+import { bodyOf, eventJson, partsOf } from './payload';
+import { type DeliveryMessage, type DeliveryQueue, deliveryIdAt } from './queue';
+import { parseFilter, readsFigures } from './subscription';
+
+/** A family version published: the one it replaced (`none` when the family had none) and the new one. */
+export interface FamilyPublished {
+  family: OfferFamily;
+  previous: string;
+  snapshot: string;
+  /** When it was published (the import's refresh time). */
+  publishedAt: string;
+}
+
+export interface MatchDeps {
+  stores: Stores;
+  webhooks: WebhookStore;
+  queue: DeliveryQueue;
+  clock: () => Date;
+}
+
+export interface MatchResult {
+  subscriptions: number;
+  events: number;
+  deliveries: number;
+  /** Subscriptions whose reference APYs were written (one item each). */
+  referencesWritten: number;
+}
+
+/** How long the owner's view shows a delivery; the item lives a day longer (the table's TTL). */
+export const DELIVERY_LOG_MS = 7 * DAY_MS;
+
+const NONE = 'none';
+
+async function indexOf(stores: Stores, family: OfferFamily, snapshot: string): Promise<OfferIndex | undefined> {
+  return snapshot === NONE ? undefined : (await servedOffers(stores, family, snapshot)).index;
+}
+
+/** The offer's APY and flag in a served document. */
+function stateOf(family: OfferFamily, doc: string): OfferState {
+  const fields = OFFER_FAMILY[family].fields as { apy?: string; flag: string };
+  const parsed = JSON.parse(doc) as Record<string, unknown>;
+  return {
+    apy: fields.apy === undefined ? null : ((parsed[fields.apy] as string | null) ?? null),
+    flag: parsed[fields.flag] === true,
+  };
+}
+
+/** The documents of some offers in one version, read once and kept for every subscription. */
+class VersionDocs {
+  private readonly docs = new Map<number, string>();
+  constructor(
+    private readonly stores: Stores,
+    readonly index: OfferIndex | undefined,
+  ) {}
+
+  async load(ids: Iterable<number>): Promise<void> {
+    const index = this.index;
+    if (!index) return;
+    const wanted = [...new Set(ids)].filter((id) => !this.docs.has(id) && index.entry(id) !== undefined);
+    const read = await this.stores.documents.docs(wanted.map((id) => index.ref(index.entry(id)!)));
+    wanted.forEach((id, i) => this.docs.set(id, read[i]));
+  }
+
+  doc(id: number): string | undefined {
+    return this.docs.get(id);
+  }
+}
+
+export async function matchPublished(deps: MatchDeps, published: FamilyPublished): Promise<MatchResult> {
+  const { family } = published;
+  const result: MatchResult = { subscriptions: 0, events: 0, deliveries: 0, referencesWritten: 0 };
+  // A subscription starts from the version served when it was created: a publish before it is not its.
+  const subscriptions = (await deps.webhooks.ofFamily(family)).filter(
+    (s) => s.status === 'active' && s.createdAt <= published.publishedAt,
+  );
+  result.subscriptions = subscriptions.length;
+  if (subscriptions.length === 0) return result;
+
+  const [older, newer] = await Promise.all([
+    indexOf(deps.stores, family, published.previous),
+    indexOf(deps.stores, family, published.snapshot),
+  ]);
+  const changed = differences(older, newer);
+  const changedIds = new Set(changed.map((d) => d.id));
+  const allIds = [...new Set([...(older?.data.ids ?? []), ...(newer?.data.ids ?? [])])];
+
+  // What each subscription's filter says of the offers that may concern it.
+  const perSubscription = subscriptions.map((subscription) => {
+    const filters = parseFilter(family, subscription.filter);
+    const before = older && offerMatcher(family, filters, older.facts());
+    const after = newer && offerMatcher(family, filters, newer.facts());
+    // A figure moves without its offer's document changing: such a filter looks at every offer.
+    const ids = readsFigures(filters) ? allIds : changedIds;
+    const sides: { id: number; was: boolean; is: boolean }[] = [];
+    for (const id of ids) {
+      const oldEntry = older?.entry(id);
+      const newEntry = newer?.entry(id);
+      const was = oldEntry !== undefined && (before?.(oldEntry) ?? true);
+      const is = newEntry !== undefined && (after?.(newEntry) ?? true);
+      if ((was || is) && (was !== is || changedIds.has(id))) sides.push({ id, was, is });
+    }
+    return { subscription, sides };
+  });
+
+  // The documents they need, each version's in one read.
+  const olderDocs = new VersionDocs(deps.stores, older);
+  const newerDocs = new VersionDocs(deps.stores, newer);
+  const needed = perSubscription.flatMap((s) => s.sides.map((side) => side.id));
+  await Promise.all([olderDocs.load(needed), newerDocs.load(needed)]);
+
+  const candidatesOf = (sides: { id: number; was: boolean; is: boolean }[]): Candidate[] =>
+    sides.map(({ id, was, is }) => {
+      const before = olderDocs.doc(id);
+      const after = newerDocs.doc(id);
+      return {
+        id,
+        was,
+        is,
+        before: before === undefined ? undefined : stateOf(family, before),
+        after: after === undefined ? undefined : stateOf(family, after),
+      };
+    });
+
+  // The references of the subscriptions with `apy_change` whose offers may be compared with one: one item each.
+  const tracking = perSubscription
+    .filter(({ subscription, sides }) => subscription.conditions.apy_change !== undefined && sides.some((s) => s.was))
+    .map(({ subscription }) => subscription.id);
+  const stored =
+    tracking.length > 0 ? await deps.webhooks.references(tracking) : new Map<string, Map<number, string>>();
+
+  const now = deps.clock();
+  const deliveries: { item: DeliveryItem; body: string }[] = [];
+  const references: ReferenceWrite[] = [];
+  for (const { subscription, sides } of perSubscription) {
+    const own = stored.get(subscription.id);
+    const { events, references: changes } = subscriptionEvents(subscription, candidatesOf(sides), (offerId) =>
+      own?.get(offerId),
+    );
+    if (changes.size > 0) {
+      const refs = new Map(own);
+      for (const [offerId, apy] of changes) apy === null ? refs.delete(offerId) : refs.set(offerId, apy);
+      references.push({ subscriptionId: subscription.id, refs });
+    }
+    if (events.length === 0) continue;
+    result.events += events.length;
+    const json = events.map((event) =>
+      eventJson(family, event, (event.type === 'offer.removed' ? olderDocs : newerDocs).doc(event.offerId)!),
+    );
+    deliveries.push(...deliveriesOf(subscription, published, partsOf(json), now));
+  }
+
+  await deps.webhooks.writeReferences(references);
+  result.referencesWritten = references.length;
+  if (deliveries.length > 0) {
+    await deps.webhooks.putDeliveries(deliveries);
+    const messages: DeliveryMessage[] = deliveries.map(({ item }) => ({
+      subscriptionId: item.subscriptionId,
+      family: item.family,
+      deliveryId: item.id,
+    }));
+    await deps.queue.send(messages, 0);
+  }
+  result.deliveries = deliveries.length;
+  return result;
+}
+
+function deliveriesOf(
+  subscription: SubscriptionItem,
+  published: FamilyPublished,
+  parts: string[][],
+  now: Date,
+): { item: DeliveryItem; body: string }[] {
+  const at = now.toISOString();
+  const head = {
+    subscription: subscription.id,
+    family: published.family,
+    snapshot: published.snapshot,
+    previousSnapshot: published.previous,
+    refreshedAt: published.publishedAt,
+  };
+  return parts.map((events, i) => {
+    const item: DeliveryItem = {
+      id: deliveryIdAt(now.getTime()),
+      subscriptionId: subscription.id,
+      family: published.family,
+      snapshot: published.snapshot,
+      previousSnapshot: published.previous,
+      part: i + 1,
+      parts: parts.length,
+      events: events.length,
+      status: 'pending',
+      attempts: 0,
+      createdAt: at,
+      publishedAt: published.publishedAt,
+      firstAttemptAt: null,
+      lastAttemptAt: null,
+      lastStatus: null,
+      lastError: null,
+      nextAttemptAt: at,
+      deliveredAt: null,
+      expiresAt: Math.floor((now.getTime() + DELIVERY_LOG_MS + DAY_MS) / 1000),
+    };
+    return { item, body: bodyOf(head, events, i + 1, parts.length) };
+  });
+}

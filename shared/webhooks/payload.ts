@@ -1,0 +1,64 @@
+/**
+ * The bodies of one subscription's deliveries for one publish (CONTRACT §14 "What"): its events in
+ * offer-id order, cut into parts of at most 100 events (and at most PART_MAX_BYTES, so that a body
+ * fits a queue message's item and a receiver's limits), numbered `part` of `parts`. The offers are the
+ * documents as the detail serves them, byte for byte.
+ */
+import type { OfferFamily } from '../data/keys';
+import { OFFER_FAMILY } from '../model/offer-families';
+import type { MatchedEvent } from './events';
+
+/** @internal (exported for its tests) */
+export const EVENTS_PER_PART = 100;
+/** A part closes before it passes this many bytes (a body is stored as one item, at most 400 KB). */
+const PART_MAX_BYTES = 256 * 1024;
+
+export interface PayloadHead {
+  subscription: string;
+  family: OfferFamily;
+  snapshot: string;
+  previousSnapshot: string;
+  refreshedAt: string;
+}
+
+/** One event's JSON, its offer given as the served document (the version's before for a removal). */
+export function eventJson(family: OfferFamily, event: MatchedEvent, offer: string): string {
+  const fields = OFFER_FAMILY[family].fields as { apy?: string; flag: string };
+  const parts = [
+    `"type":${JSON.stringify(event.type)}`,
+    `"offer_id":${event.offerId}`,
+    `"reasons":${JSON.stringify(event.reasons)}`,
+  ];
+  if (fields.apy !== undefined) parts.push(`"apy":${JSON.stringify(event.apy)}`);
+  parts.push(`${JSON.stringify(fields.flag)}:${JSON.stringify(event.flag)}`, `"offer":${offer}`);
+  return `{${parts.join(',')}}`;
+}
+
+/** The events' JSON cut into parts, each part the list of its events' JSON. */
+export function partsOf(events: readonly string[]): string[][] {
+  const parts: string[][] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  for (const event of events) {
+    const size = Buffer.byteLength(event) + 1;
+    if (current.length === EVENTS_PER_PART || (current.length > 0 && bytes + size > PART_MAX_BYTES)) {
+      parts.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(event);
+    bytes += size;
+  }
+  if (current.length > 0) parts.push(current);
+  return parts;
+}
+
+/** The body of part `part` (from 1) of `parts`. */
+export function bodyOf(head: PayloadHead, events: readonly string[], part: number, parts: number): string {
+  return (
+    `{"type":"offers.events","subscription":${JSON.stringify(head.subscription)},` +
+    `"family":${JSON.stringify(head.family)},"snapshot":${JSON.stringify(head.snapshot)},` +
+    `"previous_snapshot":${JSON.stringify(head.previousSnapshot)},"refreshed_at":${JSON.stringify(head.refreshedAt)},` +
+    `"part":${part},"parts":${parts},"events":[${events.join(',')}]}`
+  );
+}
