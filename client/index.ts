@@ -72,15 +72,17 @@ export type ListPath = {
 }[GetPath];
 export type ItemOf<P extends ListPath> = DataOf<P> extends { data: (infer Item)[] } ? Item : never;
 
-/** The offer families, whose changes `changes()` reads. */
-export type OfferFamily = 'earn' | 'borrow' | 'collateral';
+/** The offer families, whose changes `changes()` reads: those the description gives a changes route. */
+export type OfferFamily = { [P in GetPath]: P extends `/api/v1/${infer F}/changes` ? F : never }[GetPath];
 type ChangesPath<F extends OfferFamily> = `/api/v1/${F}/changes`;
 /** One entry of a changes page: `{ id, change, offer }`. */
 export type ChangeOf<F extends OfferFamily> =
   DataOf<ChangesPath<F>> extends { data: (infer Change)[] } ? Change : never;
 
-/** The families with history, and the window parameters of their history routes. */
-export type HistoryFamily = 'earn' | 'borrow';
+/** The families with history (their history route has a 200), and the window parameters of their history routes. */
+export type HistoryFamily = {
+  [P in GetPath]: P extends `/api/v1/${infer F}/{id}/history` ? (DataOf<P> extends never ? never : F) : never;
+}[GetPath];
 export type HistoryWindow = NonNullable<ParamsOf<'/api/v1/earn/{id}/history'>['query']>;
 /** One offer's history answer. */
 export type HistoryOf<F extends HistoryFamily> = DataOf<`/api/v1/${F}/{id}/history`>;

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { CORS_HEADERS } from '../../shared/http/cors';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/http/gateway-responses';
 import { type ApiEvent, type ApiResult, CACHE_CONTROL, queryValues } from '../../shared/http/http';
-import { toApiError } from '../../shared/http/middleware/error-envelope';
+import { errorResponse, toApiError } from '../../shared/http/middleware/error-envelope';
 import { NO_QUERY, parseQuery } from '../../shared/http/query';
 import { STATUS_PATH } from '../../shared/http/routes';
 import { publicDocument } from './documents';
@@ -42,12 +42,8 @@ export function docsHandler(deps: DocsDeps) {
       const body = JSON.stringify(await deps.status(deps.clock().getTime()));
       return { statusCode: 200, headers: { ...headers, 'Content-Type': JSON_TYPE }, body };
     } catch (error) {
-      const refusal = toApiError(error, deps.retryAfterSeconds);
-      return {
-        statusCode: refusal.statusCode,
-        headers: { ...headers, 'Content-Type': JSON_TYPE, ...refusal.headers },
-        body: JSON.stringify(refusal.toEnvelope()),
-      };
+      const refusal = errorResponse(toApiError(error, deps.retryAfterSeconds));
+      return { ...refusal, headers: { ...headers, ...refusal.headers } };
     }
   }
 

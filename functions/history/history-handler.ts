@@ -1,13 +1,13 @@
-/** Offer history (docs/api.md, "History"): earn and borrow series, of one offer or several; collateral history is never stored. */
+/** Offer history (docs/api.md, "History"): the series of a family's offers, of one offer or several; a family without history (its declaration's `history` empty) answers 404. */
 
-import type { HistoryFamily } from '../../shared/data/keys';
 import { getHistories, getHistory } from '../../shared/domain/history';
 import { historiesResult, historyResult } from '../../shared/http/answers';
 import type { ApiDeps } from '../../shared/http/api-deps';
 import { type ApiEvent, queryValues } from '../../shared/http/http';
 import { apiHandler, type RouteHandler, type RouteHandlers } from '../../shared/http/middleware/api-handler';
 import { HISTORIES_QUERY, HISTORY_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
-import type { OperationOf } from '../../shared/http/routes';
+import { type OperationOf, perOfferFamily } from '../../shared/http/routes';
+import { type HistoryFamily, isHistoryFamily, type OfferFamily } from '../../shared/model/offer-families';
 import { NotFoundError } from '../../shared/platform/errors';
 
 /** The history function's route handlers, by operation: the function serves them, the MCP endpoint calls them (ADR 0027). */
@@ -26,17 +26,15 @@ export function historyRoutes(deps: ApiDeps): RouteHandlers<OperationOf<'history
       const { ids, ...window } = parseQuery(HISTORIES_QUERY(), queryValues(event));
       return historiesResult(event, family, await getHistories(stores, family, ids, window, clock()));
     };
-  // Always 404, whatever the id and query, after authentication and quotas.
-  const none: RouteHandler = async () => {
-    throw new NotFoundError('Collateral offers have no stored history.');
-  };
+  // A family without history: always 404, whatever the id and query, after authentication and quotas.
+  const none =
+    (family: OfferFamily): RouteHandler =>
+    async () => {
+      throw new NotFoundError(`${family[0].toUpperCase()}${family.slice(1)} offers have no stored history.`);
+    };
   return {
-    getEarnHistory: series('earn'),
-    getBorrowHistory: series('borrow'),
-    getCollateralHistory: none,
-    getEarnHistories: several('earn'),
-    getBorrowHistories: several('borrow'),
-    getCollateralHistories: none,
+    ...perOfferFamily('history', (family) => (isHistoryFamily(family) ? series(family) : none(family))),
+    ...perOfferFamily('histories', (family) => (isHistoryFamily(family) ? several(family) : none(family))),
   };
 }
 

@@ -1,4 +1,4 @@
-/** Earn, borrow and collateral offers: filtered lists, details and changes between versions (docs/api.md, "Offers"). */
+/** Offers of every family: filtered lists, details and changes between versions (docs/api.md, "Offers"). */
 
 import type { OfferFamily } from '../../shared/data/keys';
 import { offerChanges } from '../../shared/domain/changes';
@@ -8,7 +8,7 @@ import type { ApiDeps } from '../../shared/http/api-deps';
 import { type ApiEvent, queryValues } from '../../shared/http/http';
 import { apiHandler, type RouteHandler, type RouteHandlers } from '../../shared/http/middleware/api-handler';
 import { CHANGES_QUERY, OFFER_DETAIL_QUERY, OFFER_LIST_QUERY, parseOfferId, parseQuery } from '../../shared/http/query';
-import type { OperationOf } from '../../shared/http/routes';
+import { type OperationOf, perOfferFamily } from '../../shared/http/routes';
 
 /** The offers function's route handlers, by operation: the function serves them, the MCP endpoint calls them (ADR 0027). */
 export function offersRoutes(deps: ApiDeps): RouteHandlers<OperationOf<'offers'>> {
@@ -34,15 +34,9 @@ export function offersRoutes(deps: ApiDeps): RouteHandlers<OperationOf<'offers'>
       return docResult(await getOffer(stores, family, id, query));
     };
   return {
-    listEarnOffers: list('earn'),
-    listEarnChanges: changes('earn'),
-    getEarnOffer: detail('earn'),
-    listBorrowOffers: list('borrow'),
-    listBorrowChanges: changes('borrow'),
-    getBorrowOffer: detail('borrow'),
-    listCollateralOffers: list('collateral'),
-    listCollateralChanges: changes('collateral'),
-    getCollateralOffer: detail('collateral'),
+    ...perOfferFamily('list', list),
+    ...perOfferFamily('changes', changes),
+    ...perOfferFamily('detail', detail),
   };
 }
 

@@ -62,14 +62,20 @@ export class FigureStore {
 
   /**
    * The seed of a family's figure state (a table written before it had one): for each offer of
-   * `ids`, its raw observations and the last observation of each UTC day (the `1D` series: it
-   * stands for its day where raw observations have expired) from `from` on, as the pointer
-   * publishing `published` serves them. Two Queries an offer.
+   * `ids`, the items of each stored series of `resolutions` (its raw observations and the last
+   * observation of each UTC day, which stands for its day where raw observations have expired)
+   * from `from` on, as the pointer publishing `published` serves them. One Query an offer and series.
    */
-  async seed(family: HistoryFamily, ids: readonly number[], from: number, published: number): Promise<FigureLine[]> {
+  async seed(
+    family: HistoryFamily,
+    resolutions: readonly string[],
+    ids: readonly number[],
+    from: number,
+    published: number,
+  ): Promise<FigureLine[]> {
     const lines: FigureLine[] = [];
     await eachBatch([...ids], 1, this.options.concurrency ?? 8, async ([id]) => {
-      for (const resolution of ['RAW', '1D']) {
+      for (const resolution of resolutions) {
         const items = await queryAll(this.client, {
           TableName: this.tableName,
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',

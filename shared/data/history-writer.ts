@@ -110,15 +110,22 @@ export class HistoryWriter {
     return new StoredItems(stored);
   }
 
-  /** Does a pointer publishing `published` serve an observation of this series within [from, to)? */
-  async observedIn(family: HistoryFamily, id: number, from: number, to: number, published: number): Promise<boolean> {
+  /** Does a pointer publishing `published` serve an item of this series' stored `resolution` (the observations) within [from, to)? */
+  async observedIn(
+    family: HistoryFamily,
+    id: number,
+    resolution: string,
+    from: number,
+    to: number,
+    published: number,
+  ): Promise<boolean> {
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
       ExpressionAttributeValues: {
         ':pk': historyPartition(family, id),
-        ':from': historySortKey('RAW', from),
-        ':to': historySortKey('RAW', to - 1),
+        ':from': historySortKey(resolution, from),
+        ':to': historySortKey(resolution, to - 1),
       },
       ConsistentRead: true,
     });

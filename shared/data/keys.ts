@@ -21,7 +21,13 @@ export const HISTORY_PREFIX = 'HIST#';
 /** @internal (exported for its tests; the stack reads it through SERVED_PREFIXES) */
 export const INDEX_BASE_PREFIX = 'IDX#';
 
-import { type HistoryFamily, OFFER_FAMILIES, type OfferFamily } from '../model/offer-families';
+import {
+  HISTORY_FAMILIES,
+  type HistoryFamily,
+  OFFER_FAMILIES,
+  OFFER_FAMILY,
+  type OfferFamily,
+} from '../model/offer-families';
 
 /** The resource families: the one list every loop over families and every family type derives from. */
 export const PLATFORM_FAMILIES = ['exchanges', 'wallets', 'protocols'] as const;
@@ -41,16 +47,15 @@ export const DATASET_FAMILY_OF = {
   wallets: 'wallets',
   protocols: 'protocols',
   currencies: 'currencies',
-  earn: 'earn_offers',
-  borrow: 'borrow_offers',
-  collateral: 'collateral_offers',
+  ...(Object.fromEntries(OFFER_FAMILIES.map((family) => [family, OFFER_FAMILY[family].dataset])) as {
+    [F in OfferFamily]: (typeof OFFER_FAMILY)[F]['dataset'];
+  }),
 } as const satisfies Record<VersionedFamily, string>;
 
-/** The dataset family of each offer family's history. */
-export const HISTORY_DATASET_FAMILY = { earn: 'earn_history', borrow: 'borrow_history' } as const satisfies Record<
-  HistoryFamily,
-  string
->;
+/** The dataset family of each offer family's history: `<family>_history`. */
+export const HISTORY_DATASET_FAMILY = Object.fromEntries(
+  HISTORY_FAMILIES.map((family) => [family, `${family}_history`]),
+) as { [F in HistoryFamily]: `${F}_history` };
 
 export interface Key {
   PK: string;
@@ -197,35 +202,31 @@ export const manifestKey = (version: string, chunk: number): Key => ({
 
 export const manifestPartition = (version: string): string => manifestKey(version, 0).PK;
 
-/** The source records of a version written before they were shared (read for its re-rendering, never written). */
-const sourceKey = (version: string, family: string, chunk: number): Key => ({
-  PK: `${v(version)}SOURCE${SEP}${family}`,
-  SK: chunkKey(chunk),
-});
-
-export const sourcePartition = (version: string, family: string): string => sourceKey(version, family, 0).PK;
+/**
+ * The partition a version's own source records once had (`V#<version>#SOURCE#<family>`): no
+ * writer produces it and nothing reads it; the serving functions' IAM still refuses it.
+ * @internal (exported for its tests)
+ */
+export const sourcePartition = (version: string, family: string): string => `${v(version)}SOURCE${SEP}${family}`;
 
 /**
  * A chunk of source records, addressed by the hash of its family and content (`SRC#<hash>` /
  * `SRC`), shared by every version that names it: a refresh writes the records that changed, not
  * the others (docs/adr/0016-source-records-by-content.md). A manifest names it `SRC#<hash>`, its
- * partition key. Versions written before named `SRC#<family>#<records hash>#<chunk>`: the chunks,
- * shared per records hash, of partition `SRC#<family>#<records hash>` (read, never written).
+ * partition key.
  */
 export const SOURCE_PREFIX = 'SRC#';
 export const sourceChunkKey = (hash: string): Key => ({ PK: `${SOURCE_PREFIX}${hash}`, SK: 'SRC' });
 export const sourceChunkName = (hash: string): string => sourceChunkKey(hash).PK;
 
-/** The item a manifest's shared name stands for: an index base's segment, a source chunk (of either layout), or a document block. */
+/** The item a manifest's shared name stands for: an index base's segment, a source chunk, or a document block. */
 export const sharedItemKey = (name: string): Key => {
   if (name.startsWith(INDEX_BASE_PREFIX)) {
     const at = name.lastIndexOf(SEP);
     return { PK: name.slice(0, at), SK: name.slice(at + 1) };
   }
-  if (!name.startsWith(SOURCE_PREFIX)) return documentBlockKey(name);
-  const at = name.lastIndexOf(SEP);
-  if (at < SOURCE_PREFIX.length) return sourceChunkKey(name.slice(SOURCE_PREFIX.length));
-  return { PK: name.slice(0, at), SK: name.slice(at + 1) };
+  if (name.startsWith(SOURCE_PREFIX)) return sourceChunkKey(name.slice(SOURCE_PREFIX.length));
+  return documentBlockKey(name);
 };
 
 // ---- keys, users, quotas ----------------------------------------------------------------------

@@ -32,7 +32,6 @@ import {
 } from './items/manifest';
 import { decodePointer, type ImportLease, type SnapshotPointer } from './items/pointer';
 import {
-  decodeLegacySource,
   decodeSource,
   decodeSourceChunk,
   encodeSourceChunk,
@@ -50,11 +49,9 @@ import {
   manifestPartition,
   pointerKey,
   refreshedKey,
-  SOURCE_PREFIX,
   sharedItemKey,
   sourceChunkKey,
   sourceChunkName,
-  sourcePartition,
 } from './keys';
 import { queryAll } from './query-all';
 
@@ -491,32 +488,14 @@ export class SnapshotWriter {
 
   /**
    * The source records of a family version, decoded with `record` (the dataset's schema of the
-   * family): made of the chunks its manifest names, or for a version written before, the chunks
-   * shared per records hash it names or those it held under its own key.
+   * family): made of the chunks its manifest names. Every version an import writes names them; a
+   * manifest without (no writer produces one) is corrupt.
    */
   async readSource<S extends z.ZodMiniType>(version: string, family: string, record: S): Promise<z.output<S>[]> {
     const manifest = await this.readManifest(version);
-    if (manifest.source)
-      return decodeSource(
-        version,
-        family,
-        manifest.source,
-        await this.readSourceChunks(family, manifest.source.chunks),
-        record,
-      );
-    const shared = manifest.blocks.filter((name) => name.startsWith(`${SOURCE_PREFIX}${family}#`)).map(sharedItemKey);
-    const partition = shared[0]?.PK ?? sourcePartition(version, family);
-    const items = await queryAll(this.client, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': partition },
-      ConsistentRead: true,
-    });
-    if (items.length < shared.length)
-      throw new CorruptDataError(
-        `the ${family} records of ${version}: ${shared.length - items.length} chunk(s) missing`,
-      );
-    return decodeLegacySource(version, family, items, record);
+    if (!manifest.source) throw new CorruptDataError(`the ${family} records of ${version}: its manifest names none`);
+    const lines = await this.readSourceChunks(family, manifest.source.chunks);
+    return decodeSource(version, family, manifest.source, lines, record);
   }
 
   /**

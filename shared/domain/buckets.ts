@@ -33,6 +33,8 @@ export type Interval = keyof typeof SERIES;
 export const INTERVALS = Object.keys(SERIES) as [Interval, ...Interval[]];
 /** The stored series, one per interval. */
 export type SeriesResolution = (typeof SERIES)[Interval]['stored'];
+/** The stored observations themselves: the shortest interval's series. */
+export const RAW_SERIES = SERIES[INTERVALS[0]].stored;
 
 /** `windowMs: null` = from the first point. From the shortest window up (the default interval of a custom window). */
 export const PERIOD_SPEC = {

@@ -6,6 +6,7 @@
 
 import type { CatalogFamily } from '../data/keys';
 import type { Stores } from '../data/stores';
+import { OFFER_FAMILIES, OFFER_FAMILY } from '../model/offer-families';
 import { SLUG_MAX_LENGTH } from '../platform/constants';
 import { NotFoundError } from '../platform/errors';
 import { type Includes, offersOfAsset } from './offers';
@@ -60,6 +61,9 @@ export async function getCurrencyDetail(stores: Stores, slug: string, includes: 
     stores.documents.docs([index.ref(entry)]),
     offersOfAsset(stores, slug, includes),
   ]);
-  const arrays = `"earn_offers":[${offers.earn.join(',')}],"borrow_offers":[${offers.borrow.join(',')}],"collateral_offers":[${offers.collateral.join(',')}]`;
+  // Each family's array is named as in the data file (`earn_offers`, …).
+  const arrays = OFFER_FAMILIES.map((family) => `"${OFFER_FAMILY[family].dataset}":[${offers[family].join(',')}]`).join(
+    ',',
+  );
   return { doc: `${doc.slice(0, -1)},${arrays}}`, lastModified: later(publishedAt, offers.lastModified) };
 }

@@ -10,7 +10,7 @@
 import { NO_FIGURES, type OfferIndex } from '../data/family-index';
 import { OFFER_FAMILIES, type OfferFamily } from '../data/keys';
 import type { Stores } from '../data/stores';
-import type { Include } from '../model/offer-families';
+import { hasFigures, type Include } from '../model/offer-families';
 import { NotFoundError } from '../platform/errors';
 import { apyStatsJson } from './apy-stats';
 import { candidates, type OfferFilters, offerMatcher } from './offer-facts';
@@ -86,7 +86,7 @@ export async function publishedOfferIds(
 
 /**
  * The published offers whose asset is `slug`, each family in its default order (their blocks in
- * one read), with what the request includes, and when the newest of the three versions was published.
+ * one read), with what the request includes (figures on the families that have them), and when the newest of their versions was published.
  */
 export async function offersOfAsset(
   stores: Stores,
@@ -100,14 +100,14 @@ export async function offersOfAsset(
   const docs = await stores.documents.docs(
     members.flatMap((entries, i) => entries.map((e) => served[i].index!.ref(e))),
   );
-  const [earn, borrow] = [members[0].length, members[1].length];
-  const [earnIndex, borrowIndex] = [served[0].index, served[1].index];
+  let at = 0;
+  const byFamily = OFFER_FAMILIES.map((family, i) => {
+    const read = docs.slice(at, (at += members[i].length));
+    const { index, publishedAt } = served[i];
+    return [family, index && hasFigures(family) ? withIncludes(includes, index, members[i], read, publishedAt) : read];
+  });
   return {
-    earn: earnIndex ? withIncludes(includes, earnIndex, members[0], docs.slice(0, earn), served[0].publishedAt) : [],
-    borrow: borrowIndex
-      ? withIncludes(includes, borrowIndex, members[1], docs.slice(earn, earn + borrow), served[1].publishedAt)
-      : [],
-    collateral: docs.slice(earn + borrow),
+    ...(Object.fromEntries(byFamily) as Record<OfferFamily, string[]>),
     lastModified: served.map((s) => s.publishedAt).reduce(later),
   };
 }

@@ -130,7 +130,7 @@ export const Protocol = z.strictObject(protocolFields);
 /** An offer id: a non-negative integer, at most 2^53-1 (`z.int()` is a safe integer). */
 export const offerId = () => z.int().check(z.minimum(0, { error: 'must not be negative' }));
 
-export const earnOfferFields = {
+const earnOfferFields = {
   id: offerId(),
   compositeKey: z.string(),
   platform: z.nullable(PlatformRef),
@@ -153,7 +153,7 @@ export const earnOfferFields = {
 };
 export const EarnOffer = z.strictObject(earnOfferFields);
 
-export const borrowOfferFields = {
+const borrowOfferFields = {
   id: offerId(),
   compositeKey: z.string(),
   platform: z.nullable(PlatformRef),
@@ -175,7 +175,7 @@ export const borrowOfferFields = {
 };
 export const BorrowOffer = z.strictObject(borrowOfferFields);
 
-export const collateralOfferFields = {
+const collateralOfferFields = {
   id: offerId(),
   compositeKey: z.string(),
   platform: z.nullable(PlatformRef),
@@ -225,10 +225,12 @@ type DeclaredFields<F extends OfferFamily> = Extract<
   string
 >;
 
-/** Each offer family's schema, which holds every field its declaration names (or this does not compile). */
-export const OFFER_SCHEMAS = { earn: EarnOffer, borrow: BorrowOffer, collateral: CollateralOffer } satisfies {
-  [F in OfferFamily]: { shape: Record<DeclaredFields<F>, unknown> };
-};
+/** Each offer family's fields, which hold every field its declaration names (or this does not compile). */
+export const OFFER_FIELDS = {
+  earn: earnOfferFields,
+  borrow: borrowOfferFields,
+  collateral: collateralOfferFields,
+} satisfies { [F in OfferFamily]: Record<DeclaredFields<F>, unknown> };
 
 export type PlatformRef = z.infer<typeof PlatformRef>;
 export type AssetRef = z.infer<typeof AssetRef>;

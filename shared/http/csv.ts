@@ -10,13 +10,7 @@
  */
 import type * as z from 'zod/mini';
 import type { HistoryFamily, OfferFamily } from '../data/keys';
-import {
-  ApyStats,
-  borrowOfferFields,
-  collateralOfferFields,
-  earnOfferFields,
-  HISTORY_POINT_FIELDS,
-} from '../domain/resources';
+import { ApyStats, HISTORY_POINT_FIELDS, OFFER_FIELDS } from '../domain/resources';
 import { DECIMAL_PATTERN } from '../platform/decimal';
 import type { ApiEvent } from './http';
 import { headerValues } from './http';
@@ -66,12 +60,6 @@ export function columnsOf(shape: Shape, prefix: readonly string[] = []): Column[
     return [{ name: path.join('.'), path, slugs: false }];
   });
 }
-
-const OFFER_FIELDS = {
-  earn: earnOfferFields,
-  borrow: borrowOfferFields,
-  collateral: collateralOfferFields,
-} as const satisfies Record<OfferFamily, Shape>;
 
 /**
  * Each family's columns, derived once on first use (a function that never answers CSV never pays

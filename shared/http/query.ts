@@ -23,6 +23,7 @@ import {
   INCLUDES,
   type Include,
   LIST_MAX,
+  OFFER_FAMILIES,
   OFFER_FAMILY,
   OFFER_FILTERS,
   type OfferFilter,
@@ -309,11 +310,15 @@ function offerListQuery<F extends OfferFamily>(family: F) {
   return z.strictObject(shape as OfferListShape<F>);
 }
 
-export const OFFER_LIST_QUERY = {
-  earn: /* @__PURE__ */ onFirstUse(() => offerListQuery('earn')),
-  borrow: /* @__PURE__ */ onFirstUse(() => offerListQuery('borrow')),
-  collateral: /* @__PURE__ */ onFirstUse(() => offerListQuery('collateral')),
-} satisfies Record<OfferFamily, () => z.ZodMiniObject>;
+/** One schema per family, each built on its first use. */
+const perFamily = <Schemas extends Record<OfferFamily, () => z.ZodMiniObject>>(
+  build: (family: OfferFamily) => z.ZodMiniObject,
+): Schemas => Object.fromEntries(OFFER_FAMILIES.map((family) => [family, onFirstUse(() => build(family))])) as Schemas;
+
+export const OFFER_LIST_QUERY =
+  /* @__PURE__ */ perFamily<{
+    [F in OfferFamily]: () => ReturnType<typeof offerListQuery<F>>;
+  }>(offerListQuery);
 
 /**
  * `GET /api/v1/{family}/changes`: the offers that differ between version `since` and the served (or
@@ -329,18 +334,13 @@ function changesQuery<F extends OfferFamily>(family: F) {
   });
 }
 
-export const CHANGES_QUERY = {
-  earn: /* @__PURE__ */ onFirstUse(() => changesQuery('earn')),
-  borrow: /* @__PURE__ */ onFirstUse(() => changesQuery('borrow')),
-  collateral: /* @__PURE__ */ onFirstUse(() => changesQuery('collateral')),
-} satisfies Record<OfferFamily, () => z.ZodMiniObject>;
+export const CHANGES_QUERY =
+  /* @__PURE__ */ perFamily<{ [F in OfferFamily]: () => ReturnType<typeof changesQuery<F>> }>(changesQuery);
 
 /** An offer's detail: `include` where the family's offers carry figures, no parameter elsewhere. */
-export const OFFER_DETAIL_QUERY = {
-  earn: /* @__PURE__ */ onFirstUse(() => z.strictObject(includeOf('earn'))),
-  borrow: /* @__PURE__ */ onFirstUse(() => z.strictObject(includeOf('borrow'))),
-  collateral: /* @__PURE__ */ onFirstUse(() => z.strictObject(includeOf('collateral'))),
-} satisfies Record<OfferFamily, () => z.ZodMiniObject>;
+const detailQuery = <F extends OfferFamily>(family: F) => z.strictObject(includeOf(family));
+export const OFFER_DETAIL_QUERY =
+  /* @__PURE__ */ perFamily<{ [F in OfferFamily]: () => ReturnType<typeof detailQuery<F>> }>(detailQuery);
 
 /** A currency's detail: `include` adds the figures to its earn and borrow offers. */
 export const CURRENCY_DETAIL_QUERY = /* @__PURE__ */ onFirstUse(() => z.strictObject({ include: includeParam() }));

@@ -2,7 +2,7 @@
  * The one route table. The CDK stack builds API Gateway resources and methods from it and the
  * local gateway matches requests against it, so the two can never disagree. The offer families' routes come from their declarations.
  */
-import { HISTORY_FAMILIES, OFFER_FAMILY, type OfferFamily } from '../model/offer-families';
+import { HISTORY_FAMILIES, OFFER_FAMILIES, OFFER_FAMILY, type OfferFamily } from '../model/offer-families';
 
 export const FUNCTION_NAMES = [
   'platforms',
@@ -120,20 +120,59 @@ export const MCP_PATH = '/mcp';
 /** `earn` → `Earn`: the family's part of its operations' ids. */
 const capitalized = <F extends string>(family: F) => `${family[0].toUpperCase()}${family.slice(1)}` as Capitalize<F>;
 
+/** The operations every offer family has, each id made of the family's name. */
+export type OfferOperations<F extends OfferFamily> = {
+  list: `list${Capitalize<F>}Offers`;
+  changes: `list${Capitalize<F>}Changes`;
+  histories: `get${Capitalize<F>}Histories`;
+  detail: `get${Capitalize<F>}Offer`;
+  history: `get${Capitalize<F>}History`;
+};
+export type OfferOperationKind = keyof OfferOperations<OfferFamily>;
+
+const OFFER_OPERATION_IDS: { [K in OfferOperationKind]: (name: string) => string } = {
+  list: (name) => `list${name}Offers`,
+  changes: (name) => `list${name}Changes`,
+  histories: (name) => `get${name}Histories`,
+  detail: (name) => `get${name}Offer`,
+  history: (name) => `get${name}History`,
+};
+
+/** The id of a family's operation of a kind (`list`, `earn` → `listEarnOffers`). */
+const offerOperationId = <F extends OfferFamily, K extends OfferOperationKind>(
+  family: F,
+  kind: K,
+): OfferOperations<F>[K] => OFFER_OPERATION_IDS[kind](capitalized(family)) as OfferOperations<F>[K];
+
+/**
+ * One value per family for an operation kind, keyed by the operation's id: a function's route
+ * handlers (or the description's operations) for every family, so that a new family's are never
+ * forgotten.
+ */
+export const perOfferFamily = <K extends OfferOperationKind, V>(
+  kind: K,
+  make: (family: OfferFamily) => V,
+): Record<OfferOperations<OfferFamily>[K], V> =>
+  Object.fromEntries(OFFER_FAMILIES.map((family) => [offerOperationId(family, kind), make(family)])) as Record<
+    OfferOperations<OfferFamily>[K],
+    V
+  >;
+
+type OfferPath<F extends OfferFamily> = (typeof OFFER_FAMILY)[F]['path'];
+
 /**
  * An offer family's routes, from its declaration (shared/model/offer-families.ts): its list, its
  * changes and several offers' history (static segments, before `{id}`: `changes` and `history` are
  * routes, not ids, as API Gateway prefers a static segment), and one offer.
  */
 const offerRoutes = <F extends OfferFamily>(family: F) => {
-  const path = OFFER_FAMILY[family].path as (typeof OFFER_FAMILY)[F]['path'];
-  const name = capitalized(family);
+  const path = OFFER_FAMILY[family].path as OfferPath<F>;
   const tool = (tool: string) => ({ tool: { name: tool, choose: { family } } });
   return [
-    route(path, 'offers', `list${name}Offers`, 'list', tool('list_offers')),
-    route(`${path}/changes`, 'offers', `list${name}Changes`, 'list', tool('offer_changes')),
-    route(`${path}/history`, 'history', `get${name}Histories`, 'history', historyTool(family)),
-    route(`${path}/{id}`, 'offers', `get${name}Offer`, 'detail', tool('get_offer')),
+    route(path, 'offers', offerOperationId(family, 'list'), 'list', tool('list_offers')),
+    route(`${path}/changes`, 'offers', offerOperationId(family, 'changes'), 'list', tool('offer_changes')),
+    route(`${path}/history`, 'history', offerOperationId(family, 'histories'), 'history', historyTool(family)),
+    route(`${path}/{id}`, 'offers', offerOperationId(family, 'detail'), 'detail', tool('get_offer')),
   ] as const;
 };
 
@@ -155,12 +194,16 @@ const platformRoutes = <const P extends string, const T extends string>(path: P,
 /** One offer's history (the declaration says whether the family has any: `/collateral/{id}/history` is always 404). */
 const offerHistoryRoute = <F extends OfferFamily>(family: F) =>
   route(
-    `${OFFER_FAMILY[family].path as (typeof OFFER_FAMILY)[F]['path']}/{id}/history`,
+    `${OFFER_FAMILY[family].path as OfferPath<F>}/{id}/history`,
     'history',
-    `get${capitalized(family)}History`,
+    offerOperationId(family, 'history'),
     'history',
     historyTool(family),
   );
+
+type OfferRoute =
+  | ReturnType<typeof offerRoutes<OfferFamily>>[number]
+  | ReturnType<typeof offerHistoryRoute<OfferFamily>>;
 
 export const ROUTES = [
   ...platformRoutes('exchanges', 'Exchange', 'exchange'),
@@ -169,12 +212,8 @@ export const ROUTES = [
   route('/currencies', 'currencies', 'listCurrencies', 'list', { tool: { name: 'list_currencies' } }),
   route('/currencies/{slug}', 'currencies', 'getCurrency', 'detail', { tool: { name: 'get_currency', counts: true } }),
   // matchRoute takes the first match: each family's static segments come before its `{id}`.
-  ...offerRoutes('earn'),
-  ...offerRoutes('borrow'),
-  ...offerRoutes('collateral'),
-  offerHistoryRoute('earn'),
-  offerHistoryRoute('borrow'),
-  offerHistoryRoute('collateral'),
+  ...OFFER_FAMILIES.flatMap((family): OfferRoute[] => [...offerRoutes(family)]),
+  ...OFFER_FAMILIES.map((family): OfferRoute => offerHistoryRoute(family)),
   route('/search', 'search', 'searchCatalog', 'search', { tool: { name: 'search' } }),
   route('/usage', 'usage', 'getUsage', 'usage'),
   // The caller's own webhook subscriptions and their deliveries (CONTRACT §14): account data, like usage.

@@ -18,7 +18,7 @@ import { FIGURE_CHUNK_LINES, type FigureChunk, type FigureLine, figureChunks } f
 import type { FigureIndex } from '../data/items/manifest';
 import type { HistoryFamily } from '../data/keys';
 import { type ApyStats, apyStats, type Observation } from '../domain/apy-stats';
-import { bucketStart } from '../domain/buckets';
+import { bucketStart, RAW_SERIES, SERIES } from '../domain/buckets';
 import { CorruptDataError } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { DAY_MS, HOUR_MS } from '../platform/timestamps';
@@ -112,6 +112,7 @@ async function mergedFigures(input: FigureInput): Promise<FigureUpdate> {
     ? []
     : await store.seed(
         family,
+        [RAW_SERIES, SERIES['1d'].stored],
         input.offers.map((o) => o.id),
         fromDay,
         input.published,

@@ -6,17 +6,16 @@
  */
 import * as z from 'zod/mini';
 import {
-  borrowOfferFields,
-  collateralOfferFields,
   currencyFields,
   decimal,
-  earnOfferFields,
   exchangeFields,
+  OFFER_FIELDS,
   protocolFields,
   SLUG_MAX_LENGTH,
   timestamp,
   walletFields,
 } from '../domain/resources';
+import { OFFER_FAMILIES, OFFER_FAMILY, type OfferFamily } from '../model/offer-families';
 import { API_KEY_FORMAT, API_KEY_RULE, KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../platform/account-rules';
 import { decodeJson, isBytes, MAX_NESTING, type TextProblem, valueProblems } from './json-text';
 
@@ -46,9 +45,16 @@ const ExchangeRecord = z.strictObject({ ...exchangeFields, type: z.optional(exch
 const WalletRecord = z.strictObject({ ...walletFields, type: z.optional(walletFields.type), ...listedFlags });
 const ProtocolRecord = z.strictObject({ ...protocolFields, type: z.optional(protocolFields.type), ...listedFlags });
 export const CurrencyRecord = z.strictObject({ ...currencyFields, ...listedFlags });
-const EarnOfferRecord = z.strictObject({ ...earnOfferFields, published });
-const BorrowOfferRecord = z.strictObject({ ...borrowOfferFields, published });
-const CollateralOfferRecord = z.strictObject({ ...collateralOfferFields, published });
+const offerRecord = <F extends OfferFamily>(family: F) => z.strictObject({ ...OFFER_FIELDS[family], published });
+/** Each offer family's records, under its dataset family (`earn_offers`, …). */
+type OfferRecords = { [F in OfferFamily as (typeof OFFER_FAMILY)[F]['dataset']]: ReturnType<typeof offerRecord<F>> };
+const OFFER_RECORDS = Object.fromEntries(
+  OFFER_FAMILIES.map((family) => [OFFER_FAMILY[family].dataset, offerRecord(family)]),
+) as OfferRecords;
+const optionalArrays = <S extends Record<string, z.ZodMiniType>>(records: S) =>
+  Object.fromEntries(Object.entries(records).map(([name, record]) => [name, z.optional(z.array(record))])) as {
+    [K in keyof S]: z.ZodMiniOptional<z.ZodMiniArray<S[K]>>;
+  };
 
 const offerRef = z.int().check(z.minimum(0, { error: 'must not be negative' }));
 
@@ -74,9 +80,7 @@ export const Dataset = z.strictObject({
   wallets: z.optional(z.array(WalletRecord)),
   protocols: z.optional(z.array(ProtocolRecord)),
   currencies: z.optional(z.array(CurrencyRecord)),
-  earn_offers: z.optional(z.array(EarnOfferRecord)),
-  borrow_offers: z.optional(z.array(BorrowOfferRecord)),
-  collateral_offers: z.optional(z.array(CollateralOfferRecord)),
+  ...optionalArrays(OFFER_RECORDS),
   earn_history: z.optional(z.array(EarnHistoryRecord)),
   borrow_history: z.optional(z.array(BorrowHistoryRecord)),
 });
@@ -87,9 +91,7 @@ export const RECORD_SCHEMA = {
   wallets: WalletRecord,
   protocols: ProtocolRecord,
   currencies: CurrencyRecord,
-  earn_offers: EarnOfferRecord,
-  borrow_offers: BorrowOfferRecord,
-  collateral_offers: CollateralOfferRecord,
+  ...OFFER_RECORDS,
 } as const;
 
 type ExchangeRecord = z.output<typeof ExchangeRecord>;

@@ -1,7 +1,7 @@
 /**
  * History records of a data file → the items that append them: each observation, and for each of
- * its 4h, 1d and 1w buckets the last observation of the file in that bucket (at most four items
- * per observation), each with its expiry. Items no window can reach any more are left out. The
+ * its buckets (one per rollup series, shared/domain/buckets.ts `SERIES`) the last observation of
+ * the file in that bucket, each with its expiry. Items no window can reach any more are left out. The
  * store then writes only the ones that change what is served, under the import's sequence number
  * (docs/data-model.md, "History"): nothing of them is served before the import publishes, and
  * what a failed import wrote is reverted by the next one from its journal.
@@ -15,7 +15,7 @@ import type {
   JournalSeries,
 } from '../data/history-writer';
 import { type HistoryFamily, historyKey, type Key } from '../data/keys';
-import { bucketStart, SERIES, type SeriesResolution } from '../domain/buckets';
+import { bucketStart, RAW_SERIES, SERIES, type SeriesResolution } from '../domain/buckets';
 import { expiryOf, observations, type RawPoint, ROLLUPS, rollup } from '../domain/history-points';
 import { OFFER_FAMILY } from '../model/offer-families';
 
@@ -50,12 +50,12 @@ function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], n
     items.push({
       key: historyKey(family, offerId, resolution, ms),
       apy,
-      ...(family === 'earn' ? { tvl } : {}),
+      ...(recordsTvl(family) ? { tvl } : {}),
       at,
       ...(expiresAt === undefined ? {} : { expiresAt }),
     });
   };
-  for (const [ms, apy, tvl] of raw) add('RAW', ms, apy, tvl, ms);
+  for (const [ms, apy, tvl] of raw) add(RAW_SERIES, ms, apy, tvl, ms);
   for (const { resolution, interval } of ROLLUPS)
     for (const [start, apy, tvl, last] of rollup(raw, interval)) add(resolution, start, apy, tvl, last);
   return items;
@@ -128,15 +128,21 @@ export function journalOf(appends: readonly HistoryAppend[], seq: number): Histo
 
 // ---- recorded from imports (CONTRACT §12, docs/adr/0012-recorded-history.md) ---------------------
 
+/** Whether a family's series hold a TVL beside the APY (its declaration's `history`). */
+const recordsTvl = (family: HistoryFamily): boolean =>
+  (OFFER_FAMILY[family].history as readonly string[]).includes('tvl');
+
 /** What a family records of a published offer: the field of each role its history series holds (the family's declaration). */
 const recordedFields = (family: HistoryFamily): { apy: string; tvl?: string } => {
-  const { fields, history } = OFFER_FAMILY[family];
+  const { fields } = OFFER_FAMILY[family];
   const of = (role: 'apy' | 'tvl') => (fields as Partial<Record<'apy' | 'tvl', string>>)[role];
-  return { apy: of('apy')!, ...((history as readonly string[]).includes('tvl') ? { tvl: of('tvl') } : {}) };
+  return { apy: of('apy')!, ...(recordsTvl(family) ? { tvl: of('tvl') } : {}) };
 };
 
 /** The recorded hour's length: the `1h` series' bucket, as the series declaration says. */
 const HOUR_MS = SERIES['1h'].bucketMs;
+/** The shortest series of buckets above the observations: its bucket holds the last observation in it. */
+const FIRST_ROLLUP = ROLLUPS[0]!;
 
 /** The start of the UTC hour of `ms`: the unit recording keeps to one observation per offer. */
 export const hourOf = (ms: number): number => bucketStart('1h', ms);
@@ -183,8 +189,8 @@ export function recordingOf(
 /**
  * Write the recorded observations (one point a series, all at one time), under `seq`, for the
  * offers whose series has no served observation in that hour. The items an observation writes are
- * read anyway (writeChanged); the series' 4H bucket among them holds the last observation of the
- * 4 hours around the hour: before the hour, none in it; within it, one. Only when it is later
+ * read anyway (writeChanged); the series' shortest rollup bucket among them (FIRST_ROLLUP) holds
+ * the last observation of the bucket around the hour: before the hour, none in it; within it, one. Only when it is later
  * (observations dated after the import) is the hour itself asked (HistoryWriter.observedIn).
  */
 export async function recordObservations(
@@ -207,10 +213,14 @@ export async function recordObservations(
       const items: HistoryCandidate[] = [];
       for (const { id, at, raw, items: candidates } of round) {
         const hour = hourOf(at);
-        const bucket = stored.served(historyKey(family, id, '4H', bucketStart('4h', at)), sequence.published);
+        const bucket = stored.served(
+          historyKey(family, id, FIRST_ROLLUP.resolution, bucketStart(FIRST_ROLLUP.interval, at)),
+          sequence.published,
+        );
         const last = bucket?.at ?? Number.NEGATIVE_INFINITY;
         if (last >= hour && last < hour + HOUR_MS) continue;
-        if (last >= hour + HOUR_MS && (await store.observedIn(family, id, hour, hour + HOUR_MS, sequence.published)))
+        const later = last >= hour + HOUR_MS;
+        if (later && (await store.observedIn(family, id, RAW_SERIES, hour, hour + HOUR_MS, sequence.published)))
           continue;
         result.observations += 1;
         onRecorded?.(family, id, raw[0]!);
@@ -230,7 +240,7 @@ function keysOf({ family, id, times }: JournalSeries): Key[] {
   const add = (resolution: SeriesResolution, ms: number) =>
     keys.set(`${resolution}${ms}`, historyKey(family as HistoryFamily, id, resolution, ms));
   for (const ms of times) {
-    add('RAW', ms);
+    add(RAW_SERIES, ms);
     for (const { resolution, interval } of ROLLUPS) add(resolution, bucketStart(interval, ms));
   }
   return [...keys.values()];

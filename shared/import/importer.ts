@@ -17,6 +17,7 @@ import type { IndexData, OfferIndexData } from '../data/family-index';
 import { type FigureCounts, FigureStore } from '../data/figure-store';
 import { HistoryWriter } from '../data/history-writer';
 import { applyDelta, type IndexDeltaData, indexDelta, sameIndex } from '../data/index-delta';
+import { BLOCK_LAYOUT } from '../data/items/document-block';
 import { decodeIndexDelta, encodeIndexDelta } from '../data/items/index-delta';
 import { INDEX_LAYOUT } from '../data/items/index-segment';
 import type { Manifest } from '../data/items/manifest';
@@ -106,13 +107,13 @@ export const LEASE_MS = 5 * 60_000;
  */
 export const TAKEOVER_GRACE_MS = 30_000;
 /**
- * The layout of family versions: 4, one ordered index per version and content-addressed document
- * blocks (raised when the blocks' format changes, items/document-block.ts), and the index's own
- * layout, derived from its declared columns and their encodings (items/index-segment.ts). It is
- * part of every version's identity, so a family served in an older layout is written again by the
- * next import that carries it or can read its source records.
+ * The layout of family versions, derived from what it versions, never bumped by hand: the blocks'
+ * format (items/document-block.ts `BLOCK_LAYOUT`) and the index's layout, from its declared
+ * columns and their encodings (items/index-segment.ts `INDEX_LAYOUT`). It is part of every
+ * version's identity, hence of its keys (`V#<v>#`): a layout change is a new version, written by
+ * the first import after the deploy (docs/deploy.md, ADR 0024).
  */
-const LAYOUT = [4, INDEX_LAYOUT];
+const LAYOUT = [BLOCK_LAYOUT, INDEX_LAYOUT];
 
 export interface ImportOptions {
   client: DynamoDBDocumentClient;
@@ -244,9 +245,6 @@ interface FamilyChange {
   records: readonly unknown[];
 }
 
-/** A served family version in the current layout (it has an index). */
-const isCurrent = (state: FamilyState | undefined) => state?.segments !== undefined;
-
 /**
  * Which families of the file (and which offers, through their platform references) change, against
  * a pointer. An earn or borrow version also changes, its figures recomputed at `now` with its
@@ -282,26 +280,18 @@ async function planChanges(
       const state = { hash: hashOf(given), publishedAt: now };
       if (stored?.version !== versionOf(family, state))
         change(family, state, () => projectCatalog(family, given), given);
-    } else if (stored?.version && stored.hash && !isCurrent(stored)) {
-      // Served in an older layout: written again from its source records, when it has them.
-      const records = await writer.readSource(stored.version, family, RECORD_SCHEMA[family]);
-      if (records.length > 0)
-        change(family, { ...stored, publishedAt: now }, () => projectCatalog(family, records), records);
     }
   }
 
   // Offers render their platform references: resolve them when offers come in or platforms change.
   const platformsChanged = changes.some((c) => (PLATFORM_FAMILIES as readonly string[]).includes(c.family));
   const offersInFile = OFFER_FAMILIES.some((f) => dataset[DATASET_FAMILY_OF[f]] !== undefined);
-  const offersOutdated = OFFER_FAMILIES.some(
-    (f) => served[DATASET_FAMILY_OF[f]]?.version !== undefined && !isCurrent(served[DATASET_FAMILY_OF[f]]),
-  );
   // Figures to compute for a family the file does not carry: its history is in the file, or it has none yet.
   const figuresDue = HISTORY_FAMILIES.some((f) => {
     const stored = served[DATASET_FAMILY_OF[f]];
     return stored?.version !== undefined && (stored.figuresAt === undefined || dataset[HISTORY_DATASET_FAMILY[f]]);
   });
-  if (!platformsChanged && !offersInFile && !offersOutdated && !figuresDue) return changes;
+  if (!platformsChanged && !offersInFile && !figuresDue) return changes;
   const platforms = {} as Record<(typeof PLATFORM_FAMILIES)[number], readonly PlatformRecord[]>;
   for (const family of PLATFORM_FAMILIES) {
     const version = served[family]?.version;
@@ -327,8 +317,8 @@ async function planChanges(
         change(family, { ...state, ...figuresAt }, project, given);
       else if (await figuresOnly())
         change(family, { ...state, ...figuresAt, publishedAt: stored!.publishedAt }, project, given);
-    } else if (stored?.version && stored.hash && (stored.refs !== resolve.digest || !isCurrent(stored))) {
-      // The family is not in the file, but a reference it renders changed (or its layout is older): render it again.
+    } else if (stored?.version && stored.hash && stored.refs !== resolve.digest) {
+      // The family is not in the file, but a reference it renders changed: render it again.
       const records = await writer.readSource(stored.version, name, RECORD_SCHEMA[name]);
       change(
         family,

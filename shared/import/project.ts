@@ -25,12 +25,12 @@ import { CATALOG_ORDER, comparator, distinctSortModes, offerOrder, type SortMode
 import {
   currencyFields,
   exchangeFields,
-  OFFER_SCHEMAS,
+  OFFER_FIELDS,
   type PlatformRef,
   type PlatformType,
   TIMESTAMP_FIELDS,
 } from '../domain/resources';
-import { hasFigures, isFigureSort } from '../model/offer-families';
+import { hasFigures, isFigureSort, OFFER_FAMILIES } from '../model/offer-families';
 import type { CurrencyRecord, PlatformRecord } from './dataset';
 
 const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
@@ -47,9 +47,10 @@ const TYPE_OF: Record<PlatformFamily, PlatformType> = {
 const FIELD_ORDER = {
   platform: Object.keys(exchangeFields),
   currency: Object.keys(currencyFields),
-  earn: Object.keys(OFFER_SCHEMAS.earn.shape),
-  borrow: Object.keys(OFFER_SCHEMAS.borrow.shape),
-  collateral: Object.keys(OFFER_SCHEMAS.collateral.shape),
+  ...(Object.fromEntries(OFFER_FAMILIES.map((family) => [family, Object.keys(OFFER_FIELDS[family])])) as Record<
+    OfferFamily,
+    string[]
+  >),
 };
 
 const isoTime = (value: string) => new Date(value).toISOString();

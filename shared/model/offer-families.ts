@@ -6,7 +6,7 @@
  * layout version (shared/data/family-index.ts, items/index-segment.ts), the projection
  * (shared/import/project.ts), the description's parameters (scripts/openapi) and the docs'
  * tables (checked by test/unit/model/offer-families.test.ts). Its zod schema is in
- * shared/domain/resources.ts (`OFFER_SCHEMAS`, checked against `fields` here), kept apart so that
+ * shared/domain/resources.ts (`OFFER_FIELDS`, checked against `fields` here), kept apart so that
  * a function that needs only this declaration builds no resource schema at load time.
  *
  * A new filter on an existing field: a column (if none holds the field yet), the filter, its name
@@ -274,7 +274,9 @@ export const OFFER_FAMILY = {
 export type HistoryFamily = {
   [F in OfferFamily]: (typeof OFFER_FAMILY)[F]['history'] extends readonly [] ? never : F;
 }[OfferFamily];
-export const HISTORY_FAMILIES = OFFER_FAMILIES.filter((f): f is HistoryFamily => OFFER_FAMILY[f].history.length > 0);
+export const isHistoryFamily = (family: OfferFamily): family is HistoryFamily =>
+  OFFER_FAMILY[family].history.length > 0;
+export const HISTORY_FAMILIES = OFFER_FAMILIES.filter(isHistoryFamily);
 
 /** The families whose versions carry APY figures (earn and borrow). */
 export type FigureFamily = {

@@ -31,8 +31,6 @@ export interface ErrorEnvelope {
 
 export class ApiError extends Error {
   readonly statusCode: number;
-  /** Read by @middy/http-error-handler: these messages are safe to show. */
-  readonly expose = true;
 
   constructor(
     readonly code: ErrorCode,

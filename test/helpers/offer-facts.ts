@@ -14,8 +14,10 @@ import {
 } from '../../shared/data/family-index';
 import type { OfferFamily } from '../../shared/data/keys';
 import type { ApyStats } from '../../shared/domain/apy-stats';
-import { FACT_OF, FIGURE_FACTS, type OfferFacts } from '../../shared/model/offer-families';
+import type { OfferQuery } from '../../shared/http/query';
+import { FACT_OF, FIGURE_FACTS, type OfferFacts, type OfferFilter } from '../../shared/model/offer-families';
 import { decimalSortKey } from '../../shared/platform/decimal';
+import { compareExact, plainDecimal } from './exact-decimal';
 
 /** An offer as the oracle sees it: the served values, not keys. */
 export interface Offer {
@@ -90,3 +92,36 @@ export function indexOver(family: OfferFamily, all: Offer[], order: number[]): O
   };
   return indexOf('v1', data) as OfferIndex;
 }
+
+// ---- the oracle ----------------------------------------------------------------------------------
+
+const anyOf = <T>(values: readonly T[] | undefined, value: T | null) =>
+  values === undefined || (value !== null && values.includes(value));
+const atLeast = (bound: string | undefined, value: string | null | undefined) =>
+  bound === undefined || (value != null && compareExact(value, plainDecimal(bound)) >= 0);
+const atMost = (bound: string | undefined, value: string | null | undefined) =>
+  bound === undefined || (value != null && compareExact(value, plainDecimal(bound)) <= 0);
+const is = (wanted: boolean | undefined, value: boolean) => wanted === undefined || value === wanted;
+
+/**
+ * The oracle's rule of each filter (docs/api.md "Filters"), on the offers' own values: OR within a
+ * list, `null` never matching, decimals exact. One a filter, keyed by its name: a declared filter
+ * without a rule fails test/unit/model/offer-families.test.ts.
+ */
+export const FILTER_RULES: Record<OfferFilter, (q: OfferQuery, o: Offer) => boolean> = {
+  ids: (q, o) => anyOf(q.ids, o.id),
+  platform_type: (q, o) => anyOf(q.platform_type, o.platformType),
+  platform: (q, o) => anyOf(q.platform, o.platform),
+  asset: (q, o) => anyOf(q.asset, o.asset),
+  chain: (q, o) => anyOf(q.chain, o.chain),
+  min_apy: (q, o) => atLeast(q.min_apy, o.apy),
+  min_tvl: (q, o) => atLeast(q.min_tvl, o.tvl),
+  min_apy_mean_30d: (q, o) => atLeast(q.min_apy_mean_30d, o.figures?.mean_30d),
+  max_apy_stddev_30d: (q, o) => atMost(q.max_apy_stddev_30d, o.figures?.stddev_30d),
+  available: (q, o) => is(q.available, o.flag),
+  is_active: (q, o) => is(q.is_active, o.flag),
+};
+
+/** Whether the oracle keeps an offer: every filter's rule (AND across parameters). */
+export const oracleKeeps = (q: OfferQuery, o: Offer): boolean =>
+  Object.values(FILTER_RULES).every((rule) => rule(q, o));

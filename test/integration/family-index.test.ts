@@ -12,8 +12,7 @@
  *   that only it named; every block a kept version names stays;
  * - leases: an import killed while deleting an earlier failed import's versions leaves them on the
  *   lease, and the next import deletes them; an abandoned version that is still retained is kept;
- * - upgrade: a table served in the positioned layout (before ADR 0009) is written again by the next
- *   import, and its old versions are deleted when due.
+ * - a table written before index bases keeps serving and is written again by the next import.
  */
 import { gzipSync } from 'node:zlib';
 import {
@@ -1019,7 +1018,7 @@ describe('leases', () => {
   });
 });
 
-// ---- upgrade from the positioned layout ----------------------------------------------------------
+// ---- a table written before index bases ----------------------------------------------------------
 
 describe('a table written before index bases (ADR 0017)', () => {
   let table: TestTable;
@@ -1093,61 +1092,5 @@ describe('a table written before index bases (ADR 0017)', () => {
     const left = (await table.items()).map((i) => String(i.PK));
     expect(left.filter((pk) => pk.startsWith(`V#${v0}#`))).toEqual([]);
     expect(left).toContain(`${INDEX_BASE_PREFIX}${v1.version}`);
-  });
-});
-
-describe('a table of the positioned layout', () => {
-  let table: TestTable;
-
-  beforeAll(async () => {
-    table = await startTestTable();
-  });
-  afterAll(() => table.close());
-
-  it('is written again by the next import, and its versions are deleted once due', async () => {
-    // What the positioned layout stored: a pointer without index segments, manifests listing keys as text, positioned items.
-    const put = (Item: Record<string, unknown>) =>
-      table.client.send(new PutCommand({ TableName: table.tableName, Item }));
-    const exchanges = parseDataset({ exchanges: fixtureDataset().exchanges }).exchanges!;
-    const families = {
-      exchanges: { version: 'old1', hash: 'h-old', count: exchanges.length, publishedAt: '2026-11-01T00:00:00.000Z' },
-    };
-    await put({
-      PK: 'SNAPSHOT',
-      SK: 'CURRENT',
-      families,
-      retired: [{ family: 'earn', version: 'old0', at: '2026-11-01T00:00:00.000Z' }],
-    });
-    for (const version of ['old0', 'old1']) {
-      const keys = [
-        [`V#${version}#LIST#x`, 'META'],
-        [`V#${version}#EXCHANGES#binance`, 'ITEM'],
-        [`V#${version}#SOURCE#exchanges`, '000000'],
-      ];
-      await put({ PK: `V#${version}#MANIFEST`, SK: '000000', keys: JSON.stringify(keys) });
-      await put({ PK: `V#${version}#LIST#x`, SK: 'META', n: 1 });
-      await put({ PK: `V#${version}#EXCHANGES#binance`, SK: 'ITEM', doc: '{}' });
-      await put({ PK: `V#${version}#SOURCE#exchanges`, SK: '000000', records: JSON.stringify(exchanges) });
-    }
-
-    // Only earn in the file: the exchanges are written again from their source records.
-    const first = await importDataset(
-      { earn_offers: fixtureDataset().earn_offers },
-      { client: table.client, tableName: table.tableName, now: at(T0) },
-    );
-    const second = await importDataset(
-      { earn_offers: withApy({ earn_offers: fixtureDataset().earn_offers }, 1, '6.5').earn_offers },
-      { client: table.client, tableName: table.tableName, now: at(T0 + 10_000), retireAfterMs: 5_000 },
-    );
-
-    expect(first.published).toEqual(['exchanges', 'earn']);
-    expect(second.published).toEqual(['earn']);
-    expect(await partitionsOf(table, 'old0')).toEqual([]);
-    expect(await partitionsOf(table, 'old1')).toEqual([]);
-    const served = await invoke(
-      table.api({ clock: () => NOW }).platforms as any,
-      apiEvent('/api/v1/exchanges/bybit-old'),
-    );
-    expect(served.status).toBe(301);
   });
 });

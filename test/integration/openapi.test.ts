@@ -477,8 +477,8 @@ describe('served by the local stack', () => {
     expect(plain.body).toEqual(zipped.body);
   });
 
-  // One content type everywhere: the functions' errors too (@middy/http-error-handler's bare
-  // `application/json` is given its charset by the response headers middleware).
+  // One content type everywhere: the functions' errors too (the error envelope's answer names the
+  // charset, as every other body does).
   const JSON_UTF8 = 'application/json; charset=utf-8';
   const ENVELOPE = JSON_UTF8;
   it.each([

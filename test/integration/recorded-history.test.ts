@@ -10,6 +10,7 @@
 
 import { decodeHistory, servedValue } from '../../shared/data/items/history';
 import { HISTORY_PREFIX, type HistoryFamily } from '../../shared/data/keys';
+import { bucketStart, PERIOD_SPEC, SERIES } from '../../shared/domain/buckets';
 import { type ImportResult, importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
@@ -71,9 +72,13 @@ class Oracle {
     return view;
   }
 
-  /** A window's points of a series at `to` (§5: `24h` hourly buckets, `1m` 4-hourly, each its last observation). */
+  /**
+   * A window's points of a series at `to` (§5: the period's window in buckets of its interval, as
+   * the series declaration sizes them, each its last observation).
+   */
   window(family: HistoryFamily, id: number, to: number, period: '24h' | '1m' = '24h') {
-    const [size, span] = period === '24h' ? [HOUR, 24 * HOUR] : [4 * HOUR, 30 * 24 * HOUR];
+    const { interval, windowMs: span } = PERIOD_SPEC[period];
+    const size = SERIES[interval].bucketMs;
     const buckets = new Map<number, [number, Value]>();
     for (const [ms, v] of this.series(family, id))
       if (ms >= to - span && ms <= to) {
@@ -203,7 +208,7 @@ describe('one recorded observation per offer and UTC hour, the first import of t
       { borrow_history: [{ offer_id: 5, points: [{ timestamp: new Date(T('13:01')).toISOString(), apy: '0.5' }] }] },
       T('13:02'),
     );
-    // Earn offer 9 also gets a file observation in a later hour of the same 4-hour bucket: it stays the bucket's last.
+    // Earn offer 9 also gets a file observation in a later hour of the same `1m` bucket: it stays the bucket's last.
     const file = {
       ...offers(4),
       earn_history: [
@@ -215,7 +220,7 @@ describe('one recorded observation per offer and UTC hour, the first import of t
     expect(await day('borrow', 5)).toEqual(oracle.window('borrow', 5, now));
     now = T('14:59');
     expect((await day('earn', 9, '1m')).at(-1)).toEqual({
-      timestamp: new Date(T('12:00')).toISOString(),
+      timestamp: new Date(bucketStart(PERIOD_SPEC['1m'].interval, T('14:50'))).toISOString(),
       apy: '8.5',
       tvl: '9',
     });

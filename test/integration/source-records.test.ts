@@ -6,14 +6,12 @@
  *   and the records read back are those imported;
  * - a served version whose source chunk does not decode does not stop the next refresh, which
  *   cuts its records as a first version's and writes the corrupt chunk again;
- * - the source records of versions written before (shared per records hash, or the version's own)
- *   are still read by the next import, which writes the family again in the current layout;
+ * - a manifest naming no source records is corrupt (one layout: no reader of another);
  * - garbage collection keeps every source chunk a served or retained version names, and deletes
  *   the chunks no kept version names once their versions are due.
  */
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteItems } from '../../shared/data/batch-writer';
-import { gzip } from '../../shared/data/items/content';
 import { encodeManifest } from '../../shared/data/items/manifest';
 import { decodeSourceChunk } from '../../shared/data/items/source-records';
 import { manifestPartition, SOURCE_PREFIX, sharedItemKey } from '../../shared/data/keys';
@@ -21,6 +19,7 @@ import { queryAll } from '../../shared/data/query-all';
 import { SnapshotWriter } from '../../shared/data/snapshot-writer';
 import { parseDataset, RECORD_SCHEMA } from '../../shared/import/dataset';
 import { importDataset, readPointer } from '../../shared/import/importer';
+import { CorruptDataError } from '../../shared/platform/errors';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { startTestTable, type TestTable } from '../helpers/embedded';
 import { injectFaults } from '../helpers/faults';
@@ -156,7 +155,7 @@ describe('a served version whose source chunk does not decode', () => {
   });
 });
 
-describe('source records of versions written before', () => {
+describe('one layout of source records', () => {
   let table: TestTable;
 
   beforeEach(async () => {
@@ -165,88 +164,27 @@ describe('source records of versions written before', () => {
   });
   afterEach(() => table.close());
 
-  /** How a version written before stored its records: the names its manifest lists, the keys it owns, the items. */
-  type Legacy = (
-    version: string,
-    records: unknown[],
-  ) => { names: string[]; keys: [string, string][]; items: Record<string, unknown>[] };
-
-  /** The served earn version, its records stored as a version written before stored them (the current layout's chunks gone). */
-  async function storeAsBefore(version: string, legacy: Legacy) {
+  it('a manifest that names no source records is corrupt: no other layout is read', async () => {
     const writer = new SnapshotWriter(table.client, table.tableName);
-    const records = await readEarn(table, version);
+    const version = await earnVersion(table);
     const { keys, blocks, figures } = await writer.readManifest(version);
-    const sources = blocks.filter((b) => b.startsWith(SOURCE_PREFIX));
-    const { names, keys: owned, items } = legacy(version, records);
-    const manifest = encodeManifest(version, {
-      keys: [...keys, ...owned],
-      blocks: [...blocks.filter((b) => !sources.includes(b)), ...names],
-      ...(figures ? { figures } : {}),
-    });
     const old = await queryAll(table.client, {
       TableName: table.tableName,
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': manifestPartition(version) },
     });
     await deleteItems(
-      [
-        ...old.map((i) => ({ PK: String(i.PK), SK: String(i.SK) })),
-        ...sources.map((name) => ({ ...sharedItemKey(name) })),
-      ],
+      old.map((i) => ({ PK: String(i.PK), SK: String(i.SK) })),
       { client: table.client, tableName: table.tableName },
     );
-    for (const Item of [...manifest, ...items])
-      await table.client.send(new PutCommand({ TableName: table.tableName, Item }));
-    return records;
-  }
-
-  it.each<[string, Legacy]>([
-    [
-      'shared per records hash (SRC#<family>#<hash>)',
-      (_, records) => ({
-        names: ['SRC#earn_offers#h1#000000', 'SRC#earn_offers#h1#000001'],
-        keys: [],
-        items: [
-          { PK: 'SRC#earn_offers#h1', SK: '000000', z: gzip(JSON.stringify(records.slice(0, 700))) },
-          { PK: 'SRC#earn_offers#h1', SK: '000001', z: gzip(JSON.stringify(records.slice(700))) },
-        ],
-      }),
-    ],
-    [
-      'its own (V#<version>#SOURCE#<family>)',
-      (version, records) => ({
-        names: [],
-        keys: [[`V#${version}#SOURCE#earn_offers`, '000000']],
-        items: [{ PK: `V#${version}#SOURCE#earn_offers`, SK: '000000', z: gzip(JSON.stringify(records)) }],
-      }),
-    ],
-  ])('%s: read by the next import, which writes them in the current layout', async (_, legacy) => {
-    const served = await earnVersion(table);
-    const records = await storeAsBefore(served, legacy);
-    expect(await readEarn(table, served)).toEqual(records);
-
-    // A platform an earn offer renders is renamed: the earn offers are rendered again from their source records.
-    const exchanges = base().exchanges.map((e: any) => (e.slug === 'binance' ? { ...e, name: 'Binance Global' } : e));
-    const result = await importDataset(
-      { exchanges },
-      { client: table.client, tableName: table.tableName, now: at(T0 + 1_000), retireAfterMs: 500 },
-    );
-
-    expect(result.published).toContain('earn');
-    const version = await earnVersion(table);
-    expect(await readEarn(table, version)).toEqual(records);
-    expect((await new SnapshotWriter(table.client, table.tableName).readManifest(version)).source).toBeDefined();
-    // Once the version written before is due, the next import deletes its records with it.
-    const stored = (await table.items()).map((i) => String(i.PK));
-    expect(stored.filter((pk) => pk.startsWith('SRC#earn_offers#') || pk.includes('#SOURCE#'))).not.toEqual([]);
-    await importDataset(withApy(base(), [100], '1.5'), {
-      client: table.client,
-      tableName: table.tableName,
-      now: at(T0 + 2_000),
-      retireAfterMs: 500,
+    const manifest = encodeManifest(version, {
+      keys,
+      blocks: blocks.filter((b) => !b.startsWith(SOURCE_PREFIX)),
+      ...(figures ? { figures } : {}),
     });
-    const after = (await table.items()).map((i) => String(i.PK));
-    expect(after.filter((pk) => pk.startsWith('SRC#earn_offers#') || pk.includes('#SOURCE#'))).toEqual([]);
+    for (const Item of manifest) await table.client.send(new PutCommand({ TableName: table.tableName, Item }));
+
+    await expect(readEarn(table, version)).rejects.toThrow(CorruptDataError);
   });
 });
 

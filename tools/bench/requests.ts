@@ -571,13 +571,13 @@ export async function requestMix(picks: Picks, sizes: Sizes, quick: boolean): Pr
   // History: every period of the longest earn series; borrow's finest and coarsest; collateral.
   for (const period of PERIODS) kinds.push(history('earn', picks.earnHistoryId, period));
   kinds.push(history('borrow', picks.borrowHistoryId, '1m'), history('borrow', picks.borrowHistoryId, 'all'));
-  // Version 1.3: custom windows of the periods' lengths and intervals, one that ends in the past,
-  // and the most offers one request reads.
+  // Custom windows of the periods' lengths and intervals, one that ends in the past, and the most
+  // offers one request reads.
   const { earnHistoryId: id, now } = picks;
   kinds.push(
-    customHistory('earn', id, now, { days: 7, interval: '1h', period: '1w' }),
-    customHistory('earn', id, now, { days: 30, interval: '4h', period: '1m' }),
-    customHistory('earn', id, now, { days: 365, interval: '1d', period: '1y' }),
+    customHistory('earn', id, now, { days: 7, interval: PERIOD_SPEC['1w'].interval, period: '1w' }),
+    customHistory('earn', id, now, { days: 30, interval: PERIOD_SPEC['1m'].interval, period: '1m' }),
+    customHistory('earn', id, now, { days: 365, interval: PERIOD_SPEC['1y'].interval, period: '1y' }),
     customHistory('earn', id, now, { days: 5, interval: '1d', endDaysAgo: 1 }),
     historyOfSeveral('earn', picks.earnHistoryIds.slice(0, MAX_HISTORY_IDS), '1m'),
     historyOfSeveral('earn', picks.earnHistoryIds.slice(0, MAX_HISTORY_IDS), '3m'),

@@ -25,8 +25,8 @@ import {
   SLUG_PATH,
   WEBHOOK_ID_PATH,
 } from '../../shared/http/query';
-import type { OperationId } from '../../shared/http/routes';
-import { hasFigures } from '../../shared/model/offer-families';
+import { type OperationId, perOfferFamily } from '../../shared/http/routes';
+import { hasFigures, isHistoryFamily } from '../../shared/model/offer-families';
 import { catalogOrdering, csvNote, historyRules, offerOrdering } from './descriptions';
 import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
 import { type DocumentedSchema, documented, listOf, type ParameterName } from './parameters';
@@ -234,6 +234,36 @@ function histories(family: HistoryFamily): OperationSpec {
   };
 }
 
+/** A family without history: its one-offer route answers 404 whatever the id. */
+function noHistory(family: OfferFamily): OperationSpec {
+  const Family = `${family[0].toUpperCase()}${family.slice(1)}`;
+  return {
+    summary: `${Family} offer history (never stored)`,
+    description: `${Family} history is not stored: after authentication and quotas this always answers \`404 not_found\`, whatever the id and the query string.`,
+    tag: 'History',
+    // An offer id like every other (a generated client sends a number); the answer is 404 whatever it is.
+    path: documented(OFFER_ID_PATH()),
+    pathOverrides: {
+      id: {
+        description: `A ${family} offer id: the answer is \`404 not_found\` whatever it is (any text too).`,
+        example: 2,
+      },
+    },
+    query: documented(NO_QUERY()),
+  };
+}
+
+/** A family without history: its several-offers route answers 404. */
+function noHistories(family: OfferFamily): OperationSpec {
+  const Family = `${family[0].toUpperCase()}${family.slice(1)}`;
+  return {
+    summary: `History of several ${family} offers (never stored)`,
+    description: `${Family} history is not stored: after authentication and quotas this always answers \`404 not_found\`, whatever the query string.`,
+    tag: 'History',
+    query: documented(NO_QUERY()),
+  };
+}
+
 /** Each operation of the route table: one missing, or one without a route, does not compile. */
 export const OPERATIONS: Record<OperationId, OperationSpec> = {
   listExchanges: catalogList('exchanges'),
@@ -244,19 +274,11 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
   getProtocol: catalogDetail('protocols'),
   listCurrencies: catalogList('currencies'),
   getCurrency: catalogDetail('currencies'),
-  listEarnOffers: offerList('earn'),
-  listEarnChanges: offerChanges('earn'),
-  getEarnOffer: offerDetail('earn'),
-  listBorrowOffers: offerList('borrow'),
-  listBorrowChanges: offerChanges('borrow'),
-  getBorrowOffer: offerDetail('borrow'),
-  listCollateralOffers: offerList('collateral'),
-  listCollateralChanges: offerChanges('collateral'),
-  getCollateralOffer: offerDetail('collateral'),
-  getEarnHistory: history('earn'),
-  getBorrowHistory: history('borrow'),
-  getEarnHistories: histories('earn'),
-  getBorrowHistories: histories('borrow'),
+  ...perOfferFamily('list', offerList),
+  ...perOfferFamily('changes', offerChanges),
+  ...perOfferFamily('detail', offerDetail),
+  ...perOfferFamily('history', (family) => (isHistoryFamily(family) ? history(family) : noHistory(family))),
+  ...perOfferFamily('histories', (family) => (isHistoryFamily(family) ? histories(family) : noHistories(family))),
   searchCatalog: {
     summary: 'Find currencies and platforms by slug, symbol or name',
     description:
@@ -324,27 +346,5 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
     query: documented(PAGE_QUERY()),
     queryOverrides: { offset: { example: 0 } },
     ok: 'WebhookDeliveryList',
-  },
-  getCollateralHistory: {
-    summary: 'Collateral offer history (never stored)',
-    description:
-      'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the id and the query string.',
-    tag: 'History',
-    // An offer id like every other (a generated client sends a number); the answer is 404 whatever it is.
-    path: documented(OFFER_ID_PATH()),
-    pathOverrides: {
-      id: {
-        description: 'A collateral offer id: the answer is `404 not_found` whatever it is (any text too).',
-        example: 2,
-      },
-    },
-    query: documented(NO_QUERY()),
-  },
-  getCollateralHistories: {
-    summary: 'History of several collateral offers (never stored)',
-    description:
-      'Collateral history is not stored: after authentication and quotas this always answers `404 not_found`, whatever the query string.',
-    tag: 'History',
-    query: documented(NO_QUERY()),
   },
 };

@@ -9,12 +9,26 @@ import { CorruptDataError } from '../../platform/errors';
 import { documentBlockKey, type Key } from '../keys';
 import { BODY, type Item, inflated, parsed } from './content';
 
-/** Documents are JSON texts without a raw line break (JSON.stringify escapes them): one a line. */
-const DOC_SEPARATOR = '\n';
+/**
+ * How a block is stored, read by the codec below: documents are JSON texts without a raw line
+ * break (JSON.stringify escapes them), one a line; the body is raw deflate; the address is the
+ * first hex digits of the SHA-256 of the family and the text. Part of the layout of every version
+ * (BLOCK_LAYOUT): another format is another version, written by an import.
+ */
+const BLOCK_FORMAT = { separator: '\n', body: 'deflate-raw', hash: 'sha256', hashDigits: 32 } as const;
+const DOC_SEPARATOR = BLOCK_FORMAT.separator;
 
-/** SHA-256 of a block's family and text, 32 hex digits: the hash that addresses it. */
+/** The layout of stored blocks, derived from their format (shared/import/importer.ts `LAYOUT`). */
+export const BLOCK_LAYOUT = JSON.stringify(BLOCK_FORMAT);
+
+/** SHA-256 of a block's family and text, its first hex digits: the hash that addresses it. */
 const contentHash = (family: string, text: string | Uint8Array): string =>
-  createHash('sha256').update(family).update(DOC_SEPARATOR).update(text).digest('hex').slice(0, 32);
+  createHash(BLOCK_FORMAT.hash)
+    .update(family)
+    .update(DOC_SEPARATOR)
+    .update(text)
+    .digest('hex')
+    .slice(0, BLOCK_FORMAT.hashDigits);
 
 /** The hash that addresses a block of `family` holding `docs` (written by the import, checked by every read). */
 export const blockHash = (family: string, docs: readonly string[]): string =>

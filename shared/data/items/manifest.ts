@@ -161,8 +161,7 @@ export function decodeManifest(version: string, items: Record<string, unknown>[]
   const source = () => (manifest.source ??= { chunks: [], runs: [] });
   const unnamedNames: string[] = [];
   for (const item of items) {
-    // Versions of the positioned layout (before ADR 0009) list their keys as text and name no blocks.
-    const text = typeof item.keys === 'string' ? item.keys : body(item, `the manifest of ${version}`);
+    const text = body(item, `the manifest of ${version}`);
     const entries = parsed(text, `the manifest of ${version}`);
     if (!Array.isArray(entries)) throw new CorruptDataError(`the manifest of ${version} is not a list`);
     for (const entry of entries) {

@@ -9,16 +9,14 @@
  * of their lines that make its records, in order (its `SourceLayout`). A new version names the
  * served version's chunks for the records that did not change, as long as it uses at least half
  * of a chunk's lines, and writes the other records into new chunks: a refresh writes what changed.
- * Versions written before hold gzip JSON arrays: shared per records hash
- * (`SRC#<family>#<records hash>` / `000000`…) or their own (`V#<version>#SOURCE#<family>`), read
- * by decodeLegacySource. Records are decoded with the dataset's schema of the family (the import
+ * Records are decoded with the dataset's schema of the family (the import
  * passes it: shared/import/dataset.ts), so a record read back is typed as it was validated. Read
  * and written by snapshot-writer.ts.
  */
 import * as z from 'zod/mini';
 import { CorruptDataError } from '../../platform/errors';
 import { sourceChunkKey } from '../keys';
-import { body, cut, type Item, parsed } from './content';
+import { cut, type Item, parsed } from './content';
 import { blockHash, blockLines, encodeBlock } from './document-block';
 
 /**
@@ -135,23 +133,6 @@ export function decodeSource<S extends z.ZodMiniType>(
     texts.map((text) => parsed(text, what)),
     record,
   );
-}
-
-/** The records of a version written before (gzip JSON arrays, or text before sources were compressed). */
-export function decodeLegacySource<S extends z.ZodMiniType>(
-  version: string,
-  family: string,
-  items: Record<string, unknown>[],
-  record: S,
-): z.output<S>[] {
-  const what = `the ${family} records of ${version}`;
-  const records = items.flatMap((item) => {
-    const text = typeof item.records === 'string' ? item.records : body(item, what);
-    const chunk = parsed(text, what);
-    if (!Array.isArray(chunk)) throw new CorruptDataError(`${what} are not a list`);
-    return chunk;
-  });
-  return validated(what, family, records, record);
 }
 
 function validated<S extends z.ZodMiniType>(

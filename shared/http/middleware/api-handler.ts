@@ -70,6 +70,8 @@ export function apiHandler<F extends FunctionName>(fn: F, handlers: RouteHandler
     // Before the response headers, so that its after/onError compress the final body.
     compression(),
     responseHeaders(),
+    // The last resort, after the envelope (onError runs in reverse): an error that ever reached it
+    // without an answer would be the internal-error envelope, never middy's bare message.
     httpErrorHandler({ logger: false, fallbackMessage: INTERNAL_ERROR_BODY }),
     errorEnvelope({ retryAfterSeconds: deps.retryAfterSeconds }),
     // Before the quota, so that its `after` sees the answer the quota let through (304 or 200).

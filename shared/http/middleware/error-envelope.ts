@@ -2,7 +2,8 @@
  * The one place errors become the envelope (docs/api.md, "Errors"). Typed ApiErrors render as
  * they are; DynamoDB and network failures become 503 `service_unavailable` with Retry-After; any
  * other error is logged and becomes 500 `internal_error`. No stack trace, SDK message or table
- * name reaches a client. @middy/http-error-handler then writes the HTTP response.
+ * name reaches a client. The middleware writes the response itself: the envelope object is
+ * serialized once, as the body, never carried as an error message and parsed back.
  */
 import type middy from '@middy/core';
 import { ApiError, InternalError, isDependencyFailure, ServiceUnavailableError } from '../../platform/errors';
@@ -20,31 +21,22 @@ export function toApiError(error: unknown, retryAfterSeconds: number): ApiError 
   return new InternalError();
 }
 
-/**
- * The error @middy/http-error-handler is written for: an exposed Error with its status, its
- * headers and the body as `message`. The handler labels a JSON message `application/json`; the
- * response headers middleware gives it the charset every answer names.
- * @internal (exported for its tests)
- */
-export class HttpErrorResponse extends Error {
-  readonly statusCode: number;
-  readonly expose = true;
-  readonly headers: Record<string, string>;
-
-  constructor(error: ApiError) {
-    super(JSON.stringify(error.toEnvelope()));
-    this.name = 'HttpErrorResponse';
-    this.statusCode = error.statusCode;
-    this.headers = { 'Content-Type': JSON_CONTENT_TYPE, ...error.headers };
-  }
+/** The answer of an error: its status, its headers (Retry-After, …) and the envelope as JSON. */
+export function errorResponse(error: ApiError): ApiResult {
+  return {
+    statusCode: error.statusCode,
+    headers: { 'Content-Type': JSON_CONTENT_TYPE, ...error.headers },
+    body: JSON.stringify(error.toEnvelope()),
+  };
 }
 
-export const INTERNAL_ERROR_BODY = JSON.stringify(new InternalError().toEnvelope());
+/** The body of a 500 `internal_error`, for an answer refused after the handler (buffered-limit.ts). */
+export const INTERNAL_ERROR_BODY = errorResponse(new InternalError()).body;
 
 export function errorEnvelope(options: { retryAfterSeconds: number }): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const errorEnvelopeOnError: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     if (request.response !== undefined) return;
-    request.error = new HttpErrorResponse(toApiError(request.error, options.retryAfterSeconds));
+    request.response = errorResponse(toApiError(request.error, options.retryAfterSeconds));
   };
   return { onError: errorEnvelopeOnError };
 }

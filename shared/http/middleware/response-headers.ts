@@ -49,7 +49,7 @@ export function responseHeaders({
       const link = headers.Link === undefined ? undefined : String(headers.Link);
       Object.assign(headers, deprecationHeaders(deprecation, event.requestContext?.path ?? event.path, link));
     }
-    // Bodies are JSON: one content type for all, errors included (http-error-handler writes a bare `application/json`).
+    // Bodies are JSON: one content type for all, a handler's bare `application/json` included.
     if (request.response.body && (!headers['Content-Type'] || headers['Content-Type'] === 'application/json'))
       headers['Content-Type'] = JSON_CONTENT_TYPE;
     request.response = { ...request.response, headers };

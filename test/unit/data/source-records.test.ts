@@ -10,7 +10,6 @@ import { deflateRawSync, gzipSync } from 'node:zlib';
 import * as z from 'zod/mini';
 import { decodeManifest, encodeManifest, type Manifest } from '../../../shared/data/items/manifest';
 import {
-  decodeLegacySource,
   decodeSource,
   decodeSourceChunk,
   encodeSourceChunk,
@@ -188,29 +187,8 @@ describe('the keys a manifest names', () => {
   it.each([
     ['a document block', 'abc', documentBlockKey('abc')],
     ['a source chunk', 'SRC#abc', { PK: 'SRC#abc', SK: 'SRC' }],
-    [
-      'a source chunk shared per records hash (written before)',
-      'SRC#earn_offers#h1#000002',
-      {
-        PK: 'SRC#earn_offers#h1',
-        SK: '000002',
-      },
-    ],
+    ['an index base segment', 'IDX#v1#000002', { PK: 'IDX#v1', SK: '000002' }],
   ])('%s', (_, name, key) => {
     expect(sharedItemKey(name)).toEqual(key);
-  });
-});
-
-describe('source records of versions written before', () => {
-  it('read from gzip JSON arrays in chunks, or text, with the family’s schema', () => {
-    const records = notes(3);
-    const items = [
-      { PK: 'SRC#earn_offers#h1', SK: '000000', z: gzipSync(JSON.stringify(records.slice(0, 2))) },
-      { PK: 'SRC#earn_offers#h1', SK: '000001', z: gzipSync(JSON.stringify(records.slice(2))) },
-    ];
-    expect(decodeLegacySource('v', 'earn_offers', items, NOTE)).toEqual(records);
-    expect(
-      decodeLegacySource('v', 'earn_offers', [{ PK: 'V#v#SOURCE#earn_offers', SK: '000000', records: '[]' }], NOTE),
-    ).toEqual([]);
   });
 });

@@ -16,34 +16,22 @@ import { effectiveSort } from '../../../shared/domain/orderings';
 import { pageOf } from '../../../shared/domain/page';
 import { OFFER_LIST_QUERY, type OfferQuery, parseQuery } from '../../../shared/http/query';
 import { type PlatformResolver, projectOffers } from '../../../shared/import/project';
-import { type FigureSortMode, isFigureSort, SORT_MODES, SORTS } from '../../../shared/model/offer-families';
-import { compareExact, plainDecimal } from '../../helpers/exact-decimal';
+import {
+  type FigureSortMode,
+  type FilterKind,
+  filtersOf,
+  isFigureSort,
+  OFFER_FILTERS,
+  SORT_MODES,
+  SORTS,
+} from '../../../shared/model/offer-families';
+import { compareExact } from '../../helpers/exact-decimal';
 import { apyStatsArb } from '../../helpers/figures';
-import { columnsOf, factsOf, indexOver, type Offer } from '../../helpers/offer-facts';
+import { columnsOf, factsOf, indexOver, type Offer, oracleKeeps } from '../../helpers/offer-facts';
 import { fc, runs } from '../../helpers/property';
 
-/** The oracle: every rule of docs/api.md "Filters", on the values themselves. */
-function oracle(family: OfferFamily, q: OfferQuery, o: Offer): boolean {
-  const anyOf = <T>(values: readonly T[] | undefined, value: T | null) =>
-    values === undefined || (value !== null && values.includes(value));
-  const atLeast = (bound: string | undefined, value: string | null | undefined) =>
-    bound === undefined || (value != null && compareExact(value, plainDecimal(bound)) >= 0);
-  const atMost = (bound: string | undefined, value: string | null | undefined) =>
-    bound === undefined || (value != null && compareExact(value, plainDecimal(bound)) <= 0);
-  const flag = family === 'earn' ? q.available : q.is_active;
-  return (
-    anyOf(q.ids, o.id) &&
-    anyOf(q.platform_type, o.platformType) &&
-    anyOf(q.platform, o.platform) &&
-    anyOf(q.asset, o.asset) &&
-    anyOf(q.chain, o.chain) &&
-    atLeast(q.min_apy, o.apy) &&
-    atLeast(q.min_tvl, o.tvl) &&
-    atLeast(q.min_apy_mean_30d, o.figures?.mean_30d) &&
-    atMost(q.max_apy_stddev_30d, o.figures?.stddev_30d) &&
-    (flag === undefined || o.flag === flag)
-  );
-}
+/** The oracle (test/helpers/offer-facts.ts): every rule of docs/api.md "Filters", on the values themselves. */
+const oracle = (_family: OfferFamily, q: OfferQuery, o: Offer): boolean => oracleKeeps(q, o);
 
 // ---- generators --------------------------------------------------------------------------------
 
@@ -117,39 +105,30 @@ const list = (values: fc.Arbitrary<string>) =>
     { nil: undefined },
   );
 
-/** Query parameters as a request sends them, parsed by the route's schema. */
+/** A drawn value of each kind of filter, as a request sends it (a new kind without one does not compile). */
+const FILTER_VALUES: Record<FilterKind, (limit: fc.Arbitrary<string>) => fc.Arbitrary<string | undefined>> = {
+  slugs: () => list(slug),
+  platformTypes: () => list(fc.constantFrom('exchange', 'wallet', 'protocol')),
+  ids: () => list(fc.integer({ min: 0, max: 130 }).map(String)),
+  atLeast: (limit) => fc.option(limit, { nil: undefined }),
+  atMost: (limit) => fc.option(limit, { nil: undefined }),
+  is: () => fc.option(fc.constantFrom('true', 'false'), { nil: undefined }),
+};
+
+/** Query parameters as a request sends them, every filter the family declares drawn, parsed by the route's schema. */
 const query = (family: OfferFamily, ties: string[]) => {
   const limit = ties.length === 0 ? bound : fc.oneof(bound, fc.constantFrom(...ties));
-  return fc
-    .record(
-      {
-        platform_type: list(fc.constantFrom('exchange', 'wallet', 'protocol')),
-        platform: list(slug),
-        asset: list(slug),
-        chain: list(slug),
-        ids: list(fc.integer({ min: 0, max: 130 }).map(String)),
-        ...(family === 'collateral'
-          ? {}
-          : {
-              min_apy: fc.option(limit, { nil: undefined }),
-              min_tvl: fc.option(limit, { nil: undefined }),
-              min_apy_mean_30d: fc.option(limit, { nil: undefined }),
-              max_apy_stddev_30d: fc.option(limit, { nil: undefined }),
-            }),
-        [family === 'earn' ? 'available' : 'is_active']: fc.option(fc.constantFrom('true', 'false'), {
-          nil: undefined,
-        }),
-      },
-      { requiredKeys: [] },
-    )
-    .map((raw) => {
-      const values = Object.fromEntries(
-        Object.entries(raw)
-          .filter(([, v]) => v !== undefined)
-          .map(([k, v]) => [k, [v as string]]),
-      );
-      return parseQuery(OFFER_LIST_QUERY[family](), values) as OfferQuery;
-    });
+  const drawn = Object.fromEntries(
+    filtersOf(family).map((filter) => [filter, FILTER_VALUES[OFFER_FILTERS[filter].kind](limit)]),
+  );
+  return fc.record(drawn, { requiredKeys: [] }).map((raw) => {
+    const values = Object.fromEntries(
+      Object.entries(raw)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, [v as string]]),
+    );
+    return parseQuery(OFFER_LIST_QUERY[family](), values) as OfferQuery;
+  });
 };
 
 /** Offers, and a query whose bounds are sometimes exactly their values. */

@@ -6,7 +6,6 @@
  * sort of the rendered documents (test/helpers/exact-decimal.ts).
  */
 import { gzipSync } from 'node:zlib';
-import * as z from 'zod/mini';
 import {
   type CatalogIndex,
   type CatalogIndexData,
@@ -24,7 +23,6 @@ import {
   encodeManifest,
   type Manifest,
 } from '../../../shared/data/items/manifest';
-import { decodeLegacySource } from '../../../shared/data/items/source-records';
 import { type CatalogFamily, DATASET_FAMILY_OF, type OfferFamily } from '../../../shared/data/keys';
 import type { ApyStats } from '../../../shared/domain/apy-stats';
 import { type Dataset, parseDataset } from '../../../shared/import/dataset';
@@ -52,9 +50,6 @@ import {
 import { rowsOf } from '../../helpers/offer-facts';
 import { fc } from '../../helpers/property';
 import { earnRecord, type RecordOf, seeded as random } from '../../helpers/records';
-
-/** The schema the source records of these tests are decoded with (the import passes the dataset's). */
-const NOTE_RECORD = z.strictObject({ id: z.int(), note: z.string() });
 
 type Doc = RecordOf;
 
@@ -623,16 +618,9 @@ describe('stored items', () => {
     expect(encodeBaseList('v0', list)).toMatchObject({ PK: 'IDX#v0', SK: 'BLOCKS' });
   });
 
-  it('a manifest of the positioned layout (keys as text, no blocks) reads as its keys', () => {
-    const legacy = { PK: 'V#old#MANIFEST', SK: '000000', keys: '[["V#old#LIST#earn","META"],["V#old#EARN#1","ITEM"]]' };
-
-    expect(decodeManifest('old', [legacy])).toEqual({
-      keys: [
-        ['V#old#LIST#earn', 'META'],
-        ['V#old#EARN#1', 'ITEM'],
-      ],
-      blocks: [],
-    });
+  it('a manifest item without its compressed body is corrupt (no other layout is read)', () => {
+    const other = { PK: 'V#old#MANIFEST', SK: '000000', keys: '[["V#old#LIST#earn","META"]]' };
+    expect(() => decodeManifest('old', [other])).toThrow(CorruptDataError);
   });
 
   describe('a stored item that does not decode is corrupt data', () => {
@@ -772,26 +760,6 @@ describe('stored items', () => {
       [
         'a base list of the wrong shape',
         () => decodeBaseList('v0', { PK: 'IDX#v0', SK: 'BLOCKS', z: gzipSync('{"blocks":[1]}') }),
-      ],
-      [
-        'source records of a version written before that are not a list',
-        () =>
-          decodeLegacySource(
-            'v',
-            'earn_offers',
-            [{ PK: 'V#v#SOURCE#earn_offers', SK: '000000', z: gzipSync('{}') }],
-            NOTE_RECORD,
-          ),
-      ],
-      [
-        'source records of a version written before that do not match the family’s schema',
-        () =>
-          decodeLegacySource(
-            'v',
-            'earn_offers',
-            [{ PK: 'V#v#SOURCE#earn_offers', SK: '000000', z: gzipSync('[{"id":"1","note":"x"}]') }],
-            NOTE_RECORD,
-          ),
       ],
     ])('%s', (_, decode) => {
       expect(decode).toThrow(CorruptDataError);

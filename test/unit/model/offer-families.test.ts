@@ -1,7 +1,8 @@
 /**
  * The offer families' declaration (shared/model/offer-families.ts) against what is derived from it
- * and what is written about it: the stored index layout follows the declared columns, and the
- * docs' tables of filters and sort modes (docs/api.md) say what the declaration holds.
+ * and what is written about it: the stored index layout follows the declared columns, the
+ * docs' tables of filters and sort modes (docs/api.md) say what the declaration holds, and the
+ * tests' oracles cover every filter and sort mode it declares.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,12 +10,15 @@ import { INDEX_LAYOUT, indexLayout } from '../../../shared/data/items/index-segm
 import {
   distinctSortModes,
   filtersOf,
+  isFigureSort,
   OFFER_COLUMNS,
   OFFER_FAMILIES,
   OFFER_FAMILY,
   OFFER_FILTERS,
   SORT_MODES,
 } from '../../../shared/model/offer-families';
+import { FILTER_RULES } from '../../helpers/offer-facts';
+import { ORACLE_SORTS } from '../../helpers/offer-oracle';
 
 const apiDoc = readFileSync(join(__dirname, '../../../docs/api.md'), 'utf8');
 
@@ -72,5 +76,17 @@ describe('docs/api.md', () => {
       expect(apiDoc).toContain(`${family} \`${defaultSort}\``);
       expect(distinctSortModes(family)).toContain(defaultSort);
     }
+  });
+});
+
+describe('the test oracles', () => {
+  it('have a rule for every declared filter (test/helpers/offer-facts.ts), and nothing else', () => {
+    expect(Object.keys(FILTER_RULES).sort()).toEqual(Object.keys(OFFER_FILTERS).sort());
+  });
+
+  it("order by every declared sort mode: a role's in the list oracle, a figure's in the figure sorts' oracle", () => {
+    const uncovered = SORT_MODES.filter((mode) => !isFigureSort(mode) && !(mode in ORACLE_SORTS));
+    expect(uncovered).toEqual([]);
+    expect(Object.keys(ORACLE_SORTS).filter((mode) => !(SORT_MODES as string[]).includes(mode))).toEqual([]);
   });
 });
