@@ -178,7 +178,8 @@ describe('every example script, as the docs run it', () => {
         expect(Object.keys(JSON.parse(written).offers ?? JSON.parse(written)).length).toBeGreaterThan(0);
       else expect(stdout.trim().split('\n').length).toBeGreaterThanOrEqual(line.includes('stable-yields') ? 5 : 1);
     },
-    90_000,
+    // Generous: a script starts its own TypeScript compiler, and CI runs two test files at once.
+    180_000,
   );
 });
 

@@ -446,9 +446,14 @@ function problemsOf(request: FuzzRequest, res: TestResponse): string[] {
       problems.push('validation_error without details.message strings');
     } else {
       // Each message names the parameter (docs/api.md, "Parameters") (a query parameter, the path id or
-      // slug, or a parameter the route requires and the request left out: `since` of a changes route).
-      // A long name is quoted cut to 64 characters (docs/api.md), so no message can grow with the request.
-      const required = match.route.path.endsWith('/changes') ? ['since'] : [];
+      // slug, or a parameter the route requires and the request left out: `since` of a changes route,
+      // `q` of the search). A long name is quoted cut to 64 characters (docs/api.md), so no message can
+      // grow with the request.
+      const required = match.route.path.endsWith('/changes')
+        ? ['since']
+        : match.route.path === '/api/v1/search'
+          ? ['q']
+          : [];
       const names = ['id', 'slug', ...required, ...url.searchParams.keys()].map(quoted);
       const unnamed = messages.filter((m: string) => !names.some((n) => m.includes(n)));
       if (unnamed.length > 0) problems.push(`messages naming no parameter: ${JSON.stringify(unnamed)}`);
