@@ -437,8 +437,10 @@ function problemsOf(request: FuzzRequest, res: TestResponse): string[] {
     Array.isArray((res.body as { data?: unknown })?.data) &&
     !match.route.path.endsWith('/history')
   ) {
-    const { data, pagination } = res.body as { data: unknown[]; pagination: { limit: number } };
-    if (data.length > pagination.limit) problems.push(`${data.length} items on a page of ${pagination.limit}`);
+    // A list's page holds at most its limit; the search's matches (no pagination) at most `limit` too.
+    const { data, pagination } = res.body as { data: unknown[]; pagination?: { limit: number } };
+    const limit = pagination?.limit ?? Number(url.searchParams.get('limit') ?? 10);
+    if (data.length > limit) problems.push(`${data.length} items on a page of ${limit}`);
   }
   if (res.status === 400) {
     const messages = (res.body as { error: { details?: { message?: unknown } } }).error.details?.message;
@@ -565,8 +567,9 @@ it(`answers ${TOTAL} generated requests on every route with 200/301/400/404, eac
   );
 
   expect(sent).toBeGreaterThanOrEqual(TOTAL);
-  for (const route of ROUTES)
-    expect({ route: route.path, enough: (perRoute.get(route.path) ?? 0) >= 300 }).toEqual({
+  // Every GET route gets its share (POST /mcp has its own tests): 10,000 requests over 29 routes.
+  for (const route of ROUTES.filter((r) => r.method === 'GET'))
+    expect({ route: route.path, enough: (perRoute.get(route.path) ?? 0) >= 200 }).toEqual({
       route: route.path,
       enough: true,
     });
