@@ -9,14 +9,14 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../../shared/platform/logger';
 import { WEBHOOK_METRICS_NAMESPACE } from '../../shared/platform/metric-names';
 import { handleDelivery, type SendDeps } from '../../shared/webhooks/delivery';
-import { parseDeliveryMessage } from '../../shared/webhooks/sqs-queue';
+import { decodeDeliveryMessage } from '../../shared/webhooks/queue';
 
 export function sendHandler(deps: SendDeps) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: { itemIdentifier: string }[] = [];
     await Promise.all(
       event.Records.map(async (record) => {
-        const message = parseDeliveryMessage(record.body);
+        const message = decodeDeliveryMessage(record.body);
         if (!message) {
           logger.warn('webhooks: a message that names no delivery, dropped', { messageId: record.messageId });
           return;

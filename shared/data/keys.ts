@@ -312,9 +312,3 @@ export const webhookDeliveryKey = (subscriptionId: string, deliveryId: string): 
   PK: webhookDeliveryPartition(subscriptionId),
   SK: deliveryId,
 });
-
-/** A delivery's body, apart from its state: the owner's view reads the states of a week without the bodies. */
-export const webhookBodyKey = (deliveryId: string): Key => ({
-  PK: `${WEBHOOK_DELIVERY_PREFIX}${deliveryId}`,
-  SK: 'BODY',
-});

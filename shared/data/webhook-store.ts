@@ -16,7 +16,6 @@ import { isConditionFailure } from '../platform/dynamodb';
 import { deleteItems, putItems } from './batch-writer';
 import {
   type DeliveryItem,
-  decodeBodyItem,
   decodeDeliveryItem,
   decodeReferenceItem,
   decodeSecretItem,
@@ -30,7 +29,6 @@ import {
   USER_WEBHOOK_REF_PREFIX,
   userKey,
   userWebhookRefKey,
-  webhookBodyKey,
   webhookDeliveryKey,
   webhookDeliveryPartition,
   webhookFamilyPartition,
@@ -235,34 +233,18 @@ export class WebhookStore {
 
   // ---- deliveries -------------------------------------------------------------------------------
 
-  /** New deliveries and their bodies (the bodies first: a delivery never names a body that is not there). */
-  async putDeliveries(deliveries: readonly { item: DeliveryItem; body: string }[]): Promise<void> {
-    const options = { client: this.client, tableName: this.tableName };
-    await putItems(
-      deliveries.map(({ item, body }) => ({ ...webhookBodyKey(item.id), body, expiresAt: item.expiresAt })),
-      options,
-    );
-    await putItems(
-      deliveries.map(({ item }) => ({
-        ...webhookDeliveryKey(item.subscriptionId, item.id),
-        ...encoded('delivery', item),
-      })),
-      options,
-    );
+  /** New deliveries, pending. */
+  async putDeliveries(deliveries: readonly DeliveryItem[]): Promise<void> {
+    await putItems(deliveries.map(deliveryRecord), { client: this.client, tableName: this.tableName });
   }
 
   async delivery(subscriptionId: string, id: string): Promise<DeliveryItem | undefined> {
     const item = await this.get(webhookDeliveryKey(subscriptionId, id));
-    return item ? decodeDeliveryItem(item) : undefined;
-  }
-
-  async body(deliveryId: string): Promise<string | undefined> {
-    const item = await this.get(webhookBodyKey(deliveryId));
-    return item ? decodeBodyItem(item) : undefined;
+    return item ? deliveryOf(item) : undefined;
   }
 
   async putDelivery(item: DeliveryItem): Promise<void> {
-    await this.put({ ...webhookDeliveryKey(item.subscriptionId, item.id), ...encoded('delivery', item) });
+    await this.put(deliveryRecord(item));
   }
 
   /** A subscription's deliveries whose id is at least `fromId` (their ids start with their time), newest first. */
@@ -273,7 +255,7 @@ export class WebhookStore {
       ExpressionAttributeValues: { ':pk': webhookDeliveryPartition(subscriptionId), ':from': fromId },
       ScanIndexForward: false,
     });
-    return items.map(decodeDeliveryItem);
+    return items.map(deliveryOf);
   }
 
   // ---- plumbing ---------------------------------------------------------------------------------
@@ -340,4 +322,16 @@ export class WebhookStore {
       throw error;
     }
   }
+}
+
+/** A delivery as stored: its id and subscription are its keys, not repeated in it. */
+function deliveryRecord(item: DeliveryItem): Record<string, unknown> {
+  const { id, subscriptionId, ...state } = encoded('delivery', item);
+  return { ...webhookDeliveryKey(subscriptionId, id), ...state };
+}
+
+function deliveryOf(item: Record<string, unknown>): DeliveryItem {
+  const partition = webhookDeliveryPartition('');
+  const { PK, SK, ...state } = item;
+  return decodeDeliveryItem({ ...state, id: SK, subscriptionId: String(PK).slice(partition.length) });
 }

@@ -1,7 +1,7 @@
 /**
  * Sending one delivery (CONTRACT §14 "Delivered at least once", docs/adr/0028-webhook-delivery.md):
  * the handler of a queue message, the same deployed (SQS) and locally (an in-process queue). A
- * message names a delivery; the delivery item says when its next attempt is due. A message that
+ * message names a delivery and carries its body; the delivery item says when its next attempt is due. A message that
  * comes early (the queue holds a message back at most `maxDelaySeconds`) is sent back for the rest
  * of the wait. An attempt that fails is retried about 5 s, 5 min, 30 min, 2 h, 5 h and 10 h after
  * the first, then the delivery has failed; a subscription none of whose attempts succeeded for 24 h
@@ -53,10 +53,10 @@ export async function handleDelivery(deps: SendDeps, message: DeliveryMessage): 
     await webhooks.putDelivery(settled(delivery, now, 'failed', null, 'subscription_disabled'));
     return 'failed';
   }
-  const [secret, body] = await Promise.all([webhooks.secret(subscription.id), webhooks.body(delivery.id)]);
-  if (secret === undefined || body === undefined) return 'gone';
+  const secret = await webhooks.secret(subscription.id);
+  if (secret === undefined) return 'gone';
 
-  const outcome = await attempt(deps, new URL(subscription.url), secret, delivery.id, now, body);
+  const outcome = await attempt(deps, new URL(subscription.url), secret, delivery.id, now, message.body);
   const attempts = delivery.attempts + 1;
   const firstAttemptAt = delivery.firstAttemptAt ?? now.toISOString();
   const at = now.toISOString();

@@ -1,9 +1,10 @@
 /**
- * Matching at publish (CONTRACT §14 "When", docs/adr/0029-webhook-matching.md): for one family
+ * Matching at publish (CONTRACT §14 "When", docs/adr/0028-webhook-delivery.md): for one family
  * version published, the offers that differ from the version it replaced (the comparison of the
  * changes feed, shared/domain/changes.ts) against every active subscription of the family, each
- * through its filter's list predicate; the events become deliveries, stored and queued. It runs
- * beside the import, never in it: a publish is never slowed or undone by it.
+ * through its filter's list predicate; the events become deliveries, queued with their bodies and
+ * logged (their state, for the owner's view). It runs beside the import, never in it: a publish is
+ * never slowed or undone by it.
  */
 import type { OfferIndex } from '../data/family-index';
 import type { OfferFamily } from '../data/keys';
@@ -16,7 +17,7 @@ import { OFFER_FAMILY } from '../model/offer-families';
 import { DAY_MS } from '../platform/timestamps';
 import { type Candidate, type OfferState, subscriptionEvents } from './events';
 import { bodyOf, eventJson, partsOf } from './payload';
-import { type DeliveryMessage, type DeliveryQueue, deliveryIdAt } from './queue';
+import { type DeliveryMessage, type DeliveryQueue, deliveryIdOf } from './queue';
 import { parseFilter, readsFigures } from './subscription';
 
 /** A family version published: the one it replaced (`none` when the family had none) and the new one. */
@@ -146,7 +147,8 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     tracking.length > 0 ? await deps.webhooks.references(tracking) : new Map<string, Map<number, string>>();
 
   const now = deps.clock();
-  const deliveries: { item: DeliveryItem; body: string }[] = [];
+  const deliveries: DeliveryMessage[] = [];
+  const logged: DeliveryItem[] = [];
   const references: ReferenceWrite[] = [];
   for (const { subscription, sides } of perSubscription) {
     const own = stored.get(subscription.id);
@@ -163,20 +165,21 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     const json = events.map((event) =>
       eventJson(family, event, (event.type === 'offer.removed' ? olderDocs : newerDocs).doc(event.offerId)!),
     );
-    deliveries.push(...deliveriesOf(subscription, published, partsOf(json), now));
+    for (const delivery of deliveriesOf(subscription, published, partsOf(json), now)) {
+      deliveries.push(delivery.message);
+      logged.push(delivery.item);
+    }
   }
 
+  // The log and the queue first, the references last: a publish matched again after a failure (a
+  // stream record retried) finds the references it started from and sends the same deliveries,
+  // under the same ids (queue.ts), which a receiver can drop.
+  if (deliveries.length > 0) {
+    await deps.webhooks.putDeliveries(logged);
+    await deps.queue.send(deliveries, 0);
+  }
   await deps.webhooks.writeReferences(references);
   result.referencesWritten = references.length;
-  if (deliveries.length > 0) {
-    await deps.webhooks.putDeliveries(deliveries);
-    const messages: DeliveryMessage[] = deliveries.map(({ item }) => ({
-      subscriptionId: item.subscriptionId,
-      family: item.family,
-      deliveryId: item.id,
-    }));
-    await deps.queue.send(messages, 0);
-  }
   result.deliveries = deliveries.length;
   return result;
 }
@@ -186,8 +189,7 @@ function deliveriesOf(
   published: FamilyPublished,
   parts: string[][],
   now: Date,
-): { item: DeliveryItem; body: string }[] {
-  const at = now.toISOString();
+): { item: DeliveryItem; message: DeliveryMessage }[] {
   const head = {
     subscription: subscription.id,
     family: published.family,
@@ -195,11 +197,19 @@ function deliveriesOf(
     previousSnapshot: published.previous,
     refreshedAt: published.publishedAt,
   };
+  // Due from the publish (never later than now): matched again, a delivery not yet attempted is logged the same.
+  const due = Math.min(Date.parse(published.publishedAt), now.getTime());
   return parts.map((events, i) => {
-    const item: DeliveryItem = {
-      id: deliveryIdAt(now.getTime()),
+    const id = deliveryIdOf({
       subscriptionId: subscription.id,
-      family: published.family,
+      previous: published.previous,
+      snapshot: published.snapshot,
+      publishedAt: published.publishedAt,
+      part: i + 1,
+    });
+    const item: DeliveryItem = {
+      id,
+      subscriptionId: subscription.id,
       snapshot: published.snapshot,
       previousSnapshot: published.previous,
       part: i + 1,
@@ -207,16 +217,15 @@ function deliveriesOf(
       events: events.length,
       status: 'pending',
       attempts: 0,
-      createdAt: at,
-      publishedAt: published.publishedAt,
       firstAttemptAt: null,
       lastAttemptAt: null,
       lastStatus: null,
       lastError: null,
-      nextAttemptAt: at,
+      nextAttemptAt: new Date(due).toISOString(),
       deliveredAt: null,
-      expiresAt: Math.floor((now.getTime() + DELIVERY_LOG_MS + DAY_MS) / 1000),
+      expiresAt: Math.floor((due + DELIVERY_LOG_MS + DAY_MS) / 1000),
     };
-    return { item, body: bodyOf(head, events, i + 1, parts.length) };
+    const body = bodyOf(head, events, i + 1, parts.length);
+    return { item, message: { subscriptionId: subscription.id, family: published.family, deliveryId: id, body } };
   });
 }

@@ -1,17 +1,23 @@
 /**
  * The bodies of one subscription's deliveries for one publish (CONTRACT §14 "What"): its events in
- * offer-id order, cut into parts of at most 100 events (and at most PART_MAX_BYTES, so that a body
- * fits a queue message's item and a receiver's limits), numbered `part` of `parts`. The offers are the
+ * offer-id order, cut into parts of at most 100 events, and fewer when 100 would not fit one queue
+ * message (the body travels in it: queue.ts), numbered `part` of `parts`. The offers are the
  * documents as the detail serves them, byte for byte.
  */
 import type { OfferFamily } from '../data/keys';
 import { OFFER_FAMILY } from '../model/offer-families';
 import type { MatchedEvent } from './events';
+import { MESSAGE_MAX_BYTES } from './queue';
 
 /** @internal (exported for its tests) */
 export const EVENTS_PER_PART = 100;
-/** A part closes before it passes this many bytes (a body is stored as one item, at most 400 KB). */
-const PART_MAX_BYTES = 256 * 1024;
+/**
+ * A part's events close before they pass this many bytes: the rest of a message (its head line, the
+ * body's own fields: ids, version names, a time) takes far less than the 2 KiB kept for it. One
+ * event alone stays far below (an offer record is at most 16 KiB: shared/import/dataset.ts).
+ * @internal (exported for its tests)
+ */
+export const PART_EVENTS_MAX_BYTES = MESSAGE_MAX_BYTES - 2048;
 
 export interface PayloadHead {
   subscription: string;
@@ -41,7 +47,7 @@ export function partsOf(events: readonly string[]): string[][] {
   let bytes = 0;
   for (const event of events) {
     const size = Buffer.byteLength(event) + 1;
-    if (current.length === EVENTS_PER_PART || (current.length > 0 && bytes + size > PART_MAX_BYTES)) {
+    if (current.length === EVENTS_PER_PART || (current.length > 0 && bytes + size > PART_EVENTS_MAX_BYTES)) {
       parts.push(current);
       current = [];
       bytes = 0;

@@ -3,11 +3,11 @@
  * 900 s; a longer wait is taken in hops by the sending handler (delivery.ts).
  */
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { DeliveryMessage, DeliveryQueue } from './queue';
+import { type DeliveryMessage, type DeliveryQueue, encodeDeliveryMessage, MESSAGE_MAX_BYTES } from './queue';
 
 /** SQS's longest delay of a message. */
 const SQS_MAX_DELAY_SECONDS = 900;
-/** SQS's largest batch. */
+/** SQS's largest batch (in messages; in bytes, that of one message). */
 const SQS_BATCH = 10;
 
 /** The variable that names the queue, set by the stack on the matching and sending functions. */
@@ -23,12 +23,8 @@ export class SqsDeliveryQueue implements DeliveryQueue {
 
   async send(messages: readonly DeliveryMessage[], delaySeconds: number): Promise<void> {
     const delay = Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.round(delaySeconds)));
-    for (let i = 0; i < messages.length; i += SQS_BATCH) {
-      let entries = messages.slice(i, i + SQS_BATCH).map((message, j) => ({
-        Id: String(j),
-        MessageBody: JSON.stringify(message),
-        DelaySeconds: delay,
-      }));
+    for (const batch of batchesOf(messages.map(encodeDeliveryMessage))) {
+      let entries = batch.map((text, j) => ({ Id: String(j), MessageBody: text, DelaySeconds: delay }));
       // A refused entry is sent again: a delivery whose message is lost is never attempted.
       for (let attempt = 0; entries.length > 0; attempt++) {
         if (attempt === 5) throw new Error(`SQS refused ${entries.length} webhook message(s)`);
@@ -40,16 +36,22 @@ export class SqsDeliveryQueue implements DeliveryQueue {
   }
 }
 
-/** A queue message's body as matching wrote it; undefined when it is not one. */
-export function parseDeliveryMessage(body: string): DeliveryMessage | undefined {
-  try {
-    const parsed = JSON.parse(body) as Partial<DeliveryMessage>;
-    const ok =
-      typeof parsed.subscriptionId === 'string' &&
-      typeof parsed.deliveryId === 'string' &&
-      (parsed.family === 'earn' || parsed.family === 'borrow' || parsed.family === 'collateral');
-    return ok ? (parsed as DeliveryMessage) : undefined;
-  } catch {
-    return undefined;
+/** Batches of at most 10 messages whose bodies together stay within SQS's limit of a batch (that of one message). */
+function batchesOf(texts: readonly string[]): string[][] {
+  const batches: string[][] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  for (const text of texts) {
+    const size = Buffer.byteLength(text);
+    if (size > MESSAGE_MAX_BYTES) throw new RangeError(`a webhook message of ${size} bytes is over SQS's limit`);
+    if (current.length === SQS_BATCH || bytes + size > MESSAGE_MAX_BYTES) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(text);
+    bytes += size;
   }
+  if (current.length > 0) batches.push(current);
+  return batches;
 }

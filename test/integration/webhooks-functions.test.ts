@@ -16,7 +16,7 @@ import { WebhookStore } from '../../shared/data/webhook-store';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
 import { loadSubscriptions } from '../../shared/webhooks/manage';
-import type { DeliveryMessage, DeliveryQueue } from '../../shared/webhooks/queue';
+import { type DeliveryMessage, type DeliveryQueue, encodeDeliveryMessage } from '../../shared/webhooks/queue';
 import { startTestTable, type TestTable } from '../helpers/embedded';
 import { earnRecord } from '../helpers/records';
 
@@ -91,15 +91,19 @@ it('matches a pointer write from the stream and sends what it queued', async () 
   await matchHandler({ stores, webhooks, queue, clock })(stream);
   // The second record (no old image) replays the publish from nothing: the stream's at-least-once.
   expect(queued.length).toBeGreaterThanOrEqual(1);
+  // The same records handled again (the stream retries a batch whose handler threw): the same ids and bodies.
+  const first = queued.splice(0);
+  await matchHandler({ stores, webhooks, queue, clock: () => new Date(T0 + 120_000) })(stream);
+  expect(queued).toEqual(first);
 
   const send = sendHandler({ webhooks, queue, clock, rule: 'local' });
   const broken = sendHandler({ webhooks: new WebhookStore(client, 'no-such-table'), queue, clock, rule: 'local' });
   const out = await send({
-    Records: [record(JSON.stringify(queued[0]), 'm1'), record('garbage', 'm2')],
+    Records: [record(encodeDeliveryMessage(queued[0]), 'm1'), record('garbage', 'm2')],
   } as SQSEvent);
   expect(out).toEqual({ batchItemFailures: [] });
   expect(received).toEqual([queued[0].deliveryId]);
-  expect(await broken({ Records: [record(JSON.stringify(queued[0]), 'm3')] } as SQSEvent)).toEqual({
+  expect(await broken({ Records: [record(encodeDeliveryMessage(queued[0]), 'm3')] } as SQSEvent)).toEqual({
     batchItemFailures: [{ itemIdentifier: 'm3' }],
   });
   expect(logs.some((line) => line.includes('"delivered":1'))).toBe(true);

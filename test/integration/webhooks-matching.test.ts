@@ -3,16 +3,42 @@
  * publish seen as the pointer's change, subscriptions of the store; every event kind, the reference
  * APY across three publishes, parts past 100 events, nothing for a family without subscriptions.
  */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createStores } from '../../shared/data/stores';
 import { WebhookStore } from '../../shared/data/webhook-store';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { subscriptionItem } from '../../shared/webhooks/manage';
 import { type FamilyPublished, matchPublished } from '../../shared/webhooks/matching';
 import { familiesPublished } from '../../shared/webhooks/published';
-import type { DeliveryMessage, DeliveryQueue } from '../../shared/webhooks/queue';
+import {
+  type DeliveryMessage,
+  type DeliveryQueue,
+  encodeDeliveryMessage,
+  MESSAGE_MAX_BYTES,
+} from '../../shared/webhooks/queue';
 import { generateWebhookId, type SubscriptionInput, validateSubscription } from '../../shared/webhooks/subscription';
 import { startTestTable, type TestTable } from '../helpers/embedded';
 import { earnRecord, type RecordOf } from '../helpers/records';
+
+/** A logged delivery's attributes: its keys and the owner's view's fields (CONTRACT §14), with the retries' and the TTL's. */
+const DELIVERY_ATTRIBUTES = [
+  'PK',
+  'SK',
+  'attempts',
+  'deliveredAt',
+  'events',
+  'expiresAt',
+  'firstAttemptAt',
+  'lastAttemptAt',
+  'lastError',
+  'lastStatus',
+  'nextAttemptAt',
+  'part',
+  'parts',
+  'previousSnapshot',
+  'snapshot',
+  'status',
+];
 
 const T0 = Date.parse('2026-11-20T10:00:00.000Z');
 const HOUR = 3_600_000;
@@ -48,9 +74,7 @@ async function publish(offers: RecordOf[], at: number): Promise<{ published: Fam
   const first = sent.length;
   for (const p of published)
     await matchPublished({ stores: stores(), webhooks, queue, clock: () => new Date(at + 1000) }, p);
-  const bodies = await Promise.all(
-    sent.slice(first).map(async (m) => JSON.parse((await webhooks.body(m.deliveryId)) ?? 'null')),
-  );
+  const bodies = sent.slice(first).map((m) => JSON.parse(m.body));
   return { published, bodies: bodies.sort((a, b) => a.part - b.part) };
 }
 
@@ -132,6 +156,33 @@ describe('matching at publish', () => {
     ]);
     const ids = bodies.flatMap((b) => b.events.map((e: any) => e.offer_id));
     expect(ids).toEqual(offers.map((o) => o.id));
+  });
+
+  it('logs each delivery as its state alone (the body travels in the message), under an id derived from the publish', async () => {
+    await publish([], T0);
+    const sub = await subscribe({ events: ['offer.added'] }, T0 + 60_000);
+    const offers = Array.from({ length: 150 }, (_, i) => earnRecord(i + 1, '3'));
+    const { published } = await publish(offers, T0 + HOUR);
+    const messages = sent.splice(0);
+    expect(messages).toHaveLength(2);
+    for (const message of messages)
+      expect(Buffer.byteLength(encodeDeliveryMessage(message))).toBeLessThan(MESSAGE_MAX_BYTES);
+    // The log: what the owner's view shows, no body; its keys name the subscription and the delivery.
+    const logged = await webhooks.deliveriesSince(sub.id, 'msg_');
+    expect(logged.map((d) => d.id).sort()).toEqual(messages.map((m) => m.deliveryId).sort());
+    const { Items = [] } = await table.client.send(
+      new ScanCommand({
+        TableName: table.tableName,
+        FilterExpression: 'begins_with(PK, :p)',
+        ExpressionAttributeValues: { ':p': 'WHDELIVERY#' },
+      }),
+    );
+    expect(Items).toHaveLength(2);
+    for (const item of Items) expect(Object.keys(item).sort()).toEqual(DELIVERY_ATTRIBUTES);
+    // Matched again (a stream record retried, a later clock): the same ids and the same bodies.
+    for (const p of published)
+      await matchPublished({ stores: stores(), webhooks, queue, clock: () => new Date(T0 + 2 * HOUR) }, p);
+    expect(sent).toEqual(messages);
   });
 
   it('sends nothing to a disabled subscription, one created after the publish, or for a publish with no event', async () => {

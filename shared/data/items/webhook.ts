@@ -1,6 +1,6 @@
 /**
  * The codecs of the webhook items (CONTRACT §14, docs/data-model.md "Webhooks"): a subscription, its
- * secret, a delivery and its body, a reference APY. Decoded here and nowhere else; a stored item that
+ * secret, a delivery's state, a reference APY. Decoded here and nowhere else; a stored item that
  * does not decode fails here, named by its kind (never by a value: a secret is one).
  */
 import * as z from 'zod/mini';
@@ -36,10 +36,13 @@ const SubscriptionItemCodec = z.object({
 });
 export type SubscriptionItem = z.infer<typeof SubscriptionItemCodec>;
 
+/**
+ * A delivery's state, what the owner's view shows (CONTRACT §14) and what the retries need; its body
+ * travels in the queue message, never here. The id and the subscription are the item's keys.
+ */
 const DeliveryItemCodec = z.object({
   id: z.string().check(z.regex(/^msg_[0-9]{13}[0-9a-f]{12}$/)),
   subscriptionId: z.string(),
-  family: z.enum(['earn', 'borrow', 'collateral']),
   snapshot: z.string(),
   previousSnapshot: z.string(),
   part: z.int().check(z.positive()),
@@ -47,9 +50,7 @@ const DeliveryItemCodec = z.object({
   events: z.int().check(z.positive()),
   status: z.enum(['pending', 'delivered', 'failed']),
   attempts: z.int().check(z.minimum(0)),
-  createdAt: time(),
-  /** When the version was published: the time to the first attempt is measured from it. */
-  publishedAt: time(),
+  /** The retries are due after it (delivery.ts). */
   firstAttemptAt: nullableTime(),
   lastAttemptAt: nullableTime(),
   lastStatus: z._default(z.nullable(z.int()), null),
@@ -86,9 +87,6 @@ export function encoded<T extends object>(codec: 'subscription' | 'delivery', va
 const SecretItemCodec = z.object({ secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/=]+$/)) });
 export const decodeSecretItem = (item: unknown): string =>
   decoded(SecretItemCodec, item, 'a webhook secret item').secret;
-
-const BodyItemCodec = z.object({ body: z.string() });
-export const decodeBodyItem = (item: unknown): string => decoded(BodyItemCodec, item, 'a webhook body item').body;
 
 /** A subscription's reference APYs: offer id (decimal digits) → APY. */
 const ReferenceItemCodec = z.object({ refs: z.record(z.string().check(z.regex(/^[0-9]{1,16}$/)), decimal()) });

@@ -9,7 +9,6 @@ import {
   apiKeyKey,
   pointerKey,
   userKey,
-  webhookBodyKey,
   webhookDeliveryKey,
   webhookKey,
   webhookReferenceKey,
@@ -115,12 +114,11 @@ describe('webhooks', () => {
     ]).toEqual([true, true, true, true, false, false, false]);
     expect([
       allows(dev, send, 'dynamodb:GetItem', webhookSecretKey(id).PK),
-      allows(dev, send, 'dynamodb:GetItem', webhookBodyKey('msg_1').PK),
       allows(dev, send, 'dynamodb:PutItem', webhookDeliveryKey(id, 'msg_1').PK),
       allows(dev, send, 'dynamodb:UpdateItem', webhookKey('earn', id).PK),
       allows(dev, send, 'dynamodb:GetItem', pointerKey().PK),
       allows(dev, send, 'dynamodb:GetItem', apiKeyKey('a'.repeat(64)).PK),
       allows(dev, send, 'dynamodb:PutItem', webhookKey('earn', id).PK),
-    ]).toEqual([true, true, true, true, false, false, false]);
+    ]).toEqual([true, true, true, false, false, false]);
   });
 });
