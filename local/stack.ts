@@ -16,7 +16,7 @@ import { type Clock, systemClock } from '../shared/platform/clock';
 import { EMBEDDED_TIMEOUTS, ENV, readConfig } from '../shared/platform/config';
 import { type Clients, createClients } from '../shared/platform/dynamodb';
 import { ValidationError } from '../shared/platform/errors';
-import { loadSubscriptions } from '../shared/webhooks/manage';
+import { loadAccounts } from '../shared/webhooks/manage';
 import type { Lookup } from '../shared/webhooks/target';
 import { loadBundles } from './bundles';
 import { type EmbeddedDynamo, ensureTable, startEmbeddedDynamo } from './embedded-dynamodb';
@@ -124,7 +124,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const accounts = options.accounts === undefined ? undefined : parseAccounts(options.accounts);
   // The same factories the functions' composition roots call, with this stack's clients.
   const built = buildFunctions(config, clients, clock);
-  if (accounts) await built.keyStore.loadAccounts(accounts);
   const webhooks = await startLocalWebhooks({
     client,
     tableName,
@@ -135,7 +134,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   });
   if (accounts) {
     try {
-      await loadSubscriptions(webhooks.webhooks, accounts, {
+      await loadAccounts({ keys: built.keyStore, webhooks: webhooks.webhooks }, accounts, {
         rule: 'local',
         now: clock(),
         lookup: options.webhooks?.lookup,

@@ -1,5 +1,6 @@
 /**
  * `npm run import -- FILE [--table NAME] [--endpoint URL] [--region R] [--accounts FILE] [--record-history true|false]`
+ * (`--accounts`: its users, keys and webhook subscriptions, loaded as `npm start` and `npm run keys -- load` load it)
  * Validates the dataset file whole, writes a new snapshot and publishes it atomically; the same
  * code runs against the local stack's embedded DynamoDB (`--endpoint`) and an AWS table. It
  * records the published offers' values as history (CONTRACT §12) unless `--record-history false`
@@ -7,12 +8,14 @@
  */
 import { parseArgs } from 'node:util';
 import { AccountsConflictError, KeyStore } from '../shared/data/key-store';
-import { DataFileError, parseAccounts } from '../shared/import/dataset';
+import { WebhookStore } from '../shared/data/webhook-store';
+import { DataFileError } from '../shared/import/dataset';
 import { importDataset } from '../shared/import/importer';
 import { systemClock } from '../shared/platform/clock';
 import { booleanOf, DEFAULTS, ENV } from '../shared/platform/config';
 import { createDocumentClient } from '../shared/platform/dynamodb';
-import { progressBar, readDataFile, runMain, UsageError } from '../tools/cli';
+import { progressBar, readDataFile, runMain, targetRuleOf, UsageError } from '../tools/cli';
+import { loadAccountsCommand } from '../tools/keys/keys';
 
 export async function main(argv = process.argv.slice(2)): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -75,9 +78,17 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       );
     }
     if (values.accounts) {
-      const accounts = parseAccounts(readDataFile(values.accounts));
-      await new KeyStore(client, tableName, values.pepper!, systemClock).loadAccounts(accounts);
-      process.stdout.write(`loaded ${accounts.users.length} user(s)\n`);
+      const stores = {
+        keys: new KeyStore(client, tableName, values.pepper!, systemClock),
+        webhooks: new WebhookStore(client, tableName),
+      };
+      const loaded = await loadAccountsCommand(stores, values.accounts, {
+        rule: targetRuleOf(values),
+        now: systemClock(),
+      });
+      process.stdout.write(
+        `loaded ${loaded.users} user(s), ${loaded.keys} key(s) and ${loaded.webhooks} webhook subscription(s)\n`,
+      );
     }
   } catch (error) {
     if (error instanceof DataFileError || error instanceof AccountsConflictError) {

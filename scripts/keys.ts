@@ -5,16 +5,18 @@
  *   revoke  --key-id ID --user ID                        revoke one of the user's keys
  *   list    --user ID                                    key ids, state and limits
  *   premium --user ID (--until DATE|never | --off)       set or end a subscription (creates the user)
- *   load    --accounts FILE                              write an accounts file (idempotent)
+ *   load    --accounts FILE                              write an accounts file (idempotent): users, keys,
+ *                                                        webhook subscriptions, as `npm start` loads it
  *
  * Common: --table NAME (TABLE_NAME, else market-data), --endpoint URL (the local stack's embedded
- * DynamoDB), --region R, --pepper P (KEY_PEPPER; must be the deployed authorizer's).
- * Exit codes: 0 done, 1 failure (e.g. no such key), 2 bad arguments or a refused accounts file.
+ * DynamoDB: webhook targets on loopback only), --region R, --pepper P (KEY_PEPPER; must be the
+ * deployed authorizer's). Exit codes: 0 done, 1 failure (e.g. no such key), 2 bad arguments or a
+ * refused accounts file.
  */
 import { KeyStore } from '../shared/data/key-store';
+import { WebhookStore } from '../shared/data/webhook-store';
 import { systemClock } from '../shared/platform/clock';
-import { createDocumentClient } from '../shared/platform/dynamodb';
-import { runMain } from '../tools/cli';
+import { runMain, targetRuleOf, withTableClient } from '../tools/cli';
 import { parseCommandLine, run } from '../tools/keys/keys';
 
 export async function main(
@@ -22,17 +24,17 @@ export async function main(
   print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Promise<void> {
   const { invocation, connection } = parseCommandLine(argv);
-  const client = createDocumentClient({
-    endpoint: connection.endpoint,
-    region: connection.region,
-    maxAttempts: 5,
-    requestTimeoutMs: 10_000,
-  });
-  try {
-    await run(invocation, new KeyStore(client, connection.tableName, connection.pepper, systemClock), print);
-  } finally {
-    client.destroy();
-  }
+  await withTableClient(connection, (client) =>
+    run(
+      invocation,
+      {
+        keys: new KeyStore(client, connection.tableName, connection.pepper, systemClock),
+        webhooks: new WebhookStore(client, connection.tableName),
+      },
+      print,
+      { rule: targetRuleOf(connection), now: systemClock() },
+    ),
+  );
 }
 
 if (require.main === module) runMain(() => main());

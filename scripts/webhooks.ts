@@ -14,8 +14,7 @@
  */
 import { WebhookStore } from '../shared/data/webhook-store';
 import { systemClock } from '../shared/platform/clock';
-import { createDocumentClient } from '../shared/platform/dynamodb';
-import { runMain } from '../tools/cli';
+import { runMain, withTableClient } from '../tools/cli';
 import { parseCommandLine, run } from '../tools/webhooks/webhooks';
 
 export async function main(
@@ -23,20 +22,12 @@ export async function main(
   print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Promise<void> {
   const { invocation, connection } = parseCommandLine(argv);
-  const client = createDocumentClient({
-    endpoint: connection.endpoint,
-    region: connection.region,
-    maxAttempts: 5,
-    requestTimeoutMs: 10_000,
-  });
-  try {
-    await run(invocation, new WebhookStore(client, connection.tableName), print, {
+  await withTableClient(connection, (client) =>
+    run(invocation, new WebhookStore(client, connection.tableName), print, {
       rule: connection.rule,
       now: systemClock(),
-    });
-  } finally {
-    client.destroy();
-  }
+    }),
+  );
 }
 
 if (require.main === module) runMain(() => main());

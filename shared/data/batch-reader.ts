@@ -1,6 +1,6 @@
 /**
  * BatchGetItem in batches of 100, several in flight, retrying unprocessed keys with exponential
- * backoff and jitter: the import's history candidates, and a page's document blocks.
+ * backoff and jitter: the import's history candidates, a page's document blocks, keys, subscriptions.
  */
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { eachBatch, untilProcessed } from './batches';
@@ -9,7 +9,8 @@ import type { Key } from './keys';
 export interface BatchGetOptions {
   client: DynamoDBDocumentClient;
   tableName: string;
-  projection: string[];
+  /** The attributes read (all when absent). */
+  projection?: string[];
   /** Strongly consistent reads (an import comparing against what it just wrote). */
   consistent?: boolean;
   concurrency?: number;
@@ -21,7 +22,7 @@ const BATCH_SIZE = 100;
 /** The stored items among `keys` (absent ones are left out), in no particular order. */
 export async function getItems(keys: Key[], options: BatchGetOptions): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
-  const names = Object.fromEntries(options.projection.map((name, i) => [`#a${i}`, name]));
+  const names = options.projection && Object.fromEntries(options.projection.map((name, i) => [`#a${i}`, name]));
   const keysOnly: Record<string, unknown>[] = keys.map(({ PK, SK }) => ({ PK, SK }));
   await eachBatch(keysOnly, BATCH_SIZE, options.concurrency ?? 8, (batch) =>
     untilProcessed(
@@ -32,7 +33,7 @@ export async function getItems(keys: Key[], options: BatchGetOptions): Promise<R
             RequestItems: {
               [options.tableName]: {
                 Keys: pending,
-                ProjectionExpression: Object.keys(names).join(', '),
+                ProjectionExpression: names && Object.keys(names).join(', '),
                 ExpressionAttributeNames: names,
                 ConsistentRead: options.consistent,
               },

@@ -12,7 +12,6 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import {
-  BatchGetCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
@@ -33,6 +32,7 @@ import {
   type KeyLimits,
   type UserItem,
 } from './account-items';
+import { getItems } from './batch-reader';
 import { putItems } from './batch-writer';
 import { apiKeyKey, USER_KEY_REF_PREFIX, userKey, userKeyRefKey } from './keys';
 import { queryAll } from './query-all';
@@ -115,8 +115,6 @@ const limitsOf = (item: Partial<KeyLimits>): Partial<KeyLimits> => ({
   ...(item.perMinute !== undefined ? { perMinute: item.perMinute } : {}),
   ...(item.perMonth !== undefined ? { perMonth: item.perMonth } : {}),
 });
-
-const BATCH_GET_SIZE = 100;
 
 export class KeyStore implements KeyLookup {
   constructor(
@@ -264,17 +262,11 @@ export class KeyStore implements KeyLookup {
   /** The key items of these hashes that exist, decoded, by hash. */
   private async getKeyItems(hashes: string[]): Promise<Map<string, KeyItem>> {
     const hashOfPartition = new Map(hashes.map((hash) => [apiKeyKey(hash).PK, hash]));
-    const found = new Map<string, KeyItem>();
-    for (let i = 0; i < hashes.length; i += BATCH_GET_SIZE) {
-      let keys: Record<string, unknown>[] = hashes.slice(i, i + BATCH_GET_SIZE).map((hash) => ({ ...apiKeyKey(hash) }));
-      while (keys.length > 0) {
-        const out = await this.client.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys } } }));
-        for (const item of out.Responses?.[this.tableName] ?? [])
-          found.set(hashOfPartition.get(item.PK as string) ?? '', decodeKeyItem(item));
-        keys = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-      }
-    }
-    return found;
+    const items = await getItems(
+      hashes.map((hash) => apiKeyKey(hash)),
+      { client: this.client, tableName: this.tableName },
+    );
+    return new Map(items.map((item) => [hashOfPartition.get(item.PK as string) ?? '', decodeKeyItem(item)]));
   }
 }
 

@@ -5,7 +5,6 @@
  * on them is built here.
  */
 import {
-  BatchGetCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
@@ -13,6 +12,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../platform/dynamodb';
+import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
 import {
   type DeliveryItem,
@@ -53,8 +53,6 @@ export interface ReferenceWrite {
   subscriptionId: string;
   refs: ReadonlyMap<number, string>;
 }
-
-const BATCH_GET_SIZE = 100;
 
 export class WebhookStore {
   constructor(
@@ -282,19 +280,8 @@ export class WebhookStore {
     await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: key }));
   }
 
-  private async getMany(keys: Key[]): Promise<Record<string, unknown>[]> {
-    const found: Record<string, unknown>[] = [];
-    for (let i = 0; i < keys.length; i += BATCH_GET_SIZE) {
-      let pending: Record<string, unknown>[] = keys.slice(i, i + BATCH_GET_SIZE).map((key) => ({ ...key }));
-      while (pending.length > 0) {
-        const out = await this.client.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } } }),
-        );
-        found.push(...(out.Responses?.[this.tableName] ?? []));
-        pending = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-      }
-    }
-    return found;
+  private getMany(keys: Key[]): Promise<Record<string, unknown>[]> {
+    return getItems(keys, { client: this.client, tableName: this.tableName });
   }
 
   private async updateExisting(

@@ -1,8 +1,10 @@
 /**
- * Managing subscriptions (CONTRACT §14; `npm run webhooks`, an accounts file's `webhooks`): each
+ * Managing subscriptions (CONTRACT §14; `npm run webhooks`, an accounts file's `webhooks`, loaded
+ * with its users and keys by `loadAccounts`): each
  * written subscription is validated first (subscription.ts) and its target checked (target.ts). The
  * secret is returned once, to be shown once; nothing here logs it.
  */
+import type { KeyStore } from '../data/key-store';
 import type { SubscriptionItem, WebhookStore } from '../data/webhook-store';
 import { ValidationError } from '../platform/errors';
 import {
@@ -74,17 +76,15 @@ export interface AccountsWebhooks {
 }
 
 /**
- * Writes an accounts file's subscriptions, each checked as `create` checks it (its problems named by
- * place: `users[0].webhooks[1].url must be …`), none written when one is refused. Idempotent: a
- * subscription keeps its id, and loading it again writes it again, active.
+ * An accounts file's subscriptions, each checked as `create` checks it (its problems named by place:
+ * `users[0].webhooks[1].url must be …`), all of them in one ValidationError; nothing is written.
  */
-export async function loadSubscriptions(
-  store: WebhookStore,
+async function checkedSubscriptions(
   file: AccountsWebhooks,
   options: Omit<CreateOptions, 'secret'>,
-): Promise<number> {
+): Promise<{ item: SubscriptionItem; secret: string }[]> {
   const problems: string[] = [];
-  const written: { item: SubscriptionItem; secret: string }[] = [];
+  const checked: { item: SubscriptionItem; secret: string }[] = [];
   for (const [u, user] of file.users.entries()) {
     const webhooks = user.webhooks ?? [];
     if (webhooks.length > MAX_WEBHOOKS_PER_USER)
@@ -97,7 +97,7 @@ export async function loadSubscriptions(
           throw new ValidationError(['secret must be whsec_ and the base64 of 24 to 64 bytes']);
         const refused = await checkTarget(new URL(spec.url), options.rule, options.lookup);
         if (refused !== undefined) throw new ValidationError([`url is refused: ${refused}`]);
-        written.push({
+        checked.push({
           item: subscriptionItem(webhook.id, user.id, spec, options.now.toISOString()),
           secret: webhook.secret,
         });
@@ -108,6 +108,42 @@ export async function loadSubscriptions(
     }
   }
   if (problems.length > 0) throw new ValidationError(problems);
-  await store.load(written);
-  return written.length;
+  return checked;
+}
+
+/**
+ * Writes an accounts file's subscriptions, none when one is refused (a ValidationError naming each
+ * by place). Idempotent: a subscription keeps its id, and loading it again writes it again, active.
+ */
+export async function loadSubscriptions(
+  store: WebhookStore,
+  file: AccountsWebhooks,
+  options: Omit<CreateOptions, 'secret'>,
+): Promise<number> {
+  const checked = await checkedSubscriptions(file, options);
+  await store.load(checked);
+  return checked.length;
+}
+
+/** Where an accounts file is written: its users and keys, its subscriptions. */
+export interface AccountStores {
+  keys: KeyStore;
+  webhooks: WebhookStore;
+}
+
+/**
+ * Loads an accounts file whole, the one way `npm start`, `npm run keys -- load` and
+ * `npm run import -- --accounts` load one: its subscriptions are checked first (refused: a
+ * ValidationError naming each by place), then its users and keys written (a duplicate refused:
+ * AccountsConflictError, before any write), then its subscriptions. A refused file writes nothing.
+ */
+export async function loadAccounts(
+  stores: AccountStores,
+  file: Parameters<KeyStore['loadAccounts']>[0] & AccountsWebhooks,
+  options: Omit<CreateOptions, 'secret'>,
+): Promise<{ users: number; keys: number; webhooks: number }> {
+  const subscriptions = await checkedSubscriptions(file, options);
+  const { users, keys } = await stores.keys.loadAccounts(file);
+  await stores.webhooks.load(subscriptions);
+  return { users, keys, webhooks: subscriptions.length };
 }

@@ -48,6 +48,8 @@ export interface MatchResult {
 export const DELIVERY_LOG_MS = 7 * DAY_MS;
 
 const NONE = 'none';
+/** Deliveries are logged and queued once their bodies reach this many characters: a publish's memory stays bounded. */
+const FLUSH_BYTES = 32 * 2 ** 20;
 
 async function indexOf(stores: Stores, family: OfferFamily, snapshot: string): Promise<OfferIndex | undefined> {
   return snapshot === NONE ? undefined : (await servedOffers(stores, family, snapshot)).index;
@@ -66,8 +68,10 @@ function stateOf(family: OfferFamily, doc: string): OfferState {
 /** The documents of some offers in one version, read once and kept for every subscription. */
 class VersionDocs {
   private readonly docs = new Map<number, string>();
+  private readonly states = new Map<number, OfferState>();
   constructor(
     private readonly stores: Stores,
+    private readonly family: OfferFamily,
     readonly index: OfferIndex | undefined,
   ) {}
 
@@ -81,6 +85,18 @@ class VersionDocs {
 
   doc(id: number): string | undefined {
     return this.docs.get(id);
+  }
+
+  /** The offer's APY and flag, parsed once for every subscription. */
+  state(id: number): OfferState | undefined {
+    let state = this.states.get(id);
+    if (state === undefined) {
+      const doc = this.docs.get(id);
+      if (doc === undefined) return undefined;
+      state = stateOf(this.family, doc);
+      this.states.set(id, state);
+    }
+    return state;
   }
 }
 
@@ -121,23 +137,13 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
   });
 
   // The documents they need, each version's in one read.
-  const olderDocs = new VersionDocs(deps.stores, older);
-  const newerDocs = new VersionDocs(deps.stores, newer);
+  const olderDocs = new VersionDocs(deps.stores, family, older);
+  const newerDocs = new VersionDocs(deps.stores, family, newer);
   const needed = perSubscription.flatMap((s) => s.sides.map((side) => side.id));
   await Promise.all([olderDocs.load(needed), newerDocs.load(needed)]);
 
   const candidatesOf = (sides: { id: number; was: boolean; is: boolean }[]): Candidate[] =>
-    sides.map(({ id, was, is }) => {
-      const before = olderDocs.doc(id);
-      const after = newerDocs.doc(id);
-      return {
-        id,
-        was,
-        is,
-        before: before === undefined ? undefined : stateOf(family, before),
-        after: after === undefined ? undefined : stateOf(family, after),
-      };
-    });
+    sides.map(({ id, was, is }) => ({ id, was, is, before: olderDocs.state(id), after: newerDocs.state(id) }));
 
   // The references of the subscriptions with `apy_change` whose offers may be compared with one: one item each.
   const tracking = perSubscription
@@ -147,9 +153,25 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     tracking.length > 0 ? await deps.webhooks.references(tracking) : new Map<string, Map<number, string>>();
 
   const now = deps.clock();
-  const deliveries: DeliveryMessage[] = [];
-  const logged: DeliveryItem[] = [];
   const references: ReferenceWrite[] = [];
+  let pending: { item: DeliveryItem; message: DeliveryMessage }[] = [];
+  let pendingBytes = 0;
+  // The log and the queue as deliveries accumulate (a publish's bodies may pass the function's
+  // memory), the references last: a publish matched again after a failure (a stream record
+  // retried) finds the references it started from and sends the same deliveries, under the same
+  // ids (queue.ts), which a receiver can drop.
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    pendingBytes = 0;
+    await deps.webhooks.putDeliveries(batch.map((d) => d.item));
+    await deps.queue.send(
+      batch.map((d) => d.message),
+      0,
+    );
+    result.deliveries += batch.length;
+  };
   for (const { subscription, sides } of perSubscription) {
     const own = stored.get(subscription.id);
     const { events, references: changes } = subscriptionEvents(subscription, candidatesOf(sides), (offerId) =>
@@ -166,21 +188,14 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
       eventJson(family, event, (event.type === 'offer.removed' ? olderDocs : newerDocs).doc(event.offerId)!),
     );
     for (const delivery of deliveriesOf(subscription, published, partsOf(json), now)) {
-      deliveries.push(delivery.message);
-      logged.push(delivery.item);
+      pending.push(delivery);
+      pendingBytes += delivery.message.body.length;
     }
+    if (pendingBytes >= FLUSH_BYTES) await flush();
   }
-
-  // The log and the queue first, the references last: a publish matched again after a failure (a
-  // stream record retried) finds the references it started from and sends the same deliveries,
-  // under the same ids (queue.ts), which a receiver can drop.
-  if (deliveries.length > 0) {
-    await deps.webhooks.putDeliveries(logged);
-    await deps.queue.send(deliveries, 0);
-  }
+  await flush();
   await deps.webhooks.writeReferences(references);
   result.referencesWritten = references.length;
-  result.deliveries = deliveries.length;
   return result;
 }
 

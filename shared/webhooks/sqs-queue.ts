@@ -3,12 +3,15 @@
  * 900 s; a longer wait is taken in hops by the sending handler (delivery.ts).
  */
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { eachBatch } from '../data/batches';
 import { type DeliveryMessage, type DeliveryQueue, encodeDeliveryMessage, MESSAGE_MAX_BYTES } from './queue';
 
 /** SQS's longest delay of a message. */
 const SQS_MAX_DELAY_SECONDS = 900;
 /** SQS's largest batch (in messages; in bytes, that of one message). */
 const SQS_BATCH = 10;
+/** Batches sent at once. */
+const SQS_CONCURRENCY = 8;
 
 /** The variable that names the queue, set by the stack on the matching and sending functions. */
 export const WEBHOOK_QUEUE_URL = 'WEBHOOK_QUEUE_URL';
@@ -23,7 +26,8 @@ export class SqsDeliveryQueue implements DeliveryQueue {
 
   async send(messages: readonly DeliveryMessage[], delaySeconds: number): Promise<void> {
     const delay = Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.round(delaySeconds)));
-    for (const batch of batchesOf(messages.map(encodeDeliveryMessage))) {
+    // Several batches in flight: a publish's thousands of messages are not sent one round trip at a time.
+    await eachBatch(batchesOf(messages.map(encodeDeliveryMessage)), 1, SQS_CONCURRENCY, async ([batch]) => {
       let entries = batch.map((text, j) => ({ Id: String(j), MessageBody: text, DelaySeconds: delay }));
       // A refused entry is sent again: a delivery whose message is lost is never attempted.
       for (let attempt = 0; entries.length > 0; attempt++) {
@@ -32,7 +36,7 @@ export class SqsDeliveryQueue implements DeliveryQueue {
         const failed = new Set((out.Failed ?? []).map((f) => f.Id));
         entries = entries.filter((e) => failed.has(e.Id));
       }
-    }
+    });
   }
 }
 

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main as importMain } from '../../scripts/import';
+import { WebhookStore } from '../../shared/data/webhook-store';
 import { DataFileError } from '../../shared/import/dataset';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
@@ -118,6 +119,7 @@ function atBoundsFile(): { file: Buffer; dataset: any } {
 }
 
 let table: TestTable;
+const DEMO_ACCOUNTS = join(__dirname, '..', '..', 'data', 'demo-accounts.json');
 let dir: string;
 
 const exchange = async (slug: string) =>
@@ -248,3 +250,17 @@ it('`npm start -- --data BADFILE` refuses with the errors by place and exits non
   expect(lines[0]).toMatch(/refused/);
   expect(lines.slice(1).sort()).toEqual([...BAD_TEXT_ERRORS].sort());
 }, 120_000);
+
+it('`npm run import -- --accounts FILE` loads its users, keys and webhook subscriptions as npm start does', async () => {
+  const out: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
+  try {
+    await importMain(['--accounts', DEMO_ACCOUNTS, '--endpoint', table.endpoint, '--table', table.tableName]);
+  } finally {
+    process.stdout.write = write;
+  }
+  expect(out.join('')).toBe('loaded 4 user(s), 5 key(s) and 1 webhook subscription(s)\n');
+  const [subscription] = await new WebhookStore(table.client, table.tableName).listForUser('demo');
+  expect(subscription).toMatchObject({ id: 'wh_de000000000000000001', family: 'earn', status: 'active' });
+});

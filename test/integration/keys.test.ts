@@ -15,6 +15,7 @@ import { main } from '../../scripts/keys';
 import { hashKey, KeyStore } from '../../shared/data/key-store';
 import { userKey } from '../../shared/data/keys';
 import { createTableInput } from '../../shared/data/table';
+import { WebhookStore } from '../../shared/data/webhook-store';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { setLogSink } from '../../shared/platform/logger';
 import { UsageError } from '../../tools/cli';
@@ -56,6 +57,9 @@ const outcome = (promise: Promise<APIGatewayAuthorizerResult>) =>
   );
 
 const tableItems = () => scanAll(client, TABLE);
+/** An accounts file loaded as `npm run keys -- load` loads it, on the local stack's rule. */
+const load = (path: string) =>
+  loadAccountsCommand({ keys: store, webhooks: new WebhookStore(client, TABLE) }, path, { rule: 'local', now: NOW });
 
 function accountsFile(name: string, content: unknown): string {
   const path = join(dir, name);
@@ -164,9 +168,9 @@ describe('keys: create, revoke, premium', () => {
 
 describe('keys: load accounts', () => {
   it('loads the demo accounts: demo allowed, its revoked key, free and lapsed refused', async () => {
-    const loaded = await loadAccountsCommand(store, DEMO_ACCOUNTS);
+    const loaded = await load(DEMO_ACCOUNTS);
 
-    expect(loaded).toEqual({ users: 4, keys: 5 });
+    expect(loaded).toEqual({ users: 4, keys: 5, webhooks: 1 });
     expect(await outcome(check(store, 'demo_VLgmviJnpedi2o0JfjhZQJuvcDpsene2YPHo'))).toBe('Allow');
     expect(await outcome(check(store, 'revoked_jDzew41lrPXIgEomQ0OKr6H3Kn0uzQB1lule'))).toBe('Unauthorized');
     expect(await outcome(check(store, 'free_997lOcGbEZypuI3dMFwyYx_bCpFQAOy114fw'))).toBe('Deny');
@@ -189,10 +193,10 @@ describe('keys: load accounts', () => {
       ],
     });
 
-    await loadAccountsCommand(store, path);
+    await load(path);
     const before = await listKeysCommand(store, 'twice');
     const itemsBefore = (await tableItems()).length;
-    await loadAccountsCommand(store, path);
+    await load(path);
     const after = await listKeysCommand(store, 'twice');
 
     expect(after.keys.map((key) => key.keyId)).toEqual(before.keys.map((key) => key.keyId));
@@ -212,9 +216,36 @@ describe('keys: load accounts', () => {
       ],
     });
 
-    await expect(loadAccountsCommand(store, path)).rejects.toThrow(UsageError);
+    await expect(load(path)).rejects.toThrow(UsageError);
 
     expect(await store.getUser('never-written')).toBeUndefined();
+  });
+
+  it("refuses a file whose webhook target the table's stage refuses, before writing its users and keys", async () => {
+    const path = accountsFile('hook.json', {
+      users: [
+        {
+          id: 'hooked',
+          premium: true,
+          keys: [{ key: 'hooked_ddddddddddddddddddddddddddddddddddd' }],
+          webhooks: [
+            {
+              id: 'wh_0000000000000000000a',
+              url: 'https://hooks.example.com/h',
+              family: 'earn',
+              secret: `whsec_${Buffer.alloc(32, 3).toString('base64')}`,
+            },
+          ],
+        },
+      ],
+    });
+
+    const error = await load(path).catch((e: Error) => e);
+
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain('users[0].webhooks[0].url');
+    expect(await store.getUser('hooked')).toBeUndefined();
+    expect(await new WebhookStore(client, TABLE).listForUser('hooked')).toEqual([]);
   });
 
   it('refuses a file that gives the same key twice, before writing anything', async () => {
@@ -226,7 +257,7 @@ describe('keys: load accounts', () => {
       ],
     });
 
-    const error = await loadAccountsCommand(store, path).catch((e: Error) => e);
+    const error = await load(path).catch((e: Error) => e);
 
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toContain('users[1].keys[0].key: duplicate of users[0].keys[0].key');
@@ -249,7 +280,7 @@ describe('keys: load accounts within the bounds of a file, all or nothing', () =
     writeFileSync(path, text);
     const before = await tableItems();
 
-    const error = await loadAccountsCommand(store, path).catch((e: Error) => e);
+    const error = await load(path).catch((e: Error) => e);
 
     expect(error).toBeInstanceOf(UsageError);
     const lines = (error as Error).message.split('\n').slice(1);
@@ -270,7 +301,7 @@ describe('keys: load accounts within the bounds of a file, all or nothing', () =
       ],
     });
 
-    expect(await loadAccountsCommand(store, path)).toEqual({ users: 1, keys: 1 });
+    expect(await load(path)).toEqual({ users: 1, keys: 1, webhooks: 0 });
     const allowed = await check(store, secret);
     expect(allowed.policyDocument.Statement[0].Effect).toBe('Allow');
     expect(allowed.context).toEqual(
@@ -310,10 +341,12 @@ describe('keys: the command line', () => {
     expect(await store.getUser('cli')).toEqual({ userId: 'cli', premium: false, premiumUntil: null });
   });
 
-  it('loads an accounts file', async () => {
+  it('loads an accounts file, its webhook subscriptions as npm start does', async () => {
     await main(['load', '--accounts', DEMO_ACCOUNTS, ...connection()], print);
 
-    expect(lines).toEqual([`loaded 4 user(s) and 5 key(s) from ${DEMO_ACCOUNTS}`]);
+    expect(lines).toEqual([`loaded 4 user(s), 5 key(s) and 1 webhook subscription(s) from ${DEMO_ACCOUNTS}`]);
+    const [subscription] = await new WebhookStore(client, TABLE).listForUser('demo');
+    expect(subscription).toMatchObject({ id: 'wh_de000000000000000001', family: 'earn', status: 'active' });
   });
 
   it('fails (exit 1, not a usage error) for a key the user does not have', async () => {

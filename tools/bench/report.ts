@@ -20,6 +20,7 @@ import { type RefusalReport, refusalLines } from './refusals';
 import { type ScaleResults, scaleTable } from './scale';
 import type { ThroughputReport } from './throughput';
 import { type WarmLoads, warmLoadTable } from './warm-loads';
+import { type WebhookBench, webhooksTable } from './webhooks';
 
 export interface Check {
   check: string;
@@ -66,6 +67,9 @@ export interface BenchResults {
   imports_run?: { generated_at: string; runtime_s: number; load_average_1m: { start: number; end: number } };
   /** The service at several times BENCH's offers (`--scale N`, tools/bench/scale.ts); absent until such a run. */
   scale?: ScaleResults & { generated_at: string; runtime_s: number; load_average_1m: { start: number; end: number } };
+  /** What webhooks cost (tools/bench/webhooks.ts); measured alone (`--webhooks`), with when. */
+  webhooks?: WebhookBench &
+    Partial<{ generated_at: string; runtime_s: number; load_average_1m: { start: number; end: number } }>;
   checks: Check[];
 }
 
@@ -388,6 +392,20 @@ export function markdown(results: BenchResults): string {
           `Through the real import, each write charged by DynamoDB's item-size rules with its index entries, the deletions a refresh causes counted in it (tools/bench/imports.ts, docs/performance.md, "Refresh cost").${results.imports_run ? ` Measured by \`npm run bench -- --imports\` of ${results.imports_run.generated_at} (${results.imports_run.runtime_s} s, load average ${results.imports_run.load_average_1m.start} at the start, ${results.imports_run.load_average_1m.end} at the end).` : ''}`,
           '',
           importsTable(results.imports),
+          '',
+        ]
+      : []),
+    ...(results.webhooks
+      ? [
+          '## Webhooks',
+          '',
+          ...(results.webhooks.generated_at
+            ? [
+                `\`npm run bench -- ${quick ? '--quick ' : ''}--webhooks\` of ${results.webhooks.generated_at} (${results.webhooks.runtime_s} s, load average ${results.webhooks.load_average_1m?.start} at the start, ${results.webhooks.load_average_1m?.end} at the end).`,
+                '',
+              ]
+            : []),
+          webhooksTable(results.webhooks),
           '',
         ]
       : []),

@@ -13,6 +13,9 @@
  *   npm run bench -- --model    only the latency model and the traffic mix (prints; writes nothing)
  *   npm run bench -- --model --only TEXT   the same for the request kinds whose name contains TEXT
  *   npm run bench -- --against REF   only the cold start of a git commit's functions against now
+ *   npm run bench -- --webhooks [--quick]   only what webhooks cost (tools/bench/webhooks.ts): matching 10,000
+ *                               subscriptions (1,000 quick), the writes of a publish, publish → first POST; writes
+ *                               its section into bench/results.* (bench/results-quick.* with --quick)
  *   npm run bench -- --scale N  only the service at 1× and N× BENCH's offers (scripts/bench/scale.ts); writes its
  *                               section into bench/results.json and bench/results.md (the committed full run);
  *                               with --quick, QUICK_BENCH's offers and bench/results-quick.*
@@ -74,6 +77,7 @@ import {
 } from './scale';
 import { measureThroughput } from './throughput';
 import { measureWarmLoads, warmLoadChecks, warmLoadTable } from './warm-loads';
+import { measureWebhooks, type WebhookBenchOptions, webhookChecks, webhooksTable } from './webhooks';
 
 interface Mode {
   name: 'quick' | 'full';
@@ -111,6 +115,7 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
 
 type Args = Mode & {
   importsOnly: boolean;
+  webhooksOnly: boolean;
   writeBaseline: boolean;
   modelOnly: boolean;
   only?: string;
@@ -121,6 +126,7 @@ type Args = Mode & {
 function parseArgs(argv: string[]): Args {
   let quick = false;
   let importsOnly = false;
+  let webhooksOnly = false;
   let writeBaseline = false;
   let modelOnly = false;
   let only: string | undefined;
@@ -130,6 +136,7 @@ function parseArgs(argv: string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--quick') quick = true;
     else if (argv[i] === '--imports') importsOnly = true;
+    else if (argv[i] === '--webhooks') webhooksOnly = true;
     else if (argv[i] === '--write-baseline') writeBaseline = true;
     else if (argv[i] === '--model') modelOnly = true;
     else if (argv[i] === '--only' && argv[i + 1]) only = argv[++i];
@@ -138,7 +145,7 @@ function parseArgs(argv: string[]): Args {
     else if (argv[i] === '--scale' && Number(argv[i + 1]) > 1) scale = Number(argv[++i]);
     else
       throw new Error(
-        `unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports [--write-baseline] | --model [--only TEXT] | --against REF | --scale N (> 1)] [--out PREFIX]`,
+        `unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports [--write-baseline] | --webhooks | --model [--only TEXT] | --against REF | --scale N (> 1)] [--out PREFIX]`,
       );
   }
   if (writeBaseline && !importsOnly) throw new Error('--write-baseline goes with --imports');
@@ -146,6 +153,7 @@ function parseArgs(argv: string[]): Args {
   return {
     ...mode,
     importsOnly,
+    webhooksOnly,
     writeBaseline,
     modelOnly,
     only,
@@ -154,6 +162,14 @@ function parseArgs(argv: string[]): Args {
     out: resolve(out ?? `bench/${quick ? 'results-quick' : 'results'}`),
   };
 }
+
+/** What the webhooks section measures at each mode's scale (issue 42: 10,000 subscriptions at BENCH). */
+const WEBHOOK_COUNTS: Record<Mode['name'], Pick<WebhookBenchOptions, 'subscriptions' | 'loopback' | 'publishes'>> = {
+  quick: { subscriptions: 1_000, loopback: 5, publishes: 3 },
+  full: { subscriptions: 10_000, loopback: 20, publishes: 10 },
+};
+const presetName = (mode: Mode) => (mode.name === 'quick' ? 'QUICK_BENCH' : 'BENCH');
+const isWebhookCheck = (check: Check) => check.check.startsWith('webhooks:');
 
 /** The baseline a mode's dataset is checked against (bench/baseline-writes.json). */
 const baselineOf = (mode: Mode): BaselineDataset => (mode.name === 'quick' ? 'quick' : 'bench');
@@ -227,6 +243,54 @@ async function importsOnly(mode: Args): Promise<number> {
 }
 
 /**
+ * `--webhooks`: what webhooks cost, on a table of the mode's catalog and offers (no history), its
+ * section written into the run's results (`--out`), which are rendered again.
+ */
+async function webhooksOnly(mode: Args): Promise<number> {
+  const started = performance.now();
+  const loadAtStart = loadavg()[0];
+  setLogSink((line) => {
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    if (entry.level === 'error' || entry.level === 'warn') log(line);
+  });
+  const {
+    earn_history: _e,
+    borrow_history: _b,
+    ...dataset
+  } = generateDataset({
+    ...mode.preset,
+    now: new Date(Math.floor(systemClock().getTime() / 3_600_000) * 3_600_000),
+  });
+  const tableName = 'market-data-bench-webhooks';
+  const dynamo = await startBenchDynamo(tableName);
+  const { client } = createClients(benchConfig(tableName, dynamo.endpoint));
+  try {
+    const imported = await loadDataset(dataset, client, tableName);
+    log(`bench webhooks (${mode.name}): imported ${imported.items} items in ${seconds(started)} s`);
+    const webhooks = await measureWebhooks(
+      {
+        dataset: presetName(mode),
+        endpoint: dynamo.endpoint,
+        tableName,
+        offers: dataset.earn_offers,
+        ...WEBHOOK_COUNTS[mode.name],
+      },
+      log,
+    );
+    const checks = webhookChecks(webhooks, mode.latency);
+    process.stdout.write(`\n${webhooksTable(webhooks)}\n\n${checksTable(checks)}\n`);
+    updateResults(mode.out, (results) => {
+      results.webhooks = { ...webhooks, ...runNote(started, loadAtStart) };
+      results.checks = [...results.checks.filter((c) => !isWebhookCheck(c)), ...checks];
+    });
+    return 0;
+  } finally {
+    client.destroy();
+    await dynamo.close();
+  }
+}
+
+/**
  * `--scale N`: the service at 1× and N× BENCH's offers, its section written into the committed full
  * run's results (`--out` names another), which are rendered again.
  */
@@ -270,6 +334,7 @@ const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(
 export async function runBench(argv: string[]): Promise<number> {
   const mode = parseArgs(argv);
   if (mode.importsOnly) return importsOnly(mode);
+  if (mode.webhooksOnly) return webhooksOnly(mode);
   if (mode.scale !== undefined) return scaleOnly({ ...mode, scale: mode.scale });
   if (mode.against) {
     process.stdout.write(`${await compareColdStart(mode.against, mode.initRounds)}\n`);
@@ -454,6 +519,20 @@ export async function runBench(argv: string[]): Promise<number> {
       refreshes.publish,
     ).finally(refreshes.close);
 
+    // What webhooks cost: matching at publish, its writes, publish → first POST (counts at both scales).
+    const webhooksStarted = performance.now();
+    const webhooks = await measureWebhooks(
+      {
+        dataset: presetName(mode),
+        endpoint: dynamo.endpoint,
+        tableName,
+        offers: five,
+        ...WEBHOOK_COUNTS[mode.name],
+      },
+      log,
+    );
+    log(`webhooks (${seconds(webhooksStarted)} s)`);
+
     const writeTargets = writeTargetChecks(imports, baselineOf(mode));
     const checks = [
       depthCheck(depth[0], depth[1]),
@@ -462,6 +541,7 @@ export async function runBench(argv: string[]): Promise<number> {
       ...(model?.checks ?? indexLoadChecks(indexLoads, false)),
       ...warmLoadChecks(warmLoads),
       ...publishChecks(firstAfterPublish),
+      ...webhookChecks(webhooks, mode.latency),
       ...writeTargets,
     ];
     const results: BenchResults = {
@@ -489,6 +569,7 @@ export async function runBench(argv: string[]): Promise<number> {
       warm_loads: warmLoads,
       refusals,
       imports,
+      webhooks,
       checks,
     };
     mkdirSync(dirname(mode.out), { recursive: true });

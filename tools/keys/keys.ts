@@ -2,7 +2,6 @@
  * The commands of `npm run keys` (scripts/keys.ts is the entry, with the usage): the command line
  * parsed and checked, and each command run on a KeyStore.
  */
-import { parseArgs } from 'node:util';
 import {
   AccountsConflictError,
   type KeyLimits,
@@ -13,15 +12,24 @@ import {
 import { DataFileError, parseAccounts } from '../../shared/import/dataset';
 import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../../shared/platform/account-rules';
 import { ENV } from '../../shared/platform/config';
+import { ValidationError } from '../../shared/platform/errors';
 import { isFileTimestamp } from '../../shared/platform/timestamps';
-import { readDataFile, UsageError } from '../cli';
+import { type AccountStores, loadAccounts } from '../../shared/webhooks/manage';
+import {
+  parseCommandLine as parseCommandLineOf,
+  readDataFile,
+  TABLE_OPTIONS,
+  type TableConnection,
+  tableConnection,
+  UsageError,
+} from '../cli';
 
 const USAGE = `usage: npm run keys -- COMMAND [options]
   create  --user ID [--per-minute N] [--per-month N]
   revoke  --key-id ID --user ID
   list    --user ID
   premium --user ID (--until DATE | --until never | --off)
-  load    --accounts FILE
+  load    --accounts FILE   (its users, keys and webhook subscriptions, as npm start loads it)
 options: --table NAME  --endpoint URL  --region REGION  --pepper PEPPER (default: $${ENV.keyPepper})`;
 
 type Command = 'create' | 'revoke' | 'list' | 'premium' | 'load';
@@ -35,8 +43,6 @@ const COMMAND_OPTIONS: Record<Command, { required: string[]; optional: string[] 
   load: { required: ['accounts'], optional: [] },
 };
 
-const CONNECTION_OPTIONS = ['table', 'endpoint', 'region', 'pepper'];
-
 const OPTIONS = {
   user: { type: 'string' },
   'key-id': { type: 'string' },
@@ -45,16 +51,11 @@ const OPTIONS = {
   until: { type: 'string' },
   off: { type: 'boolean' },
   accounts: { type: 'string' },
-  table: { type: 'string' },
-  endpoint: { type: 'string' },
-  region: { type: 'string' },
+  ...TABLE_OPTIONS,
   pepper: { type: 'string' },
 } as const;
 
-export interface Connection {
-  tableName: string;
-  endpoint?: string;
-  region?: string;
+export interface Connection extends TableConnection {
   pepper: string;
 }
 
@@ -91,35 +92,17 @@ export function parseCommandLine(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): { invocation: Invocation; connection: Connection } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
-  const command = positionals[0] as Command | undefined;
-  if (positionals.length !== 1 || !command || !(command in COMMAND_OPTIONS)) {
-    throw new UsageError(positionals.length === 0 ? USAGE : `unknown command "${positionals.join(' ')}"\n${USAGE}`);
-  }
-  const allowed = COMMAND_OPTIONS[command];
-  const given = Object.keys(values);
-  const extra = given.filter(
-    (name) => ![...allowed.required, ...allowed.optional, ...CONNECTION_OPTIONS].includes(name),
-  );
-  if (extra.length > 0)
-    throw new UsageError(`${command} does not take ${extra.map((name) => `--${name}`).join(', ')}\n${USAGE}`);
-  const missing = allowed.required.filter((name) => values[name as keyof typeof values] === undefined);
-  if (missing.length > 0) {
-    const hint =
+  const { command, values } = parseCommandLineOf(argv, {
+    usage: USAGE,
+    options: OPTIONS,
+    commands: COMMAND_OPTIONS,
+    shared: [...Object.keys(TABLE_OPTIONS), 'pepper'],
+    nonEmpty: ['user', 'key-id', 'accounts', 'table', 'endpoint', 'region'],
+    hint: (command, missing) =>
       command === 'revoke' && missing.includes('user')
         ? ' (a key is found through its owner: see `list --user ID`)'
-        : '';
-    throw new UsageError(`${command} needs ${missing.map((name) => `--${name}`).join(', ')}${hint}\n${USAGE}`);
-  }
-  for (const name of ['user', 'key-id', 'accounts', 'table', 'endpoint', 'region'] as const) {
-    if (values[name] === '') throw new UsageError(`--${name} must not be empty`);
-  }
+        : '',
+  });
 
   const userId = values.user ?? '';
   // The rule of an accounts file's user ids, so the command line stores no id a file could not name.
@@ -154,12 +137,7 @@ export function parseCommandLine(
   }
   return {
     invocation,
-    connection: {
-      tableName: values.table ?? env[ENV.tableName] ?? 'market-data',
-      endpoint: values.endpoint,
-      region: values.region,
-      pepper: values.pepper ?? env[ENV.keyPepper] ?? '',
-    },
+    connection: { ...tableConnection(values, env), pepper: values.pepper ?? env[ENV.keyPepper] ?? '' },
   };
 }
 
@@ -202,19 +180,31 @@ export const premiumCommand = (store: KeyStore, userId: string, until: string | 
   store.setPremium(userId, until);
 
 /**
- * Validate the whole file first (nothing is written when it is refused), then write it.
+ * Loads an accounts file as `npm start` does (shared/webhooks/manage.ts `loadAccounts`): its users,
+ * keys and webhook subscriptions, the whole file checked first (nothing is written when it is refused).
  * @internal (exported for its tests)
  */
-export async function loadAccountsCommand(store: KeyStore, path: string): Promise<{ users: number; keys: number }> {
+export async function loadAccountsCommand(
+  stores: AccountStores,
+  path: string,
+  options: LoadOptions,
+): Promise<{ users: number; keys: number; webhooks: number }> {
   try {
-    return await store.loadAccounts(parseAccounts(readDataFile(path)));
+    return await loadAccounts(stores, parseAccounts(readDataFile(path)), options);
   } catch (error) {
-    if (error instanceof DataFileError || error instanceof AccountsConflictError) {
-      throw new UsageError(`${path} refused, nothing written:\n${error.errors.join('\n')}`);
-    }
+    const refused =
+      error instanceof DataFileError || error instanceof AccountsConflictError
+        ? error.errors
+        : error instanceof ValidationError
+          ? ((error.details?.message as string[] | undefined) ?? [])
+          : undefined;
+    if (refused) throw new UsageError(`${path} refused, nothing written:\n${refused.join('\n')}`);
     throw error;
   }
 }
+
+/** How an accounts file's subscriptions are checked: the table's target rule, now. */
+export type LoadOptions = Parameters<typeof loadAccounts>[2];
 
 // ---- output -----------------------------------------------------------------------------------
 
@@ -249,7 +239,13 @@ function formatKeyTable(keys: KeySummary[]): string[] {
   );
 }
 
-export async function run(invocation: Invocation, store: KeyStore, print: (line: string) => void): Promise<void> {
+export async function run(
+  invocation: Invocation,
+  stores: AccountStores,
+  print: (line: string) => void,
+  options: LoadOptions,
+): Promise<void> {
+  const store = stores.keys;
   switch (invocation.command) {
     case 'create': {
       const created = await createKeyCommand(store, invocation.userId, invocation.limits);
@@ -280,8 +276,10 @@ export async function run(invocation: Invocation, store: KeyStore, print: (line:
       return;
     }
     case 'load': {
-      const loaded = await loadAccountsCommand(store, invocation.path);
-      print(`loaded ${loaded.users} user(s) and ${loaded.keys} key(s) from ${invocation.path}`);
+      const loaded = await loadAccountsCommand(stores, invocation.path, options);
+      print(
+        `loaded ${loaded.users} user(s), ${loaded.keys} key(s) and ${loaded.webhooks} webhook subscription(s) from ${invocation.path}`,
+      );
       return;
     }
   }

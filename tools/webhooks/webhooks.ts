@@ -4,16 +4,21 @@
  * through shared/webhooks/manage.ts. A secret is printed once, by `create` and `rotate-secret`, and
  * nowhere else; nothing here logs one.
  */
-import { parseArgs } from 'node:util';
 import type { SubscriptionItem, WebhookStore } from '../../shared/data/webhook-store';
 import { WebhookLimitError } from '../../shared/data/webhook-store';
 import { USER_ID_PATTERN, USER_ID_RULE } from '../../shared/platform/account-rules';
-import { ENV } from '../../shared/platform/config';
 import { ValidationError } from '../../shared/platform/errors';
 import { createSubscription } from '../../shared/webhooks/manage';
 import { generateWebhookSecret, type TargetRule, WEBHOOK_ID_PATTERN } from '../../shared/webhooks/subscription';
 import type { Lookup } from '../../shared/webhooks/target';
-import { UsageError } from '../cli';
+import {
+  parseCommandLine as parseCommandLineOf,
+  TABLE_OPTIONS,
+  type TableConnection,
+  tableConnection,
+  targetRuleOf,
+  UsageError,
+} from '../cli';
 
 const USAGE = `usage: npm run webhooks -- COMMAND [options]
   create        --user ID --url URL --family earn|borrow|collateral [--filter QUERY] [--events LIST]
@@ -36,7 +41,6 @@ const COMMAND_OPTIONS: Record<Command, { required: string[]; optional: string[] 
   enable: { required: ['user', 'id'], optional: [] },
   'rotate-secret': { required: ['user', 'id'], optional: [] },
 };
-const CONNECTION_OPTIONS = ['table', 'endpoint', 'region'];
 
 const OPTIONS = {
   user: { type: 'string' },
@@ -49,15 +53,10 @@ const OPTIONS = {
   'apy-above': { type: 'string' },
   'apy-below': { type: 'string' },
   availability: { type: 'boolean' },
-  table: { type: 'string' },
-  endpoint: { type: 'string' },
-  region: { type: 'string' },
+  ...TABLE_OPTIONS,
 } as const;
 
-export interface Connection {
-  tableName: string;
-  endpoint?: string;
-  region?: string;
+export interface Connection extends TableConnection {
   /** The target rule of the table's stage: an endpoint is the local stack's. */
   rule: TargetRule;
 }
@@ -71,25 +70,13 @@ export function parseCommandLine(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): { invocation: Invocation; connection: Connection } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
-  const command = positionals[0] as Command | undefined;
-  if (positionals.length !== 1 || !command || !(command in COMMAND_OPTIONS))
-    throw new UsageError(positionals.length === 0 ? USAGE : `unknown command "${positionals.join(' ')}"\n${USAGE}`);
-  const allowed = COMMAND_OPTIONS[command];
-  const extra = Object.keys(values).filter(
-    (name) => ![...allowed.required, ...allowed.optional, ...CONNECTION_OPTIONS].includes(name),
-  );
-  if (extra.length > 0)
-    throw new UsageError(`${command} does not take ${extra.map((name) => `--${name}`).join(', ')}\n${USAGE}`);
-  const missing = allowed.required.filter((name) => values[name as keyof typeof values] === undefined);
-  if (missing.length > 0)
-    throw new UsageError(`${command} needs ${missing.map((name) => `--${name}`).join(', ')}\n${USAGE}`);
+  const { command, values } = parseCommandLineOf(argv, {
+    usage: USAGE,
+    options: OPTIONS,
+    commands: COMMAND_OPTIONS,
+    shared: Object.keys(TABLE_OPTIONS),
+    nonEmpty: ['user', 'id', 'url', 'family', 'table', 'endpoint', 'region'],
+  });
   const userId = values.user!;
   if (!USER_ID_PATTERN.test(userId)) throw new UsageError(`--user ${USER_ID_RULE}, got "${userId.slice(0, 140)}"`);
   if (values.id !== undefined && !WEBHOOK_ID_PATTERN.test(values.id))
@@ -120,12 +107,7 @@ export function parseCommandLine(
   else invocation = { command, userId, id: values.id! };
   return {
     invocation,
-    connection: {
-      tableName: values.table ?? env[ENV.tableName] ?? 'market-data',
-      endpoint: values.endpoint,
-      region: values.region,
-      rule: values.endpoint === undefined ? 'public' : 'local',
-    },
+    connection: { ...tableConnection(values, env), rule: targetRuleOf(values) },
   };
 }
 
