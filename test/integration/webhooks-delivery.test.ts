@@ -55,32 +55,37 @@ beforeEach(async () => {
   received = [];
   answer = () => ({ status: 204 });
   clock.now = T0;
-  stack = await startLocalStack({
-    dataset: { earn_offers: [earnRecord(1, '4'), earnRecord(2, '5')] },
-    accounts: {
-      users: [
-        {
-          id: 'u1',
-          premium: true,
-          keys: [{ key: KEY }],
-          webhooks: [
-            {
-              id: WEBHOOK_ID,
-              url: `http://127.0.0.1:${port}/hooks`,
-              family: 'earn',
-              secret: SECRET,
-              conditions: { apy_above: '6' },
-            },
-          ],
-        },
-        { id: 'u2', premium: true, keys: [{ key: OTHER_KEY }] },
-      ],
-    },
-    clock: () => new Date(clock.now),
-    webhooks: { intervalMs: 0, timeoutMs: 300 },
-  });
+  stack = await startStack(
+    [earnRecord(1, '4'), earnRecord(2, '5')],
+    [hook(`http://127.0.0.1:${port}/hooks`, { conditions: { apy_above: '6' } })],
+    { intervalMs: 0, timeoutMs: 300 },
+    [{ id: 'u2', premium: true, keys: [{ key: OTHER_KEY }] }],
+  );
 });
 afterEach(() => stack.close());
+
+/** The local stack of these tests on the test's clock: user u1 (KEY) with `webhooks`, and `others`. */
+const startStack = (
+  offers: RecordOf[],
+  webhooks: Record<string, unknown>[],
+  options: { intervalMs: number; timeoutMs?: number },
+  others: Record<string, unknown>[] = [],
+) =>
+  startLocalStack({
+    dataset: { earn_offers: offers },
+    accounts: { users: [{ id: 'u1', premium: true, keys: [{ key: KEY }], webhooks }, ...others] },
+    clock: () => new Date(clock.now),
+    webhooks: options,
+  });
+
+/** A subscription of u1's to earn, WEBHOOK_ID signed with SECRET unless `fields` say otherwise. */
+const hook = (url: string, fields: Record<string, unknown> = {}) => ({
+  id: WEBHOOK_ID,
+  url,
+  family: 'earn',
+  secret: SECRET,
+  ...fields,
+});
 
 /** Imports offers at `at` (the clock moves there), then lets the stack match and send. */
 async function publishAt(at: number, offers: RecordOf[]) {
@@ -254,29 +259,11 @@ describe('npm start: deliveries on a timer', () => {
     });
     await new Promise<void>((resolve) => timed.listen(0, '127.0.0.1', resolve));
     const timedPort = (timed.address() as AddressInfo).port;
-    stack = await startLocalStack({
-      dataset: { earn_offers: [earnRecord(1, '4')] },
-      accounts: {
-        users: [
-          {
-            id: 'u1',
-            premium: true,
-            keys: [{ key: KEY }],
-            webhooks: [
-              {
-                id: WEBHOOK_ID,
-                url: `http://127.0.0.1:${timedPort}/`,
-                family: 'earn',
-                secret: SECRET,
-                events: ['offer.added'],
-              },
-            ],
-          },
-        ],
-      },
-      clock: () => new Date(clock.now),
-      webhooks: { intervalMs: 100, timeoutMs: 60_000 },
-    });
+    stack = await startStack(
+      [earnRecord(1, '4')],
+      [hook(`http://127.0.0.1:${timedPort}/`, { events: ['offer.added'] })],
+      { intervalMs: 100, timeoutMs: 60_000 },
+    );
     const importAt = (at: number, ids: number[]) =>
       importDataset(
         { earn_offers: ids.map((id) => earnRecord(id, '4')) },
@@ -307,36 +294,18 @@ describe('examples/webhook-receiver.ts', () => {
     const now = jest.spyOn(Date, 'now').mockImplementation(() => clock.now);
     try {
       await stack.close();
-      stack = await startLocalStack({
-        dataset: { earn_offers: [earnRecord(1, '4')] },
-        accounts: {
-          users: [
-            {
-              id: 'u1',
-              premium: true,
-              keys: [{ key: KEY }],
-              webhooks: [
-                {
-                  id: WEBHOOK_ID,
-                  url: `http://127.0.0.1:${examplePort}/`,
-                  family: 'earn',
-                  secret: SECRET,
-                  conditions: { apy_change: '0.5' },
-                },
-                {
-                  id: 'wh_ffffffffffffffffffff',
-                  url: `http://127.0.0.1:${examplePort}/`,
-                  family: 'earn',
-                  secret: `whsec_${Buffer.alloc(32, 9).toString('base64')}`,
-                  events: ['offer.added'],
-                },
-              ],
-            },
-          ],
-        },
-        clock: () => new Date(clock.now),
-        webhooks: { intervalMs: 0 },
-      });
+      stack = await startStack(
+        [earnRecord(1, '4')],
+        [
+          hook(`http://127.0.0.1:${examplePort}/`, { conditions: { apy_change: '0.5' } }),
+          hook(`http://127.0.0.1:${examplePort}/`, {
+            id: 'wh_ffffffffffffffffffff',
+            secret: `whsec_${Buffer.alloc(32, 9).toString('base64')}`,
+            events: ['offer.added'],
+          }),
+        ],
+        { intervalMs: 0 },
+      );
       await publishAt(T0 + HOUR, [earnRecord(1, '4.5'), earnRecord(2, '3')]);
     } finally {
       now.mockRestore();

@@ -34,15 +34,18 @@ const s3Mock = mockClient(S3Client);
 const ddbMock = mockClient(DynamoDBDocumentClient);
 const s3 = new S3Client({ region: 'eu-west-1' });
 const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' }));
-const ingest = ingestHandler({
-  s3,
-  client,
-  tableName: 'unit-table',
-  snapshotCacheMs: 5_000,
-  clock: () => NOW,
-  recordHistory: false,
-  deadLetter: noDeadLetter,
-});
+/** The handler of these tests; `deadLetter` the one it is given (else none expected). */
+const ingestWith = (deadLetter: Parameters<typeof ingestHandler>[0]['deadLetter'] = noDeadLetter) =>
+  ingestHandler({
+    s3,
+    client,
+    tableName: 'unit-table',
+    snapshotCacheMs: 5_000,
+    clock: () => NOW,
+    recordHistory: false,
+    deadLetter,
+  });
+const ingest = ingestWith();
 
 /** The SQS message of the EventBridge event S3 sends for one put (the key as it is, unlike a notification's). */
 function sqsEvent(key: string, detailType = 'Object Created', versionId?: string, source = 'aws.s3'): SQSEvent {
@@ -205,16 +208,8 @@ it('tries a failing import once more, then moves the file to failed/ beside a re
   s3Mock.on(GetObjectCommand).resolves({ Body: objectBody('{"exchanges": []}'), VersionId: 'v1' });
   ddbMock.onAnyCommand().rejects(new Error('connection reset'));
   const sent: unknown[] = [];
-  const ingestOnce = ingestHandler({
-    s3,
-    client,
-    tableName: 'unit-table',
-    snapshotCacheMs: 5_000,
-    clock: () => NOW,
-    recordHistory: false,
-    deadLetter: async (failed) => {
-      sent.push(failed);
-    },
+  const ingestOnce = ingestWith(async (failed) => {
+    sent.push(failed);
   });
   const message = sqsEvent('incoming/daily.json');
 
@@ -253,16 +248,8 @@ it('does not try a failing import again when the invocation has no time left for
   s3Mock.on(GetObjectCommand).resolves({ Body: objectBody('{"exchanges": []}'), VersionId: 'v1' });
   ddbMock.onAnyCommand().rejects(new Error('connection reset'));
   const sent: unknown[] = [];
-  const ingestOnce = ingestHandler({
-    s3,
-    client,
-    tableName: 'unit-table',
-    snapshotCacheMs: 5_000,
-    clock: () => NOW,
-    recordHistory: false,
-    deadLetter: async (failed) => {
-      sent.push(failed);
-    },
+  const ingestOnce = ingestWith(async (failed) => {
+    sent.push(failed);
   });
 
   const [done] = await ingestOnce(sqsEvent('incoming/daily.json'), { getRemainingTimeInMillis: () => 1_000 });
