@@ -125,7 +125,7 @@ export const AccountsFile = z.strictObject({
       ),
       /**
        * Webhook subscriptions (CONTRACT §14): their shape here; what they say is checked where they are
-       * written (shared/webhooks/manage.ts `loadSubscriptions`), as `npm run webhooks -- create` checks it.
+       * written (shared/webhooks/manage.ts `loadAccounts`), as `npm run webhooks -- create` checks it.
        */
       webhooks: z.optional(
         z.array(

@@ -111,20 +111,6 @@ async function checkedSubscriptions(
   return checked;
 }
 
-/**
- * Writes an accounts file's subscriptions, none when one is refused (a ValidationError naming each
- * by place). Idempotent: a subscription keeps its id, and loading it again writes it again, active.
- */
-export async function loadSubscriptions(
-  store: WebhookStore,
-  file: AccountsWebhooks,
-  options: Omit<CreateOptions, 'secret'>,
-): Promise<number> {
-  const checked = await checkedSubscriptions(file, options);
-  await store.load(checked);
-  return checked.length;
-}
-
 /** Where an accounts file is written: its users and keys, its subscriptions. */
 export interface AccountStores {
   keys: KeyStore;
@@ -139,7 +125,10 @@ export interface AccountStores {
  */
 export async function loadAccounts(
   stores: AccountStores,
-  file: Parameters<KeyStore['loadAccounts']>[0] & AccountsWebhooks,
+  file: {
+    readonly users: readonly (Parameters<KeyStore['loadAccounts']>[0]['users'][number] &
+      AccountsWebhooks['users'][number])[];
+  },
   options: Omit<CreateOptions, 'secret'>,
 ): Promise<{ users: number; keys: number; webhooks: number }> {
   const subscriptions = await checkedSubscriptions(file, options);

@@ -11,11 +11,12 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { matchHandler } from '../../functions/webhooks-match/match-handler';
 import { sendHandler } from '../../functions/webhooks-send/send-handler';
+import { KeyStore } from '../../shared/data/key-store';
 import { createStores } from '../../shared/data/stores';
 import { WebhookStore } from '../../shared/data/webhook-store';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
-import { loadSubscriptions } from '../../shared/webhooks/manage';
+import { loadAccounts } from '../../shared/webhooks/manage';
 import { type DeliveryMessage, type DeliveryQueue, encodeDeliveryMessage } from '../../shared/webhooks/queue';
 import { startTestTable, type TestTable } from '../helpers/embedded';
 import { earnRecord } from '../helpers/records';
@@ -59,12 +60,14 @@ it('matches a pointer write from the stream and sends what it queued', async () 
   const webhooks = new WebhookStore(client, tableName);
   await importDataset({ earn_offers: [earnRecord(1, '4')] }, { client, tableName, now: () => new Date(T0) });
   const port = (receiver.address() as AddressInfo).port;
-  await loadSubscriptions(
-    webhooks,
+  await loadAccounts(
+    { keys: new KeyStore(client, tableName, 'pepper', () => new Date(T0)), webhooks },
     {
       users: [
         {
           id: 'u1',
+          premium: true,
+          keys: [],
           webhooks: [
             { id: ID, url: `http://127.0.0.1:${port}/`, family: 'earn', secret: SECRET, events: ['offer.added'] },
           ],

@@ -41,7 +41,7 @@ import { countingClient, itemSize, unitsOf } from './write-units';
 type EarnOffer = GeneratedDataset['earn_offers'][number];
 
 /** One point of matching: `id` names it in the results (docs quote `webhooks.matching.<id>.…`). */
-export interface MatchPoint {
+interface MatchPoint {
   id: 'reference' | 'tenth_subscriptions' | 'one_percent_changed';
   subscriptions: number;
   changed_offers: number;
@@ -107,7 +107,7 @@ const PER_USER = 25;
  * few offers by id, a platform or a chain above an APY), some broad (every offer above 6 %, every
  * offer, a 30-day figure's filter, which looks at every offer), every condition among them.
  */
-export function benchSubscription(i: number, offers: readonly EarnOffer[]): SubscriptionInput {
+function benchSubscription(i: number, offers: readonly EarnOffer[]): SubscriptionInput {
   // The slugs of an offer that has all three (the generator leaves some null).
   let k = i * 7919;
   while (!(offers[k % offers.length].asset && offers[k % offers.length].chain && offers[k % offers.length].platform))

@@ -4,7 +4,8 @@
  * names its field. Bodies are cut in parts of at most 100 events.
  */
 import { ValidationError } from '../../../shared/platform/errors';
-import { bodyOf, EVENTS_PER_PART, eventJson, partsOf } from '../../../shared/webhooks/payload';
+import { bodyOf, EVENTS_PER_PART, eventJson, PART_EVENTS_MAX_BYTES, partsOf } from '../../../shared/webhooks/payload';
+import { encodeDeliveryMessage, MESSAGE_MAX_BYTES } from '../../../shared/webhooks/queue';
 import {
   generateWebhookSecret,
   isWebhookSecret,
@@ -126,6 +127,24 @@ describe('bodies', () => {
     previousSnapshot: 'a',
     refreshedAt: 'T',
   };
+
+  it('cuts a part before 100 events when they would not fit one queue message, in order', () => {
+    // 16 KiB events (an offer record's bound): 15 fit a message, not 16.
+    const events = Array.from({ length: 40 }, (_, i) => `{"offer_id":${i},"pad":"${'x'.repeat(16_384)}"}`);
+    const parts = partsOf(events);
+    expect(parts.map((p) => p.length)).toEqual([15, 15, 10]);
+    expect(parts.flat()).toEqual(events);
+    for (const part of parts) {
+      const message = encodeDeliveryMessage({
+        subscriptionId: 'wh_0123456789abcdef0123',
+        family: 'collateral',
+        deliveryId: 'msg_17951688000001a2b3c4d5e6f',
+        body: bodyOf({ ...head, snapshot: 'v'.repeat(64), previousSnapshot: 'v'.repeat(64) }, part, 1, parts.length),
+      });
+      expect(Buffer.byteLength(message)).toBeLessThanOrEqual(MESSAGE_MAX_BYTES);
+      expect(part.reduce((n, e) => n + e.length + 1, 0)).toBeLessThanOrEqual(PART_EVENTS_MAX_BYTES);
+    }
+  });
 
   it('cuts events into parts of at most 100, in order', () => {
     const events = Array.from({ length: 2 * EVENTS_PER_PART + 1 }, (_, i) => `{"offer_id":${i}}`);
