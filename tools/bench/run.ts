@@ -47,6 +47,7 @@ import { depthCheck, readCapacityAtDepth } from './depth';
 import { ServedData, type ViewFilter } from './floor';
 import { type BaselineDataset, importsTable, measureImports, refreshed, writeBaseline } from './imports';
 import { type IndexLoads, indexLoadChecks, indexLoadTable, measureIndexLoads } from './index-load';
+import { cpuSamples, lambdaMemory, lambdaMemoryTable, measureAuthorizer } from './lambda-memory';
 import { applyLatencyModel } from './latency-model';
 import { benchConfig, loadDataset, startBenchDynamo } from './load';
 import { CallRecorder, type Handler, type KindResult, type MeasureOptions, measureKind } from './measure';
@@ -92,8 +93,8 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
     name: 'quick',
     preset: QUICK_BENCH,
     latency: false,
-    // Two runs: the work and units are the same in each (RT is the max over them).
-    measure: { runs: 2, budgetMs: 0, minRuns: 2, warmup: 0 },
+    // Five runs: the work and units are the same in each (RT is the max over them); the own CPU is their median.
+    measure: { runs: 5, budgetMs: 0, minRuns: 5, warmup: 1 },
     initRounds: 7,
     throughputMs: 5_000,
     concurrency: 16,
@@ -396,6 +397,12 @@ export async function runBench(argv: string[]): Promise<number> {
       );
     }
 
+    // The authorizer's own request (an uncached key), as the kinds' above: its CPU and wall time.
+    const authorizerRun = await measureAuthorizer(built, mode.name === 'quick' ? 20 : 200);
+    log(
+      `authorizer: p50 ${authorizerRun.latency_ms.p50} ms, own CPU p50 ${authorizerRun.cpu_ms.p50} ms (${seconds(started)} s)`,
+    );
+
     const refusals = await measureRefusals(handlers.offers);
     log(
       `refusals: ${refusals.sequence.map((c) => `${c.status} (${c.calls} calls, ${c.read_capacity} RCU)`).join(', ')} (${seconds(started)} s)`,
@@ -454,6 +461,17 @@ export async function runBench(argv: string[]): Promise<number> {
       refreshes.publish,
     ).finally(refreshes.close);
 
+    const memory = lambdaMemory([
+      ...cpuSamples(requests, model?.latency),
+      {
+        kind: 'authorizer: a key not cached',
+        fn: 'authorizer',
+        base: 'embedded DynamoDB',
+        wall_p50_ms: authorizerRun.latency_ms.p50 ?? 0,
+        cpu_p50_ms: authorizerRun.cpu_ms.p50 ?? 0,
+      },
+    ]);
+
     const writeTargets = writeTargetChecks(imports, baselineOf(mode));
     const checks = [
       depthCheck(depth[0], depth[1]),
@@ -488,6 +506,8 @@ export async function runBench(argv: string[]): Promise<number> {
       index_loads: indexLoads,
       warm_loads: warmLoads,
       refusals,
+      authorizer: authorizerRun,
+      lambda_memory: memory,
       imports,
       checks,
     };
@@ -515,6 +535,7 @@ export async function runBench(argv: string[]): Promise<number> {
     process.stdout.write(
       `\n${model ? modelTables(model) : indexLoadTable(indexLoads)}\n\n${warmLoadTable(warmLoads)}\n`,
     );
+    process.stdout.write(`\nmemory and CPU (${mode.name}):\n\n${lambdaMemoryTable(memory)}\n`);
     process.stdout.write(`\nrefused requests:\n${refusalLines(refusals).join('\n')}\n`);
     process.stdout.write(`\nimports:\n\n${importsTable(imports)}\n`);
     process.stdout.write('\n');
