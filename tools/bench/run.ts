@@ -94,7 +94,7 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
     preset: QUICK_BENCH,
     latency: false,
     // Five runs: the work and units are the same in each (RT is the max over them); the own CPU is their median.
-    measure: { runs: 5, budgetMs: 0, minRuns: 5, warmup: 1 },
+    measure: { runs: 5, budgetMs: 0, minRuns: 5, warmup: 0 },
     initRounds: 7,
     throughputMs: 5_000,
     concurrency: 16,
