@@ -53,12 +53,14 @@ function derived(results: BenchResults): Record<string, number | undefined> {
   };
 }
 
-/** The number at a dotted path of the results (a list element by its `id`, or its `kind`), or of `derived`. */
+/** What names an element of a list of the results: an import case, a function, the mix's cache, an index's family. */
+const LIST_KEYS = ['id', 'fn', 'cache', 'family'] as const;
+
+/** The number at a dotted path of the results (a list element by one of LIST_KEYS), or of `derived`. */
 export function figureAt(results: BenchResults, path: string): number | undefined {
   let at: unknown = { ...results, derived: derived(results) };
   for (const part of path.split('.')) {
-    if (Array.isArray(at))
-      at = at.find((e) => (e as { id?: unknown }).id === part || (e as { fn?: unknown }).fn === part);
+    if (Array.isArray(at)) at = at.find((e) => LIST_KEYS.some((key) => (e as Record<string, unknown>)[key] === part));
     else at = (at as Record<string, unknown> | undefined)?.[part];
   }
   return typeof at === 'number' ? at : undefined;
@@ -78,7 +80,9 @@ const range = (values: number[]) =>
     : Math.min(...values) === Math.max(...values)
       ? `×${formatFigure(values[0])}`
       : `×${formatFigure(Math.min(...values))}–×${formatFigure(Math.max(...values))}`;
-const absent = (what: string) => `bench/results.json holds no ${what}: the next \`npm run bench\` measures it.`;
+/** What a table says while bench/results.json lacks its figures: the run that adds them. */
+const absent = (what: string) =>
+  `bench/results.json has no ${what} yet: a full \`npm run bench\` measures them, then \`npm run docs:figures\` writes them here.`;
 
 const groups = (requests: KindResult[]) => [...new Set(requests.map((r) => r.group))];
 
@@ -114,7 +118,7 @@ export const TABLES: Record<string, (results: BenchResults) => string> = {
       }),
     ),
   'latency-model': (r) => {
-    if (!r.latency_model?.length) return absent('latency under the model');
+    if (!r.latency_model?.length) return absent('latency figures under the model');
     const group = new Map(r.requests.map((k) => [k.kind, k.group]));
     const model = r.latency_model;
     return table(
@@ -132,36 +136,35 @@ export const TABLES: Record<string, (results: BenchResults) => string> = {
       }),
     );
   },
-  'over-target': (r) => {
-    const over = (r.latency_model ?? []).filter((m) => m.ratio !== null && m.ratio > MODEL_TARGET);
-    if (!r.latency_model?.length) return absent('latency under the model');
-    if (over.length === 0) return `Every modelled kind is within ×${MODEL_TARGET} of its floor.`;
-    return table(
-      ['kind over the target', 'p50 ms', 'floor p50 ms', 'ratio', 'own CPU p50 ms'],
-      over
-        .sort((a, b) => (b.ratio ?? 0) - (a.ratio ?? 0))
-        .map((m) => [m.kind, m.request_ms.p50, m.floor_ms.p50, `×${m.ratio}`, m.request_cpu_ms?.p50]),
-    );
-  },
   'cpu-kinds': (r) => {
     const kinds = r.requests.filter((k) => typeof k.cpu_ms?.p50 === 'number');
-    if (kinds.length === 0) return absent("each request kind's own CPU");
+    if (kinds.length === 0) return absent('CPU figures per request kind');
+    const model = new Map((r.latency_model ?? []).map((m) => [m.kind, m]));
     return table(
-      ['kind (the ten with the most own CPU)', 'function', 'own CPU p50 ms', 'p99 ms', 'read units'],
+      ['kind (the eight with the most own CPU)', 'own CPU p50 ms', 'p50 ms, model', 'floor p50 ms', 'ratio'],
       [...kinds]
         .sort((a, b) => (b.cpu_ms.p50 ?? 0) - (a.cpu_ms.p50 ?? 0))
-        .slice(0, 10)
-        .map((k) => [k.kind, k.fn, k.cpu_ms.p50, k.cpu_ms.p99, k.dynamo.read_capacity]),
+        .slice(0, 8)
+        .map((k) => {
+          const m = model.get(k.kind);
+          return [
+            k.kind,
+            k.cpu_ms.p50,
+            m?.request_ms.p50,
+            m?.floor_ms.p50,
+            m?.ratio == null ? undefined : `×${m.ratio}`,
+          ];
+        }),
     );
   },
-  memory: (r) => (r.lambda_memory ? lambdaMemoryTable(r.lambda_memory) : absent("the functions' CPU per request")),
+  memory: (r) => (r.lambda_memory ? lambdaMemoryTable(r.lambda_memory) : absent('CPU figures per function')),
   'index-loads': (r) =>
     r.index_loads
       ? table(
           ['family', 'entries', 'segments', 'read units', 'load p50 ms', 'p99 ms'],
           r.index_loads.loads.map((l) => [l.family, l.entries, l.segments, l.read_units, l.load_ms.p50, l.load_ms.p99]),
         )
-      : absent('index loads'),
+      : absent('index load figures'),
   'warm-loads': (r) =>
     r.warm_loads
       ? table(
@@ -176,7 +179,7 @@ export const TABLES: Record<string, (results: BenchResults) => string> = {
             w.heap_mb,
           ]),
         )
-      : absent('warm instances'),
+      : absent('warm instance figures'),
   imports: (r) =>
     r.imports
       ? table(
@@ -189,7 +192,7 @@ export const TABLES: Record<string, (results: BenchResults) => string> = {
             Math.round(c.ms / 100) / 10,
           ]),
         )
-      : absent('import cases'),
+      : absent('import figures'),
   bundles: (r) =>
     table(
       ['bundle', 'KB', 'gzip KB', 'size × document client', 'init ms', 'first answer ms'],
@@ -215,7 +218,7 @@ export const TABLES: Record<string, (results: BenchResults) => string> = {
             t.cpu_cores.embedded_dynamodb,
           ]),
         )
-      : absent('throughput'),
+      : absent('throughput figures'),
   mix: (r) =>
     r.mix
       ? table(
@@ -229,7 +232,7 @@ export const TABLES: Record<string, (results: BenchResults) => string> = {
             m.latency_ms.p99,
           ]),
         )
-      : absent('traffic mix'),
+      : absent('traffic mix figures'),
   refusals: (r) =>
     r.refusals
       ? table(
@@ -245,7 +248,7 @@ export const TABLES: Record<string, (results: BenchResults) => string> = {
               .map(({ n, c }) => [n, c.status, c.calls, c.read_capacity, c.write_capacity]),
           ],
         )
-      : absent('refused requests'),
+      : absent('refusal figures'),
   'dynamo-cost': (r) => {
     const cases: [string, ImportCase | undefined, number][] = [
       ['earn refresh, every document changed (b), every 5 minutes', byId(r.imports, 'b'), 288],
@@ -269,7 +272,7 @@ export const TABLES: Record<string, (results: BenchResults) => string> = {
       });
     return rows.length
       ? table(['what', 'a run', 'runs a day', '$ a day', '$ per 30 days'], rows)
-      : absent('import cases');
+      : absent('import figures');
   },
 };
 

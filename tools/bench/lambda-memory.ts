@@ -179,17 +179,23 @@ export async function measureAuthorizer(
 
 const cell = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 3 });
 
-/** The Markdown table: a row per function and size, the pick in bold. */
+/** The Markdown table: a row per function, a column per size (p50 typical / worst, $ per million), the pick in bold. */
 export function lambdaMemoryTable(memory: LambdaMemory): string {
-  const rows = memory.functions.flatMap((f) =>
-    f.sizes.map((s) => {
-      const mark = (text: string) => (s.memory_mb === f.pick_mb ? `**${text}**` : text);
-      return `| ${f.fn} | ${mark(cell(s.memory_mb))}${s.memory_mb === f.configured_mb ? ' (configured)' : ''} | ${cell(f.cpu_p50_ms)} / ${cell(f.worst_cpu_p50_ms)} | ${mark(cell(s.p50_ms))} | ${cell(s.worst_p50_ms)} | ${mark(cell(s.usd_per_million))} |`;
-    }),
-  );
+  const cellOf = (f: FunctionMemory, s: MemoryRow | undefined) => {
+    if (!s) return '–';
+    const text = `${cell(s.p50_ms)} / ${cell(s.worst_p50_ms)} ms, $${cell(s.usd_per_million)}`;
+    return s.memory_mb === f.pick_mb ? `**${text}**` : text;
+  };
+  const rows = memory.functions.map((f) => {
+    const at = (mb: number) => f.sizes.find((s) => s.memory_mb === mb);
+    const configured = (MEMORY_SIZES as readonly number[]).includes(f.configured_mb)
+      ? cell(f.configured_mb)
+      : `${cell(f.configured_mb)}: ${cellOf(f, at(f.configured_mb))}`;
+    return `| ${f.fn} | ${cell(f.cpu_p50_ms)} / ${cell(f.worst_cpu_p50_ms)} | ${MEMORY_SIZES.map((mb) => cellOf(f, at(mb))).join(' | ')} | ${configured} | ${cell(f.pick_mb)} |`;
+  });
   return [
-    '| function | memory MB | own CPU p50 ms at 1 vCPU: typical / worst kind | p50 ms, typical kind | p50 ms, worst kind | $ per million requests |',
-    '|---|---|---|---|---|---|',
+    `| function | own CPU p50 ms, typical / worst kind | ${MEMORY_SIZES.map((mb) => `${cell(mb)} MB: p50 typical / worst, $ per million`).join(' | ')} | configured MB | pick MB |`,
+    `|---|---|${MEMORY_SIZES.map(() => '---').join('|')}|---|---|`,
     ...rows,
   ].join('\n');
 }

@@ -38,7 +38,9 @@ describe("a function's p50 and cost at a memory size", () => {
     expect(offers.sizes.map((s) => s.memory_mb)).toEqual([512, 1024, 1769]);
     expect(offers.pick_mb).toBe(1024);
     expect(memory.functions.find((f) => f.fn === 'platforms')!.pick_mb).toBe(512);
-    expect(lambdaMemoryTable(memory)).toContain('| offers | **1,024** | 1 / 1 |');
+    expect(lambdaMemoryTable(memory)).toContain(
+      '| offers | 1 / 1 | 12.46 / 12.46 ms, $0.287 | **10.73 / 10.73 ms, $0.347** | 10 / 10 ms, $0.43 | 512 | 1,024 |',
+    );
   });
 
   it("tabulates a function's configured size beside the three, and its typical and worst kinds", () => {
