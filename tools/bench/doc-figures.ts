@@ -141,10 +141,10 @@ export const TABLES: Record<string, (results: BenchResults) => string> = {
     if (kinds.length === 0) return absent('CPU figures per request kind');
     const model = new Map((r.latency_model ?? []).map((m) => [m.kind, m]));
     return table(
-      ['kind (the eight with the most own CPU)', 'own CPU p50 ms', 'p50 ms, model', 'floor p50 ms', 'ratio'],
+      ['kind (the six with the most own CPU)', 'own CPU p50 ms', 'p50 ms, model', 'floor p50 ms', 'ratio'],
       [...kinds]
         .sort((a, b) => (b.cpu_ms.p50 ?? 0) - (a.cpu_ms.p50 ?? 0))
-        .slice(0, 8)
+        .slice(0, 6)
         .map((k) => {
           const m = model.get(k.kind);
           return [
