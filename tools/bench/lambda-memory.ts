@@ -4,10 +4,12 @@
  * Tuning would tabulate them. Lambda gives a function memory / 1,769 MB of a vCPU: the CPU time of
  * a request stretches by 1,769 / memory below that, its wait for DynamoDB does not.
  */
+import { randomBytes } from 'node:crypto';
 import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { resolveStageConfig } from '../../lib/config';
 import type { BuiltFunctions } from '../../local/functions';
 import type { FunctionName } from '../../shared/http/routes';
+import { parseAccounts } from '../../shared/import/dataset';
 import type { ModelResult } from './latency-model';
 import type { KindResult } from './measure';
 import { cpuMsSince, type Latency, latencyOf, median, round } from './stats';
@@ -157,7 +159,20 @@ export async function measureAuthorizer(
   built: Pick<BuiltFunctions, 'authorizer' | 'keyStore'>,
   runs: number,
 ): Promise<{ runs: number; latency_ms: Latency; cpu_ms: Latency }> {
-  const { secret } = await built.keyStore.createKey('bench-authorizer', { perMinute: 1e9, perMonth: 1e9 });
+  // A premium user's key, as the throughput's (a key of a user without a subscription is denied).
+  const secret = `bench_${randomBytes(24).toString('hex')}`;
+  await built.keyStore.loadAccounts(
+    parseAccounts({
+      users: [
+        {
+          id: 'bench-authorizer',
+          premium: true,
+          premium_until: null,
+          keys: [{ key: secret, per_minute: 1_000_000_000, per_month: 1_000_000_000 }],
+        },
+      ],
+    }),
+  );
   const event: APIGatewayTokenAuthorizerEvent = {
     type: 'TOKEN',
     authorizationToken: `Bearer ${secret}`,
