@@ -482,6 +482,12 @@ export async function runBench(argv: string[]): Promise<number> {
       ...warmLoadChecks(warmLoads),
       ...publishChecks(firstAfterPublish),
       ...writeTargets,
+      // ADR 0030: each function at the cheapest size within ×1.2 of its fastest p50 (reported, not enforced).
+      ...memory.functions.map((f) => ({
+        check: `memory (${f.fn}): the configured size is the table's pick (ADR 0030)`,
+        pass: f.configured_mb === f.pick_mb,
+        detail: `configured ${f.configured_mb} MB, pick ${f.pick_mb} MB (own CPU p50 ${f.cpu_p50_ms} ms, worst ${f.worst_cpu_p50_ms} ms: ${f.worst_kind})`,
+      })),
     ];
     const results: BenchResults = {
       mode: mode.name,
