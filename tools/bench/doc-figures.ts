@@ -18,7 +18,7 @@ const TABLE = /<!-- bench-table ([\w-]+) -->\n[\s\S]*?<!-- \/bench-table -->/g;
 /** The latency target under the model (tools/bench/model-pass.ts). */
 const MODEL_TARGET = 1.2;
 
-/** Every Markdown file that may quote a figure: the README and docs/ (ADRs record, they do not quote a run). */
+/** @internal (exported for its tests) Every Markdown file that may quote a figure: the README and docs/ (ADRs record, they do not quote a run). */
 export function docFiles(root: string): string[] {
   return [
     'README.md',
@@ -56,7 +56,7 @@ function derived(results: BenchResults): Record<string, number | undefined> {
 /** What names an element of a list of the results: an import case, a function, the mix's cache, an index's family. */
 const LIST_KEYS = ['id', 'fn', 'cache', 'family'] as const;
 
-/** The number at a dotted path of the results (a list element by one of LIST_KEYS), or of `derived`. */
+/** @internal (exported for its tests) The number at a dotted path of the results (a list element by one of LIST_KEYS), or of `derived`. */
 export function figureAt(results: BenchResults, path: string): number | undefined {
   let at: unknown = { ...results, derived: derived(results) };
   for (const part of path.split('.')) {
@@ -66,7 +66,7 @@ export function figureAt(results: BenchResults, path: string): number | undefine
   return typeof at === 'number' ? at : undefined;
 }
 
-/** A figure as the docs write it: thousands separated, at most three decimals. */
+/** @internal (exported for its tests) A figure as the docs write it: thousands separated, at most three decimals. */
 export const formatFigure = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 3 });
 
 const cell = (value: unknown) =>
@@ -86,7 +86,7 @@ const absent = (what: string) =>
 
 const groups = (requests: KindResult[]) => [...new Set(requests.map((r) => r.group))];
 
-/** The generated tables, by the name their marker gives. */
+/** @internal (exported for its tests) The generated tables, by the name their marker gives. */
 export const TABLES: Record<string, (results: BenchResults) => string> = {
   run: (r) =>
     table(
@@ -276,13 +276,13 @@ export const TABLES: Record<string, (results: BenchResults) => string> = {
   },
 };
 
-export interface Rendered {
+interface Rendered {
   text: string;
   /** Marked paths the results hold no number at, and table names no renderer knows. */
   missing: string[];
 }
 
-/** A doc with every marked figure and generated table rendered from the results. */
+/** @internal (exported for its tests) A doc with every marked figure and generated table rendered from the results. */
 export function renderDoc(text: string, results: BenchResults): Rendered {
   const missing: string[] = [];
   const figures = text.replace(FIGURE, (whole, path: string) => {
@@ -304,7 +304,7 @@ export function renderDoc(text: string, results: BenchResults): Rendered {
   return { text: tables, missing };
 }
 
-/** Every marker of a doc: the figures' paths and quoted text, and the tables' names. */
+/** @internal (exported for its tests) Every marker of a doc: the figures' paths and quoted text, and the tables' names. */
 export function markersOf(text: string): { figures: { path: string; quoted: string }[]; tables: string[] } {
   return {
     figures: [...text.matchAll(FIGURE)].map((m) => ({ path: m[1], quoted: m[2] })),

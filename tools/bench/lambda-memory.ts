@@ -14,17 +14,17 @@ import type { ModelResult } from './latency-model';
 import type { KindResult } from './measure';
 import { cpuMsSince, type Latency, latencyOf, median, round } from './stats';
 
-/** The memory at which a function has one full vCPU (AWS Lambda developer guide, "Memory"). */
+/** @internal (exported for its tests) The memory at which a function has one full vCPU (AWS Lambda developer guide, "Memory"). */
 export const FULL_VCPU_MB = 1_769;
 /** The sizes every function is tabulated at, beside its configured one. */
-export const MEMORY_SIZES = [512, 1_024, FULL_VCPU_MB] as const;
+const MEMORY_SIZES = [512, 1_024, FULL_VCPU_MB] as const;
 
 /**
  * Lambda's list prices for the stack's architecture (arm64, lib/constructs/stack-function.ts),
  * us-east-1, the first tier (7.5 billion GB-s a month): aws.amazon.com/lambda/pricing as
  * published since the tiers of 2022 (x86: $0.0000166667 per GB-s, the same request price).
  */
-export const LAMBDA_PRICES = {
+const LAMBDA_PRICES = {
   architecture: 'arm64',
   region: 'us-east-1',
   usd_per_gb_s: 0.0000133334,
@@ -33,7 +33,7 @@ export const LAMBDA_PRICES = {
 } as const;
 
 /** A pick is the cheapest size whose typical p50 is within this factor of the fastest size's. */
-export const PICK_WITHIN = 1.2;
+const PICK_WITHIN = 1.2;
 
 /** What one request kind costs in this run: its wall time and the service's own CPU in it. */
 export interface CpuSample {
@@ -45,7 +45,7 @@ export interface CpuSample {
   cpu_p50_ms: number;
 }
 
-export interface MemoryRow {
+interface MemoryRow {
   memory_mb: number;
   /** The median over the function's kinds of each kind's p50 at this size. */
   p50_ms: number;
@@ -55,7 +55,7 @@ export interface MemoryRow {
   usd_per_million: number;
 }
 
-export interface FunctionMemory {
+interface FunctionMemory {
   fn: FunctionName | 'authorizer';
   configured_mb: number;
   kinds: number;
@@ -76,13 +76,13 @@ export interface LambdaMemory {
   functions: FunctionMemory[];
 }
 
-/** A request's p50 at `memoryMb`: its CPU stretched by the vCPU share, its wait unchanged. */
+/** @internal (exported for its tests) A request's p50 at `memoryMb`: its CPU stretched by the vCPU share, its wait unchanged. */
 export function p50AtMemory(sample: Pick<CpuSample, 'wall_p50_ms' | 'cpu_p50_ms'>, memoryMb: number): number {
   const stretch = Math.max(1, FULL_VCPU_MB / memoryMb);
   return sample.wall_p50_ms + sample.cpu_p50_ms * (stretch - 1);
 }
 
-/** What a million requests of `ms` each cost at `memoryMb` (duration billed per started ms). */
+/** @internal (exported for its tests) What a million requests of `ms` each cost at `memoryMb` (duration billed per started ms). */
 export function usdPerMillion(ms: number, memoryMb: number): number {
   const gbSeconds = (memoryMb / 1024) * (Math.ceil(ms) / 1000);
   return 1e6 * gbSeconds * LAMBDA_PRICES.usd_per_gb_s + LAMBDA_PRICES.usd_per_million_requests;
