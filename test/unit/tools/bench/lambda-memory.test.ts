@@ -1,3 +1,4 @@
+import { resolveStageConfig } from '../../../../lib/config';
 import {
   type CpuSample,
   cpuSamples,
@@ -39,7 +40,7 @@ describe("a function's p50 and cost at a memory size", () => {
     expect(offers.pick_mb).toBe(1024);
     expect(memory.functions.find((f) => f.fn === 'platforms')!.pick_mb).toBe(512);
     expect(lambdaMemoryTable(memory)).toContain(
-      '| offers | 1 / 1 | 12.46 / 12.46 ms, $0.287 | **10.73 / 10.73 ms, $0.347** | 10 / 10 ms, $0.43 | 512 | 1,024 |',
+      `| offers | 1 / 1 | 12.46 / 12.46 ms, $0.287 | **10.73 / 10.73 ms, $0.347** | 10 / 10 ms, $0.43 | ${offers.configured_mb.toLocaleString('en-US')} | 1,024 |`,
     );
   });
 
@@ -50,9 +51,12 @@ describe("a function's p50 and cost at a memory size", () => {
       sample('currencies', 20, 30, 'b'),
       sample('currencies', 12, 2, 'c'),
     ]);
-    expect(memory.functions.find((f) => f.fn === 'usage')!.sizes.map((s) => s.memory_mb)).toEqual([
-      256, 512, 1024, 1769,
-    ]);
+    // The configured size (lib/config.ts) beside 512, 1,024 and 1,769 MB.
+    const usage = memory.functions.find((f) => f.fn === 'usage')!;
+    expect(usage.configured_mb).toBe(resolveStageConfig('dev').memorySizes.usage);
+    expect(usage.sizes.map((s) => s.memory_mb)).toEqual(
+      [...new Set([usage.configured_mb, 512, 1024, 1769])].sort((a, b) => a - b),
+    );
     const currencies = memory.functions.find((f) => f.fn === 'currencies')!;
     expect(currencies).toMatchObject({ kinds: 3, cpu_p50_ms: 2, worst_kind: 'b', worst_cpu_p50_ms: 30 });
     expect(currencies.sizes.at(-1)).toMatchObject({ memory_mb: 1769, p50_ms: 12, worst_p50_ms: 20 });
