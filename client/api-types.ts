@@ -1594,7 +1594,7 @@ export interface components {
                 "application/json": components["schemas"]["SubscriptionRequiredError"];
             };
         };
-        /** @description `not_found`: the resource does not exist or is not public (unpublished or delisted). An unknown route or method answers the same envelope before authentication, without usage headers. */
+        /** @description `not_found`: the resource does not exist or is not public (unpublished or delisted). An unknown route or method answers the same envelope before authentication, without usage headers (a method `/mcp` does not take: `405 method_not_allowed`). */
         NotFound: {
             headers: {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
