@@ -298,10 +298,9 @@ export function matchRoute(method: string, path: string): RouteMatch | undefined
 
 /**
  * The route a request's method is not allowed on: a route whose path takes its method only
- * (`onlyMethod`) matches the path and not the method (a preflight is the preflight's).
+ * (`onlyMethod`) matches the path and not the method. A gateway answers the CORS preflight first.
  */
 export function methodNotAllowed(method: string, path: string): Route | undefined {
-  if (method === 'OPTIONS') return undefined;
   return compiled.find(({ route: r, regex }) => r.onlyMethod && r.method !== method && regex.test(path))?.route;
 }
 

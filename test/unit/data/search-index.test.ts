@@ -165,4 +165,23 @@ describe('prepared ahead (the pointer read ahead, ADR 0019)', () => {
     await expect(store.prepare({ wallets: { version: 'w9' } })).resolves.toBeUndefined();
     expect(derivations).toBe(0);
   });
+
+  it('reads ahead with nothing to derive, and a version stored without records derives nothing', async () => {
+    holding([...wallets('w1'), ...wallets('w2')]);
+    const plain = new SearchStore(client, 'table');
+    await plain.records('w1', 'wallets');
+    await plain.prepare({ wallets: { version: 'w2' } });
+    ddb.resetHistory();
+    const prepared = await plain.records('w2', 'wallets');
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+    expect(prepared).toEqual(await plain.records('w1'));
+
+    const store = new SearchStore(client, 'table');
+    let derivations = 0;
+    store.deriveAhead(() => derivations++);
+    await store.records('w1', 'wallets');
+    await store.prepare({ wallets: { version: 'w-old' } });
+    expect(derivations).toBe(0);
+    expect(await store.records('w-old', 'wallets')).toBeUndefined();
+  });
 });
