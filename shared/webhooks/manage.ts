@@ -26,10 +26,7 @@ export interface CreateOptions {
   secret?: string;
 }
 
-/**
- * A subscription item from a checked spec: active, never delivered.
- * @internal (exported for its tests)
- */
+/** A subscription item from a checked spec: active, never delivered. */
 export function subscriptionItem(
   id: string,
   userId: string,

@@ -182,7 +182,6 @@ export const premiumCommand = (store: KeyStore, userId: string, until: string | 
 /**
  * Loads an accounts file as `npm start` does (shared/webhooks/manage.ts `loadAccounts`): its users,
  * keys and webhook subscriptions, the whole file checked first (nothing is written when it is refused).
- * @internal (exported for its tests)
  */
 export async function loadAccountsCommand(
   stores: AccountStores,
