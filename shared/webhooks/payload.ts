@@ -4,6 +4,7 @@
  * message (the body travels in it: queue.ts), numbered `part` of `parts`. The offers are the
  * documents as the detail serves them, byte for byte.
  */
+import { cut } from '../data/items/content';
 import type { OfferFamily } from '../data/keys';
 import { OFFER_FAMILY } from '../model/offer-families';
 import type { MatchedEvent } from './events';
@@ -41,23 +42,7 @@ export function eventJson(family: OfferFamily, event: MatchedEvent, offer: strin
 }
 
 /** The events' JSON cut into parts, each part the list of its events' JSON. */
-export function partsOf(events: readonly string[]): string[][] {
-  const parts: string[][] = [];
-  let current: string[] = [];
-  let bytes = 0;
-  for (const event of events) {
-    const size = Buffer.byteLength(event) + 1;
-    if (current.length === EVENTS_PER_PART || (current.length > 0 && bytes + size > PART_EVENTS_MAX_BYTES)) {
-      parts.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(event);
-    bytes += size;
-  }
-  if (current.length > 0) parts.push(current);
-  return parts;
-}
+export const partsOf = (events: readonly string[]): string[][] => cut(events, PART_EVENTS_MAX_BYTES, EVENTS_PER_PART);
 
 /** The body of part `part` (from 1) of `parts`. */
 export function bodyOf(head: PayloadHead, events: readonly string[], part: number, parts: number): string {

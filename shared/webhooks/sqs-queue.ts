@@ -4,6 +4,7 @@
  */
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { eachBatch } from '../data/batches';
+import { cut } from '../data/items/content';
 import { type DeliveryMessage, type DeliveryQueue, encodeDeliveryMessage, MESSAGE_MAX_BYTES } from './queue';
 
 /** SQS's longest delay of a message. */
@@ -42,20 +43,9 @@ export class SqsDeliveryQueue implements DeliveryQueue {
 
 /** Batches of at most 10 messages whose bodies together stay within SQS's limit of a batch (that of one message). */
 function batchesOf(texts: readonly string[]): string[][] {
-  const batches: string[][] = [];
-  let current: string[] = [];
-  let bytes = 0;
   for (const text of texts) {
     const size = Buffer.byteLength(text);
     if (size > MESSAGE_MAX_BYTES) throw new RangeError(`a webhook message of ${size} bytes is over SQS's limit`);
-    if (current.length === SQS_BATCH || bytes + size > MESSAGE_MAX_BYTES) {
-      batches.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(text);
-    bytes += size;
   }
-  if (current.length > 0) batches.push(current);
-  return batches;
+  return cut(texts, MESSAGE_MAX_BYTES, SQS_BATCH);
 }

@@ -66,14 +66,21 @@ export function parsed(text: string, what: string): unknown {
  */
 const CHUNK_TEXT_BYTES = 300 * 1024;
 
-/** Texts → groups of consecutive texts, each under `maxBytes` (a line break or comma apart) unless one text is larger; never an empty group. */
-export function cut(texts: Iterable<string>, maxBytes = CHUNK_TEXT_BYTES): string[][] {
+/**
+ * Texts → groups of consecutive texts, each under `maxBytes` (a line break or comma apart) unless
+ * one text is larger, and of at most `maxCount` texts; never an empty group.
+ */
+export function cut(
+  texts: Iterable<string>,
+  maxBytes = CHUNK_TEXT_BYTES,
+  maxCount = Number.POSITIVE_INFINITY,
+): string[][] {
   const groups: string[][] = [];
   let group: string[] = [];
   let size = 0;
   for (const text of texts) {
     const bytes = Buffer.byteLength(text) + 1;
-    if (size + bytes > maxBytes && group.length > 0) {
+    if ((size + bytes > maxBytes || group.length === maxCount) && group.length > 0) {
       groups.push(group);
       group = [];
       size = 0;
