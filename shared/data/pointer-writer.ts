@@ -7,7 +7,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } fr
 import { decodePointer, type SnapshotPointer } from './items/pointer';
 import { pointerKey, refreshedKey } from './keys';
 
-export type { FamilyState, ImportLease, RetiredVersion, SnapshotPointer } from './items/pointer';
+export type { RetiredVersion, SnapshotPointer } from './items/pointer';
 
 export class PointerWriter {
   constructor(

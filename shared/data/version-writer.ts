@@ -21,8 +21,6 @@ import { indexSegmentKey, manifestPartition, sharedItemKey, sourceChunkName } fr
 import { queryAll } from './query-all';
 import { type SourcePlan, SourceStore, type VersionSource } from './source-store';
 
-export type { VersionSource } from './source-store';
-
 /**
  * The figure state of an earn or borrow version (docs/adr/0015-apy-figures.md): its index, every
  * chunk it names, and the chunks it made (written with its blocks, after its manifest).

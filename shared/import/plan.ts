@@ -11,12 +11,17 @@ import type { FamilyState, SnapshotPointer } from '../data/items/pointer';
 import {
   CATALOG_FAMILIES,
   DATASET_FAMILY_OF,
+  documentBlockKey,
   HISTORY_DATASET_FAMILY,
   HISTORY_FAMILIES,
   type HistoryFamily,
+  indexDeltaKey,
+  indexSegmentKey,
+  manifestKey,
   OFFER_FAMILIES,
   type OfferFamily,
   PLATFORM_FAMILIES,
+  sourceChunkKey,
   type VersionedFamily,
 } from '../data/keys';
 import type { VersionWriter } from '../data/version-writer';
@@ -33,15 +38,19 @@ import {
 
 /**
  * The layout of family versions, derived from what it versions, never bumped by hand: the blocks'
- * format (items/document-block.ts `BLOCK_LAYOUT`) and the index's layout, from its declared
- * columns and their encodings (items/index-segment.ts `INDEX_LAYOUT`). It is part of every
- * version's identity, hence of its keys (`V#<v>#`): a layout change is a new version, written by
- * the first import after the deploy (docs/deploy.md, ADR 0024).
+ * format (items/document-block.ts `BLOCK_LAYOUT`), the index's layout, from its declared columns
+ * and their encodings (items/index-segment.ts `INDEX_LAYOUT`), and the keys a version's items lie
+ * under (keys.ts: its index, delta and manifest, the blocks and source chunks it names). It is part
+ * of every version's identity, hence of its keys (`V#<v>#`): a layout change is a new version,
+ * written by the first import after the deploy (docs/deploy.md, ADR 0024).
  */
-const LAYOUT = [BLOCK_LAYOUT, INDEX_LAYOUT];
+const LAYOUT = [
+  BLOCK_LAYOUT,
+  INDEX_LAYOUT,
+  [indexSegmentKey('v', 0), indexDeltaKey('v', 0), manifestKey('v', 0), documentBlockKey('h'), sourceChunkKey('h')],
+];
 
-export const hashOf = (...parts: unknown[]) =>
-  createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 20);
+const hashOf = (...parts: unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 20);
 
 /**
  * A family version's identity: the layout, its records' hash, the references it rendered and, for
@@ -66,7 +75,7 @@ export interface FamilyChange {
 }
 
 /** Would the import write history for a family (against a pointer)? Asked only when the answer decides a change. */
-export type WritesHistory = (family: HistoryFamily, pointer: SnapshotPointer | undefined) => Promise<boolean>;
+type WritesHistory = (family: HistoryFamily, pointer: SnapshotPointer | undefined) => Promise<boolean>;
 
 /** What planning reads and is told: the served version's source records, the refresh time, history's answer. */
 export interface PlanContext {

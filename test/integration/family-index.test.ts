@@ -446,13 +446,14 @@ describe('retired versions', () => {
 
     expect(await loads(() => store.served('earn', previous.version, previous))).toBe(1);
     // The new version's index: loaded, or its delta applied to the one it replaced.
-    const { indexLoads, indexDeltas } = (
-      await withRequestAccounting(() => store.served('earn', served.version, served))
-    ).accounting.summary();
+    const { result: index, accounting } = await withRequestAccounting(() =>
+      store.served('earn', served.version, served),
+    );
+    const { indexLoads, indexDeltas } = accounting.summary();
     expect(indexLoads + indexDeltas).toBe(1);
     expect(await loads(() => store.retired(previous.version, previous))).toBe(0);
-    // One version per family among the served ones.
-    expect(store.keptBytes.servedBytes).toBe(heap);
+    // One version per family among the served ones (a delta's heap is estimated from the index it applied to).
+    expect(store.keptBytes.servedBytes).toBe(index.heapBytes);
   });
 });
 
@@ -716,13 +717,14 @@ describe('a refresh', () => {
     const docs = putBlocks.flatMap((h) => after.get(h)!.map((d) => JSON.parse(d)));
     expect(docs.every((d) => String(d.compositeKey).startsWith('earn:'))).toBe(true);
     expect(docs.filter((d) => d.id === 150).map((d) => d.apy)).toEqual(['77.125']);
-    // Besides them: the new earn version's manifest, its index as a delta of the replaced version's
-    // (its base: docs/adr/0018-index-bases.md), its new records' source, and nothing of any other version.
+    // Besides them: the new earn version's manifest, its index and its delta against the replaced
+    // version's, its new records' source, and nothing of any other version.
     const version = result.versions.earn;
     const others = recording.puts().filter((i) => !i.PK.startsWith(DOCUMENT_PREFIX));
     expect([...new Set(others.map((i) => i.PK))].sort()).toEqual([
       EARN_SOURCE,
       `V#${version}#DELTA`,
+      `V#${version}#INDEX`,
       `V#${version}#MANIFEST`,
     ]);
     expect(recording.deletes()).toEqual([]);
@@ -850,7 +852,7 @@ describe('leases', () => {
 
   it('an import killed while deleting an earlier failed import’s versions leaves them on the lease; the next import deletes them', async () => {
     const [y] = await abandoned(withApy(base(), 150, '11.5'), T0 + 1_000);
-    expect(await partitionsOf(table, y)).toEqual([EARN_SOURCE, `V#${y}#DELTA`, `V#${y}#MANIFEST`]);
+    expect(await partitionsOf(table, y)).toEqual([EARN_SOURCE, `V#${y}#DELTA`, `V#${y}#INDEX`, `V#${y}#MANIFEST`]);
     const next = withApy(base(), 151, '12.5');
 
     // Killed after its first batch write: the deletion of y's own items, before its manifest's.
@@ -903,7 +905,7 @@ describe('leases', () => {
 
     const retired = (await readPointer(table.client, table.tableName))!.retired.find((r) => r.version === v1);
     expect(retired).toBeDefined();
-    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#DELTA`, `V#${v1}#MANIFEST`]);
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#DELTA`, `V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
     const records = await new VersionWriter(table.client, table.tableName).readSource(
       v1,
       'earn_offers',

@@ -18,7 +18,7 @@ import { BODY, type Item, inflated, parsed } from './content';
 const BLOCK_FORMAT = { separator: '\n', body: 'deflate-raw', hash: 'sha256', hashDigits: 32 } as const;
 const DOC_SEPARATOR = BLOCK_FORMAT.separator;
 
-/** The layout of stored blocks, derived from their format (shared/import/importer.ts `LAYOUT`). */
+/** The layout of stored blocks, derived from their format (shared/import/plan.ts `LAYOUT`). */
 export const BLOCK_LAYOUT = JSON.stringify(BLOCK_FORMAT);
 
 /** SHA-256 of a block's family and text, its first hex digits: the hash that addresses it. */
