@@ -375,9 +375,8 @@ export async function measureImports(
       stored,
       appendFor(earnIds, borrowIds),
     );
-    // The history items: the figure versions beside them are written as deltas of their base (ADR
-    // 0018), one more item each where the twenty imports that stored the three years left the served
-    // version a delta of an older base (its delta against it, and one against the served version).
+    // The history items: the figure versions beside them (their index, delta and manifest) are the
+    // same in both cases, whatever history is stored.
     const historyItems = (c: ImportCase) => c.history_items_written ?? 0;
     const same = historyItems(withHistory.entry) === historyItems(withoutHistory.entry);
     Object.assign(withHistory.entry, {
