@@ -1,7 +1,7 @@
 /**
  * A block of rendered documents (`DOC#<hash>` / `DOC`), addressed by the hash of its content and
  * shared by every version that names it: one JSON document a line, raw deflate. Read by
- * document-store.ts; written by snapshot-writer.ts.
+ * document-store.ts; written by version-writer.ts.
  */
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';

@@ -1,7 +1,7 @@
 /**
  * A version's manifest (`V#<version>#MANIFEST` / `000000`…): the keys of the items it owns and
  * the blocks it names, so that it can be deleted without a scan. Read and written by
- * snapshot-writer.ts.
+ * version-writer.ts.
  */
 import { CorruptDataError } from '../../platform/errors';
 import { manifestKey, sourceChunkName } from '../keys';

@@ -2,7 +2,7 @@
  * The snapshot pointer (`SNAPSHOT` / `CURRENT`): the served version of every family, the replaced
  * versions still readable, the served history's sequence number and the import lease; and the
  * refresh times beside it (`SNAPSHOT` / `REFRESHED`). Read by pointer-store.ts (the serving
- * functions, the freshness metric, the status) and snapshot-writer.ts (the import).
+ * functions, the freshness metric, the status) and pointer-writer.ts and import-lease.ts (the import).
  */
 import * as z from 'zod/mini';
 import { CorruptDataError } from '../../platform/errors';
@@ -32,8 +32,6 @@ const FamilyStateCodec = z.object({
    * version it replaced (docs/adr/0017-index-deltas.md). Absent when the import wrote none.
    */
   delta: z.optional(DeltaRef),
-  /** Records in the file that published it: written by imports before ADR 0009, no longer (every pointer write is charged by its size). */
-  count: z.optional(z.number()),
   /** When the served content of the family last changed. */
   publishedAt: z.string(),
   /**

@@ -72,7 +72,6 @@ function store(version: string, projection: Projection, publishedAt: string) {
     version,
     segments: segments.length,
     indexHash: segmentsHash(segments),
-    count: projection.index.block.length,
     publishedAt,
   };
 }

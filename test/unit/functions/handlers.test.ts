@@ -95,7 +95,6 @@ for (const [family, name] of [
     version: VERSION[family],
     segments: segments.length,
     indexHash: segmentsHash(segments),
-    count: index.block.length,
     publishedAt: '2026-11-20T09:00:00.000Z',
   };
 }
