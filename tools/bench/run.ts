@@ -48,6 +48,7 @@ import { depthCheck, readCapacityAtDepth } from './depth';
 import { ServedData, type ViewFilter } from './floor';
 import { type BaselineDataset, importsTable, measureImports, refreshed, writeBaseline } from './imports';
 import { type IndexLoads, indexLoadChecks, indexLoadTable, measureIndexLoads } from './index-load';
+import { cpuSamples, lambdaMemory, lambdaMemoryTable, measureAuthorizer } from './lambda-memory';
 import { applyLatencyModel } from './latency-model';
 import { benchConfig, loadDataset, startBenchDynamo } from './load';
 import { CallRecorder, type Handler, type KindResult, type MeasureOptions, measureKind } from './measure';
@@ -93,7 +94,8 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
     name: 'quick',
     preset: QUICK_BENCH,
     latency: false,
-    // Two runs: the work and units are the same in each (RT is the max over them).
+    // Two runs: the work and units are the same in each (RT is the max over them); the own CPU is the
+    // lower of the two (the worst batch's 201 calls a run are as many as dynalite bears beside the tests).
     measure: { runs: 2, budgetMs: 0, minRuns: 2, warmup: 0 },
     initRounds: 7,
     throughputMs: 5_000,
@@ -415,6 +417,12 @@ export async function runBench(argv: string[]): Promise<number> {
       );
     }
 
+    // The authorizer's own request (an uncached key), as the kinds' above: its CPU and wall time.
+    const authorizerRun = await measureAuthorizer(built, mode.name === 'quick' ? 20 : 200);
+    log(
+      `authorizer: p50 ${authorizerRun.latency_ms.p50} ms, own CPU p50 ${authorizerRun.cpu_ms.p50} ms (${seconds(started)} s)`,
+    );
+
     const refusals = await measureRefusals(handlers.offers);
     log(
       `refusals: ${refusals.sequence.map((c) => `${c.status} (${c.calls} calls, ${c.read_capacity} RCU)`).join(', ')} (${seconds(started)} s)`,
@@ -473,6 +481,17 @@ export async function runBench(argv: string[]): Promise<number> {
       refreshes.publish,
     ).finally(refreshes.close);
 
+    const memory = lambdaMemory([
+      ...cpuSamples(requests, model?.latency),
+      {
+        kind: 'authorizer: a key not cached',
+        fn: 'authorizer',
+        base: 'embedded DynamoDB',
+        wall_p50_ms: authorizerRun.latency_ms.p50 ?? 0,
+        cpu_p50_ms: authorizerRun.cpu_ms.p50 ?? 0,
+      },
+    ]);
+
     const writeTargets = writeTargetChecks(imports, baselineOf(mode));
     const checks = [
       depthCheck(depth[0], depth[1]),
@@ -482,6 +501,12 @@ export async function runBench(argv: string[]): Promise<number> {
       ...warmLoadChecks(warmLoads),
       ...publishChecks(firstAfterPublish),
       ...writeTargets,
+      // ADR 0030: each function at the cheapest size within ×1.2 of its fastest p50 (reported, not enforced).
+      ...memory.functions.map((f) => ({
+        check: `memory (${f.fn}): the configured size is the table's pick (ADR 0030)`,
+        pass: f.configured_mb === f.pick_mb,
+        detail: `configured ${f.configured_mb} MB, pick ${f.pick_mb} MB (own CPU p50 ${f.cpu_p50_ms} ms, worst ${f.worst_cpu_p50_ms} ms: ${f.worst_kind})`,
+      })),
     ];
     const results: BenchResults = {
       mode: mode.name,
@@ -507,6 +532,8 @@ export async function runBench(argv: string[]): Promise<number> {
       index_loads: indexLoads,
       warm_loads: warmLoads,
       refusals,
+      authorizer: authorizerRun,
+      lambda_memory: memory,
       imports,
       checks,
     };
@@ -534,6 +561,7 @@ export async function runBench(argv: string[]): Promise<number> {
     process.stdout.write(
       `\n${model ? modelTables(model) : indexLoadTable(indexLoads)}\n\n${warmLoadTable(warmLoads)}\n`,
     );
+    process.stdout.write(`\nmemory and CPU (${mode.name}):\n\n${lambdaMemoryTable(memory)}\n`);
     process.stdout.write(`\nrefused requests:\n${refusalLines(refusals).join('\n')}\n`);
     process.stdout.write(`\nimports:\n\n${importsTable(imports)}\n`);
     process.stdout.write('\n');
