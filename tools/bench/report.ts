@@ -96,7 +96,7 @@ export interface BenchResults {
  */
 export const ENFORCE_WRITE_TARGETS = true;
 
-/** The write unit of the refresh time every import records (shared/data/snapshot-writer.ts, markRefreshed). */
+/** The write unit of the refresh time every import records (shared/data/pointer-writer.ts, markRefreshed). */
 const REFRESH_TIME_UNITS = 1;
 /** What a case wrote beside its history (and journal) and the pointer: with history, the versions its figures publish (issue 30). */
 const figureUnits = (c: ImportCase) =>

@@ -10,6 +10,7 @@
  *   npm run bench -- --out P    write P.json and P.md instead
  *   npm run bench -- --imports [--quick]   only what imports cost (the refresh cases against bench/baseline-writes.json)
  *   npm run bench -- --imports [--quick] --write-baseline   the same, recorded as the baseline (the design before issue 21 only)
+ *   npm run bench -- --imports --refreshes   only the refreshes (a) to (d) (a few minutes at BENCH), their rows replaced in the results
  *   npm run bench -- --model    only the latency model and the traffic mix (prints; writes nothing)
  *   npm run bench -- --model --only TEXT   the same for the request kinds whose name contains TEXT
  *   npm run bench -- --against REF   only the cold start of a git commit's functions against now
@@ -118,6 +119,7 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
 type Args = Mode & {
   importsOnly: boolean;
   webhooksOnly: boolean;
+  refreshesOnly: boolean;
   writeBaseline: boolean;
   modelOnly: boolean;
   only?: string;
@@ -129,6 +131,7 @@ function parseArgs(argv: string[]): Args {
   let quick = false;
   let importsOnly = false;
   let webhooksOnly = false;
+  let refreshesOnly = false;
   let writeBaseline = false;
   let modelOnly = false;
   let only: string | undefined;
@@ -139,6 +142,7 @@ function parseArgs(argv: string[]): Args {
     if (argv[i] === '--quick') quick = true;
     else if (argv[i] === '--imports') importsOnly = true;
     else if (argv[i] === '--webhooks') webhooksOnly = true;
+    else if (argv[i] === '--refreshes') refreshesOnly = true;
     else if (argv[i] === '--write-baseline') writeBaseline = true;
     else if (argv[i] === '--model') modelOnly = true;
     else if (argv[i] === '--only' && argv[i + 1]) only = argv[++i];
@@ -147,15 +151,18 @@ function parseArgs(argv: string[]): Args {
     else if (argv[i] === '--scale' && Number(argv[i + 1]) > 1) scale = Number(argv[++i]);
     else
       throw new Error(
-        `unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports [--write-baseline] | --webhooks | --model [--only TEXT] | --against REF | --scale N (> 1)] [--out PREFIX]`,
+        `unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports [--refreshes | --write-baseline] | --webhooks | --model [--only TEXT] | --against REF | --scale N (> 1)] [--out PREFIX]`,
       );
   }
-  if (writeBaseline && !importsOnly) throw new Error('--write-baseline goes with --imports');
+  if ((writeBaseline || refreshesOnly) && !importsOnly)
+    throw new Error('--write-baseline and --refreshes go with --imports');
+  if (writeBaseline && refreshesOnly) throw new Error('--write-baseline records every case: not with --refreshes');
   const mode = MODES[quick ? 'quick' : 'full'];
   return {
     ...mode,
     importsOnly,
     webhooksOnly,
+    refreshesOnly,
     writeBaseline,
     modelOnly,
     only,
@@ -211,18 +218,30 @@ async function importsOnly(mode: Args): Promise<number> {
   log(`bench imports (${mode.name}): generated in ${seconds(started)} s`);
   const dynamo = await startBenchDynamo('market-data-bench');
   try {
-    const imports = await measureImports(dataset, dynamo.endpoint, { quick: mode.name === 'quick' }, log);
-    const checks = writeTargetChecks(imports, baselineOf(mode));
-    process.stdout.write(
-      `imports (${mode.name}, ${seconds(started)} s):\n\n${importsTable(imports)}\n\n${checksTable(checks)}\n`,
+    const measuredCases = await measureImports(
+      dataset,
+      dynamo.endpoint,
+      { quick: mode.name === 'quick', refreshesOnly: mode.refreshesOnly },
+      log,
     );
-    // The cases replace those of the run's results, with the checks on them, said as their own run.
+    // With --refreshes, the checks of the cases measured (those of (e) stay as their run left them).
+    const checks = writeTargetChecks(measuredCases, baselineOf(mode)).filter(
+      (c) => !mode.refreshesOnly || measuredCases.some((m) => c.check.startsWith(`import (${m.id})`)),
+    );
+    process.stdout.write(
+      `imports (${mode.name}, ${seconds(started)} s):\n\n${importsTable(measuredCases)}\n\n${checksTable(checks)}\n`,
+    );
+    // The cases replace those of the run's results, with the checks on them, said as their own run
+    // (with --refreshes, the rows (a) to (d) only: the others stay as their run measured them).
     updateResults(mode.out, (results) => {
       const targets = new Set(writeTargetChecks(results.imports ?? [], baselineOf(mode)).map((c) => c.check));
-      results.imports = imports;
+      const ids = new Set(measuredCases.map((c) => c.id));
+      const kept = mode.refreshesOnly ? (results.imports ?? []).filter((c) => !c.id || !ids.has(c.id)) : [];
+      results.imports = [...measuredCases, ...kept];
       results.imports_run = runNote(started, loadAtStart);
       results.checks = [...results.checks.filter((c) => !targets.has(c.check)), ...checks];
     });
+    const imports = measuredCases;
     if (mode.writeBaseline) {
       const git = (...args: string[]) =>
         execFileSync('git', args, { cwd: resolve(__dirname, '../..'), encoding: 'utf8' }).trim();
