@@ -272,10 +272,18 @@ export const USER_WEBHOOK_REF_PREFIX = `WEBHOOK${SEP}`;
 export const webhookSecretKey = (id: string): Key => ({ PK: `${WEBHOOK_SECRET_PREFIX}${id}`, SK: 'SECRET' });
 
 /**
- * The reference APYs of one subscription (`apy_change`), one item: a publish reads it only for the
- * subscriptions whose offers moved, and writes it once when they changed.
+ * The reference APYs of a family's `apy_change` subscriptions, packed (docs/adr/0028-webhook-delivery.md):
+ * one partition a family, read whole by one Query at a publish; each subscription's in one bucket
+ * (a hash of its id), a bucket in one item or, past an item's size, several (`part`). A publish
+ * rewrites only the buckets whose contents changed.
  */
-export const webhookReferenceKey = (id: string): Key => ({ PK: `${WEBHOOK_REFERENCE_PREFIX}${id}`, SK: 'REFS' });
+export const webhookReferencePartition = (family: OfferFamily): string => `${WEBHOOK_REFERENCE_PREFIX}${family}`;
+export const webhookReferenceKey = (family: OfferFamily, bucket: number, part: number): Key => ({
+  PK: webhookReferencePartition(family),
+  SK: `${webhookReferenceBucket(bucket)}${part}`,
+});
+/** The sort-key prefix of a bucket's items (`B042#`). */
+export const webhookReferenceBucket = (bucket: number): string => `B${String(bucket).padStart(3, '0')}${SEP}`;
 
 /** One delivery of a subscription; its id starts with its creation time, so the partition reads newest first. */
 export const webhookDeliveryPartition = (subscriptionId: string): string =>

@@ -21,6 +21,8 @@ import {
   decodeSecretItem,
   decodeSubscriptionItem,
   encoded,
+  encodeReferences,
+  type ReferenceSets,
   type SubscriptionItem,
 } from './items/webhook';
 import {
@@ -33,12 +35,14 @@ import {
   webhookDeliveryPartition,
   webhookFamilyPartition,
   webhookKey,
+  webhookReferenceBucket,
   webhookReferenceKey,
+  webhookReferencePartition,
   webhookSecretKey,
 } from './keys';
 import { queryAll } from './query-all';
 
-export type { DeliveryItem, SubscriptionItem };
+export type { DeliveryItem, ReferenceSets, SubscriptionItem };
 
 /** A user's subscription count reached its bound (CONTRACT §14: 25 a user). */
 export class WebhookLimitError extends Error {
@@ -48,10 +52,55 @@ export class WebhookLimitError extends Error {
   }
 }
 
-/** A subscription's reference APYs to write whole, by offer id. */
-export interface ReferenceWrite {
-  subscriptionId: string;
-  refs: ReadonlyMap<number, string>;
+/** A family's reference APYs as read (subscription id → offer id → APY), and how many items each bucket held. */
+export interface ReferenceBook {
+  family: OfferFamily;
+  sets: ReferenceSets;
+  parts: Map<number, number>;
+}
+
+/** Buckets of a family's references: a publish rewrites the buckets that changed, not every subscription's. */
+const REFERENCE_BUCKETS = 256;
+/** A bucket's item holds at most this many characters of references (an item is at most 400 KB). */
+const REFERENCE_PART_CHARS = 300_000;
+
+/** The bucket of a subscription's references (FNV-1a of its id). */
+export function referenceBucketOf(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % REFERENCE_BUCKETS;
+}
+
+/** Each bucket's entries (subscription id, encoded references) in id order; empty sets dropped. */
+function bucketed(sets: ReferenceSets): Map<number, [string, string][]> {
+  const buckets = new Map<number, [string, string][]>();
+  for (const [id, refs] of sets) {
+    if (refs.size === 0) continue;
+    const bucket = referenceBucketOf(id);
+    const entries = buckets.get(bucket) ?? [];
+    entries.push([id, encodeReferences(refs)]);
+    buckets.set(bucket, entries);
+  }
+  for (const entries of buckets.values()) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return buckets;
+}
+
+const sameEntries = (a: readonly [string, string][], b: readonly [string, string][]): boolean =>
+  a.length === b.length && a.every(([id, refs], i) => b[i][0] === id && b[i][1] === refs);
+
+/** A bucket's entries cut into items' `refs` maps by size. */
+function partsOf(entries: readonly [string, string][]): Record<string, string>[] {
+  const parts: Record<string, string>[] = [];
+  let chars = Number.POSITIVE_INFINITY;
+  for (const [id, refs] of entries) {
+    if (chars + id.length + refs.length > REFERENCE_PART_CHARS) {
+      parts.push({});
+      chars = 0;
+    }
+    parts[parts.length - 1][id] = refs;
+    chars += id.length + refs.length;
+  }
+  return parts;
 }
 
 export class WebhookStore {
@@ -118,7 +167,7 @@ export class WebhookStore {
   async remove(userId: string, id: string): Promise<boolean> {
     const subscription = await this.getForUser(userId, id);
     if (!subscription) return false;
-    await this.clearReferences(id);
+    await this.clearReferences(subscription.family, id);
     await this.delete(webhookKey(subscription.family, id));
     await this.delete(webhookSecretKey(id));
     await this.delete(userWebhookRefKey(userId, id));
@@ -132,7 +181,7 @@ export class WebhookStore {
   async enable(userId: string, id: string): Promise<SubscriptionItem | undefined> {
     const subscription = await this.getForUser(userId, id);
     if (!subscription) return undefined;
-    await this.clearReferences(id);
+    await this.clearReferences(subscription.family, id);
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
@@ -196,37 +245,75 @@ export class WebhookStore {
 
   // ---- reference APYs ---------------------------------------------------------------------------
 
-  /** The reference APYs stored for these subscriptions (one item each), by subscription id; none stored: absent. */
-  async references(subscriptionIds: readonly string[]): Promise<Map<string, Map<number, string>>> {
-    const items = await this.getMany(subscriptionIds.map((id) => webhookReferenceKey(id)));
-    const found = new Map<string, Map<number, string>>();
+  /** The reference APYs of a family's subscriptions (one Query of its partition; nothing stored: an empty book). */
+  async references(family: OfferFamily): Promise<ReferenceBook> {
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': webhookReferencePartition(family) },
+    });
+    const book: ReferenceBook = { family, sets: new Map(), parts: new Map() };
     for (const item of items) {
-      const id = String(item.PK).slice(webhookReferenceKey('').PK.length);
-      found.set(id, decodeReferenceItem(item));
+      const bucket = Number(String(item.SK).slice(1, String(item.SK).indexOf('#')));
+      book.parts.set(bucket, (book.parts.get(bucket) ?? 0) + 1);
+      for (const [id, refs] of decodeReferenceItem(item)) book.sets.set(id, refs);
     }
-    return found;
+    return book;
   }
 
-  /** Writes each subscription's references whole (an empty set deletes its item). */
-  async writeReferences(writes: readonly ReferenceWrite[]): Promise<void> {
+  /**
+   * Writes the family's references as `next` has them: only the buckets whose contents differ from
+   * the book read, each whole (its parts put, the parts it no longer needs deleted). Returns the
+   * buckets written.
+   */
+  async writeReferences(book: ReferenceBook, next: ReferenceSets): Promise<number> {
+    const before = bucketed(book.sets);
+    const after = bucketed(next);
+    const puts: Record<string, unknown>[] = [];
+    const deletes: Key[] = [];
+    let written = 0;
+    for (const bucket of new Set([...before.keys(), ...after.keys()])) {
+      const entries = after.get(bucket) ?? [];
+      if (sameEntries(before.get(bucket) ?? [], entries)) continue;
+      written++;
+      const parts = partsOf(entries);
+      parts.forEach((refs, part) => {
+        puts.push({ ...webhookReferenceKey(book.family, bucket, part), refs });
+      });
+      for (let part = parts.length; part < (book.parts.get(bucket) ?? 0); part++)
+        deletes.push(webhookReferenceKey(book.family, bucket, part));
+    }
     const options = { client: this.client, tableName: this.tableName };
-    await putItems(
-      writes
-        .filter((w) => w.refs.size > 0)
-        .map((w) => ({
-          ...webhookReferenceKey(w.subscriptionId),
-          refs: Object.fromEntries([...w.refs].map(([offerId, apy]) => [String(offerId), apy])),
-        })),
-      options,
-    );
+    await putItems(puts, options);
     await deleteItems(
-      writes.filter((w) => w.refs.size === 0).map((w) => ({ ...webhookReferenceKey(w.subscriptionId) })),
+      deletes.map((key) => ({ ...key })),
       options,
     );
+    return written;
   }
 
-  private async clearReferences(id: string): Promise<void> {
-    await this.delete(webhookReferenceKey(id));
+  /** Drops one subscription's references (removed, or enabled again: its references start over). */
+  private async clearReferences(family: OfferFamily, id: string): Promise<void> {
+    const bucket = referenceBucketOf(id);
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :bucket)',
+      ExpressionAttributeValues: {
+        ':pk': webhookReferencePartition(family),
+        ':bucket': webhookReferenceBucket(bucket),
+      },
+    });
+    for (const item of items) {
+      if (!Object.hasOwn((item.refs ?? {}) as object, id)) continue;
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: 'REMOVE refs.#id',
+          ExpressionAttributeNames: { '#id': id },
+        }),
+      );
+    }
   }
 
   // ---- deliveries -------------------------------------------------------------------------------

@@ -9,12 +9,13 @@
 import type { OfferIndex } from '../data/family-index';
 import type { OfferFamily } from '../data/keys';
 import type { Stores } from '../data/stores';
-import type { DeliveryItem, ReferenceWrite, SubscriptionItem, WebhookStore } from '../data/webhook-store';
+import type { DeliveryItem, ReferenceSets, SubscriptionItem, WebhookStore } from '../data/webhook-store';
 import { differences } from '../domain/changes';
-import { offerMatcher } from '../domain/offer-facts';
+import { type OfferFilters, type OfferMatcher, offerMatcher } from '../domain/offer-facts';
 import { servedOffers } from '../domain/served';
 import { OFFER_FAMILY } from '../model/offer-families';
 import { DAY_MS } from '../platform/timestamps';
+import { ChangeIndex, factsMoved } from './candidates';
 import { type Candidate, type OfferState, subscriptionEvents } from './events';
 import { bodyOf, eventJson, partsOf } from './payload';
 import { type DeliveryMessage, type DeliveryQueue, deliveryIdOf } from './queue';
@@ -40,7 +41,7 @@ export interface MatchResult {
   subscriptions: number;
   events: number;
   deliveries: number;
-  /** Subscriptions whose reference APYs were written (one item each). */
+  /** Subscriptions whose reference APYs changed (written with their buckets, docs/adr/0028-webhook-delivery.md). */
   referencesWritten: number;
 }
 
@@ -116,22 +117,45 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
   ]);
   const changed = differences(older, newer);
   const changedIds = new Set(changed.map((d) => d.id));
-  const allIds = [...new Set([...(older?.data.ids ?? []), ...(newer?.data.ids ?? [])])];
 
-  // What each subscription's filter says of the offers that may concern it.
-  const perSubscription = subscriptions.map((subscription) => {
-    const filters = parseFilter(family, subscription.filter);
-    const before = older && offerMatcher(family, filters, older.facts());
-    const after = newer && offerMatcher(family, filters, newer.facts());
-    // A figure moves without its offer's document changing: such a filter looks at every offer.
-    const ids = readsFigures(filters) ? allIds : changedIds;
+  // Each distinct filter parsed, and its predicate built over both versions, once.
+  const byFilter = new Map<string, FilterSides>();
+  const filterOf = (text: string): FilterSides => {
+    let sides = byFilter.get(text);
+    if (!sides) {
+      const filters = parseFilter(family, text);
+      sides = {
+        filters,
+        figures: readsFigures(filters),
+        before: older && offerMatcher(family, filters, older.facts()),
+        after: newer && offerMatcher(family, filters, newer.facts()),
+      };
+      byFilter.set(text, sides);
+    }
+    return sides;
+  };
+  const filters = subscriptions.map((s) => filterOf(s.filter));
+  // A figure moves without its offer's document changing: a filter on one may change its mind about any offer.
+  const moved = filters.some((f) => f.figures) ? factsMoved(older, newer, changedIds) : [];
+  const index = new ChangeIndex(
+    family,
+    moved.length === 0 ? [...changedIds] : [...changedIds, ...moved].sort((a, b) => a - b),
+    older,
+    newer,
+  );
+
+  // What each subscription's filter says of the offers it may concern (its candidates in the index).
+  const perSubscription = subscriptions.map((subscription, k) => {
+    const { filters: query, figures, before, after } = filters[k];
     const sides: { id: number; was: boolean; is: boolean }[] = [];
-    for (const id of ids) {
+    for (const id of index.candidates(query)) {
+      const isChanged = changedIds.has(id);
+      if (!figures && !isChanged) continue;
       const oldEntry = older?.entry(id);
       const newEntry = newer?.entry(id);
       const was = oldEntry !== undefined && (before?.(oldEntry) ?? true);
       const is = newEntry !== undefined && (after?.(newEntry) ?? true);
-      if ((was || is) && (was !== is || changedIds.has(id))) sides.push({ id, was, is });
+      if ((was || is) && (was !== is || isChanged)) sides.push({ id, was, is });
     }
     return { subscription, sides };
   });
@@ -145,15 +169,16 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
   const candidatesOf = (sides: { id: number; was: boolean; is: boolean }[]): Candidate[] =>
     sides.map(({ id, was, is }) => ({ id, was, is, before: olderDocs.state(id), after: newerDocs.state(id) }));
 
-  // The references of the subscriptions with `apy_change` whose offers may be compared with one: one item each.
-  const tracking = perSubscription
-    .filter(({ subscription, sides }) => subscription.conditions.apy_change !== undefined && sides.some((s) => s.was))
-    .map(({ subscription }) => subscription.id);
-  const stored =
-    tracking.length > 0 ? await deps.webhooks.references(tracking) : new Map<string, Map<number, string>>();
+  // The family's references (one Query of their partition), when an `apy_change` subscription has an offer to compare with one.
+  const tracking = perSubscription.some(
+    ({ subscription, sides }) => subscription.conditions.apy_change !== undefined && sides.some((s) => s.was),
+  );
+  const book = tracking ? await deps.webhooks.references(family) : undefined;
+  // What the book holds of subscriptions no longer active (removed, disabled) is dropped with the next write.
+  const active = new Set(subscriptions.map((s) => s.id));
+  const next: ReferenceSets = new Map([...(book?.sets ?? [])].filter(([id]) => active.has(id)));
 
   const now = deps.clock();
-  const references: ReferenceWrite[] = [];
   let pending: { item: DeliveryItem; message: DeliveryMessage }[] = [];
   let pendingBytes = 0;
   // The log and the queue as deliveries accumulate (a publish's bodies may pass the function's
@@ -173,14 +198,15 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     result.deliveries += batch.length;
   };
   for (const { subscription, sides } of perSubscription) {
-    const own = stored.get(subscription.id);
+    const own = book?.sets.get(subscription.id);
     const { events, references: changes } = subscriptionEvents(subscription, candidatesOf(sides), (offerId) =>
       own?.get(offerId),
     );
     if (changes.size > 0) {
       const refs = new Map(own);
       for (const [offerId, apy] of changes) apy === null ? refs.delete(offerId) : refs.set(offerId, apy);
-      references.push({ subscriptionId: subscription.id, refs });
+      next.set(subscription.id, refs);
+      result.referencesWritten++;
     }
     if (events.length === 0) continue;
     result.events += events.length;
@@ -194,9 +220,16 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     if (pendingBytes >= FLUSH_BYTES) await flush();
   }
   await flush();
-  await deps.webhooks.writeReferences(references);
-  result.referencesWritten = references.length;
+  if (book) await deps.webhooks.writeReferences(book, next);
   return result;
+}
+
+/** A filter parsed and its predicate over each version (undefined: it keeps every offer of that version). */
+interface FilterSides {
+  filters: OfferFilters;
+  figures: boolean;
+  before: OfferMatcher | undefined;
+  after: OfferMatcher | undefined;
 }
 
 function deliveriesOf(

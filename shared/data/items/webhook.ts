@@ -88,12 +88,38 @@ const SecretItemCodec = z.object({ secret: z.string().check(z.regex(/^whsec_[A-Z
 export const decodeSecretItem = (item: unknown): string =>
   decoded(SecretItemCodec, item, 'a webhook secret item').secret;
 
-/** A subscription's reference APYs: offer id (decimal digits) → APY. */
-const ReferenceItemCodec = z.object({ refs: z.record(z.string().check(z.regex(/^[0-9]{1,16}$/)), decimal()) });
-export const decodeReferenceItem = (item: unknown): Map<number, string> =>
-  new Map(
-    Object.entries(decoded(ReferenceItemCodec, item, 'a webhook reference item').refs).map(([id, apy]) => [
-      Number(id),
-      apy,
-    ]),
-  );
+/**
+ * A bucket item of reference APYs: subscription id → its references, `offerId:apy` pairs joined by
+ * commas in offer-id order (a string is a third of a map's bytes, and an item's size is what a
+ * publish reads and writes).
+ */
+const ReferenceItemCodec = z.object({
+  refs: z.record(
+    z.string().check(z.regex(/^wh_[0-9a-f]{20}$/)),
+    z.string().check(z.regex(/^[0-9]{1,16}:[^,]+(,[0-9]{1,16}:[^,]+)*$/)),
+  ),
+});
+export type ReferenceSets = Map<string, Map<number, string>>;
+
+export function decodeReferenceItem(item: unknown): ReferenceSets {
+  const { refs } = decoded(ReferenceItemCodec, item, 'a webhook reference item');
+  const found: ReferenceSets = new Map();
+  for (const [subscriptionId, packed] of Object.entries(refs)) {
+    const own = new Map<number, string>();
+    for (const pair of packed.split(',')) {
+      const at = pair.indexOf(':');
+      const apy = pair.slice(at + 1);
+      if (!DECIMAL_PATTERN.test(apy)) throw new CorruptDataError('a webhook reference item is malformed (refs)');
+      own.set(Number(pair.slice(0, at)), apy);
+    }
+    found.set(subscriptionId, own);
+  }
+  return found;
+}
+
+/** One subscription's references as a bucket item holds them (non-empty). */
+export const encodeReferences = (refs: ReadonlyMap<number, string>): string =>
+  [...refs]
+    .sort(([a], [b]) => a - b)
+    .map(([id, apy]) => `${id}:${apy}`)
+    .join(',');

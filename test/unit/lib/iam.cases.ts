@@ -162,7 +162,7 @@ describe.each(['dev', 'prod'])('IAM in %s', (stage) => {
     ];
     const refused: [string, string][] = [
       ['dynamodb:GetItem', webhookSecretKey('wh_0123456789abcdef0123').PK],
-      ['dynamodb:GetItem', webhookReferenceKey('wh_0123456789abcdef0123').PK],
+      ['dynamodb:GetItem', webhookReferenceKey('earn', 0, 0).PK],
       ['dynamodb:GetItem', apiKeyKey('a'.repeat(64)).PK],
       ['dynamodb:GetItem', pointerKey().PK],
       ['dynamodb:PutItem', webhookKey('earn', 'wh_0123456789abcdef0123').PK],

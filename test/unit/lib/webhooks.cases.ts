@@ -106,7 +106,7 @@ describe('webhooks', () => {
     expect([
       allows(dev, match, 'dynamodb:GetItem', pointerKey().PK),
       allows(dev, match, 'dynamodb:Query', webhookKey('earn', id).PK),
-      allows(dev, match, 'dynamodb:BatchWriteItem', webhookReferenceKey(id).PK),
+      allows(dev, match, 'dynamodb:BatchWriteItem', webhookReferenceKey('earn', 0, 0).PK),
       allows(dev, match, 'dynamodb:BatchWriteItem', webhookDeliveryKey(id, 'msg_1').PK),
       allows(dev, match, 'dynamodb:GetItem', webhookSecretKey(id).PK),
       allows(dev, match, 'dynamodb:GetItem', apiKeyKey('a'.repeat(64)).PK),
