@@ -152,6 +152,59 @@ export function applyLatencyModel(
   };
 }
 
+/**
+ * The model's DynamoDB time of a client's calls without waiting it: each call's drawn time (the
+ * same distributions and ranks as `applyLatencyModel`, a Query's or a batch's by the units it
+ * consumed) summed as if the calls ran one after the other, an upper bound where they overlap.
+ * `calls` and `ms` accumulate until `reset()`.
+ */
+export function modelledDynamoTime(
+  client: DynamoDBDocumentClient,
+  seed = 42,
+): { readonly totals: { calls: number; ms: number }; reset: () => void } {
+  const totals = { calls: 0, ms: 0 };
+  const ranks = new Map<number, number>();
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName ?? '').replace(/Command$/, '');
+      const input = args.input as { ConditionExpression?: string; ReturnConsumedCapacity?: string };
+      const conditional =
+        (command === 'UpdateItem' || command === 'PutItem' || command === 'DeleteItem') &&
+        input.ConditionExpression !== undefined;
+      const base = conditional ? LATENCY_MODEL.conditionalWrite : LATENCY_MODEL.single;
+      const sized = command === 'Query' || command === 'BatchGetItem';
+      const kind = conditional ? 1 : sized ? 2 : 3;
+      const rank = ranks.get(kind) ?? 0;
+      ranks.set(kind, rank + 1);
+      let drawn = logNormal(seeded(seedOf(seed, 0, kind, rank)), base.medianMs, base.p99Ms);
+      const asked =
+        sized && input.ReturnConsumedCapacity === undefined
+          ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } }
+          : args;
+      const out = await next(asked);
+      if (sized) {
+        type Consumed = { CapacityUnits?: number };
+        const reported = (out.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
+        const consumed =
+          ([] as Consumed[]).concat(reported ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0) || 0.5;
+        drawn += (consumed / 0.5) * LATENCY_MODEL.queryMsPerReadUnit;
+      }
+      totals.calls++;
+      totals.ms += drawn;
+      return out;
+    },
+    { step: 'initialize', name: `${NAME}Sum`, override: true },
+  );
+  return {
+    totals,
+    reset: () => {
+      totals.calls = 0;
+      totals.ms = 0;
+      ranks.clear();
+    },
+  };
+}
+
 type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 export interface ModelKind {
