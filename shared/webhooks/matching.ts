@@ -179,6 +179,7 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
   const next: ReferenceSets = new Map([...(book?.sets ?? [])].filter(([id]) => active.has(id)));
 
   const now = deps.clock();
+  const eventTexts = new Map<string, string>();
   let pending: { item: DeliveryItem; message: DeliveryMessage }[] = [];
   let pendingBytes = 0;
   // The log and the queue as deliveries accumulate (a publish's bodies may pass the function's
@@ -210,9 +211,16 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     }
     if (events.length === 0) continue;
     result.events += events.length;
-    const json = events.map((event) =>
-      eventJson(family, event, (event.type === 'offer.removed' ? olderDocs : newerDocs).doc(event.offerId)!),
-    );
+    const json = events.map((event) => {
+      // An event's JSON depends on its kind, offer and reasons alone (the APYs and flags are the offer's): built once for every subscription sent it.
+      const key = `${event.type} ${event.offerId} ${event.reasons.join(',')}`;
+      let text = eventTexts.get(key);
+      if (text === undefined) {
+        text = eventJson(family, event, (event.type === 'offer.removed' ? olderDocs : newerDocs).doc(event.offerId)!);
+        eventTexts.set(key, text);
+      }
+      return text;
+    });
     for (const delivery of deliveriesOf(subscription, published, partsOf(json), now)) {
       pending.push(delivery);
       pendingBytes += delivery.message.body.length;

@@ -18,7 +18,7 @@ import {
 } from '../../shared/webhooks/queue';
 import { generateWebhookId, type SubscriptionInput, validateSubscription } from '../../shared/webhooks/subscription';
 import { startTestTable, type TestTable } from '../helpers/embedded';
-import { earnRecord, type RecordOf } from '../helpers/records';
+import { ASSETS, earnRecord, type RecordOf } from '../helpers/records';
 
 /** A logged delivery's attributes: its keys and the owner's view's fields (CONTRACT §14), with the retries' and the TTL's. */
 const DELIVERY_ATTRIBUTES = [
@@ -142,6 +142,64 @@ describe('matching at publish', () => {
     // The event's APY is the reference now: 0.4 more is not enough.
     expect((await publish([earnRecord(1, '5.0')], T0 + 4 * HOUR)).bodies).toHaveLength(0);
     expect((await publish([earnRecord(1, '5.1')], T0 + 5 * HOUR)).bodies).toHaveLength(1);
+  });
+
+  it("adds a slow drift up among other subscriptions sharing the family's references", async () => {
+    const other = { ...ASSETS[1] };
+    await publish([earnRecord(1, '4.0'), earnRecord(2, '4.0', { asset: other })], T0);
+    const watcher = await subscribe(
+      { filter: `asset=${ASSETS[0].slug}`, events: ['offer.changed'], conditions: { apy_change: '0.5' } },
+      T0 + 60_000,
+    );
+    // Others share the family's reference buckets: the other asset's, and a filter naming no offer.
+    const others = [
+      await subscribe({ filter: `asset=${other.slug}`, conditions: { apy_change: '0.5' } }, T0 + 60_000, 'u2'),
+      await subscribe({ filter: 'ids=1,2', conditions: { apy_change: '0.3' } }, T0 + 60_000, 'u3'),
+    ];
+    const steps = ['4.2', '4.4', '4.6'];
+    const sends: { subscription: string; id: string }[] = [];
+    for (const [i, apy] of steps.entries()) {
+      const at = T0 + (i + 1) * HOUR;
+      const { bodies } = await publish([earnRecord(1, apy), earnRecord(2, apy, { asset: other })], at);
+      const first = sent.splice(0);
+      sends.push(...first.map((m) => ({ subscription: m.subscriptionId, id: m.deliveryId })));
+      if (i < 2) expect(bodies.filter((b) => b.subscription === watcher.id)).toEqual([]);
+      else
+        expect(summary(bodies.find((b) => b.subscription === watcher.id))).toEqual([
+          ['offer.changed', 1, ['apy_change'], '4.4', '4.6'],
+        ]);
+    }
+    expect(sends.filter((s) => s.subscription === watcher.id)).toHaveLength(1);
+    // `ids=1,2` with 0.3: 4.0 → 4.4 is its first event for each offer, 4.4 → 4.6 too little after it.
+    expect(sends.filter((s) => s.subscription === others[1].id)).toHaveLength(1);
+    expect(sends.filter((s) => s.subscription === others[0].id)).toHaveLength(1);
+  });
+
+  it('finds the same events under the same webhook-ids when matching failed before writing the references', async () => {
+    await publish([earnRecord(1, '4.0')], T0);
+    const sub = await subscribe({ events: ['offer.changed'], conditions: { apy_change: '0.5' } }, T0 + 60_000);
+    await publish([earnRecord(1, '4.3')], T0 + HOUR);
+    // The second drift's matching throws as it writes the references (the stream retries the record).
+    const before = await readPointer(table.client, table.tableName);
+    await importDataset(
+      { earn_offers: [earnRecord(1, '4.6')] },
+      { client: table.client, tableName: table.tableName, now: () => new Date(T0 + 2 * HOUR) },
+    );
+    const [p] = familiesPublished(before?.families, (await readPointer(table.client, table.tableName))?.families);
+    const failing: WebhookStore = Object.create(webhooks, {
+      writeReferences: { value: async () => Promise.reject(new Error('throttled')) },
+    });
+    const clock = () => new Date(T0 + 2 * HOUR + 1000);
+    await expect(matchPublished({ stores: stores(), webhooks: failing, queue, clock }, p)).rejects.toThrow('throttled');
+    const first = sent.splice(0);
+    expect(first).toHaveLength(1);
+    expect(summary(JSON.parse(first[0].body))).toEqual([['offer.changed', 1, ['apy_change'], '4.3', '4.6']]);
+    // Retried: the references are the ones it started from, so the same delivery, the same webhook-id.
+    await matchPublished({ stores: stores(), webhooks, queue, clock }, p);
+    expect(sent.splice(0)).toEqual(first);
+    // Written now: the event's APY is the reference, 0.3 more sends nothing.
+    expect((await publish([earnRecord(1, '4.9')], T0 + 3 * HOUR)).bodies).toHaveLength(0);
+    expect(sub.id).toBe(first[0].subscriptionId);
   });
 
   it('splits more than 100 events into parts, in offer-id order', async () => {

@@ -93,11 +93,11 @@ export const decodeSecretItem = (item: unknown): string =>
  * commas in offer-id order (a string is a third of a map's bytes, and an item's size is what a
  * publish reads and writes).
  */
+/** `offerId:apy` pairs (the APY a decimal), joined by commas. */
+const PAIR = `[0-9]{1,16}:${DECIMAL_PATTERN.source.slice(1, -1)}`;
+const PACKED_REFERENCES = new RegExp(`^${PAIR}(,${PAIR})*$`);
 const ReferenceItemCodec = z.object({
-  refs: z.record(
-    z.string().check(z.regex(/^wh_[0-9a-f]{20}$/)),
-    z.string().check(z.regex(/^[0-9]{1,16}:[^,]+(,[0-9]{1,16}:[^,]+)*$/)),
-  ),
+  refs: z.record(z.string().check(z.regex(/^wh_[0-9a-f]{20}$/)), z.string().check(z.regex(PACKED_REFERENCES))),
 });
 export type ReferenceSets = Map<string, Map<number, string>>;
 
@@ -108,9 +108,7 @@ export function decodeReferenceItem(item: unknown): ReferenceSets {
     const own = new Map<number, string>();
     for (const pair of packed.split(',')) {
       const at = pair.indexOf(':');
-      const apy = pair.slice(at + 1);
-      if (!DECIMAL_PATTERN.test(apy)) throw new CorruptDataError('a webhook reference item is malformed (refs)');
-      own.set(Number(pair.slice(0, at)), apy);
+      own.set(Number(pair.slice(0, at)), pair.slice(at + 1));
     }
     found.set(subscriptionId, own);
   }
