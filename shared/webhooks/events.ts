@@ -10,7 +10,7 @@
  * subscription first saw it matching (nothing moved it since without a reference being stored).
  */
 import { compareDecimal, differsByAtLeast } from '../platform/decimal';
-import { CONDITIONS, type Condition, type Conditions, type WebhookEvent } from './subscription';
+import type { Condition, Conditions, WebhookEvent } from './subscription';
 
 /** An offer in one version: its APY (null where the family has none) and its runtime flag. */
 export interface OfferState {
@@ -44,6 +44,36 @@ export interface SubscriptionEvents {
 }
 
 /**
+ * Exact decimal comparisons, remembered: a publish compares the same APYs with the same thresholds
+ * for many subscriptions, and parsing a decimal costs more than looking the answer up.
+ */
+export class DecimalComparisons {
+  private readonly compared = new Map<string, number>();
+  private readonly differing = new Map<string, boolean>();
+
+  compare(a: string, b: string): number {
+    const key = `${a} ${b}`;
+    let found = this.compared.get(key);
+    if (found === undefined) {
+      found = compareDecimal(a, b);
+      this.compared.set(key, found);
+    }
+    return found;
+  }
+
+  /** |a − b| ≥ bound. */
+  differs(a: string, b: string, bound: string): boolean {
+    const key = `${a} ${b} ${bound}`;
+    let found = this.differing.get(key);
+    if (found === undefined) {
+      found = differsByAtLeast(a, b, bound);
+      this.differing.set(key, found);
+    }
+    return found;
+  }
+}
+
+/**
  * The conditions that hold for an offer that matches before and after (in the order of CONDITIONS).
  * @internal (exported for its tests)
  */
@@ -52,28 +82,20 @@ export function reasonsOf(
   before: OfferState,
   after: OfferState,
   reference: string | undefined,
+  decimals = new DecimalComparisons(),
 ): Condition[] {
-  const holds: Record<Condition, () => boolean> = {
-    apy_change: () =>
-      conditions.apy_change !== undefined &&
-      before.apy !== null &&
-      after.apy !== null &&
-      differsByAtLeast(after.apy, reference ?? before.apy, conditions.apy_change),
-    apy_above: () =>
-      conditions.apy_above !== undefined &&
-      before.apy !== null &&
-      after.apy !== null &&
-      compareDecimal(before.apy, conditions.apy_above) <= 0 &&
-      compareDecimal(after.apy, conditions.apy_above) > 0,
-    apy_below: () =>
-      conditions.apy_below !== undefined &&
-      before.apy !== null &&
-      after.apy !== null &&
-      compareDecimal(before.apy, conditions.apy_below) >= 0 &&
-      compareDecimal(after.apy, conditions.apy_below) < 0,
-    availability: () => conditions.availability === true && before.flag !== after.flag,
-  };
-  return CONDITIONS.filter((condition) => holds[condition]());
+  const reasons: Condition[] = [];
+  if (before.apy !== null && after.apy !== null) {
+    const { apy_change: change, apy_above: above, apy_below: below } = conditions;
+    if (change !== undefined && decimals.differs(after.apy, reference ?? before.apy, change))
+      reasons.push('apy_change');
+    if (above !== undefined && decimals.compare(before.apy, above) <= 0 && decimals.compare(after.apy, above) > 0)
+      reasons.push('apy_above');
+    if (below !== undefined && decimals.compare(before.apy, below) >= 0 && decimals.compare(after.apy, below) < 0)
+      reasons.push('apy_below');
+  }
+  if (conditions.availability === true && before.flag !== after.flag) reasons.push('availability');
+  return reasons;
 }
 
 /**
@@ -84,6 +106,7 @@ export function subscriptionEvents(
   subscription: { events: readonly WebhookEvent[]; conditions: Conditions },
   candidates: readonly Candidate[],
   stored: (offerId: number) => string | undefined,
+  decimals = new DecimalComparisons(),
 ): SubscriptionEvents {
   const events: MatchedEvent[] = [];
   const references = new Map<number, string | null>();
@@ -105,7 +128,9 @@ export function subscriptionEvents(
     }
     if (!c.was || !c.before || !c.after) continue;
     const reference = stored(c.id);
-    const reasons = wants('offer.changed') ? reasonsOf(subscription.conditions, c.before, c.after, reference) : [];
+    const reasons = wants('offer.changed')
+      ? reasonsOf(subscription.conditions, c.before, c.after, reference, decimals)
+      : [];
     if (reasons.length > 0) {
       events.push({ type: 'offer.changed', offerId: c.id, reasons, apy, flag });
       // The event's APY is the reference now: the APY of this version, which the next publish replaces.
@@ -115,7 +140,7 @@ export function subscriptionEvents(
       reference === undefined &&
       c.before.apy !== null &&
       c.after.apy !== null &&
-      compareDecimal(c.before.apy, c.after.apy) !== 0
+      decimals.compare(c.before.apy, c.after.apy) !== 0
     ) {
       // The APY moved without an event: its reference is the APY before, stored so that drifts add up.
       references.set(c.id, c.before.apy);

@@ -16,7 +16,7 @@ import { servedOffers } from '../domain/served';
 import { OFFER_FAMILY } from '../model/offer-families';
 import { DAY_MS } from '../platform/timestamps';
 import { ChangeIndex, factsMoved } from './candidates';
-import { type Candidate, type OfferState, subscriptionEvents } from './events';
+import { type Candidate, DecimalComparisons, type OfferState, subscriptionEvents } from './events';
 import { bodyOf, eventJson, partsOf } from './payload';
 import { type DeliveryMessage, type DeliveryQueue, deliveryIdOf } from './queue';
 import { parseFilter, readsFigures } from './subscription';
@@ -144,6 +144,10 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     newer,
   );
 
+  // Each offer's entry in both versions, found once.
+  const oldEntries = new Map<number, number | undefined>(index.ids.map((id) => [id, older?.entry(id)]));
+  const newEntries = new Map<number, number | undefined>(index.ids.map((id) => [id, newer?.entry(id)]));
+
   // What each subscription's filter says of the offers it may concern (its candidates in the index).
   const perSubscription = subscriptions.map((subscription, k) => {
     const { filters: query, figures, before, after } = filters[k];
@@ -151,8 +155,8 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     for (const id of index.candidates(query)) {
       const isChanged = changedIds.has(id);
       if (!figures && !isChanged) continue;
-      const oldEntry = older?.entry(id);
-      const newEntry = newer?.entry(id);
+      const oldEntry = oldEntries.get(id);
+      const newEntry = newEntries.get(id);
       const was = oldEntry !== undefined && (before?.(oldEntry) ?? true);
       const is = newEntry !== undefined && (after?.(newEntry) ?? true);
       if ((was || is) && (was !== is || isChanged)) sides.push({ id, was, is });
@@ -180,6 +184,7 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
 
   const now = deps.clock();
   const eventTexts = new Map<string, string>();
+  const decimals = new DecimalComparisons();
   let pending: { item: DeliveryItem; message: DeliveryMessage }[] = [];
   let pendingBytes = 0;
   // The log and the queue as deliveries accumulate (a publish's bodies may pass the function's
@@ -200,8 +205,11 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
   };
   for (const { subscription, sides } of perSubscription) {
     const own = book?.sets.get(subscription.id);
-    const { events, references: changes } = subscriptionEvents(subscription, candidatesOf(sides), (offerId) =>
-      own?.get(offerId),
+    const { events, references: changes } = subscriptionEvents(
+      subscription,
+      candidatesOf(sides),
+      (offerId) => own?.get(offerId),
+      decimals,
     );
     if (changes.size > 0) {
       const refs = new Map(own);

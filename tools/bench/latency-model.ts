@@ -154,15 +154,17 @@ export function applyLatencyModel(
 
 /**
  * The model's DynamoDB time of a client's calls without waiting it: each call's drawn time (the
- * same distributions and ranks as `applyLatencyModel`, a Query's or a batch's by the units it
- * consumed) summed as if the calls ran one after the other, an upper bound where they overlap.
- * `calls` and `ms` accumulate until `reset()`.
+ * same distributions as `applyLatencyModel`, a Query's or a batch's by the units it consumed), and
+ * their overlap as the code issued them. Calls in flight together (a batch reader's or writer's
+ * workers, two reads awaited together) form a group: it takes its drawn times spread over as many
+ * lanes as it had calls in flight at most (never less than its longest call); groups one after the
+ * other add up. `serialMs` is the plain sum, as if every call waited for the one before.
  */
 export function modelledDynamoTime(
   client: DynamoDBDocumentClient,
   seed = 42,
-): { readonly totals: { calls: number; ms: number }; reset: () => void } {
-  const totals = { calls: 0, ms: 0 };
+): { totals: () => { calls: number; ms: number; serialMs: number }; reset: () => void } {
+  const calls: { start: number; end: number; drawn: number }[] = [];
   const ranks = new Map<number, number>();
   client.middlewareStack.add(
     (next, context) => async (args) => {
@@ -181,6 +183,7 @@ export function modelledDynamoTime(
         sized && input.ReturnConsumedCapacity === undefined
           ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } }
           : args;
+      const start = performance.now();
       const out = await next(asked);
       if (sized) {
         type Consumed = { CapacityUnits?: number };
@@ -189,17 +192,38 @@ export function modelledDynamoTime(
           ([] as Consumed[]).concat(reported ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0) || 0.5;
         drawn += (consumed / 0.5) * LATENCY_MODEL.queryMsPerReadUnit;
       }
-      totals.calls++;
-      totals.ms += drawn;
+      calls.push({ start, end: performance.now(), drawn });
       return out;
     },
     { step: 'initialize', name: `${NAME}Sum`, override: true },
   );
+  const totals = () => {
+    const sorted = [...calls].sort((a, b) => a.start - b.start);
+    let ms = 0;
+    for (let i = 0; i < sorted.length; ) {
+      // A group: the calls whose time in flight overlaps, and the most of them in flight at once.
+      let end = sorted[i].end;
+      let j = i + 1;
+      while (j < sorted.length && sorted[j].start < end) end = Math.max(end, sorted[j++].end);
+      const group = sorted.slice(i, j);
+      const edges = group.flatMap((c) => [
+        [c.start, 1],
+        [c.end, -1],
+      ]);
+      edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      let inFlight = 0;
+      let lanes = 1;
+      for (const [, delta] of edges) lanes = Math.max(lanes, (inFlight += delta));
+      const drawn = group.map((c) => c.drawn);
+      ms += Math.max(Math.max(...drawn), drawn.reduce((a, b) => a + b, 0) / lanes);
+      i = j;
+    }
+    return { calls: calls.length, ms, serialMs: calls.reduce((sum, c) => sum + c.drawn, 0) };
+  };
   return {
     totals,
     reset: () => {
-      totals.calls = 0;
-      totals.ms = 0;
+      calls.length = 0;
       ranks.clear();
     },
   };
