@@ -4,7 +4,7 @@
  * and runtime flag in both, and the reference APYs stored for `apy_change`. Every comparison is an
  * exact decimal one (shared/platform/decimal.ts).
  *
- * References are kept sparse (docs/adr/0029-webhook-matching.md): a stored reference is written only
+ * References are kept sparse (docs/adr/0028-webhook-delivery.md): a stored reference is written only
  * when an offer's APY moves without an event; with none stored, the reference is the offer's APY in
  * the version replaced, which is the APY of the last event sent for it or the one it had when the
  * subscription first saw it matching (nothing moved it since without a reference being stored).
