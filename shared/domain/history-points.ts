@@ -5,10 +5,9 @@
  */
 
 import type { BucketPoint, RawPoint } from '../data/history-store';
-import { bucketStart, type Interval, RETENTION_MS, ROLLUPS, type SeriesResolution } from './buckets';
+import { bucketStart, type Interval, RETENTION_MS, type SeriesResolution } from './buckets';
 
 export type { BucketPoint, RawPoint };
-export { ROLLUPS };
 
 /** Epoch seconds after which DynamoDB may delete the item (its TTL), or undefined for ever. */
 export function expiryOf(resolution: SeriesResolution, ms: number): number | undefined {

@@ -22,6 +22,7 @@ import {
   PERIODS,
   type Period,
   SERIES,
+  type SeriesResolution,
 } from './buckets';
 import type { BucketPoint } from './history-points';
 import { publishedOfferIds } from './offers';
@@ -142,7 +143,7 @@ function lastOfEach(interval: Interval, points: BucketPoint[]): BucketPoint[] {
  * `to` that the series still kept record (docs/api.md, "Retention"), or none.
  */
 async function lastObservation(
-  read: (series: string, from: number, to: number) => Promise<BucketPoint[]>,
+  read: (series: SeriesResolution, from: number, to: number) => Promise<BucketPoint[]>,
   interval: Interval,
   lo: number,
   to: number,
@@ -170,7 +171,7 @@ async function readPoints(
   published: PublishedHistory,
   now: number,
 ): Promise<BucketPoint[]> {
-  const read = (series: string, fromMs: number, toMs: number) =>
+  const read = (series: SeriesResolution, fromMs: number, toMs: number) =>
     history.series(family, id, series, fromMs, toMs, published);
   const { stored } = SERIES[interval];
   if (interval === INTERVALS[0]) return lastOfEach(interval, await read(stored, from ?? EARLIEST_BUCKET_START, to));

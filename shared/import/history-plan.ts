@@ -1,8 +1,8 @@
 /**
- * History records of a data file → the items that append them: each observation, and for each of
- * its buckets (one per rollup series, shared/domain/buckets.ts `SERIES`) the last observation of
- * the file in that bucket, each with its expiry. Items no window can reach any more are left out. The
- * store then writes only the ones that change what is served, under the import's sequence number
+ * History records of a data file → the buckets that append them: for each stored series
+ * (shared/domain/buckets.ts `SERIES`, the observations' own at one an hour) the last observation of
+ * the file in each bucket, each with its expiry and the item that packs it. Buckets no window can
+ * reach any more are left out. The store then writes only the items whose buckets change what is served, under the import's sequence number
  * (docs/data-model.md, "History"): nothing of them is served before the import publishes, and
  * what a failed import wrote is reverted by the next one from its journal.
  */
@@ -15,8 +15,9 @@ import type {
   JournalSeries,
 } from '../data/history-writer';
 import { type HistoryFamily, historyKey, type Key } from '../data/keys';
-import { bucketStart, RAW_SERIES, SERIES, type SeriesResolution } from '../domain/buckets';
-import { expiryOf, observations, type RawPoint, ROLLUPS, rollup } from '../domain/history-points';
+import { bucketStart, INTERVALS, RAW_SERIES, SERIES } from '../domain/buckets';
+import { expiryOf, observations, type RawPoint, rollup } from '../domain/history-points';
+import { itemStart, SERIES_OF, type SeriesResolution } from '../model/history-series';
 import { OFFER_FAMILY } from '../model/offer-families';
 
 interface SeriesRecord {
@@ -41,23 +42,37 @@ const SERIES_PER_ROUND = 1_000;
 /** The first round of a probe (historyWouldChange): a feed at market cadence changes every series. */
 const FIRST_PROBE_ROUND = 8;
 
-/** The items of one series' observations (`raw`, in time order). */
+/**
+ * When the item that holds the bucket at `start` expires: with the last bucket of its span (the
+ * latest observation its hours can hold), whichever buckets it holds, so reverting a bucket never moves it.
+ */
+function itemExpiry(resolution: SeriesResolution, start: number): number | undefined {
+  const { bucketMs, perItem } = SERIES_OF[resolution];
+  const end = itemStart(resolution, start) + bucketMs * perItem;
+  return expiryOf(resolution, resolution === RAW_SERIES ? end - 1 : end - bucketMs);
+}
+
+/** The buckets of one series' observations (`raw`, in time order), in every stored series. */
 function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], now: number): HistoryCandidate[] {
   const items: HistoryCandidate[] = [];
-  const add = (resolution: SeriesResolution, ms: number, apy: string, tvl: string | null, at: number) => {
-    const expiresAt = expiryOf(resolution, ms);
-    if (expiresAt !== undefined && expiresAt * 1000 <= now) return; // no window reaches it any more
-    items.push({
-      key: historyKey(family, offerId, resolution, ms),
-      apy,
-      ...(recordsTvl(family) ? { tvl } : {}),
-      at,
-      ...(expiresAt === undefined ? {} : { expiresAt }),
-    });
-  };
-  for (const [ms, apy, tvl] of raw) add(RAW_SERIES, ms, apy, tvl, ms);
-  for (const { resolution, interval } of ROLLUPS)
-    for (const [start, apy, tvl, last] of rollup(raw, interval)) add(resolution, start, apy, tvl, last);
+  for (const interval of INTERVALS) {
+    const resolution = SERIES[interval].stored;
+    for (const [start, apy, tvl, at] of rollup(raw, interval)) {
+      // The observations' series expires from each observation's time, the others from their bucket's start.
+      const expired = expiryOf(resolution, resolution === RAW_SERIES ? at : start);
+      if (expired !== undefined && expired * 1000 <= now) continue; // no window reaches it any more
+      const expiresAt = itemExpiry(resolution, start);
+      items.push({
+        key: historyKey(family, offerId, resolution, start),
+        resolution,
+        start,
+        apy,
+        ...(recordsTvl(family) ? { tvl } : {}),
+        at,
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+      });
+    }
+  }
   return items;
 }
 
@@ -139,11 +154,6 @@ const recordedFields = (family: HistoryFamily): { apy: string; tvl?: string } =>
   return { apy: of('apy')!, ...(recordsTvl(family) ? { tvl: of('tvl') } : {}) };
 };
 
-/** The recorded hour's length: the `1h` series' bucket, as the series declaration says. */
-const HOUR_MS = SERIES['1h'].bucketMs;
-/** The shortest series of buckets above the observations: its bucket holds the last observation in it. */
-const FIRST_ROLLUP = ROLLUPS[0]!;
-
 /** The start of the UTC hour of `ms`: the unit recording keeps to one observation per offer. */
 export const hourOf = (ms: number): number => bucketStart('1h', ms);
 
@@ -189,9 +199,8 @@ export function recordingOf(
 /**
  * Write the recorded observations (one point a series, all at one time), under `seq`, for the
  * offers whose series has no served observation in that hour. The items an observation writes are
- * read anyway (writeChanged); the series' shortest rollup bucket among them (FIRST_ROLLUP) holds
- * the last observation of the bucket around the hour: before the hour, none in it; within it, one. Only when it is later
- * (observations dated after the import) is the hour itself asked (HistoryWriter.observedIn).
+ * read anyway (writeChanged); among them, the observations' series holds the hour's bucket: its
+ * last observation in the hour, if any.
  */
 export async function recordObservations(
   store: HistoryWriter,
@@ -206,43 +215,33 @@ export async function recordObservations(
     for (let i = 0; i < series.length; i += SERIES_PER_ROUND) {
       const round = series.slice(i, i + SERIES_PER_ROUND).map((record) => {
         const raw = observations(record.points);
-        const at = raw[0]![0];
-        return { id: record.offer_id, at, raw, items: historyItems(family, record.offer_id, raw, now) };
+        return { id: record.offer_id, raw, items: historyItems(family, record.offer_id, raw, now) };
       });
       const stored = await store.readStored(round.flatMap((r) => r.items.map((item) => item.key)));
       const items: HistoryCandidate[] = [];
-      for (const { id, at, raw, items: candidates } of round) {
-        const hour = hourOf(at);
-        const bucket = stored.served(
-          historyKey(family, id, FIRST_ROLLUP.resolution, bucketStart(FIRST_ROLLUP.interval, at)),
-          sequence.published,
-        );
-        const last = bucket?.at ?? Number.NEGATIVE_INFINITY;
-        if (last >= hour && last < hour + HOUR_MS) continue;
-        const later = last >= hour + HOUR_MS;
-        if (later && (await store.observedIn(family, id, RAW_SERIES, hour, hour + HOUR_MS, sequence.published)))
-          continue;
+      for (const { id, raw, items: candidates } of round) {
+        const hour = hourOf(raw[0]![0]);
+        if (stored.served(historyKey(family, id, RAW_SERIES, hour), hour, sequence.published)) continue;
         result.observations += 1;
         onRecorded?.(family, id, raw[0]!);
         for (const item of candidates) items.push(item);
       }
       const written = await store.writeChanged(items, sequence, stored);
-      result.itemsRead += round.reduce((n, r) => n + r.items.length, 0);
+      result.itemsRead += stored.size;
       result.itemsWritten += written.itemsWritten;
     }
   }
   return result;
 }
 
-/** Every item a series of a journal may have written: its observations and their buckets. */
+/** Every item a series of a journal may have written: those that hold its observations' buckets. */
 function keysOf({ family, id, times }: JournalSeries): Key[] {
   const keys = new Map<string, Key>();
-  const add = (resolution: SeriesResolution, ms: number) =>
-    keys.set(`${resolution}${ms}`, historyKey(family as HistoryFamily, id, resolution, ms));
-  for (const ms of times) {
-    add(RAW_SERIES, ms);
-    for (const { resolution, interval } of ROLLUPS) add(resolution, bucketStart(interval, ms));
-  }
+  for (const ms of times)
+    for (const interval of INTERVALS) {
+      const key = historyKey(family as HistoryFamily, id, SERIES[interval].stored, ms);
+      keys.set(key.SK, key);
+    }
   return [...keys.values()];
 }
 
