@@ -1,5 +1,5 @@
 /**
- * The points of an APY series (docs/api.md, "History"): raw observations, the last observation of
+ * The points of an APY series (docs/api.md, "History"): observations, the last observation of
  * each bucket, and when an item expires (the series and their retention: buckets.ts). Used by the import to append and by the
  * read path to answer a window.
  */

@@ -139,7 +139,7 @@ describe('history is append-only', () => {
     const result = await importAt({
       borrow_history: [{ offer_id: 1, points: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.5' }] }],
     });
-    // One observation: its raw item, and its 4h, 1d and 1w buckets (it is the latest of each).
+    // One observation: the items of its hour, 4h, 1d and 1w buckets (it is the latest of each).
     expect(result.history).toMatchObject({ observations: 1, itemsWritten: 4 });
     // Borrow's APY figures are computed again (docs/adr/0015-apy-figures.md): a version of the same documents.
     expect(result.published).toEqual(['borrow']);
@@ -181,7 +181,7 @@ describe('history is append-only', () => {
     try {
       const point = { timestamp: '2026-11-20T11:00:00.000Z', apy: '6.5', tvl: '1000' };
       const result = await importAt({ earn_history: earnIds.map((offer_id) => ({ offer_id, points: [point] })) });
-      // Each series: its raw item and its 4h, 1d and 1w buckets.
+      // Each series: the items of its hour and its 4h, 1d and 1w buckets.
       expect(result.history).toMatchObject({ observations: earnIds.length, itemsRead: 4 * earnIds.length });
       expect(keysAsked.reduce((a, b) => a + b, 0)).toBe(4 * 8 + 4 * earnIds.length);
     } finally {

@@ -162,7 +162,7 @@ describe('one recorded observation per offer and UTC hour, the first import of t
   it('the first import records every published offer at its refresh time (unpublished ones not)', async () => {
     const result = await importAt(fixtureDataset(), T('10:30'));
     // 8 published earn offers, 4 published borrow offers: earn 1 too (its stored 11:00 is another
-    // hour, and stays its buckets' last: only its raw item is written).
+    // hour, and stays its buckets' last: only its hours' item is written).
     expect(result.recorded.observations).toBe(12);
     expect(result.recorded.itemsWritten).toBe(11 * 4 + 1);
     expect(oracle.view()['earn:8']).toBeUndefined();
