@@ -629,7 +629,7 @@ export interface paths {
         put?: never;
         /**
          * The Model Context Protocol endpoint for assistants and agents
-         * @description The Model Context Protocol's Streamable HTTP transport, stateless: no session id, every answer JSON (`Accept` must name `application/json` and `text/event-stream`, as MCP clients send it). Behind the same key, budgets and usage headers as every route: each request (an `initialize`, a `tools/list`, a `tools/call`, a notification) is one unit. Its tools are the routes of this description: `search`, `list_offers`, `get_offer`, `offer_history`, `offer_changes`, `list_currencies`, `get_currency`, `list_platforms`, `get_platform`; each takes its routes' parameters by name (plus `family` or `type` where one tool serves several routes) and answers the route's JSON answer as `structuredContent` (a route's error as a result with `isError` and its envelope). A result stays under 100 KB of text: `get_currency` gives the counts of its offers (list them with `list_offers` and `asset`), a list page that would be larger comes with a smaller `limit`. A notification answers `202` with no body; a malformed message, an unknown tool or arguments a tool does not take are JSON-RPC errors. Takes no query parameters: any is a `validation_error`.
+         * @description The Model Context Protocol's Streamable HTTP transport, stateless: no session id, every answer JSON (`Accept` must name `application/json` and `text/event-stream`, as MCP clients send it). Behind the same key, budgets and usage headers as every route: each request (an `initialize`, a `tools/list`, a `tools/call`, a notification) is one unit. Its tools are the routes of this description: `search`, `list_offers`, `get_offer`, `offer_history`, `offer_changes`, `list_currencies`, `get_currency`, `list_platforms`, `get_platform`; each takes its routes' parameters by name (plus `family` or `type` where one tool serves several routes) and answers the route's JSON answer as `structuredContent` (a route's error as a result with `isError` and its envelope). A result stays under 100 KB of text: `get_currency` gives the counts of its offers (list them with `list_offers` and `asset`), a list page that would be larger comes with a smaller `limit`. A notification answers `202` with no body; a malformed message, an unknown tool or arguments a tool does not take are JSON-RPC errors. Any other method on `/mcp` (`GET`, `DELETE`, …) answers `405 method_not_allowed` with `Allow: POST`, before authentication and uncharged: the endpoint offers no stream and no session to end. Takes no query parameters: any is a `validation_error`.
          */
         post: operations["postMcp"];
         delete?: never;
@@ -1594,7 +1594,7 @@ export interface components {
                 "application/json": components["schemas"]["SubscriptionRequiredError"];
             };
         };
-        /** @description `not_found`: the resource does not exist or is not public (unpublished or delisted). An unknown route or method answers the same envelope before authentication, without usage headers. */
+        /** @description `not_found`: the resource does not exist or is not public (unpublished or delisted). An unknown route or method answers the same envelope before authentication, without usage headers (a method `/mcp` does not take: `405 method_not_allowed`). */
         NotFound: {
             headers: {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];

@@ -1,7 +1,8 @@
 /**
  * The local gateway: an HTTP server that does what API Gateway does in front of the functions.
  * It matches the same route table on the path as sent (no normalisation of `//` or encoded dot
- * segments), answers unknown routes 404 before anything else, runs the same TOKEN authorizer
+ * segments), answers unknown routes 404 (and a method a path does not take
+ * 405, where the route table says so) before anything else, runs the same TOKEN authorizer
  * (with an optional result cache, like API Gateway's), turns the request into a REST proxy event
  * and serves it through the same family handler: a buffered function's response over Lambda's 6 MB
  * refused as Lambda does, and gzip-compressing large bodies the function left uncompressed; a
@@ -19,8 +20,10 @@ import { CORS_HEADERS, CORS_PREFLIGHT_HEADERS } from '../shared/http/cors';
 import {
   GATEWAY_RESPONSE_HEADERS,
   GATEWAY_RESPONSES,
+  type GatewayResponseSpec,
   type GatewayResponseType,
   gatewayResponseBody,
+  methodNotAllowedResponse,
 } from '../shared/http/gateway-responses';
 import { type ApiEvent, type ApiResult, varyOnEncoding } from '../shared/http/http';
 import { MIN_COMPRESSION_BYTES } from '../shared/http/middleware/compression';
@@ -28,6 +31,7 @@ import {
   FUNCTION_NAMES,
   type FunctionName,
   matchRoute,
+  methodNotAllowed,
   ROUTES,
   type RouteMatch,
   transferOf,
@@ -325,10 +329,10 @@ export function createGateway(options: GatewayOptions): Server {
   function sendGatewayResponse(
     req: IncomingMessage,
     res: ServerResponse,
-    type: GatewayResponseType,
+    type: GatewayResponseType | GatewayResponseSpec,
     requestId: string,
   ) {
-    const spec = GATEWAY_RESPONSES[type];
+    const spec = typeof type === 'string' ? GATEWAY_RESPONSES[type] : type;
     send(
       req,
       res,
@@ -386,7 +390,11 @@ export function createGateway(options: GatewayOptions): Server {
       return send(req, res, 204, { ...CORS_PREFLIGHT_HEADERS, 'X-Request-Id': requestId }, '');
     }
     const match = matchRoute(method, path);
-    if (!match) return sendGatewayResponse(req, res, 'MISSING_AUTHENTICATION_TOKEN', requestId);
+    if (!match) {
+      const only = methodNotAllowed(method, path);
+      if (only) return sendGatewayResponse(req, res, methodNotAllowedResponse(only.method), requestId);
+      return sendGatewayResponse(req, res, 'MISSING_AUTHENTICATION_TOKEN', requestId);
+    }
 
     const methodArn = `arn:aws:execute-api:${REGION}:${ACCOUNT}:${API_ID}/${stage}/${method}${path}`;
     const token = req.headers.authorization;

@@ -25,6 +25,7 @@ import {
   GATEWAY_RESPONSES,
   type GatewayResponseSpec,
   gatewayResponseBody,
+  methodNotAllowedResponse,
   WAF_RESPONSES,
 } from '../../shared/http/gateway-responses';
 import { MIN_COMPRESSION_BYTES } from '../../shared/http/middleware/compression';
@@ -178,6 +179,7 @@ export class MarketDataApi extends Construct {
     for (const route of routes) {
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, integrationOf(route), { operationName: route.operationId });
+      if (route.onlyMethod) this.addMethodNotAllowed(resource, route.method);
       resources.add(resource);
     }
     // Browsers send the preflight without the Authorization header: answered by a mock, no key.
@@ -195,6 +197,53 @@ export class MarketDataApi extends Construct {
       method.addPropertyOverride('Integration.ContentHandling', 'CONVERT_TO_TEXT');
       method.addPropertyOverride('Integration.IntegrationResponses.0.ContentHandling', 'CONVERT_TO_TEXT');
     }
+  }
+
+  /**
+   * Every other method of a path that takes one only (`Route.onlyMethod`): `ANY`, which the path's
+   * own method and preflight take precedence over, answered by a mock before the authorizer (like
+   * the 404 of an unknown route: no key, no budget) with the 405 of shared/http/gateway-responses.ts
+   * and the headers of a gateway response.
+   */
+  private addMethodNotAllowed(resource: apigw.Resource, allow: string): void {
+    const spec = methodNotAllowedResponse(allow);
+    const headers: Record<string, string> = { 'X-Request-Id': 'context.requestId' };
+    for (const [name, value] of Object.entries({ ...GATEWAY_RESPONSE_HEADERS, ...CORS_HEADERS, ...spec.headers }))
+      headers[name] = `'${value}'`;
+    const parameter = (name: string) => `method.response.header.${name}`;
+    const status = String(spec.statusCode);
+    const method = resource.addMethod(
+      'ANY',
+      new apigw.MockIntegration({
+        // The one integration response is the default: it answers whatever the request's type.
+        requestTemplates: { 'application/json': `{ "statusCode": ${spec.statusCode} }` },
+        passthroughBehavior: apigw.PassthroughBehavior.WHEN_NO_TEMPLATES,
+        integrationResponses: [
+          {
+            statusCode: status,
+            responseParameters: Object.fromEntries(
+              Object.entries(headers).map(([name, value]) => [parameter(name), value]),
+            ),
+            responseTemplates: { 'application/json': gatewayResponseBody(spec) },
+          },
+        ],
+      }),
+      {
+        authorizationType: apigw.AuthorizationType.NONE,
+        operationName: 'methodNotAllowed',
+        methodResponses: [
+          {
+            statusCode: status,
+            responseParameters: Object.fromEntries(Object.keys(headers).map((name) => [parameter(name), true])),
+          },
+        ],
+      },
+    );
+    // Every media type is binary to the API: the mock treats the request and its answer as text,
+    // as the preflights do.
+    const cfn = method.node.defaultChild as apigw.CfnMethod;
+    cfn.addPropertyOverride('Integration.ContentHandling', 'CONVERT_TO_TEXT');
+    cfn.addPropertyOverride('Integration.IntegrationResponses.0.ContentHandling', 'CONVERT_TO_TEXT');
   }
 
   /** What anyone may read: no authorizer, no key, no budget. */

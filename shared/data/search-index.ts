@@ -3,7 +3,9 @@
  * exposed record's slug, name, symbol and former slugs, in the family's list order. The import
  * derives it from the version it writes (its index and documents) and stores it as chunks beside
  * the version's document blocks, named by the version's manifest like them: written, kept and
- * deleted with the version. An instance reads a version's chunks once, on its first search.
+ * deleted with the version. An instance reads a version's chunks once, on its first search; after
+ * that, the pointer refreshed ahead (snapshot-store.ts, ADR 0019) reads a new version's chunks of
+ * each family it has searched before a request names the version (`prepare`).
  *
  * A chunk (`DOC#S.<version>.<part>`, keys.ts `searchChunkName`) is stored in the block format
  * (items/document-block.ts: raw deflate, one JSON text a line): its first line `[version, part,
@@ -15,7 +17,7 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CorruptDataError } from '../platform/errors';
 import type { VersionContent } from './family-index';
 import { cut, inflated, parsed } from './items/content';
-import { documentBlockKey, searchChunkName } from './keys';
+import { documentBlockKey, searchChunkName, type VersionedFamily } from './keys';
 
 /**
  * One record as a search sees it.
@@ -103,17 +105,26 @@ const KEPT_VERSIONS = 8;
 /**
  * The records of the versions a search names, read once per version and kept (the most recently
  * asked for last, at most KEPT_VERSIONS). Read by key: the first chunk, then the others together.
+ * The pointer refreshed ahead prepares the new version of each family this instance searches.
  */
 export class SearchStore {
   private readonly kept = new Map<string, Promise<SearchRecords | undefined>>();
+  /** The version of each family a search last named: the families this instance searches. */
+  private readonly current = new Map<VersionedFamily, string>();
+  /** What is derived from a version's records before a search names it (the search's lookup). */
+  private derive: ((records: SearchRecords) => void) | undefined;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
 
-  /** A version's records; undefined for a version written before versions carried them (ADR 0027). */
-  records(version: string): Promise<SearchRecords | undefined> {
+  /**
+   * A version's records; undefined for a version written before versions carried them (ADR 0027).
+   * `family`: the version's, so that the pointer read ahead prepares that family's next version.
+   */
+  records(version: string, family?: VersionedFamily): Promise<SearchRecords | undefined> {
+    if (family) this.current.set(family, version);
     let records = this.kept.get(version);
     if (records) this.kept.delete(version);
     else {
@@ -126,6 +137,29 @@ export class SearchStore {
       this.kept.delete(oldest);
     }
     return records;
+  }
+
+  /** Derive this from each version the pointer read ahead prepares (set by the search's routes). */
+  deriveAhead(derive: (records: SearchRecords) => void): void {
+    this.derive = derive;
+  }
+
+  /**
+   * Read, before a search names them, the records of the new versions `next` names for the
+   * families this instance has searched (the pointer refreshed ahead), and derive from them. A
+   * failure is left to the search that names the version, which reads it itself.
+   */
+  async prepare(next: Partial<Record<VersionedFamily, { version: string }>>): Promise<void> {
+    const reads = [...this.current].flatMap(([family, version]) => {
+      const to = next[family]?.version;
+      if (to === undefined || to === version || this.kept.has(to)) return [];
+      return [
+        this.records(to).then((records) => {
+          if (records) this.derive?.(records);
+        }),
+      ];
+    });
+    await Promise.allSettled(reads);
   }
 
   private async read(version: string): Promise<SearchRecords | undefined> {

@@ -6,7 +6,7 @@ import { IndexStore, indexBudget } from './index-store';
 import { VerifiedBlocks } from './items/document-block';
 import { PointerStore } from './pointer-store';
 import { SearchStore } from './search-index';
-import { SnapshotStore } from './snapshot-store';
+import { type ServedVersions, SnapshotStore } from './snapshot-store';
 
 export interface Stores {
   /** The pointer item and the refresh times, as stored (the status reads them uncached). */
@@ -39,10 +39,14 @@ export function createStores(client: DynamoDBDocumentClient, options: StoreOptio
   const cache = options.readCacheMb > 0 ? blockCache(options.readCacheMb * 1024 * 1024) : undefined;
   const pointer = new PointerStore(client, options.tableName);
   const indexes = new IndexStore(client, options.tableName, indexBudget(options.memoryMb));
+  const search = new SearchStore(client, options.tableName);
+  // The pointer refreshed ahead builds the new versions' indexes and reads their search records before a request names them.
+  const prepare = async (next: ServedVersions) => {
+    await Promise.all([indexes.prepare(next.served), search.prepare(next.served)]);
+  };
   return {
     pointer,
-    // The pointer refreshed ahead builds the new versions' indexes before a request names them.
-    snapshot: new SnapshotStore(pointer, options.snapshotCacheMs, clock, (next) => indexes.prepare(next.served)),
+    snapshot: new SnapshotStore(pointer, options.snapshotCacheMs, clock, prepare),
     indexes,
     documents: new DocumentStore(
       client,
@@ -51,6 +55,6 @@ export function createStores(client: DynamoDBDocumentClient, options: StoreOptio
       new VerifiedBlocks(verifiedBudget(options.memoryMb)),
     ),
     history: new HistoryStore(client, options.tableName),
-    search: new SearchStore(client, options.tableName),
+    search,
   };
 }

@@ -162,6 +162,14 @@ function lookupOf(records: SearchRecords): SearchLookup {
   return lookup;
 }
 
+/**
+ * Have the pointer read ahead (ADR 0019) build each new version's lookup with its records, so that
+ * the first search after a publish reads and builds nothing.
+ */
+export function lookupsAhead(stores: Stores): void {
+  stores.search.deriveAhead(lookupOf);
+}
+
 /** The served versions' records of each family, in SEARCH_ORDER (none for a family never imported). */
 async function servedRecords(stores: Stores): Promise<(SearchRecords | undefined)[]> {
   const { served } = await stores.snapshot.versions();
@@ -169,7 +177,7 @@ async function servedRecords(stores: Stores): Promise<(SearchRecords | undefined
     SEARCH_ORDER.map(async (family) => {
       const version = served[family]?.version;
       if (version === undefined) return undefined;
-      const records = await stores.search.records(version);
+      const records = await stores.search.records(version, family);
       if (records === undefined) logger.warn('a served version has no search records', { family, version });
       return records;
     }),

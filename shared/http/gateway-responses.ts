@@ -96,6 +96,19 @@ export const GATEWAY_RESPONSES: Record<GatewayResponseType, GatewayResponseSpec>
 };
 
 /**
+ * A method a path does not take, where the route table says its path takes one only
+ * (`Route.onlyMethod`: `GET` or `DELETE` on `/mcp`): no gateway response type of API Gateway, but
+ * a mock method answering before the authorizer (lib/constructs/rest-api.ts) and the local gateway
+ * give it alike, with the headers of a gateway response.
+ */
+export const methodNotAllowedResponse = (allow: string): GatewayResponseSpec => ({
+  statusCode: 405,
+  code: 'method_not_allowed',
+  message: `This path takes ${allow} only.`,
+  headers: { Allow: allow },
+});
+
+/**
  * What the web application firewall answers (custom responses of its block actions, on stages
  * that enable it): its per-address rate rule is a 429 the client may retry after the window; a
  * request refused for its content is a 400, which retrying will not change. WAF knows neither the

@@ -78,6 +78,13 @@ export interface Route {
   deprecated?: Deprecated;
   /** The MCP tool it is, if any. */
   tool?: ToolDeclaration;
+  /**
+   * Its path takes this method only: any other (but the CORS preflight) answers `405` with
+   * `Allow`, before authentication and uncharged, where another path answers an unknown method
+   * 404 (CONTRACT §1). The MCP endpoint's: the protocol's answer for a server that offers no
+   * stream on `GET` and no session to `DELETE` (ADR 0027).
+   */
+  onlyMethod?: true;
 }
 
 /** When a route or parameter was (or will be) deprecated, and the sunset after which it may stop working. */
@@ -219,7 +226,15 @@ export const ROUTES = [
   // The caller's own webhook subscriptions and their deliveries (CONTRACT §14): account data, like usage.
   route('/webhooks', 'webhooks', 'listWebhooks', 'usage'),
   route('/webhooks/{id}/deliveries', 'webhooks', 'listWebhookDeliveries', 'usage'),
-  { method: 'POST', path: MCP_PATH, fn: 'mcp', operationId: 'postMcp', kind: 'mcp', transfer: TRANSFER.mcp },
+  {
+    method: 'POST',
+    path: MCP_PATH,
+    fn: 'mcp',
+    operationId: 'postMcp',
+    kind: 'mcp',
+    transfer: TRANSFER.mcp,
+    onlyMethod: true,
+  },
 ] as const satisfies readonly Route[];
 
 export type OperationId = (typeof ROUTES)[number]['operationId'];
@@ -279,6 +294,14 @@ export function matchRoute(method: string, path: string): RouteMatch | undefined
     return { route: r, pathParameters };
   }
   return undefined;
+}
+
+/**
+ * The route a request's method is not allowed on: a route whose path takes its method only
+ * (`onlyMethod`) matches the path and not the method. A gateway answers the CORS preflight first.
+ */
+export function methodNotAllowed(method: string, path: string): Route | undefined {
+  return compiled.find(({ route: r, regex }) => r.onlyMethod && r.method !== method && regex.test(path))?.route;
 }
 
 function safeDecode(segment: string): string {

@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'invalid_api_key'
   | 'subscription_required'
   | 'not_found'
+  | 'method_not_allowed'
   | 'rate_limit_exceeded'
   | 'monthly_quota_exceeded'
   | 'validation_error'
@@ -17,6 +18,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   invalid_api_key: 401,
   subscription_required: 403,
   not_found: 404,
+  method_not_allowed: 405,
   rate_limit_exceeded: 429,
   monthly_quota_exceeded: 429,
   validation_error: 400,

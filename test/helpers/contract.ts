@@ -157,6 +157,8 @@ export function contractProblems(response: ObservedResponse): string[] {
         `status ${response.status} is not documented for ${found.operation.operationId} (${Object.keys(responses).join(', ')})`,
       ];
     documented = deref(c, raw);
+  } else if (response.status === 405) {
+    return methodNotAllowedProblems(c, response, pathname);
   } else {
     // No such route: API Gateway (and the local gateway) answer the 404 envelope before authentication.
     if (response.status !== 404)
@@ -167,6 +169,36 @@ export function contractProblems(response: ObservedResponse): string[] {
   }
   checkHeaders(c, response, documented, problems);
   checkBody(c, response, documented, problems);
+  return problems;
+}
+
+/**
+ * A method a documented path does not take, where the service answers 405 (`/mcp`: docs/api.md,
+ * "Errors"): the path's operations say they are its only methods, `Allow` names them, and the body is
+ * the envelope of `method_not_allowed` with the headers of the 404 of no route.
+ */
+function methodNotAllowedProblems(c: Contract, response: ObservedResponse, pathname: string): string[] {
+  const methods = Object.keys((c.doc.paths[pathname] ?? {}) as Json).map((m) => m.toUpperCase());
+  const problems: string[] = [];
+  if (methods.length === 0) return [`no documented path ${pathname}, yet status 405`];
+  const operations = methods.map((m) => c.doc.paths[pathname][m.toLowerCase()] as Json);
+  if (!operations.some((op) => String(op.description).includes('`405 method_not_allowed`')))
+    problems.push(`the operations of ${pathname} do not describe its 405`);
+  const allow = Object.entries(response.headers).find(([k]) => k.toLowerCase() === 'allow')?.[1];
+  if (allow !== methods.join(', ')) problems.push(`Allow is ${allow}, not ${methods.join(', ')}`);
+  const notFound = deref(c, c.doc.components.responses.NotFound);
+  const { 'X-Request-Id': requestId, 'Access-Control-Allow-Origin': cors } = notFound.headers;
+  checkHeaders(c, response, { headers: { 'X-Request-Id': requestId, 'Access-Control-Allow-Origin': cors } }, problems);
+  const body = response.body as Json | undefined;
+  const error = body?.error as Json | undefined;
+  if (
+    typeof body !== 'object' ||
+    Object.keys(body ?? {}).join() !== 'error' ||
+    error?.code !== 'method_not_allowed' ||
+    typeof error.message !== 'string' ||
+    error.details !== null
+  )
+    problems.push(`body is not the method_not_allowed envelope: ${preview(response.body)}`);
   return problems;
 }
 

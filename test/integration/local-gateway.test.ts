@@ -12,6 +12,7 @@ import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { createGateway, type FamilyHandler, LAMBDA_RESPONSE_LIMIT_BYTES } from '../../local/gateway';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../../shared/http/gateway-responses';
 import type { ApiResult } from '../../shared/http/http';
+import { contractProblems } from '../helpers/contract';
 
 /** The gateway's clock: the request time and the authorizer cache's expiry. */
 const NOW = new Date('2026-11-20T10:00:00.000Z');
@@ -175,14 +176,15 @@ function rawRequest(bytes: string): Promise<RawAnswer> {
   });
 }
 
-/** A GET with the path sent literally (fetch's URL parser would resolve dot segments first). */
-function getPath(path: string): Promise<RawAnswer> {
+/** A GET (or `method`) with the path sent literally (fetch's URL parser would resolve dot segments first). */
+function getPath(path: string, method = 'GET'): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
         port: (server.address() as AddressInfo).port,
         path,
+        method,
         headers: { Authorization: `Bearer ${KEY}` },
       },
       (res) => {
@@ -263,6 +265,44 @@ describe('local gateway: paths are matched as sent', () => {
 
     expect(answer.status).toBe(200);
     expect(invoked).toEqual(['/api/v1/exchanges/bin%61nce']);
+  });
+});
+
+describe('local gateway: a method the MCP endpoint does not take', () => {
+  it.each(['GET', 'DELETE', 'PUT', 'PATCH'])(
+    'answers %s /mcp 405 with Allow: POST and the envelope, before the authorizer',
+    async (method) => {
+      const answer = await getPath('/mcp', method);
+
+      expectEnvelope(answer, 405, 'method_not_allowed');
+      expect(answer.headers.allow).toBe('POST');
+      expect(answer.headers['cache-control']).toBe('no-store');
+      expect(JSON.parse(answer.body)).toEqual({
+        error: { code: 'method_not_allowed', message: 'This path takes POST only.', details: null },
+      });
+      expect(contractProblems({ method, path: '/mcp', ...answer, body: JSON.parse(answer.body) })).toEqual([]);
+      expect(authorizerCalls).toEqual([]);
+      expect(invoked).toEqual([]);
+    },
+  );
+
+  it('answers HEAD /mcp 405 without a body, and still serves POST and the preflight', async () => {
+    const head = await getPath('/mcp', 'HEAD');
+    expect([head.status, head.headers.allow, head.body]).toEqual([405, 'POST', '']);
+
+    const preflight = await getPath('/mcp', 'OPTIONS');
+    expect(preflight.status).toBe(204);
+    const post = await getPath('/mcp', 'POST');
+    expect(post.status).toBe(200);
+    expect(invoked).toEqual(['/mcp']);
+  });
+
+  it('leaves an unknown method on another path the 404 of CONTRACT §1', async () => {
+    const answer = await getPath('/api/v1/exchanges', 'DELETE');
+
+    expectEnvelope(answer, 404, 'not_found');
+    expect(answer.headers.allow).toBeUndefined();
+    expect(authorizerCalls).toEqual([]);
   });
 });
 

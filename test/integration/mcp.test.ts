@@ -204,6 +204,47 @@ describe('errors', () => {
   });
 });
 
+describe('no stream and no session: every method but POST', () => {
+  it('answers the GET the SDK client opens after initialize 405, which it takes for "no stream" and reports no error', async () => {
+    const gets: Promise<Response>[] = [];
+    const errors: Error[] = [];
+    const transport = new StreamableHTTPClientTransport(new URL(`${stack.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${KEY}` } },
+      fetch: (input, init) => {
+        const answer = fetch(input, init);
+        if ((init?.method ?? 'GET') === 'GET') gets.push(answer);
+        return answer;
+      },
+    });
+    const mcp = new Client({ name: 'market-data-test', version: '1.0.0' });
+    mcp.onerror = (error) => errors.push(error);
+    await mcp.connect(transport);
+    expect((await mcp.listTools()).tools.length).toBeGreaterThan(0);
+    expect(gets).toHaveLength(1);
+    const answer = await gets[0];
+    // What the client does with the answer runs on the promise's continuations: let them run.
+    await new Promise((resolve) => setImmediate(resolve));
+    await mcp.close();
+    expect([answer.status, answer.headers.get('allow')]).toEqual([405, 'POST']);
+    expect(errors).toEqual([]);
+  });
+
+  it.each(['GET', 'DELETE'])('answers %s /mcp 405 before the key is checked, uncharged', async (method) => {
+    const answer = await fetch(`${stack.url}/mcp`, {
+      method,
+      headers: { Authorization: `Bearer ${METERED}`, Accept: 'text/event-stream' },
+    });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('POST');
+    expect(answer.headers.get('x-ratelimit-remaining')).toBeNull();
+    expect(await answer.json()).toEqual({
+      error: { code: 'method_not_allowed', message: 'This path takes POST only.', details: null },
+    });
+    const unknown = await fetch(`${stack.url}/mcp`, { method, headers: { Authorization: 'Bearer nope' } });
+    expect(unknown.status).toBe(405);
+  });
+});
+
 it('takes one budget unit a request, with the usage headers', async () => {
   const post = (id: number) =>
     fetch(`${stack.url}/mcp`, {

@@ -7,6 +7,7 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentBlockKey, searchChunkName } from '../../shared/data/keys';
 import { importDataset, readPointer } from '../../shared/import/importer';
+import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
@@ -183,5 +184,57 @@ describe('a served version stored without search records (imported before versio
     );
     const res = await invoke(old.api({ clock: () => NOW }).search, apiEvent('/api/v1/search?q=b'));
     expect(res.body.data.map((hit: { slug: string }) => hit.slug)).toEqual(['binance', 'bybit', 'coinbase']);
+  });
+});
+
+describe('the pointer read ahead (ADR 0019)', () => {
+  let ahead: TestTable;
+  beforeAll(async () => {
+    ahead = await startTestTable();
+    await importDataset(dataset(), { client: ahead.client, tableName: ahead.tableName, now: () => NOW });
+  });
+  afterAll(() => ahead.close());
+
+  /** A search and what it read: its GetItem and BatchGetItem calls (its quota counter is an UpdateItem). */
+  const searched = async (api: TestApi, q: string) => {
+    const { result, accounting } = await withRequestAccounting(() =>
+      invoke(api.search, apiEvent(`/api/v1/search?q=${q}`)),
+    );
+    expect(result.status).toBe(200);
+    const { calls } = accounting;
+    return {
+      slugs: (result.body.data as { slug: string }[]).map((hit) => hit.slug),
+      reads: calls.filter((call) => call.command !== 'UpdateItem').length,
+      readCapacity: accounting.summary().readCapacity,
+    };
+  };
+
+  it('reads a new catalog version’s search records before a search names it: the first search after a publish reads nothing but its quota counter', async () => {
+    const CACHE_MS = 10_000;
+    const published = NOW.getTime() + 60_000;
+    let now = published;
+    const warm = ahead.api({ clock: () => new Date(now), env: { SNAPSHOT_CACHE_MS: String(CACHE_MS) } });
+    const cold = await searched(warm, 'renamed');
+    // A version's first search on an instance reads its chunks (and the pointer).
+    expect(cold.reads).toBeGreaterThan(1);
+    const warmed = await searched(warm, 'renamed');
+    expect(warmed).toMatchObject({ slugs: [], reads: 0 });
+
+    const renamed = dataset();
+    renamed.currencies[0] = { ...renamed.currencies[0], name: 'Bitcoin Renamed' };
+    renamed.exchanges[0] = { ...renamed.exchanges[0], name: 'Binance Renamed' };
+    await importDataset(renamed, { client: ahead.client, tableName: ahead.tableName, now: () => new Date(published) });
+
+    // From half the pointer's cache time: answered from the cached pointer, the new one read beside it.
+    now += CACHE_MS / 2;
+    expect(await searched(warm, 'renamed')).toMatchObject({ slugs: [], reads: 0 });
+    await warm.deps.stores.snapshot.settled();
+
+    const first = await searched(warm, 'renamed');
+    expect(first).toEqual({ slugs: ['bitcoin', 'binance'], reads: 0, readCapacity: warmed.readCapacity });
+    // An instance that did not read ahead pays the reads at its first search of the version.
+    const fresh = await searched(ahead.api({ clock: () => new Date(now) }), 'renamed');
+    expect(fresh.slugs).toEqual(first.slugs);
+    expect(fresh.reads).toBeGreaterThan(1);
   });
 });

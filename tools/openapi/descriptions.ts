@@ -142,7 +142,9 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
   invalid_api_key: 'Bearer token missing, invalid or revoked',
   subscription_required: 'the key owner has no active premium subscription',
   not_found:
-    'no such resource, or not public (unpublished or delisted); always for collateral history; unknown routes and methods',
+    'no such resource, or not public (unpublished or delisted); always for collateral history; unknown routes and methods (but on `/mcp`)',
+  method_not_allowed:
+    'a method `/mcp` does not take (any but `POST`: the endpoint offers no stream and no session); `Allow` names `POST`; before authentication, not charged',
   rate_limit_exceeded: 'per-minute budget spent; `details`: `reset_at`, `limit`; `Retry-After`',
   monthly_quota_exceeded: 'monthly budget spent; `details`: `reset_at`, `limit`; `Retry-After`',
   validation_error: 'query or path parameters failed validation; `details.message` is an array of strings',

@@ -304,7 +304,7 @@ const RESPONSES: Record<string, JsonSchema> = {
   NotFound: {
     description:
       '`not_found`: the resource does not exist or is not public (unpublished or delisted). ' +
-      'An unknown route or method answers the same envelope before authentication, without usage headers.',
+      'An unknown route or method answers the same envelope before authentication, without usage headers (a method `/mcp` does not take: `405 method_not_allowed`).',
     headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...usageHeaderRefs() },
     ...json('NotFoundError'),
   },

@@ -305,6 +305,7 @@ export const OPERATIONS: Record<OperationId, OperationSpec> = {
       "each takes its routes' parameters by name (plus `family` or `type` where one tool serves several routes) and answers the route's JSON answer as `structuredContent` (a route's error as a result with `isError` and its envelope). " +
       'A result stays under 100 KB of text: `get_currency` gives the counts of its offers (list them with `list_offers` and `asset`), a list page that would be larger comes with a smaller `limit`. ' +
       'A notification answers `202` with no body; a malformed message, an unknown tool or arguments a tool does not take are JSON-RPC errors. ' +
+      'Any other method on `/mcp` (`GET`, `DELETE`, …) answers `405 method_not_allowed` with `Allow: POST`, before authentication and uncharged: the endpoint offers no stream and no session to end. ' +
       TAKES_NO_QUERY,
     tag: 'Agents',
     query: documented(NO_QUERY()),

@@ -262,6 +262,8 @@ export async function runSmoke(
           ? undefined
           : 'not a tool result with a list',
   });
+  // No stream and no session: any other method is the 405 the gateway answers before the key.
+  await run({ name: 'MCP GET', path: MCP_PATH, key: null, expect: isError(405, 'method_not_allowed') });
   await run({ name: 'data status', path: STATUS_PATH, key: null, expect: isObject(['families']) });
   await run({ name: 'API description', path: OPENAPI_PATH, key: null, expect: isObject(['openapi', 'paths']) });
   await run({ name: 'docs page', path: '/docs', key: null, expect: isText('text/html') });

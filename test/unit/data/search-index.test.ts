@@ -126,3 +126,62 @@ describe('reading', () => {
     await expect(new SearchStore(client, 'table').records('v4')).rejects.toThrow(CorruptDataError);
   });
 });
+
+describe('prepared ahead (the pointer read ahead, ADR 0019)', () => {
+  const wallets = (version: string) => stored(searchBlocks(version, projectCatalog('wallets', dataset.wallets!)));
+  const exchanges = (version: string) => stored(searchBlocks(version, projectCatalog('exchanges', dataset.exchanges!)));
+
+  it('reads the new version of each family searched, derives from it, and a search of it then reads nothing', async () => {
+    holding([...wallets('w1'), ...wallets('w2'), ...exchanges('x1'), ...exchanges('x2')]);
+    const store = new SearchStore(client, 'table');
+    const derived: string[][] = [];
+    store.deriveAhead((records) => derived.push(records.map((r) => r.slug)));
+    await store.records('w1', 'wallets');
+    ddb.resetHistory();
+
+    // Exchanges were never searched here: their new version is left to the search that names it.
+    await store.prepare({ wallets: { version: 'w2' }, exchanges: { version: 'x2' } });
+    const read = ddb.commandCalls(GetCommand).map((c) => c.args[0].input.Key?.PK);
+    expect(read).toEqual([documentBlockKey(searchChunkName('w2', 0)).PK]);
+    expect(derived).toEqual([(await store.records('w1'))?.map((r) => r.slug)]);
+
+    ddb.resetHistory();
+    expect((await store.records('w2', 'wallets'))?.map((r) => r.slug)).toEqual(derived[0]);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+  });
+
+  it('prepares nothing for a version it holds or a pointer naming the same one, and never fails', async () => {
+    holding(wallets('w1'));
+    const store = new SearchStore(client, 'table');
+    let derivations = 0;
+    store.deriveAhead(() => derivations++);
+    await store.records('w1', 'wallets');
+    ddb.resetHistory();
+    await store.prepare({ wallets: { version: 'w1' } });
+    await store.prepare({});
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+
+    ddb.on(GetCommand).rejects(new Error('throttled'));
+    await expect(store.prepare({ wallets: { version: 'w9' } })).resolves.toBeUndefined();
+    expect(derivations).toBe(0);
+  });
+
+  it('reads ahead with nothing to derive, and a version stored without records derives nothing', async () => {
+    holding([...wallets('w1'), ...wallets('w2')]);
+    const plain = new SearchStore(client, 'table');
+    await plain.records('w1', 'wallets');
+    await plain.prepare({ wallets: { version: 'w2' } });
+    ddb.resetHistory();
+    const prepared = await plain.records('w2', 'wallets');
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+    expect(prepared).toEqual(await plain.records('w1'));
+
+    const store = new SearchStore(client, 'table');
+    let derivations = 0;
+    store.deriveAhead(() => derivations++);
+    await store.records('w1', 'wallets');
+    await store.prepare({ wallets: { version: 'w-old' } });
+    expect(derivations).toBe(0);
+    expect(await store.records('w-old', 'wallets')).toBeUndefined();
+  });
+});

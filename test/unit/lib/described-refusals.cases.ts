@@ -78,4 +78,19 @@ describe('refusals before the API, as deployed', () => {
       expect([p.ResponseType, problemsOn(paths, Number(p.StatusCode), headers, body)]).toEqual([p.ResponseType, []]);
     }
   });
+
+  it('API Gateway: the 405 of a method /mcp does not take is what the description says of it', () => {
+    const [any] = Object.values(
+      prod.template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'ANY' } }),
+    );
+    const [response] = any.Properties.Integration.IntegrationResponses;
+    const headers = Object.fromEntries(
+      Object.entries(response.ResponseParameters as Record<string, string>).map(([name, value]) => [
+        name.replace('method.response.header.', ''),
+        value === 'context.requestId' ? 'c6a1f0de-4b7e-4f1a-9d2b-5e8c3a7f0b12' : value.slice(1, -1),
+      ]),
+    );
+    const body = JSON.parse(response.ResponseTemplates['application/json']);
+    expect(problemsOn(['GET /mcp', 'DELETE /mcp'], Number(response.StatusCode), headers, body)).toEqual([]);
+  });
 });

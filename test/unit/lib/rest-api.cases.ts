@@ -2,8 +2,13 @@ import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { API_GATEWAY_ACCOUNT_STACK } from '../../../lib/api-gateway-account-stack';
 import { CORS_HEADERS } from '../../../shared/http/cors';
-import { GATEWAY_RESPONSES, gatewayResponseBody, WAF_RESPONSES } from '../../../shared/http/gateway-responses';
-import { ROUTES } from '../../../shared/http/routes';
+import {
+  GATEWAY_RESPONSES,
+  gatewayResponseBody,
+  methodNotAllowedResponse,
+  WAF_RESPONSES,
+} from '../../../shared/http/gateway-responses';
+import { ROUTES, type Route } from '../../../shared/http/routes';
 import { bearerKey } from '../../../shared/platform/bearer';
 import { type Fixture, PROD_BLOCK, synth, synthApp } from './app-fixture';
 
@@ -155,6 +160,55 @@ describe('MarketDataApi', () => {
         "'Authorization,Content-Type,If-None-Match,Mcp-Protocol-Version'",
       );
     }
+  });
+
+  it('answers every other method of a path that takes one only (/mcp) 405 with Allow, without the authorizer, as the local gateway does', () => {
+    const { template, stack, logicalId } = dev;
+    const paths = resourcePaths(
+      template.findResources('AWS::ApiGateway::Resource') as Resources,
+      logicalId(stack.api.api),
+    );
+    const any = Object.values(template.findResources('AWS::ApiGateway::Method')).filter(
+      (m) => m.Properties.HttpMethod === 'ANY',
+    );
+    const only = ROUTES.filter((r: Route) => r.onlyMethod);
+    expect(only.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /mcp']);
+    expect(any.map((m) => paths.get(m.Properties.ResourceId.Ref))).toEqual(only.map((r) => r.path));
+
+    const [method] = any;
+    const spec = methodNotAllowedResponse('POST');
+    expect(method.Properties).toMatchObject({
+      AuthorizationType: 'NONE',
+      Integration: { Type: 'MOCK', ContentHandling: 'CONVERT_TO_TEXT' },
+    });
+    expect(method.Properties.AuthorizerId).toBeUndefined();
+    const [response] = method.Properties.Integration.IntegrationResponses;
+    // The default (no selection pattern): the one answer, whatever the request's type.
+    expect(response.SelectionPattern).toBeUndefined();
+    expect(response).toMatchObject({ StatusCode: '405', ContentHandling: 'CONVERT_TO_TEXT' });
+    expect(JSON.parse(response.ResponseTemplates['application/json'])).toEqual({
+      error: { code: 'method_not_allowed', message: 'This path takes POST only.', details: null },
+    });
+    expect(response.ResponseTemplates['application/json']).toBe(gatewayResponseBody(spec));
+    const headers = response.ResponseParameters as Record<string, string>;
+    expect(headers).toMatchObject({
+      'method.response.header.Allow': "'POST'",
+      'method.response.header.X-Request-Id': 'context.requestId',
+      'method.response.header.Content-Type': "'application/json; charset=utf-8'",
+      'method.response.header.Cache-Control': "'no-store'",
+      'method.response.header.Access-Control-Allow-Origin': `'${CORS_HEADERS['Access-Control-Allow-Origin']}'`,
+    });
+    // Each header the integration sets is declared by the method response, as API Gateway requires.
+    expect(Object.keys(method.Properties.MethodResponses[0].ResponseParameters).sort()).toEqual(
+      Object.keys(headers).sort(),
+    );
+    expect(method.Properties.MethodResponses[0].StatusCode).toBe('405');
+    // POST and the preflight keep their own methods, which take precedence over ANY.
+    const onMcp = Object.values(template.findResources('AWS::ApiGateway::Method'))
+      .filter((m) => paths.get(m.Properties.ResourceId.Ref) === '/mcp')
+      .map((m) => m.Properties.HttpMethod)
+      .sort();
+    expect(onMcp).toEqual(['ANY', 'OPTIONS', 'POST']);
   });
 
   it('authorizes with a cached TOKEN authorizer on the Authorization header', () => {
