@@ -35,10 +35,11 @@ import { historyJournalKey, type Key } from './keys';
 
 export type { HistoryJournal, JournalHead, JournalSeries } from './items/history-journal';
 
-/** A bucket an import would write: its value, the item that holds it (`key`), its series and start. */
+/** A bucket an import would write: its value, the item that holds it (`key`), its series and entry. */
 export interface HistoryCandidate extends HistoryValue {
   key: Key;
   resolution: SeriesResolution;
+  /** Its entry in the item (items/history.ts `Buckets`): the observation's time in `1H`, else its bucket's start. */
   start: number;
   /** When its item may expire (epoch seconds: no window reaches any bucket of its span any more); none: kept for ever. */
   expiresAt?: number;
@@ -81,10 +82,10 @@ export class StoredItems {
     return this.items.size;
   }
 
-  /** The value a pointer publishing `published` serves in the bucket at `start` of the item at `key` (none: absent, or not yet published). */
-  served(key: Key, start: number, published: number): HistoryValue | undefined {
+  /** The times of the entries a pointer publishing `published` serves in the item at `key` (observations in `1H`, else buckets' starts). */
+  servedTimes(key: Key, published: number): number[] {
     const stored = this.get(key);
-    return stored && servedBuckets(stored, published).get(start);
+    return stored ? [...servedBuckets(stored, published).keys()] : [];
   }
 }
 
@@ -93,7 +94,8 @@ export class StoredItems {
  * `seq`: the buckets served so far as committed (an earlier import's published pending ones folded
  * in), this import's as pending. None when no candidate changes what is served: a later
  * observation for a bucket, or a different value at the same instant (a correction) changes it;
- * an earlier one leaves the bucket as it is. `own`: compare with what this import already wrote there.
+ * an earlier one leaves the bucket as it is. In the observations' series each observation is its
+ * own entry: a new time adds it, a different value at a stored time corrects it. `own`: compare with what this import already wrote there.
  */
 function merged(
   before: StoredHistory | undefined,

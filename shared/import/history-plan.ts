@@ -1,6 +1,7 @@
 /**
- * History records of a data file → the buckets that append them: for each stored series
- * (shared/domain/buckets.ts `SERIES`, the observations' own at one an hour) the last observation of
+ * History records of a data file → the entries that append them: each observation in the
+ * observations' series (shared/domain/buckets.ts `SERIES`, `1H`: every observation, at most
+ * MAX_DAY_OBSERVATIONS an offer in a UTC day), and for each coarser series the last observation of
  * the file in each bucket, each with its expiry and the item that packs it. Buckets no window can
  * reach any more are left out. The store then writes only the items whose buckets change what is served, under the import's sequence number
  * (docs/data-model.md, "History"): nothing of them is served before the import publishes, and
@@ -13,12 +14,14 @@ import type {
   HistorySequence,
   HistoryWriter,
   JournalSeries,
+  StoredItems,
 } from '../data/history-writer';
-import { type HistoryFamily, historyKey, type Key } from '../data/keys';
+import { HISTORY_DATASET_FAMILY, type HistoryFamily, historyKey, historyPartition, type Key } from '../data/keys';
 import { bucketStart, INTERVALS, RAW_SERIES, SERIES } from '../domain/buckets';
 import { expiryOf, observations, type RawPoint, rollup } from '../domain/history-points';
 import { itemStart, SERIES_OF, type SeriesResolution } from '../model/history-series';
 import { OFFER_FAMILY } from '../model/offer-families';
+import { DataFileError } from './dataset';
 
 interface SeriesRecord {
   offer_id: number;
@@ -52,12 +55,17 @@ function itemExpiry(resolution: SeriesResolution, start: number): number | undef
   return expiryOf(resolution, resolution === RAW_SERIES ? end - 1 : end - bucketMs);
 }
 
-/** The buckets of one series' observations (`raw`, in time order), in every stored series. */
+/**
+ * The entries of one series' observations (`raw`, in time order) in every stored series: each
+ * observation in the observations' own, each bucket's last in the others.
+ */
 function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], now: number): HistoryCandidate[] {
   const items: HistoryCandidate[] = [];
   for (const interval of INTERVALS) {
     const resolution = SERIES[interval].stored;
-    for (const [start, apy, tvl, at] of rollup(raw, interval)) {
+    const entries =
+      resolution === RAW_SERIES ? raw.map(([at, apy, tvl]) => [at, apy, tvl, at] as const) : rollup(raw, interval);
+    for (const [start, apy, tvl, at] of entries) {
       // The observations' series expires from each observation's time, the others from their bucket's start.
       const expired = expiryOf(resolution, resolution === RAW_SERIES ? at : start);
       if (expired !== undefined && expired * 1000 <= now) continue; // no window reaches it any more
@@ -74,6 +82,61 @@ function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], n
     }
   }
   return items;
+}
+
+/**
+ * The most observations one offer's series holds in one UTC day (one a minute on average), the
+ * stored ones and a file's together: it bounds the observations' item (a UTC day, committed and
+ * pending) far below DynamoDB's 400 KB (docs/adr/0029-packed-history.md). Recording adds at most
+ * one an hour, in an hour without one, so an item holds at most this plus 24.
+ */
+export const MAX_DAY_OBSERVATIONS = 1_440;
+
+const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const tooMany = (name: string, place: number, id: number, day: string, count: number, stored: boolean) =>
+  `${name}[${place}].points: offer ${id} ${stored ? 'would hold' : 'has'} ${count} observations on ${day} (UTC)${
+    stored ? ' with those stored' : ''
+  }: at most ${MAX_DAY_OBSERVATIONS} an offer in a UTC day`;
+
+/** The history records of a file (`name`: its array) with more than MAX_DAY_OBSERVATIONS observations of a UTC day, by place. */
+export function denseDayErrors(name: string, series: readonly SeriesRecord[]): string[] {
+  return series.flatMap((record, place) => {
+    const days = new Map<string, number>();
+    for (const [ms] of observations(record.points)) days.set(dayOf(ms), (days.get(dayOf(ms)) ?? 0) + 1);
+    return [...days]
+      .filter(([, count]) => count > MAX_DAY_OBSERVATIONS)
+      .map(([day, count]) => tooMany(name, place, record.offer_id, day, count, false));
+  });
+}
+
+/** The days whose observations, stored and added (`items`' observations), would pass MAX_DAY_OBSERVATIONS, by the file's place (`places`: by partition). */
+function storedDayErrors(
+  family: HistoryFamily,
+  items: readonly HistoryCandidate[],
+  stored: StoredItems,
+  published: number,
+  places: ReadonlyMap<string, number>,
+): string[] {
+  const days = new Map<string, { key: HistoryCandidate['key']; times: Set<number> }>();
+  for (const item of items) {
+    if (item.resolution !== RAW_SERIES) continue;
+    const id = `${item.key.PK}\u0000${item.key.SK}`;
+    const day = days.get(id) ?? { key: item.key, times: new Set(stored.servedTimes(item.key, published)) };
+    days.set(id, day);
+    day.times.add(item.start);
+  }
+  return [...days.values()]
+    .filter(({ times }) => times.size > MAX_DAY_OBSERVATIONS)
+    .map(({ key, times }) =>
+      tooMany(
+        HISTORY_DATASET_FAMILY[family],
+        places.get(key.PK)!,
+        Number(key.PK.split('#').pop()),
+        dayOf([...times][0]!),
+        times.size,
+        true,
+      ),
+    );
 }
 
 /** Append the history records of a file, as of `now`, under `seq` (not served before it is published). */
@@ -112,12 +175,17 @@ async function appendInRounds(
     let round = probe ? FIRST_PROBE_ROUND : SERIES_PER_ROUND;
     for (let i = 0; i < series.length; i += round, round = Math.min(SERIES_PER_ROUND, round * 2)) {
       const items: HistoryCandidate[] = [];
-      for (const record of series.slice(i, i + round)) {
+      const places = new Map<string, number>();
+      series.slice(i, i + round).forEach((record, j) => {
         const raw = observations(record.points);
         result.observations += raw.length;
+        places.set(historyPartition(family, record.offer_id), i + j);
         for (const item of historyItems(family, record.offer_id, raw, now)) items.push(item);
-      }
-      const written = await store.writeChanged(items, sequence);
+      });
+      const stored = await store.readStored(items.map((item) => item.key));
+      const errors = storedDayErrors(family, items, stored, sequence.published, places);
+      if (errors.length > 0) throw new DataFileError(errors);
+      const written = await store.writeChanged(items, sequence, stored);
       result.itemsRead += written.itemsRead;
       result.itemsWritten += written.itemsWritten;
       if (probe && result.itemsWritten > 0) return result;
@@ -199,8 +267,7 @@ export function recordingOf(
 /**
  * Write the recorded observations (one point a series, all at one time), under `seq`, for the
  * offers whose series has no served observation in that hour. The items an observation writes are
- * read anyway (writeChanged); among them, the observations' series holds the hour's bucket: its
- * last observation in the hour, if any.
+ * read anyway (writeChanged); among them, the observations' series holds the hour's observations.
  */
 export async function recordObservations(
   store: HistoryWriter,
@@ -221,7 +288,8 @@ export async function recordObservations(
       const items: HistoryCandidate[] = [];
       for (const { id, raw, items: candidates } of round) {
         const hour = hourOf(raw[0]![0]);
-        if (stored.served(historyKey(family, id, RAW_SERIES, hour), hour, sequence.published)) continue;
+        const times = stored.servedTimes(historyKey(family, id, RAW_SERIES, hour), sequence.published);
+        if (times.some((ms) => hourOf(ms) === hour)) continue;
         result.observations += 1;
         onRecorded?.(family, id, raw[0]!);
         for (const item of candidates) items.push(item);

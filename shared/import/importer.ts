@@ -61,6 +61,7 @@ import {
 import {
   type AppendResult,
   appendHistory,
+  denseDayErrors,
   type HistoryAppend,
   historyWouldChange,
   hourOf,
@@ -227,12 +228,15 @@ export function crossRecordErrors(dataset: Dataset): string[] {
       dataset[DATASET_FAMILY_OF[family]]?.map((o) => o.id),
       'id',
     );
-  for (const family of HISTORY_FAMILIES)
+  for (const family of HISTORY_FAMILIES) {
+    const name = HISTORY_DATASET_FAMILY[family];
     unique(
-      HISTORY_DATASET_FAMILY[family],
-      dataset[HISTORY_DATASET_FAMILY[family]]?.map((s) => s.offer_id),
+      name,
+      dataset[name]?.map((s) => s.offer_id),
       'offer_id',
     );
+    errors.push(...denseDayErrors(name, dataset[name] ?? []));
+  }
   return errors;
 }
 

@@ -2,8 +2,10 @@
  * History packed by span (docs/adr/0029-packed-history.md), on the embedded DynamoDB through the
  * real writer, the import's plan and the history function:
  *
- * - the observations' series keeps one an hour: a later observation in the hour replaces the
- *   earlier, an equal time corrects it, an earlier one changes nothing (CONTRACT §12's rule);
+ * - the observations' series keeps every observation of an hour (an equal time corrects one), and
+ *   a window whose `to` falls inside such an hour answers the last one at or before `to` (1h and
+ *   coarser intervals); recording keeps to one an hour; a day holds at most MAX_DAY_OBSERVATIONS
+ *   an offer, a denser file is refused naming its place (alone, or with what is stored);
  * - pending buckets across several items: served from the publish of their number, folded into
  *   the committed ones by the next import, reverted item by item from the journal;
  * - each item expires with the last bucket of its span; a bucket past its retention is not written;
@@ -17,10 +19,12 @@ import { HistoryWriter } from '../../shared/data/history-writer';
 import { decodeHistory, servedBuckets } from '../../shared/data/items/history';
 import { HISTORY_PREFIX, historyKey } from '../../shared/data/keys';
 import { RETENTION_MS, SERIES } from '../../shared/domain/buckets';
+import { DataFileError } from '../../shared/import/dataset';
 import {
   appendHistory,
   type HistoryAppend,
   journalOf,
+  MAX_DAY_OBSERVATIONS,
   recordingOf,
   recordObservations,
   revertHistory,
@@ -59,8 +63,8 @@ const hours = async (id: number, seq: number, from = T('01T00:00:00'), to = T('3
 const itemsOf = async (id: number) =>
   (await table.items()).filter((i) => i.PK === `${HISTORY_PREFIX}BORROW#${id}`).map((i) => decodeHistory(i));
 
-describe('the observations, one an hour', () => {
-  it('keep the last of each hour; an equal time corrects it, an earlier one changes nothing', async () => {
+describe('the observations, every one of each hour', () => {
+  it('keep every observation in time order; an equal time corrects one; the 4-hour bucket holds the last', async () => {
     const now = T('20T12:00:00');
     await appendHistory(
       writer,
@@ -72,13 +76,26 @@ describe('the observations, one an hour', () => {
       now,
       { published: 0, seq: 1 },
     );
-    expect(await hours(1, 1)).toEqual(['2026-11-20T10:50:00.000Z=2', '2026-11-20T11:20:00.000Z=3']);
+    expect(await hours(1, 1)).toEqual([
+      '2026-11-20T10:10:00.000Z=1',
+      '2026-11-20T10:50:00.000Z=2',
+      '2026-11-20T11:20:00.000Z=3',
+    ]);
+    // An earlier observation of the hour is kept (only the hours' item changes: the coarser buckets keep their last).
     const earlier = await appendHistory(writer, borrow(1, [['20T10:05:00', '9']]), now, { published: 1, seq: 2 });
-    expect(earlier.itemsWritten).toBe(0);
+    expect(earlier.itemsWritten).toBe(1);
     await appendHistory(writer, borrow(1, [['20T10:50:00', '2.5']]), now, { published: 1, seq: 2 });
-    expect(await hours(1, 2)).toEqual(['2026-11-20T10:50:00.000Z=2.5', '2026-11-20T11:20:00.000Z=3']);
+    expect(await hours(1, 2)).toEqual([
+      '2026-11-20T10:05:00.000Z=9',
+      '2026-11-20T10:10:00.000Z=1',
+      '2026-11-20T10:50:00.000Z=2.5',
+      '2026-11-20T11:20:00.000Z=3',
+    ]);
     await appendHistory(writer, borrow(1, [['20T10:55:00', '4']]), now, { published: 2, seq: 3 });
-    expect(await hours(1, 3)).toEqual(['2026-11-20T10:55:00.000Z=4', '2026-11-20T11:20:00.000Z=3']);
+    expect((await hours(1, 3)).slice(-2)).toEqual(['2026-11-20T10:55:00.000Z=4', '2026-11-20T11:20:00.000Z=3']);
+    // Re-sending what is stored writes nothing.
+    const again = await appendHistory(writer, borrow(1, [['20T10:10:00', '1']]), now, { published: 3, seq: 4 });
+    expect(again.itemsWritten).toBe(0);
     // The 4-hour bucket holds the last observation of its hours.
     const fourHours = await store.series('borrow', 1, '4H', T('20T08:00:00'), T('20T12:00:00'), published(3));
     expect(fourHours).toEqual([[T('20T08:00:00'), '3', null, T('20T11:20:00')]]);
@@ -99,7 +116,96 @@ describe('the observations, one an hour', () => {
     // Offer 1 has 10:55 (after the recording's time, in its hour): only offer 2 is recorded.
     expect(result.observations).toBe(1);
     expect(await hours(2, 4)).toEqual(['2026-11-20T10:30:00.000Z=8']);
-    expect(await hours(1, 4)).toEqual(['2026-11-20T10:55:00.000Z=4', '2026-11-20T11:20:00.000Z=3']);
+    expect((await hours(1, 4)).slice(-2)).toEqual(['2026-11-20T10:55:00.000Z=4', '2026-11-20T11:20:00.000Z=3']);
+  });
+});
+
+describe('a window whose `to` falls inside an hour of several imported observations', () => {
+  let served: TestTable;
+  let api: ReturnType<TestTable['api']>;
+  const options = () => ({ client: served.client, tableName: served.tableName, now: () => NOW });
+  const earn4 = (points: [string, string][]) => ({
+    earn_history: [
+      { offer_id: 4, points: points.map(([t, apy]) => ({ timestamp: `2026-11-19T${t}Z`, apy, tvl: '7' })) },
+    ],
+  });
+  const ask = (path: string) => invoke(api.history, apiEvent(path, { perMinute: 1000, perMonth: 100_000 }));
+  /** The points of offer 4 in [from, to] (times of 2026-11-19) at `interval`, as `timestamp=apy`. */
+  const window = async (from: string, to: string, interval: string) => {
+    const res = await ask(`/api/v1/earn/4/history?from=2026-11-19T${from}Z&to=2026-11-19T${to}Z&interval=${interval}`);
+    expect(res.status).toBe(200);
+    return (res.body as { data: { timestamp: string; apy: string }[] }).data.map((p) => `${p.timestamp}=${p.apy}`);
+  };
+
+  beforeAll(async () => {
+    served = await startTestTable();
+    await importDataset(fixtureDataset(), options());
+    await importDataset(
+      earn4([
+        ['14:05:00', '1'],
+        ['14:20:00', '2'],
+        ['14:40:00', '3'],
+      ]),
+      options(),
+    );
+    api = served.api({ clock: () => NOW, env: { SNAPSHOT_CACHE_MS: '0' } });
+  }, 60_000);
+  afterAll(() => served.close());
+
+  it("answers the last observation at or before `to` (1h, 4h, 1d), and the hour's last past it", async () => {
+    expect(await window('13:00:00', '14:30:00', '1h')).toEqual(['2026-11-19T14:00:00.000Z=2']);
+    expect(await window('13:00:00', '14:10:00', '1h')).toEqual(['2026-11-19T14:00:00.000Z=1']);
+    expect(await window('13:00:00', '14:30:00', '4h')).toEqual(['2026-11-19T12:00:00.000Z=2']);
+    expect(await window('06:00:00', '14:05:00', '1d')).toEqual(['2026-11-19T00:00:00.000Z=1']);
+    // `from` inside the hour: only the observations from it count.
+    expect(await window('14:15:00', '14:30:00', '1h')).toEqual(['2026-11-19T14:00:00.000Z=2']);
+    // Past the hour: its last observation.
+    expect(await window('13:00:00', '16:00:00', '1h')).toEqual(['2026-11-19T14:00:00.000Z=3']);
+    expect(await window('12:00:00', '16:00:00', '4h')).toEqual(['2026-11-19T12:00:00.000Z=3']);
+  });
+
+  it('a correction at an equal time replaces that observation', async () => {
+    await importDataset(earn4([['14:20:00', '2.5']]), options());
+    expect(await window('13:00:00', '14:30:00', '1h')).toEqual(['2026-11-19T14:00:00.000Z=2.5']);
+    expect(await window('13:00:00', '14:30:00', '4h')).toEqual(['2026-11-19T12:00:00.000Z=2.5']);
+    expect(await window('13:00:00', '16:00:00', '1h')).toEqual(['2026-11-19T14:00:00.000Z=3']);
+  });
+
+  /** The refusal of importing `file`: its errors, and nothing of it served. */
+  const refusal = async (file: unknown): Promise<string[]> => {
+    const before = await window('00:00:00', '23:59:59', '1h');
+    const error = await importDataset(file, options()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataFileError);
+    expect(await window('00:00:00', '23:59:59', '1h')).toEqual(before);
+    return (error as DataFileError).errors;
+  };
+  /** `count` observations of offer 4 on 2026-11-19 from `first` seconds after midnight, one a second. */
+  const dense = (count: number, first = 0) =>
+    earn4(
+      Array.from({ length: count }, (_, i) => [
+        new Date((first + i) * 1000).toISOString().slice(11, 19),
+        String(i),
+      ]) as [string, string][],
+    );
+
+  it('refuses a file with more than MAX_DAY_OBSERVATIONS observations of an offer in a UTC day, naming the place', async () => {
+    const file = dense(MAX_DAY_OBSERVATIONS + 1);
+    file.earn_history.unshift({ offer_id: 1, points: [] });
+    expect(await refusal(file)).toEqual([
+      `earn_history[1].points: offer 4 has ${MAX_DAY_OBSERVATIONS + 1} observations on 2026-11-19 (UTC): at most ${MAX_DAY_OBSERVATIONS} an offer in a UTC day`,
+    ]);
+  });
+
+  it('refuses a file that would bring the stored day past it, naming the place', async () => {
+    // Three are stored (14:05, 14:20 corrected, 14:40): the day takes MAX_DAY_OBSERVATIONS - 3 more, not one beyond.
+    await importDataset(dense(MAX_DAY_OBSERVATIONS - 3), options());
+    expect(await window('00:00:00', '00:59:59', '1h')).toEqual(['2026-11-19T00:00:00.000Z=1436']);
+    expect(await refusal(dense(1, 3_600))).toEqual([
+      `earn_history[0].points: offer 4 would hold ${MAX_DAY_OBSERVATIONS + 1} observations on 2026-11-19 (UTC) with those stored: at most ${MAX_DAY_OBSERVATIONS} an offer in a UTC day`,
+    ]);
+    // A correction of a stored observation adds none: accepted.
+    await importDataset(earn4([['14:40:00', '3.5']]), options());
+    expect(await window('13:00:00', '16:00:00', '1h')).toEqual(['2026-11-19T14:00:00.000Z=3.5']);
   });
 });
 
@@ -203,6 +309,17 @@ describe('an item that does not check is a 500, never a 200', () => {
     ['a bucket outside its span', deflateRawSync(JSON.stringify({ c: [[24, 0, '5', null]] }))],
     ['an observation outside its bucket', deflateRawSync(JSON.stringify({ c: [[8, HOUR, '5', null]] }))],
     ['a value that is not a decimal', deflateRawSync(JSON.stringify({ c: [[8, 0, '5%', null]] }))],
+    [
+      "an hour's observations out of order",
+      deflateRawSync(
+        JSON.stringify({
+          c: [
+            [8, 5, '5', null],
+            [8, 0, '5', null],
+          ],
+        }),
+      ),
+    ],
   ])('an item with %s', async (_, z) => {
     const { Item } = await served.client.send(new GetCommand({ TableName: served.tableName, Key: key }));
     await served.client.send(new PutCommand({ TableName: served.tableName, Item: { ...Item, z } }));

@@ -1,16 +1,18 @@
 /**
- * A history item (`HIST#<FAMILY>#<id>` / `1H.24#…`, `4H.42#…`, `1D.32#…`, `1W.52#…`): the buckets of one
- * stored series within one aligned span (shared/model/history-series.ts), each its last observation,
- * committed and pending (docs/data-model.md, "History"; docs/adr/0029-packed-history.md). Read by
+ * A history item (`HIST#<FAMILY>#<id>` / `1H.24#…`, `4H.42#…`, `1D.32#…`, `1W.52#…`): one stored
+ * series within one aligned span (shared/model/history-series.ts), committed and pending
+ * (docs/data-model.md, "History"; docs/adr/0029-packed-history.md): the observations' series (`1H`)
+ * holds every observation of its day, the others each bucket's last observation. Read by
  * history-store.ts (the serving functions), figure-store.ts (a seed) and history-writer.ts (the import).
  *
  * Its content is the raw deflate of `{"c": [row…], "p": [seq, [row…]]}`, a row `[i, dt, "apy"]`
  * (borrow) or `[i, dt, "apy", "tvl" | null]` (earn): `i` the bucket's place in the span, `dt` the
  * observation's time after the bucket's start. Checked when read: a row outside its span or
- * bucket, out of order, or a value that is not a decimal fails in one place (CorruptDataError, a 500).
+ * bucket, out of order (in `1H`: by time, an hour's rows in theirs; else one a bucket), or a value
+ * that is not a decimal fails in one place (CorruptDataError, a 500).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { SERIES_OF, type SeriesResolution } from '../../model/history-series';
+import { RAW_SERIES, SERIES_OF, type SeriesResolution } from '../../model/history-series';
 import { DECIMAL_PATTERN } from '../../platform/decimal';
 import { CorruptDataError } from '../../platform/errors';
 import { HISTORY_PREFIX, type Key, parseHistorySortKey } from '../keys';
@@ -25,7 +27,10 @@ export interface HistoryValue {
   at: number;
 }
 
-/** Values by their bucket's start (epoch ms). */
+/**
+ * Values by their entry's time (epoch ms): in the observations' series (`1H`) each observation by
+ * its own time (an hour holds any number), in the others each bucket's last by the bucket's start.
+ */
 export type Buckets = Map<number, HistoryValue>;
 
 /**
@@ -55,28 +60,29 @@ const decimal = (v: unknown): v is string => typeof v === 'string' && DECIMAL_PA
 const whole = (v: unknown, below: number): v is number =>
   Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) < below;
 
-/** The rows of one list of an item, checked: in order, in the span, each time within its bucket. */
+/**
+ * The rows of one list of an item, checked: in the span, each time within its bucket, in order
+ * (the observations' series: by time, any number a bucket; the others: one a bucket).
+ */
 function bucketsOf(rows: unknown, stored: StoredHistory, what: string): Buckets {
   const { bucketMs, perItem } = SERIES_OF[stored.resolution];
+  const observations = stored.resolution === RAW_SERIES;
   if (!Array.isArray(rows)) throw new CorruptDataError(`${what} holds no buckets`);
   const buckets: Buckets = new Map();
-  let previous = -1;
+  let previous = Number.NEGATIVE_INFINITY;
   for (const row of rows as unknown[]) {
     if (!Array.isArray(row) || (row.length !== 3 && row.length !== 4))
       throw new CorruptDataError(`${what} holds a malformed bucket`);
     const [i, dt, apy, tvl] = row as unknown[];
-    if (!whole(i, perItem) || (i as number) <= previous || !whole(dt, bucketMs))
-      throw new CorruptDataError(`${what} holds a bucket out of place`);
+    if (!whole(i, perItem) || !whole(dt, bucketMs)) throw new CorruptDataError(`${what} holds a bucket out of place`);
+    const start = stored.start + (i as number) * bucketMs;
+    const at = start + (dt as number);
+    const entry = observations ? at : start;
+    if (entry <= previous) throw new CorruptDataError(`${what} holds a bucket out of place`);
     if (!decimal(apy) || !(row.length === 3 || tvl === null || decimal(tvl)))
       throw new CorruptDataError(`${what} is not an observation`);
-    previous = i as number;
-    const start = stored.start + (i as number) * bucketMs;
-    buckets.set(
-      start,
-      row.length === 3
-        ? { apy, at: start + (dt as number) }
-        : { apy, tvl: tvl as string | null, at: start + (dt as number) },
-    );
+    previous = entry;
+    buckets.set(entry, row.length === 3 ? { apy, at } : { apy, tvl: tvl as string | null, at });
   }
   return buckets;
 }
@@ -110,8 +116,9 @@ function rowsOf(buckets: Buckets, { resolution, start }: StoredHistory): Row[] {
   const { bucketMs } = SERIES_OF[resolution];
   return [...buckets]
     .sort(([a], [b]) => a - b)
-    .map(([bucket, { apy, tvl, at }]) => {
-      const place: [number, number] = [(bucket - start) / bucketMs, at - bucket];
+    .map(([entry, { apy, tvl, at }]) => {
+      const i = Math.floor((entry - start) / bucketMs);
+      const place: [number, number] = [i, at - (start + i * bucketMs)];
       return tvl === undefined ? [...place, apy] : [...place, apy, tvl];
     });
 }

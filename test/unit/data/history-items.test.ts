@@ -9,6 +9,7 @@ import { deflateRawSync, gunzipSync } from 'node:zlib';
 import { decodeHistory, encodeHistory, type StoredHistory, servedBuckets } from '../../../shared/data/items/history';
 import { decodeJournal, encodeJournal } from '../../../shared/data/items/history-journal';
 import { historyKey } from '../../../shared/data/keys';
+import { MAX_DAY_OBSERVATIONS } from '../../../shared/import/history-plan';
 import { INTERVALS, itemStart, SERIES } from '../../../shared/model/history-series';
 import { CorruptDataError } from '../../../shared/platform/errors';
 
@@ -23,11 +24,20 @@ const item = (parts: Partial<StoredHistory>): StoredHistory => ({
   ...parts,
 });
 const at = (hour: number, minute = 0) => DAY_START + hour * HOUR + minute * 60_000;
+// The observations' series keeps every observation of an hour, each by its own time.
 const committed = new Map([
-  [at(3), { apy: '4.1', tvl: '100', at: at(3, 10) }],
+  [at(3, 10), { apy: '4.1', tvl: '100', at: at(3, 10) }],
   [at(4), { apy: '4.3', tvl: null, at: at(4) }],
+  [at(4, 30), { apy: '4.4', tvl: null, at: at(4, 30) }],
 ]);
-const pending = { seq: 3, buckets: new Map([[at(4), { apy: '4.2', tvl: null, at: at(4, 59) }]]) };
+// A correction at an equal time, and a later observation of the same hour.
+const pending = {
+  seq: 3,
+  buckets: new Map([
+    [at(4), { apy: '4.2', tvl: null, at: at(4) }],
+    [at(4, 59), { apy: '4.5', tvl: '7', at: at(4, 59) }],
+  ]),
+};
 
 /** An item whose content is `content` as stored (raw deflate of its JSON). */
 const withContent = (content: unknown) => ({ ...key, z: deflateRawSync(JSON.stringify(content)) });
@@ -37,7 +47,8 @@ describe('history items', () => {
     const stored = decodeHistory(encodeHistory(item({ committed, pending, expiresAt: 1_795_900_000 })));
     expect(stored).toEqual(item({ committed, pending, expiresAt: 1_795_900_000 }));
     expect(servedBuckets(stored, 2)).toEqual(committed);
-    const published = new Map([...committed, [at(4), pending.buckets.get(at(4))!]]);
+    const published = new Map([...committed, ...pending.buckets]);
+    expect([...published.values()].map((v) => v.apy)).toEqual(['4.1', '4.2', '4.4', '4.5']);
     expect(servedBuckets(stored, 3)).toEqual(published);
     expect(servedBuckets(stored, 4)).toEqual(published);
   });
@@ -71,11 +82,44 @@ describe('history items', () => {
       }),
     ],
     [
-      'the same bucket twice',
+      'the same bucket twice (a 4-hour item)',
+      {
+        ...withContent({
+          c: [
+            [1, 0, '1'],
+            [1, 5, '2'],
+          ],
+        }),
+        SK: historyKey('earn', 7, '4H', DAY_START).SK,
+      },
+    ],
+    [
+      "an hour's observations out of order",
       withContent({
         c: [
-          [1, 0, '1'],
+          [1, 5, '1'],
+          [1, 0, '2'],
+        ],
+      }),
+    ],
+    [
+      'the same observation twice',
+      withContent({
+        c: [
+          [1, 5, '1'],
           [1, 5, '2'],
+        ],
+      }),
+    ],
+    [
+      'pending observations out of order',
+      withContent({
+        p: [
+          2,
+          [
+            [3, 0, '1'],
+            [2, 59, '2'],
+          ],
         ],
       }),
     ],
@@ -99,9 +143,13 @@ describe('history items', () => {
       tampered[i] ^= 0x5a;
       try {
         const decoded = decodeHistory({ ...encoded, z: tampered });
-        // Whatever still decodes is a well-formed item of its span: each time within its bucket.
+        // Whatever still decodes is a well-formed item of its span: each observation by its time, in its day.
         for (const buckets of [decoded.committed, decoded.pending?.buckets ?? new Map()])
-          for (const [start, value] of buckets) expect(value.at - start).toBeLessThan(HOUR);
+          for (const [time, value] of buckets) {
+            expect(value.at).toBe(time);
+            expect(time - DAY_START).toBeGreaterThanOrEqual(0);
+            expect(time - DAY_START).toBeLessThan(24 * HOUR);
+          }
       } catch (error) {
         expect(error).toBeInstanceOf(CorruptDataError);
       }
@@ -133,6 +181,25 @@ describe('history items', () => {
       return (encoded.z as Uint8Array).length + 100; // its key and expiry: well under 100 bytes
     });
     expect(Math.max(...largest)).toBeLessThan(40 * 1024);
+  });
+
+  it("stays far under the 400 KB item limit with a day's most observations: MAX_DAY_OBSERVATIONS and 24 recorded, 64-digit decimals committed and pending", () => {
+    const digits = () => Array.from({ length: 63 }, () => randomInt(10)).join('');
+    const long = () => `${randomInt(1, 10)}${digits().slice(0, 40)}.${digits().slice(0, 22)}`;
+    const count = MAX_DAY_OBSERVATIONS + 24;
+    // Spread over the day, at distinct milliseconds (the least compressible times).
+    const observations = () =>
+      new Map(
+        Array.from({ length: count }, (_, i) => {
+          const time = DAY_START + Math.floor((i * 24 * HOUR) / count) + randomInt(1000);
+          return [time, { apy: long(), tvl: long(), at: time }] as const;
+        }),
+      );
+    const encoded = encodeHistory(item({ committed: observations(), pending: { seq: 1, buckets: observations() } }));
+    const bytes = (encoded.z as Uint8Array).length + 100;
+    expect(decodeHistory(encoded).committed.size).toBe(count);
+    // About 199 KB: half of DynamoDB's limit at the very worst (every value random, every one corrected).
+    expect(bytes).toBeLessThan(240 * 1024);
   });
 });
 
