@@ -64,7 +64,7 @@ export class FigureStore {
 
   /**
    * The seed of a family's figure state (a table written before it had one): for each offer of
-   * `ids`, the points of each stored series of `resolutions` (its observations, one an hour, and the last
+   * `ids`, the points of each stored series of `resolutions` (its observations, every one, and the last
    * observation of each UTC day, which stands for its day where the hours have expired)
    * from `from` on (an observation's time, a bucket's start), as the pointer publishing `published` serves them. One Query an offer and series.
    */

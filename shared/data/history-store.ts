@@ -30,7 +30,7 @@ export interface PublishedHistory {
 
 /**
  * The points of stored items as a pointer publishing `seq` serves them, in time order: each
- * bucket's [start, apy, tvl, at]; the observations' series (one an hour) as observations, [at, apy, tvl, at].
+ * bucket's [start, apy, tvl, at]; the observations' series (every observation of each hour) as observations, [at, apy, tvl, at].
  */
 export function servedPoints(items: readonly StoredHistory[], seq: number): BucketPoint[] {
   const points: BucketPoint[] = [];

@@ -1,7 +1,7 @@
 /**
  * Offer history (docs/api.md, "History"): a window (a period, or `from`/`to`, with its interval)
  * of one offer or of several. Each window reads the one stored series of its interval in one
- * Query (the shortest interval buckets the observations, stored one an hour). Only the bucket that contains `to`
+ * Query (the shortest interval buckets the observations, every one of each hour stored). Only the bucket that contains `to`
  * can hold observations after `to`; its value is then the last observation at or before `to`,
  * read from the shorter series in parallel (their buckets up to `to`'s, then the hours' observations
  * of `to`'s last bucket of the next interval): at once when `to` is in the past, else only when

@@ -5,8 +5,9 @@
  * the domain, which answers windows from them (shared/domain/buckets.ts adds the periods).
  *
  * Every series holds one value per bucket: its last observation, with its time. The shortest
- * (`1h`) is the observations themselves at one a UTC hour (CONTRACT §12's rule: a later one in
- * the hour replaces the earlier, an equal time corrects it). Buckets nest: each interval's
+ * (`1h`) holds the observations themselves, every one of each UTC hour (an equal time corrects
+ * one; at most 1,440 an offer in a UTC day: shared/import/history-plan.ts), the hour's value its
+ * last. Buckets nest: each interval's
  * buckets are whole buckets of the next shorter one. An item covers `perItem` buckets from an
  * aligned start, so each series' items tile time and a bucket has one item.
  */
@@ -24,7 +25,7 @@ interface SeriesSpec {
   perItem: number;
 }
 
-/** Intervals from the shortest up. The shortest holds the observations (one an hour). */
+/** Intervals from the shortest up. The shortest holds the observations (every one of each hour). */
 export const SERIES = {
   '1h': { bucketMs: HOUR_MS, originMs: 0, stored: '1H', perItem: 24 },
   '4h': { bucketMs: 4 * HOUR_MS, originMs: 0, stored: '4H', perItem: 42 },
@@ -36,7 +37,7 @@ export type Interval = keyof typeof SERIES;
 export const INTERVALS = Object.keys(SERIES) as [Interval, ...Interval[]];
 /** The stored series, one per interval. */
 export type SeriesResolution = (typeof SERIES)[Interval]['stored'];
-/** The stored observations themselves (one an hour): the shortest interval's series. */
+/** The stored observations themselves (every one of each hour): the shortest interval's series. */
 export const RAW_SERIES = SERIES[INTERVALS[0]].stored;
 
 /** The declaration of a stored series by its prefix. */
