@@ -89,6 +89,7 @@ function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], n
  * stored ones and a file's together: it bounds the observations' item (a UTC day, committed and
  * pending) far below DynamoDB's 400 KB (docs/adr/0029-packed-history.md). Recording adds at most
  * one an hour, in an hour without one, so an item holds at most this plus 24.
+ * @internal (exported for its tests)
  */
 export const MAX_DAY_OBSERVATIONS = 1_440;
 
