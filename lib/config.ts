@@ -177,18 +177,22 @@ export interface StageConfig {
 }
 
 const DEFAULT_MEMORY: Record<LambdaName, number> = {
+  // Each size is the cheapest whose p50 stays within ×1.2 of one vCPU's (ADR 0030; the table in
+  // docs/performance.md, "Memory and CPU"), and holds the function's indexes.
   platforms: 512,
-  currencies: 512,
-  offers: 512,
+  // The index's filters and orders, and the tether detail's JSON and gzip: CPU a smaller share stretches.
+  currencies: 1024,
+  offers: 1024,
   history: 1024,
-  // Every platform and currency version's search records, kept (ADR 0027).
-  search: 512,
+  // Every platform and currency version's search records, kept (ADR 0027), ranked on each request.
+  search: 1024,
   // Every family's index, as the functions whose routes its tools call keep them.
   mcp: 1024,
   // No data read: it answers from the request's own charge.
   usage: 256,
   webhooks: 256,
-  authorizer: 256,
+  // A decision API Gateway caches for the key: the key's hash and one read, on a first request only.
+  authorizer: 512,
 };
 
 /**

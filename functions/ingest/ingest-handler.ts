@@ -36,7 +36,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
-import { ImportBusyError } from '../../shared/data/snapshot-writer';
+import { ImportBusyError } from '../../shared/data/import-lease';
 import { DataFileError } from '../../shared/import/dataset';
 import { type ImportOutcome, importMetricDocument } from '../../shared/import/import-metrics';
 import { importDataset, LEASE_MS } from '../../shared/import/importer';

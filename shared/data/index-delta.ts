@@ -349,18 +349,8 @@ export function sameIndex(a: unknown, b: unknown): boolean {
   return keys.every((k) => sameIndex((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-/**
- * The delta of `next` against `base` (the index of version `baseVersion`), built and then applied
- * to `base`: undefined unless the result equals `next` exactly (then readers load `next` whole).
- */
-export function indexDelta(
-  base: OfferIndexData,
-  baseVersion: string,
-  next: OfferIndexData,
-): IndexDeltaData | undefined {
-  if (base.family !== next.family) return undefined;
-  const baseIds = base.ids;
-  const ids = next.ids;
+/** The replaced entries gone (places in `base`) and the new entries added (places in `next`): both in id order. */
+function entryChanges(baseIds: ArrayLike<number>, ids: ArrayLike<number>) {
   const removed: number[] = [];
   const added: number[] = [];
   let b = 0;
@@ -370,32 +360,11 @@ export function indexDelta(
     else added.push(e);
   }
   while (b < baseIds.length) removed.push(b++);
-  const size = ids.length;
-  const from = carriedEntries(baseIds.length, size, removed, added);
-  const blocks = blockRuns(base.blocks, next.blocks);
-  const blockOf = new Int32Array(base.blocks.length).fill(-1);
-  const placeOf = new Map(next.blocks.map((hash, i) => [hash, i]));
-  base.blocks.forEach((hash, i) => {
-    blockOf[i] = placeOf.get(hash) ?? -1;
-  });
+  return { removed, added };
+}
 
-  // Each new block's entries in slot order.
-  const placed = newBlocks(blocks);
-  const memberOf = new Map(placed.map((place, k) => [place, k]));
-  const members: number[][] = placed.map(() => []);
-  for (let e = 0; e < size; e++) {
-    const k = memberOf.get(next.block[e]);
-    if (k !== undefined) members[k][next.slot[e]] = e;
-  }
-  const figuresAsOf = next.figures?.as_of ?? null;
-  // Every column carried as a list, to be compared with the new index's; the figures unpacked.
-  const carriedNow = Object.fromEntries(
-    Object.entries(finished(carriedColumns(base, { size, removed, added, members }, from, blockOf, placed))).map(
-      ([name, column]) => [name, column.values],
-    ),
-  );
-  const baseFigures = base.figures?.stats;
-  if (baseFigures) carriedNow.figures = Array.from(from, (b) => (b < 0 ? undefined : baseFigures.at(b)));
+/** Per column, the new entries whose value is not the one carried (`carriedNow`), with their values. */
+function changedColumns(next: OfferIndexData, carriedNow: Record<string, ArrayLike<unknown>>, size: number) {
   const columns: Record<string, ColumnChanges> = {};
   for (const [name, column] of Object.entries(entryColumns(next))) {
     const values = column();
@@ -409,8 +378,12 @@ export function indexDelta(
     }
     if (changes[0].length > 0) columns[name] = changes;
   }
+  return columns;
+}
 
-  const to = inverse(from, baseIds.length);
+/** Per order, the entries outside a longest subsequence the replaced and new orders share, with their places. */
+function movedEntries(base: OfferIndexData, next: OfferIndexData, from: Int32Array, size: number) {
+  const to = inverse(from, base.ids.length);
   const orders: IndexDeltaData['orders'] = {};
   for (const [mode, order] of Object.entries(next.orders)) {
     if (!order) continue;
@@ -421,8 +394,7 @@ export function indexDelta(
       const e = to[old[place]];
       if (e >= 0) rank[e] = place;
     }
-    const sequence = Int32Array.from(order, (e) => rank[e]);
-    const kept = longestIncreasing(sequence);
+    const kept = longestIncreasing(Int32Array.from(order, (e) => rank[e]));
     const places: number[] = [];
     const entries: number[] = [];
     for (let place = 0; place < size; place++)
@@ -432,6 +404,44 @@ export function indexDelta(
       }
     orders[mode] = [places, entries];
   }
+  return orders;
+}
+
+/**
+ * The delta of `next` against `base` (the index of version `baseVersion`), built and then applied
+ * to `base`: undefined unless the result equals `next` exactly (then readers load `next` whole).
+ */
+export function indexDelta(
+  base: OfferIndexData,
+  baseVersion: string,
+  next: OfferIndexData,
+): IndexDeltaData | undefined {
+  if (base.family !== next.family) return undefined;
+  const size = next.ids.length;
+  const { removed, added } = entryChanges(base.ids, next.ids);
+  const from = carriedEntries(base.ids.length, size, removed, added);
+  const blocks = blockRuns(base.blocks, next.blocks);
+  const blockOf = new Int32Array(base.blocks.length).fill(-1);
+  const placeOf = new Map(next.blocks.map((hash, i) => [hash, i]));
+  base.blocks.forEach((hash, i) => {
+    blockOf[i] = placeOf.get(hash) ?? -1;
+  });
+  // Each new block's entries in slot order.
+  const placed = newBlocks(blocks);
+  const memberOf = new Map(placed.map((place, k) => [place, k]));
+  const members: number[][] = placed.map(() => []);
+  for (let e = 0; e < size; e++) {
+    const k = memberOf.get(next.block[e]);
+    if (k !== undefined) members[k][next.slot[e]] = e;
+  }
+  // Every column carried as a list, to be compared with the new index's; the figures unpacked.
+  const carriedNow: Record<string, ArrayLike<unknown>> = Object.fromEntries(
+    Object.entries(finished(carriedColumns(base, { size, removed, added, members }, from, blockOf, placed))).map(
+      ([name, column]) => [name, column.values],
+    ),
+  );
+  const baseFigures = base.figures?.stats;
+  if (baseFigures) carriedNow.figures = Array.from(from, (b) => (b < 0 ? undefined : baseFigures.at(b)));
   const delta: IndexDeltaData = {
     kind: 'offers-delta',
     family: next.family,
@@ -441,9 +451,9 @@ export function indexDelta(
     added,
     blocks,
     members,
-    columns,
-    orders,
-    figuresAsOf,
+    columns: changedColumns(next, carriedNow, size),
+    orders: movedEntries(base, next, from, size),
+    figuresAsOf: next.figures?.as_of ?? null,
   };
   return sameIndex(applyDelta(base, delta), next) ? delta : undefined;
 }

@@ -18,20 +18,18 @@
  * The segments are read in parallel; concurrent requests for one version share the read. Every
  * read is counted in the request's accounting (`indexLoads`).
  *
- * A version's index is stored whole as a base shared by versions (`IDX#<version>`), or as the base
- * of the version it replaced and a delta against it (docs/adr/0018-index-bases.md); a version
- * written before owns its whole index (`V#<version>#INDEX`). The pointer names the content hash of
- * the base's segments and of each delta's (items/content.ts `segmentsHash`); every read checks it,
- * as a block is checked against its address: a tampered base or delta that still decodes is a
- * CorruptDataError (a delta falls back to the whole index; a base is a 500), never a wrong answer. A cold instance reads the segments of
- * the whole index, or those of the base and the delta in parallel, and applies the delta.
+ * A version's index is stored whole, its own items (`V#<version>#INDEX`), and an offer version's
+ * also as a delta against the version it replaced (`V#<version>#DELTA`, docs/adr/0017-index-deltas.md).
+ * The pointer names the content hash of each (items/content.ts `segmentsHash`); every read checks
+ * it, as a block is checked against its address: a tampered delta that still decodes is refused
+ * (the whole index is read instead), a tampered index is a CorruptDataError (a 500), never a wrong
+ * answer. A cold instance reads the whole index.
  *
- * After a publish, an instance that holds the index a delta of the new version applies to (the one
- * against its base, or the one against the version it replaced: docs/adr/0017-index-deltas.md)
- * reads that delta instead and applies it (`indexDeltas` in the accounting). Whenever it holds
- * neither, or the delta is missing, does not decode or does not apply, it reads the index as a cold
- * instance does: what the delta was checked against, so the answer is the same, at the cost of the
- * load (a warning is logged).
+ * After a publish, an instance that holds the version a delta applies to (the one it served until
+ * now, or one it keeps as retired) reads that delta instead and applies it (`indexDeltas` in the
+ * accounting). Whenever it holds none, or the delta is missing, does not decode or does not apply,
+ * it reads the whole index as a cold instance does: what the delta was checked against, so the
+ * answer is the same, at the cost of the load (a warning is logged).
  *
  * The pointer refreshed ahead of its expiry (snapshot-store.ts) prepares the new versions before
  * any request names them (`prepare`): each family this instance serves gets its new index, from a
@@ -40,7 +38,6 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULTS } from '../platform/config';
 import { recordIndexDelta, recordIndexLoad } from '../platform/dynamo-accounting';
-import { CorruptDataError } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { finishedBetween } from '../platform/steps';
 import { type FamilyIndex, indexOf } from './family-index';
@@ -48,30 +45,25 @@ import { checkedSegments } from './items/content';
 import { appliedIndexDelta } from './items/index-delta';
 import { decodeIndex } from './items/index-segment';
 import type { Key, VersionedFamily } from './keys';
-import { indexBaseKey, indexDeltaKey, indexSegmentKey } from './keys';
+import { indexDeltaKey, indexSegmentKey } from './keys';
 import { ByteLru } from './lru';
 
-/** Where a version's index delta lies: the version it applies to and its segments (the pointer names them). */
+/** Where a version's index delta lies: the version it applies to, its segments and their content hash (the pointer names them). */
 export interface IndexDeltaRef {
   base: string;
   segments: number;
-  /** The content hash of its segments (items/content.ts `segmentsHash`): absent on a pointer written before. */
-  hash?: string;
+  hash: string;
 }
 
 /**
- * Where a version's index lies (the pointer names it, items/pointer.ts): the segments of the whole
- * index it is read from, its own (`base` absent: written before ADR 0018) or those of its base
- * `base`, with `delta` applied when the base is another version; its deltas against a base or the
- * version it replaced (`delta`, and `step` against the replaced version when that is not its base).
+ * Where a version's index lies (the pointer names it, items/pointer.ts): the segments of its whole
+ * index and their content hash (items/content.ts `segmentsHash`; a pointer without is corrupt), and
+ * its delta against the version it replaced, when the import wrote one.
  */
 export interface IndexRef {
   segments: number;
-  base?: string;
-  /** The content hash of the whole index's segments: absent on a pointer written before. */
   indexHash?: string;
   delta?: IndexDeltaRef;
-  step?: IndexDeltaRef;
 }
 
 /** A family version as the pointer names it, and where its index lies. */
@@ -130,14 +122,14 @@ export class IndexStore {
     return this.servedKept.get(version, () => {
       const kept = this.retiredKept.take(version);
       if (kept) return kept;
-      // A delta's base: the index this instance served until now, or one it keeps as retired.
+      // The delta's base: the index this instance served until now, or one it keeps as retired.
       return this.build(version, ref, (base) => (base === previous ? replaced : this.retiredKept.peek(base)));
     });
   }
 
   /**
    * Build, before a request names them, the indexes of the new versions `next` names for the families
-   * this instance serves (the pointer refreshed ahead): from a delta against an index it holds, or
+   * this instance serves (the pointer refreshed ahead): from its delta when it holds the index that applies to, or
    * read. Kept among the retired indexes, where `served` takes a version from; the served ones and
    * `current` stay as they are until a request of the new pointer names the new version. A failure
    * is left to that request, which reads the index itself.
@@ -153,18 +145,14 @@ export class IndexStore {
     await Promise.allSettled(builds);
   }
 
-  /** `version`'s index from a delta against an index `held` gives (its base, or the version it replaced), else read. */
+  /** `version`'s index from its delta when `held` gives the index it applies to, else read. */
   private build(
     version: string,
     ref: IndexRef,
     held: (base: string) => Promise<FamilyIndex> | undefined,
   ): Promise<FamilyIndex> {
-    for (const kind of ['DELTA', 'STEP'] as const) {
-      const delta = kind === 'DELTA' ? ref.delta : ref.step;
-      const base = delta && held(delta.base);
-      if (base) return this.applied(version, ref, kind, delta, base);
-    }
-    return this.read(version, ref);
+    const base = ref.delta && held(ref.delta.base);
+    return ref.delta && base ? this.applied(version, ref, ref.delta, base) : this.read(version, ref);
   }
 
   /** The index of `version`, which the current pointer no longer names (`snapshot=`, `since=`). */
@@ -178,45 +166,33 @@ export class IndexStore {
   }
 
   /**
-   * The index of `version` as stored: its own segments, its base's, or its base's with its delta
-   * applied (read in parallel). A base and delta that do not make an index are corrupt (a 500): the
-   * import checked them before it published the version, and nothing else holds its index.
+   * The index of `version` as stored, checked against the content hash the pointer names. One that
+   * does not check or decode is corrupt (a 500): the import checked it before it published the
+   * version, and nothing else holds its index.
    */
   private async read(version: string, ref: IndexRef): Promise<FamilyIndex> {
     recordIndexLoad();
     this.built.loads++;
-    const whole = ref.base ?? version;
-    const key = (i: number) => (ref.base === undefined ? indexSegmentKey(version, i) : indexBaseKey(whole, i));
-    const what = `the index of version ${version}`;
-    const wholeItems = async () => checkedSegments(await this.segments(ref.segments, key), ref.indexHash, what);
-    if (whole === version) {
-      const { data, textLength } = decodeIndex(version, await wholeItems());
-      return indexOf(version, data, textLength);
-    }
-    if (!ref.delta || ref.delta.base !== whole) throw new CorruptDataError(`${what}: its base ${whole} has no delta`);
-    const delta = ref.delta;
-    const [baseItems, deltaItems] = await Promise.all([
-      wholeItems(),
-      this.segments(delta.segments, (i) => indexDeltaKey(version, i)).then((items) =>
-        checkedSegments(items, delta.hash, `the index delta of version ${version}`),
-      ),
-    ]);
-    const { data, textLength } = decodeIndex(whole, baseItems);
-    return withDelta(version, { version: whole, data, textLength, size: data.block.length }, deltaItems);
+    const items = checkedSegments(
+      await this.segments(ref.segments, (i) => indexSegmentKey(version, i)),
+      ref.indexHash,
+      `the index of version ${version}`,
+    );
+    const { data, textLength } = decodeIndex(version, items);
+    return indexOf(version, data, textLength);
   }
 
-  /** `version`'s index from a delta against `base` (a kept index); read as stored when that fails. */
+  /** `version`'s index from its delta against `base` (a kept index); read as stored when that fails. */
   private async applied(
     version: string,
     ref: IndexRef,
-    kind: 'DELTA' | 'STEP',
     delta: IndexDeltaRef,
     base: Promise<FamilyIndex>,
   ): Promise<FamilyIndex> {
     try {
       const [held, items] = await Promise.all([
         base,
-        this.segments(delta.segments, (i) => indexDeltaKey(version, i, kind)).then((read) =>
+        this.segments(delta.segments, (i) => indexDeltaKey(version, i)).then((read) =>
           checkedSegments(read, delta.hash, `the index delta of version ${version}`),
         ),
       ]);

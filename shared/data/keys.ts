@@ -18,8 +18,6 @@ export const QUOTA_PREFIX = 'QUOTA#';
 export const SNAPSHOT_PREFIX = 'V#';
 export const DOCUMENT_PREFIX = 'DOC#';
 export const HISTORY_PREFIX = 'HIST#';
-/** @internal (exported for its tests; the stack reads it through SERVED_PREFIXES) */
-export const INDEX_BASE_PREFIX = 'IDX#';
 
 import { itemStart, SERIES_OF, type SeriesResolution } from '../model/history-series';
 import {
@@ -101,33 +99,12 @@ export const indexSegmentKey = (version: string, segment: number): Key => ({
 });
 
 /**
- * One segment of a version's whole index stored as a base (docs/adr/0018-index-bases.md): shared
- * by that version and every version whose index is a delta of it, named by their manifests
- * (`indexBaseName`) and deleted when no kept version names it. `version` is the version whose whole
- * index it is. Versions written before stored their index as their own items (`indexSegmentKey`).
+ * One segment of an offer version's index as a delta against the version it replaced
+ * (docs/adr/0017-index-deltas.md): an instance that holds that version applies it instead of
+ * reading the whole index.
  */
-export const indexBaseKey = (version: string, segment: number): Key => ({
-  PK: `${INDEX_BASE_PREFIX}${version}`,
-  SK: chunkKey(segment),
-});
-export const indexBaseName = (version: string, segment: number): string =>
-  `${indexBaseKey(version, segment).PK}${SEP}${chunkKey(segment)}`;
-
-/**
- * Beside a base's segments, the blocks and figure state of the version whose index it is: the
- * manifests of the versions built on it name them from there, listing only what differs
- * (items/manifest.ts `BaseList`).
- */
-export const baseListKey = (version: string): Key => ({ PK: `${INDEX_BASE_PREFIX}${version}`, SK: 'BLOCKS' });
-export const baseListName = (version: string): string => `${INDEX_BASE_PREFIX}${version}${SEP}BLOCKS`;
-
-/**
- * One segment of an offer version's index as a delta (docs/adr/0017-index-deltas.md,
- * docs/adr/0018-index-bases.md): `DELTA` against its base (or, for a version that is its own base,
- * against the version it replaced), `STEP` against the version it replaced when that is not its base.
- */
-export const indexDeltaKey = (version: string, segment: number, kind: 'DELTA' | 'STEP' = 'DELTA'): Key => ({
-  PK: `${v(version)}${kind}`,
+export const indexDeltaKey = (version: string, segment: number): Key => ({
+  PK: `${v(version)}DELTA`,
   SK: chunkKey(segment),
 });
 
@@ -229,12 +206,8 @@ export const SOURCE_PREFIX = 'SRC#';
 export const sourceChunkKey = (hash: string): Key => ({ PK: `${SOURCE_PREFIX}${hash}`, SK: 'SRC' });
 export const sourceChunkName = (hash: string): string => sourceChunkKey(hash).PK;
 
-/** The item a manifest's shared name stands for: an index base's segment, a source chunk, or a document block. */
+/** The item a manifest's shared name stands for: a source chunk, or a document block. */
 export const sharedItemKey = (name: string): Key => {
-  if (name.startsWith(INDEX_BASE_PREFIX)) {
-    const at = name.lastIndexOf(SEP);
-    return { PK: name.slice(0, at), SK: name.slice(at + 1) };
-  }
   if (name.startsWith(SOURCE_PREFIX)) return sourceChunkKey(name.slice(SOURCE_PREFIX.length));
   return documentBlockKey(name);
 };
@@ -270,13 +243,12 @@ export const QUOTA_ATTRIBUTES = { monthCount: 'count', minute: 'minute', minuteC
 
 /**
  * Partition-key prefixes the serving functions read: the snapshot pointer, every snapshot
- * partition (index segments), the index bases, the document blocks, history and the quota counters. A new served
+ * partition (index segments and deltas), the document blocks, history and the quota counters. A new served
  * partition family is one line here; the stack turns each prefix into a `dynamodb:LeadingKeys` pattern.
  */
 export const SERVED_PREFIXES: readonly string[] = [
   pointerKey().PK,
   SNAPSHOT_PREFIX,
-  INDEX_BASE_PREFIX,
   DOCUMENT_PREFIX,
   HISTORY_PREFIX,
   QUOTA_PREFIX,

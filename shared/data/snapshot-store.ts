@@ -76,10 +76,8 @@ export function servedVersions(
         version: state.version,
         segments: state.segments,
         publishedAt: state.publishedAt,
-        ...(state.base ? { base: state.base } : {}),
         ...(state.indexHash ? { indexHash: state.indexHash } : {}),
         ...(state.delta ? { delta: state.delta } : {}),
-        ...(state.step ? { step: state.step } : {}),
       };
   }
   const retired = new Map<string, RetiredFamilyVersion>();
@@ -87,14 +85,11 @@ export function servedVersions(
     const family = r.family as VersionedFamily;
     if (r.segments && VERSIONED_FAMILIES.includes(family)) {
       const publishedAt = r.publishedAt ?? r.at;
-      const { base, delta, indexHash } = r;
       retired.set(r.version, {
         family,
         version: r.version,
         segments: r.segments,
-        ...(base ? { base } : {}),
-        ...(indexHash ? { indexHash } : {}),
-        ...(delta ? { delta } : {}),
+        ...(r.indexHash ? { indexHash: r.indexHash } : {}),
         publishedAt,
         rank,
       });

@@ -13,7 +13,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { FigureStore } from '../../shared/data/figure-store';
 import type { FigureIndex } from '../../shared/data/items/manifest';
 import { DATASET_FAMILY_OF, documentBlockKey, type HistoryFamily, pointerKey } from '../../shared/data/keys';
-import { SnapshotWriter } from '../../shared/data/snapshot-writer';
+import { VersionWriter } from '../../shared/data/version-writer';
 import { type ApyStats, apyStats } from '../../shared/domain/apy-stats';
 import { figuresAt } from '../../shared/import/apy-figures';
 import { type ImportResult, importDataset, readPointer } from '../../shared/import/importer';
@@ -76,7 +76,7 @@ let last: { file: any; at: number };
 /** The figures of the served version of `family`, from the figure state its manifest names, and what it cost to read. */
 async function servedFigures(family: HistoryFamily, file: any): Promise<Map<number, ApyStats>> {
   const state = (await readPointer(table.client, table.tableName))!.families[DATASET_FAMILY_OF[family]]!;
-  const figures = (await new SnapshotWriter(table.client, table.tableName).readManifest(state.version!)).figures;
+  const figures = (await new VersionWriter(table.client, table.tableName).readManifest(state.version!)).figures;
   const store = new FigureStore(table.client, table.tableName);
   const lines = (times: FigureIndex['hours'] | undefined) => async (ms: number) => {
     const hashes = times?.[String(ms)] ?? [];
@@ -252,7 +252,7 @@ describe('the figure state kept by imports answers as the whole history does', (
 
   it('a figure chunk that does not check is recomputed from stored history, with a warning: the import publishes', async () => {
     const state = (await readPointer(table.client, table.tableName))!.families.earn_offers!;
-    const figures = (await new SnapshotWriter(table.client, table.tableName).readManifest(state.version!)).figures!;
+    const figures = (await new VersionWriter(table.client, table.tableName).readManifest(state.version!)).figures!;
     // The chunk of the latest day's summary: every import reads it (its 30 days' points).
     const latestDay = Math.max(...Object.keys(figures.days).map(Number));
     const [hash] = figures.days[String(latestDay)];

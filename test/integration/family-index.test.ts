@@ -11,27 +11,16 @@
  * - deletion: once its retention has passed, a replaced version's own items go, and the blocks
  *   that only it named; every block a kept version names stays;
  * - leases: an import killed while deleting an earlier failed import's versions leaves them on the
- *   lease, and the next import deletes them; an abandoned version that is still retained is kept;
- * - a table written before index bases keeps serving and is written again by the next import.
+ *   lease, and the next import deletes them; an abandoned version that is still retained is kept.
  */
-import { gzipSync } from 'node:zlib';
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ImportBusyError } from '../../shared/data/import-lease';
 import { IndexStore } from '../../shared/data/index-store';
 import { blockDocuments } from '../../shared/data/items/document-block';
 import { decodeIndexDelta, encodeIndexDelta } from '../../shared/data/items/index-delta';
-import { encodeIndex } from '../../shared/data/items/index-segment';
-import { encodeManifest } from '../../shared/data/items/manifest';
 import {
   DOCUMENT_PREFIX,
-  INDEX_BASE_PREFIX,
   indexDeltaKey,
-  pointerKey,
   refreshedKey,
   SNAPSHOT_PREFIX,
   SOURCE_PREFIX,
@@ -39,15 +28,10 @@ import {
   versionOfPartition,
 } from '../../shared/data/keys';
 import { type FamilyVersion, servedVersions } from '../../shared/data/snapshot-store';
-import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
+import { VersionWriter } from '../../shared/data/version-writer';
 import { parseDataset, RECORD_SCHEMA } from '../../shared/import/dataset';
-import {
-  type ImportOptions,
-  type ImportResult,
-  importDataset,
-  readPointer,
-  TAKEOVER_GRACE_MS,
-} from '../../shared/import/importer';
+import { type ImportOptions, type ImportResult, importDataset, readPointer } from '../../shared/import/importer';
+import { TAKEOVER_GRACE_MS } from '../../shared/import/lease-holder';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { setLogSink } from '../../shared/platform/logger';
@@ -144,12 +128,12 @@ async function keptVersions(table: TestTable): Promise<string[]> {
 
 /** The source partitions a version's manifest names. */
 async function sourcesOf(table: TestTable, version: string): Promise<string[]> {
-  return (await new SnapshotWriter(table.client, table.tableName).readManifest(version)).blocks
-    .filter((name) => name.startsWith(SOURCE_PREFIX) || name.startsWith(INDEX_BASE_PREFIX))
+  return (await new VersionWriter(table.client, table.tableName).readManifest(version)).blocks
+    .filter((name) => name.startsWith(SOURCE_PREFIX))
     .map((name) => sharedItemKey(name).PK);
 }
 
-/** A version's own partitions, and the stored source chunks and index bases that it names and no other kept version does. */
+/** A version's own partitions, and the stored source chunks that it names and no other kept version does. */
 async function partitionsOf(table: TestTable, version: string): Promise<string[]> {
   const items = await table.items();
   const own = items.flatMap((i) => (versionOfPartition(i.PK as string) === version ? [i.PK as string] : []));
@@ -166,9 +150,7 @@ async function unnamedSources(table: TestTable): Promise<string[]> {
   const named = new Set<string>();
   for (const version of await keptVersions(table)) for (const pk of await sourcesOf(table, version)) named.add(pk);
   const stored = new Set(
-    (await table.items()).flatMap((i) =>
-      String(i.PK).startsWith(SOURCE_PREFIX) || String(i.PK).startsWith(INDEX_BASE_PREFIX) ? [String(i.PK)] : [],
-    ),
+    (await table.items()).flatMap((i) => (String(i.PK).startsWith(SOURCE_PREFIX) ? [String(i.PK)] : [])),
   );
   return [...stored].filter((pk) => !named.has(pk));
 }
@@ -363,8 +345,8 @@ describe('index loads', () => {
     // The pointer read on every request: a publish is seen at once.
     const api = table.api({ clock: () => NOW, env: { READ_CACHE_MB: '0', SNAPSHOT_CACHE_MS: '0' } });
     const indexReads = async () =>
-      keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter(
-        (pk) => /#(INDEX|DELTA|STEP)$/.test(pk) || pk.startsWith(INDEX_BASE_PREFIX),
+      keysRead((await observe(table, api.offers, '/api/v1/earn?limit=5')).reads).filter((pk) =>
+        /#(INDEX|DELTA)$/.test(pk),
       );
     const first = await readPointer(table.client, table.tableName);
 
@@ -381,7 +363,7 @@ describe('index loads', () => {
     const second = await readPointer(table.client, table.tableName);
     const [v1, v2] = [first?.families.earn_offers?.version, second?.families.earn_offers?.version];
     expect(v2).not.toBe(v1);
-    expect(cold).toEqual([`${INDEX_BASE_PREFIX}${v1}`]);
+    expect(cold).toEqual([`${SNAPSHOT_PREFIX}${v1}#INDEX`]);
     expect(warm).toEqual([]);
     expect(published).toEqual([`${SNAPSHOT_PREFIX}${v2}#DELTA`]);
     expect(after).toEqual([]);
@@ -464,13 +446,14 @@ describe('retired versions', () => {
 
     expect(await loads(() => store.served('earn', previous.version, previous))).toBe(1);
     // The new version's index: loaded, or its delta applied to the one it replaced.
-    const { indexLoads, indexDeltas } = (
-      await withRequestAccounting(() => store.served('earn', served.version, served))
-    ).accounting.summary();
+    const { result: index, accounting } = await withRequestAccounting(() =>
+      store.served('earn', served.version, served),
+    );
+    const { indexLoads, indexDeltas } = accounting.summary();
     expect(indexLoads + indexDeltas).toBe(1);
     expect(await loads(() => store.retired(previous.version, previous))).toBe(0);
-    // One version per family among the served ones.
-    expect(store.keptBytes.servedBytes).toBe(heap);
+    // One version per family among the served ones (a delta's heap is estimated from the index it applied to).
+    expect(store.keptBytes.servedBytes).toBe(index.heapBytes);
   });
 });
 
@@ -487,7 +470,7 @@ function refreshed(dataset: any, ms: number, every = 20): any {
   return changed;
 }
 
-describe('index deltas and bases (docs/adr/0017-index-deltas.md, docs/adr/0018-index-bases.md)', () => {
+describe('index deltas (docs/adr/0017-index-deltas.md, docs/adr/0025-keep-what-pays.md)', () => {
   let table: TestTable;
   let dataset: any;
   let clock = T0;
@@ -588,12 +571,11 @@ describe('index deltas and bases (docs/adr/0017-index-deltas.md, docs/adr/0018-i
     const warm = instance();
     await request(warm, PAGES[0]);
     const v = await publish(refreshed(dataset, clock + 60_000, 31));
-    // The delta the warm instance reads: against the version it holds (beside one against the base, when that is another).
-    const kind = (await pointerOf()).step ? 'STEP' : 'DELTA';
+    // The delta the warm instance reads: against the version it holds.
     await table.client.send(
       new PutCommand({
         TableName: table.tableName,
-        Item: { PK: `V#${v}#${kind}`, SK: '000000', z: new Uint8Array([1, 2, 3]) },
+        Item: { PK: `V#${v}#DELTA`, SK: '000000', z: new Uint8Array([1, 2, 3]) },
       }),
     );
     const lines: string[] = [];
@@ -619,17 +601,15 @@ describe('index deltas and bases (docs/adr/0017-index-deltas.md, docs/adr/0018-i
     await request(warm, PAGES[0]);
     const v = await publish(refreshed(dataset, clock + 60_000, 1));
 
-    expect(await pointerOf()).toMatchObject({ version: v, base: v });
+    expect(await pointerOf()).toMatchObject({ version: v });
     expect((await pointerOf()).delta).toBeUndefined();
-    // Its items: its whole index as a new base, and the manifest, no delta.
+    // Its items: its whole index and the manifest, no delta.
     expect((await partitionsOf(table, v)).filter((pk) => !pk.startsWith(SOURCE_PREFIX))).toEqual([
-      `IDX#${v}`,
+      `V#${v}#INDEX`,
       `V#${v}#MANIFEST`,
     ]);
     expect(await request(warm, PAGES[0])).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
   });
-
-  // ---- index bases (docs/adr/0018-index-bases.md) ----
 
   /** Every page's body on `api`, and the index loads and deltas applied they took. */
   const pages = async (api: TestApi) => {
@@ -645,8 +625,8 @@ describe('index deltas and bases (docs/adr/0017-index-deltas.md, docs/adr/0018-i
     const { indexLoads, indexDeltas } = accounting.summary();
     return { bodies: result, indexLoads, indexDeltas };
   };
-  /** The pages as answered before bases: the dataset imported first into an empty table, its index stored whole. */
-  const answeredBefore = async () => {
+  /** The pages as a first import answers them: the dataset imported into an empty table. */
+  const answeredFirst = async () => {
     const other = await startTestTable();
     try {
       await importDataset(dataset, { client: other.client, tableName: other.tableName, now: at(clock) });
@@ -656,130 +636,54 @@ describe('index deltas and bases (docs/adr/0017-index-deltas.md, docs/adr/0018-i
     }
   };
 
-  it('after several 5 % refreshes and a new base, a warm instance (deltas) and a cold one (base and delta) answer as before', async () => {
-    // Every offer changed: a base of its own.
+  it('after a refresh of every offer and several 5 % refreshes, a warm instance (deltas) and a cold one (the whole index) answer as a first import does', async () => {
     const first = await publish(refreshed(dataset, clock + 60_000, 1));
-    expect(await pointerOf()).toMatchObject({ version: first, base: first });
+    expect((await pointerOf()).delta).toBeUndefined();
     const warm = instance();
     expect(await pages(warm)).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
 
-    // Three 5 % refreshes: each version is the first one's index (its base) and a delta against it.
-    for (const [k, every] of [20, 23, 29].entries()) {
+    // Each 5 % refresh: its whole index, and a delta against the version it replaced.
+    let replaced = first;
+    for (const every of [20, 23, 29]) {
       const v = await publish(refreshed(dataset, clock + 60_000, every));
-      const state = await pointerOf();
-      expect(state).toMatchObject({ version: v, base: first, delta: { base: first } });
-      // Beside it, from the second on, a delta against the version it replaced (which is not the base).
-      expect(state.step === undefined).toBe(k === 0);
-      expect((await partitionsOf(table, v)).filter((pk) => pk.startsWith(INDEX_BASE_PREFIX))).toEqual([]);
-      const before = await answeredBefore();
+      expect(await pointerOf()).toMatchObject({ version: v, delta: { base: replaced } });
+      expect((await partitionsOf(table, v)).filter((pk) => !pk.startsWith(SOURCE_PREFIX))).toEqual([
+        `V#${v}#DELTA`,
+        `V#${v}#INDEX`,
+        `V#${v}#MANIFEST`,
+      ]);
+      const expected = await answeredFirst();
       const applied = await pages(warm);
       expect(applied).toMatchObject({ indexLoads: 0, indexDeltas: 1 });
       const cold = await pages(instance());
       expect(cold).toMatchObject({ indexLoads: 1, indexDeltas: 0 });
-      expect(applied.bodies).toEqual(before);
-      expect(cold.bodies).toEqual(before);
-    }
-
-    // Every offer changed: the delta would be most of the index, so the version is a base of its own.
-    const rolled = await publish(refreshed(dataset, clock + 60_000, 1));
-    expect(await pointerOf()).toMatchObject({ version: rolled, base: rolled });
-    expect(await pages(warm)).toMatchObject({ bodies: await answeredBefore(), indexLoads: 1 });
-    expect((await pages(instance())).bodies).toEqual(await answeredBefore());
-
-    // And the next 5 % refresh is a delta against it.
-    const next = await publish(refreshed(dataset, clock + 60_000, 31));
-    expect(await pointerOf()).toMatchObject({ version: next, base: rolled, delta: { base: rolled } });
-    const before = await answeredBefore();
-    expect(await pages(warm)).toMatchObject({ bodies: before, indexLoads: 0, indexDeltas: 1 });
-    expect(await pages(instance())).toMatchObject({ bodies: before, indexLoads: 1, indexDeltas: 0 });
-  });
-
-  it('a version whose delta against its base does not decode is a 500 on a cold instance: nothing else holds its index', async () => {
-    const state = await pointerOf();
-    expect(state.base).not.toBe(state.version);
-    const key = { PK: `V#${state.version}#DELTA`, SK: '000000' };
-    const { Item: stored } = await table.client.send(new GetCommand({ TableName: table.tableName, Key: key }));
-    await table.client.send(new PutCommand({ TableName: table.tableName, Item: { ...key, z: gzipSync('{}') } }));
-    try {
-      const res = await invoke(instance().offers as any, apiEvent(PAGES[0]));
-      expect([res.status, res.body.error?.code]).toEqual([500, 'internal_error']);
-    } finally {
-      await table.client.send(new PutCommand({ TableName: table.tableName, Item: stored! }));
+      expect(applied.bodies).toEqual(expected);
+      expect(cold.bodies).toEqual(expected);
+      replaced = v;
     }
   });
 
-  it('a delta that decodes and applies but is not what the pointer names (issue 45) is a 500 cold; a warm instance answers as published', async () => {
+  it('a delta that decodes and applies but is not what the pointer names (issue 45) is refused: the warm instance loads the whole index and answers as published, as a cold one does', async () => {
+    const warm = instance();
+    await request(warm, PAGES[3]);
+    const v = await publish(refreshed(dataset, clock + 60_000, 37));
     const state = await pointerOf();
     expect(state.delta?.hash).toMatch(/^[0-9a-f]{64}$/);
-    const warm = instance();
-    const published = await request(warm, PAGES[3]);
-    const key = indexDeltaKey(state.version!, 0);
+    const published = await request(instance(), PAGES[3]);
+    const key = indexDeltaKey(v!, 0);
     const { Item: stored } = await table.client.send(new GetCommand({ TableName: table.tableName, Key: key }));
-    const delta = decodeIndexDelta(state.version!, [stored]);
+    const delta = decodeIndexDelta(v!, [stored]);
     // Moved entries placed in each other's places: still a permutation, a wrong order.
     const [mode, [places, entries]] = Object.entries(delta.orders).find(([, [, e]]) => e.length >= 2)!;
     const tampered = { ...delta, orders: { ...delta.orders, [mode]: [places, [...entries].reverse()] } };
-    const [item] = encodeIndexDelta(state.version!, tampered as typeof delta);
+    const [item] = encodeIndexDelta(v!, tampered as typeof delta);
     await table.client.send(new PutCommand({ TableName: table.tableName, Item: { ...key, z: item.z } }));
     try {
-      const res = await invoke(instance().offers as any, apiEvent(PAGES[3]));
-      expect([res.status, res.body.error?.code]).toEqual([500, 'internal_error']);
-      expect((await request(warm, PAGES[3])).body).toEqual(published.body);
+      const after = await request(warm, PAGES[3]);
+      expect(after).toMatchObject({ body: published.body, indexLoads: 1, indexDeltas: 0 });
+      expect((await request(instance(), PAGES[3])).body).toEqual(published.body);
     } finally {
       await table.client.send(new PutCommand({ TableName: table.tableName, Item: stored! }));
-    }
-    expect((await request(instance(), PAGES[3])).body).toEqual(published.body);
-  });
-
-  it('a base stays stored while a kept version names it, and is deleted with the last version that does', async () => {
-    const other = await startTestTable();
-    try {
-      const importAt = async (data: unknown, ms: number) =>
-        (
-          await importDataset(data, {
-            client: other.client,
-            tableName: other.tableName,
-            now: at(ms),
-            retireAfterMs: 600_000,
-          })
-        ).versions.earn;
-      const bases = async () =>
-        [
-          ...new Set(
-            (await other.items()).flatMap((i) =>
-              String(i.PK).startsWith(INDEX_BASE_PREFIX) ? [String(i.PK).slice(INDEX_BASE_PREFIX.length)] : [],
-            ),
-          ),
-        ].sort();
-      const api = instance(other);
-      const v1 = await importAt(base(), T0);
-      const v2 = await importAt(withApy(base(), 150, '1.125'), T0 + 1_000);
-      const pinned = `/api/v1/earn?limit=50&snapshot=${v2}`;
-      const v2Page = (await invoke(api.offers as any, apiEvent(pinned))).body;
-      /** The stored bases among these versions' (the other families have theirs). */
-      const basesOf = async (...versions: string[]) => (await bases()).filter((b) => versions.includes(b));
-      expect(await basesOf(v1, v2)).toEqual([v1]);
-
-      // Every offer changed: v3 is a base of its own. v1 is past its retention and deleted, but v2
-      // (replaced now, retained) is v1's index and a delta: v1's base stays, and v2 is read from it.
-      const v3 = await importAt(refreshed(base(), T0 + 601_000, 1), T0 + 601_000);
-      expect(await basesOf(v1, v2, v3)).toEqual([v1, v3].sort());
-      expect((await other.items()).some((i) => i.PK === `V#${v1}#MANIFEST`)).toBe(false);
-      const retired = (await readPointer(other.client, other.tableName))!.retired.find((r) => r.version === v2);
-      expect(retired).toMatchObject({ base: v1, delta: { base: v1 } });
-      const cold = instance(other);
-      expect(await invoke(cold.offers as any, apiEvent(pinned))).toMatchObject({ status: 200, body: v2Page });
-
-      // v2 past its retention too: no kept version names v1's base any more, and it goes with v2.
-      const v4 = await importAt(withApy(refreshed(base(), T0 + 601_000, 1), 151, '2.5'), T0 + 1_202_000);
-      expect((await readPointer(other.client, other.tableName))!.families.earn_offers).toMatchObject({
-        version: v4,
-        base: v3,
-      });
-      expect(await basesOf(v1, v2, v3, v4)).toEqual([v3]);
-      expect((await other.items()).some((i) => String(i.PK).startsWith(`V#${v2}#`))).toBe(false);
-    } finally {
-      await other.close();
     }
   });
 });
@@ -813,13 +717,14 @@ describe('a refresh', () => {
     const docs = putBlocks.flatMap((h) => after.get(h)!.map((d) => JSON.parse(d)));
     expect(docs.every((d) => String(d.compositeKey).startsWith('earn:'))).toBe(true);
     expect(docs.filter((d) => d.id === 150).map((d) => d.apy)).toEqual(['77.125']);
-    // Besides them: the new earn version's manifest, its index as a delta of the replaced version's
-    // (its base: docs/adr/0018-index-bases.md), its new records' source, and nothing of any other version.
+    // Besides them: the new earn version's manifest, its index and its delta against the replaced
+    // version's, its new records' source, and nothing of any other version.
     const version = result.versions.earn;
     const others = recording.puts().filter((i) => !i.PK.startsWith(DOCUMENT_PREFIX));
     expect([...new Set(others.map((i) => i.PK))].sort()).toEqual([
       EARN_SOURCE,
       `V#${version}#DELTA`,
+      `V#${version}#INDEX`,
       `V#${version}#MANIFEST`,
     ]);
     expect(recording.deletes()).toEqual([]);
@@ -850,7 +755,7 @@ describe('a refresh', () => {
     expect(result.published).toEqual(expect.arrayContaining(['earn', 'borrow']));
     expect(result.versions.earn).not.toBe(before!.families.earn_offers!.version);
     expect(recording.puts().filter((i) => String(i.PK).startsWith(SOURCE_PREFIX))).toEqual([]);
-    const writer = new SnapshotWriter(table.client, table.tableName);
+    const writer = new VersionWriter(table.client, table.tableName);
     const sources = async (version: string) =>
       (await writer.readManifest(version)).blocks.filter((name) => name.startsWith(SOURCE_PREFIX));
     expect(await sources(result.versions.earn!)).toEqual(await sources(before!.families.earn_offers!.version!));
@@ -871,7 +776,7 @@ describe('deletion', () => {
   afterAll(() => table.close());
 
   it('after the retention, deletes the replaced version’s items and the blocks only it named; every block a kept version names stays', async () => {
-    const writer = new SnapshotWriter(table.client, table.tableName);
+    const writer = new VersionWriter(table.client, table.tableName);
     const earnVersion = async () => (await readPointer(table.client, table.tableName))!.families.earn_offers!.version!;
     const one = withApy(base(), 150, '1.125');
     const two = withApy(one, 400, '2.125'); // another offer, of another asset: another block
@@ -879,8 +784,8 @@ describe('deletion', () => {
     const v1 = await earnVersion();
     await importDataset(one, { client: table.client, tableName: table.tableName, now: at(T0 + 1_000) });
     const v2 = await earnVersion();
-    // Within its retention, the replaced version is whole (its source chunk and its index, v2's base, are v2's too: one offer changed).
-    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#MANIFEST`]);
+    // Within its retention, the replaced version is whole (its source chunk is v2's too: one offer changed).
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
     expect(await unnamedSources(table)).toEqual([]);
     const named1 = (await writer.readManifest(v1)).blocks;
 
@@ -893,13 +798,10 @@ describe('deletion', () => {
 
     const v3 = await earnVersion();
     const [named2, named3] = [(await writer.readManifest(v2)).blocks, (await writer.readManifest(v3)).blocks];
-    // What a manifest may name: document blocks (by hash), shared source chunks and index bases' segments.
+    // What a manifest may name: document blocks (by hash) and shared source chunks.
     const stored = new Set([
       ...(await storedBlocks(table)).keys(),
       ...(await table.items()).flatMap((i) => (String(i.PK).startsWith(SOURCE_PREFIX) ? [String(i.PK)] : [])),
-      ...(await table.items()).flatMap((i) =>
-        String(i.PK).startsWith(INDEX_BASE_PREFIX) ? [`${String(i.PK)}#${String(i.SK)}`] : [],
-      ),
     ]);
     const onlyV1 = named1.filter((b) => !named2.includes(b) && !named3.includes(b));
     expect(result.itemsDeleted).toBeGreaterThan(0);
@@ -950,7 +852,7 @@ describe('leases', () => {
 
   it('an import killed while deleting an earlier failed import’s versions leaves them on the lease; the next import deletes them', async () => {
     const [y] = await abandoned(withApy(base(), 150, '11.5'), T0 + 1_000);
-    expect(await partitionsOf(table, y)).toEqual([EARN_SOURCE, `V#${y}#DELTA`, `V#${y}#MANIFEST`]);
+    expect(await partitionsOf(table, y)).toEqual([EARN_SOURCE, `V#${y}#DELTA`, `V#${y}#INDEX`, `V#${y}#MANIFEST`]);
     const next = withApy(base(), 151, '12.5');
 
     // Killed after its first batch write: the deletion of y's own items, before its manifest's.
@@ -1003,8 +905,8 @@ describe('leases', () => {
 
     const retired = (await readPointer(table.client, table.tableName))!.retired.find((r) => r.version === v1);
     expect(retired).toBeDefined();
-    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#DELTA`, `V#${v1}#MANIFEST`]);
-    const records = await new SnapshotWriter(table.client, table.tableName).readSource(
+    expect(await partitionsOf(table, v1)).toEqual([`V#${v1}#DELTA`, `V#${v1}#INDEX`, `V#${v1}#MANIFEST`]);
+    const records = await new VersionWriter(table.client, table.tableName).readSource(
       v1,
       'earn_offers',
       RECORD_SCHEMA.earn_offers,
@@ -1015,82 +917,5 @@ describe('leases', () => {
       .api({ clock: () => NOW })
       .deps.stores.indexes.retired(v1, { ...retired!, segments: retired!.segments! });
     expect(index.size).toBe(base().earn_offers.filter((o: any) => o.published !== false).length);
-  });
-});
-
-// ---- a table written before index bases ----------------------------------------------------------
-
-describe('a table written before index bases (ADR 0017)', () => {
-  let table: TestTable;
-
-  beforeAll(async () => {
-    table = await startTestTable();
-  });
-  afterAll(() => table.close());
-
-  it('keeps serving: its version is read as stored, the next import writes a base of its own, and the old index goes with its version', async () => {
-    const client = table.client;
-    const tableName = table.tableName;
-    const put = (Item: Record<string, unknown>) => client.send(new PutCommand({ TableName: tableName, Item }));
-    const api = () => table.api({ clock: () => NOW, env: { SNAPSHOT_CACHE_MS: '0' } });
-    const PATHS = ['/api/v1/earn?limit=50', '/api/v1/earn?limit=20&sort=apy_desc', '/api/v1/earn/150'];
-    const bodies = async (instance: TestApi) => {
-      const { result, accounting } = await withRequestAccounting(async () => {
-        const out: unknown[] = [];
-        for (const path of PATHS) out.push((await invoke(instance.offers as any, apiEvent(path))).body);
-        return out;
-      });
-      return { bodies: result, ...accounting.summary() };
-    };
-    await importDataset(base(), { client, tableName, now: at(T0) });
-    const served = (await bodies(api())).bodies;
-
-    // The earn version as ADR 0017 stored it: its index its own items, listed among its manifest's
-    // keys; its blocks listed in its manifest; no base in the pointer.
-    const pointer = (await readPointer(client, tableName))!;
-    const { base: _base, ...state } = pointer.families.earn_offers!;
-    const v0 = state.version!;
-    const writer = new SnapshotWriter(client, tableName);
-    const { index } = await writer.readIndex(v0, { ...state, segments: state.segments!, base: v0 });
-    const manifest = await writer.readManifest(v0);
-    const own = encodeIndex(v0, index);
-    for (const item of (await table.items()).filter((i) => i.PK === `${INDEX_BASE_PREFIX}${v0}`))
-      await client.send(new DeleteCommand({ TableName: tableName, Key: { PK: item.PK, SK: item.SK } }));
-    for (const item of [
-      ...own,
-      ...encodeManifest(v0, {
-        keys: own.map(({ PK, SK }) => [PK, SK]),
-        blocks: manifest.blocks.filter((b) => !b.startsWith(INDEX_BASE_PREFIX)),
-        ...(manifest.figures ? { figures: manifest.figures } : {}),
-        ...(manifest.source ? { source: manifest.source } : {}),
-      }),
-    ])
-      await put(item);
-    const { lease: _lease, ...stored } = pointer;
-    await put({ ...pointerKey(), ...stored, families: { ...pointer.families, earn_offers: state } });
-
-    const warm = api();
-    expect(await bodies(warm)).toMatchObject({ bodies: served, indexLoads: 1 });
-
-    // A 5 % refresh: the old index is no base (its version owns it), so the new version is one of its own.
-    await importDataset(withApy(base(), 150, '1.125'), { client, tableName, now: at(T0 + 1_000) });
-    const v1 = (await readPointer(client, tableName))!.families.earn_offers!;
-    expect(v1).toMatchObject({ base: v1.version, delta: { base: v0 } });
-    const fresh = await bodies(api());
-    expect(await bodies(warm)).toMatchObject({ bodies: fresh.bodies, indexLoads: 0, indexDeltas: 1 });
-    expect((await invoke(api().offers as any, apiEvent(`/api/v1/earn?limit=50&snapshot=${v0}`))).body).toEqual(
-      served[0],
-    );
-
-    // Past its retention, the old version goes, its own index with it; the new base stays.
-    await importDataset(withApy(base(), 151, '2.5'), {
-      client,
-      tableName,
-      now: at(T0 + 601_000),
-      retireAfterMs: 600_000,
-    });
-    const left = (await table.items()).map((i) => String(i.PK));
-    expect(left.filter((pk) => pk.startsWith(`V#${v0}#`))).toEqual([]);
-    expect(left).toContain(`${INDEX_BASE_PREFIX}${v1.version}`);
   });
 });

@@ -20,18 +20,13 @@
  * failing like a dropped connection after a number of calls of one kind.
  */
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ImportBusyError, LeaseStore } from '../../shared/data/import-lease';
 import { versionOfPartition } from '../../shared/data/keys';
-import { ImportBusyError, SnapshotWriter } from '../../shared/data/snapshot-writer';
 import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import { type FunctionName, matchRoute } from '../../shared/http/routes';
 import { DataFileError } from '../../shared/import/dataset';
-import {
-  type ImportResult,
-  importDataset,
-  readPointer,
-  retireAfter,
-  TAKEOVER_GRACE_MS,
-} from '../../shared/import/importer';
+import { type ImportResult, importDataset, readPointer, retireAfter } from '../../shared/import/importer';
+import { TAKEOVER_GRACE_MS } from '../../shared/import/lease-holder';
 import { MAX_SNAPSHOT_CACHE_MS } from '../../shared/platform/config';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
@@ -330,9 +325,9 @@ it('re-running the same import is a no-op', async () => {
 });
 
 it('while another import holds the lease, an import is refused before writing; an expired lease is taken over', async () => {
-  const other = new SnapshotWriter(table.client, table.tableName);
+  const other = new LeaseStore(table.client, table.tableName);
   time += 1_000;
-  await other.acquireLease({ owner: 'another-import', until: time + 60_000, writing: [] }, time);
+  await other.acquire({ owner: 'another-import', until: time + 60_000, writing: [] }, time);
   const changed: any = structuredClone(C);
   changed.wallets[0].updated_at = '2026-11-21T00:00:00.000Z'; // no reference changes: offers stay
   const before = await itemsByVersion();

@@ -16,7 +16,7 @@ import { encodeManifest } from '../../shared/data/items/manifest';
 import { decodeSourceChunk } from '../../shared/data/items/source-records';
 import { manifestPartition, SOURCE_PREFIX, sharedItemKey } from '../../shared/data/keys';
 import { queryAll } from '../../shared/data/query-all';
-import { SnapshotWriter } from '../../shared/data/snapshot-writer';
+import { VersionWriter } from '../../shared/data/version-writer';
 import { parseDataset, RECORD_SCHEMA } from '../../shared/import/dataset';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { CorruptDataError } from '../../shared/platform/errors';
@@ -49,11 +49,11 @@ const earnVersion = async (table: TestTable) =>
   (await readPointer(table.client, table.tableName))!.families.earn_offers!.version!;
 
 const readEarn = (table: TestTable, version: string) =>
-  new SnapshotWriter(table.client, table.tableName).readSource(version, 'earn_offers', RECORD_SCHEMA.earn_offers);
+  new VersionWriter(table.client, table.tableName).readSource(version, 'earn_offers', RECORD_SCHEMA.earn_offers);
 
 /** The source partitions a version's manifest names. */
 async function sourcesOf(table: TestTable, version: string): Promise<string[]> {
-  return (await new SnapshotWriter(table.client, table.tableName).readManifest(version)).blocks
+  return (await new VersionWriter(table.client, table.tableName).readManifest(version)).blocks
     .filter((name) => name.startsWith(SOURCE_PREFIX))
     .map((name) => sharedItemKey(name).PK);
 }
@@ -165,7 +165,7 @@ describe('one layout of source records', () => {
   afterEach(() => table.close());
 
   it('a manifest that names no source records is corrupt: no other layout is read', async () => {
-    const writer = new SnapshotWriter(table.client, table.tableName);
+    const writer = new VersionWriter(table.client, table.tableName);
     const version = await earnVersion(table);
     const { keys, blocks, figures } = await writer.readManifest(version);
     const old = await queryAll(table.client, {

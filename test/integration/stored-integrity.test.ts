@@ -15,9 +15,9 @@ import { gzipSync } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { indexOf, type OfferIndex } from '../../shared/data/family-index';
 import { encodeBlock } from '../../shared/data/items/document-block';
-import { encodeIndexBase } from '../../shared/data/items/index-segment';
-import { documentBlockKey, indexBaseKey, type Key, type VersionedFamily } from '../../shared/data/keys';
-import { SnapshotWriter } from '../../shared/data/snapshot-writer';
+import { encodeIndex } from '../../shared/data/items/index-segment';
+import { documentBlockKey, indexSegmentKey, type Key, type VersionedFamily } from '../../shared/data/keys';
+import { VersionWriter } from '../../shared/data/version-writer';
 import { importDataset } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset } from '../fixtures/dataset';
@@ -64,19 +64,11 @@ async function change(key: Key, edit: (item: Item) => Item | undefined): Promise
   else await table.client.send(new DeleteCommand({ TableName: table.tableName, Key: key }));
 }
 
-/**
- * The served version of a family, its index as stored, and the version whose whole index is stored
- * as its base (itself, or the base its delta applies to: docs/adr/0018-index-bases.md) with that index.
- */
+/** The served version of a family and its index as stored (its own items, `V#<version>#INDEX`). */
 async function served(family: VersionedFamily) {
   const version = (await table.api({ clock: () => NOW }).deps.stores.snapshot.versions()).served[family]!;
-  const stored = await new SnapshotWriter(table.client, table.tableName).readIndex(version.version, version);
-  return {
-    version: version.version,
-    data: stored.index,
-    base: version.base ?? version.version,
-    baseData: stored.base ?? stored.index,
-  };
+  const data = await new VersionWriter(table.client, table.tableName).readIndex(version.version, version);
+  return { version: version.version, data };
 }
 
 beforeAll(async () => {
@@ -156,22 +148,21 @@ describe('a document block is checked against its key', () => {
 
 describe('a served document is the one its index entry names', () => {
   it("an offer entry whose id is not its document's is a 500", async () => {
-    // The id as stored in the base the served version's index is made of (its delta carries it).
-    const { base, baseData: data } = await served('earn');
+    const { version, data } = await served('earn');
     const entry = (data as OfferIndex['data']).ids.indexOf(1);
     (data as OfferIndex['data']).ids[entry] = 999_999;
-    const [segment] = encodeIndexBase(base, data);
-    await change(indexBaseKey(base, 0), () => segment);
+    const [segment] = encodeIndex(version, data);
+    await change(indexSegmentKey(version, 0), () => segment);
 
     expect(await answer('offers', '/api/v1/earn/999999')).toEqual(internalError);
   });
 
   it("a platform entry whose slug is not its document's is a 500", async () => {
-    const { base, baseData: data } = await served('exchanges');
+    const { version, data } = await served('exchanges');
     if (data.kind !== 'catalog') throw new Error('not a catalog index');
     data.slugs[data.slugs.indexOf('binance')] = 'not-binance';
-    const [segment] = encodeIndexBase(base, data);
-    await change(indexBaseKey(base, 0), () => segment);
+    const [segment] = encodeIndex(version, data);
+    await change(indexSegmentKey(version, 0), () => segment);
 
     expect(await answer('platforms', '/api/v1/exchanges/not-binance')).toEqual(internalError);
   });
@@ -179,15 +170,14 @@ describe('a served document is the one its index entry names', () => {
 
 describe('a replaced version', () => {
   it('whose index does not decode is a 500 for `snapshot` and `since`, never a 410', async () => {
-    // The first version's index is stored whole, as a base (docs/adr/0018-index-bases.md).
-    await change(indexBaseKey(earn[0], 0), (item) => ({ ...item, z: gzipSync('{"kind":"offers"}') }));
+    await change(indexSegmentKey(earn[0], 0), (item) => ({ ...item, z: gzipSync('{"kind":"offers"}') }));
 
     expect(await answer('offers', `/api/v1/earn?snapshot=${earn[0]}`)).toEqual(internalError);
     expect(await answer('offers', `/api/v1/earn/changes?since=${earn[0]}`)).toEqual(internalError);
   });
 
   it('whose index is gone (deleted after its retention) is a 410 snapshot_expired naming the parameter', async () => {
-    await change(indexBaseKey(earn[0], 0), () => undefined);
+    await change(indexSegmentKey(earn[0], 0), () => undefined);
 
     for (const [path, parameter] of [
       [`/api/v1/earn?snapshot=${earn[0]}`, 'snapshot'],
@@ -209,27 +199,27 @@ describe('a replaced version', () => {
 });
 
 /**
- * Issue 45 (H2): an index base that still decodes but is not what the pointer names (its content
- * hash) is never served: a cold instance answers 500, a warm one that holds the index answers it as
+ * Issue 45 (H2): an index that still decodes but is not what the pointer names (its content hash)
+ * is never served: a cold instance answers 500, a warm one that holds the index answers it as
  * published; none answers a wrong 200 (a delta: test/integration/family-index.test.ts).
  */
-describe('an index base is checked against the hash the pointer names', () => {
+describe('an index is checked against the hash the pointer names', () => {
   /** The served earn answer of `min_apy=7`: offer 1 (7.5 %) among it, as published. */
   const MIN_APY = '/api/v1/earn?min_apy=7&sort=apy_desc&limit=50';
   const idsOf = (res: { body: { data: { id: number }[] } }) => res.body.data.map((o) => o.id);
 
-  it('a base whose order is moved (still a permutation) is a 500 on a cold instance; a warm one answers as published', async () => {
+  it('an index whose order is moved (still a permutation) is a 500 on a cold instance; a warm one answers as published', async () => {
     const published = await answer('offers', MIN_APY);
     expect(idsOf(published)).toContain(1);
     const warm = table.api({ clock: () => NOW });
     expect(await answer('offers', MIN_APY, warm)).toEqual(published);
-    const { base, baseData } = await served('earn');
-    const data = structuredClone(baseData) as OfferIndex['data'];
+    const { version, data: stored } = await served('earn');
+    const data = structuredClone(stored) as OfferIndex['data'];
     // The last entry of apy_desc moved to its head: the list would count an offer that does not pass.
     const order = Array.from(data.orders.apy_desc!);
     data.orders.apy_desc = [order[order.length - 1], ...order.slice(0, -1)] as never;
-    const [segment] = encodeIndexBase(base, data);
-    await change(indexBaseKey(base, 0), (item) => ({ ...item, z: segment.z }));
+    const [segment] = encodeIndex(version, data);
+    await change(indexSegmentKey(version, 0), (item) => ({ ...item, z: segment.z }));
 
     expect(await answer('offers', MIN_APY)).toEqual(internalError);
     expect(logLines.join('\n')).toMatch(/does not match the hash the pointer names/);

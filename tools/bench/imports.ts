@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../local/embedded-dynamodb';
 import { encodeJournal } from '../../shared/data/items/history-journal';
-import { SnapshotWriter } from '../../shared/data/snapshot-writer';
+import { VersionWriter } from '../../shared/data/version-writer';
 import {
   type ImportOptions,
   type ImportResult,
@@ -89,7 +89,7 @@ export interface ImportCase {
 
 /**
  * The deletions a refresh causes, charged to that refresh: the family versions it replaced, deleted
- * as a later import deletes them once their retention has passed (SnapshotWriter.deleteVersion):
+ * as a later import deletes them once their retention has passed (VersionWriter.deleteVersion):
  * the items each owns (index segments, manifest) and the blocks and source chunks it names that no
  * served version names. A block is deleted once, when the last version naming it goes, so in a
  * steady stream of refreshes this is what each refresh makes someone delete. `client` is the
@@ -101,7 +101,7 @@ async function deleteReplaced(
   before: SnapshotPointer | undefined,
   after: SnapshotPointer | undefined,
 ): Promise<void> {
-  const writer = new SnapshotWriter(client, tableName);
+  const writer = new VersionWriter(client, tableName);
   const replaced = Object.entries(before?.families ?? {}).flatMap(([family, state]) =>
     state?.version && after?.families[family]?.version !== state.version ? [state.version] : [],
   );
@@ -375,9 +375,8 @@ export async function measureImports(
       stored,
       appendFor(earnIds, borrowIds),
     );
-    // The history items: the figure versions beside them are written as deltas of their base (ADR
-    // 0018), one more item each where the twenty imports that stored the three years left the served
-    // version a delta of an older base (its delta against it, and one against the served version).
+    // The history items: the figure versions beside them (their index, delta and manifest) are the
+    // same in both cases, whatever history is stored.
     const historyItems = (c: ImportCase) => c.history_items_written ?? 0;
     const same = historyItems(withHistory.entry) === historyItems(withoutHistory.entry);
     Object.assign(withHistory.entry, {
@@ -576,7 +575,7 @@ export function writeBaseline(
       'The import cases of issue 21 (tools/bench/imports.ts) through the real importDataset of this commit, on the embedded DynamoDB, with a client ' +
       "that charges each write by DynamoDB's item-size rules: the table 1 write unit per KB " +
       '(rounded up) of the larger of the item before and after, each GSI entry the same for the projected item (ALL) plus 100 bytes, deletions by the item deleted ' +
-      "with its index entries (tools/bench/write-units.ts). A refresh's deletions are counted in it: the versions it replaced, deleted by SnapshotWriter.deleteVersion " +
+      "with its index entries (tools/bench/write-units.ts). A refresh's deletions are counted in it: the versions it replaced, deleted by VersionWriter.deleteVersion " +
       'right after it (deleteReplaced). total = write_units + delete_units; items = items put or updated; items_read = items the reads returned; ' +
       'read_units = the read units the embedded DynamoDB reports for those reads (ReturnConsumedCapacity).',
   };

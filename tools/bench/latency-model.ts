@@ -33,7 +33,7 @@ import type { FunctionName } from '../../shared/http/routes';
 import { systemClock } from '../../shared/platform/clock';
 import { withRequestAccounting } from '../../shared/platform/dynamo-accounting';
 import { type FloorSpec, runCounterFloor, type ServedData } from './floor';
-import { type Latency, latencyOf, median, round } from './stats';
+import { cpuMsSince, type Latency, latencyOf, median, round } from './stats';
 
 export const LATENCY_MODEL = {
   source: 'https://repost.aws/knowledge-center/dynamodb-high-latency',
@@ -165,6 +165,8 @@ export interface ModelResult {
   kind: string;
   /** p50/p99 of the request through the real handler, cache off. */
   request_ms: Latency;
+  /** The service's own CPU of the same requests (`process.cpuUsage`); absent from runs before it existed. */
+  request_cpu_ms?: Latency;
   /** The same with the instance cache on (warm). */
   cached_ms: Latency;
   /** The slower of the raw page read and the raw conditional counter write, run in parallel. */
@@ -186,10 +188,12 @@ export interface ModelContext {
 const event = (path: string, keyId: string) =>
   apiEvent(path, { keyId, perMinute: 1_000_000_000, perMonth: 1_000_000_000 });
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
+/** Wall and CPU time of one run (the embedded DynamoDB answers from processes of their own). */
+async function timed(fn: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number }> {
   const start = performance.now();
+  const cpuAtStart = process.cpuUsage();
   await fn();
-  return performance.now() - start;
+  return { ms: performance.now() - start, cpuMs: cpuMsSince(cpuAtStart) };
 }
 
 /** Every single-view request kind: request (cache off, cache on) and floor, interleaved. */
@@ -215,28 +219,32 @@ export async function measureLatencyModel(kinds: ModelKind[], ctx: ModelContext,
       await floor();
     }
     const requestMs: number[] = [];
+    const requestCpuMs: number[] = [];
     const cachedMs: number[] = [];
     const floorMs: number[] = [];
     const measured = [
-      { times: requestMs, prepare: () => prepared(ctx.uncached) },
-      { times: cachedMs, prepare: () => prepared(ctx.cached) },
-      { times: floorMs, prepare: () => floor },
+      { times: requestMs, cpu: requestCpuMs, prepare: () => prepared(ctx.uncached) },
+      { times: cachedMs, cpu: undefined, prepare: () => prepared(ctx.cached) },
+      { times: floorMs, cpu: undefined, prepare: () => floor },
     ];
     for (let r = 0; r < runs; r++) {
       // The three in the same iteration: the same draws (common random numbers, above). Their order
       // rotates, so none always follows the same one (whatever one leaves behind, the next pays).
       const iteration = i * 100_000 + r;
       for (let k = 0; k < measured.length; k++) {
-        const { times, prepare } = measured[(r + k) % measured.length];
+        const { times, cpu, prepare } = measured[(r + k) % measured.length];
         const run = prepare();
         ctx.model.begin(iteration);
-        times.push(await timed(run));
+        const { ms, cpuMs } = await timed(run);
+        times.push(ms);
+        cpu?.push(cpuMs);
       }
     }
     const f = median(floorMs);
     results.push({
       kind: kind.name,
       request_ms: latencyOf(requestMs),
+      request_cpu_ms: latencyOf(requestCpuMs),
       cached_ms: latencyOf(cachedMs),
       floor_ms: latencyOf(floorMs),
       ratio: round(median(requestMs) / f),

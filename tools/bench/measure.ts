@@ -28,7 +28,7 @@ import {
 import { isConditionFailure } from '../../shared/platform/dynamodb';
 import { describeFloor, type FloorSpec } from './floor';
 import type { Answer, FloorContext, RequestKind } from './requests';
-import { type Latency, latencyOf, median, round } from './stats';
+import { cpuMsSince, type Latency, latencyOf, median, round } from './stats';
 
 export type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
@@ -51,12 +51,15 @@ interface DynamoWork {
 
 export interface KindResult {
   kind: string;
+  fn: FunctionName;
   group: RequestKind['group'];
   path: string;
   status: number;
   runs: number;
   dynamo: DynamoWork;
   latency_ms: Latency;
+  /** The service's own CPU per request (user + system, `process.cpuUsage`), at this machine's one core. */
+  cpu_ms: Latency;
   floor: {
     read: string;
     calls: number;
@@ -216,8 +219,11 @@ export async function measureKind(
   const invoke = async () => {
     const e = event();
     const start = performance.now();
+    // The process's CPU while the handler runs: the handler's and its SDK client's alone, since the
+    // embedded DynamoDB answers from a process of its own (load.ts) and nothing else runs meanwhile.
+    const cpuAtStart = process.cpuUsage();
     const { result, accounting } = await withRequestAccounting(() => handler(e, {} as Context));
-    return { ms: performance.now() - start, result, calls: accounting.calls };
+    return { ms: performance.now() - start, cpuMs: cpuMsSince(cpuAtStart), result, calls: accounting.calls };
   };
 
   // First call: warms the function (pointer cached), gives the answer the floor is built from.
@@ -269,6 +275,7 @@ export async function measureKind(
 
   ctx.emfCalls.total = 0;
   const requestMs: number[] = [];
+  const requestCpuMs: number[] = [];
   const floorMs: number[] = [];
   const replayMs: number[] = [];
   const criticalMs: number[] = [];
@@ -281,6 +288,7 @@ export async function measureKind(
     async () => {
       const run = await invoke();
       requestMs.push(run.ms);
+      requestCpuMs.push(run.cpuMs);
       requestCalls.push(run.calls);
       status = run.result.statusCode;
     },
@@ -307,12 +315,14 @@ export async function measureKind(
   const measuredCalls = requestCalls.reduce((n, calls) => n + calls.length, 0);
   return {
     kind: kind.name,
+    fn: kind.fn,
     group: kind.group,
     path: kind.path,
     status,
     runs: requestMs.length,
     dynamo: workOf(requestCalls),
     latency_ms: latencyOf(requestMs),
+    cpu_ms: latencyOf(requestCpuMs),
     floor: floor
       ? {
           read: describeFloor(spec),

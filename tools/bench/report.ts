@@ -13,11 +13,13 @@ import {
   readBaseline,
 } from './imports';
 import { type IndexLoads, indexLoadTable } from './index-load';
+import { type LambdaMemory, lambdaMemoryTable } from './lambda-memory';
 import type { MixResult, ModelResult } from './latency-model';
 import type { ImportReport } from './load';
 import type { KindResult } from './measure';
 import { type RefusalReport, refusalLines } from './refusals';
 import { type ScaleResults, scaleTable } from './scale';
+import type { Latency } from './stats';
 import type { ThroughputReport } from './throughput';
 import { type WarmLoads, warmLoadTable } from './warm-loads';
 
@@ -60,6 +62,10 @@ export interface BenchResults {
   warm_loads?: WarmLoads[];
   /** What refused requests cost (tools/bench/refusals.ts); absent from runs before it existed. */
   refusals?: RefusalReport;
+  /** The authorizer's request with a key not cached (tools/bench/lambda-memory.ts); absent from runs before it existed. */
+  authorizer?: { runs: number; latency_ms: Latency; cpu_ms: Latency };
+  /** Each function's p50 and cost at several memory sizes, from its own CPU (tools/bench/lambda-memory.ts); absent from runs before it existed. */
+  lambda_memory?: LambdaMemory;
   /** What imports cost (tools/bench/imports.ts); absent from runs before it existed. */
   imports?: ImportCase[];
   /** When the import cases were measured alone (`--imports`), after the rest of the run. */
@@ -86,7 +92,7 @@ export interface BenchResults {
  */
 export const ENFORCE_WRITE_TARGETS = true;
 
-/** The write unit of the refresh time every import records (shared/data/snapshot-writer.ts, markRefreshed). */
+/** The write unit of the refresh time every import records (shared/data/pointer-writer.ts, markRefreshed). */
 const REFRESH_TIME_UNITS = 1;
 /** What a case wrote beside its history (and journal) and the pointer: with history, the versions its figures publish (issue 30). */
 const figureUnits = (c: ImportCase) =>
@@ -284,6 +290,7 @@ export function requestsTable(requests: KindResult[], latency = true): string {
     ['RT', (r) => r.dynamo.round_trips_max],
     ['RCU', (r) => r.dynamo.read_capacity],
     ['WCU', (r) => r.dynamo.write_capacity],
+    ['own CPU p50 ms', (r) => r.cpu_ms?.p50],
     ...(latency
       ? ([
           ['p50 ms', (r) => r.latency_ms.p50],
@@ -377,6 +384,16 @@ export function markdown(results: BenchResults): string {
     '',
     requestsTable(results.requests, !quick),
     '',
+    ...(results.lambda_memory
+      ? [
+          '## Memory and CPU',
+          '',
+          `Each function's p50 at a memory size: each kind's p50 here${quick ? ' (on the embedded DynamoDB)' : ' (under the latency model where it is modelled, else on the embedded DynamoDB)'} plus its own CPU (\`process.cpuUsage\` around the handler) × (${results.lambda_memory.full_vcpu_mb} / memory − 1): Lambda gives memory / ${results.lambda_memory.full_vcpu_mb} MB of a vCPU. Cost: a million requests at the typical p50, ${results.lambda_memory.prices.architecture} ${results.lambda_memory.prices.region}, $${results.lambda_memory.prices.usd_per_gb_s} per GB-s and $${results.lambda_memory.prices.usd_per_million_requests} per million requests (${results.lambda_memory.prices.as_of}). In bold, the cheapest size within ×${results.lambda_memory.pick_within} of the fastest p50.`,
+          '',
+          lambdaMemoryTable(results.lambda_memory),
+          '',
+        ]
+      : []),
     ...(results.refusals ? ['## Refused requests', '', ...refusalLines(results.refusals), ''] : []),
     ...(results.mix ? ['## Traffic mix', '', mixTable(results.mix), ''] : []),
     ...(results.index_loads && quick ? ['## Index loads', '', indexLoadTable(results.index_loads), ''] : []),

@@ -10,6 +10,7 @@
  *   npm run bench -- --out P    write P.json and P.md instead
  *   npm run bench -- --imports [--quick]   only what imports cost (the refresh cases against bench/baseline-writes.json)
  *   npm run bench -- --imports [--quick] --write-baseline   the same, recorded as the baseline (the design before issue 21 only)
+ *   npm run bench -- --imports --refreshes   only the refreshes (a) to (d) (a few minutes at BENCH), their rows replaced in the results
  *   npm run bench -- --model    only the latency model and the traffic mix (prints; writes nothing)
  *   npm run bench -- --model --only TEXT   the same for the request kinds whose name contains TEXT
  *   npm run bench -- --against REF   only the cold start of a git commit's functions against now
@@ -47,6 +48,7 @@ import { depthCheck, readCapacityAtDepth } from './depth';
 import { ServedData, type ViewFilter } from './floor';
 import { type BaselineDataset, importsTable, measureImports, refreshed, writeBaseline } from './imports';
 import { type IndexLoads, indexLoadChecks, indexLoadTable, measureIndexLoads } from './index-load';
+import { cpuSamples, lambdaMemory, lambdaMemoryTable, measureAuthorizer } from './lambda-memory';
 import { applyLatencyModel } from './latency-model';
 import { benchConfig, loadDataset, startBenchDynamo } from './load';
 import { CallRecorder, type Handler, type KindResult, type MeasureOptions, measureKind } from './measure';
@@ -92,7 +94,8 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
     name: 'quick',
     preset: QUICK_BENCH,
     latency: false,
-    // Two runs: the work and units are the same in each (RT is the max over them).
+    // Two runs: the work and units are the same in each (RT is the max over them); the own CPU is the
+    // lower of the two (the worst batch's 201 calls a run are as many as dynalite bears beside the tests).
     measure: { runs: 2, budgetMs: 0, minRuns: 2, warmup: 0 },
     initRounds: 7,
     throughputMs: 5_000,
@@ -111,6 +114,7 @@ const MODES: Record<'quick' | 'full', Omit<Mode, 'out'>> = {
 
 type Args = Mode & {
   importsOnly: boolean;
+  refreshesOnly: boolean;
   writeBaseline: boolean;
   modelOnly: boolean;
   only?: string;
@@ -121,6 +125,7 @@ type Args = Mode & {
 function parseArgs(argv: string[]): Args {
   let quick = false;
   let importsOnly = false;
+  let refreshesOnly = false;
   let writeBaseline = false;
   let modelOnly = false;
   let only: string | undefined;
@@ -130,6 +135,7 @@ function parseArgs(argv: string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--quick') quick = true;
     else if (argv[i] === '--imports') importsOnly = true;
+    else if (argv[i] === '--refreshes') refreshesOnly = true;
     else if (argv[i] === '--write-baseline') writeBaseline = true;
     else if (argv[i] === '--model') modelOnly = true;
     else if (argv[i] === '--only' && argv[i + 1]) only = argv[++i];
@@ -138,14 +144,17 @@ function parseArgs(argv: string[]): Args {
     else if (argv[i] === '--scale' && Number(argv[i + 1]) > 1) scale = Number(argv[++i]);
     else
       throw new Error(
-        `unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports [--write-baseline] | --model [--only TEXT] | --against REF | --scale N (> 1)] [--out PREFIX]`,
+        `unknown argument ${argv[i]}; usage: npm run bench -- [--quick] [--imports [--refreshes | --write-baseline] | --model [--only TEXT] | --against REF | --scale N (> 1)] [--out PREFIX]`,
       );
   }
-  if (writeBaseline && !importsOnly) throw new Error('--write-baseline goes with --imports');
+  if ((writeBaseline || refreshesOnly) && !importsOnly)
+    throw new Error('--write-baseline and --refreshes go with --imports');
+  if (writeBaseline && refreshesOnly) throw new Error('--write-baseline records every case: not with --refreshes');
   const mode = MODES[quick ? 'quick' : 'full'];
   return {
     ...mode,
     importsOnly,
+    refreshesOnly,
     writeBaseline,
     modelOnly,
     only,
@@ -193,18 +202,30 @@ async function importsOnly(mode: Args): Promise<number> {
   log(`bench imports (${mode.name}): generated in ${seconds(started)} s`);
   const dynamo = await startBenchDynamo('market-data-bench');
   try {
-    const imports = await measureImports(dataset, dynamo.endpoint, { quick: mode.name === 'quick' }, log);
-    const checks = writeTargetChecks(imports, baselineOf(mode));
-    process.stdout.write(
-      `imports (${mode.name}, ${seconds(started)} s):\n\n${importsTable(imports)}\n\n${checksTable(checks)}\n`,
+    const measuredCases = await measureImports(
+      dataset,
+      dynamo.endpoint,
+      { quick: mode.name === 'quick', refreshesOnly: mode.refreshesOnly },
+      log,
     );
-    // The cases replace those of the run's results, with the checks on them, said as their own run.
+    // With --refreshes, the checks of the cases measured (those of (e) stay as their run left them).
+    const checks = writeTargetChecks(measuredCases, baselineOf(mode)).filter(
+      (c) => !mode.refreshesOnly || measuredCases.some((m) => c.check.startsWith(`import (${m.id})`)),
+    );
+    process.stdout.write(
+      `imports (${mode.name}, ${seconds(started)} s):\n\n${importsTable(measuredCases)}\n\n${checksTable(checks)}\n`,
+    );
+    // The cases replace those of the run's results, with the checks on them, said as their own run
+    // (with --refreshes, the rows (a) to (d) only: the others stay as their run measured them).
     updateResults(mode.out, (results) => {
       const targets = new Set(writeTargetChecks(results.imports ?? [], baselineOf(mode)).map((c) => c.check));
-      results.imports = imports;
+      const ids = new Set(measuredCases.map((c) => c.id));
+      const kept = mode.refreshesOnly ? (results.imports ?? []).filter((c) => !c.id || !ids.has(c.id)) : [];
+      results.imports = [...measuredCases, ...kept];
       results.imports_run = runNote(started, loadAtStart);
       results.checks = [...results.checks.filter((c) => !targets.has(c.check)), ...checks];
     });
+    const imports = measuredCases;
     if (mode.writeBaseline) {
       const git = (...args: string[]) =>
         execFileSync('git', args, { cwd: resolve(__dirname, '../..'), encoding: 'utf8' }).trim();
@@ -396,6 +417,12 @@ export async function runBench(argv: string[]): Promise<number> {
       );
     }
 
+    // The authorizer's own request (an uncached key), as the kinds' above: its CPU and wall time.
+    const authorizerRun = await measureAuthorizer(built, mode.name === 'quick' ? 20 : 200);
+    log(
+      `authorizer: p50 ${authorizerRun.latency_ms.p50} ms, own CPU p50 ${authorizerRun.cpu_ms.p50} ms (${seconds(started)} s)`,
+    );
+
     const refusals = await measureRefusals(handlers.offers);
     log(
       `refusals: ${refusals.sequence.map((c) => `${c.status} (${c.calls} calls, ${c.read_capacity} RCU)`).join(', ')} (${seconds(started)} s)`,
@@ -454,6 +481,17 @@ export async function runBench(argv: string[]): Promise<number> {
       refreshes.publish,
     ).finally(refreshes.close);
 
+    const memory = lambdaMemory([
+      ...cpuSamples(requests, model?.latency),
+      {
+        kind: 'authorizer: a key not cached',
+        fn: 'authorizer',
+        base: 'embedded DynamoDB',
+        wall_p50_ms: authorizerRun.latency_ms.p50 ?? 0,
+        cpu_p50_ms: authorizerRun.cpu_ms.p50 ?? 0,
+      },
+    ]);
+
     const writeTargets = writeTargetChecks(imports, baselineOf(mode));
     const checks = [
       depthCheck(depth[0], depth[1]),
@@ -463,6 +501,12 @@ export async function runBench(argv: string[]): Promise<number> {
       ...warmLoadChecks(warmLoads),
       ...publishChecks(firstAfterPublish),
       ...writeTargets,
+      // ADR 0030: each function at the cheapest size within ×1.2 of its fastest p50 (reported, not enforced).
+      ...memory.functions.map((f) => ({
+        check: `memory (${f.fn}): the configured size is the table's pick (ADR 0030)`,
+        pass: f.configured_mb === f.pick_mb,
+        detail: `configured ${f.configured_mb} MB, pick ${f.pick_mb} MB (own CPU p50 ${f.cpu_p50_ms} ms, worst ${f.worst_cpu_p50_ms} ms: ${f.worst_kind})`,
+      })),
     ];
     const results: BenchResults = {
       mode: mode.name,
@@ -488,6 +532,8 @@ export async function runBench(argv: string[]): Promise<number> {
       index_loads: indexLoads,
       warm_loads: warmLoads,
       refusals,
+      authorizer: authorizerRun,
+      lambda_memory: memory,
       imports,
       checks,
     };
@@ -515,6 +561,7 @@ export async function runBench(argv: string[]): Promise<number> {
     process.stdout.write(
       `\n${model ? modelTables(model) : indexLoadTable(indexLoads)}\n\n${warmLoadTable(warmLoads)}\n`,
     );
+    process.stdout.write(`\nmemory and CPU (${mode.name}):\n\n${lambdaMemoryTable(memory)}\n`);
     process.stdout.write(`\nrefused requests:\n${refusalLines(refusals).join('\n')}\n`);
     process.stdout.write(`\nimports:\n\n${importsTable(imports)}\n`);
     process.stdout.write('\n');

@@ -1,4 +1,4 @@
-/** Percentiles (nearest rank) and rounding for the report. */
+/** Percentiles (nearest rank), rounding and CPU time for the report. */
 function percentile(values: readonly number[], q: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -19,3 +19,9 @@ export const latencyOf = (values: readonly number[]): Latency => ({
   p50: round(percentile(values, 0.5)),
   p99: round(percentile(values, 0.99)),
 });
+
+/** CPU time (user + system, every thread) this process spent since `start`, in ms. */
+export function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+}

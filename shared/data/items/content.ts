@@ -106,15 +106,17 @@ export function segmentsHash(items: readonly Record<string, unknown>[]): string 
 }
 
 /**
- * The segments read, when their content hashes to `expected` (none named: a version written before
- * the pointer named one, read as it is); else a CorruptDataError, never an answer from them.
+ * The segments read, when their content hashes to `expected`; else a CorruptDataError, never an
+ * answer from them (a pointer that names no hash is corrupt: every writer names one). Missing
+ * segments are returned as they are: what that means (a 410, a 500) is the caller's to say.
  */
 export function checkedSegments<T extends Record<string, unknown> | undefined>(
   items: T[],
   expected: string | undefined,
   what: string,
 ): T[] {
-  if (expected === undefined || items.some((item) => item === undefined)) return items;
+  if (items.some((item) => item === undefined)) return items;
+  if (expected === undefined) throw new CorruptDataError(`${what}: the pointer names no content hash`);
   if (segmentsHash(items as Record<string, unknown>[]) !== expected)
     throw new CorruptDataError(`${what}: its content does not match the hash the pointer names`);
   return items;

@@ -1,7 +1,7 @@
 /**
  * A block of rendered documents (`DOC#<hash>` / `DOC`), addressed by the hash of its content and
  * shared by every version that names it: one JSON document a line, raw deflate. Read by
- * document-store.ts; written by snapshot-writer.ts.
+ * document-store.ts; written by version-writer.ts.
  */
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
@@ -18,7 +18,7 @@ import { BODY, type Item, inflated, parsed } from './content';
 const BLOCK_FORMAT = { separator: '\n', body: 'deflate-raw', hash: 'sha256', hashDigits: 32 } as const;
 const DOC_SEPARATOR = BLOCK_FORMAT.separator;
 
-/** The layout of stored blocks, derived from their format (shared/import/importer.ts `LAYOUT`). */
+/** The layout of stored blocks, derived from their format (shared/import/plan.ts `LAYOUT`). */
 export const BLOCK_LAYOUT = JSON.stringify(BLOCK_FORMAT);
 
 /** SHA-256 of a block's family and text, its first hex digits: the hash that addresses it. */

@@ -3,7 +3,7 @@
  * one `[id, ms, "apy"]` line each, sorted by (id, ms). Stored as a document block (`DOC#<hash>` /
  * `DOC`, items/document-block.ts): addressed by the hash of its family and text, checked against
  * it on every read, named by the manifest of each version that uses it and deleted with the last
- * one. Written by snapshot-writer.ts with the version, read by figure-store.ts.
+ * one. Written by version-writer.ts with the version, read by figure-store.ts.
  */
 import { DECIMAL_PATTERN } from '../../platform/decimal';
 import { CorruptDataError } from '../../platform/errors';

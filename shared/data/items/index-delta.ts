@@ -1,6 +1,6 @@
 /**
  * An offer version's index delta (shared/data/index-delta.ts), stored gzip-compressed in segments
- * (`V#<version>#DELTA` or `#STEP` / `000000`…) like the index itself. Its lists of entries and places are
+ * (`V#<version>#DELTA` / `000000`…) like the index itself. Its lists of entries and places are
  * stored as differences from the value before (most are ascending: small numbers, which compress
  * well). Decoded with a zod/mini codec: every changed value checked as its column's values are
  * (items/index-segment.ts `ENTRY_VALUES`), every entry and place a non-negative integer; whether it
@@ -30,9 +30,9 @@ function mapLists(delta: IndexDeltaData, f: (list: number[]) => number[]): Index
   };
 }
 
-/** A delta stored for `version`: `DELTA` against its base or the version it replaced, `STEP` against the replaced one beside a base's (keys.ts). */
-export const encodeIndexDelta = (version: string, delta: IndexDeltaData, kind: 'DELTA' | 'STEP' = 'DELTA'): Item[] =>
-  segmented(mapLists(delta, differences), (segment) => indexDeltaKey(version, segment, kind));
+/** The delta stored for `version` against the version it replaced (keys.ts `indexDeltaKey`). */
+export const encodeIndexDelta = (version: string, delta: IndexDeltaData): Item[] =>
+  segmented(mapLists(delta, differences), (segment) => indexDeltaKey(version, segment));
 
 const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
 const isEntry = (v: unknown): v is number => isInt(v) && v >= 0;

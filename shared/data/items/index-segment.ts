@@ -16,7 +16,7 @@ import {
 import { PLATFORM_TYPES } from '../../platform/constants';
 import { CorruptDataError, MissingItemError } from '../../platform/errors';
 import { type IndexData, type OfferColumnData, PACKED_FIGURES, PackedStrings } from '../family-index';
-import { CATALOG_FAMILIES, indexBaseKey, indexSegmentKey, type Key, OFFER_FAMILIES } from '../keys';
+import { CATALOG_FAMILIES, indexSegmentKey, type Key, OFFER_FAMILIES } from '../keys';
 import { BODY, gzip, type Item, joinedBody, parsed } from './content';
 
 /** A segment's compressed bytes: a quarter of the item size limit, several read in parallel. */
@@ -33,16 +33,9 @@ export function segmented(value: unknown, key: (segment: number) => Key): Item[]
   return items;
 }
 
-/**
- * A version's index as its own items (the layout before ADR 0018: still read, no longer written).
- * @internal (exported for its tests: a table written before)
- */
+/** A version's whole index, its own items (`V#<version>#INDEX`), deleted with it. */
 export const encodeIndex = (version: string, index: IndexData): Item[] =>
   segmented(index, (segment) => indexSegmentKey(version, segment));
-
-/** A version's whole index as a base (`IDX#<version>`, docs/adr/0018-index-bases.md), shared by the versions built on it. */
-export const encodeIndexBase = (version: string, index: IndexData): Item[] =>
-  segmented(index, (segment) => indexBaseKey(version, segment));
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';

@@ -1,10 +1,10 @@
 /**
  * A version's manifest (`V#<version>#MANIFEST` / `000000`…): the keys of the items it owns and
  * the blocks it names, so that it can be deleted without a scan. Read and written by
- * snapshot-writer.ts.
+ * version-writer.ts.
  */
-import { CorruptDataError, MissingItemError } from '../../platform/errors';
-import { baseListKey, baseListName, manifestKey, sourceChunkName } from '../keys';
+import { CorruptDataError } from '../../platform/errors';
+import { manifestKey, sourceChunkName } from '../keys';
 import { BODY, body, chunked, gzip, type Item, parsed } from './content';
 import type { SourceLayout } from './source-records';
 
@@ -21,10 +21,9 @@ export interface FigureIndex {
 }
 
 /**
- * What a version holds: the keys of the items it owns (index segments; the source chunks of
- * versions written before sources were shared; the manifest's own chunks aside) and the blocks it
- * names (shared with other versions: its document blocks, then its figure chunks, then its source
- * chunks by `SRC#` name), so the version can be deleted without a scan and a block only when no
+ * What a version holds: the keys of the items it owns (its index segments and its delta's; the
+ * manifest's own chunks aside) and the blocks it names (shared with other versions: its document
+ * blocks, then its figure chunks, then its source chunks by `SRC#` name), so the version can be deleted without a scan and a block only when no
  * kept version names it; its figure state, if it has one; and how its source records are made of
  * its source chunks (items/source-records.ts), if they are stored so.
  */
@@ -33,51 +32,6 @@ export interface Manifest {
   blocks: string[];
   figures?: FigureIndex;
   source?: SourceLayout;
-  /**
-   * Names it takes from the list of its index base (`BaseList`, docs/adr/0018-index-bases.md): every
-   * block there but those `unnamed`, and the figure state there when `figures`. Decoded, a manifest
-   * names the list itself among its blocks; `SnapshotWriter.readManifest` adds the rest.
-   */
-  list?: { base: string; figures: boolean; unnamed: string[] };
-}
-
-/**
- * The document blocks and figure state of the version whose whole index is a base (`IDX#<version>`
- * / `BLOCKS`), stored once beside it: the manifests of the versions built on it name them from
- * here and list only what differs, so a refresh does not write (and later delete) them all again.
- */
-export interface BaseList {
-  blocks: string[];
-  figures?: FigureIndex;
-}
-
-export const encodeBaseList = (version: string, list: BaseList): Item => ({
-  ...baseListKey(version),
-  [BODY]: gzip(JSON.stringify(list)),
-});
-
-const isFigureIndex = (v: unknown): v is FigureIndex => {
-  const isTimes = (t: unknown) =>
-    typeof t === 'object' &&
-    t !== null &&
-    !Array.isArray(t) &&
-    Object.values(t).every((chunks) => Array.isArray(chunks) && chunks.every(isString));
-  return typeof v === 'object' && v !== null && isTimes((v as FigureIndex).hours) && isTimes((v as FigureIndex).days);
-};
-
-export function decodeBaseList(version: string, item: Record<string, unknown> | undefined): BaseList {
-  const what = `the block list of index base ${version}`;
-  if (item === undefined) throw new MissingItemError(`${what} is missing`);
-  const list = parsed(body(item, what), what) as Partial<BaseList> | null;
-  if (
-    typeof list !== 'object' ||
-    list === null ||
-    !Array.isArray(list.blocks) ||
-    !list.blocks.every(isString) ||
-    (list.figures !== undefined && !isFigureIndex(list.figures))
-  )
-    throw new CorruptDataError(`${what} is malformed`);
-  return { blocks: list.blocks, ...(list.figures ? { figures: list.figures } : {}) };
 }
 
 /** Chunk hashes, or run numbers, an entry of the source layout holds at most (an entry is one JSON text: kept well under a chunk). */
@@ -95,20 +49,6 @@ function sourceEntries({ chunks, runs }: SourceLayout): Record<string, unknown>[
   ];
 }
 
-/** What a manifest takes from its base's list: `{"list": <base>, "figures": 0 | 1}`, then the names it does not take. */
-function listEntries({ base, figures, unnamed }: NonNullable<Manifest['list']>): Record<string, unknown>[] {
-  const parts = Array.from({ length: Math.ceil(unnamed.length / SOURCE_ENTRY_SIZE) }, (_, i) =>
-    unnamed.slice(i * SOURCE_ENTRY_SIZE, (i + 1) * SOURCE_ENTRY_SIZE),
-  );
-  return [{ list: base, figures: figures ? 1 : 0 }, ...parts.map((names) => ({ unnamed: names }))];
-}
-
-const isListEntry = (entry: unknown): entry is { list: string; figures: 0 | 1 } => {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return false;
-  const { list, figures, ...rest } = entry as Record<string, unknown>;
-  return Object.keys(rest).length === 0 && isString(list) && list.length > 0 && (figures === 0 || figures === 1);
-};
-
 /** The figure chunks of a manifest, in the order they are stored (hours, then days). */
 const figureEntries = (figures: FigureIndex) => [
   ...Object.entries(figures.hours).map(([ms, chunks]) => ({ hour: Number(ms), chunks })),
@@ -122,13 +62,11 @@ export function encodeManifest(version: string, manifest: Manifest): Item[] {
     ...entries.flatMap((e) => e.chunks),
     ...(manifest.source?.chunks.map(sourceChunkName) ?? []),
   ]);
-  if (manifest.list) inEntries.add(baseListName(manifest.list.base));
   const texts = [
     ...manifest.keys.map((k) => JSON.stringify(k)),
     ...manifest.blocks.filter((b) => !inEntries.has(b)).map((b) => JSON.stringify(b)),
     ...entries.map((e) => JSON.stringify(e)),
     ...(manifest.source ? sourceEntries(manifest.source) : []).map((e) => JSON.stringify(e)),
-    ...(manifest.list ? listEntries(manifest.list) : []).map((e) => JSON.stringify(e)),
   ];
   return chunked(texts).map((text, i) => ({ ...manifestKey(version, i), [BODY]: gzip(text) }));
 }
@@ -159,7 +97,6 @@ export function decodeManifest(version: string, items: Record<string, unknown>[]
   const manifest: Manifest = { keys: [], blocks: [] };
   const figureChunks: string[] = [];
   const source = () => (manifest.source ??= { chunks: [], runs: [] });
-  const unnamedNames: string[] = [];
   for (const item of items) {
     const text = body(item, `the manifest of ${version}`);
     const entries = parsed(text, `the manifest of ${version}`);
@@ -174,16 +111,11 @@ export function decodeManifest(version: string, items: Record<string, unknown>[]
           entry.hour !== undefined ? [manifest.figures.hours, entry.hour] : [manifest.figures.days, entry.day!];
         times[String(ms)] = entry.chunks;
         figureChunks.push(...entry.chunks);
-      } else if (isListEntry(entry)) {
-        if (manifest.list) throw new CorruptDataError(`the manifest of ${version} names two base lists`);
-        manifest.list = { base: entry.list, figures: entry.figures === 1, unnamed: [] };
       } else {
         const chunks = listEntry(entry, 'source', isString);
         const runs = listEntry(entry, 'runs', isCount);
-        const unnamed = listEntry(entry, 'unnamed', isString);
         if (chunks) source().chunks.push(...chunks);
         else if (runs) source().runs.push(...runs);
-        else if (unnamed) unnamedNames.push(...unnamed);
         else throw new CorruptDataError(`the manifest of ${version} holds ${JSON.stringify(entry)}`);
       }
     }
@@ -194,10 +126,5 @@ export function decodeManifest(version: string, items: Record<string, unknown>[]
       throw new CorruptDataError(`the manifest of ${version} holds source runs that are not triples`);
     manifest.blocks.push(...manifest.source.chunks.map(sourceChunkName));
   }
-  if (manifest.list) {
-    manifest.list.unnamed = unnamedNames;
-    manifest.blocks.push(baseListName(manifest.list.base));
-  } else if (unnamedNames.length > 0)
-    throw new CorruptDataError(`the manifest of ${version} leaves names out of no base list`);
   return manifest;
 }

@@ -2,7 +2,7 @@
  * The snapshot pointer (`SNAPSHOT` / `CURRENT`): the served version of every family, the replaced
  * versions still readable, the served history's sequence number and the import lease; and the
  * refresh times beside it (`SNAPSHOT` / `REFRESHED`). Read by pointer-store.ts (the serving
- * functions, the freshness metric, the status) and snapshot-writer.ts (the import).
+ * functions, the freshness metric, the status) and pointer-writer.ts and import-lease.ts (the import).
  */
 import * as z from 'zod/mini';
 import { CorruptDataError } from '../../platform/errors';
@@ -10,11 +10,11 @@ import { CorruptDataError } from '../../platform/errors';
 const Version = z.string().check(z.minLength(1));
 /** A content hash of stored segments (items/content.ts `segmentsHash`). */
 const SegmentsHash = z.string().check(z.regex(/^[0-9a-f]{64}$/));
-/** A delta's segments against version `base`, and their content hash (absent on pointers written before). */
+/** A delta's segments against version `base`, and their content hash. */
 const DeltaRef = z.object({
   base: Version,
   segments: z.number().check(z.int(), z.minimum(1)),
-  hash: z.optional(SegmentsHash),
+  hash: SegmentsHash,
 });
 
 /** The served state of one dataset family. History families have no version. */
@@ -24,29 +24,14 @@ const FamilyStateCodec = z.object({
   hash: z.optional(z.string()),
   /** Digest of the platform references an offers version rendered. */
   refs: z.optional(z.string()),
-  /**
-   * The segments of the whole index it is read from (absent: a version written before the index,
-   * unreadable): its own (`V#<version>#INDEX`), or with `base` those of the base.
-   */
+  /** The segments of its index (`V#<version>#INDEX`); with `indexHash`, their content hash, checked on every read. */
   segments: z.optional(z.number().check(z.int(), z.minimum(1))),
-  /**
-   * The version whose whole index, stored as a base shared by versions (`IDX#<base>`,
-   * docs/adr/0018-index-bases.md), this version's index is: itself, or when another, that index with
-   * `delta` (against `base`) applied. Absent on versions written before, which own their index.
-   */
-  base: z.optional(Version),
-  /** The content hash of the whole index's segments (its own, or its base's), checked on every read. */
   indexHash: z.optional(SegmentsHash),
   /**
-   * A delta stored for it (`V#<version>#DELTA`, `segments` segments) against version `base`
-   * (docs/adr/0017-index-deltas.md): against its index base, or for a version that is its own base,
-   * against the version it replaced. Absent when the import wrote none.
+   * A delta stored for it (`V#<version>#DELTA`, `segments` segments) against version `base`, the
+   * version it replaced (docs/adr/0017-index-deltas.md). Absent when the import wrote none.
    */
   delta: z.optional(DeltaRef),
-  /** A delta against the version it replaced (`V#<version>#STEP`), when that is not its base and the import wrote one. */
-  step: z.optional(DeltaRef),
-  /** Records in the file that published it: written by imports before ADR 0009, no longer (every pointer write is charged by its size). */
-  count: z.optional(z.number()),
   /** When the served content of the family last changed. */
   publishedAt: z.string(),
   /**
@@ -61,11 +46,9 @@ const RetiredVersionCodec = z.object({
   family: z.string(),
   version: z.string(),
   at: z.string(),
+  /** Its index, as in its family state: read whole (a retired version is read as a cold instance reads it). */
   segments: z.optional(z.number()),
-  /** Where its index lies, as in its family state (only the delta against its base, of its deltas). */
-  base: z.optional(Version),
   indexHash: z.optional(SegmentsHash),
-  delta: z.optional(DeltaRef),
   /** When it was published (its `Last-Modified`). */
   publishedAt: z.optional(z.string()),
 });

@@ -11,7 +11,7 @@
  * of a chunk's lines, and writes the other records into new chunks: a refresh writes what changed.
  * Records are decoded with the dataset's schema of the family (the import
  * passes it: shared/import/dataset.ts), so a record read back is typed as it was validated. Read
- * and written by snapshot-writer.ts.
+ * by source-store.ts, written by version-writer.ts.
  */
 import * as z from 'zod/mini';
 import { CorruptDataError } from '../../platform/errors';

@@ -15,7 +15,7 @@ import {
   ProvisionedThroughputExceededException,
   ThrottlingException,
 } from '@aws-sdk/client-dynamodb';
-import { INDEX_BASE_PREFIX, pointerKey, QUOTA_PREFIX } from '../../../shared/data/keys';
+import { pointerKey, QUOTA_PREFIX } from '../../../shared/data/keys';
 import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/data/table';
 import type { ApiEvent, ApiResult } from '../../../shared/http/http';
 import { importDataset } from '../../../shared/import/importer';
@@ -432,8 +432,8 @@ describe('malformed items: 500 internal_error, never a broken or empty 200', () 
   it('an index segment that does not decode, on a cold instance', async () => {
     const cold = table.api({ clock: () => NOW }).platforms;
     broken.get = (_, out) =>
-      // A version's whole index: an index base (docs/adr/0018-index-bases.md).
-      typeof out.Item?.PK === 'string' && out.Item.PK.startsWith(INDEX_BASE_PREFIX)
+      // A version's whole index (`V#<version>#INDEX`).
+      typeof out.Item?.PK === 'string' && out.Item.PK.endsWith('#INDEX')
         ? { ...out, Item: { ...out.Item, z: gzipSync('{"kind":"catalog"}') } }
         : out;
     const answer = await cold(apiEvent('/api/v1/wallets', { perMinute: 1000, perMonth: 100_000 }), {} as never);

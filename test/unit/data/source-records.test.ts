@@ -187,7 +187,6 @@ describe('the keys a manifest names', () => {
   it.each([
     ['a document block', 'abc', documentBlockKey('abc')],
     ['a source chunk', 'SRC#abc', { PK: 'SRC#abc', SK: 'SRC' }],
-    ['an index base segment', 'IDX#v1#000002', { PK: 'IDX#v1', SK: '000002' }],
   ])('%s', (_, name, key) => {
     expect(sharedItemKey(name)).toEqual(key);
   });

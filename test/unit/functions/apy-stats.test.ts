@@ -11,6 +11,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { currenciesHandler } from '../../../functions/currencies/currencies-handler';
 import { offersHandler } from '../../../functions/offers/offers-handler';
 import { apiEvent } from '../../../local/events';
+import { segmentsHash } from '../../../shared/data/items/content';
 import { encodeBlock } from '../../../shared/data/items/document-block';
 import { encodeIndex } from '../../../shared/data/items/index-segment';
 import { type Key, pointerKey, QUOTA_ATTRIBUTES } from '../../../shared/data/keys';
@@ -67,7 +68,12 @@ function store(version: string, projection: Projection, publishedAt: string) {
   const segments = encodeIndex(version, projection.index);
   segments.forEach(put);
   for (const block of projection.blocks) put(encodeBlock(block.hash, block.docs));
-  return { version, segments: segments.length, count: projection.index.block.length, publishedAt };
+  return {
+    version,
+    segments: segments.length,
+    indexHash: segmentsHash(segments),
+    publishedAt,
+  };
 }
 const oldEarn = store('veOld', projections.earnOld, PUBLISHED.old);
 put({
@@ -83,6 +89,7 @@ put({
       version: 'veOld',
       at: PUBLISHED.now,
       segments: oldEarn.segments,
+      indexHash: oldEarn.indexHash,
       publishedAt: PUBLISHED.old,
     },
   ],
@@ -99,13 +106,19 @@ async function invoke(handler: (event: ApiEvent, context: never) => Promise<ApiR
 /** The same versions as an import without figures wrote them (the 1.2 index): `run` reads them. */
 async function servedAsIn12<T>(run: () => Promise<T>): Promise<T> {
   const kept = new Map(table);
-  for (const [family, version] of [
-    ['earn', 've'],
-    ['borrow', 'vb'],
+  const pointer = structuredClone(table.get(keyOf(pointerKey()))!) as {
+    families: Record<string, { indexHash: string }>;
+  };
+  for (const [family, version, name] of [
+    ['earn', 've', 'earn_offers'],
+    ['borrow', 'vb', 'borrow_offers'],
   ] as const) {
     const records = family === 'earn' ? dataset.earn_offers! : dataset.borrow_offers!;
-    encodeIndex(version, projectOffers(family, records, resolve).index).forEach(put);
+    const segments = encodeIndex(version, projectOffers(family, records, resolve).index);
+    segments.forEach(put);
+    pointer.families[name].indexHash = segmentsHash(segments);
   }
+  put({ ...pointer, ...pointerKey() });
   try {
     return await run();
   } finally {

@@ -11,6 +11,7 @@ import { offersHandler } from '../../../functions/offers/offers-handler';
 import { platformsHandler } from '../../../functions/platforms/platforms-handler';
 import { apiEvent } from '../../../local/events';
 import { type CatalogIndex, indexOf, type OfferIndex } from '../../../shared/data/family-index';
+import { segmentsHash } from '../../../shared/data/items/content';
 import { encodeBlock } from '../../../shared/data/items/document-block';
 import { encodeIndex } from '../../../shared/data/items/index-segment';
 import { indexSegmentKey, type Key, pointerKey, QUOTA_ATTRIBUTES, quotaKey } from '../../../shared/data/keys';
@@ -93,7 +94,7 @@ for (const [family, name] of [
   families[name] = {
     version: VERSION[family],
     segments: segments.length,
-    count: index.block.length,
+    indexHash: segmentsHash(segments),
     publishedAt: '2026-11-20T09:00:00.000Z',
   };
 }

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataFileError, type PlatformRecord, parseAccounts, parseDataset } from '../../../shared/import/dataset';
-import { crossRecordErrors } from '../../../shared/import/importer';
 import { invalidUtf8Runs } from '../../../shared/import/json-text';
+import { crossRecordErrors } from '../../../shared/import/validate';
 import { readDataFile } from '../../../tools/cli';
 import { fixtureDataset } from '../../fixtures/dataset';
 

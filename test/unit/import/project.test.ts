@@ -16,13 +16,7 @@ import {
 } from '../../../shared/data/family-index';
 import { blockHash, decodeBlock, encodeBlock } from '../../../shared/data/items/document-block';
 import { decodeIndex, encodeIndex } from '../../../shared/data/items/index-segment';
-import {
-  decodeBaseList,
-  decodeManifest,
-  encodeBaseList,
-  encodeManifest,
-  type Manifest,
-} from '../../../shared/data/items/manifest';
+import { decodeManifest, encodeManifest, type Manifest } from '../../../shared/data/items/manifest';
 import { type CatalogFamily, DATASET_FAMILY_OF, type OfferFamily } from '../../../shared/data/keys';
 import type { ApyStats } from '../../../shared/domain/apy-stats';
 import { type Dataset, parseDataset } from '../../../shared/import/dataset';
@@ -602,22 +596,6 @@ describe('stored items', () => {
     expect(decodeManifest('v', items)).toEqual(manifest);
   });
 
-  it('a manifest naming its index base’s list reads with the list among its blocks and what it leaves out (ADR 0018)', () => {
-    const manifest: Manifest = {
-      keys: [['V#v#DELTA', '000000']],
-      blocks: ['b9', 'IDX#v0#000000'],
-      list: { base: 'v0', figures: true, unnamed: Array.from({ length: 3_001 }, (_, i) => `b${i}`) },
-    };
-
-    const decoded = decodeManifest('v', encodeManifest('v', manifest));
-
-    expect(decoded).toEqual({ ...manifest, blocks: [...manifest.blocks, 'IDX#v0#BLOCKS'] });
-    // A list is what its base's version named: decoded as stored, checked.
-    const list = { blocks: ['b1', 'b2'], figures: { hours: { '3600000': ['f1'] }, days: {} } };
-    expect(decodeBaseList('v0', encodeBaseList('v0', list))).toEqual(list);
-    expect(encodeBaseList('v0', list)).toMatchObject({ PK: 'IDX#v0', SK: 'BLOCKS' });
-  });
-
   it('a manifest item without its compressed body is corrupt (no other layout is read)', () => {
     const other = { PK: 'V#old#MANIFEST', SK: '000000', keys: '[["V#old#LIST#earn","META"]]' };
     expect(() => decodeManifest('old', [other])).toThrow(CorruptDataError);
@@ -753,14 +731,6 @@ describe('stored items', () => {
         () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000', z: gzipSync('[["PK"],"b"]') }]),
       ],
       ['a manifest without content', () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000' }])],
-      [
-        'a manifest leaving names out of no base list',
-        () => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000', z: gzipSync('[{"unnamed":["b1"]}]') }]),
-      ],
-      [
-        'a base list of the wrong shape',
-        () => decodeBaseList('v0', { PK: 'IDX#v0', SK: 'BLOCKS', z: gzipSync('{"blocks":[1]}') }),
-      ],
     ])('%s', (_, decode) => {
       expect(decode).toThrow(CorruptDataError);
     });

@@ -21,7 +21,7 @@ describe('resolveStageConfig', () => {
       snapshotCacheMs: 5000,
       readCacheMb: 64,
       waf: { enabled: false, ratePerIpPer5Minutes: 3000 },
-      memorySizes: { platforms: 512, currencies: 512, offers: 512, history: 1024, usage: 256, authorizer: 256 },
+      memorySizes: { platforms: 512, currencies: 1024, offers: 1024, history: 1024, usage: 256, authorizer: 512 },
       ingestMemorySize: 1024,
       ingestTimeoutSeconds: 300,
       ingestMaxReceiveCount: 2,
@@ -83,7 +83,7 @@ describe('resolveStageConfig', () => {
       ratePerMinute: 120,
       authorizerCacheTtlSeconds: 0,
       removalPolicy: 'destroy',
-      memorySizes: { offers: 1024 },
+      memorySizes: { offers: 2048 },
       waf: { enabled: true },
     });
 
@@ -92,7 +92,7 @@ describe('resolveStageConfig', () => {
     expect(config.authorizerCacheTtlSeconds).toBe(0);
     expect(config.removalPolicy).toBe('destroy');
     expect(config.deletionProtection).toBe(true);
-    expect(config.memorySizes).toMatchObject({ offers: 1024, platforms: 512 });
+    expect(config.memorySizes).toMatchObject({ offers: 2048, platforms: 512 });
     expect(config.waf).toEqual({ enabled: true, ratePerIpPer5Minutes: 3000 });
   });
 

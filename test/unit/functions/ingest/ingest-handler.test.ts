@@ -18,7 +18,7 @@ import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-
 import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ingestHandler } from '../../../../functions/ingest/ingest-handler';
-import { ImportBusyError } from '../../../../shared/data/snapshot-writer';
+import { ImportBusyError } from '../../../../shared/data/import-lease';
 import { setLogSink } from '../../../../shared/platform/logger';
 import { IMPORT_METRICS } from '../../../../shared/platform/metric-names';
 

@@ -1,0 +1,179 @@
+/**
+ * Writes of a family version (docs/data-model.md, "Versions and imports"): its manifest (the items
+ * it owns and the blocks it names, so that it can be deleted without a scan), the document blocks,
+ * figure chunks and source chunks that no kept version has yet, its whole index and, for an offer
+ * version, its delta against the version it replaced (docs/adr/0017-index-deltas.md); and the
+ * reads and the deletion of a version by its manifest.
+ */
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type * as z from 'zod/mini';
+import { deleteItems, putItems } from './batch-writer';
+import type { IndexData, VersionContent } from './family-index';
+import type { IndexDeltaData } from './index-delta';
+import type { IndexDeltaRef, IndexRef } from './index-store';
+import { BODY, checkedSegments, type Item, segmentsHash } from './items/content';
+import { encodeBlock } from './items/document-block';
+import { encodeIndexDelta } from './items/index-delta';
+import { decodeIndex, encodeIndex } from './items/index-segment';
+import { decodeManifest, encodeManifest, type FigureIndex, type Manifest } from './items/manifest';
+import { encodeSourceChunk } from './items/source-records';
+import { indexSegmentKey, manifestPartition, sharedItemKey, sourceChunkName } from './keys';
+import { queryAll } from './query-all';
+import { type SourcePlan, SourceStore, type VersionSource } from './source-store';
+
+/**
+ * The figure state of an earn or borrow version (docs/adr/0015-apy-figures.md): its index, every
+ * chunk it names, and the chunks it made (written with its blocks, after its manifest).
+ */
+export interface VersionFigures {
+  index: FigureIndex;
+  hashes: readonly string[];
+  chunks: readonly { hash: string; docs: string[] }[];
+}
+
+/**
+ * The largest share of its index's stored bytes a delta may take to be written beside it
+ * (docs/adr/0017-index-deltas.md): past it, an instance reads little less than the whole index.
+ */
+const DELTA_MAX_SHARE = 1 / 4;
+
+const storedBytes = (items: readonly Item[]) => items.reduce((sum, item) => sum + (item[BODY] as Uint8Array).length, 0);
+
+/** What a version is made of: its content, records, the blocks kept versions store, its figures and its delta. */
+export interface VersionContentToWrite {
+  projection: VersionContent;
+  source: VersionSource;
+  /** The blocks and chunks kept versions name (stored: not written again). */
+  stored: ReadonlySet<string>;
+  figures?: VersionFigures;
+  /** Its index's delta against the version it replaces, checked to apply exactly (shared/import). */
+  delta?: IndexDeltaData;
+}
+
+/** What writing a version did: the items it put, and where its index lies (the pointer names it: index-store.ts `IndexRef`). */
+export interface WrittenVersion extends Required<Pick<IndexRef, 'segments' | 'indexHash'>> {
+  itemsWritten: number;
+  delta?: IndexDeltaRef;
+  /** The source chunks it names (shared with other versions), stored by it or before. */
+  shared: string[];
+}
+
+export interface WriterOptions {
+  concurrency?: number;
+  onProgress?: (done: number, total: number) => void;
+  /** Awaited before each batch write or delete (an import holds its lease there). */
+  beforeWrite?: () => Promise<void>;
+}
+
+export class VersionWriter {
+  private readonly sources: SourceStore;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly options: WriterOptions = {},
+  ) {
+    this.sources = new SourceStore(client, tableName, options.concurrency);
+  }
+
+  private get batch() {
+    return {
+      client: this.client,
+      tableName: this.tableName,
+      concurrency: this.options.concurrency,
+      beforeBatch: this.options.beforeWrite,
+    };
+  }
+
+  /**
+   * Write a family version: its manifest first (so that even a partial version can be deleted),
+   * then the blocks and source chunks that `stored` does not hold, its whole index and its delta
+   * when one was planned and it is at most DELTA_MAX_SHARE of the index. Its source records name
+   * the served version's chunks for the records that did not change.
+   */
+  async write(version: string, content: VersionContentToWrite): Promise<WrittenVersion> {
+    const { projection, stored, figures } = content;
+    const index = encodeIndex(version, projection.index);
+    const encodedDelta = content.delta ? encodeIndexDelta(version, content.delta) : [];
+    const delta = storedBytes(encodedDelta) <= storedBytes(index) * DELTA_MAX_SHARE ? encodedDelta : [];
+    const source = await this.sources.plan(content.source);
+    const sourceNames = source.layout.chunks.map(sourceChunkName);
+    const manifest = encodeManifest(version, {
+      keys: [...index, ...delta].map(({ PK, SK }) => [PK, SK]),
+      blocks: [...new Set([...projection.blocks.map((b) => b.hash), ...(figures?.hashes ?? [])]), ...sourceNames],
+      ...(figures ? { figures: figures.index } : {}),
+      source: source.layout,
+    });
+    const blocks = [...projection.blocks, ...(figures?.chunks ?? [])]
+      .filter((b) => !stored.has(b.hash))
+      .map((b) => encodeBlock(b.hash, b.docs));
+    const chunks = newSourceChunks(source, stored);
+    await putItems(manifest, this.batch);
+    await putItems([...blocks, ...index, ...delta, ...chunks], { ...this.batch, onProgress: this.options.onProgress });
+    return {
+      itemsWritten: manifest.length + blocks.length + index.length + delta.length + chunks.length,
+      segments: index.length,
+      indexHash: segmentsHash(index),
+      ...(content.delta && delta.length > 0
+        ? { delta: { base: content.delta.base, segments: delta.length, hash: segmentsHash(delta) } }
+        : {}),
+      shared: sourceNames,
+    };
+  }
+
+  /** The index of a served version as stored, checked against the hash the pointer names: the import builds the next version's delta against it. */
+  async readIndex(version: string, ref: IndexRef): Promise<IndexData> {
+    const items = await Promise.all(
+      Array.from({ length: ref.segments }, (_, i) =>
+        this.client
+          .send(new GetCommand({ TableName: this.tableName, Key: indexSegmentKey(version, i), ConsistentRead: true }))
+          .then((out) => out.Item),
+      ),
+    );
+    return decodeIndex(version, checkedSegments(items, ref.indexHash, `the index of version ${version}`)).data;
+  }
+
+  /** What a version holds (empty for a version that never wrote its manifest). */
+  async readManifest(version: string): Promise<Manifest> {
+    return decodeManifest(version, await this.manifestItems(version));
+  }
+
+  private manifestItems(version: string) {
+    return queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': manifestPartition(version) },
+      ConsistentRead: true,
+    });
+  }
+
+  /** The source records of a version (source-store.ts), decoded with `record`, the dataset's schema of the family. */
+  async readSource<S extends z.ZodMiniType>(version: string, family: string, record: S): Promise<z.output<S>[]> {
+    return this.sources.records(version, family, await this.readManifest(version), record);
+  }
+
+  /**
+   * Delete a version: the items it owns, the blocks it names that `kept` does not (blocks named by
+   * versions that stay), the manifest last. Returns the items deleted.
+   */
+  async deleteVersion(version: string, kept: ReadonlySet<string>): Promise<number> {
+    const items = await this.manifestItems(version);
+    const manifest = decodeManifest(version, items);
+    const keys = [
+      ...manifest.keys.map(([PK, SK]) => ({ PK, SK })),
+      ...[...new Set(manifest.blocks)].filter((b) => !kept.has(b)).map((b) => ({ ...sharedItemKey(b) })),
+    ];
+    await deleteItems(keys, this.batch);
+    await deleteItems(
+      items.map(({ PK, SK }) => ({ PK, SK })),
+      this.batch,
+    );
+    return keys.length + items.length;
+  }
+}
+
+/** The source chunks a version writes: those no kept version stored already, and any stored one that did not decode. */
+const newSourceChunks = (source: SourcePlan, stored: ReadonlySet<string>): Item[] =>
+  source.written
+    .filter((c) => !stored.has(sourceChunkName(c.hash)) || source.unreadable.has(c.hash))
+    .map(encodeSourceChunk);
