@@ -6,10 +6,12 @@
  * (ImportResult.figures).
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SeriesResolution } from '../model/history-series';
 import { getItems } from './batch-reader';
 import { eachBatch } from './batches';
+import { servedPoints } from './history-store';
 import { decodeFigureChunk, type FigureLine } from './items/figure-chunk';
-import { decodeHistory, servedValue } from './items/history';
+import { decodeHistory } from './items/history';
 import { DOCUMENT_PREFIX, documentBlockKey, type HistoryFamily, historyPartition, historySortKey } from './keys';
 import { queryAll } from './query-all';
 
@@ -62,13 +64,13 @@ export class FigureStore {
 
   /**
    * The seed of a family's figure state (a table written before it had one): for each offer of
-   * `ids`, the items of each stored series of `resolutions` (its raw observations and the last
-   * observation of each UTC day, which stands for its day where raw observations have expired)
-   * from `from` on, as the pointer publishing `published` serves them. One Query an offer and series.
+   * `ids`, the points of each stored series of `resolutions` (its observations, every one, and the last
+   * observation of each UTC day, which stands for its day where the hours have expired)
+   * from `from` on (an observation's time, a bucket's start), as the pointer publishing `published` serves them. One Query an offer and series.
    */
   async seed(
     family: HistoryFamily,
-    resolutions: readonly string[],
+    resolutions: readonly SeriesResolution[],
     ids: readonly number[],
     from: number,
     published: number,
@@ -86,10 +88,8 @@ export class FigureStore {
           },
         });
         this.counts.itemsRead += items.length;
-        for (const item of items) {
-          const value = servedValue(decodeHistory(item), published);
-          if (value) lines.push([id, value.at, value.apy]);
-        }
+        for (const [time, apy, , at] of servedPoints(items.map(decodeHistory), published))
+          if (time >= from) lines.push([id, at, apy]);
       }
     });
     return lines;

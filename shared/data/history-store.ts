@@ -1,13 +1,14 @@
 /**
- * Reads of the APY series of offers, outside every version: one item per raw observation and
- * one per bucket of each stored series (its last observation; shared/domain/buckets.ts), in one partition per offer
- * (docs/data-model.md, "History"). A window is one Query of one series; each item is served as
- * the pointer the request reads publishes it (items/history.ts, `servedValue`). Imports write them
- * with history-writer.ts.
+ * Reads of the APY series of offers, outside every version: each stored series (shared/model/history-series.ts)
+ * packs its buckets, each its last observation, into one item per aligned span, in one partition
+ * per offer (docs/data-model.md, "History"). A window is one Query of one series' items; each
+ * item is served as the pointer the request reads publishes it (items/history.ts, `servedBuckets`).
+ * Imports write them with history-writer.ts.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { decodeHistory, servedValue } from './items/history';
-import { type HistoryFamily, historyPartition, historySortKey, msOfHistorySortKey } from './keys';
+import { RAW_SERIES, type SeriesResolution } from '../model/history-series';
+import { decodeHistory, type StoredHistory, servedBuckets } from './items/history';
+import { type HistoryFamily, historyPartition, historySortKey } from './keys';
 import { queryAll } from './query-all';
 
 /** A raw observation: [timeMs, apy, tvl | null]. */
@@ -27,6 +28,18 @@ export interface PublishedHistory {
   reread(): Promise<number>;
 }
 
+/**
+ * The points of stored items as a pointer publishing `seq` serves them, in time order: each
+ * bucket's [start, apy, tvl, at]; the observations' series (every observation of each hour) as observations, [at, apy, tvl, at].
+ */
+export function servedPoints(items: readonly StoredHistory[], seq: number): BucketPoint[] {
+  const points: BucketPoint[] = [];
+  for (const item of items)
+    for (const [start, { apy, tvl, at }] of [...servedBuckets(item, seq)].sort(([a], [b]) => a - b))
+      points.push([item.resolution === RAW_SERIES ? at : start, apy, tvl ?? null, at]);
+  return points;
+}
+
 export class HistoryStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -34,25 +47,14 @@ export class HistoryStore {
   ) {}
 
   /**
-   * The items of one stored series (`resolution`: its sort-key prefix) whose time (an observation's,
-   * a bucket's start) is within [fromMs, toMs], in time order, as `published` serves them (the
-   * query does not wait for the pointer). A raw observation's last time is its own.
+   * The points of one stored series whose time (an observation's, a bucket's start) is within
+   * [fromMs, toMs], in time order, as `published` serves them (the query does not wait for the
+   * pointer). An observation's last time is its own.
    */
-  series(
+  async series(
     family: HistoryFamily,
     id: number,
-    resolution: string,
-    fromMs: number,
-    toMs: number,
-    published: PublishedHistory,
-  ): Promise<BucketPoint[]> {
-    return this.query(family, id, resolution, fromMs, toMs, published);
-  }
-
-  private async query(
-    family: HistoryFamily,
-    id: number,
-    resolution: string,
+    resolution: SeriesResolution,
     fromMs: number,
     toMs: number,
     published: PublishedHistory,
@@ -71,11 +73,6 @@ export class HistoryStore {
     ]);
     const stored = items.map(decodeHistory);
     const seq = stored.some((s) => s.pending && s.pending.seq > cachedSeq + 1) ? await published.reread() : cachedSeq;
-    const points: BucketPoint[] = [];
-    for (const s of stored) {
-      const value = servedValue(s, seq);
-      if (value) points.push([msOfHistorySortKey(s.key.SK), value.apy, value.tvl ?? null, value.at]);
-    }
-    return points;
+    return servedPoints(stored, seq).filter(([time]) => time >= fromMs && time <= toMs);
   }
 }

@@ -1,24 +1,28 @@
 /**
  * Writes of the APY series, by imports only (docs/data-model.md, "History"). An import writes under
- * its sequence number: each item it changes keeps the value served so far (`committed`) beside the
+ * its sequence number: each item it changes keeps the buckets served so far (`committed`) beside the
  * import's (`pending`), so nothing it writes is served before the pointer publishes its number,
  * and a failed import changes no answer. Before writing, it records what it writes in a journal,
  * from which the next import reverts it if it was never published.
  *
- * It reads the items it would write (consistent BatchGetItem) and writes only those that change
- * what is served, so re-sending stored observations writes nothing and the cost does not depend
- * on what is stored. The serving functions read with history-store.ts.
+ * It reads the items that hold the buckets it would write (consistent BatchGetItem; each item packs
+ * a span of one series' buckets: docs/adr/0029-packed-history.md) and writes only those that change
+ * what is served, so re-sending stored observations writes nothing. The import runs under a lease
+ * (one writer at a time), so reading an item and putting it back whole is safe. The serving
+ * functions read with history-store.ts.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { itemStart, type SeriesResolution } from '../model/history-series';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
 import {
+  type Buckets,
   decodeHistory,
   encodeHistory,
   HISTORY_ATTRIBUTES,
   type HistoryValue,
   type StoredHistory,
-  servedValue,
+  servedBuckets,
 } from './items/history';
 import {
   decodeJournal,
@@ -27,14 +31,17 @@ import {
   type JournalHead,
   journalHead,
 } from './items/history-journal';
-import { type HistoryFamily, historyJournalKey, historyPartition, historySortKey, type Key } from './keys';
-import { queryAll } from './query-all';
+import { historyJournalKey, type Key } from './keys';
 
 export type { HistoryJournal, JournalHead, JournalSeries } from './items/history-journal';
 
-/** An observation or bucket an import would write. */
+/** A bucket an import would write: its value, the item that holds it (`key`), its series and entry. */
 export interface HistoryCandidate extends HistoryValue {
   key: Key;
+  resolution: SeriesResolution;
+  /** Its entry in the item (items/history.ts `Buckets`): the observation's time in `1H`, else its bucket's start. */
+  start: number;
+  /** When its item may expire (epoch seconds: no window reaches any bucket of its span any more); none: kept for ever. */
   expiresAt?: number;
 }
 
@@ -51,6 +58,8 @@ export interface HistorySequence {
 
 const sameValue = (a: HistoryValue, b: HistoryValue) => a.apy === b.apy && (a.tvl ?? null) === (b.tvl ?? null);
 const keyOf = ({ PK, SK }: Key) => `${PK}\u0000${SK}`;
+const candidateValue = ({ apy, tvl, at }: HistoryCandidate): HistoryValue =>
+  tvl === undefined ? { apy, at } : { apy, tvl, at };
 
 export interface HistoryWriterOptions {
   concurrency?: number;
@@ -68,11 +77,52 @@ export class StoredItems {
     return this.items.get(keyOf(key));
   }
 
-  /** The value a pointer publishing `published` serves at `key` (none: absent, or not yet published). */
-  served(key: Key, published: number): HistoryValue | undefined {
-    const stored = this.get(key);
-    return stored && servedValue(stored, published);
+  /** How many items were found. */
+  get size(): number {
+    return this.items.size;
   }
+
+  /** The times of the entries a pointer publishing `published` serves in the item at `key` (observations in `1H`, else buckets' starts). */
+  servedTimes(key: Key, published: number): number[] {
+    const stored = this.get(key);
+    return stored ? [...servedBuckets(stored, published).keys()] : [];
+  }
+}
+
+/**
+ * The item that writes `candidates` (buckets of the item `before` holds, or of a new one) under
+ * `seq`: the buckets served so far as committed (an earlier import's published pending ones folded
+ * in), this import's as pending. None when no candidate changes what is served: a later
+ * observation for a bucket, or a different value at the same instant (a correction) changes it;
+ * an earlier one leaves the bucket as it is. In the observations' series each observation is its
+ * own entry: a new time adds it, a different value at a stored time corrects it. `own`: compare with what this import already wrote there.
+ */
+function merged(
+  before: StoredHistory | undefined,
+  candidates: readonly HistoryCandidate[],
+  { published, seq }: HistorySequence,
+  own: boolean,
+): StoredHistory | undefined {
+  const served: Buckets = before ? servedBuckets(before, published) : new Map();
+  const pending: Buckets = new Map(own && before?.pending?.seq === seq ? before.pending.buckets : []);
+  let changed = false;
+  for (const candidate of candidates) {
+    const current = pending.get(candidate.start) ?? served.get(candidate.start);
+    if (current && (candidate.at < current.at || (candidate.at === current.at && sameValue(candidate, current))))
+      continue;
+    pending.set(candidate.start, candidateValue(candidate));
+    changed = true;
+  }
+  if (!changed) return undefined;
+  const { key, resolution, start, expiresAt } = candidates[0]!;
+  return {
+    key,
+    resolution,
+    start: itemStart(resolution, start),
+    committed: served,
+    pending: { seq, buckets: pending },
+    expiresAt,
+  };
 }
 
 export class HistoryWriter {
@@ -96,12 +146,14 @@ export class HistoryWriter {
     return new HistoryWriter(this.client, this.tableName, { ...this.options, dryRun: true });
   }
 
-  /** The items at these keys (distinct), as stored: one consistent read. */
+  /** The items at these keys, as stored: one consistent read. */
   async readStored(keys: Key[]): Promise<StoredItems> {
-    const items = await getItems(
-      keys.map(({ PK, SK }) => ({ PK, SK })),
-      { ...this.batch, projection: [...HISTORY_ATTRIBUTES], consistent: true },
-    );
+    const distinct = new Map(keys.map(({ PK, SK }) => [keyOf({ PK, SK }), { PK, SK }]));
+    const items = await getItems([...distinct.values()], {
+      ...this.batch,
+      projection: [...HISTORY_ATTRIBUTES],
+      consistent: true,
+    });
     const stored = new Map<string, StoredHistory>();
     for (const item of items) {
       const decoded = decodeHistory(item);
@@ -110,64 +162,43 @@ export class HistoryWriter {
     return new StoredItems(stored);
   }
 
-  /** Does a pointer publishing `published` serve an item of this series' stored `resolution` (the observations) within [from, to)? */
-  async observedIn(
-    family: HistoryFamily,
-    id: number,
-    resolution: string,
-    from: number,
-    to: number,
-    published: number,
-  ): Promise<boolean> {
-    const items = await queryAll(this.client, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: {
-        ':pk': historyPartition(family, id),
-        ':from': historySortKey(resolution, from),
-        ':to': historySortKey(resolution, to - 1),
-      },
-      ConsistentRead: true,
-    });
-    return items.some((item) => servedValue(decodeHistory(item), published) !== undefined);
-  }
-
   /**
-   * Write, under `seq`, the candidates that change what is served: an absent item, a later
-   * observation for a bucket, or a different value at the same instant (a correction). An earlier
-   * observation than a bucket's served one leaves the bucket as it is. Keys must be distinct.
+   * Write, under `seq`, the items whose candidates change what is served (merged, above); one
+   * candidate a bucket. Not against this import's own pending values in a dry run: it comes before
+   * the import reverts a failed one, whose values may still hold the same number.
    */
   async writeChanged(
     candidates: HistoryCandidate[],
-    { published, seq }: HistorySequence,
+    sequence: HistorySequence,
     read?: StoredItems,
   ): Promise<WriteResult> {
     if (candidates.length === 0) return { itemsRead: 0, itemsWritten: 0 };
+    const byItem = new Map<string, HistoryCandidate[]>();
+    for (const candidate of candidates) {
+      const group = byItem.get(keyOf(candidate.key));
+      if (group) group.push(candidate);
+      else byItem.set(keyOf(candidate.key), [candidate]);
+    }
     const stored = read ?? (await this.readStored(candidates.map((c) => c.key)));
     const writes: StoredHistory[] = [];
-    for (const { key, expiresAt, ...value } of candidates) {
-      const served = stored.served(key, published);
-      // Against what this import already wrote there (a file's observation, then a recorded one), else
-      // what is served. Not in a dry run: it comes before the import reverts a failed one, whose
-      // values may still hold the same number.
-      const pending = stored.get(key)?.pending;
-      const current = !this.options.dryRun && pending?.seq === seq ? pending : served;
-      if (current && (value.at < current.at || (value.at === current.at && sameValue(value, current)))) continue;
-      writes.push({ key, ...(served ? { committed: served } : {}), pending: { ...value, seq }, expiresAt });
+    for (const group of byItem.values()) {
+      const item = merged(stored.get(group[0]!.key), group, sequence, !this.options.dryRun);
+      if (item) writes.push(item);
     }
     if (!this.options.dryRun) await putItems(writes.map(encodeHistory), this.writes);
-    return { itemsRead: candidates.length, itemsWritten: writes.length };
+    return { itemsRead: byItem.size, itemsWritten: writes.length };
   }
 
   /**
    * Undo what an import that was never published wrote under `seq` at these keys: an item it
-   * changed gets back the value it served, one it added is deleted. Returns the items changed.
+   * changed gets back the buckets it served, one it added is deleted. Returns the items changed.
    */
   async revert(keys: Key[], seq: number): Promise<number> {
     const read = await this.readStored(keys);
-    const stored = keys.flatMap((key) => read.get(key) ?? []).filter((s) => s.pending?.seq === seq);
-    const restore = stored.filter((s) => s.committed).map(({ pending: _, ...s }) => encodeHistory(s));
-    const remove = stored.filter((s) => !s.committed).map((s) => ({ ...s.key }));
+    const distinct = new Map(keys.map((key) => [keyOf(key), key]));
+    const stored = [...distinct.values()].flatMap((key) => read.get(key) ?? []).filter((s) => s.pending?.seq === seq);
+    const restore = stored.filter((s) => s.committed.size > 0).map(({ pending: _, ...s }) => encodeHistory(s));
+    const remove = stored.filter((s) => s.committed.size === 0).map((s) => ({ ...s.key }));
     await putItems(restore, this.writes);
     await deleteItems(remove, this.writes);
     return stored.length;

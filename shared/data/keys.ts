@@ -6,7 +6,7 @@
  * items have the `V#<version>#` prefix) naming document blocks (`DOC#<hash>`, shared by every version
  * whose documents did not change), and the pointer item names the version of each family being
  * served, so an import publishes every family it changed by writing one item.
- * History lives outside versions (`HIST#`): it only grows, one item per observation and bucket.
+ * History lives outside versions (`HIST#`): it only grows, one item per span of buckets of a series.
  */
 
 const SEP = '#';
@@ -19,6 +19,7 @@ export const SNAPSHOT_PREFIX = 'V#';
 export const DOCUMENT_PREFIX = 'DOC#';
 export const HISTORY_PREFIX = 'HIST#';
 
+import { itemStart, SERIES_OF, type SeriesResolution } from '../model/history-series';
 import {
   HISTORY_FAMILIES,
   type HistoryFamily,
@@ -133,28 +134,37 @@ const MS_KEY_DIGITS = 15;
 const MS_KEY_OFFSET = 10 ** MS_KEY_DIGITS;
 
 /**
- * A time as a sort key part: from 1970 on, its 15 digits (unchanged since the first history was
- * stored); before 1970 (the weekly bucket of 1970-01-01..04 starts on Monday 1969-12-29), `-` and
- * the 15 digits of 10^15 + ms, which sort before every later time and in time order among themselves.
+ * A time as a sort key part: from 1970 on, its 15 digits; before 1970 (the weekly items and
+ * bucket of 1970-01-01 start on Monday 1969-12-29), `-` and the 15 digits of 10^15 + ms, which
+ * sort before every later time and in time order among themselves.
  */
 const msKey = (ms: number) =>
   ms >= 0 ? String(ms).padStart(MS_KEY_DIGITS, '0') : `-${String(MS_KEY_OFFSET + ms).padStart(MS_KEY_DIGITS, '0')}`;
 
 /**
- * An observation (`RAW#<its time>`) or a bucket (`4H#<bucket start>`) of a stored series, named by
- * its prefix (the series are declared in shared/domain/buckets.ts).
+ * The sort-key prefix of a stored series' items: its name and how many buckets an item packs
+ * (shared/model/history-series.ts), so that another packing is another layout, never read as this one
+ * (STYLE 26: the layout version in the key, derived from what it versions).
  */
-export const historySortKey = (resolution: string, ms: number): string => `${resolution}${SEP}${msKey(ms)}`;
+const seriesPrefix = (resolution: SeriesResolution) => `${resolution}.${SERIES_OF[resolution].perItem}`;
 
-export const historyKey = (family: HistoryFamily, id: number, resolution: string, ms: number): Key => ({
+/** The item of a stored series that holds the bucket of `ms`: `1W.52#<the item's first bucket start>`. */
+export const historySortKey = (resolution: SeriesResolution, ms: number): string =>
+  `${seriesPrefix(resolution)}${SEP}${msKey(itemStart(resolution, ms))}`;
+
+export const historyKey = (family: HistoryFamily, id: number, resolution: SeriesResolution, ms: number): Key => ({
   PK: historyPartition(family, id),
   SK: historySortKey(resolution, ms),
 });
 
-/** The time a history sort key names. */
-export function msOfHistorySortKey(sk: string): number {
-  const time = sk.slice(sk.indexOf(SEP) + 1);
-  return time.startsWith('-') ? Number(time.slice(1)) - MS_KEY_OFFSET : Number(time);
+/** The series and the first bucket's start a history sort key names, or undefined for no key of this layout. */
+export function parseHistorySortKey(sk: string): { resolution: SeriesResolution; start: number } | undefined {
+  const sep = sk.indexOf(SEP);
+  const resolution = (Object.keys(SERIES_OF) as SeriesResolution[]).find((r) => seriesPrefix(r) === sk.slice(0, sep));
+  const time = sk.slice(sep + 1);
+  if (resolution === undefined || !/^-?\d{15}$/.test(time)) return undefined;
+  const start = time.startsWith('-') ? Number(time.slice(1)) - MS_KEY_OFFSET : Number(time);
+  return itemStart(resolution, start) === start ? { resolution, start } : undefined;
 }
 
 /**

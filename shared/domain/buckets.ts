@@ -1,40 +1,23 @@
 /**
- * The one declaration of history windows and series (docs/api.md, "History"): each interval's
- * UTC-aligned bucket and the stored series that answers it, and each period's window and interval.
- * Everything else is derived from these two tables: how far back each interval can reach, how long
- * each stored series is kept, which series the import writes and the read path queries, the
- * query parameters, the description and the bench. A new series or bucket size is a row here.
- *
- * A series is stored one item per bucket (per observation for `RAW`), in the offer's history
- * partition under its `stored` prefix (docs/data-model.md, "History"): no chunking. Buckets nest:
- * each interval's buckets are whole buckets of the next shorter one.
+ * The one declaration of history windows (docs/api.md, "History"): each period's window and
+ * interval, beside the stored series of each interval (shared/model/history-series.ts: bucket,
+ * alignment, the items that pack them). Everything else is derived from these two tables: how far
+ * back each interval can reach, how long each stored series is kept, which series the import
+ * writes and the read path queries, the query parameters, the description and the bench. A new
+ * series or bucket size is a row there.
  */
 
-import { DAY_MS, HOUR_MS } from '../platform/timestamps';
+import {
+  bucketStart,
+  INTERVALS,
+  type Interval,
+  RAW_SERIES,
+  SERIES,
+  type SeriesResolution,
+} from '../model/history-series';
+import { DAY_MS } from '../platform/timestamps';
 
-interface SeriesSpec {
-  /** The bucket's length. */
-  bucketMs: number;
-  /** Where buckets are aligned, from the epoch (weeks: Monday 1969-12-29, day -3). */
-  originMs: number;
-  /** The sort-key prefix of the stored series that answers this interval (`RAW`: the observations, bucketed at read). */
-  stored: string;
-}
-
-/** Intervals from the shortest up. The shortest is answered from the raw observations. */
-export const SERIES = {
-  '1h': { bucketMs: HOUR_MS, originMs: 0, stored: 'RAW' },
-  '4h': { bucketMs: 4 * HOUR_MS, originMs: 0, stored: '4H' },
-  '1d': { bucketMs: DAY_MS, originMs: 0, stored: '1D' },
-  '1w': { bucketMs: 7 * DAY_MS, originMs: -3 * DAY_MS, stored: '1W' },
-} as const satisfies Record<string, SeriesSpec>;
-
-export type Interval = keyof typeof SERIES;
-export const INTERVALS = Object.keys(SERIES) as [Interval, ...Interval[]];
-/** The stored series, one per interval. */
-export type SeriesResolution = (typeof SERIES)[Interval]['stored'];
-/** The stored observations themselves: the shortest interval's series. */
-export const RAW_SERIES = SERIES[INTERVALS[0]].stored;
+export { bucketStart, INTERVALS, type Interval, RAW_SERIES, SERIES, type SeriesResolution };
 
 /** `windowMs: null` = from the first point. From the shortest window up (the default interval of a custom window). */
 export const PERIOD_SPEC = {
@@ -48,12 +31,6 @@ export const PERIOD_SPEC = {
 
 export type Period = keyof typeof PERIOD_SPEC;
 export const PERIODS = Object.keys(PERIOD_SPEC) as [Period, ...Period[]];
-
-/** Start (epoch ms) of the bucket of the given size that contains `ms`. */
-export function bucketStart(interval: Interval, ms: number): number {
-  const { bucketMs, originMs } = SERIES[interval];
-  return Math.floor((ms - originMs) / bucketMs) * bucketMs + originMs;
-}
 
 /**
  * The earliest time a bucket of any size can start: observations are from 1970 on (data files),
@@ -94,9 +71,6 @@ export const RETENTION_MS: Readonly<Record<SeriesResolution, number | null>> = O
     return [SERIES[interval].stored, reach === null ? null : reach + straddle + RETENTION_MARGIN_MS];
   }),
 ) as Record<SeriesResolution, number | null>;
-
-/** The stored bucket series beside the raw observations (every interval but the shortest), each with its interval. */
-export const ROLLUPS = INTERVALS.slice(1).map((interval) => ({ interval, resolution: SERIES[interval].stored }));
 
 /** The most offers one history request of several reads (`ids`). */
 export const MAX_HISTORY_IDS = 50;

@@ -1,14 +1,13 @@
 /**
- * The points of an APY series (docs/api.md, "History"): raw observations, the last observation of
+ * The points of an APY series (docs/api.md, "History"): observations, the last observation of
  * each bucket, and when an item expires (the series and their retention: buckets.ts). Used by the import to append and by the
  * read path to answer a window.
  */
 
 import type { BucketPoint, RawPoint } from '../data/history-store';
-import { bucketStart, type Interval, RETENTION_MS, ROLLUPS, type SeriesResolution } from './buckets';
+import { bucketStart, type Interval, RETENTION_MS, type SeriesResolution } from './buckets';
 
 export type { BucketPoint, RawPoint };
-export { ROLLUPS };
 
 /** Epoch seconds after which DynamoDB may delete the item (its TTL), or undefined for ever. */
 export function expiryOf(resolution: SeriesResolution, ms: number): number | undefined {

@@ -1,9 +1,9 @@
 /**
  * Offer history (docs/api.md, "History"): a window (a period, or `from`/`to`, with its interval)
  * of one offer or of several. Each window reads the one stored series of its interval in one
- * Query (the shortest interval buckets the raw observations). Only the bucket that contains `to`
+ * Query (the shortest interval buckets the observations, every one of each hour stored). Only the bucket that contains `to`
  * can hold observations after `to`; its value is then the last observation at or before `to`,
- * read from the shorter series in parallel (their buckets up to `to`'s, then the raw observations
+ * read from the shorter series in parallel (their buckets up to `to`'s, then the hours' observations
  * of `to`'s last bucket of the next interval): at once when `to` is in the past, else only when
  * the read finds such a bucket (data dated in the future). A window answers what its series still
  * keep (shared/domain/buckets.ts, RETENTION_MS): no window is refused for reaching further.
@@ -22,6 +22,7 @@ import {
   PERIODS,
   type Period,
   SERIES,
+  type SeriesResolution,
 } from './buckets';
 import type { BucketPoint } from './history-points';
 import { publishedOfferIds } from './offers';
@@ -137,12 +138,12 @@ function lastOfEach(interval: Interval, points: BucketPoint[]): BucketPoint[] {
  * The last observation in [lo, to] within the bucket of `interval` that contains `to` (lo at or
  * after its start), from the shorter series: each one's buckets between the previous one's and
  * the bucket of `to` (that one too: its last observation counts when it is at or before `to`),
- * then the raw observations. One parallel read. When every series still holds the bucket of `to`,
+ * then the hours' observations. One parallel read. When every series still holds the bucket of `to`,
  * this is exact; when the shorter ones have expired, it is the latest observation at or before
  * `to` that the series still kept record (docs/api.md, "Retention"), or none.
  */
 async function lastObservation(
-  read: (series: string, from: number, to: number) => Promise<BucketPoint[]>,
+  read: (series: SeriesResolution, from: number, to: number) => Promise<BucketPoint[]>,
   interval: Interval,
   lo: number,
   to: number,
@@ -170,7 +171,7 @@ async function readPoints(
   published: PublishedHistory,
   now: number,
 ): Promise<BucketPoint[]> {
-  const read = (series: string, fromMs: number, toMs: number) =>
+  const read = (series: SeriesResolution, fromMs: number, toMs: number) =>
     history.series(family, id, series, fromMs, toMs, published);
   const { stored } = SERIES[interval];
   if (interval === INTERVALS[0]) return lastOfEach(interval, await read(stored, from ?? EARLIEST_BUCKET_START, to));

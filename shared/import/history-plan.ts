@@ -1,8 +1,9 @@
 /**
- * History records of a data file → the items that append them: each observation, and for each of
- * its buckets (one per rollup series, shared/domain/buckets.ts `SERIES`) the last observation of
- * the file in that bucket, each with its expiry. Items no window can reach any more are left out. The
- * store then writes only the ones that change what is served, under the import's sequence number
+ * History records of a data file → the entries that append them: each observation in the
+ * observations' series (shared/domain/buckets.ts `SERIES`, `1H`: every observation, at most
+ * MAX_DAY_OBSERVATIONS an offer in a UTC day), and for each coarser series the last observation of
+ * the file in each bucket, each with its expiry and the item that packs it. Buckets no window can
+ * reach any more are left out. The store then writes only the items whose buckets change what is served, under the import's sequence number
  * (docs/data-model.md, "History"): nothing of them is served before the import publishes, and
  * what a failed import wrote is reverted by the next one from its journal.
  */
@@ -13,11 +14,14 @@ import type {
   HistorySequence,
   HistoryWriter,
   JournalSeries,
+  StoredItems,
 } from '../data/history-writer';
-import { type HistoryFamily, historyKey, type Key } from '../data/keys';
-import { bucketStart, RAW_SERIES, SERIES, type SeriesResolution } from '../domain/buckets';
-import { expiryOf, observations, type RawPoint, ROLLUPS, rollup } from '../domain/history-points';
+import { HISTORY_DATASET_FAMILY, type HistoryFamily, historyKey, historyPartition, type Key } from '../data/keys';
+import { bucketStart, INTERVALS, RAW_SERIES, SERIES } from '../domain/buckets';
+import { expiryOf, observations, type RawPoint, rollup } from '../domain/history-points';
+import { itemStart, SERIES_OF, type SeriesResolution } from '../model/history-series';
 import { OFFER_FAMILY } from '../model/offer-families';
+import { DataFileError } from './dataset';
 
 interface SeriesRecord {
   offer_id: number;
@@ -41,24 +45,99 @@ const SERIES_PER_ROUND = 1_000;
 /** The first round of a probe (historyWouldChange): a feed at market cadence changes every series. */
 const FIRST_PROBE_ROUND = 8;
 
-/** The items of one series' observations (`raw`, in time order). */
+/**
+ * When the item that holds the bucket at `start` expires: with the last bucket of its span (the
+ * latest observation its hours can hold), whichever buckets it holds, so reverting a bucket never moves it.
+ */
+function itemExpiry(resolution: SeriesResolution, start: number): number | undefined {
+  const { bucketMs, perItem } = SERIES_OF[resolution];
+  const end = itemStart(resolution, start) + bucketMs * perItem;
+  return expiryOf(resolution, resolution === RAW_SERIES ? end - 1 : end - bucketMs);
+}
+
+/**
+ * The entries of one series' observations (`raw`, in time order) in every stored series: each
+ * observation in the observations' own, each bucket's last in the others.
+ */
 function historyItems(family: HistoryFamily, offerId: number, raw: RawPoint[], now: number): HistoryCandidate[] {
   const items: HistoryCandidate[] = [];
-  const add = (resolution: SeriesResolution, ms: number, apy: string, tvl: string | null, at: number) => {
-    const expiresAt = expiryOf(resolution, ms);
-    if (expiresAt !== undefined && expiresAt * 1000 <= now) return; // no window reaches it any more
-    items.push({
-      key: historyKey(family, offerId, resolution, ms),
-      apy,
-      ...(recordsTvl(family) ? { tvl } : {}),
-      at,
-      ...(expiresAt === undefined ? {} : { expiresAt }),
-    });
-  };
-  for (const [ms, apy, tvl] of raw) add(RAW_SERIES, ms, apy, tvl, ms);
-  for (const { resolution, interval } of ROLLUPS)
-    for (const [start, apy, tvl, last] of rollup(raw, interval)) add(resolution, start, apy, tvl, last);
+  for (const interval of INTERVALS) {
+    const resolution = SERIES[interval].stored;
+    const entries =
+      resolution === RAW_SERIES ? raw.map(([at, apy, tvl]) => [at, apy, tvl, at] as const) : rollup(raw, interval);
+    for (const [start, apy, tvl, at] of entries) {
+      // The observations' series expires from each observation's time, the others from their bucket's start.
+      const expired = expiryOf(resolution, resolution === RAW_SERIES ? at : start);
+      if (expired !== undefined && expired * 1000 <= now) continue; // no window reaches it any more
+      const expiresAt = itemExpiry(resolution, start);
+      items.push({
+        key: historyKey(family, offerId, resolution, start),
+        resolution,
+        start,
+        apy,
+        ...(recordsTvl(family) ? { tvl } : {}),
+        at,
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+      });
+    }
+  }
   return items;
+}
+
+/**
+ * The most observations one offer's series holds in one UTC day (one a minute on average), the
+ * stored ones and a file's together: it bounds the observations' item (a UTC day, committed and
+ * pending) far below DynamoDB's 400 KB (docs/adr/0029-packed-history.md). Recording adds at most
+ * one an hour, in an hour without one, so an item holds at most this plus 24.
+ * @internal (exported for its tests)
+ */
+export const MAX_DAY_OBSERVATIONS = 1_440;
+
+const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const tooMany = (name: string, place: number, id: number, day: string, count: number, stored: boolean) =>
+  `${name}[${place}].points: offer ${id} ${stored ? 'would hold' : 'has'} ${count} observations on ${day} (UTC)${
+    stored ? ' with those stored' : ''
+  }: at most ${MAX_DAY_OBSERVATIONS} an offer in a UTC day`;
+
+/** The history records of a file (`name`: its array) with more than MAX_DAY_OBSERVATIONS observations of a UTC day, by place. */
+export function denseDayErrors(name: string, series: readonly SeriesRecord[]): string[] {
+  return series.flatMap((record, place) => {
+    const days = new Map<string, number>();
+    for (const [ms] of observations(record.points)) days.set(dayOf(ms), (days.get(dayOf(ms)) ?? 0) + 1);
+    return [...days]
+      .filter(([, count]) => count > MAX_DAY_OBSERVATIONS)
+      .map(([day, count]) => tooMany(name, place, record.offer_id, day, count, false));
+  });
+}
+
+/** The days whose observations, stored and added (`items`' observations), would pass MAX_DAY_OBSERVATIONS, by the file's place (`places`: by partition). */
+function storedDayErrors(
+  family: HistoryFamily,
+  items: readonly HistoryCandidate[],
+  stored: StoredItems,
+  published: number,
+  places: ReadonlyMap<string, number>,
+): string[] {
+  const days = new Map<string, { key: HistoryCandidate['key']; times: Set<number> }>();
+  for (const item of items) {
+    if (item.resolution !== RAW_SERIES) continue;
+    const id = `${item.key.PK}\u0000${item.key.SK}`;
+    const day = days.get(id) ?? { key: item.key, times: new Set(stored.servedTimes(item.key, published)) };
+    days.set(id, day);
+    day.times.add(item.start);
+  }
+  return [...days.values()]
+    .filter(({ times }) => times.size > MAX_DAY_OBSERVATIONS)
+    .map(({ key, times }) =>
+      tooMany(
+        HISTORY_DATASET_FAMILY[family],
+        places.get(key.PK)!,
+        Number(key.PK.split('#').pop()),
+        dayOf([...times][0]!),
+        times.size,
+        true,
+      ),
+    );
 }
 
 /** Append the history records of a file, as of `now`, under `seq` (not served before it is published). */
@@ -97,12 +176,17 @@ async function appendInRounds(
     let round = probe ? FIRST_PROBE_ROUND : SERIES_PER_ROUND;
     for (let i = 0; i < series.length; i += round, round = Math.min(SERIES_PER_ROUND, round * 2)) {
       const items: HistoryCandidate[] = [];
-      for (const record of series.slice(i, i + round)) {
+      const places = new Map<string, number>();
+      series.slice(i, i + round).forEach((record, j) => {
         const raw = observations(record.points);
         result.observations += raw.length;
+        places.set(historyPartition(family, record.offer_id), i + j);
         for (const item of historyItems(family, record.offer_id, raw, now)) items.push(item);
-      }
-      const written = await store.writeChanged(items, sequence);
+      });
+      const stored = await store.readStored(items.map((item) => item.key));
+      const errors = storedDayErrors(family, items, stored, sequence.published, places);
+      if (errors.length > 0) throw new DataFileError(errors);
+      const written = await store.writeChanged(items, sequence, stored);
       result.itemsRead += written.itemsRead;
       result.itemsWritten += written.itemsWritten;
       if (probe && result.itemsWritten > 0) return result;
@@ -138,11 +222,6 @@ const recordedFields = (family: HistoryFamily): { apy: string; tvl?: string } =>
   const of = (role: 'apy' | 'tvl') => (fields as Partial<Record<'apy' | 'tvl', string>>)[role];
   return { apy: of('apy')!, ...(recordsTvl(family) ? { tvl: of('tvl') } : {}) };
 };
-
-/** The recorded hour's length: the `1h` series' bucket, as the series declaration says. */
-const HOUR_MS = SERIES['1h'].bucketMs;
-/** The shortest series of buckets above the observations: its bucket holds the last observation in it. */
-const FIRST_ROLLUP = ROLLUPS[0]!;
 
 /** The start of the UTC hour of `ms`: the unit recording keeps to one observation per offer. */
 export const hourOf = (ms: number): number => bucketStart('1h', ms);
@@ -189,9 +268,7 @@ export function recordingOf(
 /**
  * Write the recorded observations (one point a series, all at one time), under `seq`, for the
  * offers whose series has no served observation in that hour. The items an observation writes are
- * read anyway (writeChanged); the series' shortest rollup bucket among them (FIRST_ROLLUP) holds
- * the last observation of the bucket around the hour: before the hour, none in it; within it, one. Only when it is later
- * (observations dated after the import) is the hour itself asked (HistoryWriter.observedIn).
+ * read anyway (writeChanged); among them, the observations' series holds the hour's observations.
  */
 export async function recordObservations(
   store: HistoryWriter,
@@ -206,43 +283,34 @@ export async function recordObservations(
     for (let i = 0; i < series.length; i += SERIES_PER_ROUND) {
       const round = series.slice(i, i + SERIES_PER_ROUND).map((record) => {
         const raw = observations(record.points);
-        const at = raw[0]![0];
-        return { id: record.offer_id, at, raw, items: historyItems(family, record.offer_id, raw, now) };
+        return { id: record.offer_id, raw, items: historyItems(family, record.offer_id, raw, now) };
       });
       const stored = await store.readStored(round.flatMap((r) => r.items.map((item) => item.key)));
       const items: HistoryCandidate[] = [];
-      for (const { id, at, raw, items: candidates } of round) {
-        const hour = hourOf(at);
-        const bucket = stored.served(
-          historyKey(family, id, FIRST_ROLLUP.resolution, bucketStart(FIRST_ROLLUP.interval, at)),
-          sequence.published,
-        );
-        const last = bucket?.at ?? Number.NEGATIVE_INFINITY;
-        if (last >= hour && last < hour + HOUR_MS) continue;
-        const later = last >= hour + HOUR_MS;
-        if (later && (await store.observedIn(family, id, RAW_SERIES, hour, hour + HOUR_MS, sequence.published)))
-          continue;
+      for (const { id, raw, items: candidates } of round) {
+        const hour = hourOf(raw[0]![0]);
+        const times = stored.servedTimes(historyKey(family, id, RAW_SERIES, hour), sequence.published);
+        if (times.some((ms) => hourOf(ms) === hour)) continue;
         result.observations += 1;
         onRecorded?.(family, id, raw[0]!);
         for (const item of candidates) items.push(item);
       }
       const written = await store.writeChanged(items, sequence, stored);
-      result.itemsRead += round.reduce((n, r) => n + r.items.length, 0);
+      result.itemsRead += stored.size;
       result.itemsWritten += written.itemsWritten;
     }
   }
   return result;
 }
 
-/** Every item a series of a journal may have written: its observations and their buckets. */
+/** Every item a series of a journal may have written: those that hold its observations' buckets. */
 function keysOf({ family, id, times }: JournalSeries): Key[] {
   const keys = new Map<string, Key>();
-  const add = (resolution: SeriesResolution, ms: number) =>
-    keys.set(`${resolution}${ms}`, historyKey(family as HistoryFamily, id, resolution, ms));
-  for (const ms of times) {
-    add(RAW_SERIES, ms);
-    for (const { resolution, interval } of ROLLUPS) add(resolution, bucketStart(interval, ms));
-  }
+  for (const ms of times)
+    for (const interval of INTERVALS) {
+      const key = historyKey(family as HistoryFamily, id, SERIES[interval].stored, ms);
+      keys.set(key.SK, key);
+    }
   return [...keys.values()];
 }
 

@@ -2,7 +2,8 @@
  * The import's first stage (docs/data-model.md, "Versions and imports", step 1): a data file is
  * valid as a whole or refused before anything is written. Each record was checked by its schema
  * (dataset.ts); here, the rules across records: unique identifiers, former slugs naming one record,
- * history naming offers of its family (in the file, or served).
+ * history naming offers of its family (in the file, or served), at most MAX_DAY_OBSERVATIONS
+ * observations of an offer in a UTC day (history-plan.ts).
  */
 import type { SnapshotPointer } from '../data/items/pointer';
 import {
@@ -14,6 +15,7 @@ import {
 } from '../data/keys';
 import type { VersionWriter } from '../data/version-writer';
 import { DataFileError, type Dataset, type DatasetFamily, RECORD_SCHEMA } from './dataset';
+import { denseDayErrors } from './history-plan';
 
 /** Refuse a file that breaks a rule across its records (DataFileError, with every error by place). */
 export async function validateAcrossRecords(
@@ -26,7 +28,8 @@ export async function validateAcrossRecords(
 }
 
 /**
- * Rules across the records of one family in the file: unique identifiers, former slugs naming one record only.
+ * Rules across the records of one family in the file: unique identifiers, former slugs naming one
+ * record only, a day's observations of an offer within their bound.
  * @internal (exported for its tests)
  */
 export function crossRecordErrors(dataset: Dataset): string[] {
@@ -70,12 +73,15 @@ export function crossRecordErrors(dataset: Dataset): string[] {
       dataset[DATASET_FAMILY_OF[family]]?.map((o) => o.id),
       'id',
     );
-  for (const family of HISTORY_FAMILIES)
+  for (const family of HISTORY_FAMILIES) {
+    const name = HISTORY_DATASET_FAMILY[family];
     unique(
-      HISTORY_DATASET_FAMILY[family],
-      dataset[HISTORY_DATASET_FAMILY[family]]?.map((s) => s.offer_id),
+      name,
+      dataset[name]?.map((s) => s.offer_id),
       'offer_id',
     );
+    errors.push(...denseDayErrors(name, dataset[name] ?? []));
+  }
   return errors;
 }
 

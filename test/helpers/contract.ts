@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { matchRoute } from '../../shared/http/routes';
+import { matchRoute, methodNotAllowed } from '../../shared/http/routes';
 
 export interface ObservedResponse {
   method: string;
@@ -178,10 +178,12 @@ export function contractProblems(response: ObservedResponse): string[] {
  * the envelope of `method_not_allowed` with the headers of the 404 of no route.
  */
 function methodNotAllowedProblems(c: Contract, response: ObservedResponse, pathname: string): string[] {
-  const methods = Object.keys((c.doc.paths[pathname] ?? {}) as Json).map((m) => m.toUpperCase());
+  // The path as the route table matches it (a trailing slash included), as operationOf does.
+  const path = methodNotAllowed(response.method, pathname)?.path ?? pathname;
+  const methods = Object.keys((c.doc.paths[path] ?? {}) as Json).map((m) => m.toUpperCase());
   const problems: string[] = [];
   if (methods.length === 0) return [`no documented path ${pathname}, yet status 405`];
-  const operations = methods.map((m) => c.doc.paths[pathname][m.toLowerCase()] as Json);
+  const operations = methods.map((m) => c.doc.paths[path][m.toLowerCase()] as Json);
   if (!operations.some((op) => String(op.description).includes('`405 method_not_allowed`')))
     problems.push(`the operations of ${pathname} do not describe its 405`);
   const allow = Object.entries(response.headers).find(([k]) => k.toLowerCase() === 'allow')?.[1];

@@ -11,7 +11,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { matchRoute, ROUTES, type Route } from '../../shared/http/routes';
+import { matchRoute, methodNotAllowed, ROUTES, type Route } from '../../shared/http/routes';
 import { fixtureDataset } from '../fixtures/dataset';
 import { get, type TestResponse } from '../helpers/client';
 import { fc, runs } from '../helpers/property';
@@ -394,6 +394,8 @@ const fuzzRequest = fc
 const shown = (path: string) => path.replace(/[^/?&=]{120,}/g, (long) => `${long.slice(0, 40)}…(${long.length} chars)`);
 
 const ALLOWED = new Set([200, 301, 400, 404, 410]);
+/** A path whose route takes another method only (`/mcp`, POST) answers 405 `method_not_allowed` to a GET (docs/api.md, "Errors"). */
+const NOT_ALLOWED = 405;
 
 /** How a message quotes what the client sent: at most 64 characters, then `…` (docs/api.md). */
 function quoted(text: string): string {
@@ -404,6 +406,18 @@ function quoted(text: string): string {
 /** What is wrong with an answer (empty when right). */
 function problemsOf(request: FuzzRequest, res: TestResponse): string[] {
   const problems: string[] = [];
+  const url = new URL(request.path, 'http://localhost');
+  const otherMethod = methodNotAllowed('GET', url.pathname);
+  if (otherMethod) {
+    const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
+    if (res.status !== NOT_ALLOWED || code !== 'method_not_allowed')
+      problems.push(
+        `GET on ${otherMethod.method} ${otherMethod.path}: ${res.status} ${code}, not 405 method_not_allowed`,
+      );
+    if (res.headers.allow !== otherMethod.method)
+      problems.push(`Allow is ${res.headers.allow}, not ${otherMethod.method}`);
+    return problems;
+  }
   if (!ALLOWED.has(res.status)) problems.push(`status ${res.status} is not one of 200, 301, 400, 404, 410`);
   const code = (res.body as { error?: { code?: string } } | undefined)?.error?.code;
   if (res.status === 400 && code !== 'validation_error') problems.push(`400 with code ${code}`);
@@ -411,7 +425,6 @@ function problemsOf(request: FuzzRequest, res: TestResponse): string[] {
   if (res.status === 410 && code !== 'snapshot_expired') problems.push(`410 with code ${code}`);
 
   // What the gateway sees: the normalized path, matched against the route table.
-  const url = new URL(request.path, 'http://localhost');
   const match = matchRoute('GET', url.pathname);
   if (!match && res.status !== 404) problems.push(`no route matches ${url.pathname}, yet ${res.status}`);
   if (!match) return problems;

@@ -19,7 +19,7 @@
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { putItems } from '../../shared/data/batch-writer';
 import { HistoryWriter } from '../../shared/data/history-writer';
-import { decodeHistory, servedValue } from '../../shared/data/items/history';
+import { decodeHistory, servedBuckets } from '../../shared/data/items/history';
 import { encodeJournal } from '../../shared/data/items/history-journal';
 import { HISTORY_PREFIX, historyJournalKey } from '../../shared/data/keys';
 import { importDataset, readPointer } from '../../shared/import/importer';
@@ -60,18 +60,24 @@ const historyItems = async () =>
     .sort((a, b) => `${a.PK}${a.SK}`.localeCompare(`${b.PK}${b.SK}`));
 
 /**
- * What the stored history serves, item by item (an item's value as the pointer publishes it), and
- * the items that still hold a value written under an unpublished number.
+ * What the stored history serves, bucket by bucket of each item (its buckets as the pointer
+ * publishes them), and the buckets still written under an unpublished number.
  */
 async function storedHistory() {
   const published = (await readPointer(table.client, table.tableName))?.historySeq ?? 0;
   const items = (await historyItems()).map(decodeHistory);
   return {
-    served: items.flatMap((s) => {
-      const value = servedValue(s, published);
-      return value ? [{ ...s.key, apy: value.apy, tvl: value.tvl, at: value.at, expiresAt: s.expiresAt }] : [];
-    }),
-    unpublished: items.filter((s) => (s.pending?.seq ?? 0) > published).length,
+    served: items.flatMap((s) =>
+      [...servedBuckets(s, published)].map(([start, value]) => ({
+        ...s.key,
+        start,
+        apy: value.apy,
+        tvl: value.tvl,
+        at: value.at,
+        expiresAt: s.expiresAt,
+      })),
+    ),
+    unpublished: items.reduce((n, s) => n + ((s.pending?.seq ?? 0) > published ? s.pending!.buckets.size : 0), 0),
   };
 }
 const journalHead = async () =>
@@ -204,7 +210,7 @@ it('a history-only file is served with its publish, not before', async () => {
   expect(beforePublish).toEqual(before);
 
   const result = await importAt(historyFile());
-  expect(result.history.itemsWritten).toBeGreaterThanOrEqual(8);
+  expect(result.history.itemsWritten).toBeGreaterThan(0);
   const after = await served();
   const text = JSON.stringify(after);
   for (const value of ['55.5', '66.6', '77.7', '88.8']) expect(text).toContain(`"${value}"`);
@@ -296,7 +302,7 @@ it('an import killed at its publish serves none of the observations it recorded;
   };
   await failingImport(offers('31.5'), flakyClient(PutCommand, 0), true);
   expect(await served()).toEqual(servedBefore);
-  // 11 offers, 4 items each (earn offer 1 has the fixture's 11:00 observation in this hour: none recorded).
+  // 11 offers, a bucket of each of the 4 series each (earn offer 1 has the fixture's 11:00 observation in this hour: none recorded).
   expect((await storedHistory()).unpublished).toBe(4 * 11);
 
   // The next import, carrying no offers, reverts them: the stored history is exactly what it was.

@@ -9,8 +9,9 @@
  */
 
 import { HISTORY_PREFIX, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
-import { RETENTION_MS } from '../../shared/domain/buckets';
+import { RETENTION_MS, SERIES } from '../../shared/domain/buckets';
 import { importDataset, RETIRE_MARGIN_MS } from '../../shared/import/importer';
+import { itemStart } from '../../shared/model/history-series';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
 import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
@@ -138,12 +139,20 @@ describe('history is append-only', () => {
     const result = await importAt({
       borrow_history: [{ offer_id: 1, points: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '7.5' }] }],
     });
-    // One observation: its raw item, and its 4h, 1d and 1w buckets (it is the latest of each).
+    // One observation: the items of its hour, 4h, 1d and 1w buckets (it is the latest of each).
     expect(result.history).toMatchObject({ observations: 1, itemsWritten: 4 });
     // Borrow's APY figures are computed again (docs/adr/0015-apy-figures.md): a version of the same documents.
     expect(result.published).toEqual(['borrow']);
     const after = await historyItems();
-    expect(after.length).toBe(before.length + 3); // new raw, 4h and day items; the week's bucket is updated
+    // The items that hold its buckets (hour, 4 hours, day, week) are the only ones written; every other stays as it was.
+    const same = (a: Record<string, unknown>) => (b: Record<string, unknown>) =>
+      JSON.stringify(a) === JSON.stringify(b);
+    const written = after.filter((a) => !before.some(same(a)));
+    expect(written.map((i) => i.PK)).toEqual(['HIST#BORROW#1', 'HIST#BORROW#1', 'HIST#BORROW#1', 'HIST#BORROW#1']);
+    const keys = new Set(written.map((i) => `${i.PK} ${i.SK}`));
+    expect(after.filter((a) => !keys.has(`${a.PK} ${a.SK}`))).toEqual(
+      before.filter((b) => !keys.has(`${b.PK} ${b.SK}`)),
+    );
     // Served with its import's publish: once the readers' pointer cache has passed, like a catalog change.
     now += CACHE_MS;
     const day = await series('24h');
@@ -172,7 +181,7 @@ describe('history is append-only', () => {
     try {
       const point = { timestamp: '2026-11-20T11:00:00.000Z', apy: '6.5', tvl: '1000' };
       const result = await importAt({ earn_history: earnIds.map((offer_id) => ({ offer_id, points: [point] })) });
-      // Each series: its raw item and its 4h, 1d and 1w buckets.
+      // Each series: the items of its hour and its 4h, 1d and 1w buckets.
       expect(result.history).toMatchObject({ observations: earnIds.length, itemsRead: 4 * earnIds.length });
       expect(keysAsked.reduce((a, b) => a + b, 0)).toBe(4 * 8 + 4 * earnIds.length);
     } finally {
@@ -228,12 +237,14 @@ describe('history is append-only', () => {
     const result = await importAt({ borrow_history: [{ offer_id: 2, points: [{ timestamp: old, apy: '2.5' }] }] });
     expect(result.history.itemsWritten).toBe(2); // its day and week buckets only
     const items = (await historyItems()).filter((i) => i.PK === 'HIST#BORROW#2');
-    expect(items.map((i) => (i.SK as string).split('#')[0]).sort()).toEqual(['1D', '1W']);
+    expect(items.map((i) => (i.SK as string).split('.')[0]).sort()).toEqual(['1D', '1W']);
+    // An item expires when the last bucket of its span does: once no window reaches any bucket it may hold.
     const daily = items.find((i) => (i.SK as string).startsWith('1D'))!;
-    expect(daily.expiresAt).toBe(Math.ceil((at(old) + RETENTION_MS['1D']!) / 1000));
+    const spanEnd = itemStart('1D', at(old)) + SERIES['1d'].perItem * SERIES['1d'].bucketMs;
+    expect(daily.expiresAt).toBe(Math.ceil((spanEnd - SERIES['1d'].bucketMs + RETENTION_MS['1D']!) / 1000));
     expect(items.find((i) => (i.SK as string).startsWith('1W'))!.expiresAt).toBeUndefined();
     for (const item of await historyItems()) {
-      const resolution = (item.SK as string).split('#')[0] as keyof typeof RETENTION_MS;
+      const resolution = (item.SK as string).split('.')[0] as keyof typeof RETENTION_MS;
       expect(item.expiresAt === undefined).toBe(RETENTION_MS[resolution] === null);
     }
   });

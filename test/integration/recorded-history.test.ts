@@ -8,9 +8,9 @@
  * observations are exactly the oracle's, and the history route serves them.
  */
 
-import { decodeHistory, servedValue } from '../../shared/data/items/history';
+import { decodeHistory, servedBuckets } from '../../shared/data/items/history';
 import { HISTORY_PREFIX, type HistoryFamily } from '../../shared/data/keys';
-import { bucketStart, PERIOD_SPEC, SERIES } from '../../shared/domain/buckets';
+import { bucketStart, PERIOD_SPEC, RAW_SERIES, SERIES } from '../../shared/domain/buckets';
 import { type ImportResult, importDataset, readPointer } from '../../shared/import/importer';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
@@ -100,19 +100,20 @@ let api: TestApi;
 let now = NOW.getTime();
 const oracle = new Oracle();
 
-/** The RAW observations the stored history serves (each item's value as the pointer publishes it), as the oracle's view. */
+/** The observations the stored history serves (the hours' series, each bucket as the pointer publishes it), as the oracle's view. */
 async function storedView(): Promise<Record<string, string[]>> {
   const published = (await readPointer(table.client, table.tableName))?.historySeq ?? 0;
   const view: Record<string, string[]> = {};
   for (const item of (await table.items()).filter((i) => (i.PK as string).startsWith(HISTORY_PREFIX))) {
     const stored = decodeHistory(item);
-    const value = servedValue(stored, published);
-    if (!value || !stored.key.SK.startsWith('RAW#') || value.at < SINCE) continue;
+    if (stored.resolution !== RAW_SERIES) continue;
     const [, family, id] = stored.key.PK.split('#');
     const key = `${family!.toLowerCase()}:${id}`;
-    (view[key] ??= []).push(
-      `${new Date(value.at).toISOString()}=${value.apy}/${value.tvl === undefined ? '-' : value.tvl}`,
-    );
+    for (const value of servedBuckets(stored, published).values())
+      if (value.at >= SINCE)
+        (view[key] ??= []).push(
+          `${new Date(value.at).toISOString()}=${value.apy}/${value.tvl === undefined ? '-' : value.tvl}`,
+        );
   }
   for (const points of Object.values(view)) points.sort();
   return view;
@@ -161,7 +162,7 @@ describe('one recorded observation per offer and UTC hour, the first import of t
   it('the first import records every published offer at its refresh time (unpublished ones not)', async () => {
     const result = await importAt(fixtureDataset(), T('10:30'));
     // 8 published earn offers, 4 published borrow offers: earn 1 too (its stored 11:00 is another
-    // hour, and stays its buckets' last: only its raw item is written).
+    // hour, and stays its buckets' last: only its hours' item is written).
     expect(result.recorded.observations).toBe(12);
     expect(result.recorded.itemsWritten).toBe(11 * 4 + 1);
     expect(oracle.view()['earn:8']).toBeUndefined();

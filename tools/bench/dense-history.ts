@@ -1,14 +1,15 @@
 /**
  * The worst batch history the 50,000-bucket rule allows (CONTRACT §12): every bucket of the window
- * stored, for every id, each item at its largest (a 64-character APY and TVL, both the committed
- * value and a later import's pending one, as a correction leaves it). Written straight into the
- * offers' series, item by item as the history writer encodes them.
+ * stored, for every id, each bucket at its largest (a 64-character APY and TVL, both the committed
+ * value and a later import's pending one, as a correction of every bucket leaves it). Written
+ * straight into the offers' series, packed as the history writer packs them.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { putItems } from '../../shared/data/batch-writer';
-import { encodeHistory } from '../../shared/data/items/history';
+import { encodeHistory, type StoredHistory } from '../../shared/data/items/history';
 import { type HistoryFamily, historyKey } from '../../shared/data/keys';
 import { bucketStart, type Interval, SERIES } from '../../shared/domain/buckets';
+import { itemStart } from '../../shared/model/history-series';
 
 /** A decimal string of 64 characters (the largest a data file holds, CONTRACT §8), varying with `n`. */
 function longDecimal(n: number): string {
@@ -24,16 +25,16 @@ export interface DenseBatch {
   to: number;
 }
 
-/** Every bucket of the window for every id, written; the number of items. */
+/** Every bucket of the window for every id, written; the number of items (each packs a span of buckets). */
 export async function writeDenseHistory(
   client: DynamoDBDocumentClient,
   tableName: string,
   batch: DenseBatch,
-  /** The import whose pending value each item carries beside the committed one; none: the committed value alone. */
+  /** The import whose pending value each bucket carries beside the committed one; none: the committed value alone. */
   seq: number | undefined,
 ): Promise<number> {
   const { bucketMs, stored } = SERIES[batch.interval];
-  const items: Record<string, unknown>[] = [];
+  const items = new Map<string, StoredHistory>();
   for (const id of batch.ids)
     for (let start = bucketStart(batch.interval, batch.from); start <= batch.to; start += bucketMs) {
       const value = (n: number) => ({
@@ -41,14 +42,18 @@ export async function writeDenseHistory(
         ...(batch.family === 'earn' ? { tvl: longDecimal(n + 1) } : {}),
         at: start,
       });
-      items.push(
-        encodeHistory({
-          key: historyKey(batch.family, id, stored, start),
-          committed: value(start / bucketMs),
-          ...(seq === undefined ? {} : { pending: { ...value(start / bucketMs + 7), seq } }),
-        }),
-      );
+      const key = historyKey(batch.family, id, stored, start);
+      const item = items.get(key.SK + key.PK) ?? {
+        key,
+        resolution: stored,
+        start: itemStart(stored, start),
+        committed: new Map(),
+        ...(seq === undefined ? {} : { pending: { seq, buckets: new Map() } }),
+      };
+      items.set(key.SK + key.PK, item);
+      item.committed.set(start, value(start / bucketMs));
+      item.pending?.buckets.set(start, value(start / bucketMs + 7));
     }
-  await putItems(items, { client, tableName });
-  return items.length;
+  await putItems([...items.values()].map(encodeHistory), { client, tableName });
+  return items.size;
 }

@@ -328,10 +328,10 @@ function historyOfSeveral(family: HistoryFamily, ids: number[], period: Period):
 }
 
 /**
- * The worst batch's ceilings: read units as the rule bounds them on today's layout (one item per
- * bucket: about 0.041 read units a bucket at its largest), and a third of the functions' 10 s timeout.
+ * The worst batch's ceilings: read units as issue 45 aims them (packed items: docs/adr/0029-packed-history.md),
+ * and a third of the functions' 10 s timeout.
  */
-const WORST_BATCH = { readUnits: 2_100, modelledMs: 3_333 } as const;
+const WORST_BATCH = { readUnits: 600, modelledMs: 3_333 } as const;
 
 /**
  * The worst batch the 50,000-bucket rule allows (CONTRACT §12): 50 offers × 1,000 weekly buckets,

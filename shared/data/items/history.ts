@@ -1,13 +1,23 @@
 /**
- * A history item (`HIST#<FAMILY>#<id>` / `RAW#…`, `4H#…`, `1D#…`, `1W#…`): an observation or the
- * last observation of a bucket, committed and pending (docs/data-model.md, "History"). Read by
- * history-store.ts (the serving functions) and history-writer.ts (the import).
+ * A history item (`HIST#<FAMILY>#<id>` / `1H.24#…`, `4H.42#…`, `1D.32#…`, `1W.52#…`): one stored
+ * series within one aligned span (shared/model/history-series.ts), committed and pending
+ * (docs/data-model.md, "History"; docs/adr/0029-packed-history.md): the observations' series (`1H`)
+ * holds every observation of its day, the others each bucket's last observation. Read by
+ * history-store.ts (the serving functions), figure-store.ts (a seed) and history-writer.ts (the import).
+ *
+ * Its content is the raw deflate of `{"c": [row…], "p": [seq, [row…]]}`, a row `[i, dt, "apy"]`
+ * (borrow) or `[i, dt, "apy", "tvl" | null]` (earn): `i` the bucket's place in the span, `dt` the
+ * observation's time after the bucket's start. Checked when read: a row outside its span or
+ * bucket, out of order (in `1H`: by time, an hour's rows in theirs; else one a bucket), or a value
+ * that is not a decimal fails in one place (CorruptDataError, a 500).
  */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { RAW_SERIES, SERIES_OF, type SeriesResolution } from '../../model/history-series';
 import { DECIMAL_PATTERN } from '../../platform/decimal';
 import { CorruptDataError } from '../../platform/errors';
-import type { Key } from '../keys';
+import { HISTORY_PREFIX, type Key, parseHistorySortKey } from '../keys';
 import { TTL_ATTRIBUTE } from '../table';
-import type { Item } from './content';
+import { BODY, type Item, inflated, parsed } from './content';
 
 /** An observation's value (a bucket's: its last observation's); `tvl` on earn series only. */
 export interface HistoryValue {
@@ -18,75 +28,117 @@ export interface HistoryValue {
 }
 
 /**
- * A history item (docs/data-model.md, "History: all or nothing"): the value the published imports
- * show (`committed`), and the value a later import wrote (`pending`, with that import's sequence
- * number), served once the pointer's `historySeq` reaches that number. An import writes both in
- * one put (what was served and what it brings), so a failed import never replaces what is served,
- * and the next import reverts it from its journal.
+ * Values by their entry's time (epoch ms): in the observations' series (`1H`) each observation by
+ * its own time (an hour holds any number), in the others each bucket's last by the bucket's start.
+ */
+export type Buckets = Map<number, HistoryValue>;
+
+/**
+ * A history item (docs/data-model.md, "History: all or nothing"): the buckets the published imports
+ * show (`committed`), and those a later import wrote (`pending`, with that import's sequence
+ * number), served over the committed ones once the pointer's `historySeq` reaches that number. An
+ * import writes both in one put (what was served and what it brings), so a failed import never
+ * replaces what is served, and the next import reverts it from its journal.
  */
 export interface StoredHistory {
   key: Key;
-  committed?: HistoryValue;
-  pending?: HistoryValue & { seq: number };
-  /** Epoch seconds after which DynamoDB may delete it (no window reaches it any more). */
+  resolution: SeriesResolution;
+  /** The start of the item's first bucket. */
+  start: number;
+  committed: Buckets;
+  pending?: { seq: number; buckets: Buckets };
+  /** Epoch seconds after which DynamoDB may delete it (no window reaches any of its buckets any more). */
   expiresAt?: number;
 }
 
-/** The attributes of a history item: the committed value's (as stored before the pending one existed), and the pending one. */
-const H = { apy: 'apy', tvl: 'tvl', at: 'at', pending: 'p' } as const;
 /** What an import reads of a stored history item. */
-export const HISTORY_ATTRIBUTES: readonly string[] = ['PK', 'SK', H.apy, H.tvl, H.at, H.pending, TTL_ATTRIBUTE];
+export const HISTORY_ATTRIBUTES: readonly string[] = ['PK', 'SK', BODY, TTL_ATTRIBUTE];
+
+type Row = [number, number, string] | [number, number, string, string | null];
 
 const decimal = (v: unknown): v is string => typeof v === 'string' && DECIMAL_PATTERN.test(v);
-const instant = (v: unknown): v is number => Number.isSafeInteger(v);
+const whole = (v: unknown, below: number): v is number =>
+  Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) < below;
 
-function historyValue(source: Record<string, unknown>, what: string): HistoryValue {
-  const { apy, tvl, at } = source;
-  if (!decimal(apy) || !(tvl === undefined || tvl === null || decimal(tvl)) || !instant(at))
-    throw new CorruptDataError(`${what} is not an observation`);
-  return tvl === undefined ? { apy, at } : { apy, tvl, at };
+/**
+ * The rows of one list of an item, checked: in the span, each time within its bucket, in order
+ * (the observations' series: by time, any number a bucket; the others: one a bucket).
+ */
+function bucketsOf(rows: unknown, stored: StoredHistory, what: string): Buckets {
+  const { bucketMs, perItem } = SERIES_OF[stored.resolution];
+  const observations = stored.resolution === RAW_SERIES;
+  if (!Array.isArray(rows)) throw new CorruptDataError(`${what} holds no buckets`);
+  const buckets: Buckets = new Map();
+  let previous = Number.NEGATIVE_INFINITY;
+  for (const row of rows as unknown[]) {
+    if (!Array.isArray(row) || (row.length !== 3 && row.length !== 4))
+      throw new CorruptDataError(`${what} holds a malformed bucket`);
+    const [i, dt, apy, tvl] = row as unknown[];
+    if (!whole(i, perItem) || !whole(dt, bucketMs)) throw new CorruptDataError(`${what} holds a bucket out of place`);
+    const start = stored.start + (i as number) * bucketMs;
+    const at = start + (dt as number);
+    const entry = observations ? at : start;
+    if (entry <= previous) throw new CorruptDataError(`${what} holds a bucket out of place`);
+    if (!decimal(apy) || !(row.length === 3 || tvl === null || decimal(tvl)))
+      throw new CorruptDataError(`${what} is not an observation`);
+    previous = entry;
+    buckets.set(entry, row.length === 3 ? { apy, at } : { apy, tvl: tvl as string | null, at });
+  }
+  return buckets;
 }
 
 export function decodeHistory(item: Record<string, unknown>): StoredHistory {
   const what = `history item ${String(item.PK)} ${String(item.SK)}`;
-  if (typeof item.PK !== 'string' || typeof item.SK !== 'string') throw new CorruptDataError(`${what} has no key`);
-  const stored: StoredHistory = { key: { PK: item.PK, SK: item.SK } };
-  // Items written before imports were all or nothing hold a committed value only.
-  if (item[H.apy] !== undefined || item[H.tvl] !== undefined || item[H.at] !== undefined)
-    stored.committed = historyValue(item, what);
-  const pending = item[H.pending];
-  if (pending !== undefined) {
-    if (typeof pending !== 'object' || pending === null) throw new CorruptDataError(`${what} is not an observation`);
-    const { seq } = pending as Record<string, unknown>;
+  const { PK, SK } = item;
+  const named = typeof SK === 'string' ? parseHistorySortKey(SK) : undefined;
+  if (typeof PK !== 'string' || !PK.startsWith(HISTORY_PREFIX) || !named)
+    throw new CorruptDataError(`${what} has no key`);
+  const stored: StoredHistory = { key: { PK, SK: SK as string }, ...named, committed: new Map() };
+  const content = parsed(inflated(item, what, inflateRawSync).toString('utf8'), what) as { c?: unknown; p?: unknown };
+  if (typeof content !== 'object' || content === null) throw new CorruptDataError(`${what} holds no buckets`);
+  stored.committed = bucketsOf(content.c ?? [], stored, what);
+  if (content.p !== undefined) {
+    const [seq, rows] = Array.isArray(content.p) ? content.p : [];
     if (!Number.isSafeInteger(seq) || (seq as number) < 1) throw new CorruptDataError(`${what} has no sequence number`);
-    stored.pending = { ...historyValue(pending as Record<string, unknown>, what), seq: seq as number };
+    stored.pending = { seq: seq as number, buckets: bucketsOf(rows, stored, what) };
   }
-  if (!stored.committed && !stored.pending) throw new CorruptDataError(`${what} is not an observation`);
+  if (stored.committed.size === 0 && !stored.pending?.buckets.size)
+    throw new CorruptDataError(`${what} holds no buckets`);
   const expiresAt = item[TTL_ATTRIBUTE];
   if (expiresAt !== undefined) {
-    if (!instant(expiresAt)) throw new CorruptDataError(`${what} has a malformed expiry`);
-    stored.expiresAt = expiresAt;
+    if (!Number.isSafeInteger(expiresAt)) throw new CorruptDataError(`${what} has a malformed expiry`);
+    stored.expiresAt = expiresAt as number;
   }
   return stored;
 }
 
-const valueItem = ({ apy, tvl, at }: HistoryValue) => ({
-  [H.apy]: apy,
-  ...(tvl === undefined ? {} : { [H.tvl]: tvl }),
-  [H.at]: at,
-});
+function rowsOf(buckets: Buckets, { resolution, start }: StoredHistory): Row[] {
+  const { bucketMs } = SERIES_OF[resolution];
+  return [...buckets]
+    .sort(([a], [b]) => a - b)
+    .map(([entry, { apy, tvl, at }]) => {
+      const i = Math.floor((entry - start) / bucketMs);
+      const place: [number, number] = [i, at - (start + i * bucketMs)];
+      return tvl === undefined ? [...place, apy] : [...place, apy, tvl];
+    });
+}
 
-export function encodeHistory({ key, committed, pending, expiresAt }: StoredHistory): Item {
+export function encodeHistory(stored: StoredHistory): Item {
+  const { key, committed, pending, expiresAt } = stored;
+  const content = {
+    ...(committed.size > 0 ? { c: rowsOf(committed, stored) } : {}),
+    ...(pending ? { p: [pending.seq, rowsOf(pending.buckets, stored)] } : {}),
+  };
   return {
     PK: key.PK,
     SK: key.SK,
-    ...(committed ? valueItem(committed) : {}),
-    ...(pending ? { [H.pending]: { ...valueItem(pending), seq: pending.seq } } : {}),
+    [BODY]: deflateRawSync(JSON.stringify(content), { level: 9 }),
     ...(expiresAt === undefined ? {} : { [TTL_ATTRIBUTE]: expiresAt }),
   };
 }
 
-/** The value a reader of a pointer publishing `historySeq` is served (none: not yet published). */
-export function servedValue(stored: StoredHistory, historySeq: number): HistoryValue | undefined {
-  return stored.pending && stored.pending.seq <= historySeq ? stored.pending : stored.committed;
+/** The buckets a reader of a pointer publishing `historySeq` is served: the committed ones, with the pending ones over them once published. */
+export function servedBuckets(stored: StoredHistory, historySeq: number): Buckets {
+  if (!stored.pending || stored.pending.seq > historySeq) return stored.committed;
+  return new Map([...stored.committed, ...stored.pending.buckets]);
 }

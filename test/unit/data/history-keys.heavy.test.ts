@@ -1,32 +1,38 @@
 /**
- * History sort keys (shared/data/keys.ts): a time's key part orders like the time, before 1970 too (the
- * weekly bucket of 1970-01-01 starts on Monday 1969-12-29), reads back as the same time, and keeps
- * the key of every time from 1970 on as it was, so stored history stays valid.
+ * History sort keys (shared/data/keys.ts): each names the item of a series that packs the bucket of a
+ * time (its aligned span), orders like the time, before 1970 too (the weekly item and bucket of
+ * 1970-01-01 start on Monday 1969-12-29), and reads back as its series and its first bucket's start.
  */
-import { historySortKey, msOfHistorySortKey } from '../../../shared/data/keys';
+import { historySortKey, parseHistorySortKey } from '../../../shared/data/keys';
+import { INTERVALS, itemStart, SERIES } from '../../../shared/model/history-series';
 import { fc, runs } from '../../helpers/property';
 
 // From the earliest bucket start (three days before the epoch) to the last millisecond of 9999.
 const time = fc.integer({ min: -3 * 86_400_000, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) });
+const series = fc.constantFrom(...INTERVALS.map((i) => SERIES[i].stored));
 
-it('orders keys as their times, and reads each back', () => {
+it('names the item whose span holds the time, orders keys as their times, and reads each back', () => {
   fc.assert(
-    fc.property(time, time, (a, b) => {
-      const [ka, kb] = [historySortKey('1W', a), historySortKey('1W', b)];
-      expect(Math.sign(ka < kb ? -1 : ka > kb ? 1 : 0)).toBe(Math.sign(a - b));
-      expect(msOfHistorySortKey(ka)).toBe(a);
+    fc.property(series, time, time, (resolution, a, b) => {
+      const [ka, kb] = [historySortKey(resolution, a), historySortKey(resolution, b)];
+      const [sa, sb] = [itemStart(resolution, a), itemStart(resolution, b)];
+      expect(Math.sign(ka < kb ? -1 : ka > kb ? 1 : 0)).toBe(Math.sign(sa - sb));
+      expect(parseHistorySortKey(ka)).toEqual({ resolution, start: sa });
+      const { bucketMs, perItem } = SERIES[INTERVALS.find((i) => SERIES[i].stored === resolution)!];
+      expect(a - sa).toBeGreaterThanOrEqual(0);
+      expect(a - sa).toBeLessThan(bucketMs * perItem);
     }),
     { numRuns: runs(2000) },
   );
-  expect(historySortKey('1W', -1) < historySortKey('1W', 0)).toBe(true);
-  expect(msOfHistorySortKey(historySortKey('1W', -259_200_000))).toBe(-259_200_000);
+  expect(historySortKey('1W', -1) < historySortKey('1W', 7 * 86_400_000 * 52)).toBe(true);
+  expect(parseHistorySortKey(historySortKey('1W', 0))).toEqual({ resolution: '1W', start: -259_200_000 });
 });
 
-it('keeps the key of every time from 1970 on byte for byte', () => {
-  fc.assert(
-    fc.property(fc.integer({ min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) }), (ms) => {
-      expect(historySortKey('RAW', ms)).toBe(`RAW#${String(ms).padStart(15, '0')}`);
-    }),
-  );
-  expect(historySortKey('4H', Date.parse('2026-11-20T08:00:00Z'))).toBe('4H#001795161600000');
+it('spells the layout: the series, the buckets an item packs, the span start in 15 digits', () => {
+  expect(historySortKey('1H', Date.parse('2026-11-20T08:30:00Z'))).toBe('1H.24#001795132800000');
+  expect(historySortKey('1W', 0)).toBe('1W.52#-999999740800000');
+  // Another packing or a key that is no span's start is no key of this layout.
+  expect(parseHistorySortKey('1H.12#001795132800000')).toBeUndefined();
+  expect(parseHistorySortKey('1H.24#001795136400000')).toBeUndefined();
+  expect(parseHistorySortKey('RAW#001795136400000')).toBeUndefined();
 });

@@ -5,7 +5,6 @@ import {
   PERIODS,
   REACH_MS,
   RETENTION_MS,
-  ROLLUPS,
   SERIES,
 } from '../../../shared/domain/buckets';
 
@@ -43,15 +42,11 @@ describe('the series declaration', () => {
   });
 
   it('keeps each stored series as docs/data-model.md says: 8 days, 31 days + 4 h, 367 days, for ever', () => {
-    expect(RETENTION_MS).toEqual({ RAW: 8 * DAY, '4H': 31 * DAY + 4 * HOUR, '1D': 367 * DAY, '1W': null });
+    expect(RETENTION_MS).toEqual({ '1H': 8 * DAY, '4H': 31 * DAY + 4 * HOUR, '1D': 367 * DAY, '1W': null });
   });
 
-  it('stores a bucket series for every interval but the raw one, and every period uses a declared interval', () => {
-    expect(ROLLUPS).toEqual([
-      { interval: '4h', resolution: '4H' },
-      { interval: '1d', resolution: '1D' },
-      { interval: '1w', resolution: '1W' },
-    ]);
+  it("stores a series for every interval (the observations as the hours' last), and every period uses a declared interval", () => {
+    expect(INTERVALS.map((i) => SERIES[i].stored)).toEqual(['1H', '4H', '1D', '1W']);
     for (const p of PERIODS) expect(INTERVALS).toContain(PERIOD_SPEC[p].interval);
   });
 });
