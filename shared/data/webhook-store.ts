@@ -64,7 +64,10 @@ const REFERENCE_BUCKETS = 256;
 /** A bucket's item holds at most this many characters of references (an item is at most 400 KB). */
 const REFERENCE_PART_CHARS = 300_000;
 
-/** The bucket of a subscription's references (FNV-1a of its id). */
+/**
+ * The bucket of a subscription's references (FNV-1a of its id).
+ * @internal (exported for its tests)
+ */
 export function referenceBucketOf(id: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);

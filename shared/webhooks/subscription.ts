@@ -24,7 +24,7 @@ const WEBHOOK_EVENTS = ['offer.added', 'offer.removed', 'offer.changed'] as cons
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** The conditions of `offer.changed`, in the order an event's `reasons` lists them. */
-export const CONDITIONS = ['apy_change', 'apy_above', 'apy_below', 'availability'] as const;
+const CONDITIONS = ['apy_change', 'apy_above', 'apy_below', 'availability'] as const;
 export type Condition = (typeof CONDITIONS)[number];
 const APY_CONDITIONS = ['apy_change', 'apy_above', 'apy_below'] as const;
 
