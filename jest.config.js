@@ -39,16 +39,16 @@ module.exports = {
   collectCoverageFrom,
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'json-summary', 'lcov'],
-  // The floor, as the most uncovered entities allowed (jest reads a negative threshold so): the whole
-  // suite on 2026-11-29 left 166 statements and lines, 325 branches and 16 functions of the
-  // application code uncovered (99.19 % of 20,553 statements: search, MCP, webhooks and the audit's
-  // fixes added 3,700 statements, 52 of them uncovered); the floor is those with a little room. The
-  // rise is debt, named in the issues' notes: bring it back to 125 / 260 / 15.
+  // The floor, as the most uncovered entities allowed (jest reads a negative threshold so): CI's whole
+  // suite on 2026-11-29 (05:25 UTC, after the data wing, packed history and webhooks merged) left 135
+  // statements and lines, 318 branches and 14 functions of the application code uncovered (99.36 % of
+  // 21,259 statements); the floor is those with a little room. Branches are still debt, named in the
+  // issues' notes: bring them back to 260.
   // Counts, not percentages (docs/adr/0020): the coverage is binary (test/coverage-runtime.js), and
   // V8 then reports fewer covered branches than with exact counts but the same uncovered ones. Every
   // count is below what the percentages before allowed (168 statements and lines, 356 branches, 29
   // functions). Allow fewer when coverage rises; never allow more to pass.
-  coverageThreshold: { global: { statements: -170, branches: -330, functions: -17, lines: -170 } },
+  coverageThreshold: { global: { statements: -140, branches: -325, functions: -16, lines: -140 } },
   projects: [
     {
       ...shared,
