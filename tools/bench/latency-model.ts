@@ -97,6 +97,39 @@ function seedOf(...parts: number[]): number {
 }
 
 /**
+ * How the model draws one call: its distribution (a conditional write's, or any other call's), whether
+ * its time grows with what it read (a Query, a batch get), and its kind (the draws' stream).
+ */
+function classifyCall(commandName: unknown, input: { ConditionExpression?: string }) {
+  const command = String(commandName ?? '').replace(/Command$/, '');
+  const conditional =
+    (command === 'UpdateItem' || command === 'PutItem' || command === 'DeleteItem') &&
+    input.ConditionExpression !== undefined;
+  const sized = command === 'Query' || command === 'BatchGetItem';
+  return {
+    base: conditional ? LATENCY_MODEL.conditionalWrite : LATENCY_MODEL.single,
+    sized,
+    kind: conditional ? 1 : sized ? 2 : 3,
+  };
+}
+
+/** A sized call's arguments asking DynamoDB to report what it consumed (unless they already do). */
+function askingCapacity<A extends { input: unknown }>(args: A, sized: boolean): A {
+  const input = args.input as { ReturnConsumedCapacity?: string };
+  return sized && input.ReturnConsumedCapacity === undefined
+    ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } }
+    : args;
+}
+
+/** The time a sized call adds for the units it reports having read (at least half a unit). */
+function readTimeMs(output: unknown): number {
+  type Consumed = { CapacityUnits?: number };
+  const reported = (output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
+  const consumed = ([] as Consumed[]).concat(reported ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0) || 0.5;
+  return (consumed / 0.5) * LATENCY_MODEL.queryMsPerReadUnit;
+}
+
+/**
  * Put the model on the clients. The calls `outside` says no request waits for (the pointer read
  * ahead beside a request: tools/bench/scale.ts) draw by their own ranks, so that they do not change
  * the draws of the request's calls.
@@ -111,32 +144,16 @@ export function applyLatencyModel(
   for (const client of clients) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        const command = String(context.commandName ?? '').replace(/Command$/, '');
-        const input = args.input as { ConditionExpression?: string; ReturnConsumedCapacity?: string };
-        const conditional =
-          (command === 'UpdateItem' || command === 'PutItem' || command === 'DeleteItem') &&
-          input.ConditionExpression !== undefined;
-        const base = conditional ? LATENCY_MODEL.conditionalWrite : LATENCY_MODEL.single;
-        const sized = command === 'Query' || command === 'BatchGetItem';
-        const kind = (outside() ? 3 : 0) + (conditional ? 1 : sized ? 2 : 3);
+        const call = classifyCall(context.commandName, args.input as { ConditionExpression?: string });
+        const kind = (outside() ? 3 : 0) + call.kind;
         const rank = ranks.get(kind) ?? 0;
         ranks.set(kind, rank + 1);
-        let drawn = logNormal(seeded(seedOf(seed, iteration, kind, rank)), base.medianMs, base.p99Ms);
+        let drawn = logNormal(seeded(seedOf(seed, iteration, kind, rank)), call.base.medianMs, call.base.p99Ms);
         const started = performance.now();
         // A Query's or a batch's time depends on what it read, so each reports it: the request's do
         // (its accounting asks), and a floor's must too, or it would be drawn as if it read nothing.
-        const asked =
-          sized && input.ReturnConsumedCapacity === undefined
-            ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } }
-            : args;
-        const out = await next(asked);
-        if (sized) {
-          type Consumed = { CapacityUnits?: number };
-          const reported = (out.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
-          const consumed =
-            ([] as Consumed[]).concat(reported ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0) || 0.5;
-          drawn += (consumed / 0.5) * LATENCY_MODEL.queryMsPerReadUnit;
-        }
+        const out = await next(askingCapacity(args, call.sized));
+        if (call.sized) drawn += readTimeMs(out.output);
         await waitUntil(started + drawn);
         return out;
       },
@@ -168,30 +185,13 @@ export function modelledDynamoTime(
   const ranks = new Map<number, number>();
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const command = String(context.commandName ?? '').replace(/Command$/, '');
-      const input = args.input as { ConditionExpression?: string; ReturnConsumedCapacity?: string };
-      const conditional =
-        (command === 'UpdateItem' || command === 'PutItem' || command === 'DeleteItem') &&
-        input.ConditionExpression !== undefined;
-      const base = conditional ? LATENCY_MODEL.conditionalWrite : LATENCY_MODEL.single;
-      const sized = command === 'Query' || command === 'BatchGetItem';
-      const kind = conditional ? 1 : sized ? 2 : 3;
+      const { base, sized, kind } = classifyCall(context.commandName, args.input as { ConditionExpression?: string });
       const rank = ranks.get(kind) ?? 0;
       ranks.set(kind, rank + 1);
       let drawn = logNormal(seeded(seedOf(seed, 0, kind, rank)), base.medianMs, base.p99Ms);
-      const asked =
-        sized && input.ReturnConsumedCapacity === undefined
-          ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } }
-          : args;
       const start = performance.now();
-      const out = await next(asked);
-      if (sized) {
-        type Consumed = { CapacityUnits?: number };
-        const reported = (out.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
-        const consumed =
-          ([] as Consumed[]).concat(reported ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0) || 0.5;
-        drawn += (consumed / 0.5) * LATENCY_MODEL.queryMsPerReadUnit;
-      }
+      const out = await next(askingCapacity(args, sized));
+      if (sized) drawn += readTimeMs(out.output);
       calls.push({ start, end: performance.now(), drawn });
       return out;
     },
