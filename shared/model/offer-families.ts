@@ -278,11 +278,17 @@ export const isHistoryFamily = (family: OfferFamily): family is HistoryFamily =>
   OFFER_FAMILY[family].history.length > 0;
 export const HISTORY_FAMILIES = OFFER_FAMILIES.filter(isHistoryFamily);
 
+/** Families in words, in the order given: `earn, borrow and collateral` (the descriptions' texts). */
+export const inWords = (families: readonly string[]): string =>
+  families.length < 2 ? families.join('') : `${families.slice(0, -1).join(', ')} and ${families[families.length - 1]}`;
+
 /** The families whose versions carry APY figures (earn and borrow). */
 export type FigureFamily = {
   [F in OfferFamily]: (typeof OFFER_FAMILY)[F]['figures'] extends true ? F : never;
 }[OfferFamily];
 export const hasFigures = (family: OfferFamily): family is FigureFamily => OFFER_FAMILY[family].figures;
+
+export const FIGURE_FAMILIES = OFFER_FAMILIES.filter(hasFigures);
 
 /** The filters a family's list accepts, in the order of its parameters. */
 export const filtersOf = (family: OfferFamily): OfferFilter[] =>

@@ -2,7 +2,15 @@
  * The notes on fields (units, meanings; docs/api.md, "Values") as descriptions of the document's schemas
  * and fields. Types, nullability and required fields come from the zod schemas, never from here.
  */
-import type { SchemaName } from './response-schemas';
+import {
+  HISTORY_FAMILIES,
+  type HistoryFamily,
+  hasFigures,
+  OFFER_FAMILIES,
+  OFFER_FAMILY,
+  type OfferFamily,
+} from '../../shared/model/offer-families';
+import { historySchemaNames, offerSchemaNames, type SchemaName } from './response-schemas';
 
 const PERCENT = 'decimal string, percent (`4.25` means 4.25%)';
 const USD = 'decimal string, USD';
@@ -17,6 +25,67 @@ const WINDOW_NOTES = {
   from: 'Start of the window (`all`: start of the first bucket, or `to` when there are no points; `custom`: `from` as given).',
   to: 'End of the window: the request time, or `to` as given.',
   point_count: 'Number of points in `data`.',
+};
+
+/** Each family's entries, merged in the order of the families. */
+const perFamily = <F extends OfferFamily, T>(families: readonly F[], entries: (family: F) => Record<string, T>) =>
+  Object.assign({}, ...families.map(entries)) as Partial<Record<SchemaName, T>>;
+
+const CHANGES_NOTES = {
+  since: 'The older version.',
+  snapshot: 'The newer version: pass it as `since` next time.',
+  data: '`{ id, change, offer }`: `added` and `changed` carry the newer offer, `removed` carries `null`.',
+};
+
+/** A field's name in words: `net_borrow_apy` → `net borrow APY`. */
+const inWords = (field: string) =>
+  field
+    .split('_')
+    .map((word) => (word === 'apy' || word === 'tvl' ? word.toUpperCase() : word))
+    .join(' ');
+
+/** A history point's fields: the bucket, and the last value of each role its series records. */
+function pointNotes(family: HistoryFamily): Record<string, string> {
+  const fields = OFFER_FAMILY[family].fields as Partial<Record<'apy' | 'tvl', string>>;
+  const unit = { apy: PERCENT, tvl: USD };
+  return {
+    timestamp: 'Start of the bucket.',
+    ...Object.fromEntries(
+      OFFER_FAMILY[family].history.map((role) => [
+        role,
+        `Last ${inWords(fields[role] ?? role)} observed in the bucket, ${unit[role]}.`,
+      ]),
+    ),
+  };
+}
+
+/** The notes on each offer family's own fields (its `id` is noted for all): a family without them does not build. */
+const OFFER_FIELD_NOTES: Record<OfferFamily, Record<string, string>> = {
+  earn: {
+    apy: `APY, ${PERCENT}.`,
+    estimated_apy: `Provider-estimated APY, ${PERCENT}.`,
+    tvl: `Total value locked, ${USD}.`,
+    min_amount: 'Decimal string.',
+    max_amount: 'Decimal string.',
+    available: 'Runtime availability; may be `false` on returned offers.',
+    available_updated_at: 'Last refresh of `available`.',
+  },
+  borrow: {
+    borrow_apy: `Borrow APY, ${PERCENT}.`,
+    supply_apy: `Supply APY, ${PERCENT}.`,
+    net_borrow_apy: `Net borrow APY, ${PERCENT}.`,
+    real_net_borrow_apy: `Service-normalized net borrow APY, ${PERCENT}.`,
+    total_supply_usd: `${USD}.`,
+    total_borrow_usd: `${USD}.`,
+    available_liquidity_usd: `${USD}.`,
+    is_active: 'Runtime activity; may be `false` on returned offers.',
+  },
+  collateral: {
+    initial_ltv: `Initial loan-to-value, ${PERCENT}.`,
+    margin_call_ltv: `Margin-call loan-to-value, ${PERCENT}.`,
+    liquidation_ltv: `Liquidation loan-to-value, ${PERCENT}.`,
+    is_active: 'Runtime activity; may be `false` on returned offers.',
+  },
 };
 
 export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
@@ -34,28 +103,32 @@ export const SCHEMA_NOTES: Partial<Record<SchemaName, string>> = {
   ApyStats:
     'Trend and stability figures of an offer\'s APY (earn `apy`, borrow `net_borrow_apy`) as of `as_of`, the refresh time of the version, from its stored history, exact (docs/api.md, "APY figures"). ' +
     'Present only with `include=apy_stats`, as the last field of the offer.',
-  EarnOffer:
-    'A published earn offer; `available: false` offers are returned too. `apy_stats` only with `include=apy_stats`.',
-  BorrowOffer:
-    'A published borrow offer; `is_active: false` offers are returned too. `apy_stats` only with `include=apy_stats`.',
-  CollateralOffer: 'A published collateral offer; `is_active: false` offers are returned too.',
-  EarnChanges: 'The earn offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
-  BorrowChanges: 'The borrow offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
-  CollateralChanges:
-    'The collateral offers that differ between the versions `since` and `snapshot`, by ascending `id`.',
+  ...perFamily(OFFER_FAMILIES, (family) => ({
+    [offerSchemaNames(family).offer]:
+      `A published ${family} offer; \`${OFFER_FAMILY[family].fields.flag}: false\` offers are returned too.` +
+      (hasFigures(family) ? ' `apy_stats` only with `include=apy_stats`.' : ''),
+    [offerSchemaNames(family).changes]:
+      `The ${family} offers that differ between the versions \`since\` and \`snapshot\`, by ascending \`id\`.`,
+  })),
   FamilyStatus: 'How fresh one family is.',
   Status: 'How fresh each family is, by its name in the paths.',
   SnapshotExpiredDetails: 'The parameter that named the version that is gone.',
   SnapshotExpiredError: '`snapshot_expired`: the data version named by `snapshot` or `since` is no longer readable.',
-  EarnHistory: 'Earn offer history: one point per non-empty bucket, ascending in time.',
-  BorrowHistory:
-    'Borrow offer APY history (`apy` is `net_borrow_apy`): one point per non-empty bucket, ascending in time.',
-  EarnHistories:
-    "Several earn offers' history: one entry per published id, in the order of `ids` (unknown or unpublished ids are absent).",
-  BorrowHistories:
-    "Several borrow offers' APY history: one entry per published id, in the order of `ids` (unknown or unpublished ids are absent).",
-  EarnHistoryEntry: "One earn offer's window, as its own history answers it, with its `id`.",
-  BorrowHistoryEntry: "One borrow offer's window, as its own history answers it, with its `id`.",
+  ...perFamily(HISTORY_FAMILIES, (family) => {
+    const Family = `${family[0].toUpperCase()}${family.slice(1)}`;
+    // A family whose history holds its APY alone says so; one whose APY field has another name says which.
+    const what = OFFER_FAMILY[family].history.length === 1 ? 'APY history' : 'history';
+    const apyField = (OFFER_FAMILY[family].fields as { apy?: string }).apy;
+    const renamed = apyField && apyField !== 'apy' ? ` (\`apy\` is \`${apyField}\`)` : '';
+    return {
+      [historySchemaNames(family).history]:
+        `${Family} offer ${what}${renamed}: one point per non-empty bucket, ascending in time.`,
+      [historySchemaNames(family).histories]:
+        `Several ${family} offers' ${what}: one entry per published id, in the order of \`ids\` (unknown or unpublished ids are absent).`,
+      [historySchemaNames(family).entry]:
+        `One ${family} offer's window, as its own history answers it, with its \`id\`.`,
+    };
+  }),
   QuotaErrorDetails: 'When to try again and the limit that refused the request.',
   ValidationErrorDetails: 'The violated rules.',
   ValidationError: '`validation_error`: a query or path parameter failed validation.',
@@ -84,21 +157,7 @@ export const FIELD_NOTES: Partial<Record<SchemaName, Record<string, string>>> = 
     max_age_seconds: 'How old `refreshed_at` may be before the family is stale (per stage).',
     stale: '`true` when now minus `refreshed_at` is more than `max_age_seconds`.',
   },
-  EarnChanges: {
-    since: 'The older version.',
-    snapshot: 'The newer version: pass it as `since` next time.',
-    data: '`{ id, change, offer }`: `added` and `changed` carry the newer offer, `removed` carries `null`.',
-  },
-  BorrowChanges: {
-    since: 'The older version.',
-    snapshot: 'The newer version: pass it as `since` next time.',
-    data: '`{ id, change, offer }`: `added` and `changed` carry the newer offer, `removed` carries `null`.',
-  },
-  CollateralChanges: {
-    since: 'The older version.',
-    snapshot: 'The newer version: pass it as `since` next time.',
-    data: '`{ id, change, offer }`: `added` and `changed` carry the newer offer, `removed` carries `null`.',
-  },
+  ...perFamily(OFFER_FAMILIES, (family) => ({ [offerSchemaNames(family).changes]: CHANGES_NOTES })),
   Currency: { logo64: 'Image URL.', updated_at: 'Last update.' },
   CurrencyStats: {
     usd_price: USD,
@@ -112,34 +171,9 @@ export const FIELD_NOTES: Partial<Record<SchemaName, Record<string, string>>> = 
   Protocol: { url: 'Platform website.', logo64: 'Image URL.' },
   WalletStats: { platforms: 'Operating-system or device kinds.' },
   ProtocolStats: { tvl: `Total value locked, ${USD}.` },
-  EarnOffer: {
-    id: 'Numeric offer identifier.',
-    apy: `APY, ${PERCENT}.`,
-    estimated_apy: `Provider-estimated APY, ${PERCENT}.`,
-    tvl: `Total value locked, ${USD}.`,
-    min_amount: 'Decimal string.',
-    max_amount: 'Decimal string.',
-    available: 'Runtime availability; may be `false` on returned offers.',
-    available_updated_at: 'Last refresh of `available`.',
-  },
-  BorrowOffer: {
-    id: 'Numeric offer identifier.',
-    borrow_apy: `Borrow APY, ${PERCENT}.`,
-    supply_apy: `Supply APY, ${PERCENT}.`,
-    net_borrow_apy: `Net borrow APY, ${PERCENT}.`,
-    real_net_borrow_apy: `Service-normalized net borrow APY, ${PERCENT}.`,
-    total_supply_usd: `${USD}.`,
-    total_borrow_usd: `${USD}.`,
-    available_liquidity_usd: `${USD}.`,
-    is_active: 'Runtime activity; may be `false` on returned offers.',
-  },
-  CollateralOffer: {
-    id: 'Numeric offer identifier.',
-    initial_ltv: `Initial loan-to-value, ${PERCENT}.`,
-    margin_call_ltv: `Margin-call loan-to-value, ${PERCENT}.`,
-    liquidation_ltv: `Liquidation loan-to-value, ${PERCENT}.`,
-    is_active: 'Runtime activity; may be `false` on returned offers.',
-  },
+  ...perFamily(OFFER_FAMILIES, (family) => ({
+    [offerSchemaNames(family).offer]: { id: 'Numeric offer identifier.', ...OFFER_FIELD_NOTES[family] },
+  })),
   ApyStats: {
     as_of: 'The refresh time the figures are computed at.',
     change_1d:
@@ -153,19 +187,11 @@ export const FIELD_NOTES: Partial<Record<SchemaName, Record<string, string>>> = 
       'Population standard deviation of the same 30-day points, percentage points, rounded half-even to 6 places; `null` as `mean_30d`.',
     points_30d: 'How many daily points `mean_30d` and `stddev_30d` used.',
   },
-  EarnHistory: WINDOW_NOTES,
-  BorrowHistory: WINDOW_NOTES,
-  EarnHistoryEntry: { id: 'Numeric offer identifier.', ...WINDOW_NOTES },
-  BorrowHistoryEntry: { id: 'Numeric offer identifier.', ...WINDOW_NOTES },
-  EarnHistoryPoint: {
-    timestamp: 'Start of the bucket.',
-    apy: `Last APY observed in the bucket, ${PERCENT}.`,
-    tvl: `Last TVL observed in the bucket, ${USD}.`,
-  },
-  BorrowHistoryPoint: {
-    timestamp: 'Start of the bucket.',
-    apy: `Last net borrow APY observed in the bucket, ${PERCENT}.`,
-  },
+  ...perFamily(HISTORY_FAMILIES, (family) => ({
+    [historySchemaNames(family).history]: WINDOW_NOTES,
+    [historySchemaNames(family).entry]: { id: 'Numeric offer identifier.', ...WINDOW_NOTES },
+    [historySchemaNames(family).point]: pointNotes(family),
+  })),
   QuotaErrorDetails: {
     reset_at: 'Start of the next window (next UTC minute, or next 1st of the month 00:00 UTC).',
     limit: 'The limit that refused the request (per minute, or per month).',

@@ -26,11 +26,19 @@ import {
   WEBHOOK_ID_PATH,
 } from '../../shared/http/query';
 import { type OperationId, perOfferFamily } from '../../shared/http/routes';
-import { hasFigures, isHistoryFamily } from '../../shared/model/offer-families';
+import {
+  FIGURE_FAMILIES,
+  filtersOf,
+  hasFigures,
+  inWords,
+  isHistoryFamily,
+  OFFER_FAMILIES,
+  OFFER_FAMILY,
+} from '../../shared/model/offer-families';
 import { catalogOrdering, csvNote, historyRules, offerOrdering } from './descriptions';
 import { BODY_EXAMPLES, SLUG_EXAMPLES } from './examples';
 import { type DocumentedSchema, documented, listOf, type ParameterName } from './parameters';
-import type { SchemaName } from './response-schemas';
+import { historySchemaNames, offerSchemaNames, type SchemaName } from './response-schemas';
 
 export type Tag = 'Platforms' | 'Currencies' | 'Offers' | 'History' | 'Search' | 'Agents' | 'Usage' | 'Webhooks';
 
@@ -60,8 +68,7 @@ export interface ParameterOverride {
 }
 
 const TAKES_NO_QUERY = 'Takes no query parameters: any is a `validation_error`.';
-const TAKES_INCLUDE =
-  "Takes only `include` (`include=apy_stats` adds each earn and borrow offer's figures); any other query parameter is a `validation_error`.";
+const TAKES_INCLUDE = `Takes only \`include\` (\`include=apy_stats\` adds each ${inWords(FIGURE_FAMILIES)} offer's figures); any other query parameter is a \`validation_error\`.`;
 
 const CATALOG_NAMES: Record<
   CatalogFamily,
@@ -77,12 +84,6 @@ const CATALOG_NAMES: Record<
     list: 'CurrencyList',
     tag: 'Currencies',
   },
-};
-
-const OFFER_NAMES: Record<OfferFamily, { schema: SchemaName; list: SchemaName; changes: SchemaName }> = {
-  earn: { schema: 'EarnOffer', list: 'EarnOfferList', changes: 'EarnChanges' },
-  borrow: { schema: 'BorrowOffer', list: 'BorrowOfferList', changes: 'BorrowChanges' },
-  collateral: { schema: 'CollateralOffer', list: 'CollateralOfferList', changes: 'CollateralChanges' },
 };
 
 function catalogList(family: CatalogFamily): OperationSpec {
@@ -102,7 +103,7 @@ function catalogDetail(family: CatalogFamily): OperationSpec {
   const n = CATALOG_NAMES[family];
   const embeds =
     family === 'currencies'
-      ? ' The currency comes with `earn_offers`, `borrow_offers` and `collateral_offers`: every published offer whose `asset.slug` is this slug, each array in its family default order.'
+      ? ` The currency comes with ${inWords(OFFER_FAMILIES.map((f) => `\`${OFFER_FAMILY[f].dataset}\``))}: every published offer whose \`asset.slug\` is this slug, each array in its family default order.`
       : '';
   return {
     summary: `Get one ${n.one}`,
@@ -118,18 +119,26 @@ function catalogDetail(family: CatalogFamily): OperationSpec {
   };
 }
 
-const FLAG: Record<OfferFamily, string> = { earn: 'available', borrow: 'is_active', collateral: 'is_active' };
+const flagOf = (family: OfferFamily): string => OFFER_FAMILY[family].fields.flag;
+
+/** What a list says of the bounds it takes, and of the flag it does not (another family's). */
+function boundsNote(family: OfferFamily): string {
+  const filters: readonly string[] = filtersOf(family);
+  const otherFlags = [...new Set(OFFER_FAMILIES.map(flagOf))].filter((flag) => flag !== flagOf(family));
+  if (!filters.includes('min_apy') && !filters.includes('min_tvl'))
+    return ` \`min_apy\` and \`min_tvl\` are not supported here (a \`validation_error\`), nor is ${inWords(otherFlags.map((f) => `\`${f}\``))}.`;
+  return (
+    ' `min_apy` keeps offers whose APY (the field `apy_*` sorts by) is at least the value, `min_tvl` those whose TVL (the field `tvl_desc` sorts by) is. ' +
+    `${inWords(otherFlags.map((f) => `\`${f}\``))} is the other family's flag: a \`validation_error\` here.`
+  );
+}
 
 function offerList(family: OfferFamily): OperationSpec {
-  const bounds =
-    family === 'collateral'
-      ? ' `min_apy` and `min_tvl` are not supported here (a `validation_error`), nor is `available`.'
-      : ` \`min_apy\` keeps offers whose APY (the field \`apy_*\` sorts by) is at least the value, \`min_tvl\` those whose TVL (the field \`tvl_desc\` sorts by) is. ` +
-        `\`${family === 'earn' ? 'is_active' : 'available'}\` is the other family's flag: a \`validation_error\` here.`;
+  const bounds = boundsNote(family);
   return {
     summary: `List ${family} offers`,
     description:
-      `Published ${family} offers, filtered and sorted; without \`${FLAG[family]}\` whatever their \`${FLAG[family]}\` flag. ` +
+      `Published ${family} offers, filtered and sorted; without \`${flagOf(family)}\` whatever their \`${flagOf(family)}\` flag. ` +
       'Filters combine with AND; a list of values in one filter matches any of them. Every combination has an exact `total`. ' +
       `${offerOrdering(family)}${bounds} An offer whose platform is unknown or not public has \`platform: null\` and matches no \`platform\` or \`platform_type\` filter. ` +
       '`pagination.snapshot` names the data version of the page; `snapshot=` reads that version again, and `Link` names the next and previous pages of it.\n\n' +
@@ -137,10 +146,10 @@ function offerList(family: OfferFamily): OperationSpec {
     tag: 'Offers',
     query: documented(OFFER_LIST_QUERY[family]()),
     queryOverrides: { sort: { default: DEFAULT_SORT[family], description: `Sort mode. ${offerOrdering(family)}` } },
-    ok: OFFER_NAMES[family].list,
+    ok: offerSchemaNames(family).list,
     csv: offersCsv(
       family,
-      exampleOf<{ data: unknown[] }>(OFFER_NAMES[family].list).data.map((offer) => JSON.stringify(offer)),
+      exampleOf<{ data: unknown[] }>(offerSchemaNames(family).list).data.map((offer) => JSON.stringify(offer)),
     ),
   };
 }
@@ -161,7 +170,7 @@ function offerChanges(family: OfferFamily): OperationSpec {
       'Pages of one answer are pinned by `snapshot` (the `Link` header carries it). An expired or unknown `since` or `snapshot` is `410 snapshot_expired`. Charged like any request.',
     tag: 'Offers',
     query: documented(CHANGES_QUERY[family]()),
-    ok: OFFER_NAMES[family].changes,
+    ok: offerSchemaNames(family).changes,
   };
 }
 
@@ -172,20 +181,24 @@ function offerDetail(family: OfferFamily): OperationSpec {
     tag: 'Offers',
     path: documented(OFFER_ID_PATH()),
     query: documented(OFFER_DETAIL_QUERY[family]()),
-    ok: OFFER_NAMES[family].schema,
+    ok: offerSchemaNames(family).offer,
   };
 }
 
-const HISTORY_NAMES: Record<HistoryFamily, { history: SchemaName; histories: SchemaName; offer: SchemaName }> = {
-  earn: { history: 'EarnHistory', histories: 'EarnHistories', offer: 'EarnOffer' },
-  borrow: { history: 'BorrowHistory', histories: 'BorrowHistories', offer: 'BorrowOffer' },
-};
+/** What a history point holds: the roles its series records, named as in the points (CONTRACT §12). */
+function pointsNote(family: HistoryFamily): string {
+  const roles = OFFER_FAMILY[family].history as readonly ('apy' | 'tvl')[];
+  const fields = OFFER_FAMILY[family].fields as Partial<Record<'apy' | 'tvl', string>>;
+  const shape = `\`{${['timestamp', ...roles].join(', ')}}\``;
+  const renamed = roles.filter((role) => fields[role] !== role);
+  if (renamed.length > 0)
+    return `Points are ${shape} with ${inWords(renamed.map((role) => `\`${role}\` the offer \`${fields[role]}\``))}.`;
+  return roles.includes('tvl') ? `Points are ${shape} (\`tvl\` nullable).` : `Points are ${shape}.`;
+}
 
 function history(family: HistoryFamily): OperationSpec {
-  const points =
-    family === 'earn'
-      ? 'Points are `{timestamp, apy, tvl}` (`tvl` nullable).'
-      : 'Points are `{timestamp, apy}` with `apy` the offer `net_borrow_apy`.';
+  const points = pointsNote(family);
+  const names = { ...historySchemaNames(family), offer: offerSchemaNames(family).offer };
   return {
     summary: `Get ${family} offer history`,
     description: `APY history of one published ${family} offer. ${points}\n\n${historyRules()}\n\n${csvNote(historyColumnsOf(family), false)}`,
@@ -193,11 +206,11 @@ function history(family: HistoryFamily): OperationSpec {
     path: documented(OFFER_ID_PATH()),
     query: documented(HISTORY_QUERY()),
     queryOverrides: { period: { default: DEFAULT_PERIOD } },
-    ok: HISTORY_NAMES[family].history,
+    ok: names.history,
     csv: historyCsv(family, [
       {
-        id: exampleOf<{ id: number }>(HISTORY_NAMES[family].offer).id,
-        points: exampleOf<{ data: Record<string, unknown>[] }>(HISTORY_NAMES[family].history).data,
+        id: exampleOf<{ id: number }>(names.offer).id,
+        points: exampleOf<{ data: Record<string, unknown>[] }>(names.history).data,
       },
     ]),
   };
@@ -224,12 +237,12 @@ function histories(family: HistoryFamily): OperationSpec {
         ),
       },
     },
-    ok: HISTORY_NAMES[family].histories,
+    ok: historySchemaNames(family).histories,
     csv: historyCsv(
       family,
-      exampleOf<{ data: { id: number; data: Record<string, unknown>[] }[] }>(HISTORY_NAMES[family].histories).data.map(
-        ({ id, data }) => ({ id, points: data }),
-      ),
+      exampleOf<{ data: { id: number; data: Record<string, unknown>[] }[] }>(
+        historySchemaNames(family).histories,
+      ).data.map(({ id, data }) => ({ id, points: data })),
     ),
   };
 }

@@ -9,6 +9,14 @@ import { VERSIONED_FAMILIES } from '../../shared/data/keys';
 import { INTERVALS, PERIODS } from '../../shared/domain/buckets';
 import * as r from '../../shared/domain/resources';
 import { PAGE_SIZE, SEARCH_LIMIT, SNAPSHOT_MAX_LENGTH } from '../../shared/http/query';
+import {
+  HISTORY_FAMILIES,
+  type HistoryFamily,
+  hasFigures,
+  OFFER_FAMILIES,
+  OFFER_FAMILY,
+  type OfferFamily,
+} from '../../shared/model/offer-families';
 import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
 
 const count = () => z.int().check(z.minimum(0));
@@ -59,19 +67,42 @@ const Status = z.strictObject({
   ),
 });
 
-/** Earn and borrow offers as answered: with `apy_stats` last when the request includes it (docs/api.md, "APY figures"). */
-const EarnOffer = z.extend(r.EarnOffer, { apy_stats: z.optional(r.ApyStats) });
-const BorrowOffer = z.extend(r.BorrowOffer, { apy_stats: z.optional(r.ApyStats) });
+/** A family's name in a schema name: `earn` → `Earn`. */
+type Cap<F extends string> = Capitalize<F>;
+const cap = <F extends string>(family: F) => `${family[0].toUpperCase()}${family.slice(1)}` as Cap<F>;
+
+/** The schema names of each offer family's answers (`EarnOffer`, `EarnOfferList`, …), derived from its name. */
+export const offerSchemaNames = <F extends OfferFamily>(family: F) => ({
+  offer: `${cap(family)}Offer` as const,
+  list: `${cap(family)}OfferList` as const,
+  changes: `${cap(family)}Changes` as const,
+});
+export const historySchemaNames = <F extends HistoryFamily>(family: F) => ({
+  point: `${cap(family)}HistoryPoint` as const,
+  history: `${cap(family)}History` as const,
+  entry: `${cap(family)}HistoryEntry` as const,
+  histories: `${cap(family)}Histories` as const,
+});
+
+/** One value per family, keyed by it. */
+const byFamily = <F extends OfferFamily, T>(families: readonly F[], make: (family: F) => T): Record<F, T> =>
+  Object.fromEntries(families.map((family) => [family, make(family)])) as Record<F, T>;
+
+/** An offer as answered: with `apy_stats` last when the family has figures and the request includes it (docs/api.md, "APY figures"). */
+const OFFER = byFamily(
+  OFFER_FAMILIES,
+  (family): z.ZodMiniType =>
+    hasFigures(family)
+      ? z.strictObject({ ...r.OFFER_FIELDS[family], apy_stats: z.optional(r.ApyStats) })
+      : z.strictObject(r.OFFER_FIELDS[family]),
+);
 
 const CurrencyDetail = z.strictObject({
   ...r.currencyFields,
-  earn_offers: z.array(EarnOffer),
-  borrow_offers: z.array(BorrowOffer),
-  collateral_offers: z.array(r.CollateralOffer),
+  ...(Object.fromEntries(OFFER_FAMILIES.map((family) => [OFFER_FAMILY[family].dataset, z.array(OFFER[family])])) as {
+    [F in OfferFamily as (typeof OFFER_FAMILY)[F]['dataset']]: z.ZodMiniArray<z.ZodMiniObject>;
+  }),
 });
-
-const BorrowHistoryPoint = z.strictObject(r.HISTORY_POINT_FIELDS.borrow);
-const EarnHistoryPoint = z.strictObject(r.HISTORY_POINT_FIELDS.earn);
 
 const windowFields = <T extends z.ZodMiniType>(point: T) => ({
   period: z.enum([...PERIODS, 'custom']),
@@ -87,8 +118,22 @@ const history = <T extends z.ZodMiniType>(point: T) => z.strictObject(windowFiel
 /** Several offers' windows: one entry per published id, in the order of `ids`. */
 const histories = <T extends z.ZodMiniType>(entry: T) => z.strictObject({ data: z.array(entry) });
 const historyEntry = <T extends z.ZodMiniType>(point: T) => z.strictObject({ id: count(), ...windowFields(point) });
-const EarnHistoryEntry = historyEntry(EarnHistoryPoint);
-const BorrowHistoryEntry = historyEntry(BorrowHistoryPoint);
+
+/** Each family's schemas of one kind, by name, in the order of the families. */
+function perFamily<F extends OfferFamily, K extends string>(
+  families: readonly F[],
+  entries: (family: F) => [K, z.ZodMiniType][],
+): Record<K, z.ZodMiniType> {
+  return Object.fromEntries(families.flatMap(entries)) as Record<K, z.ZodMiniType>;
+}
+const HISTORY_POINT = byFamily(
+  HISTORY_FAMILIES,
+  (family): z.ZodMiniType => z.strictObject(r.HISTORY_POINT_FIELDS[family]),
+);
+const HISTORY_ENTRY = byFamily(HISTORY_FAMILIES, (family): z.ZodMiniType => historyEntry(HISTORY_POINT[family]));
+
+type OfferNames = ReturnType<typeof offerSchemaNames<OfferFamily>>;
+type HistoryNames = ReturnType<typeof historySchemaNames<HistoryFamily>>;
 
 /** The error envelope of one set of codes, with the details those codes carry. */
 function errorEnvelope(codes: readonly ErrorCode[], details?: z.ZodMiniType) {
@@ -165,7 +210,7 @@ const decimalText = () => z.string().check(z.regex(/^-?\d+(\.\d+)?$/));
 const Webhook = z.strictObject({
   id: z.string().check(z.regex(/^wh_[0-9a-f]{20}$/)),
   url: z.string(),
-  family: z.enum(['earn', 'borrow', 'collateral']),
+  family: z.enum(OFFER_FAMILIES),
   filter: z.string(),
   events: z.array(z.enum(['offer.added', 'offer.removed', 'offer.changed'])),
   conditions: z.strictObject({
@@ -244,27 +289,25 @@ export const COMPONENT_SCHEMAS = {
   ProtocolStats: r.ProtocolStats,
   Protocol: r.Protocol,
   ApyStats: r.ApyStats,
-  EarnOffer,
-  BorrowOffer,
-  CollateralOffer: r.CollateralOffer,
+  ...perFamily(OFFER_FAMILIES, (f): [OfferNames['offer'], z.ZodMiniType][] => [[offerSchemaNames(f).offer, OFFER[f]]]),
   ExchangeList: list(r.Exchange),
   WalletList: list(r.Wallet),
   ProtocolList: list(r.Protocol),
   CurrencyList: list(r.Currency),
-  EarnOfferList: list(EarnOffer),
-  BorrowOfferList: list(BorrowOffer),
-  CollateralOfferList: list(r.CollateralOffer),
-  EarnChanges: changes(EarnOffer),
-  BorrowChanges: changes(BorrowOffer),
-  CollateralChanges: changes(r.CollateralOffer),
-  EarnHistoryPoint,
-  EarnHistory: history(EarnHistoryPoint),
-  BorrowHistoryPoint,
-  BorrowHistory: history(BorrowHistoryPoint),
-  EarnHistoryEntry,
-  EarnHistories: histories(EarnHistoryEntry),
-  BorrowHistoryEntry,
-  BorrowHistories: histories(BorrowHistoryEntry),
+  ...perFamily(OFFER_FAMILIES, (f): [OfferNames['list'], z.ZodMiniType][] => [
+    [offerSchemaNames(f).list, list(OFFER[f])],
+  ]),
+  ...perFamily(OFFER_FAMILIES, (f): [OfferNames['changes'], z.ZodMiniType][] => [
+    [offerSchemaNames(f).changes, changes(OFFER[f])],
+  ]),
+  ...perFamily(HISTORY_FAMILIES, (f): [HistoryNames['point' | 'history'], z.ZodMiniType][] => [
+    [historySchemaNames(f).point, HISTORY_POINT[f]],
+    [historySchemaNames(f).history, history(HISTORY_POINT[f])],
+  ]),
+  ...perFamily(HISTORY_FAMILIES, (f): [HistoryNames['entry' | 'histories'], z.ZodMiniType][] => [
+    [historySchemaNames(f).entry, HISTORY_ENTRY[f]],
+    [historySchemaNames(f).histories, histories(HISTORY_ENTRY[f])],
+  ]),
   SearchResult,
   SearchResults,
   McpMessage,
