@@ -4,10 +4,19 @@
  * Every example is valid against its schema (Redocly's `no-invalid-*-examples` rules and
  * test/integration/openapi.test.ts check it); the values are those of a small market, made up.
  */
+
+import { VERSIONED_FAMILIES } from '../../shared/data/keys';
 import { WAF_RESPONSES } from '../../shared/http/gateway-responses';
+import {
+  HISTORY_FAMILIES,
+  type HistoryFamily,
+  OFFER_FAMILIES,
+  OFFER_FAMILY,
+  type OfferFamily,
+} from '../../shared/model/offer-families';
 import { DEFAULTS } from '../../shared/platform/config';
 import type { ErrorCode } from '../../shared/platform/errors';
-import type { SchemaName } from './response-schemas';
+import { historySchemaNames, offerSchemaNames, type SchemaName } from './response-schemas';
 
 type Json = Record<string, unknown>;
 
@@ -160,6 +169,90 @@ const COLLATERAL_OFFER = {
   updated_at: UPDATED,
 };
 
+/** Each offer family's example offer and the total of its example list (a family without one does not build). */
+const OFFER_EXAMPLES: Record<OfferFamily, { offer: Json; total: number }> = {
+  earn: { offer: EARN_OFFER, total: 128 },
+  borrow: { offer: BORROW_OFFER, total: 64 },
+  collateral: { offer: COLLATERAL_OFFER, total: 31 },
+};
+
+/** Each history family's example answers: one offer's window and several offers' (a family without them does not build). */
+const HISTORY_EXAMPLES: Record<HistoryFamily, { history: Json; histories: Json }> = {
+  earn: {
+    history: {
+      period: '24h',
+      interval: '1h',
+      from: '2026-11-19T10:30:00.000Z',
+      to: '2026-11-20T10:30:00.000Z',
+      point_count: 2,
+      data: [
+        { timestamp: '2026-11-20T09:00:00.000Z', apy: '5.40', tvl: '1840000' },
+        { timestamp: '2026-11-20T10:00:00.000Z', apy: '5.42', tvl: null },
+      ],
+    },
+    histories: {
+      data: [
+        {
+          id: 1042,
+          period: 'custom',
+          interval: '1d',
+          from: '2026-11-18T00:00:00.000Z',
+          to: '2026-11-20T10:30:00.000Z',
+          point_count: 2,
+          data: [
+            { timestamp: '2026-11-19T00:00:00.000Z', apy: '5.38', tvl: '1832000' },
+            { timestamp: '2026-11-20T00:00:00.000Z', apy: '5.42', tvl: null },
+          ],
+        },
+        {
+          id: 2077,
+          period: 'custom',
+          interval: '1d',
+          from: '2026-11-18T00:00:00.000Z',
+          to: '2026-11-20T10:30:00.000Z',
+          point_count: 0,
+          data: [],
+        },
+      ],
+    },
+  },
+  borrow: {
+    history: {
+      period: '1w',
+      interval: '1h',
+      from: '2026-11-13T10:30:00.000Z',
+      to: '2026-11-20T10:30:00.000Z',
+      point_count: 1,
+      data: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '6.12' }],
+    },
+    histories: {
+      data: [
+        {
+          id: 3105,
+          period: '1w',
+          interval: '1d',
+          from: '2026-11-13T10:30:00.000Z',
+          to: '2026-11-20T10:30:00.000Z',
+          point_count: 1,
+          data: [{ timestamp: '2026-11-20T00:00:00.000Z', apy: '6.12' }],
+        },
+        {
+          id: 3117,
+          period: '1w',
+          interval: '1d',
+          from: '2026-11-13T10:30:00.000Z',
+          to: '2026-11-20T10:30:00.000Z',
+          point_count: 2,
+          data: [
+            { timestamp: '2026-11-19T00:00:00.000Z', apy: '7.05' },
+            { timestamp: '2026-11-20T00:00:00.000Z', apy: '7.1' },
+          ],
+        },
+      ],
+    },
+  },
+};
+
 /** A first page of 1 in a list of 3: `has_more`, pinned to the newer version. */
 const page = (item: Json, total = 3) => ({
   data: [item],
@@ -223,6 +316,16 @@ const envelope = (code: ErrorCode, message: string, details: Json | null = null)
   error: { code, message, details },
 });
 
+/** The offers of the currency detail's example, by family (none for the others). */
+const CURRENCY_OFFERS: Partial<Record<OfferFamily, Json[]>> = {
+  earn: [{ ...EARN_OFFER, asset: BITCOIN, chain: ETHEREUM }],
+  collateral: [COLLATERAL_OFFER],
+};
+
+/** Each family's entries, merged in the order of the families. */
+const perFamily = <F extends OfferFamily>(families: readonly F[], entries: (family: F) => Record<string, unknown>) =>
+  Object.assign({}, ...families.map(entries)) as Partial<Record<SchemaName, unknown>>;
+
 /** The example body of each response schema the operations answer with. */
 export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
   Exchange: EXCHANGE,
@@ -230,92 +333,23 @@ export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
   Protocol: PROTOCOL,
   CurrencyDetail: {
     ...CURRENCY,
-    earn_offers: [{ ...EARN_OFFER, asset: BITCOIN, chain: ETHEREUM }],
-    borrow_offers: [],
-    collateral_offers: [COLLATERAL_OFFER],
+    ...Object.fromEntries(
+      OFFER_FAMILIES.map((family) => [OFFER_FAMILY[family].dataset, CURRENCY_OFFERS[family] ?? []]),
+    ),
   },
-  EarnOffer: EARN_OFFER,
-  BorrowOffer: BORROW_OFFER,
-  CollateralOffer: COLLATERAL_OFFER,
+  ...perFamily(OFFER_FAMILIES, (family) => ({
+    [offerSchemaNames(family).offer]: OFFER_EXAMPLES[family].offer,
+    [offerSchemaNames(family).list]: page(OFFER_EXAMPLES[family].offer, OFFER_EXAMPLES[family].total),
+    [offerSchemaNames(family).changes]: changes(OFFER_EXAMPLES[family].offer),
+  })),
+  ...perFamily(HISTORY_FAMILIES, (family) => ({
+    [historySchemaNames(family).history]: HISTORY_EXAMPLES[family].history,
+    [historySchemaNames(family).histories]: HISTORY_EXAMPLES[family].histories,
+  })),
   ExchangeList: page(EXCHANGE, 42),
   WalletList: page(WALLET, 17),
   ProtocolList: page(PROTOCOL, 25),
   CurrencyList: page(CURRENCY, 250),
-  EarnOfferList: page(EARN_OFFER, 128),
-  BorrowOfferList: page(BORROW_OFFER, 64),
-  CollateralOfferList: page(COLLATERAL_OFFER, 31),
-  EarnChanges: changes(EARN_OFFER),
-  BorrowChanges: changes(BORROW_OFFER),
-  CollateralChanges: changes(COLLATERAL_OFFER),
-  EarnHistory: {
-    period: '24h',
-    interval: '1h',
-    from: '2026-11-19T10:30:00.000Z',
-    to: '2026-11-20T10:30:00.000Z',
-    point_count: 2,
-    data: [
-      { timestamp: '2026-11-20T09:00:00.000Z', apy: '5.40', tvl: '1840000' },
-      { timestamp: '2026-11-20T10:00:00.000Z', apy: '5.42', tvl: null },
-    ],
-  },
-  BorrowHistory: {
-    period: '1w',
-    interval: '1h',
-    from: '2026-11-13T10:30:00.000Z',
-    to: '2026-11-20T10:30:00.000Z',
-    point_count: 1,
-    data: [{ timestamp: '2026-11-20T10:00:00.000Z', apy: '6.12' }],
-  },
-  EarnHistories: {
-    data: [
-      {
-        id: 1042,
-        period: 'custom',
-        interval: '1d',
-        from: '2026-11-18T00:00:00.000Z',
-        to: '2026-11-20T10:30:00.000Z',
-        point_count: 2,
-        data: [
-          { timestamp: '2026-11-19T00:00:00.000Z', apy: '5.38', tvl: '1832000' },
-          { timestamp: '2026-11-20T00:00:00.000Z', apy: '5.42', tvl: null },
-        ],
-      },
-      {
-        id: 2077,
-        period: 'custom',
-        interval: '1d',
-        from: '2026-11-18T00:00:00.000Z',
-        to: '2026-11-20T10:30:00.000Z',
-        point_count: 0,
-        data: [],
-      },
-    ],
-  },
-  BorrowHistories: {
-    data: [
-      {
-        id: 3105,
-        period: '1w',
-        interval: '1d',
-        from: '2026-11-13T10:30:00.000Z',
-        to: '2026-11-20T10:30:00.000Z',
-        point_count: 1,
-        data: [{ timestamp: '2026-11-20T00:00:00.000Z', apy: '6.12' }],
-      },
-      {
-        id: 3117,
-        period: '1w',
-        interval: '1d',
-        from: '2026-11-13T10:30:00.000Z',
-        to: '2026-11-20T10:30:00.000Z',
-        point_count: 2,
-        data: [
-          { timestamp: '2026-11-19T00:00:00.000Z', apy: '7.05' },
-          { timestamp: '2026-11-20T00:00:00.000Z', apy: '7.1' },
-        ],
-      },
-    ],
-  },
   SearchResults: {
     data: [
       { type: 'currency', slug: 'tether', name: 'Tether', symbol: 'USDT' },
@@ -360,15 +394,8 @@ export const BODY_EXAMPLES: Partial<Record<SchemaName, unknown>> = {
   WebhookDelivery: DELIVERY_EXAMPLE,
   WebhookDeliveryList: { data: [DELIVERY_EXAMPLE], pagination: { total: 1, offset: 0, limit: 50, has_more: false } },
   Status: {
-    families: {
-      exchanges: familyStatus(),
-      wallets: familyStatus(),
-      protocols: familyStatus(),
-      currencies: familyStatus(),
-      earn: familyStatus(),
-      borrow: familyStatus(),
-      collateral: familyStatus(true),
-    },
+    // One family stale, to show the flag.
+    families: Object.fromEntries(VERSIONED_FAMILIES.map((family) => [family, familyStatus(family === 'collateral')])),
   },
   ValidationError: envelope('validation_error', 'The request parameters are invalid.', {
     message: ['limit must not be greater than 200', 'asset must not contain an empty value'],
