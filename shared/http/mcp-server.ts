@@ -8,6 +8,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { inWords, OFFER_FAMILIES } from '../model/offer-families';
 import { type ApiEvent, type ApiResult, queryValues } from './http';
 import { callTool, McpArgumentsError, type Tool, type ToolContext } from './mcp-tools';
 import type { RouteHandler } from './middleware/api-handler';
@@ -24,7 +25,7 @@ export interface McpOptions {
 
 /** What the server tells an assistant when it connects. */
 const INSTRUCTIONS =
-  'Market data for crypto finance: exchanges, wallets, DeFi protocols, currencies, and their earn, borrow and collateral offers with APY history. ' +
+  `Market data for crypto finance: exchanges, wallets, DeFi protocols, currencies, and their ${inWords(OFFER_FAMILIES)} offers with APY history. ` +
   'Use `search` to turn a name or symbol ("USDC", "Aave") into the slug the other tools take; lists are paged (`limit`, `offset`).';
 
 /** The request as the Fetch API's Request (the SDK's transport reads one): API Gateway sends the body base64 when it is binary. */

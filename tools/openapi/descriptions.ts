@@ -4,7 +4,7 @@
  * words follow the code.
  */
 
-import { CATALOG_FAMILIES, type CatalogFamily, OFFER_FAMILIES, type OfferFamily } from '../../shared/data/keys';
+import { CATALOG_FAMILIES, type CatalogFamily, type OfferFamily } from '../../shared/data/keys';
 import { INTERVALS, PERIOD_SPEC, PERIODS, RETENTION_MS, SERIES } from '../../shared/domain/buckets';
 import { DEFAULT_PERIOD, MAX_BUCKETS } from '../../shared/domain/history';
 import { CATALOG_ORDER, DEFAULT_SORT, distinctSortModes } from '../../shared/domain/orderings';
@@ -12,7 +12,23 @@ import { historyColumnsOf, offerColumnsOf } from '../../shared/http/csv';
 import { DEPRECATION_NOTICE_DAYS } from '../../shared/http/deprecation';
 import { PAGE_SIZE } from '../../shared/http/query';
 import type { Route } from '../../shared/http/routes';
-import { OFFER_FAMILY, SORTS, type SortRole, sortModesOf } from '../../shared/model/offer-families';
+import {
+  filtersOf,
+  inWords,
+  isHistoryFamily,
+  OFFER_FAMILIES,
+  OFFER_FAMILY,
+  SORTS,
+  type SortRole,
+  sortModesOf,
+} from '../../shared/model/offer-families';
+
+/** Each family's flag: `` `available` on earn, `is_active` on borrow and collateral ``. */
+const flagsInWords = () =>
+  [...new Set(OFFER_FAMILIES.map((f) => OFFER_FAMILY[f].fields.flag))]
+    .map((flag) => `\`${flag}\` on ${inWords(OFFER_FAMILIES.filter((f) => OFFER_FAMILY[f].fields.flag === flag))}`)
+    .join(', ');
+
 import { DEFAULTS } from '../../shared/platform/config';
 import { type ErrorCode, STATUS_OF } from '../../shared/platform/errors';
 
@@ -141,8 +157,7 @@ export function csvColumns(): string {
 const ERROR_MEANINGS: Record<ErrorCode, string> = {
   invalid_api_key: 'Bearer token missing, invalid or revoked',
   subscription_required: 'the key owner has no active premium subscription',
-  not_found:
-    'no such resource, or not public (unpublished or delisted); always for collateral history; unknown routes and methods (but on `/mcp`)',
+  not_found: `no such resource, or not public (unpublished or delisted); always for ${inWords(OFFER_FAMILIES.filter((f) => !isHistoryFamily(f)))} history; unknown routes and methods (but on \`/mcp\`)`,
   method_not_allowed:
     'a method `/mcp` does not take (any but `POST`: the endpoint offers no stream and no session); `Allow` names `POST`; before authentication, not charged',
   rate_limit_exceeded: 'per-minute budget spent; `details`: `reset_at`, `limit`; `Retry-After`',
@@ -174,7 +189,7 @@ export function overview(routes: readonly Route[]): string {
     (code) => `| \`${code}\` | ${STATUS_OF[code]} | ${ERROR_MEANINGS[code]} |`,
   );
   return [
-    'Read-only market data about exchanges, wallets, protocols, currencies, and earn, borrow and collateral offers with their APY history. ' +
+    `Read-only market data about exchanges, wallets, protocols, currencies, and ${inWords(OFFER_FAMILIES)} offers with their APY history. ` +
       'Every endpoint uses GET and answers JSON (offer lists and history also CSV, on request); this description is generated from the schemas the service validates with.',
     '',
     '## Authentication',
@@ -228,11 +243,11 @@ export function overview(routes: readonly Route[]): string {
     '',
     '## Filters',
     'Offer lists filter by `platform_type`, `platform`, `asset`, `chain` (each a comma-separated list of 1 to 20 distinct values, any of which matches), ' +
-      '`ids` (1 to 200 distinct offer ids), `min_apy` and `min_tvl` (earn and borrow; exact decimals, `null` never matches) and the flag of the family ' +
-      '(`available` on earn, `is_active` on borrow and collateral). Different filters combine with AND; every combination has an exact `total` and the orderings below.',
+      `\`ids\` (1 to 200 distinct offer ids), \`min_apy\` and \`min_tvl\` (${inWords(OFFER_FAMILIES.filter((f) => filtersOf(f).includes('min_apy')))}; exact decimals, \`null\` never matches) and the flag of the family ` +
+      `(${flagsInWords()}). Different filters combine with AND; every combination has an exact \`total\` and the orderings below.`,
     '',
     '## Changes and freshness',
-    '`GET /api/v1/{earn|borrow|collateral}/changes?since=<snapshot>` lists the offers that were added, changed or removed between two versions, by ascending id: ' +
+    `\`GET /api/v1/{${OFFER_FAMILIES.join('|')}}/changes?since=<snapshot>\` lists the offers that were added, changed or removed between two versions, by ascending id: ` +
       'keep a copy up to date without reading everything again. `GET /api/v1/status` tells, without a key and without taking budget, the version each family serves, ' +
       'when it last changed, when it was last refreshed and whether that is older than the stage allows (`stale`).',
     '',

@@ -19,6 +19,7 @@ import {
   type Route,
   STATUS_PATH,
 } from '../../shared/http/routes';
+import { HISTORY_FAMILIES, inWords, OFFER_FAMILIES } from '../../shared/model/offer-families';
 import { componentSchemas, type JsonSchema, schemaRef } from './components';
 import { overview } from './descriptions';
 import { BODY_EXAMPLES, IF_NONE_MATCH_EXAMPLE, SNAPSHOT_EXAMPLES } from './examples';
@@ -649,8 +650,8 @@ function publicPaths(): Record<string, Record<string, JsonSchema>> {
 const TAGS: { name: Tag | 'Status' | 'Documentation'; description: string }[] = [
   { name: 'Platforms', description: 'Exchanges, wallets and protocols.' },
   { name: 'Currencies', description: 'Currencies, and the offers of each.' },
-  { name: 'Offers', description: 'Earn, borrow and collateral offers.' },
-  { name: 'History', description: 'APY history of earn and borrow offers.' },
+  { name: 'Offers', description: `${inWords(OFFER_FAMILIES).replace(/^./, (c) => c.toUpperCase())} offers.` },
+  { name: 'History', description: `APY history of ${inWords(HISTORY_FAMILIES)} offers.` },
   { name: 'Search', description: 'Currencies and platforms by slug, symbol or name.' },
   { name: 'Agents', description: 'The Model Context Protocol endpoint: the API as tools for assistants.' },
   { name: 'Usage', description: "The calling key's plan and budgets." },

@@ -18,7 +18,13 @@ import {
   SEARCH_TEXT_MAX_LENGTH,
   SNAPSHOT_MAX_LENGTH,
 } from '../../shared/http/query';
-import type { OfferFilter } from '../../shared/model/offer-families';
+import {
+  FIGURE_FAMILIES,
+  inWords,
+  OFFER_FAMILIES,
+  OFFER_FAMILY,
+  type OfferFilter,
+} from '../../shared/model/offer-families';
 import { SLUG_MAX_LENGTH } from '../../shared/platform/constants';
 import { SNAPSHOT_EXAMPLES } from './examples';
 
@@ -54,13 +60,16 @@ export const PARAMETER_DESCRIPTIONS = {
   ),
   sort: 'Sort mode.',
   min_apy: `Only offers whose APY (percent) is at least this value. ${NUMBER_GRAMMAR}`,
-  min_tvl: `Only offers whose TVL (USD: earn \`tvl\`, borrow \`total_supply_usd\`) is at least this value; an offer whose TVL is \`null\` never matches. ${NUMBER_GRAMMAR}`,
+  min_tvl: `Only offers whose TVL (USD: ${OFFER_FAMILIES.flatMap((f) => {
+    const tvl = (OFFER_FAMILY[f].fields as { tvl?: string }).tvl;
+    return tvl ? [`${f} \`${tvl}\``] : [];
+  }).join(', ')}) is at least this value; an offer whose TVL is \`null\` never matches. ${NUMBER_GRAMMAR}`,
   min_apy_mean_30d: `Only offers whose \`apy_stats.mean_30d\` (the mean of the last 30 daily APY points, percent) is at least this value; an offer whose mean is \`null\` never matches. ${SIGNED_NUMBER_GRAMMAR}`,
   max_apy_stddev_30d: `Only offers whose \`apy_stats.stddev_30d\` (the deviation of the same 30 daily points, percentage points) is at most this value; an offer whose deviation is \`null\` never matches. ${NUMBER_GRAMMAR}`,
   include:
-    '`apy_stats`: each earn and borrow offer of the answer carries `apy_stats`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; ' +
+    `\`apy_stats\`: each ${inWords(FIGURE_FAMILIES)} offer of the answer carries \`apy_stats\`, its trend and stability figures (docs/api.md, "APY figures"), as its last field; ` +
     "in CSV the columns `apy_stats.as_of` … `apy_stats.points_30d` after the offer's. Without it the answer is that of version 1.2, byte for byte. An unknown value is a `validation_error`.",
-  available: 'Only earn offers whose `available` is this value (`true` or `false`).',
+  available: `Only ${inWords(OFFER_FAMILIES.filter((f) => OFFER_FAMILY[f].fields.flag === 'available'))} offers whose \`available\` is this value (\`true\` or \`false\`).`,
   is_active: 'Only offers whose `is_active` is this value (`true` or `false`).',
   snapshot:
     `Read the data version a page named in \`pagination.snapshot\` (1 to ${SNAPSHOT_MAX_LENGTH} characters of \`A-Z a-z 0-9 _ -\`): the same records, order and \`total\` after any newer import, ` +
