@@ -3,7 +3,7 @@
  * import, drive the OpenAPI document and give the types. zod/mini keeps the Lambda bundles small.
  */
 import * as z from 'zod/mini';
-import type { OFFER_FAMILY, OfferFamily } from '../model/offer-families';
+import { HISTORY_FAMILIES, type HistoryFamily, OFFER_FAMILY, type OfferFamily } from '../model/offer-families';
 import { PLATFORM_TYPES, type PlatformType, SLUG_MAX_LENGTH } from '../platform/constants';
 import { DECIMAL_PATTERN } from '../platform/decimal';
 import { inYears, isRealInstant, TIMESTAMP_PATTERN, TIMESTAMP_YEARS } from '../platform/timestamps';
@@ -214,10 +214,23 @@ export const ApyStats = z.strictObject(apyStatsFields);
  * One point of an offer's APY history (docs/api.md, "History"), by family: earn points carry the
  * offer's `tvl` beside `apy`; a borrow point's `apy` is its `net_borrow_apy`.
  */
-export const HISTORY_POINT_FIELDS = {
-  earn: { timestamp: timestamp(), apy: decimal(), tvl: z.nullable(decimal()) },
-  borrow: { timestamp: timestamp(), apy: decimal() },
-} as const;
+const POINT_ROLE_FIELDS = { apy: () => decimal(), tvl: () => z.nullable(decimal()) };
+type PointRole = keyof typeof POINT_ROLE_FIELDS;
+type PointFields<F extends HistoryFamily> = { timestamp: ReturnType<typeof timestamp> } & {
+  [R in (typeof OFFER_FAMILY)[F]['history'][number]]: ReturnType<(typeof POINT_ROLE_FIELDS)[R]>;
+};
+/** Derived from the roles each family's history holds (shared/model/offer-families.ts `history`), in their order. */
+export const HISTORY_POINT_FIELDS = Object.fromEntries(
+  HISTORY_FAMILIES.map((family) => [
+    family,
+    {
+      timestamp: timestamp(),
+      ...Object.fromEntries(
+        (OFFER_FAMILY[family].history as readonly PointRole[]).map((role) => [role, POINT_ROLE_FIELDS[role]()]),
+      ),
+    },
+  ]),
+) as { [F in HistoryFamily]: PointFields<F> };
 /** The fields an offer family's declaration names (shared/model/offer-families.ts): its identifier and the field of each role. */
 type Declared<F extends OfferFamily> = (typeof OFFER_FAMILY)[F];
 type DeclaredFields<F extends OfferFamily> = Extract<

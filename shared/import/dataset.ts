@@ -15,7 +15,13 @@ import {
   timestamp,
   walletFields,
 } from '../domain/resources';
-import { OFFER_FAMILIES, OFFER_FAMILY, type OfferFamily } from '../model/offer-families';
+import {
+  HISTORY_FAMILIES,
+  type HistoryFamily,
+  OFFER_FAMILIES,
+  OFFER_FAMILY,
+  type OfferFamily,
+} from '../model/offer-families';
 import { API_KEY_FORMAT, API_KEY_RULE, KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../platform/account-rules';
 import { decodeJson, isBytes, MAX_NESTING, type TextProblem, valueProblems } from './json-text';
 
@@ -58,22 +64,36 @@ const optionalArrays = <S extends Record<string, z.ZodMiniType>>(records: S) =>
 
 const offerRef = z.int().check(z.minimum(0, { error: 'must not be negative' }));
 
-const EarnHistoryRecord = z.strictObject({
-  offer_id: offerRef,
-  points: z.array(
-    z.strictObject({
-      timestamp: timestamp(),
-      apy: decimal(),
-      // The contract gives earn points a nullable tvl; a point without one reads as null.
-      tvl: z.optional(z.nullable(decimal())),
-    }),
-  ),
-});
-
-const BorrowHistoryRecord = z.strictObject({
-  offer_id: offerRef,
-  points: z.array(z.strictObject({ timestamp: timestamp(), apy: decimal() })),
-});
+/**
+ * A history point of the file: its time and the value of each role the family's history holds
+ * (shared/model/offer-families.ts `history`). The contract gives earn points a nullable tvl; a
+ * point without one reads as null.
+ */
+const RECORD_POINT_ROLES = { apy: () => decimal(), tvl: () => z.optional(z.nullable(decimal())) };
+type RecordPointRole = keyof typeof RECORD_POINT_ROLES;
+type RecordPoint<F extends HistoryFamily> = { timestamp: ReturnType<typeof timestamp> } & {
+  [R in (typeof OFFER_FAMILY)[F]['history'][number]]: ReturnType<(typeof RECORD_POINT_ROLES)[R]>;
+};
+const historyRecord = <F extends HistoryFamily>(family: F) =>
+  z.strictObject({
+    offer_id: offerRef,
+    points: z.array(
+      z.strictObject({
+        timestamp: timestamp(),
+        ...Object.fromEntries(
+          (OFFER_FAMILY[family].history as readonly RecordPointRole[]).map((role) => [
+            role,
+            RECORD_POINT_ROLES[role](),
+          ]),
+        ),
+      } as RecordPoint<F>),
+    ),
+  });
+/** Each history family's records, under `{family}_history`. */
+type HistoryRecords = { [F in HistoryFamily as `${F}_history`]: ReturnType<typeof historyRecord<F>> };
+const HISTORY_RECORDS = Object.fromEntries(
+  HISTORY_FAMILIES.map((family): [string, z.ZodMiniType] => [`${family}_history`, historyRecord(family)]),
+) as unknown as HistoryRecords;
 
 export const Dataset = z.strictObject({
   exchanges: z.optional(z.array(ExchangeRecord)),
@@ -81,8 +101,7 @@ export const Dataset = z.strictObject({
   protocols: z.optional(z.array(ProtocolRecord)),
   currencies: z.optional(z.array(CurrencyRecord)),
   ...optionalArrays(OFFER_RECORDS),
-  earn_history: z.optional(z.array(EarnHistoryRecord)),
-  borrow_history: z.optional(z.array(BorrowHistoryRecord)),
+  ...optionalArrays(HISTORY_RECORDS),
 });
 
 /** The schema of one record of each versioned family: what its stored source records are decoded with. */

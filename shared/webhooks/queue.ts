@@ -5,7 +5,7 @@
  * (docs/adr/0028-webhook-delivery.md): the table keeps only the delivery's state, for the owner's view.
  */
 import { createHash } from 'node:crypto';
-import type { OfferFamily } from '../data/keys';
+import { OFFER_FAMILIES, type OfferFamily } from '../data/keys';
 
 export interface DeliveryMessage {
   subscriptionId: string;
@@ -42,7 +42,7 @@ export function decodeDeliveryMessage(text: string): DeliveryMessage | undefined
     const ok =
       typeof head.subscriptionId === 'string' &&
       typeof head.deliveryId === 'string' &&
-      (head.family === 'earn' || head.family === 'borrow' || head.family === 'collateral');
+      (OFFER_FAMILIES as readonly unknown[]).includes(head.family);
     return ok
       ? {
           subscriptionId: head.subscriptionId!,
