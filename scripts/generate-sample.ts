@@ -7,6 +7,7 @@
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { HISTORY_FAMILIES, OFFER_FAMILIES, OFFER_FAMILY } from '../shared/model/offer-families';
 import { systemClock } from '../shared/platform/clock';
 import { formatDataset } from '../tools/sample-data/format';
 import { anchorOf, generateDataset, PRESETS, type PresetName } from '../tools/sample-data/generate';
@@ -85,12 +86,13 @@ function main(): void {
   const generatedMs = performance.now() - started;
   const bytes = writeDataset(cli.out, formatDataset(dataset));
 
-  const points = [...dataset.earn_history, ...dataset.borrow_history].reduce((sum, h) => sum + h.points.length, 0);
+  const histories = HISTORY_FAMILIES.flatMap((family) => dataset[`${family}_history`] as { points: unknown[] }[]);
+  const points = histories.reduce((sum, h) => sum + h.points.length, 0);
   process.stderr.write(
     `${cli.preset} (seed ${cli.seed ?? preset.seed}, now ${cli.now.toISOString()}): ` +
       `${dataset.currencies.length} currencies, ${dataset.exchanges.length} exchanges, ${dataset.wallets.length} wallets, ` +
-      `${dataset.protocols.length} protocols, ${dataset.earn_offers.length} earn, ${dataset.borrow_offers.length} borrow, ` +
-      `${dataset.collateral_offers.length} collateral, ${dataset.earn_history.length + dataset.borrow_history.length} histories ` +
+      `${dataset.protocols.length} protocols, ` +
+      `${OFFER_FAMILIES.map((family) => `${dataset[OFFER_FAMILY[family].dataset].length} ${family}`).join(', ')}, ${histories.length} histories ` +
       `(${points} points); ${(bytes / 1e6).toFixed(2)} MB to ${cli.out}; generated in ${(generatedMs / 1000).toFixed(2)} s\n`,
   );
 }

@@ -22,6 +22,7 @@ import { REFRESH_AHEAD_AT } from '../../shared/data/snapshot-store';
 import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import type { FunctionName } from '../../shared/http/routes';
 import { importDataset } from '../../shared/import/importer';
+import { OFFER_FAMILIES, type OfferFamily } from '../../shared/model/offer-families';
 import { systemClock } from '../../shared/platform/clock';
 import type { RuntimeConfig } from '../../shared/platform/config';
 import { currentAccounting, roundTrips, withRequestAccounting } from '../../shared/platform/dynamo-accounting';
@@ -74,7 +75,7 @@ export interface FirstAfterPublish {
 
 interface ScaleRun {
   factor: number;
-  offers: { earn: number; borrow: number; collateral: number };
+  offers: Record<OfferFamily, number>;
   import_s: number;
   /** A fresh instance of each function answering its kinds twice (tools/bench/warm-loads.ts). */
   warm: WarmLoads[];
@@ -102,9 +103,7 @@ export interface ScaleResults {
 /** A preset (BENCH) with its offers multiplied by `factor`. */
 const scaledPreset = (base: GeneratePreset, factor: number): GeneratePreset => ({
   ...base,
-  earn: Math.round(base.earn * factor),
-  borrow: Math.round(base.borrow * factor),
-  collateral: Math.round(base.collateral * factor),
+  ...Object.fromEntries(OFFER_FAMILIES.map((family) => [family, Math.round(base[family] * factor)])),
 });
 
 const event = (path: string, keyId: string, gzip = false): ApiEvent => {
@@ -365,7 +364,10 @@ async function measureFactor(
     const imports = await measureImports(dataset, dynamo.endpoint, { quick: true, refreshesOnly: true }, log);
     return {
       factor,
-      offers: { earn: preset.earn, borrow: preset.borrow, collateral: preset.collateral },
+      offers: Object.fromEntries(OFFER_FAMILIES.map((family) => [family, preset[family]])) as Record<
+        OfferFamily,
+        number
+      >,
       import_s: round(imported.ms / 1000, 1) ?? 0,
       warm,
       busiest: {
@@ -411,7 +413,7 @@ export function scaleTable(scale: ScaleResults): string {
   const caseOf = (run: ScaleRun, id: string) => run.imports.find((c) => c.id === id);
   const publish = (run: ScaleRun, kind: string) => run.first_after_publish.find((p) => p.kind === kind);
   const rows: [string, (run: ScaleRun) => string][] = [
-    ['offers (earn / borrow / collateral)', (r) => `${r.offers.earn} / ${r.offers.borrow} / ${r.offers.collateral}`],
+    [`offers (${OFFER_FAMILIES.join(' / ')})`, (r) => OFFER_FAMILIES.map((family) => r.offers[family]).join(' / ')],
     ['import into an empty table', (r) => `${r.import_s} s`],
     ...(['currencies', 'offers'] as const).map((fn): [string, (run: ScaleRun) => string] => [
       `every index one ${fn} instance needs: heap (budget's estimate) of its budget; index loads on a second pass`,

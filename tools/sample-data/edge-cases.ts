@@ -77,7 +77,8 @@ export function plannedSources(ctx: OfferContext, rng: Rng, family: OfferFamily)
     const record = findPlatform(records, test);
     return record && sourceOf(record);
   };
-  const byFamily: Record<OfferFamily, Plan> = {
+  // The planned edge cases of each family (a family without any: only ties, below).
+  const byFamily: Partial<Record<OfferFamily, Plan>> = {
     earn: [
       [EDGE.formerSlug, () => former(exchange, 0, 0)],
       [EDGE.formerSlugOther, () => former(protocol, 0, 0)],
@@ -133,10 +134,11 @@ export function plannedSources(ctx: OfferContext, rng: Rng, family: OfferFamily)
           [exchange, 1],
           [protocol, 1],
         ];
-  EDGE.ties.forEach((index, n) => byFamily[family].push([index, () => exposedAt(...tieHosts[n])]));
+  const plan = byFamily[family] ?? [];
+  EDGE.ties.forEach((index, n) => plan.push([index, () => exposedAt(...tieHosts[n])]));
 
   const planned = new Map<number, OfferSource>();
-  for (const [index, source] of byFamily[family]) {
+  for (const [index, source] of plan) {
     const chosen = source();
     if (chosen) planned.set(index, chosen);
   }

@@ -4,16 +4,19 @@
  */
 
 import { RETENTION_MS, SERIES } from '../../shared/domain/buckets';
+import { OFFER_FAMILIES, OFFER_FAMILY, type OfferFamily } from '../../shared/model/offer-families';
 import { DAY_MS, HOUR_MS } from '../../shared/platform/timestamps';
 import { generateCurrencies } from './currencies';
-import { generateEarnOffers } from './earn';
 import { generateHistories, type HistoryOptions } from './history';
-import { generateBorrowOffers, generateCollateralOffers } from './lending';
 import { createOfferContext } from './offer-context';
 import { generatePlatforms, isListedRef } from './platforms';
-import type { GeneratedDataset } from './types';
+import { OFFER_RECIPES, type PresetSize } from './recipes';
+import type { GeneratedDataset, OffersByFamily } from './types';
 
-export interface GenerateOptions extends HistoryOptions {
+/** How many records of each offer family. */
+type OfferCounts = Record<OfferFamily, number>;
+
+export interface GenerateOptions extends HistoryOptions, OfferCounts {
   seed: number;
   /** The anchor: every timestamp is at or before it, and histories end at it. */
   now: Date;
@@ -21,10 +24,11 @@ export interface GenerateOptions extends HistoryOptions {
   exchanges: number;
   wallets: number;
   protocols: number;
-  earn: number;
-  borrow: number;
-  collateral: number;
 }
+
+/** Each offer family's count in a preset (tools/sample-data/recipes.ts). */
+const countsOf = (size: PresetSize) =>
+  Object.fromEntries(OFFER_FAMILIES.map((family) => [family, OFFER_RECIPES[family].counts[size]])) as OfferCounts;
 
 /** The anchor of a dataset generated at `now`: the start of its UTC hour, so that a run within one hour generates the same file. */
 export const anchorOf = (now: Date): Date => new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
@@ -45,11 +49,7 @@ export const SAMPLE: GeneratePreset = {
   exchanges: 40,
   wallets: 30,
   protocols: 40,
-  // Every earn and borrow offer's history is ~350 stored items (docs/data-model.md, "History"):
-  // these counts keep the first import of `npm start` to seconds.
-  earn: 100,
-  borrow: 60,
-  collateral: 200,
+  ...countsOf('sample'),
   historyOffers: 'all',
   historyDays: 90,
   historyStepHours: 1,
@@ -63,9 +63,7 @@ export const BENCH: GeneratePreset = {
   exchanges: 1_000,
   wallets: 500,
   protocols: 3_000,
-  earn: 20_000,
-  borrow: 5_000,
-  collateral: 5_000,
+  ...countsOf('bench'),
   historyOffers: 50,
   historyDays: 3 * 365,
   historyStepHours: 1,
@@ -78,9 +76,7 @@ export const QUICK_BENCH: GeneratePreset = {
   exchanges: 100,
   wallets: 50,
   protocols: 300,
-  earn: 2_000,
-  borrow: 500,
-  collateral: 500,
+  ...countsOf('quickBench'),
   historyOffers: 10,
   historyDays: 90,
   historyStepHours: 1,
@@ -89,7 +85,7 @@ export const QUICK_BENCH: GeneratePreset = {
 export const PRESETS = { sample: SAMPLE, 'quick-bench': QUICK_BENCH, bench: BENCH } as const;
 export type PresetName = keyof typeof PRESETS;
 
-const COUNT_FIELDS = ['currencies', 'exchanges', 'wallets', 'protocols', 'earn', 'borrow', 'collateral'] as const;
+const COUNT_FIELDS = ['currencies', 'exchanges', 'wallets', 'protocols', ...OFFER_FAMILIES] as const;
 
 function assertValid(options: GenerateOptions): void {
   const problems: string[] = [];
@@ -99,7 +95,7 @@ function assertValid(options: GenerateOptions): void {
     if (!Number.isSafeInteger(options[field]) || options[field] < 0)
       problems.push(`${field} must be a non-negative integer`);
   }
-  if (options.currencies === 0 && options.earn + options.borrow + options.collateral > 0) {
+  if (options.currencies === 0 && OFFER_FAMILIES.some((family) => options[family] > 0)) {
     problems.push('offers need at least one currency to be about');
   }
   if (options.historyOffers !== 'all' && (!Number.isSafeInteger(options.historyOffers) || options.historyOffers < 0))
@@ -121,21 +117,18 @@ export function generateDataset(options: GenerateOptions): GeneratedDataset {
   const platforms = generatePlatforms(seed, now, options);
   const currencies = generateCurrencies(seed, now, options.currencies);
   const ctx = createOfferContext(seed, now, currencies, platforms);
-  const earn = generateEarnOffers(ctx, options.earn);
-  const borrow = generateBorrowOffers(ctx, options.borrow);
-  const collateral = generateCollateralOffers(ctx, options.collateral);
-  const history = generateHistories(seed, now, earn, borrow, options, (ref) => isListedRef(platforms, ref));
+  const offers = Object.fromEntries(
+    OFFER_FAMILIES.map((family) => [family, OFFER_RECIPES[family].generate(ctx, options[family])]),
+  ) as OffersByFamily;
+  const history = generateHistories(seed, now, offers, options, (ref) => isListedRef(platforms, ref));
   return {
     exchanges: platforms.exchange,
     wallets: platforms.wallet,
     protocols: platforms.protocol,
     currencies,
-    earn_offers: earn,
-    borrow_offers: borrow,
-    collateral_offers: collateral,
-    earn_history: history.earn_history,
-    borrow_history: history.borrow_history,
-  };
+    ...Object.fromEntries(OFFER_FAMILIES.map((family) => [OFFER_FAMILY[family].dataset, offers[family]])),
+    ...history,
+  } as GeneratedDataset;
 }
 
 export type { GeneratedDataset } from './types';

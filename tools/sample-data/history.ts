@@ -3,8 +3,10 @@
  * current values, so the newest point equals the offer. Observations land a few minutes past the
  * step boundary, like a scraper's; one series starts late, one has a multi-day outage.
  */
+import { HISTORY_FAMILIES, OFFER_FAMILY } from '../../shared/model/offer-families';
 import { createRng, DAY, decimal, fixed, HOUR, iso, MINUTE, type Rng } from './random';
-import type { BorrowHistoryRecord, BorrowOfferRecord, EarnHistoryRecord, EarnOfferRecord, PlatformRef } from './types';
+import { fieldOf, type HistoryRecipe, OFFER_RECIPES } from './recipes';
+import type { HistoriesByFamily, OffersByFamily, PlatformRef } from './types';
 
 export interface HistoryOptions {
   /**
@@ -46,52 +48,51 @@ interface SeriesShape {
 export function generateHistories(
   seed: number,
   now: number,
-  earn: EarnOfferRecord[],
-  borrow: BorrowOfferRecord[],
+  offers: OffersByFamily,
   options: HistoryOptions,
   /** Whether a reference names an exposed platform; series go to offers of such platforms first. */
   isListed: (ref: PlatformRef | null) => boolean,
-): { earn_history: EarnHistoryRecord[]; borrow_history: BorrowHistoryRecord[] } {
+): HistoriesByFamily {
   const steps = typeof options.historyStepHours === 'number' ? [options.historyStepHours] : options.historyStepHours;
   const all = options.historyOffers === 'all';
-  const wanted = all ? earn.length + borrow.length : (options.historyOffers as number);
-  const earnCount = all ? earn.length : Math.min(earn.length, Math.ceil(wanted / 2));
-  const borrowCount = all ? borrow.length : Math.min(borrow.length, wanted - earnCount);
+  const wanted = all
+    ? HISTORY_FAMILIES.reduce((sum, family) => sum + offers[family].length, 0)
+    : (options.historyOffers as number);
   const pickRng = createRng(seed, 'history-offers');
 
-  // Series 1 gets an outage and series 2 sporadic null TVLs, so both want an offer with a TVL.
-  const earnWanted = [
-    (o: EarnOfferRecord) => !o.available,
-    (o: EarnOfferRecord) => o.tvl !== null,
-    (o: EarnOfferRecord) => o.tvl !== null,
-  ];
-  const earnPicked = pickOffers(pickRng, earn, earnCount, earnWanted, isListed);
-  const borrowWanted = [
-    (o: BorrowOfferRecord) => !o.is_active,
-    (o: BorrowOfferRecord) => o.net_borrow_apy.startsWith('-'),
-  ];
-  const borrowPicked = pickOffers(pickRng, borrow, borrowCount, borrowWanted, isListed);
-
-  const earn_history = earnPicked.map((offer, k) => {
-    const rng = createRng(seed, `earn-history:${offer.id}`);
-    const shape = seriesShape(rng, now, k, offer.id, steps[k % steps.length], options);
-    const apys = walkApy(rng, shape, offer.apy, 0);
-    const tvls = offer.tvl === null ? null : walkTvl(rng, shape, offer.tvl, k === 2 ? 0.03 : 0);
-    return {
-      offer_id: offer.id,
-      points: shape.times.map((at, i) => ({ timestamp: iso(at), apy: apys[i], tvl: tvls ? tvls[i] : null })),
+  // Split between the families in order, each the larger share of what is left (earn: the larger half).
+  let left = wanted;
+  const histories = HISTORY_FAMILIES.map((family, n) => {
+    const records = offers[family] as Offer[];
+    const count = all ? records.length : Math.min(records.length, Math.ceil(left / (HISTORY_FAMILIES.length - n)));
+    left -= count;
+    const recipe = OFFER_RECIPES[family].history as unknown as HistoryRecipe<typeof family> & {
+      wanted: Array<(o: Offer) => boolean>;
+      apyFloor: (o: Offer) => number;
     };
+    const picked = pickOffers(pickRng, records, count, recipe.wanted, isListed);
+    const apyField = fieldOf(family, 'apy')!;
+    const tvlField = OFFER_FAMILY[family].history.includes('tvl' as never) ? fieldOf(family, 'tvl') : undefined;
+    const series = picked.map((offer, k) => {
+      const rng = createRng(seed, `${family}-history:${offer.id}`);
+      const shape = seriesShape(rng, now, k, offer.id, steps[k % steps.length], options);
+      const apys = walkApy(rng, shape, offer[apyField] as string, recipe.apyFloor(offer));
+      if (tvlField === undefined)
+        return { offer_id: offer.id, points: shape.times.map((at, i) => ({ timestamp: iso(at), apy: apys[i] })) };
+      const tvl = offer[tvlField] as string | null;
+      const tvls = tvl === null ? null : walkTvl(rng, shape, tvl, k === 2 ? 0.03 : 0);
+      return {
+        offer_id: offer.id,
+        points: shape.times.map((at, i) => ({ timestamp: iso(at), apy: apys[i], tvl: tvls ? tvls[i] : null })),
+      };
+    });
+    return [`${family}_history`, series.sort((a, b) => a.offer_id - b.offer_id)] as const;
   });
-  const borrow_history = borrowPicked.map((offer, k) => {
-    const rng = createRng(seed, `borrow-history:${offer.id}`);
-    const shape = seriesShape(rng, now, k, offer.id, steps[k % steps.length], options);
-    const floor = offer.net_borrow_apy.startsWith('-') ? -10 : 0.01;
-    const apys = walkApy(rng, shape, offer.net_borrow_apy, floor);
-    return { offer_id: offer.id, points: shape.times.map((at, i) => ({ timestamp: iso(at), apy: apys[i] })) };
-  });
-  const byId = (a: { offer_id: number }, b: { offer_id: number }) => a.offer_id - b.offer_id;
-  return { earn_history: earn_history.sort(byId), borrow_history: borrow_history.sort(byId) };
+  return Object.fromEntries(histories) as HistoriesByFamily;
 }
+
+/** An offer record as the walks read it: its id, platform and the fields of its roles. */
+type Offer = { id: number; published?: boolean; platform: PlatformRef | null } & Record<string, unknown>;
 
 /**
  * Published offers of listed platforms: first one matching each `wanted` test (an unavailable

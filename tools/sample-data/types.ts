@@ -9,6 +9,7 @@
 import type * as z from 'zod/mini';
 import type { Exchange, Protocol, Wallet } from '../../shared/domain/resources';
 import type { Dataset as DatasetSchema } from '../../shared/import/dataset';
+import type { HistoryFamily, OFFER_FAMILY, OfferFamily } from '../../shared/model/offer-families';
 
 /** A dataset file: any of the arrays may be absent. */
 type Dataset = z.input<typeof DatasetSchema>;
@@ -28,6 +29,14 @@ export type ExchangeRecord = Generated<RecordOf<'exchanges'>, z.input<typeof Exc
 export type WalletRecord = Generated<RecordOf<'wallets'>, z.input<typeof Wallet>>;
 export type ProtocolRecord = Generated<RecordOf<'protocols'>, z.input<typeof Protocol>>;
 export type PlatformRecord = ExchangeRecord | WalletRecord | ProtocolRecord;
+
+/** The records of an offer family, and of its history (shared/model/offer-families.ts `dataset`). */
+export type OfferRecordOf<F extends OfferFamily> = RecordOf<(typeof OFFER_FAMILY)[F]['dataset']>;
+export type HistoryRecordOf<F extends HistoryFamily> = RecordOf<`${F}_history`>;
+/** Each offer family's records, by family. */
+export type OffersByFamily = { [F in OfferFamily]: OfferRecordOf<F>[] };
+/** Each history family's records, under `{family}_history`. */
+export type HistoriesByFamily = { [F in HistoryFamily as `${F}_history`]: HistoryRecordOf<F>[] };
 
 export type EarnOfferRecord = RecordOf<'earn_offers'>;
 export type BorrowOfferRecord = RecordOf<'borrow_offers'>;
