@@ -20,12 +20,13 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createMarketDataClient, type ListPath, MarketDataApiError, type OfferFamily } from '../client';
 
-const FAMILIES: readonly OfferFamily[] = ['earn', 'borrow', 'collateral'];
+/** Each family's list (one missing does not compile: the families come from the description). */
 const LIST_PATH: Record<OfferFamily, ListPath> = {
   earn: '/api/v1/earn',
   borrow: '/api/v1/borrow',
   collateral: '/api/v1/collateral',
 };
+const FAMILIES = Object.keys(LIST_PATH) as OfferFamily[];
 
 interface Copy {
   family: OfferFamily;

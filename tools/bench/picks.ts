@@ -3,7 +3,7 @@
  * asset (the largest filter views, the worst realistic case), a median APY bound, offers with the
  * longest history. Every pick is checked against the imported snapshot's index.
  */
-import type { OfferFamily } from '../../shared/data/keys';
+import { OFFER_FAMILIES, OFFER_FAMILY, type OfferFamily } from '../../shared/model/offer-families';
 import type { GeneratedDataset } from '../sample-data/generate';
 import type { DenseBatch } from './dense-history';
 import type { ServedData } from './floor';
@@ -83,14 +83,11 @@ async function firstWithView(
 export async function pickRequests(dataset: GeneratedDataset, data: ServedData, now: Date): Promise<Picks> {
   const exposed = <T extends { published?: boolean; delisted?: boolean; slug: string }>(records: T[]) =>
     records.filter((r) => r.published !== false && r.delisted !== true).map((r) => r.slug);
+  const offersOf = (family: OfferFamily) => dataset[OFFER_FAMILY[family].dataset] as unknown as Offer[];
   const earn = published(dataset.earn_offers as unknown as Offer[]);
   const publishedEarn = new Set(earn.map((o) => o.id));
   const offersOfAsset = mostCommon(
-    [
-      ...earn,
-      ...published(dataset.borrow_offers as unknown as Offer[]),
-      ...published(dataset.collateral_offers as unknown as Offer[]),
-    ].map((o) => o.asset?.slug),
+    OFFER_FAMILIES.flatMap((family) => published(offersOf(family))).map((o) => o.asset?.slug),
   );
   const platform = await firstWithView(data, 'earn', 'platform', mostCommon(earn.map((o) => o.platform?.slug)));
   const currencies = exposed(dataset.currencies);
@@ -121,11 +118,10 @@ export async function pickRequests(dataset: GeneratedDataset, data: ServedData, 
       .slice(0, 200)
       .map((o) => o.id),
     borrowMinApy: medianDecimal(dataset.borrow_offers.map((o) => o.net_borrow_apy)),
-    offerIds: {
-      earn: published(dataset.earn_offers)[0].id,
-      borrow: published(dataset.borrow_offers)[0].id,
-      collateral: published(dataset.collateral_offers)[0].id,
-    },
+    offerIds: Object.fromEntries(OFFER_FAMILIES.map((family) => [family, published(offersOf(family))[0].id])) as Record<
+      OfferFamily,
+      number
+    >,
     earnHistoryId: earnSeries.offer_id,
     borrowHistoryId: borrowSeries.offer_id,
     earnHistoryIds: [

@@ -8,6 +8,7 @@
  */
 import { CATALOG_FAMILIES, OFFER_FAMILIES } from '../../shared/data/keys';
 import { MCP_PATH, matchRoute, OPENAPI_PATH, PUBLIC_PATHS, ROUTES, STATUS_PATH } from '../../shared/http/routes';
+import { isHistoryFamily, OFFER_FAMILY } from '../../shared/model/offer-families';
 
 interface Check {
   name: string;
@@ -160,7 +161,7 @@ export async function runSmoke(
     await run({
       name: 'currency detail offers',
       path: `/api/v1/currencies/${currency.data[0].slug}`,
-      expect: isObject(['earn_offers', 'borrow_offers', 'collateral_offers']),
+      expect: isObject(OFFER_FAMILIES.map((family) => OFFER_FAMILY[family].dataset)),
     });
     const { slug, symbol } = currency.data[0];
     await run({
@@ -207,18 +208,17 @@ export async function runSmoke(
       const history = (period: string) => ({
         name: `${family} history ${period}`,
         path: `/api/v1/${family}/${id}/history?period=${period}`,
-        expect:
-          family === 'collateral'
-            ? isError(404, 'not_found')
-            : isObject(['period', 'interval', 'from', 'to', 'point_count', 'data']),
+        expect: !isHistoryFamily(family)
+          ? isError(404, 'not_found')
+          : isObject(['period', 'interval', 'from', 'to', 'point_count', 'data']),
       });
       await run(history('1m'));
       await run({
         name: `${family} history of several`,
         path: `/api/v1/${family}/history?ids=${id}&period=1m`,
-        expect: family === 'collateral' ? isError(404, 'not_found') : isObject(['data']),
+        expect: !isHistoryFamily(family) ? isError(404, 'not_found') : isObject(['data']),
       });
-      if (family !== 'collateral') {
+      if (isHistoryFamily(family)) {
         await run({
           name: `${family} history of several CSV`,
           path: `/api/v1/${family}/history?ids=${id}&period=1m`,

@@ -6,6 +6,7 @@
  */
 import type { SubscriptionItem, WebhookStore } from '../../shared/data/webhook-store';
 import { WebhookLimitError } from '../../shared/data/webhook-store';
+import { OFFER_FAMILIES } from '../../shared/model/offer-families';
 import { USER_ID_PATTERN, USER_ID_RULE } from '../../shared/platform/account-rules';
 import { ValidationError } from '../../shared/platform/errors';
 import { createSubscription } from '../../shared/webhooks/manage';
@@ -21,7 +22,7 @@ import {
 } from '../cli';
 
 const USAGE = `usage: npm run webhooks -- COMMAND [options]
-  create        --user ID --url URL --family earn|borrow|collateral [--filter QUERY] [--events LIST]
+  create        --user ID --url URL --family ${OFFER_FAMILIES.join('|')} [--filter QUERY] [--events LIST]
                 [--apy-change D] [--apy-above X] [--apy-below X] [--availability]
   list          --user ID
   remove        --user ID --id WEBHOOK_ID
