@@ -4,10 +4,11 @@
  * memory, with exact decimals (test/helpers/exact-decimal.ts). It reads the request's parameters
  * as text, as a client sends them, and knows nothing of the service's code.
  */
+import { OFFER_FAMILY, type OfferFamily } from '../../shared/model/offer-families';
 import { compareExact, plainDecimal } from './exact-decimal';
 
 export type Offer = Record<string, any> & { id: number };
-export type Family = 'earn' | 'borrow' | 'collateral';
+export type Family = OfferFamily;
 type Platform = { type: string; slug: string; name: string };
 
 const PLATFORM_TYPE_OF = { exchanges: 'exchange', wallets: 'wallet', protocols: 'protocol' } as const;
@@ -26,12 +27,10 @@ function platformIndex(data: Record<string, any>): Map<string, Platform | null> 
 }
 
 type Fields = { apy?: string; tvl?: string; flag: string };
-const FIELDS: Record<Family, Fields> = {
-  earn: { apy: 'apy', tvl: 'tvl', flag: 'available' },
-  borrow: { apy: 'net_borrow_apy', tvl: 'total_supply_usd', flag: 'is_active' },
-  collateral: { flag: 'is_active' },
-};
-const DEFAULT_SORT: Record<Family, string> = { earn: 'apy_desc', borrow: 'apy_asc', collateral: 'updated_desc' };
+// Which field holds a family's APY, TVL and flag, and its default order, are the contract's facts
+// (docs/api.md, "Filters"), read from the declaration; how they filter and sort is this file's own.
+const FIELDS = (family: Family): Fields => OFFER_FAMILY[family].fields;
+const DEFAULT_SORT = (family: Family): string => OFFER_FAMILY[family].defaultSort;
 
 /** The published offers of a family, each with the platform the API renders (null when unknown or hidden). */
 export function servedOffers(data: Record<string, any>, family: Family): Offer[] {
@@ -52,7 +51,7 @@ function matches(family: Family, q: Record<string, string>, o: Offer): boolean {
     values === undefined || (value !== null && value !== undefined && values.includes(String(value)));
   const atLeast = (bound: string | undefined, value: string | null | undefined) =>
     bound === undefined || (value !== null && value !== undefined && compareExact(value, plainDecimal(bound)) >= 0);
-  const fields = FIELDS[family];
+  const fields = FIELDS(family);
   const flag = q[fields.flag];
   return (
     anyOf(listOf(q.platform_type), o.platform?.type ?? null) &&
@@ -85,8 +84,11 @@ export const ORACLE_SORTS: Record<
 
 /** The full ordered list of a query (no paging): ties by id, nulls last, decimals exact. */
 function ordered(family: Family, offers: Offer[], sortParam?: string): Offer[] {
-  const sort = family === 'collateral' ? 'updated_desc' : (sortParam ?? DEFAULT_SORT[family]);
-  const fields = FIELDS[family];
+  const fields = FIELDS(family);
+  // A mode by a field the family does not have falls back to its default (docs/api.md, "Orderings").
+  const requested = sortParam ?? DEFAULT_SORT(family);
+  const has = (mode: string) => !/^(apy|tvl)_/.test(mode) || fields[mode.slice(0, 3) as 'apy' | 'tvl'] !== undefined;
+  const sort = has(requested) ? requested : DEFAULT_SORT(family);
   const { key, desc } = ORACLE_SORTS[sort];
   return [...offers].sort((a, b) => {
     const ka = key(fields, a);

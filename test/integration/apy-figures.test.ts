@@ -17,6 +17,7 @@ import { VersionWriter } from '../../shared/data/version-writer';
 import { type ApyStats, apyStats } from '../../shared/domain/apy-stats';
 import { figuresAt } from '../../shared/import/apy-figures';
 import { type ImportResult, importDataset, readPointer } from '../../shared/import/importer';
+import { HISTORY_FAMILIES, OFFER_FAMILY } from '../../shared/model/offer-families';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { startTestTable, type TestTable } from '../helpers/embedded';
@@ -25,7 +26,10 @@ import { flakyClient } from '../helpers/faults';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const FAMILIES = ['earn', 'borrow'] as const;
-const APY_FIELD = { earn: 'apy', borrow: 'net_borrow_apy' } as const;
+/** The field a family's history records as its APY (the declaration's `apy` role). */
+const APY_FIELD = Object.fromEntries(
+  HISTORY_FAMILIES.map((family) => [family, (OFFER_FAMILY[family].fields as { apy: string }).apy]),
+) as Record<HistoryFamily, string>;
 
 /** CONTRACT §12 as a model: every observation of each offer (file and recorded), and each family's recorded hour. */
 class Oracle {

@@ -6,6 +6,7 @@
  * the answers' `Link` and `Last-Modified`; and the validation errors §11 names.
  */
 import { type LocalStack, startLocalStack } from '../../local/stack';
+import { filtersOf, OFFER_FAMILIES, OFFER_FAMILY } from '../../shared/model/offer-families';
 import { NOW } from '../fixtures/dataset';
 import { ASSETS, CHAINS, offersDataset } from '../fixtures/offers-1-2';
 import { get } from '../helpers/client';
@@ -72,8 +73,8 @@ function random(seed: number) {
 }
 
 function queriesOf(family: Family): Record<string, string>[] {
-  const withBounds = family !== 'collateral';
-  const flag = family === 'earn' ? 'available' : 'is_active';
+  const withBounds = (filtersOf(family) as string[]).includes('min_apy');
+  const flag = OFFER_FAMILY[family].fields.flag;
   const ids = servedOffers(data, family).map((o) => o.id);
   const single: Record<string, string>[] = [
     ...CHAINS.map((c) => ({ chain: c.slug })),
@@ -147,7 +148,7 @@ const pathOf = (family: Family, q: Record<string, string>) => {
 
 // ---- behaviour ---------------------------------------------------------------------------------
 
-describe.each(['earn', 'borrow', 'collateral'] as const)('GET /api/v1/%s with the filters of 1.2', (family) => {
+describe.each(OFFER_FAMILIES)('GET /api/v1/%s with the filters of 1.2', (family) => {
   const queries = queriesOf(family);
 
   it('has queries that keep something and queries that keep nothing', () => {

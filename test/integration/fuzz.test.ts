@@ -12,6 +12,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { matchRoute, methodNotAllowed, ROUTES, type Route } from '../../shared/http/routes';
+import { OFFER_FAMILIES, OFFER_FAMILY } from '../../shared/model/offer-families';
 import { fixtureDataset } from '../fixtures/dataset';
 import { get, type TestResponse } from '../helpers/client';
 import { fc, runs } from '../helpers/property';
@@ -58,7 +59,7 @@ const ALL_SLUGS = [
   ...new Set(Object.values(familyRecords).flatMap((rs) => rs.flatMap((r) => [r.slug, ...(r.previous_slugs ?? [])]))),
 ];
 const OFFER_IDS = [
-  ...new Set([...data.earn_offers, ...data.borrow_offers, ...data.collateral_offers].map((o) => o.id)),
+  ...new Set(OFFER_FAMILIES.flatMap((family) => (data[OFFER_FAMILY[family].dataset] ?? []).map((o) => o.id))),
 ];
 
 // ---- generators ----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import {
   McpArgumentsError,
 } from '../../../shared/http/mcp-tools';
 import { ROUTES, type Route } from '../../../shared/http/routes';
+import { OFFER_FAMILIES, OFFER_FAMILY } from '../../../shared/model/offer-families';
 import { NotFoundError } from '../../../shared/platform/errors';
 
 const description = openapiDocument as ApiDescription;
@@ -36,18 +37,19 @@ describe('deriveTools', () => {
 
   it('takes every parameter of every route of a tool, with its description, and chooses among the routes by argument', () => {
     const listOffers = byName.get('list_offers')!;
-    expect(listOffers.routes.map((r) => r.route.operationId)).toEqual([
-      'listEarnOffers',
-      'listBorrowOffers',
-      'listCollateralOffers',
-    ]);
+    expect(listOffers.routes.map((r) => r.route.operationId)).toEqual(
+      OFFER_FAMILIES.map((family) => `list${family[0].toUpperCase()}${family.slice(1)}Offers`),
+    );
     const parameters = description.components?.parameters ?? {};
     for (const { route } of listOffers.routes)
       for (const raw of (description.paths[route.path].get.parameters ?? []) as { $ref?: string }[]) {
         const parameter = (raw.$ref ? parameters[raw.$ref.split('/').pop()!] : raw) as { name: string; in: string };
         if (parameter.in === 'query') expect(Object.keys(listOffers.inputSchema.properties)).toContain(parameter.name);
       }
-    expect(listOffers.inputSchema.properties.available.description).toMatch(/\(Only with family earn\.\)$/);
+    const withAvailable = OFFER_FAMILIES.filter((family) => OFFER_FAMILY[family].fields.flag === 'available');
+    expect(listOffers.inputSchema.properties.available.description).toMatch(
+      new RegExp(`\\(Only with ${withAvailable.map((family) => `family ${family}`).join(', ')}\\.\\)$`),
+    );
     expect(listOffers.inputSchema.properties.limit).toMatchObject({ type: 'integer', maximum: 200 });
     expect(byName.get('get_platform')!.inputSchema.required).toEqual(['type', 'slug']);
     expect(byName.get('search')!.inputSchema.required).toEqual(['q']);
@@ -55,7 +57,7 @@ describe('deriveTools', () => {
 
   it('describes a tool by its routes’ summaries', () => {
     expect(byName.get('get_offer')!.description).toBe(
-      'Get one earn offer; Get one borrow offer; Get one collateral offer.',
+      `${OFFER_FAMILIES.map((family) => `Get one ${family} offer`).join('; ')}.`,
     );
     expect(byName.get('get_currency')!.description).toMatch(/^Get one currency\. .*counts/);
   });

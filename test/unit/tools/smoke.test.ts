@@ -1,4 +1,5 @@
 import { PUBLIC_PATHS, ROUTES } from '../../../shared/http/routes';
+import { OFFER_FAMILIES } from '../../../shared/model/offer-families';
 import { reached, unreached } from '../../../tools/smoke/smoke';
 
 /** A request path for each route of the table, its placeholders filled. */
@@ -30,9 +31,7 @@ describe('smoke coverage of the route table', () => {
     );
 
     expect(unreached(without)).toEqual([
-      'listEarnChanges',
-      'listBorrowChanges',
-      'listCollateralChanges',
+      ...OFFER_FAMILIES.map((family) => `list${family[0].toUpperCase()}${family.slice(1)}Changes`),
       'getUsage',
       '/openapi.json',
     ]);

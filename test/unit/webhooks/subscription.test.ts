@@ -3,6 +3,8 @@
  * validation, its conditions as exact decimals, its URL by the stage's target rule; every problem
  * names its field. Bodies are cut in parts of at most 100 events.
  */
+
+import { OFFER_FAMILIES } from '../../../shared/model/offer-families';
 import { ValidationError } from '../../../shared/platform/errors';
 import { bodyOf, EVENTS_PER_PART, eventJson, PART_EVENTS_MAX_BYTES, partsOf } from '../../../shared/webhooks/payload';
 import { encodeDeliveryMessage, MESSAGE_MAX_BYTES } from '../../../shared/webhooks/queue';
@@ -91,7 +93,7 @@ describe('validateSubscription', () => {
     ).toEqual(['conditions.apy_above must be a decimal string such as "8.5"']);
     expect(messages(() => validateSubscription({ family: 'loans' }, 'public'))).toEqual([
       'url is required',
-      'family must be one of the following values: earn, borrow, collateral',
+      `family must be one of the following values: ${OFFER_FAMILIES.join(', ')}`,
       'conditions must hold at least one condition when events has offer.changed',
     ]);
   });

@@ -1,4 +1,5 @@
 import { RETENTION_MS, SERIES } from '../../../../shared/domain/buckets';
+import { OFFER_FAMILIES } from '../../../../shared/model/offer-families';
 import { formatDataset } from '../../../../tools/sample-data/format';
 import {
   BENCH,
@@ -185,9 +186,7 @@ describe('generateDataset', () => {
         exchanges: 0,
         wallets: 0,
         protocols: 0,
-        earn: 0,
-        borrow: 0,
-        collateral: 0,
+        ...Object.fromEntries(OFFER_FAMILIES.map((family) => [family, 0])),
         historyOffers: 0,
       };
 
