@@ -46,12 +46,12 @@ const resolvedPlatform = (o: Offer) =>
   o.platform ? (exposedPlatforms.get(`${o.platform.type}:${o.platform.slug}`) ?? null) : null;
 
 // Each family's APY and TVL fields and default order: the contract's facts, from the declaration.
-const FIELDS = Object.fromEntries(
-  OFFER_FAMILIES.map((family): [string, { apy?: string; tvl?: string; flag: string }] => [
-    family,
-    OFFER_FAMILY[family].fields,
-  ]),
-) as Record<Family, { apy?: string; tvl?: string }>;
+function familyFields(): Record<Family, { apy?: string; tvl?: string; flag: string }> {
+  const fields = {} as Record<Family, { apy?: string; tvl?: string; flag: string }>;
+  for (const family of OFFER_FAMILIES) fields[family] = OFFER_FAMILY[family].fields;
+  return fields;
+}
+const FIELDS: Record<Family, { apy?: string; tvl?: string; flag: string }> = familyFields();
 const DEFAULT = Object.fromEntries(
   OFFER_FAMILIES.map((family) => [family, OFFER_FAMILY[family].defaultSort]),
 ) as Record<Family, string>;
