@@ -59,7 +59,11 @@ const ALL_SLUGS = [
   ...new Set(Object.values(familyRecords).flatMap((rs) => rs.flatMap((r) => [r.slug, ...(r.previous_slugs ?? [])]))),
 ];
 const OFFER_IDS = [
-  ...new Set(OFFER_FAMILIES.flatMap((family) => (data[OFFER_FAMILY[family].dataset] ?? []).map((o) => o.id))),
+  ...new Set(
+    OFFER_FAMILIES.flatMap((family) =>
+      (((data as Record<string, unknown>)[OFFER_FAMILY[family].dataset] ?? []) as { id: number }[]).map((o) => o.id),
+    ),
+  ),
 ];
 
 // ---- generators ----------------------------------------------------------------------------------

@@ -57,7 +57,9 @@ const DEFAULT = Object.fromEntries(
 ) as Record<Family, string>;
 
 function oracle(family: Family, q: Record<string, string>): { ids: number[]; total: number } {
-  const all = (data[`${family}_offers` as const] as Offer[]).filter((o) => o.published !== false);
+  const all = (((data as Record<string, unknown>)[OFFER_FAMILY[family].dataset] as Offer[] | undefined) ?? []).filter(
+    (o) => o.published !== false,
+  );
   let rows = all.filter((o) => {
     const platform = resolvedPlatform(o);
     if (q.platform_type && platform?.type !== q.platform_type) return false;

@@ -2,6 +2,8 @@
  * The scale run's report (tools/bench/scale.ts): the first-after-publish checks the quick run
  * enforces, and the table of issue 31 with one column per factor.
  */
+
+import { OFFER_FAMILIES, type OfferFamily } from '../../../../shared/model/offer-families';
 import { type FirstAfterPublish, publishChecks, type ScaleResults, scaleTable } from '../../../../tools/bench/scale';
 
 const latency = (p50: number) => ({ p50, p90: p50, p99: p50, max: p50 });
@@ -61,7 +63,9 @@ describe('publishChecks', () => {
 describe('scaleTable', () => {
   const run = (factor: number) => ({
     factor,
-    offers: { earn: 100 * factor, borrow: 10 * factor, collateral: 10 * factor },
+    offers: Object.fromEntries(
+      OFFER_FAMILIES.map((family) => [family, (family === 'earn' ? 100 : 10) * factor]),
+    ) as Record<OfferFamily, number>,
     import_s: 2 * factor,
     warm: [
       {
@@ -111,7 +115,8 @@ describe('scaleTable', () => {
 
   it("gives each factor's figures in its column", () => {
     const row = (label: string) => rows.find((r) => r.startsWith(`| ${label}`));
-    expect(row('offers')).toBe('| offers (earn / borrow / collateral) | 100 / 10 / 10 | 500 / 50 / 50 |');
+    const counts = (factor: number) => OFFER_FAMILIES.map((f) => (f === 'earn' ? 100 : 10) * factor).join(' / ');
+    expect(row('offers')).toBe(`| offers (${OFFER_FAMILIES.join(' / ')}) | ${counts(1)} | ${counts(5)} |`);
     expect(row('every index one currencies instance needs')).toContain('| 2 MB (3) of 128; 0 | 10 MB (15) of 128; 0 |');
     expect(row('(c) earn refresh, 5% of documents changed')).toContain('| 7000 | 35000 |');
     expect(row('busiest currency detail')).toContain('tether: 1 MB / 0.13 MB (status 200) | tether: 5 MB / 0.63 MB');
