@@ -151,7 +151,6 @@ const earnOfferFields = {
   link: z.string(),
   updated_at: timestamp(),
 };
-export const EarnOffer = z.strictObject(earnOfferFields);
 
 const borrowOfferFields = {
   id: offerId(),
@@ -173,7 +172,6 @@ const borrowOfferFields = {
   synced_at: timestamp(),
   updated_at: timestamp(),
 };
-export const BorrowOffer = z.strictObject(borrowOfferFields);
 
 const collateralOfferFields = {
   id: offerId(),
@@ -191,7 +189,6 @@ const collateralOfferFields = {
   synced_at: timestamp(),
   updated_at: timestamp(),
 };
-export const CollateralOffer = z.strictObject(collateralOfferFields);
 
 /**
  * The trend and stability figures of an earn or borrow offer (CONTRACT §13, docs/api.md "APY
@@ -251,9 +248,6 @@ export type Currency = z.infer<typeof Currency>;
 export type Exchange = z.infer<typeof Exchange>;
 export type Wallet = z.infer<typeof Wallet>;
 export type Protocol = z.infer<typeof Protocol>;
-export type EarnOffer = z.infer<typeof EarnOffer>;
-export type BorrowOffer = z.infer<typeof BorrowOffer>;
-export type CollateralOffer = z.infer<typeof CollateralOffer>;
 
 /** Every timestamp field of each resource, rendered as `toISOString()` on output. */
 export const TIMESTAMP_FIELDS = {

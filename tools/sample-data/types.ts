@@ -32,7 +32,7 @@ export type PlatformRecord = ExchangeRecord | WalletRecord | ProtocolRecord;
 
 /** The records of an offer family, and of its history (shared/model/offer-families.ts `dataset`). */
 export type OfferRecordOf<F extends OfferFamily> = RecordOf<(typeof OFFER_FAMILY)[F]['dataset']>;
-export type HistoryRecordOf<F extends HistoryFamily> = RecordOf<`${F}_history`>;
+type HistoryRecordOf<F extends HistoryFamily> = RecordOf<`${F}_history`>;
 /** Each offer family's records, by family. */
 export type OffersByFamily = { [F in OfferFamily]: OfferRecordOf<F>[] };
 /** Each history family's records, under `{family}_history`. */
@@ -41,8 +41,6 @@ export type HistoriesByFamily = { [F in HistoryFamily as `${F}_history`]: Histor
 export type EarnOfferRecord = RecordOf<'earn_offers'>;
 export type BorrowOfferRecord = RecordOf<'borrow_offers'>;
 export type CollateralOfferRecord = RecordOf<'collateral_offers'>;
-export type EarnHistoryRecord = RecordOf<'earn_history'>;
-export type BorrowHistoryRecord = RecordOf<'borrow_history'>;
 
 /** The platform an offer names. */
 export type PlatformRef = NonNullable<EarnOfferRecord['platform']>;
