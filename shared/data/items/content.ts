@@ -61,7 +61,7 @@ export function parsed(text: string, what: string): unknown {
 }
 
 /**
- * UTF-8 bytes of JSON a manifest or source chunk holds before compression: under DynamoDB's
+ * UTF-8 bytes of JSON a source or search chunk holds before compression: under DynamoDB's
  * 400 KB item limit even if its text did not compress at all (a record is at most 16 KB).
  */
 const CHUNK_TEXT_BYTES = 300 * 1024;
@@ -92,10 +92,17 @@ export function cut(
   return groups;
 }
 
-/** JSON texts → chunks of a JSON array each, under CHUNK_TEXT_BYTES (one empty array for none). */
-export function chunked(texts: Iterable<string>): string[] {
-  const groups = cut(texts);
-  return groups.length === 0 ? ['[]'] : groups.map((group) => `[${group.join(',')}]`);
+/** A segment's compressed bytes: a quarter of the item size limit, several read in parallel. */
+const SEGMENT_BYTES = 256 * 1024;
+
+/** Gzip'd JSON cut into segments of SEGMENT_BYTES, keyed by `key` (an index, its delta, a manifest). */
+export function segmented(value: unknown, key: (segment: number) => Key): Item[] {
+  // An order read back is typed integers (items/index-segment.ts): written again, it is a list.
+  const bytes = gzip(JSON.stringify(value, (_, v) => (v instanceof Int32Array ? Array.from(v) : v)));
+  const items: Item[] = [];
+  for (let start = 0; start === 0 || start < bytes.length; start += SEGMENT_BYTES)
+    items.push({ ...key(items.length), [BODY]: bytes.subarray(start, start + SEGMENT_BYTES) });
+  return items;
 }
 
 /**

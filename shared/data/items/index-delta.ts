@@ -12,8 +12,8 @@ import { finished, type Steps } from '../../platform/steps';
 import type { IndexData, OfferIndexData } from '../family-index';
 import { applyDeltaSteps, type IndexDeltaData } from '../index-delta';
 import { indexDeltaKey, OFFER_FAMILIES } from '../keys';
-import { type Item, joinedBody, parsed } from './content';
-import { checkIndex, ENTRY_VALUES, segmented } from './index-segment';
+import { type Item, joinedBody, parsed, segmented } from './content';
+import { checkIndex, ENTRY_VALUES } from './index-segment';
 
 /** A list as differences from the value before (the first as it is). */
 const differences = (list: readonly number[]): number[] => list.map((v, i) => (i === 0 ? v : v - list[i - 1]));

@@ -16,22 +16,8 @@ import {
 import { PLATFORM_TYPES } from '../../platform/constants';
 import { CorruptDataError, MissingItemError } from '../../platform/errors';
 import { type IndexData, type OfferColumnData, PACKED_FIGURES, PackedStrings } from '../family-index';
-import { CATALOG_FAMILIES, indexSegmentKey, type Key, OFFER_FAMILIES } from '../keys';
-import { BODY, gzip, type Item, joinedBody, parsed } from './content';
-
-/** A segment's compressed bytes: a quarter of the item size limit, several read in parallel. */
-const SEGMENT_BYTES = 256 * 1024;
-
-/** Compressed JSON cut into segments of SEGMENT_BYTES, keyed by `key` (an index, or its delta: index-delta.ts). */
-export function segmented(value: unknown, key: (segment: number) => Key): Item[] {
-  // An order read back is typed integers (decodeIndex): written again, it is a list.
-  const bytes = gzip(JSON.stringify(value, (_, v) => (v instanceof Int32Array ? Array.from(v) : v)));
-  const items: Item[] = [];
-  for (let start = 0; start === 0 || start < bytes.length; start += SEGMENT_BYTES) {
-    items.push({ ...key(items.length), [BODY]: bytes.subarray(start, start + SEGMENT_BYTES) });
-  }
-  return items;
-}
+import { CATALOG_FAMILIES, indexSegmentKey, OFFER_FAMILIES } from '../keys';
+import { BODY, type Item, joinedBody, parsed, segmented } from './content';
 
 /** A version's whole index, its own items (`V#<version>#INDEX`), deleted with it. */
 export const encodeIndex = (version: string, index: IndexData): Item[] =>

@@ -172,10 +172,10 @@ describe('a manifest with a source layout', () => {
   });
 
   it.each([
-    ['runs that are not triples', '[{"source":["a"]},{"runs":[0,0]}]'],
-    ['a run that is not a count', '[{"source":["a"]},{"runs":[0,-1,1]}]'],
-    ['a chunk that is not a hash', '[{"source":[1]}]'],
-    ['a source entry with more members', '[{"source":["a"],"runs":[0,0,1]}]'],
+    ['runs that are not triples', '{"keys":[],"blocks":[],"source":{"chunks":["a"],"runs":[0,0]}}'],
+    ['a run that is not a count', '{"keys":[],"blocks":[],"source":{"chunks":["a"],"runs":[0,-1,1]}}'],
+    ['a chunk that is not a hash', '{"keys":[],"blocks":[],"source":{"chunks":[1],"runs":[]}}'],
+    ['a list instead of an object', '[{"source":["a"]},{"runs":[0,0,1]}]'],
   ])('a manifest with %s is corrupt', (_, text) => {
     expect(() => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000', z: gzipSync(text) }])).toThrow(
       CorruptDataError,
