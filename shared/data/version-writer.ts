@@ -5,19 +5,19 @@
  * version, its delta against the version it replaced (docs/adr/0017-index-deltas.md); and the
  * reads and the deletion of a version by its manifest.
  */
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { deleteItems, putItems } from './batch-writer';
 import type { IndexData, VersionContent } from './family-index';
 import type { IndexDeltaData } from './index-delta';
-import type { IndexDeltaRef, IndexRef } from './index-store';
-import { BODY, checkedSegments, type Item, segmentsHash } from './items/content';
+import { type IndexDeltaRef, type IndexRef, readIndex } from './index-store';
+import { BODY, type Item, segmentsHash } from './items/content';
 import { encodeBlock } from './items/document-block';
 import { encodeIndexDelta } from './items/index-delta';
-import { decodeIndex, encodeIndex } from './items/index-segment';
+import { encodeIndex } from './items/index-segment';
 import { decodeManifest, encodeManifest, type FigureIndex, type Manifest } from './items/manifest';
 import { encodeSourceChunk } from './items/source-records';
-import { indexSegmentKey, manifestPartition, sharedItemKey, sourceChunkName } from './keys';
+import { manifestPartition, sharedItemKey, sourceChunkName } from './keys';
 import { queryAll } from './query-all';
 import { type SourcePlan, SourceStore, type VersionSource } from './source-store';
 
@@ -121,16 +121,9 @@ export class VersionWriter {
     };
   }
 
-  /** The index of a served version as stored, checked against the hash the pointer names: the import builds the next version's delta against it. */
+  /** The index of a served version as stored: the import builds the next version's delta against it. */
   async readIndex(version: string, ref: IndexRef): Promise<IndexData> {
-    const items = await Promise.all(
-      Array.from({ length: ref.segments }, (_, i) =>
-        this.client
-          .send(new GetCommand({ TableName: this.tableName, Key: indexSegmentKey(version, i), ConsistentRead: true }))
-          .then((out) => out.Item),
-      ),
-    );
-    return decodeIndex(version, checkedSegments(items, ref.indexHash, `the index of version ${version}`)).data;
+    return (await readIndex(this.client, this.tableName, version, ref)).data;
   }
 
   /** What a version holds (empty for a version that never wrote its manifest). */
