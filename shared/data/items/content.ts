@@ -1,11 +1,7 @@
 /**
- * What the stored item kinds of the served data share (docs/data-model.md, "Items"): the attribute
- * that holds an item's compressed content, and reading it back. Index segments, document blocks,
- * manifests, source records and the history journal are compressed binary attributes: DynamoDB
- * charges by stored bytes, and the documents compress about five to one. Blocks are raw deflate
- * (read on every request: about 10 µs a block to inflate, no header); the others, read once per
- * version, gzip with its checksum. A stored item that does not decode fails in its kind's codec
- * with a CorruptDataError (a 500 `internal_error`, never a 200 with a broken body).
+ * What the stored kinds of the served data share: their compressed content in one binary attribute
+ * (DynamoDB charges by stored bytes), raw deflate for what is read per request (blocks, history), gzip
+ * with its checksum for the rest. Content that does not decode is a CorruptDataError (a 500).
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -33,10 +29,6 @@ export function inflated(
     throw new CorruptDataError(`${what} is not readable`);
   }
 }
-
-/** An item's content as text. */
-export const body = (item: Record<string, unknown> | undefined, what: string): string =>
-  inflated(item, what).toString('utf8');
 
 /** The text of content cut into parts (index segments, journal parts), each part's item in order. */
 export function joinedBody(items: (Record<string, unknown> | undefined)[], what: string, part: string): string {
@@ -105,11 +97,7 @@ export function segmented(value: unknown, key: (segment: number) => Key): Item[]
   return items;
 }
 
-/**
- * The content hash of an index's or a delta's stored segments (SHA-256 of their bodies in order,
- * hex): the pointer names it beside their count, and every read checks it (`checkedSegments`), as a
- * block is checked against the hash it is addressed by.
- */
+/** SHA-256 of an index's or a delta's segments, in order: the pointer names it, every read checks it. */
 export function segmentsHash(items: readonly Record<string, unknown>[]): string {
   const hash = createHash('sha256');
   for (const item of items) {
@@ -119,11 +107,7 @@ export function segmentsHash(items: readonly Record<string, unknown>[]): string 
   return hash.digest('hex');
 }
 
-/**
- * The segments read, when their content hashes to `expected`; else a CorruptDataError, never an
- * answer from them (a pointer that names no hash is corrupt: every writer names one). Missing
- * segments are returned as they are: what that means (a 410, a 500) is the caller's to say.
- */
+/** The segments read, when they hash to `expected` (else corrupt); missing ones are the caller's to judge (a 410, a 500). */
 export function checkedSegments<T extends Record<string, unknown> | undefined>(
   items: T[],
   expected: string | undefined,
