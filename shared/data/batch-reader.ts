@@ -48,3 +48,19 @@ export async function getItems(keys: Key[], options: BatchGetOptions): Promise<R
   );
   return found;
 }
+
+/**
+ * Items that never change under their key (blocks, chunks), by partition key: read eventually
+ * consistent, then strongly those not seen yet (written just before what names them).
+ */
+export async function getByContent(
+  keys: Key[],
+  options: BatchGetOptions,
+): Promise<Map<string, Record<string, unknown>>> {
+  const found = new Map<string, Record<string, unknown>>();
+  const keep = (items: Record<string, unknown>[]) => items.forEach((item) => found.set(String(item.PK), item));
+  keep(await getItems(keys, options));
+  const unseen = keys.filter((key) => !found.has(key.PK));
+  if (unseen.length > 0) keep(await getItems(unseen, { ...options, consistent: true }));
+  return found;
+}

@@ -7,12 +7,12 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SeriesResolution } from '../model/history-series';
-import { getItems } from './batch-reader';
+import { getByContent } from './batch-reader';
 import { eachBatch } from './batches';
 import { servedPoints } from './history-store';
 import { decodeFigureChunk, type FigureLine } from './items/figure-chunk';
 import { decodeHistory } from './items/history';
-import { DOCUMENT_PREFIX, documentBlockKey, type HistoryFamily, historyPartition, historySortKey } from './keys';
+import { documentBlockKey, type HistoryFamily, historyPartition, historySortKey } from './keys';
 import { queryAll } from './query-all';
 
 /** The last instant of year 9999 (the latest a data file's timestamp may be): every stored time is before it. */
@@ -40,26 +40,12 @@ export class FigureStore {
     return { client: this.client, tableName: this.tableName, concurrency: this.options.concurrency ?? 8 };
   }
 
-  /**
-   * The lines of the chunks `hashes` of `family`, by hash. Eventually consistent first (a chunk's
-   * content never changes under its key), consistent for those not seen yet; one that is still
-   * missing, or does not decode, is a CorruptDataError.
-   */
+  /** The lines of the chunks `hashes` of `family`, by hash; one missing or that does not decode is corrupt. */
   async read(family: string, hashes: readonly string[]): Promise<Map<string, FigureLine[]>> {
     const wanted = [...new Set(hashes)];
-    const byHash = new Map<string, Record<string, unknown>>();
-    const fetch = async (list: string[], consistent: boolean) => {
-      if (list.length === 0) return;
-      const items = await getItems(list.map(documentBlockKey), { ...this.batch, projection: ['PK', 'z'], consistent });
-      this.counts.itemsRead += items.length;
-      for (const item of items) byHash.set(String(item.PK).slice(DOCUMENT_PREFIX.length), item);
-    };
-    await fetch(wanted, false);
-    await fetch(
-      wanted.filter((h) => !byHash.has(h)),
-      true,
-    );
-    return new Map(wanted.map((hash) => [hash, decodeFigureChunk(hash, family, byHash.get(hash))]));
+    const items = await getByContent(wanted.map(documentBlockKey), { ...this.batch, projection: ['PK', 'z'] });
+    this.counts.itemsRead += items.size;
+    return new Map(wanted.map((hash) => [hash, decodeFigureChunk(hash, family, items.get(documentBlockKey(hash).PK))]));
   }
 
   /**

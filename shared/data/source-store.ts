@@ -7,7 +7,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { CorruptDataError } from '../platform/errors';
-import { getItems } from './batch-reader';
+import { getByContent } from './batch-reader';
 import { BODY } from './items/content';
 import type { Manifest } from './items/manifest';
 import { decodeSource, decodeSourceChunk, planSource, type SourceLayout } from './items/source-records';
@@ -70,25 +70,16 @@ export class SourceStore {
     return { ...planSource(family, records, compared), unreadable };
   }
 
-  /**
-   * The lines of source chunks of `family`, by hash, each checked against its hash. A chunk never
-   * changes under its key, so an eventually consistent read that finds it is exact; one it does
-   * not find yet (just written) is read again strongly consistent, and is corrupt if still missing.
-   */
+  /** The lines of source chunks of `family`, by hash, each checked against it (a missing one is corrupt). */
   private async chunks(family: string, hashes: readonly string[]): Promise<Map<string, string[]>> {
     const unique = [...new Set(hashes)];
-    const keys = unique.map(sourceChunkKey);
     const read = {
       client: this.client,
       tableName: this.tableName,
       projection: ['PK', BODY],
       concurrency: this.concurrency,
     };
-    const items = await getItems(keys, read);
-    const found = new Set(items.map((item) => item.PK));
-    const missing = keys.filter((key) => !found.has(key.PK));
-    if (missing.length > 0) items.push(...(await getItems(missing, { ...read, consistent: true })));
-    const byKey = new Map(items.map((item) => [item.PK, item]));
-    return new Map(unique.map((hash, i) => [hash, decodeSourceChunk(hash, family, byKey.get(keys[i].PK))]));
+    const items = await getByContent(unique.map(sourceChunkKey), read);
+    return new Map(unique.map((hash) => [hash, decodeSourceChunk(hash, family, items.get(sourceChunkKey(hash).PK))]));
   }
 }
