@@ -177,7 +177,7 @@ export const userKeyRefKey = (userId: string, keyId: string): Key => ({
 
 export const USER_KEY_REF_PREFIX = `KEY${SEP}`;
 
-/** A key's counter item for one calendar month (`202611`, quota-store.ts). */
+/** A key's counter item for one calendar month (`202611`, shared/accounts/quota-store.ts). */
 export const quotaKey = (keyId: string, monthId: string): Key => ({
   PK: `${QUOTA_PREFIX}${keyId}${SEP}MON${SEP}${monthId}`,
   SK: 'COUNT',
