@@ -1,9 +1,6 @@
 /**
- * Reads of the APY figure state (docs/adr/0015-apy-figures.md): its chunks, document blocks that
- * a version's manifest names (items/figure-chunk.ts, items/manifest.ts; snapshot-writer.ts writes
- * them with the version), and the stored history it is seeded from once. It counts the items it
- * reads (and the import the chunks it writes), so an import reports what its figures cost
- * (ImportResult.figures).
+ * Reads of the APY figure state (docs/adr/0015-apy-figures.md): its chunks, and the stored history
+ * it is seeded from once; counted, so an import reports what its figures cost (ImportResult.figures).
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SeriesResolution } from '../model/history-series';
@@ -23,17 +20,13 @@ export interface FigureCounts {
   itemsWritten: number;
 }
 
-export interface FigureStoreOptions {
-  concurrency?: number;
-}
-
 export class FigureStore {
   readonly counts: FigureCounts = { itemsRead: 0, itemsWritten: 0 };
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly options: FigureStoreOptions = {},
+    private readonly options: { concurrency?: number } = {},
   ) {}
 
   private get batch() {
@@ -49,10 +42,8 @@ export class FigureStore {
   }
 
   /**
-   * The seed of a family's figure state (a table written before it had one): for each offer of
-   * `ids`, the points of each stored series of `resolutions` (its observations, every one, and the last
-   * observation of each UTC day, which stands for its day where the hours have expired)
-   * from `from` on (an observation's time, a bucket's start), as the pointer publishing `published` serves them. One Query an offer and series.
+   * The seed of a family's figure state: for each offer of `ids`, the points of each series of
+   * `resolutions` from `from` on, as the pointer publishing `published` serves them (a Query each).
    */
   async seed(
     family: HistoryFamily,
