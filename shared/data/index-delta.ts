@@ -47,29 +47,6 @@ function entryColumns(data: OfferIndexData): Record<string, () => readonly unkno
   return columns;
 }
 
-/** The new index from its entry columns, blocks, orders, and figures as of `figuresAsOf` (none when null). */
-function fromColumns(
-  family: OfferFamily,
-  columns: Record<string, readonly unknown[]>,
-  blocks: string[],
-  orders: Record<string, Order>,
-  figuresAsOf: string | null,
-  figures: PackedStrings | undefined,
-): OfferIndexData {
-  const { block, slot, hash, ...declared } = columns;
-  return {
-    kind: 'offers',
-    family,
-    ...(declared as Pick<OfferIndexData, OfferColumn>),
-    orders,
-    ...(figuresAsOf === null || figures === undefined ? {} : { figures: { as_of: figuresAsOf, stats: figures } }),
-    block: block as number[],
-    slot: slot as number[],
-    blocks,
-    hash: hash as string[],
-  };
-}
-
 /** Each new entry's replaced entry (-1 for an added one), from the removed and added entries. */
 function carriedEntries(baseSize: number, size: number, removed: readonly number[], added: readonly number[]) {
   const from = new Int32Array(size);
@@ -260,8 +237,22 @@ export function* applyDeltaSteps(base: OfferIndexData, delta: IndexDeltaData): S
     orders[mode] = order;
     yield;
   }
-  const values = Object.fromEntries(Object.entries(columns).map(([name, column]) => [name, column.values]));
-  return fromColumns(delta.family, values, blocks, orders, delta.figuresAsOf, figures);
+  const { block, slot, hash, ...declared } = Object.fromEntries(
+    Object.entries(columns).map(([name, column]) => [name, column.values]),
+  );
+  return {
+    kind: 'offers',
+    family: delta.family,
+    ...(declared as Pick<OfferIndexData, OfferColumn>),
+    orders,
+    ...(delta.figuresAsOf === null || figures === undefined
+      ? {}
+      : { figures: { as_of: delta.figuresAsOf, stats: figures } }),
+    block: block as number[],
+    slot: slot as number[],
+    blocks,
+    hash: hash as string[],
+  };
 }
 
 /** Apply `delta` to `base` at once (`applyDeltaSteps`). */

@@ -80,11 +80,9 @@ export class IndexStore {
   }
 
   /**
-   * Build, before a request names them, the indexes of the new versions `next` names for the families
-   * this instance serves (the pointer refreshed ahead): from its delta when it holds the index that applies to, or
-   * read. Kept among the retired indexes, where `served` takes a version from; the served ones and
-   * `current` stay as they are until a request of the new pointer names the new version. A failure
-   * is left to that request, which reads the index itself.
+   * Build the indexes of the new versions `next` names for the families this instance serves, before
+   * a request names them (ADR 0019), among the retired ones, where `served` takes them from; a
+   * failure is left to that request.
    */
   async prepare(next: Partial<Record<VersionedFamily, IndexRef & { version: string }>>): Promise<void> {
     const builds = [...this.current].flatMap(([family, version]) => {
@@ -139,10 +137,12 @@ export class IndexStore {
           checkedSegments(read, delta.hash, `the index delta of version ${version}`),
         ),
       ]);
-      const index = await withDelta(version, held, items);
+      // In steps, the event loop turning between them: a request beside it waits for a step at most.
+      const data = await finishedBetween(appliedIndexDelta(version, held.version, held.data, items));
       recordIndexDelta();
       this.built.deltas++;
-      return index;
+      // The budget counts the stored JSON's length: estimated from the base's, per entry.
+      return indexOf(version, data, Math.round((held.textLength * data.block.length) / Math.max(1, held.size)));
     } catch (error) {
       logger.warn('index delta not applied: the whole index is loaded', {
         version,
@@ -169,26 +169,9 @@ async function readSegments(
   return items.every((item) => item !== undefined) ? items : Promise.all(items.map((item, i) => item ?? get(i, true)));
 }
 
-/** The index of `version` as stored, checked against the content hash the pointer names (the import's delta is built against it too). */
+/** The index of `version` as stored, checked against the content hash the pointer names. */
 export async function readIndex(client: DynamoDBDocumentClient, tableName: string, version: string, ref: IndexRef) {
   const what = `the index of version ${version}`;
   const items = await readSegments(client, tableName, ref.segments, (i) => indexSegmentKey(version, i));
   return decodeIndex(version, checkedSegments(items, ref.indexHash, what));
-}
-
-/**
- * The index of `version` from the delta stored in `items` and the index it applies to, checked like
- * a loaded index; a CorruptDataError when it does not apply. Built in steps with the event loop
- * turning between them: beside a request (the pointer read ahead), it holds that request's reads
- * and answer up for a step at most.
- */
-async function withDelta(
-  version: string,
-  held: Pick<FamilyIndex, 'version' | 'data' | 'textLength' | 'size'>,
-  items: (Record<string, unknown> | undefined)[],
-): Promise<FamilyIndex> {
-  const data = await finishedBetween(appliedIndexDelta(version, held.version, held.data, items));
-  // The budget counts the stored JSON's length: estimated from the base's, per entry.
-  const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
-  return indexOf(version, data, textLength);
 }
