@@ -49,10 +49,7 @@ export async function getItems(keys: Key[], options: BatchGetOptions): Promise<R
   return found;
 }
 
-/**
- * Items that never change under their key (blocks, chunks), by partition key: read eventually
- * consistent, then strongly those not seen yet (written just before what names them).
- */
+/** Items that never change under their key, by partition key: eventually consistent, then strongly the unseen. */
 export async function getByContent(
   keys: Key[],
   options: BatchGetOptions,

@@ -1,13 +1,8 @@
 /**
- * The ordered index of a family version, read once per instance and kept (docs/adr/0009): a
- * published version never changes, so nothing is invalidated and the budgets only bound memory.
- * Served versions and retired ones (`snapshot=`, `since=`) are kept in separate budgets, so a
- * retired version never pushes out a served one; a retired index larger than its budget is answered
- * and not kept. After a publish, an instance that holds the version a delta applies to builds the
- * new index from the delta (docs/adr/0017-index-deltas.md), else, or when the delta fails, reads it
- * whole. Every read is checked against the content hash the pointer names (a tampered delta is
- * refused and the index read; a tampered index is a 500). The pointer read ahead builds new
- * versions before a request names them (`prepare`, docs/adr/0019-pointer-refreshed-ahead.md).
+ * The ordered index of a family version, read once per instance and kept (docs/adr/0009), served
+ * and retired versions in separate budgets so a retired one never pushes out a served one. An
+ * instance holding the version a delta applies to builds the new index from it (ADR 0017), else or
+ * when it fails reads it whole; every read is checked against the hash the pointer names.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULTS } from '../platform/config';

@@ -52,8 +52,6 @@ export interface Key {
   SK: string;
 }
 
-// ---- snapshot pointer -------------------------------------------------------------------------
-
 export const pointerKey = (): Key => ({ PK: 'SNAPSHOT', SK: 'CURRENT' });
 
 /** When an import last carried each family, changed or not: an import that changes nothing writes only this. */
@@ -61,16 +59,7 @@ export const refreshedKey = (): Key => ({ PK: 'SNAPSHOT', SK: 'REFRESHED' });
 
 const v = (version: string) => `${SNAPSHOT_PREFIX}${version}${SEP}`;
 
-/** @internal The version a snapshot partition key belongs to (exported for its tests). */
-export function versionOfPartition(pk: string): string | undefined {
-  if (!pk.startsWith(SNAPSHOT_PREFIX)) return undefined;
-  const end = pk.indexOf(SEP, SNAPSHOT_PREFIX.length);
-  return end < 0 ? undefined : pk.slice(SNAPSHOT_PREFIX.length, end);
-}
-
 const chunkKey = (chunk: number) => String(chunk).padStart(6, '0');
-
-// ---- the ordered index of a family version -----------------------------------------------------
 
 /** One segment of a family version's index (docs/adr/0009-one-index-per-family-version.md). */
 export const indexSegmentKey = (version: string, segment: number): Key => ({
@@ -84,15 +73,11 @@ export const indexDeltaKey = (version: string, segment: number): Key => ({
   SK: chunkKey(segment),
 });
 
-// ---- documents -------------------------------------------------------------------------------
-
 /** A block of rendered documents, addressed by the hash of its content: shared by every version that names it. */
 export const documentBlockKey = (hash: string): Key => ({ PK: `${DOCUMENT_PREFIX}${hash}`, SK: 'DOC' });
 
 /** A chunk of a platform or currency version's search records (search-index.ts), stored and named like a block. */
 export const searchChunkName = (version: string, part: number): string => `S.${version}.${part}`;
-
-// ---- history ----------------------------------------------------------------------------------
 
 /** One partition per offer, outside every version: appending never rewrites what is stored. */
 export const historyPartition = (family: HistoryFamily, id: number): string =>
@@ -128,17 +113,11 @@ export function parseHistorySortKey(sk: string): { resolution: SeriesResolution;
   return itemStart(resolution, start) === start ? { resolution, start } : undefined;
 }
 
-/**
- * A part of the history journal (docs/data-model.md, "History"): part 0 is the head, written last;
- * the others are keyed by the journal's number, so a journal being written never mixes with the one
- * the head names.
- */
+/** A part of the history journal: part 0 is the head, written last; the others keyed by its number (docs/data-model.md). */
 export const historyJournalKey = (seq: number, part: number): Key => ({
   PK: 'IMPORT',
   SK: part === 0 ? 'HISTORY' : `HISTORY${SEP}${seq}${SEP}${chunkKey(part)}`,
 });
-
-// ---- source records and manifests of a family version -----------------------------------------
 
 /** A version's manifest (items/manifest.ts), written before its items so that it can be deleted. */
 export const manifestKey = (version: string, chunk: number): Key => ({
@@ -162,8 +141,6 @@ export const sharedItemKey = (name: string): Key => {
   return documentBlockKey(name);
 };
 
-// ---- keys, users, quotas ----------------------------------------------------------------------
-
 /** An API key, addressed by the hash of its secret (the secret itself is never stored). */
 export const apiKeyKey = (hash: string): Key => ({ PK: `${KEY_PREFIX}${hash}`, SK: 'KEY' });
 
@@ -186,8 +163,6 @@ export const quotaKey = (keyId: string, monthId: string): Key => ({
 /** The attributes of a counter item: the month's count, the latest minute (`yyyymmddhhmm`) and its count. */
 export const QUOTA_ATTRIBUTES = { monthCount: 'count', minute: 'minute', minuteCount: 'minuteCount' } as const;
 
-// ---- what the serving functions may read (IAM, lib/constructs/data-table.ts) -------------------
-
 /** Partition-key prefixes the serving functions read; the stack makes each a `dynamodb:LeadingKeys` pattern. */
 export const SERVED_PREFIXES: readonly string[] = [
   pointerKey().PK,
@@ -199,8 +174,6 @@ export const SERVED_PREFIXES: readonly string[] = [
 
 /** Partitions under a served prefix the serving functions must never read, as IAM `StringLike` patterns. */
 export const UNSERVED_PATTERNS: readonly string[] = [sourcePartition('*', '*'), manifestPartition('*')];
-
-// ---- webhook subscriptions (CONTRACT §14, docs/adr/0028-webhook-delivery.md) ---------------------
 
 export const WEBHOOK_PREFIX = 'WEBHOOK#';
 export const WEBHOOK_SECRET_PREFIX = 'WHSECRET#';
@@ -222,10 +195,8 @@ export const USER_WEBHOOK_REF_PREFIX = `WEBHOOK${SEP}`;
 export const webhookSecretKey = (id: string): Key => ({ PK: `${WEBHOOK_SECRET_PREFIX}${id}`, SK: 'SECRET' });
 
 /**
- * The reference APYs of a family's `apy_change` subscriptions, packed (docs/adr/0028-webhook-delivery.md):
- * one partition a family, read whole by one Query at a publish; each subscription's in one bucket
- * (a hash of its id), a bucket in one item or, past an item's size, several (`part`). A publish
- * rewrites only the buckets whose contents changed.
+ * The reference APYs of a family's `apy_change` subscriptions (docs/adr/0028-webhook-delivery.md):
+ * one partition a family, each subscription's in one bucket (a hash of its id), cut into parts.
  */
 export const webhookReferencePartition = (family: OfferFamily): string => `${WEBHOOK_REFERENCE_PREFIX}${family}`;
 export const webhookReferenceKey = (family: OfferFamily, bucket: number, part: number): Key => ({

@@ -52,16 +52,10 @@ export function parsed(text: string, what: string): unknown {
   }
 }
 
-/**
- * UTF-8 bytes of JSON a source or search chunk holds before compression: under DynamoDB's
- * 400 KB item limit even if its text did not compress at all (a record is at most 16 KB).
- */
+/** The text a source or search chunk holds: under the 400 KB item limit even uncompressed. */
 const CHUNK_TEXT_BYTES = 300 * 1024;
 
-/**
- * Texts → groups of consecutive texts, each under `maxBytes` (a line break or comma apart) unless
- * one text is larger, and of at most `maxCount` texts; never an empty group.
- */
+/** Texts → groups of consecutive texts under `maxBytes` (unless one is larger) and `maxCount`; none empty. */
 export function cut(
   texts: Iterable<string>,
   maxBytes = CHUNK_TEXT_BYTES,
