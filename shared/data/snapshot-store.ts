@@ -12,7 +12,7 @@ import type { SnapshotPointer } from './items/pointer';
 import { DATASET_FAMILY_OF, VERSIONED_FAMILIES, type VersionedFamily } from './keys';
 import type { PointerStore } from './pointer-store';
 
-/** A family version, where its index lies, and when it was published. */
+/** @internal A family version, where its index lies, and when it was published (exported for its tests). */
 export interface FamilyVersion extends IndexRef {
   family: VersionedFamily;
   version: string;
