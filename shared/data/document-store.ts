@@ -36,12 +36,11 @@ export class DocumentStore {
       for (const [hash, block] of await this.readBlocks(hashes, familyOf)) blocks.set(hash, block);
     } else {
       // The blocks no request holds or reads are read together, in one round trip.
-      const key = (hash: string) => `block\u0000${hash}`;
-      const missing = hashes.filter((hash) => !cache.has(key(hash)));
+      const missing = hashes.filter((hash) => !cache.has(hash));
       const read = missing.length > 0 ? this.readBlocks(missing, familyOf) : undefined;
       await Promise.all(
         hashes.map((hash) =>
-          cache.get(key(hash), () => read!.then((m) => m.get(hash)!)).then((block) => void blocks.set(hash, block)),
+          cache.get(hash, () => read!.then((m) => m.get(hash)!)).then((block) => void blocks.set(hash, block)),
         ),
       );
     }

@@ -40,13 +40,10 @@ export interface DocumentRef {
   id: number | string;
 }
 
-/** The columns every index has: one entry per served record, in the order of the identifiers. */
+/** The columns every index has, an entry a served record in identifier order: its block (into `blocks`) and slot. */
 interface IndexColumns {
-  /** Index into `blocks` of each entry's block. */
   block: number[];
-  /** Each entry's place in its block. */
   slot: number[];
-  /** The content hashes of the blocks the version names. */
   blocks: string[];
   /** A hash of each entry's document: two versions serve the same representation when equal. */
   hash: string[];
@@ -57,7 +54,6 @@ export interface CatalogIndexData extends IndexColumns {
   kind: 'catalog';
   family: CatalogFamily;
   slugs: string[];
-  /** Entries in the list order (docs/api.md, "Orderings"). */
   order: number[];
   /** Former slug → current slug, for exposed records. */
   redirects: Record<string, string>;
@@ -127,7 +123,6 @@ export class PackedStrings {
     return this.ends.length;
   }
 
-  /** The characters of every string together. */
   get characters(): number {
     return this.text.length;
   }

@@ -15,13 +15,10 @@ import { queryAll } from './query-all';
 /** The last instant of year 9999 (the latest a data file's timestamp may be): every stored time is before it. */
 const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-export interface FigureCounts {
-  itemsRead: number;
-  itemsWritten: number;
-}
+export type FigureCounts = FigureStore['counts'];
 
 export class FigureStore {
-  readonly counts: FigureCounts = { itemsRead: 0, itemsWritten: 0 };
+  readonly counts = { itemsRead: 0, itemsWritten: 0 };
 
   constructor(
     private readonly client: DynamoDBDocumentClient,

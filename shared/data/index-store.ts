@@ -22,21 +22,16 @@ import { ByteLru } from './lru';
 export type IndexRef = Pick<FamilyState, 'indexHash' | 'delta'> & { segments: number };
 export type IndexDeltaRef = NonNullable<FamilyState['delta']>;
 
-/** What an instance's kept indexes may take in the heap, estimated (family-index.ts `heapBytes`). */
-export interface IndexBudget {
-  servedBytes: number;
-  retiredBytes: number;
-}
-
 /**
- * The index budgets of a function with `memoryMb` of configured memory: a quarter for the served
- * indexes, an eighth for retired ones (why these shares: docs/performance.md, "Index memory").
+ * What an instance's kept indexes may take in the heap (family-index.ts `heapBytes`), of `memoryMb`:
+ * a quarter for the served, an eighth for retired ones (why: docs/performance.md, "Index memory").
  */
-export const indexBudget = (memoryMb: number): IndexBudget => ({
+export const indexBudget = (memoryMb: number) => ({
   servedBytes: Math.floor((memoryMb * 2 ** 20) / 4),
   retiredBytes: Math.floor((memoryMb * 2 ** 20) / 8),
 });
 
+export type IndexBudget = ReturnType<typeof indexBudget>;
 const sizeOf = (index: FamilyIndex) => index.heapBytes;
 
 export class IndexStore {

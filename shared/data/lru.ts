@@ -4,9 +4,9 @@
  * concurrent misses of a key share one read; a failed read is never kept.
  */
 
+/** `bytes`: 0 while it is being read. */
 interface Entry<V> {
   value: Promise<V>;
-  /** 0 while it is being read. */
   bytes: number;
 }
 

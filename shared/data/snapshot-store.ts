@@ -27,7 +27,6 @@ interface RetiredFamilyVersion extends FamilyVersion {
 export interface ServedVersions {
   /** The served version of each family (none before its first import). */
   served: Partial<Record<VersionedFamily, FamilyVersion>>;
-  /** Replaced versions still readable, by version. */
   retired: ReadonlyMap<string, RetiredFamilyVersion>;
   /** Dataset family → when it was last published (history families included). */
   publishedAt: Readonly<Record<string, string>>;

@@ -67,12 +67,8 @@ export class VersionWriter {
   }
 
   private get batch() {
-    return {
-      client: this.client,
-      tableName: this.tableName,
-      concurrency: this.options.concurrency,
-      beforeBatch: this.options.beforeWrite,
-    };
+    const { client, tableName, options } = this;
+    return { client, tableName, concurrency: options.concurrency, beforeBatch: options.beforeWrite };
   }
 
   /** Write a version: its manifest first (a partial version can be deleted), then what `stored` does not hold. */
