@@ -11,10 +11,13 @@
  * (one writer at a time), so reading an item and putting it back whole is safe. The serving
  * functions read with history-store.ts.
  */
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { itemStart, type SeriesResolution } from '../model/history-series';
+import { isConditionFailure } from '../platform/dynamodb';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
+import { eachBatch } from './batches';
+import { BODY } from './items/content';
 import {
   type Buckets,
   decodeHistory,
@@ -146,20 +149,16 @@ export class HistoryWriter {
     return new HistoryWriter(this.client, this.tableName, { ...this.options, dryRun: true });
   }
 
+  /** The items at these keys as stored (one consistent read), raw. */
+  private readRaw(keys: Key[]): Promise<Record<string, unknown>[]> {
+    const distinct = new Map(keys.map(({ PK, SK }) => [keyOf({ PK, SK }), { PK, SK }]));
+    return getItems([...distinct.values()], { ...this.batch, projection: [...HISTORY_ATTRIBUTES], consistent: true });
+  }
+
   /** The items at these keys, as stored: one consistent read. */
   async readStored(keys: Key[]): Promise<StoredItems> {
-    const distinct = new Map(keys.map(({ PK, SK }) => [keyOf({ PK, SK }), { PK, SK }]));
-    const items = await getItems([...distinct.values()], {
-      ...this.batch,
-      projection: [...HISTORY_ATTRIBUTES],
-      consistent: true,
-    });
-    const stored = new Map<string, StoredHistory>();
-    for (const item of items) {
-      const decoded = decodeHistory(item);
-      stored.set(keyOf(decoded.key), decoded);
-    }
-    return new StoredItems(stored);
+    const decoded = (await this.readRaw(keys)).map(decodeHistory);
+    return new StoredItems(new Map(decoded.map((item) => [keyOf(item.key), item])));
   }
 
   /**
@@ -197,11 +196,50 @@ export class HistoryWriter {
     const read = await this.readStored(keys);
     const distinct = new Map(keys.map((key) => [keyOf(key), key]));
     const stored = [...distinct.values()].flatMap((key) => read.get(key) ?? []).filter((s) => s.pending?.seq === seq);
-    const restore = stored.filter((s) => s.committed.size > 0).map(({ pending: _, ...s }) => encodeHistory(s));
+    // Its committed buckets were served when the reverted import wrote them: they may hold the import before it.
+    const restore = stored
+      .filter((s) => s.committed.size > 0)
+      .map(({ pending: _, ...s }) => encodeHistory({ ...s, settled: seq - 1 }));
     const remove = stored.filter((s) => s.committed.size === 0).map((s) => ({ ...s.key }));
     await putItems(restore, this.writes);
     await deleteItems(remove, this.writes);
     return stored.length;
+  }
+
+  /**
+   * Settle what the published import `seq` wrote at these keys: its pending buckets folded into
+   * the committed ones (settled: `seq`), so a read pays for one value a bucket. After the publish,
+   * outside the lease: each put is conditional on the item being as read, so an import that has
+   * rewritten it since (folding them itself) wins. Returns the items settled.
+   */
+  async settle(keys: Key[], seq: number): Promise<number> {
+    const read = (await this.readRaw(keys)).map((item) => ({ body: item[BODY], stored: decodeHistory(item) }));
+    let settled = 0;
+    await eachBatch(
+      read.filter(({ stored }) => stored.pending?.seq === seq),
+      1,
+      this.batch.concurrency,
+      async (batch) => {
+        const { body, stored } = batch[0]!;
+        const { pending: _, ...rest } = stored;
+        const folded = encodeHistory({ ...rest, committed: servedBuckets(stored, seq), settled: seq });
+        try {
+          await this.client.send(
+            new PutCommand({
+              TableName: this.tableName,
+              Item: folded,
+              ConditionExpression: '#z = :z',
+              ExpressionAttributeNames: { '#z': BODY },
+              ExpressionAttributeValues: { ':z': body },
+            }),
+          );
+          settled++;
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      },
+    );
+    return settled;
   }
 
   /** The head of the journal of the last import that wrote history, or undefined. */

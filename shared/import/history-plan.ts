@@ -50,10 +50,13 @@ const FIRST_PROBE_ROUND = 8;
  * latest observation its hours can hold), whichever buckets it holds, so reverting a bucket never moves it.
  */
 function itemExpiry(resolution: SeriesResolution, start: number): number | undefined {
-  const { bucketMs, perItem } = SERIES_OF[resolution];
-  const end = itemStart(resolution, start) + bucketMs * perItem;
-  return expiryOf(resolution, resolution === RAW_SERIES ? end - 1 : end - bucketMs);
+  const end = spanEnd(resolution, start);
+  return expiryOf(resolution, resolution === RAW_SERIES ? end - 1 : end - SERIES_OF[resolution].bucketMs);
 }
+
+/** The end (exclusive) of the span of the item that holds the entry at `ms`. */
+const spanEnd = (resolution: SeriesResolution, ms: number): number =>
+  itemStart(resolution, ms) + SERIES_OF[resolution].bucketMs * SERIES_OF[resolution].perItem;
 
 /**
  * The entries of one series' observations (`raw`, in time order) in every stored series: each
@@ -303,32 +306,44 @@ export async function recordObservations(
   return result;
 }
 
-/** Every item a series of a journal may have written: those that hold its observations' buckets. */
-function keysOf({ family, id, times }: JournalSeries): Key[] {
+/** Every item a series of a journal may have written (those that hold its observations' buckets), or those of spans ended by `endedBy`. */
+function keysOf({ family, id, times }: JournalSeries, endedBy = Number.POSITIVE_INFINITY): Key[] {
   const keys = new Map<string, Key>();
   for (const ms of times)
     for (const interval of INTERVALS) {
-      const key = historyKey(family as HistoryFamily, id, SERIES[interval].stored, ms);
+      const { stored } = SERIES[interval];
+      if (spanEnd(stored, ms) > endedBy) continue;
+      const key = historyKey(family as HistoryFamily, id, stored, ms);
       keys.set(key.SK, key);
     }
   return [...keys.values()];
 }
 
-/** Keys reverted per round (one batch read, then the writes): bounds a revert's memory, whatever the series hold. */
-const REVERT_ROUND_KEYS = 4_000;
+/** Keys reverted or settled per round (one batch read, then the writes): bounds the memory, whatever the series hold. */
+const ROUND_KEYS = 4_000;
+
+/** `work` on the keys of a journal's items (keysOf), in rounds; the sum of what it returns. */
+async function inRounds(journal: HistoryJournal, work: (keys: Key[]) => Promise<number>, endedBy?: number) {
+  let done = 0;
+  let round: Key[] = [];
+  for (const [i, series] of journal.series.entries()) {
+    for (const key of keysOf(series, endedBy)) round.push(key);
+    if (round.length >= ROUND_KEYS || (i === journal.series.length - 1 && round.length > 0)) {
+      done += await work(round);
+      round = [];
+    }
+  }
+  return done;
+}
 
 /** Revert what the import of `journal` wrote (it was never published). Returns the items changed back or deleted. */
-export async function revertHistory(store: HistoryWriter, journal: HistoryJournal): Promise<number> {
-  let reverted = 0;
-  let round: Key[] = [];
-  const flush = async () => {
-    reverted += await store.revert(round, journal.seq);
-    round = [];
-  };
-  for (const series of journal.series) {
-    for (const key of keysOf(series)) round.push(key);
-    if (round.length >= REVERT_ROUND_KEYS) await flush();
-  }
-  if (round.length > 0) await flush();
-  return reverted;
-}
+export const revertHistory = (store: HistoryWriter, journal: HistoryJournal): Promise<number> =>
+  inRounds(journal, (keys) => store.revert(keys, journal.seq));
+
+/**
+ * Settle what the import of `journal` wrote, once published (docs/adr/0029-packed-history.md):
+ * the items of spans ended by `now`, which no hourly import rewrites; the current ones are folded
+ * by the next import that writes them. Returns the items settled.
+ */
+export const settleHistory = (store: HistoryWriter, journal: HistoryJournal, now: number): Promise<number> =>
+  inRounds(journal, (keys) => store.settle(keys, journal.seq), now);
