@@ -129,6 +129,9 @@ function merged(
 }
 
 export class HistoryWriter {
+  /** The items this writer's import wrote in which its pending buckets replace committed ones (corrections: settled once published). */
+  private readonly corrected = new Map<string, Key>();
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -183,6 +186,8 @@ export class HistoryWriter {
     for (const group of byItem.values()) {
       const item = merged(stored.get(group[0]!.key), group, sequence, !this.options.dryRun);
       if (item) writes.push(item);
+      if (item && !this.options.dryRun && [...item.pending!.buckets.keys()].some((t) => item.committed.has(t)))
+        this.corrected.set(keyOf(item.key), item.key);
     }
     if (!this.options.dryRun) await putItems(writes.map(encodeHistory), this.writes);
     return { itemsRead: byItem.size, itemsWritten: writes.length };
@@ -204,6 +209,11 @@ export class HistoryWriter {
     await putItems(restore, this.writes);
     await deleteItems(remove, this.writes);
     return stored.length;
+  }
+
+  /** The items written with corrections (`corrected`). */
+  get corrections(): Key[] {
+    return [...this.corrected.values()];
   }
 
   /**

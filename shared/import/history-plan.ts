@@ -16,7 +16,14 @@ import type {
   JournalSeries,
   StoredItems,
 } from '../data/history-writer';
-import { HISTORY_DATASET_FAMILY, type HistoryFamily, historyKey, historyPartition, type Key } from '../data/keys';
+import {
+  HISTORY_DATASET_FAMILY,
+  type HistoryFamily,
+  historyKey,
+  historyPartition,
+  type Key,
+  parseHistorySortKey,
+} from '../data/keys';
 import { bucketStart, INTERVALS, RAW_SERIES, SERIES } from '../domain/buckets';
 import { expiryOf, observations, type RawPoint, rollup } from '../domain/history-points';
 import { itemStart, SERIES_OF, type SeriesResolution } from '../model/history-series';
@@ -306,14 +313,12 @@ export async function recordObservations(
   return result;
 }
 
-/** Every item a series of a journal may have written (those that hold its observations' buckets), or those of spans ended by `endedBy`. */
-function keysOf({ family, id, times }: JournalSeries, endedBy = Number.POSITIVE_INFINITY): Key[] {
+/** Every item a series of a journal may have written: those that hold its observations' buckets. */
+function keysOf({ family, id, times }: JournalSeries): Key[] {
   const keys = new Map<string, Key>();
   for (const ms of times)
     for (const interval of INTERVALS) {
-      const { stored } = SERIES[interval];
-      if (spanEnd(stored, ms) > endedBy) continue;
-      const key = historyKey(family as HistoryFamily, id, stored, ms);
+      const key = historyKey(family as HistoryFamily, id, SERIES[interval].stored, ms);
       keys.set(key.SK, key);
     }
   return [...keys.values()];
@@ -322,28 +327,34 @@ function keysOf({ family, id, times }: JournalSeries, endedBy = Number.POSITIVE_
 /** Keys reverted or settled per round (one batch read, then the writes): bounds the memory, whatever the series hold. */
 const ROUND_KEYS = 4_000;
 
-/** `work` on the keys of a journal's items (keysOf), in rounds; the sum of what it returns. */
-async function inRounds(journal: HistoryJournal, work: (keys: Key[]) => Promise<number>, endedBy?: number) {
-  let done = 0;
+/** Revert what the import of `journal` wrote (it was never published). Returns the items changed back or deleted. */
+export async function revertHistory(store: HistoryWriter, journal: HistoryJournal): Promise<number> {
+  let reverted = 0;
   let round: Key[] = [];
-  for (const [i, series] of journal.series.entries()) {
-    for (const key of keysOf(series, endedBy)) round.push(key);
-    if (round.length >= ROUND_KEYS || (i === journal.series.length - 1 && round.length > 0)) {
-      done += await work(round);
-      round = [];
-    }
+  const flush = async () => {
+    reverted += await store.revert(round, journal.seq);
+    round = [];
+  };
+  for (const series of journal.series) {
+    for (const key of keysOf(series)) round.push(key);
+    if (round.length >= ROUND_KEYS) await flush();
   }
-  return done;
+  if (round.length > 0) await flush();
+  return reverted;
 }
 
-/** Revert what the import of `journal` wrote (it was never published). Returns the items changed back or deleted. */
-export const revertHistory = (store: HistoryWriter, journal: HistoryJournal): Promise<number> =>
-  inRounds(journal, (keys) => store.revert(keys, journal.seq));
-
 /**
- * Settle what the import of `journal` wrote, once published (docs/adr/0029-packed-history.md):
- * the items of spans ended by `now`, which no hourly import rewrites; the current ones are folded
+ * Settle what the import `seq` corrected, once published (docs/adr/0029-packed-history.md): the
+ * items of spans ended by `now` (no hourly import rewrites them) in which its pending buckets
+ * replace committed ones. The others cost a read no more than settled ones would, or are folded
  * by the next import that writes them. Returns the items settled.
  */
-export const settleHistory = (store: HistoryWriter, journal: HistoryJournal, now: number): Promise<number> =>
-  inRounds(journal, (keys) => store.settle(keys, journal.seq), now);
+export async function settleHistory(store: HistoryWriter, seq: number, now: number): Promise<number> {
+  const ended = store.corrections.filter((key) => {
+    const { resolution, start } = parseHistorySortKey(key.SK)!;
+    return spanEnd(resolution, start) <= now;
+  });
+  let settled = 0;
+  for (let i = 0; i < ended.length; i += ROUND_KEYS) settled += await store.settle(ended.slice(i, i + ROUND_KEYS), seq);
+  return settled;
+}

@@ -583,17 +583,16 @@ async function publish(
 }
 
 /**
- * After the publish, outside the lease: fold the published pending buckets of the items of ended
- * spans this import wrote into their committed ones (history-plan.ts `settleHistory`). A failure
+ * After the publish, outside the lease (its puts are conditional, not fenced): fold the pending
+ * buckets of the items of ended spans this import corrected into their committed ones
+ * (history-plan.ts `settleHistory`). A failure
  * changes no answer (they stay pending, served as published, folded by the next import that
  * writes them), so it is a warning, not a failed import.
  */
 async function settle(run: ImportRun, history: WrittenHistory): Promise<number> {
   if (history.journaled.length === 0) return 0;
-  const { client, tableName, concurrency } = run.options;
-  const journal = journalOf(history.journaled, history.seq);
   try {
-    return await settleHistory(new HistoryWriter(client, tableName, { concurrency }), journal, run.startedAt.getTime());
+    return await settleHistory(run.history, history.seq, run.startedAt.getTime());
   } catch (error) {
     logger.warn('history: settling after the publish failed; its items stay pending until rewritten', {
       seq: history.seq,
