@@ -350,7 +350,7 @@ export async function revertHistory(store: HistoryWriter, journal: HistoryJourna
  * by the next import that writes them. Returns the items settled.
  */
 export async function settleHistory(store: HistoryWriter, seq: number, now: number): Promise<number> {
-  const ended = store.corrections.filter((key) => {
+  const ended = [...store.corrected.values()].filter((key) => {
     const { resolution, start } = parseHistorySortKey(key.SK)!;
     return spanEnd(resolution, start) <= now;
   });

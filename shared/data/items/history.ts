@@ -5,9 +5,9 @@
  * holds every observation of its day, the others each bucket's last observation. Read by
  * history-store.ts (the serving functions), figure-store.ts (a seed) and history-writer.ts (the import).
  *
- * Its content is the raw deflate of `{"c": [row…], "p": [seq, [row…]]}` (or `"s": seq`, settled), a row `[i, dt, "apy"]`
- * (borrow) or `[i, dt, "apy", "tvl" | null]` (earn): `i` the bucket's place in the span, `dt` the
- * observation's time after the bucket's start. Checked when read: a row outside its span or
+ * Its content is the raw deflate of `{"c": [row…], "p": [seq, [row…]]}` (or `"s": seq` once settled),
+ * a row `[i, dt, "apy"]` (borrow) or `[i, dt, "apy", "tvl" | null]` (earn): `i` the bucket's place in
+ * the span, `dt` the observation's time after the bucket's start. Checked when read: a row outside its span or
  * bucket, out of order (in `1H`: by time, an hour's rows in theirs; else one a bucket), or a value
  * that is not a decimal fails in one place (CorruptDataError, a 500).
  */
@@ -35,10 +35,8 @@ export type Buckets = Map<number, HistoryValue>;
 
 /**
  * A history item (docs/data-model.md, "History: all or nothing"): the buckets the published imports
- * show (`committed`), and those a later import wrote (`pending`, with that import's sequence
- * number), served over the committed ones once the pointer's `historySeq` reaches that number. An
- * import writes both in one put (what was served and what it brings), so a failed import never
- * replaces what is served, and the next import reverts it from its journal.
+ * show (`committed`), and those a later import wrote in the same put (`pending`, with its number),
+ * served over them once the pointer's `historySeq` reaches that number.
  */
 export interface StoredHistory {
   key: Key;
@@ -146,10 +144,6 @@ export function servedBuckets(stored: StoredHistory, historySeq: number): Bucket
   return new Map([...stored.committed, ...stored.pending.buckets]);
 }
 
-/**
- * The last import whose values the committed buckets may hold: the one before the pending
- * buckets' (which wrote them as served then), or the one that settled them. A reader whose
- * pointer predates it cannot be served from this item (history-store.ts reads the pointer again).
- */
+/** The last import whose values the committed buckets may hold (the one before the pending buckets', or the one that settled them). */
 export const committedThrough = ({ pending, settled }: StoredHistory): number =>
   pending ? pending.seq - 1 : (settled ?? 0);
