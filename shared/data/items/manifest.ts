@@ -29,6 +29,9 @@ const ManifestCodec = z.object({
 });
 
 export type Manifest = z.infer<typeof ManifestCodec>;
+
+/** The manifest's stored form, derived from its codec: part of a version's layout (shared/import/plan.ts `LAYOUT`). */
+export const MANIFEST_LAYOUT = JSON.stringify(z.toJSONSchema(ManifestCodec));
 export type FigureIndex = NonNullable<Manifest['figures']>;
 
 /** The figure and source chunks a manifest names, by block name. */

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import * as z from 'zod/mini';
-import { decodeManifest, encodeManifest, type Manifest } from '../../../shared/data/items/manifest';
+import { decodeManifest, encodeManifest, MANIFEST_LAYOUT, type Manifest } from '../../../shared/data/items/manifest';
 import {
   decodeSource,
   decodeSourceChunk,
@@ -157,6 +157,14 @@ describe('a manifest with a source layout', () => {
 
     expect(decodeManifest('v', items)).toEqual(manifest);
     expect(JSON.stringify(decodeManifest('v', items).source)).not.toContain('SRC#');
+  });
+
+  it('has a stored form derived from its codec: every field and its shape are in the layout a version’s identity hashes', () => {
+    const layout = JSON.parse(MANIFEST_LAYOUT);
+
+    expect(Object.keys(layout.properties).sort()).toEqual(['blocks', 'figures', 'keys', 'source']);
+    expect(layout.required.sort()).toEqual(['blocks', 'keys']);
+    expect(layout.properties.source.properties.runs.items).toMatchObject({ type: 'integer', minimum: 0 });
   });
 
   it('round-trips layouts of any length, and one of no records', () => {
