@@ -16,10 +16,10 @@ import { servedOffers } from '../domain/served';
 import { OFFER_FAMILY } from '../model/offer-families';
 import { DAY_MS } from '../platform/timestamps';
 import { ChangeIndex, factsMoved } from './candidates';
-import { type Candidate, DecimalComparisons, type OfferState, subscriptionEvents } from './events';
-import { bodyOf, eventJson, partsOf } from './payload';
+import { type Candidate, DecimalComparisons, type MatchedEvent, type OfferState, subscriptionEvents } from './events';
+import { bodyOf, type EventText, eventJson, type PayloadHead, partsOf, sized } from './payload';
 import { type DeliveryMessage, type DeliveryQueue, deliveryIdOf } from './queue';
-import { parseFilter, readsFigures } from './subscription';
+import { CONDITIONS, parseFilter, readsFigures, WEBHOOK_EVENTS } from './subscription';
 
 /** A family version published: the one it replaced (`none` when the family had none) and the new one. */
 export interface FamilyPublished {
@@ -49,8 +49,8 @@ export interface MatchResult {
 export const DELIVERY_LOG_MS = 7 * DAY_MS;
 
 const NONE = 'none';
-/** Deliveries are logged and queued once their bodies reach this many characters: a publish's memory stays bounded. */
-const FLUSH_BYTES = 32 * 2 ** 20;
+/** Bodies are handed to the queue once they reach this many characters (then dropped): a publish's memory stays bounded. */
+const QUEUE_CHUNK_CHARS = 2 ** 20;
 
 async function indexOf(stores: Stores, family: OfferFamily, snapshot: string): Promise<OfferIndex | undefined> {
   return snapshot === NONE ? undefined : (await servedOffers(stores, family, snapshot)).index;
@@ -183,26 +183,16 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
   const next: ReferenceSets = new Map([...(book?.sets ?? [])].filter(([id]) => active.has(id)));
 
   const now = deps.clock();
-  const eventTexts = new Map<string, string>();
+  const texts = new EventTexts(family, olderDocs, newerDocs);
   const decimals = new DecimalComparisons();
-  let pending: { item: DeliveryItem; message: DeliveryMessage }[] = [];
-  let pendingBytes = 0;
-  // The log and the queue as deliveries accumulate (a publish's bodies may pass the function's
-  // memory), the references last: a publish matched again after a failure (a stream record
-  // retried) finds the references it started from and sends the same deliveries, under the same
-  // ids (queue.ts), which a receiver can drop.
-  const flush = async () => {
-    if (pending.length === 0) return;
-    const batch = pending;
-    pending = [];
-    pendingBytes = 0;
-    await deps.webhooks.putDeliveries(batch.map((d) => d.item));
-    await deps.queue.send(
-      batch.map((d) => d.message),
-      0,
-    );
-    result.deliveries += batch.length;
-  };
+  // First every delivery's events and log item (its events are texts shared by every subscription
+  // sent them), then the log written, then the bodies built as the queue takes them, a chunk at a
+  // time, each dropped once sent: a publish's bodies (180 MB at BENCH) are never all in memory.
+  // The references last: a publish matched again after a failure (a stream record retried) finds
+  // the references it started from and sends the same deliveries, under the same ids (queue.ts),
+  // which a receiver can drop.
+  const planned: { subscription: SubscriptionItem; ids: string[]; parts: string[][] }[] = [];
+  const items: DeliveryItem[] = [];
   for (const { subscription, sides } of perSubscription) {
     const own = book?.sets.get(subscription.id);
     const { events, references: changes } = subscriptionEvents(
@@ -219,25 +209,64 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     }
     if (events.length === 0) continue;
     result.events += events.length;
-    const json = events.map((event) => {
-      // An event's JSON depends on its kind, offer and reasons alone (the APYs and flags are the offer's): built once for every subscription sent it.
-      const key = `${event.type} ${event.offerId} ${event.reasons.join(',')}`;
-      let text = eventTexts.get(key);
-      if (text === undefined) {
-        text = eventJson(family, event, (event.type === 'offer.removed' ? olderDocs : newerDocs).doc(event.offerId)!);
-        eventTexts.set(key, text);
-      }
-      return text;
-    });
-    for (const delivery of deliveriesOf(subscription, published, partsOf(json), now)) {
-      pending.push(delivery);
-      pendingBytes += delivery.message.body.length;
-    }
-    if (pendingBytes >= FLUSH_BYTES) await flush();
+    const parts = texts.parts(events);
+    const logged = logItemsOf(subscription, published, parts, now);
+    items.push(...logged);
+    planned.push({ subscription, ids: logged.map((item) => item.id), parts });
   }
-  await flush();
+  await deps.webhooks.putDeliveries(items);
+  let chunk: DeliveryMessage[] = [];
+  let chunkBytes = 0;
+  const send = async () => {
+    if (chunk.length === 0) return;
+    await deps.queue.send(chunk, 0);
+    result.deliveries += chunk.length;
+    chunk = [];
+    chunkBytes = 0;
+  };
+  for (const { subscription, ids, parts } of planned) {
+    const head = headOf(subscription, published);
+    for (let i = 0; i < parts.length; i++) {
+      const body = bodyOf(head, parts[i], i + 1, parts.length);
+      chunk.push({ subscriptionId: subscription.id, family, deliveryId: ids[i], body });
+      chunkBytes += body.length;
+      if (chunkBytes >= QUEUE_CHUNK_CHARS) await send();
+    }
+  }
+  await send();
   if (book) await deps.webhooks.writeReferences(book, next);
   return result;
+}
+
+/**
+ * Events' JSON texts (an event's text depends on its kind, offer and reasons alone: the APYs and
+ * flags are the offer's), built once for every subscription sent them, with their sizes.
+ */
+class EventTexts {
+  private readonly byOffer = new Map<number, (EventText | undefined)[]>();
+  constructor(
+    private readonly family: OfferFamily,
+    private readonly older: VersionDocs,
+    private readonly newer: VersionDocs,
+  ) {}
+
+  private of(event: MatchedEvent): EventText {
+    let code = WEBHOOK_EVENTS.indexOf(event.type) << CONDITIONS.length;
+    for (const reason of event.reasons) code |= 1 << CONDITIONS.indexOf(reason);
+    let texts = this.byOffer.get(event.offerId);
+    if (texts === undefined) this.byOffer.set(event.offerId, (texts = []));
+    let found = texts[code];
+    if (found === undefined) {
+      const doc = (event.type === 'offer.removed' ? this.older : this.newer).doc(event.offerId)!;
+      found = texts[code] = sized(eventJson(this.family, event, doc));
+    }
+    return found;
+  }
+
+  /** A subscription's events cut into parts (payload.ts `partsOf`, each text's size measured once). */
+  parts(events: readonly MatchedEvent[]): string[][] {
+    return partsOf(events.map((event) => this.of(event)));
+  }
 }
 
 /** A filter parsed and its predicate over each version (undefined: it keeps every offer of that version). */
@@ -248,48 +277,47 @@ interface FilterSides {
   after: OfferMatcher | undefined;
 }
 
-function deliveriesOf(
+const headOf = (subscription: SubscriptionItem, published: FamilyPublished): PayloadHead => ({
+  subscription: subscription.id,
+  family: published.family,
+  snapshot: published.snapshot,
+  previousSnapshot: published.previous,
+  refreshedAt: published.publishedAt,
+});
+
+/** The log items of one subscription's deliveries for a publish, pending. */
+function logItemsOf(
   subscription: SubscriptionItem,
   published: FamilyPublished,
-  parts: string[][],
+  parts: readonly string[][],
   now: Date,
-): { item: DeliveryItem; message: DeliveryMessage }[] {
-  const head = {
-    subscription: subscription.id,
-    family: published.family,
-    snapshot: published.snapshot,
-    previousSnapshot: published.previous,
-    refreshedAt: published.publishedAt,
-  };
+): DeliveryItem[] {
   // Due from the publish (never later than now): matched again, a delivery not yet attempted is logged the same.
   const due = Math.min(Date.parse(published.publishedAt), now.getTime());
-  return parts.map((events, i) => {
-    const id = deliveryIdOf({
+  const nextAttemptAt = new Date(due).toISOString();
+  const expiresAt = Math.floor((due + DELIVERY_LOG_MS + DAY_MS) / 1000);
+  return parts.map((events, i) => ({
+    id: deliveryIdOf({
       subscriptionId: subscription.id,
       previous: published.previous,
       snapshot: published.snapshot,
       publishedAt: published.publishedAt,
       part: i + 1,
-    });
-    const item: DeliveryItem = {
-      id,
-      subscriptionId: subscription.id,
-      snapshot: published.snapshot,
-      previousSnapshot: published.previous,
-      part: i + 1,
-      parts: parts.length,
-      events: events.length,
-      status: 'pending',
-      attempts: 0,
-      firstAttemptAt: null,
-      lastAttemptAt: null,
-      lastStatus: null,
-      lastError: null,
-      nextAttemptAt: new Date(due).toISOString(),
-      deliveredAt: null,
-      expiresAt: Math.floor((due + DELIVERY_LOG_MS + DAY_MS) / 1000),
-    };
-    const body = bodyOf(head, events, i + 1, parts.length);
-    return { item, message: { subscriptionId: subscription.id, family: published.family, deliveryId: id, body } };
-  });
+    }),
+    subscriptionId: subscription.id,
+    snapshot: published.snapshot,
+    previousSnapshot: published.previous,
+    part: i + 1,
+    parts: parts.length,
+    events: events.length,
+    status: 'pending',
+    attempts: 0,
+    firstAttemptAt: null,
+    lastAttemptAt: null,
+    lastStatus: null,
+    lastError: null,
+    nextAttemptAt,
+    deliveredAt: null,
+    expiresAt,
+  }));
 }
