@@ -149,9 +149,18 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
   const newEntries = new Map<number, number | undefined>(index.ids.map((id) => [id, newer?.entry(id)]));
 
   // What each subscription's filter says of the offers it may concern (its candidates in the index).
+  // A candidate is the offer and what the filter said of it in each version: at most three per
+  // offer, shared by every subscription (a publish has millions of (subscription, offer) pairs).
+  const shared = new Map<number, (Candidate | undefined)[]>();
+  const candidateOf = (id: number, was: boolean, is: boolean): Candidate => {
+    let variants = shared.get(id);
+    if (variants === undefined) shared.set(id, (variants = []));
+    const k = (was ? 2 : 0) + (is ? 1 : 0);
+    return (variants[k] ??= { id, was, is });
+  };
   const perSubscription = subscriptions.map((subscription, k) => {
     const { filters: query, figures, before, after } = filters[k];
-    const sides: { id: number; was: boolean; is: boolean }[] = [];
+    const sides: Candidate[] = [];
     for (const id of index.candidates(query)) {
       const isChanged = changedIds.has(id);
       if (!figures && !isChanged) continue;
@@ -159,19 +168,24 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
       const newEntry = newEntries.get(id);
       const was = oldEntry !== undefined && (before?.(oldEntry) ?? true);
       const is = newEntry !== undefined && (after?.(newEntry) ?? true);
-      if ((was || is) && (was !== is || isChanged)) sides.push({ id, was, is });
+      if ((was || is) && (was !== is || isChanged)) sides.push(candidateOf(id, was, is));
     }
     return { subscription, sides };
   });
 
-  // The documents they need, each version's in one read.
+  // The documents they need, each version's in one read, and each candidate's states from them.
   const olderDocs = new VersionDocs(deps.stores, family, older);
   const newerDocs = new VersionDocs(deps.stores, family, newer);
-  const needed = perSubscription.flatMap((s) => s.sides.map((side) => side.id));
-  await Promise.all([olderDocs.load(needed), newerDocs.load(needed)]);
-
-  const candidatesOf = (sides: { id: number; was: boolean; is: boolean }[]): Candidate[] =>
-    sides.map(({ id, was, is }) => ({ id, was, is, before: olderDocs.state(id), after: newerDocs.state(id) }));
+  await Promise.all([olderDocs.load(shared.keys()), newerDocs.load(shared.keys())]);
+  for (const [id, variants] of shared) {
+    const before = olderDocs.state(id);
+    const after = newerDocs.state(id);
+    for (const candidate of variants) {
+      if (candidate === undefined) continue;
+      candidate.before = before;
+      candidate.after = after;
+    }
+  }
 
   // The family's references (one Query of their partition), when an `apy_change` subscription has an offer to compare with one.
   const tracking = perSubscription.some(
@@ -197,7 +211,7 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     const own = book?.sets.get(subscription.id);
     const { events, references: changes } = subscriptionEvents(
       subscription,
-      candidatesOf(sides),
+      sides,
       (offerId) => own?.get(offerId),
       decimals,
     );

@@ -66,12 +66,17 @@ export function partsOf(events: readonly EventText[]): string[][] {
   return parts;
 }
 
-/** The body of part `part` (from 1) of `parts`. */
+/**
+ * The body of part `part` (from 1) of `parts`. Its events are concatenated, not joined: the body
+ * refers to the event texts (shared by every subscription sent them) until the queue writes it out.
+ */
 export function bodyOf(head: PayloadHead, events: readonly string[], part: number, parts: number): string {
+  let list = '';
+  for (let i = 0; i < events.length; i++) list = i === 0 ? events[i] : `${list},${events[i]}`;
   return (
     `{"type":"offers.events","subscription":${JSON.stringify(head.subscription)},` +
     `"family":${JSON.stringify(head.family)},"snapshot":${JSON.stringify(head.snapshot)},` +
     `"previous_snapshot":${JSON.stringify(head.previousSnapshot)},"refreshed_at":${JSON.stringify(head.refreshedAt)},` +
-    `"part":${part},"parts":${parts},"events":[${events.join(',')}]}`
+    `"part":${part},"parts":${parts},"events":[${list}]}`
   );
 }
