@@ -52,10 +52,11 @@ export class WebhookLimitError extends Error {
   }
 }
 
-/** A family's reference APYs as read (subscription id → offer id → APY), and how many items each bucket held. */
+/** A family's reference APYs as read (subscription id → offer id → APY; each set as stored), and how many items each bucket held. */
 export interface ReferenceBook {
   family: OfferFamily;
   sets: ReferenceSets;
+  packed: Map<string, string>;
   parts: Map<number, number>;
 }
 
@@ -75,13 +76,13 @@ export function referenceBucketOf(id: string): number {
 }
 
 /** Each bucket's entries (subscription id, encoded references) in id order; empty sets dropped. */
-function bucketed(sets: ReferenceSets): Map<number, [string, string][]> {
+function bucketed(sets: Iterable<[string, string]>): Map<number, [string, string][]> {
   const buckets = new Map<number, [string, string][]>();
   for (const [id, refs] of sets) {
-    if (refs.size === 0) continue;
+    if (refs === '') continue;
     const bucket = referenceBucketOf(id);
     const entries = buckets.get(bucket) ?? [];
-    entries.push([id, encodeReferences(refs)]);
+    entries.push([id, refs]);
     buckets.set(bucket, entries);
   }
   for (const entries of buckets.values()) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -255,23 +256,26 @@ export class WebhookStore {
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': webhookReferencePartition(family) },
     });
-    const book: ReferenceBook = { family, sets: new Map(), parts: new Map() };
+    const book: ReferenceBook = { family, sets: new Map(), packed: new Map(), parts: new Map() };
     for (const item of items) {
       const bucket = Number(String(item.SK).slice(1, String(item.SK).indexOf('#')));
       book.parts.set(bucket, (book.parts.get(bucket) ?? 0) + 1);
       for (const [id, refs] of decodeReferenceItem(item)) book.sets.set(id, refs);
+      for (const [id, packed] of Object.entries(item.refs as Record<string, string>)) book.packed.set(id, packed);
     }
     return book;
   }
 
   /**
    * Writes the family's references as `next` has them: only the buckets whose contents differ from
-   * the book read, each whole (its parts put, the parts it no longer needs deleted). Returns the
-   * buckets written.
+   * the book read, each whole (its parts put, the parts it no longer needs deleted); a set that is
+   * the book's own is not encoded again. Returns the buckets written.
    */
   async writeReferences(book: ReferenceBook, next: ReferenceSets): Promise<number> {
-    const before = bucketed(book.sets);
-    const after = bucketed(next);
+    const before = bucketed(book.packed);
+    const packed = (id: string, refs: ReadonlyMap<number, string>) =>
+      refs === book.sets.get(id) ? book.packed.get(id)! : refs.size === 0 ? '' : encodeReferences(refs);
+    const after = bucketed([...next].map(([id, refs]): [string, string] => [id, packed(id, refs)]));
     const puts: Record<string, unknown>[] = [];
     const deletes: Key[] = [];
     let written = 0;
@@ -321,9 +325,9 @@ export class WebhookStore {
 
   // ---- deliveries -------------------------------------------------------------------------------
 
-  /** New deliveries, pending. */
+  /** New deliveries, pending (a publish's thousands: 16 batches in flight). */
   async putDeliveries(deliveries: readonly DeliveryItem[]): Promise<void> {
-    await putItems(deliveries.map(deliveryRecord), { client: this.client, tableName: this.tableName });
+    await putItems(deliveries.map(deliveryRecord), { client: this.client, tableName: this.tableName, concurrency: 16 });
   }
 
   async delivery(subscriptionId: string, id: string): Promise<DeliveryItem | undefined> {

@@ -173,10 +173,19 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     return { subscription, sides };
   });
 
+  // The family's references (one Query of their partition), when an `apy_change` subscription has
+  // an offer to compare with one, read while the documents are: neither needs the other.
+  const tracking = perSubscription.some(
+    ({ subscription, sides }) => subscription.conditions.apy_change !== undefined && sides.some((s) => s.was),
+  );
   // The documents they need, each version's in one read, and each candidate's states from them.
   const olderDocs = new VersionDocs(deps.stores, family, older);
   const newerDocs = new VersionDocs(deps.stores, family, newer);
-  await Promise.all([olderDocs.load(shared.keys()), newerDocs.load(shared.keys())]);
+  const [book] = await Promise.all([
+    tracking ? deps.webhooks.references(family) : undefined,
+    olderDocs.load(shared.keys()),
+    newerDocs.load(shared.keys()),
+  ]);
   for (const [id, variants] of shared) {
     const before = olderDocs.state(id);
     const after = newerDocs.state(id);
@@ -187,11 +196,6 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     }
   }
 
-  // The family's references (one Query of their partition), when an `apy_change` subscription has an offer to compare with one.
-  const tracking = perSubscription.some(
-    ({ subscription, sides }) => subscription.conditions.apy_change !== undefined && sides.some((s) => s.was),
-  );
-  const book = tracking ? await deps.webhooks.references(family) : undefined;
   // What the book holds of subscriptions no longer active (removed, disabled) is dropped with the next write.
   const active = new Set(subscriptions.map((s) => s.id));
   const next: ReferenceSets = new Map([...(book?.sets ?? [])].filter(([id]) => active.has(id)));
