@@ -405,10 +405,12 @@ export class WebhookStore {
   }
 }
 
-/** A delivery as stored: its id and subscription are its keys, not repeated in it. */
+/** A delivery as stored: its id and subscription are its keys, not repeated in it; a null is left out (it decodes so). */
 function deliveryRecord(item: DeliveryItem): Record<string, unknown> {
   const { id, subscriptionId, ...state } = encoded('delivery', item);
-  return { ...webhookDeliveryKey(subscriptionId, id), ...state };
+  const record: Record<string, unknown> = { ...webhookDeliveryKey(subscriptionId, id) };
+  for (const [name, value] of Object.entries(state)) if (value !== null) record[name] = value;
+  return record;
 }
 
 function deliveryOf(item: Record<string, unknown>): DeliveryItem {
