@@ -17,11 +17,14 @@ import { deleteItems, putItems } from './batch-writer';
 import {
   type DeliveryItem,
   decodeDeliveryItem,
+  decodeMatchedSubscription,
   decodeReferenceItem,
   decodeSecretItem,
   decodeSubscriptionItem,
   encoded,
   encodeReferences,
+  MATCHED_ATTRIBUTES,
+  type MatchedSubscription,
   type ReferenceSets,
   type SubscriptionItem,
 } from './items/webhook';
@@ -42,7 +45,7 @@ import {
 } from './keys';
 import { queryAll } from './query-all';
 
-export type { DeliveryItem, ReferenceSets, SubscriptionItem };
+export type { DeliveryItem, MatchedSubscription, ReferenceSets, SubscriptionItem };
 
 /** A user's subscription count reached its bound (CONTRACT §14: 25 a user). */
 export class WebhookLimitError extends Error {
@@ -157,14 +160,16 @@ export class WebhookStore {
     return item ? decodeSubscriptionItem(item) : undefined;
   }
 
-  /** Every subscription of a family (one Query of its partition); the caller keeps the active ones. */
-  async ofFamily(family: OfferFamily): Promise<SubscriptionItem[]> {
+  /** Every subscription of a family, what matching reads of it (one Query of its partition); the caller keeps the active ones. */
+  async ofFamily(family: OfferFamily): Promise<MatchedSubscription[]> {
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk',
+      ProjectionExpression: MATCHED_ATTRIBUTES.map((name) => `#${name}`).join(','),
+      ExpressionAttributeNames: Object.fromEntries(MATCHED_ATTRIBUTES.map((name) => [`#${name}`, name])),
       ExpressionAttributeValues: { ':pk': webhookFamilyPartition(family) },
     });
-    return items.map(decodeSubscriptionItem);
+    return items.map(decodeMatchedSubscription);
   }
 
   /** Removes a subscription, its secret, its reference APYs and the user's reference. False when the user has none of that id. */

@@ -9,7 +9,7 @@
 import type { OfferIndex } from '../data/family-index';
 import type { OfferFamily } from '../data/keys';
 import type { Stores } from '../data/stores';
-import type { DeliveryItem, ReferenceSets, SubscriptionItem, WebhookStore } from '../data/webhook-store';
+import type { DeliveryItem, MatchedSubscription, ReferenceSets, WebhookStore } from '../data/webhook-store';
 import { differences } from '../domain/changes';
 import { type OfferFilters, type OfferMatcher, offerMatcher } from '../domain/offer-facts';
 import { servedOffers } from '../domain/served';
@@ -209,7 +209,7 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
   // The references last: a publish matched again after a failure (a stream record retried) finds
   // the references it started from and sends the same deliveries, under the same ids (queue.ts),
   // which a receiver can drop.
-  const planned: { subscription: SubscriptionItem; ids: string[]; parts: string[][] }[] = [];
+  const planned: { subscription: MatchedSubscription; ids: string[]; parts: string[][] }[] = [];
   const items: DeliveryItem[] = [];
   for (const { subscription, sides } of perSubscription) {
     const own = book?.sets.get(subscription.id);
@@ -295,7 +295,7 @@ interface FilterSides {
   after: OfferMatcher | undefined;
 }
 
-const headOf = (subscription: SubscriptionItem, published: FamilyPublished): PayloadHead => ({
+const headOf = (subscription: MatchedSubscription, published: FamilyPublished): PayloadHead => ({
   subscription: subscription.id,
   family: published.family,
   snapshot: published.snapshot,
@@ -305,7 +305,7 @@ const headOf = (subscription: SubscriptionItem, published: FamilyPublished): Pay
 
 /** The log items of one subscription's deliveries for a publish, pending. */
 function logItemsOf(
-  subscription: SubscriptionItem,
+  subscription: MatchedSubscription,
   published: FamilyPublished,
   parts: readonly string[][],
   now: Date,
