@@ -144,31 +144,37 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     newer,
   );
 
-  // Each offer's entry in both versions, found once.
-  const oldEntries = new Map<number, number | undefined>(index.ids.map((id) => [id, older?.entry(id)]));
-  const newEntries = new Map<number, number | undefined>(index.ids.map((id) => [id, newer?.entry(id)]));
+  // Each offer the index holds: changed or not, its entry in both versions, and its candidates (an
+  // offer, whether a filter kept it before and now, its states): at most three, one object for every
+  // subscription that has it (a publish has millions of (subscription, offer) pairs).
+  const offers = new Map(
+    index.ids.map((id) => [
+      id,
+      {
+        changed: changedIds.has(id),
+        oldEntry: older?.entry(id),
+        newEntry: newer?.entry(id),
+        variants: [] as (Candidate | undefined)[],
+      },
+    ]),
+  );
+  // The offers some subscription has, in the order first met (their documents are read).
+  const shared: number[] = [];
 
   // What each subscription's filter says of the offers it may concern (its candidates in the index).
-  // A candidate is the offer and what the filter said of it in each version: at most three per
-  // offer, shared by every subscription (a publish has millions of (subscription, offer) pairs).
-  const shared = new Map<number, (Candidate | undefined)[]>();
-  const candidateOf = (id: number, was: boolean, is: boolean): Candidate => {
-    let variants = shared.get(id);
-    if (variants === undefined) shared.set(id, (variants = []));
-    const k = (was ? 2 : 0) + (is ? 1 : 0);
-    return (variants[k] ??= { id, was, is });
-  };
   const perSubscription = subscriptions.map((subscription, k) => {
     const { filters: query, figures, before, after } = filters[k];
     const sides: Candidate[] = [];
     for (const id of index.candidates(query)) {
-      const isChanged = changedIds.has(id);
-      if (!figures && !isChanged) continue;
-      const oldEntry = oldEntries.get(id);
-      const newEntry = newEntries.get(id);
+      const offer = offers.get(id)!;
+      if (!figures && !offer.changed) continue;
+      const { oldEntry, newEntry, variants } = offer;
       const was = oldEntry !== undefined && (before?.(oldEntry) ?? true);
       const is = newEntry !== undefined && (after?.(newEntry) ?? true);
-      if ((was || is) && (was !== is || isChanged)) sides.push(candidateOf(id, was, is));
+      if (!(was || is) || (was === is && !offer.changed)) continue;
+      if (variants.length === 0) shared.push(id);
+      const variant = (was ? 2 : 0) + (is ? 1 : 0);
+      sides.push((variants[variant] ??= { id, was, is }));
     }
     return { subscription, sides };
   });
@@ -183,10 +189,11 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
   const newerDocs = new VersionDocs(deps.stores, family, newer);
   const [book] = await Promise.all([
     tracking ? deps.webhooks.references(family) : undefined,
-    olderDocs.load(shared.keys()),
-    newerDocs.load(shared.keys()),
+    olderDocs.load(shared),
+    newerDocs.load(shared),
   ]);
-  for (const [id, variants] of shared) {
+  for (const id of shared) {
+    const { variants } = offers.get(id)!;
     const before = olderDocs.state(id);
     const after = newerDocs.state(id);
     for (const candidate of variants) {
