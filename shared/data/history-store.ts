@@ -7,7 +7,7 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RAW_SERIES, type SeriesResolution } from '../model/history-series';
-import { decodeHistory, type StoredHistory, servedBuckets } from './items/history';
+import { committedThrough, decodeHistory, type StoredHistory, servedBuckets } from './items/history';
 import { type HistoryFamily, historyPartition, historySortKey } from './keys';
 import { queryAll } from './query-all';
 
@@ -18,10 +18,10 @@ export type BucketPoint = [number, string, string | null, number];
 
 /**
  * Which imports' history a read serves: the sequence number of the pointer the request reads
- * (`seq`, cached like the versions), and a way to read the pointer again (`reread`). An item written
- * by an import two numbers past the cached one proves a later publish the cache has not seen (that
- * import wrote the values of the one before it as committed): the read then takes the pointer as
- * stored, so one answer never mixes two imports.
+ * (`seq`, cached like the versions), and a way to read the pointer again (`reread`). An item whose
+ * committed buckets may hold a later import's values (items/history.ts `committedThrough`: written
+ * by an import two numbers past the cached one, or settled by a later one) proves a publish the
+ * cache has not seen: the read then takes the pointer as stored, so one answer never mixes two imports.
  */
 export interface PublishedHistory {
   seq(): Promise<number>;
@@ -72,7 +72,7 @@ export class HistoryStore {
       published.seq(),
     ]);
     const stored = items.map(decodeHistory);
-    const seq = stored.some((s) => s.pending && s.pending.seq > cachedSeq + 1) ? await published.reread() : cachedSeq;
+    const seq = stored.some((s) => committedThrough(s) > cachedSeq) ? await published.reread() : cachedSeq;
     return servedPoints(stored, seq).filter(([time]) => time >= fromMs && time <= toMs);
   }
 }

@@ -1,20 +1,19 @@
 /**
- * Writes of the APY series, by imports only (docs/data-model.md, "History"). An import writes under
- * its sequence number: each item it changes keeps the buckets served so far (`committed`) beside the
- * import's (`pending`), so nothing it writes is served before the pointer publishes its number,
- * and a failed import changes no answer. Before writing, it records what it writes in a journal,
- * from which the next import reverts it if it was never published.
- *
- * It reads the items that hold the buckets it would write (consistent BatchGetItem; each item packs
- * a span of one series' buckets: docs/adr/0029-packed-history.md) and writes only those that change
- * what is served, so re-sending stored observations writes nothing. The import runs under a lease
- * (one writer at a time), so reading an item and putting it back whole is safe. The serving
- * functions read with history-store.ts.
+ * Writes of the APY series, by imports only (docs/data-model.md, "History"; docs/adr/0029-packed-history.md).
+ * An import writes under its sequence number: each item it changes keeps the buckets served so far
+ * (`committed`) beside the import's (`pending`), so nothing is served before the pointer publishes
+ * its number; a journal written first lets the next import revert one never published. It reads
+ * the items it would write (consistent BatchGetItem) and writes only those that change what is
+ * served, under a lease (one writer at a time), so putting an item back whole is safe; once
+ * published, it settles its corrections (`settle`). The serving functions read with history-store.ts.
  */
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { itemStart, type SeriesResolution } from '../model/history-series';
+import { isConditionFailure } from '../platform/dynamodb';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
+import { eachBatch } from './batches';
+import { BODY } from './items/content';
 import {
   type Buckets,
   decodeHistory,
@@ -90,12 +89,11 @@ export class StoredItems {
 }
 
 /**
- * The item that writes `candidates` (buckets of the item `before` holds, or of a new one) under
- * `seq`: the buckets served so far as committed (an earlier import's published pending ones folded
- * in), this import's as pending. None when no candidate changes what is served: a later
- * observation for a bucket, or a different value at the same instant (a correction) changes it;
- * an earlier one leaves the bucket as it is. In the observations' series each observation is its
- * own entry: a new time adds it, a different value at a stored time corrects it. `own`: compare with what this import already wrote there.
+ * The item that writes `candidates` (buckets of the item `before` holds, or of a new one) under `seq`:
+ * the buckets served so far as committed (published pending ones folded in), this import's as pending.
+ * None when no candidate changes what is served: a later observation for a bucket (in `1H`: a new
+ * time), or a different value at the same instant (a correction), changes it; an earlier one does not.
+ * `own`: compare with what this import already wrote there.
  */
 function merged(
   before: StoredHistory | undefined,
@@ -126,6 +124,9 @@ function merged(
 }
 
 export class HistoryWriter {
+  /** The items written whose pending buckets replace committed ones (corrections: settled once published). */
+  readonly corrected = new Map<string, Key>();
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -146,20 +147,16 @@ export class HistoryWriter {
     return new HistoryWriter(this.client, this.tableName, { ...this.options, dryRun: true });
   }
 
+  /** The items at these keys as stored (one consistent read), raw. */
+  private readRaw(keys: Key[]): Promise<Record<string, unknown>[]> {
+    const distinct = new Map(keys.map(({ PK, SK }) => [keyOf({ PK, SK }), { PK, SK }]));
+    return getItems([...distinct.values()], { ...this.batch, projection: [...HISTORY_ATTRIBUTES], consistent: true });
+  }
+
   /** The items at these keys, as stored: one consistent read. */
   async readStored(keys: Key[]): Promise<StoredItems> {
-    const distinct = new Map(keys.map(({ PK, SK }) => [keyOf({ PK, SK }), { PK, SK }]));
-    const items = await getItems([...distinct.values()], {
-      ...this.batch,
-      projection: [...HISTORY_ATTRIBUTES],
-      consistent: true,
-    });
-    const stored = new Map<string, StoredHistory>();
-    for (const item of items) {
-      const decoded = decodeHistory(item);
-      stored.set(keyOf(decoded.key), decoded);
-    }
-    return new StoredItems(stored);
+    const decoded = (await this.readRaw(keys)).map(decodeHistory);
+    return new StoredItems(new Map(decoded.map((item) => [keyOf(item.key), item])));
   }
 
   /**
@@ -174,16 +171,14 @@ export class HistoryWriter {
   ): Promise<WriteResult> {
     if (candidates.length === 0) return { itemsRead: 0, itemsWritten: 0 };
     const byItem = new Map<string, HistoryCandidate[]>();
-    for (const candidate of candidates) {
-      const group = byItem.get(keyOf(candidate.key));
-      if (group) group.push(candidate);
-      else byItem.set(keyOf(candidate.key), [candidate]);
-    }
+    for (const c of candidates) (byItem.get(keyOf(c.key)) ?? byItem.set(keyOf(c.key), []).get(keyOf(c.key))!).push(c);
     const stored = read ?? (await this.readStored(candidates.map((c) => c.key)));
     const writes: StoredHistory[] = [];
     for (const group of byItem.values()) {
       const item = merged(stored.get(group[0]!.key), group, sequence, !this.options.dryRun);
       if (item) writes.push(item);
+      if (item && !this.options.dryRun && [...item.pending!.buckets.keys()].some((t) => item.committed.has(t)))
+        this.corrected.set(keyOf(item.key), item.key);
     }
     if (!this.options.dryRun) await putItems(writes.map(encodeHistory), this.writes);
     return { itemsRead: byItem.size, itemsWritten: writes.length };
@@ -197,32 +192,53 @@ export class HistoryWriter {
     const read = await this.readStored(keys);
     const distinct = new Map(keys.map((key) => [keyOf(key), key]));
     const stored = [...distinct.values()].flatMap((key) => read.get(key) ?? []).filter((s) => s.pending?.seq === seq);
-    const restore = stored.filter((s) => s.committed.size > 0).map(({ pending: _, ...s }) => encodeHistory(s));
+    // Its committed buckets were served when the reverted import wrote them: they may hold the import before it.
+    const restore = stored.flatMap(({ pending: _, ...s }) =>
+      s.committed.size > 0 ? [{ ...s, settled: seq - 1 }] : [],
+    );
     const remove = stored.filter((s) => s.committed.size === 0).map((s) => ({ ...s.key }));
-    await putItems(restore, this.writes);
+    await putItems(restore.map(encodeHistory), this.writes);
     await deleteItems(remove, this.writes);
     return stored.length;
   }
 
+  /**
+   * Settle what the published import `seq` wrote at these keys: its pending buckets folded into
+   * the committed ones (settled: `seq`), so a read pays for one value a bucket. After the publish,
+   * outside the lease: each put is conditional on the item being as read, so an import that has
+   * rewritten it since (folding them itself) wins. Returns the items settled.
+   */
+  async settle(keys: Key[], seq: number): Promise<number> {
+    const due = (await this.readRaw(keys)).filter((item) => decodeHistory(item).pending?.seq === seq);
+    let settled = 0;
+    await eachBatch(due, 1, this.batch.concurrency, async ([item]) => {
+      const { pending, ...stored } = decodeHistory(item!);
+      const Item = encodeHistory({ ...stored, committed: servedBuckets({ ...stored, pending }, seq), settled: seq });
+      const asRead = { ExpressionAttributeNames: { '#z': BODY }, ExpressionAttributeValues: { ':z': item![BODY] } };
+      const put = new PutCommand({ TableName: this.tableName, Item, ConditionExpression: '#z = :z', ...asRead });
+      settled += await this.client.send(put).then(
+        () => 1,
+        (error: unknown) => (isConditionFailure(error) ? 0 : Promise.reject(error)),
+      );
+    });
+    return settled;
+  }
+
+  private async journalPart(seq: number, part: number): Promise<Record<string, unknown> | undefined> {
+    const get = { TableName: this.tableName, Key: historyJournalKey(seq, part), ConsistentRead: true };
+    return (await this.client.send(new GetCommand(get))).Item;
+  }
+
   /** The head of the journal of the last import that wrote history, or undefined. */
   async readJournalHead(): Promise<JournalHead | undefined> {
-    const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: historyJournalKey(0, 0), ConsistentRead: true }),
-    );
-    return journalHead(out.Item);
+    return journalHead(await this.journalPart(0, 0));
   }
 
   /** The journal a head names (read only to revert it: a published journal's parts are never read). */
   async readJournal(head: JournalHead): Promise<HistoryJournal> {
-    const parts = await Promise.all(
-      Array.from({ length: head.parts }, async (_, part) => {
-        const out = await this.client.send(
-          new GetCommand({ TableName: this.tableName, Key: historyJournalKey(head.seq, part), ConsistentRead: true }),
-        );
-        return out.Item;
-      }),
+    return decodeJournal(
+      await Promise.all(Array.from({ length: head.parts }, (_, i) => this.journalPart(head.seq, i))),
     );
-    return decodeJournal(parts);
   }
 
   /**

@@ -202,6 +202,19 @@ function publishedHistory(stores: Stores): PublishedHistory {
   };
 }
 
+/**
+ * The reads of one answer under one history number: they run at once, so one that finds the
+ * cached pointer stale (and reads it again) may end after another has used the cached number;
+ * the answer is then read again under the number now known (twice at most: a publish each).
+ */
+async function underOneNumber<T>(published: PublishedHistory, read: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const seq = await published.seq();
+    const result = await read();
+    if (attempt === 2 || (await published.seq()) === seq) return result;
+  }
+}
+
 /** One offer's window as answered (its `id` first when it is an entry of several). */
 function answerOf(family: HistoryFamily, window: HistoryWindow, points: BucketPoint[]) {
   const from = window.from ?? (points.length > 0 ? points[0][0] : window.to);
@@ -226,10 +239,11 @@ export async function getHistory(
   now: Date,
 ): Promise<string> {
   const window = historyWindow(request, now.getTime());
+  const history = publishedHistory(stores);
   const [published, points] = await Promise.all([
     publishedOfferIds(stores, family, [id]),
     // Served as the pointer this request reads publishes it (an import's history with its publish).
-    readPoints(stores.history, family, id, window, publishedHistory(stores), now.getTime()),
+    underOneNumber(history, () => readPoints(stores.history, family, id, window, history, now.getTime())),
   ]);
   if (published.length === 0) throw new NotFoundError(`No such ${family} offer.`);
   return JSON.stringify(answerOf(family, window, points));
@@ -251,8 +265,8 @@ export async function getHistories(
   checkBatch(ids.length, window);
   const published = publishedHistory(stores);
   const served = await publishedOfferIds(stores, family, ids);
-  const points = await Promise.all(
-    served.map((id) => readPoints(stores.history, family, id, window, published, now.getTime())),
+  const points = await underOneNumber(published, () =>
+    Promise.all(served.map((id) => readPoints(stores.history, family, id, window, published, now.getTime()))),
   );
   return JSON.stringify({ data: served.map((id, i) => ({ id, ...answerOf(family, window, points[i]) })) });
 }

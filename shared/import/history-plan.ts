@@ -16,7 +16,14 @@ import type {
   JournalSeries,
   StoredItems,
 } from '../data/history-writer';
-import { HISTORY_DATASET_FAMILY, type HistoryFamily, historyKey, historyPartition, type Key } from '../data/keys';
+import {
+  HISTORY_DATASET_FAMILY,
+  type HistoryFamily,
+  historyKey,
+  historyPartition,
+  type Key,
+  parseHistorySortKey,
+} from '../data/keys';
 import { bucketStart, INTERVALS, RAW_SERIES, SERIES } from '../domain/buckets';
 import { expiryOf, observations, type RawPoint, rollup } from '../domain/history-points';
 import { itemStart, SERIES_OF, type SeriesResolution } from '../model/history-series';
@@ -50,10 +57,13 @@ const FIRST_PROBE_ROUND = 8;
  * latest observation its hours can hold), whichever buckets it holds, so reverting a bucket never moves it.
  */
 function itemExpiry(resolution: SeriesResolution, start: number): number | undefined {
-  const { bucketMs, perItem } = SERIES_OF[resolution];
-  const end = itemStart(resolution, start) + bucketMs * perItem;
-  return expiryOf(resolution, resolution === RAW_SERIES ? end - 1 : end - bucketMs);
+  const end = spanEnd(resolution, start);
+  return expiryOf(resolution, resolution === RAW_SERIES ? end - 1 : end - SERIES_OF[resolution].bucketMs);
 }
+
+/** The end (exclusive) of the span of the item that holds the entry at `ms`. */
+const spanEnd = (resolution: SeriesResolution, ms: number): number =>
+  itemStart(resolution, ms) + SERIES_OF[resolution].bucketMs * SERIES_OF[resolution].perItem;
 
 /**
  * The entries of one series' observations (`raw`, in time order) in every stored series: each
@@ -314,8 +324,8 @@ function keysOf({ family, id, times }: JournalSeries): Key[] {
   return [...keys.values()];
 }
 
-/** Keys reverted per round (one batch read, then the writes): bounds a revert's memory, whatever the series hold. */
-const REVERT_ROUND_KEYS = 4_000;
+/** Keys reverted or settled per round (one batch read, then the writes): bounds the memory, whatever the series hold. */
+const ROUND_KEYS = 4_000;
 
 /** Revert what the import of `journal` wrote (it was never published). Returns the items changed back or deleted. */
 export async function revertHistory(store: HistoryWriter, journal: HistoryJournal): Promise<number> {
@@ -327,8 +337,24 @@ export async function revertHistory(store: HistoryWriter, journal: HistoryJourna
   };
   for (const series of journal.series) {
     for (const key of keysOf(series)) round.push(key);
-    if (round.length >= REVERT_ROUND_KEYS) await flush();
+    if (round.length >= ROUND_KEYS) await flush();
   }
   if (round.length > 0) await flush();
   return reverted;
+}
+
+/**
+ * Settle what the import `seq` corrected, once published (docs/adr/0029-packed-history.md): the
+ * items of spans ended by `now` (no hourly import rewrites them) in which its pending buckets
+ * replace committed ones. The others cost a read no more than settled ones would, or are folded
+ * by the next import that writes them. Returns the items settled.
+ */
+export async function settleHistory(store: HistoryWriter, seq: number, now: number): Promise<number> {
+  const ended = [...store.corrected.values()].filter((key) => {
+    const { resolution, start } = parseHistorySortKey(key.SK)!;
+    return spanEnd(resolution, start) <= now;
+  });
+  let settled = 0;
+  for (let i = 0; i < ended.length; i += ROUND_KEYS) settled += await store.settle(ended.slice(i, i + ROUND_KEYS), seq);
+  return settled;
 }

@@ -14,7 +14,7 @@
  * `importDataset` is a pipeline of named stages: validate (validate.ts), plan (plan.ts), take the
  * lease (lease-holder.ts), clean up what interrupted imports left, write history, compute the
  * figures and write the changed versions (their index deltas: index-plan.ts), clean up replaced
- * versions past their retention, publish.
+ * versions past their retention, publish; then settle the history it wrote into ended spans.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type FigureCounts, FigureStore } from '../data/figure-store';
@@ -37,6 +37,7 @@ import { observations } from '../domain/history-points';
 import { OFFER_FAMILY } from '../model/offer-families';
 import type { Clock } from '../platform/clock';
 import { MAX_SNAPSHOT_CACHE_MS } from '../platform/config';
+import { logger } from '../platform/logger';
 import { type FigureLine, updateFigures } from './apy-figures';
 import { type DataFileInput, type Dataset, type DatasetFamily, parseDataset } from './dataset';
 import {
@@ -49,6 +50,7 @@ import {
   recordingOf,
   recordObservations,
   revertHistory,
+  settleHistory,
 } from './history-plan';
 import { replacedDelta } from './index-plan';
 import { LeaseHolder } from './lease-holder';
@@ -125,6 +127,8 @@ export interface ImportResult {
   history: AppendResult;
   /** The observations recorded of the published offers (none within an hour already recorded). */
   recorded: AppendResult;
+  /** History items of ended spans settled after the publish (among itemsWritten): docs/adr/0029-packed-history.md. */
+  settled: number;
   /** Records per family in the file. */
   counts: Partial<Record<DatasetFamily, number>>;
   /** The items the APY figures read (figure chunks, a seed's history) and the figure chunks written. */
@@ -237,9 +241,11 @@ export async function importDataset(input: DataFileInput, options: ImportOptions
     for (const r of before?.retired ?? [])
       if (kept.due(r)) retiredDeleted += await run.versions.deleteVersion(r.version, written.kept);
     const result = await publish(run, before, changes, kept.retained, history);
+    const settled = await settle(run, history);
     return {
       ...result,
-      itemsWritten: history.itemsWritten + written.itemsWritten + 1,
+      settled,
+      itemsWritten: history.itemsWritten + written.itemsWritten + 1 + settled,
       itemsDeleted: abandoned + history.itemsDeleted + retiredDeleted,
       figures: written.figures,
     };
@@ -281,6 +287,7 @@ async function unchanged(run: ImportRun, seen: SnapshotPointer | undefined): Pro
     itemsDeleted: 0,
     history: NO_HISTORY,
     recorded: NO_HISTORY,
+    settled: 0,
     counts: countsOf(run.dataset),
     figures: { itemsRead: 0, itemsWritten: 0 },
   };
@@ -540,7 +547,7 @@ async function publish(
   changes: FamilyChange[],
   retained: RetiredVersion[],
   history: WrittenHistory,
-): Promise<Omit<ImportResult, 'itemsWritten' | 'itemsDeleted' | 'figures'>> {
+): Promise<Omit<ImportResult, 'itemsWritten' | 'itemsDeleted' | 'figures' | 'settled'>> {
   const publishedAt = run.clock();
   const retired: RetiredVersion[] = [...retained];
   const families: SnapshotPointer['families'] = { ...before?.families };
@@ -573,6 +580,26 @@ async function publish(
     recorded: history.recorded,
     counts: countsOf(run.dataset),
   };
+}
+
+/**
+ * After the publish, outside the lease (its puts are conditional, not fenced): fold the pending
+ * buckets of the items of ended spans this import corrected into their committed ones
+ * (history-plan.ts `settleHistory`). A failure
+ * changes no answer (they stay pending, served as published, folded by the next import that
+ * writes them), so it is a warning, not a failed import.
+ */
+async function settle(run: ImportRun, history: WrittenHistory): Promise<number> {
+  if (history.journaled.length === 0) return 0;
+  try {
+    return await settleHistory(run.history, history.seq, run.startedAt.getTime());
+  } catch (error) {
+    logger.warn('history: settling after the publish failed; its items stay pending until rewritten', {
+      seq: history.seq,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return 0;
+  }
 }
 
 /** Does `test` hold for some item (asked in order, until one does)? */

@@ -5,9 +5,9 @@
  * holds every observation of its day, the others each bucket's last observation. Read by
  * history-store.ts (the serving functions), figure-store.ts (a seed) and history-writer.ts (the import).
  *
- * Its content is the raw deflate of `{"c": [row…], "p": [seq, [row…]]}`, a row `[i, dt, "apy"]`
- * (borrow) or `[i, dt, "apy", "tvl" | null]` (earn): `i` the bucket's place in the span, `dt` the
- * observation's time after the bucket's start. Checked when read: a row outside its span or
+ * Its content is the raw deflate of `{"c": [row…], "p": [seq, [row…]]}` (or `"s": seq` once settled),
+ * a row `[i, dt, "apy"]` (borrow) or `[i, dt, "apy", "tvl" | null]` (earn): `i` the bucket's place in
+ * the span, `dt` the observation's time after the bucket's start. Checked when read: a row outside its span or
  * bucket, out of order (in `1H`: by time, an hour's rows in theirs; else one a bucket), or a value
  * that is not a decimal fails in one place (CorruptDataError, a 500).
  */
@@ -35,10 +35,8 @@ export type Buckets = Map<number, HistoryValue>;
 
 /**
  * A history item (docs/data-model.md, "History: all or nothing"): the buckets the published imports
- * show (`committed`), and those a later import wrote (`pending`, with that import's sequence
- * number), served over the committed ones once the pointer's `historySeq` reaches that number. An
- * import writes both in one put (what was served and what it brings), so a failed import never
- * replaces what is served, and the next import reverts it from its journal.
+ * show (`committed`), and those a later import wrote in the same put (`pending`, with its number),
+ * served over them once the pointer's `historySeq` reaches that number.
  */
 export interface StoredHistory {
   key: Key;
@@ -47,6 +45,8 @@ export interface StoredHistory {
   start: number;
   committed: Buckets;
   pending?: { seq: number; buckets: Buckets };
+  /** Without pending buckets: the last import whose values the committed ones may hold (it settled them, or the reverted one came after it). */
+  settled?: number;
   /** Epoch seconds after which DynamoDB may delete it (no window reaches any of its buckets any more). */
   expiresAt?: number;
 }
@@ -94,13 +94,14 @@ export function decodeHistory(item: Record<string, unknown>): StoredHistory {
   if (typeof PK !== 'string' || !PK.startsWith(HISTORY_PREFIX) || !named)
     throw new CorruptDataError(`${what} has no key`);
   const stored: StoredHistory = { key: { PK, SK: SK as string }, ...named, committed: new Map() };
-  const content = parsed(inflated(item, what, inflateRawSync).toString('utf8'), what) as { c?: unknown; p?: unknown };
+  const content = parsed(inflated(item, what, inflateRawSync).toString('utf8'), what) as Record<string, unknown>;
   if (typeof content !== 'object' || content === null) throw new CorruptDataError(`${what} holds no buckets`);
   stored.committed = bucketsOf(content.c ?? [], stored, what);
-  if (content.p !== undefined) {
-    const [seq, rows] = Array.isArray(content.p) ? content.p : [];
+  const [seq, rows] = content.p === undefined ? [content.s] : Array.isArray(content.p) ? content.p : [];
+  if (seq !== undefined || content.p !== undefined) {
     if (!Number.isSafeInteger(seq) || (seq as number) < 1) throw new CorruptDataError(`${what} has no sequence number`);
-    stored.pending = { seq: seq as number, buckets: bucketsOf(rows, stored, what) };
+    if (content.p === undefined) stored.settled = seq as number;
+    else stored.pending = { seq: seq as number, buckets: bucketsOf(rows, stored, what) };
   }
   if (stored.committed.size === 0 && !stored.pending?.buckets.size)
     throw new CorruptDataError(`${what} holds no buckets`);
@@ -124,10 +125,10 @@ function rowsOf(buckets: Buckets, { resolution, start }: StoredHistory): Row[] {
 }
 
 export function encodeHistory(stored: StoredHistory): Item {
-  const { key, committed, pending, expiresAt } = stored;
+  const { key, committed, pending, settled, expiresAt } = stored;
   const content = {
     ...(committed.size > 0 ? { c: rowsOf(committed, stored) } : {}),
-    ...(pending ? { p: [pending.seq, rowsOf(pending.buckets, stored)] } : {}),
+    ...(pending ? { p: [pending.seq, rowsOf(pending.buckets, stored)] } : settled ? { s: settled } : {}),
   };
   return {
     PK: key.PK,
@@ -142,3 +143,7 @@ export function servedBuckets(stored: StoredHistory, historySeq: number): Bucket
   if (!stored.pending || stored.pending.seq > historySeq) return stored.committed;
   return new Map([...stored.committed, ...stored.pending.buckets]);
 }
+
+/** The last import whose values the committed buckets may hold (the one before the pending buckets', or the one that settled them). */
+export const committedThrough = ({ pending, settled }: StoredHistory): number =>
+  pending ? pending.seq - 1 : (settled ?? 0);

@@ -6,7 +6,13 @@
  */
 import { randomInt } from 'node:crypto';
 import { deflateRawSync, gunzipSync } from 'node:zlib';
-import { decodeHistory, encodeHistory, type StoredHistory, servedBuckets } from '../../../shared/data/items/history';
+import {
+  committedThrough,
+  decodeHistory,
+  encodeHistory,
+  type StoredHistory,
+  servedBuckets,
+} from '../../../shared/data/items/history';
 import { decodeJournal, encodeJournal } from '../../../shared/data/items/history-journal';
 import { historyKey } from '../../../shared/data/keys';
 import { MAX_DAY_OBSERVATIONS } from '../../../shared/import/history-plan';
@@ -57,6 +63,17 @@ describe('history items', () => {
     const stored = decodeHistory(encodeHistory(item({ pending })));
     expect(servedBuckets(stored, 2).size).toBe(0);
     expect(servedBuckets(stored, 3)).toEqual(pending.buckets);
+  });
+
+  it('a settled item round-trips with the number that settled it; a reader needs a pointer at least that recent', () => {
+    const settled = decodeHistory(encodeHistory(item({ committed, settled: 5 })));
+    expect(settled).toEqual(item({ committed, settled: 5 }));
+    expect(servedBuckets(settled, 5)).toEqual(committed);
+    expect(committedThrough(settled)).toBe(5);
+    // A pending part says it instead: its committed buckets were served under the number before its own.
+    expect(committedThrough(decodeHistory(encodeHistory(item({ committed, pending, settled: 2 }))))).toBe(2);
+    expect(decodeHistory(encodeHistory(item({ committed, pending, settled: 2 }))).settled).toBeUndefined();
+    expect(committedThrough(item({ committed }))).toBe(0);
   });
 
   it('keeps a borrow bucket without tvl apart from an earn bucket whose tvl is null', () => {
@@ -128,6 +145,8 @@ describe('history items', () => {
     ['a malformed bucket', withContent({ c: [[1, 0]] })],
     ['pending buckets without their number', withContent({ p: [[[1, 0, '1']]] })],
     ['a pending list that is not one', withContent({ p: 'x' })],
+    ['a settling number that is not one', withContent({ c: [[1, 0, '1']], s: 0 })],
+    ['a settling number that is text', withContent({ c: [[1, 0, '1']], s: '3' })],
     ['a malformed expiry', { ...withContent({ c: [[1, 0, '1']] }), expiresAt: 'soon' }],
     ['a key of no layout (a per-observation key)', { ...withContent({ c: [[1, 0, '1']] }), SK: 'RAW#001795132800000' }],
     ['a key outside the history partitions', { ...withContent({ c: [[1, 0, '1']] }), PK: 'DOC#x' }],
