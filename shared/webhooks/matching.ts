@@ -16,7 +16,14 @@ import { servedOffers } from '../domain/served';
 import { OFFER_FAMILY } from '../model/offer-families';
 import { DAY_MS } from '../platform/timestamps';
 import { ChangeIndex, factsMoved } from './candidates';
-import { type Candidate, DecimalComparisons, type MatchedEvent, type OfferState, subscriptionEvents } from './events';
+import {
+  type Candidate,
+  DecimalComparisons,
+  type MatchedEvent,
+  type OfferState,
+  type SubscriptionEvents,
+  subscriptionEvents,
+} from './events';
 import { bodyOf, type EventText, eventJson, type PayloadHead, partsOf, sized } from './payload';
 import { type DeliveryMessage, type DeliveryQueue, deliveryIdOf } from './queue';
 import { CONDITIONS, parseFilter, readsFigures, WEBHOOK_EVENTS } from './subscription';
@@ -162,8 +169,10 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
   const shared: number[] = [];
 
   // What each subscription's filter says of the offers it may concern (its candidates in the index).
-  const perSubscription = subscriptions.map((subscription, k) => {
-    const { filters: query, figures, before, after } = filters[k];
+  // Subscriptions of one filter text have the same candidates: found once for all of them.
+  const candidatesOf = (filter: FilterSides): Candidate[] => {
+    if (filter.candidates) return filter.candidates;
+    const { filters: query, figures, before, after } = filter;
     const sides: Candidate[] = [];
     for (const id of index.candidates(query)) {
       const offer = offers.get(id)!;
@@ -176,8 +185,10 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
       const variant = (was ? 2 : 0) + (is ? 1 : 0);
       sides.push((variants[variant] ??= { id, was, is }));
     }
-    return { subscription, sides };
-  });
+    filter.candidates = sides;
+    return sides;
+  };
+  const perSubscription = subscriptions.map((subscription, k) => ({ subscription, sides: candidatesOf(filters[k]) }));
 
   // The family's references (one Query of their partition), when an `apy_change` subscription has
   // an offer to compare with one, read while the documents are: neither needs the other.
@@ -218,14 +229,23 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
   // which a receiver can drop.
   const planned: { subscription: MatchedSubscription; ids: string[]; parts: string[][] }[] = [];
   const items: DeliveryItem[] = [];
+  // Without stored references, a subscription's events follow from its filter, events and conditions
+  // alone: found once for every subscription alike (with their parts).
+  const alike = new Map<string, SubscriptionEvents & { parts: string[][] }>();
   for (const { subscription, sides } of perSubscription) {
     const own = book?.sets.get(subscription.id);
-    const { events, references: changes } = subscriptionEvents(
-      subscription,
-      sides,
-      (offerId) => own?.get(offerId),
-      decimals,
-    );
+    const { apy_change, apy_above, apy_below, availability } = subscription.conditions;
+    const key =
+      own === undefined
+        ? `${subscription.filter}\n${subscription.events.join()}\n${apy_change} ${apy_above} ${apy_below} ${availability}`
+        : undefined;
+    let found = key === undefined ? undefined : alike.get(key);
+    if (found === undefined) {
+      const matched = subscriptionEvents(subscription, sides, (offerId) => own?.get(offerId), decimals);
+      found = { ...matched, parts: matched.events.length === 0 ? [] : texts.parts(matched.events) };
+      if (key !== undefined) alike.set(key, found);
+    }
+    const { events, references: changes, parts } = found;
     if (changes.size > 0) {
       const refs = new Map(own);
       for (const [offerId, apy] of changes) apy === null ? refs.delete(offerId) : refs.set(offerId, apy);
@@ -234,7 +254,6 @@ export async function matchPublished(deps: MatchDeps, published: FamilyPublished
     }
     if (events.length === 0) continue;
     result.events += events.length;
-    const parts = texts.parts(events);
     const logged = logItemsOf(subscription, published, parts, now);
     items.push(...logged);
     planned.push({ subscription, ids: logged.map((item) => item.id), parts });
@@ -300,6 +319,8 @@ interface FilterSides {
   figures: boolean;
   before: OfferMatcher | undefined;
   after: OfferMatcher | undefined;
+  /** What it says of the offers it may concern, in index order (found once per publish). */
+  candidates?: Candidate[];
 }
 
 const headOf = (subscription: MatchedSubscription, published: FamilyPublished): PayloadHead => ({
