@@ -1,11 +1,11 @@
 /**
  * The dependency rule (docs/architecture.md): tooling depends on the application, never the
  * reverse; tools/ hold what the entry points of scripts/ run, and each tool its own rule; inside shared/, each folder is one layer and imports only the folders below it
- * (webhooks on top, then http and import side by side, then domain, data, model, platform); no cycles anywhere.
+ * (webhooks on top, then http and import side by side, then domain, accounts, data, model, platform); no cycles anywhere.
  * `npm run deps` checks it; .ci/run fails on a violation.
  */
 /** The layer folders of shared/, top first. */
-const LAYERS = '(webhooks|http|import|domain|data|model|platform)';
+const LAYERS = '(webhooks|http|import|domain|accounts|data|model|platform)';
 
 module.exports = {
   forbidden: [
@@ -127,11 +127,20 @@ module.exports = {
       to: { path: '^shared/(http|import)/' },
     },
     {
+      name: 'accounts-not-up',
+      severity: 'error',
+      comment:
+        'The accounts (API keys, users, quota counters) build their own DynamoDB commands over the data layer; they call no domain, HTTP or import.',
+      from: { path: '^shared/accounts/' },
+      to: { path: '^shared/(http|import|domain)/' },
+    },
+    {
       name: 'data-not-up',
       severity: 'error',
-      comment: 'The data layer builds every DynamoDB command; it does not call the domain, HTTP or the import.',
+      comment:
+        'The data layer builds every DynamoDB command; it does not call the accounts, the domain, HTTP or the import.',
       from: { path: '^shared/data/' },
-      to: { path: '^shared/(http|import|domain)/' },
+      to: { path: '^shared/(http|import|domain|accounts)/' },
     },
     {
       name: 'model-not-up',
@@ -139,14 +148,14 @@ module.exports = {
       comment:
         'The declarations (offer families: fields, sorts, filters, index columns) are below every layer that derives from them.',
       from: { path: '^shared/model/' },
-      to: { path: '^shared/(http|import|domain|data)/' },
+      to: { path: '^shared/(http|import|domain|accounts|data)/' },
     },
     {
       name: 'platform-not-up',
       severity: 'error',
       comment: 'Config, errors, logging, clients and plain values are the bottom layer.',
       from: { path: '^shared/platform/' },
-      to: { path: '^shared/(http|import|domain|data|model)/' },
+      to: { path: '^shared/(http|import|domain|accounts|data|model)/' },
     },
   ],
   options: {

@@ -13,7 +13,7 @@ import { platformsHandler } from '../functions/platforms/platforms-handler';
 import { searchHandler } from '../functions/search/search-handler';
 import { usageHandler } from '../functions/usage/usage-handler';
 import { webhooksHandler } from '../functions/webhooks/webhooks-handler';
-import { KeyStore } from '../shared/data/key-store';
+import { KeyStore } from '../shared/accounts/key-store';
 import { WebhookStore } from '../shared/data/webhook-store';
 import { type ApiDeps, createApiDeps } from '../shared/http/api-deps';
 import type { Clock } from '../shared/platform/clock';

@@ -7,7 +7,7 @@
  * (or `RECORD_HISTORY=false`, the ingest function's variable) says otherwise.
  */
 import { parseArgs } from 'node:util';
-import { AccountsConflictError, KeyStore } from '../shared/data/key-store';
+import { AccountsConflictError, KeyStore } from '../shared/accounts/key-store';
 import { WebhookStore } from '../shared/data/webhook-store';
 import { DataFileError } from '../shared/import/dataset';
 import { importDataset } from '../shared/import/importer';

@@ -13,7 +13,7 @@
  * deployed authorizer's). Exit codes: 0 done, 1 failure (e.g. no such key), 2 bad arguments or a
  * refused accounts file.
  */
-import { KeyStore } from '../shared/data/key-store';
+import { KeyStore } from '../shared/accounts/key-store';
 import { WebhookStore } from '../shared/data/webhook-store';
 import { systemClock } from '../shared/platform/clock';
 import { runMain, targetRuleOf, withTableClient } from '../tools/cli';

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { BundleError } from '../local/bundles';
 import { publicRoutes } from '../local/public-routes';
 import { AccountsWebhooksError, startLocalStack } from '../local/stack';
-import { AccountsConflictError } from '../shared/data/key-store';
+import { AccountsConflictError } from '../shared/accounts/key-store';
 import { DataFileError } from '../shared/import/dataset';
 import { systemClock } from '../shared/platform/clock';
 import { BUNDLE_OPTIONS_SPEC, bundlesOption, progressBar, readDataFile, runMain, UsageError } from '../tools/cli';

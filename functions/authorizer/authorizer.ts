@@ -5,13 +5,13 @@
  * (403 subscription_required); any other throw → AUTHORIZER_FAILURE (503, fail closed).
  * An Allow covers the whole API, so one cached decision serves every route.
  * No middy here, and of zod only zod/mini for the key and user items' codecs
- * (shared/data/account-items.ts; bundle bytes: docs/performance.md): this function runs
+ * (shared/accounts/account-items.ts; bundle bytes: docs/performance.md): this function runs
  * before every uncached request. A key or user item that does not decode throws a
  * CorruptDataError, which falls into the catch-all below: a failure (503), logged, never a 401 or
  * an Allow.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
-import type { KeyLookup } from '../../shared/data/key-store';
+import type { KeyLookup } from '../../shared/accounts/key-store';
 import { authorizeToken, KeyRejectedError, SubscriptionInactiveError } from '../../shared/domain/authorize';
 import type { Clock } from '../../shared/platform/clock';
 import { InvalidApiKeyError, SubscriptionRequiredError } from '../../shared/platform/errors';

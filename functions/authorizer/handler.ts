@@ -5,7 +5,7 @@
  * invocation and kept for the life of the instance (functions/authorizer/pepper.ts).
  */
 
-import { type KeyLookup, KeyStore } from '../../shared/data/key-store';
+import { type KeyLookup, KeyStore } from '../../shared/accounts/key-store';
 import { systemClock } from '../../shared/platform/clock';
 import { readConfig } from '../../shared/platform/config';
 import { clientOptionsOf, createDocumentClient } from '../../shared/platform/dynamodb';

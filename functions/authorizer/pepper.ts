@@ -6,7 +6,7 @@
  * kept: that invocation fails closed (503) and the next one reads again.
  */
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import type { KeyLookup } from '../../shared/data/key-store';
+import type { KeyLookup } from '../../shared/accounts/key-store';
 
 type PepperSource = () => Promise<string>;
 

@@ -22,7 +22,7 @@ import {
   WEBHOOK_REFERENCE_PREFIX,
   WEBHOOK_SECRET_PREFIX,
 } from '../../shared/data/keys';
-import { INDEXES, type KeyType, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../shared/data/table';
+import { type KeyType, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../shared/data/table';
 
 export interface DataTableProps {
   removalPolicy: RemovalPolicy;
@@ -78,13 +78,6 @@ export class DataTable extends Construct {
       dynamoStream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
       deletionProtection: props.deletionProtection,
       removalPolicy: props.removalPolicy,
-      globalSecondaryIndexes: INDEXES.map((index) => ({
-        indexName: index.indexName,
-        partitionKey: { name: index.partitionKey.name, type: attributeType(index.partitionKey.type) },
-        sortKey: { name: index.sortKey.name, type: attributeType(index.sortKey.type) },
-        projectionType: dynamodb.ProjectionType.ALL,
-        ...ceiling,
-      })),
     });
   }
 
@@ -93,16 +86,12 @@ export class DataTable extends Construct {
   }
 
   /**
-   * What a family function needs: reads of the served partitions on the table and its indexes
-   * (for an index query, `dynamodb:LeadingKeys` is the index's partition key value), never the
-   * source records, keys or users; and UpdateItem only on quota counters. No Put, Delete or batch.
+   * What a family function needs: reads of the served partitions of the table (it has no index),
+   * never the source records, keys or users; and UpdateItem only on quota counters. No Put, Delete
+   * or batch.
    */
   grantServe(grantee: iam.IGrantable): void {
-    // Each index by name (none today: docs/adr/0009-one-index-per-family-version.md), never `index/*`.
-    const tableAndIndexes = [
-      this.table.tableArn,
-      ...INDEXES.map((index) => `${this.table.tableArn}/index/${index.indexName}`),
-    ];
+    const tableAndIndexes = [this.table.tableArn];
     this.grantStatement(
       grantee,
       READ_ACTIONS,

@@ -48,3 +48,16 @@ export async function getItems(keys: Key[], options: BatchGetOptions): Promise<R
   );
   return found;
 }
+
+/** Items that never change under their key, by partition key: eventually consistent, then strongly the unseen. */
+export async function getByContent(
+  keys: Key[],
+  options: BatchGetOptions,
+): Promise<Map<string, Record<string, unknown>>> {
+  const found = new Map<string, Record<string, unknown>>();
+  const keep = (items: Record<string, unknown>[]) => items.forEach((item) => found.set(String(item.PK), item));
+  keep(await getItems(keys, options));
+  const unseen = keys.filter((key) => !found.has(key.PK));
+  if (unseen.length > 0) keep(await getItems(unseen, { ...options, consistent: true }));
+  return found;
+}

@@ -8,11 +8,9 @@ const backoffMs = (attempt: number) => Math.min(5_000, 50 * 2 ** attempt) * (0.5
 const sleepMs = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Run `work` on each batch of `size` items of `items`, at most `concurrency` batches in flight,
- * `before` awaited before each batch is started (an import holds its lease there). After the first
- * failure no batch is started, and the failure is thrown only once every batch in flight has
- * settled: nothing of a failed call keeps writing after its caller has given up (an import that
- * failed ends its lease, and the next one must not meet its writes landing later).
+ * Run `work` on each batch of `size` items, `concurrency` in flight, `before` awaited before each.
+ * After a failure none starts, and it is thrown once those in flight settled: nothing of a failed
+ * import lands after its lease ended.
  */
 export async function eachBatch<T>(
   items: T[],

@@ -1,8 +1,4 @@
-/**
- * The documents of a page, read by key: the distinct blocks that hold them, in batches of 100 in
- * parallel (one round trip for a page of up to 200; one block, a detail, is a GetItem). A block is addressed by its content, so a
- * kept block is never stale and a document that did not change is not read again after a refresh.
- */
+/** The documents of a page: the distinct blocks that hold them, in one round trip, kept by content when cached. */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { recordCacheAccess } from '../platform/dynamo-accounting';
 import { CorruptDataError } from '../platform/errors';
@@ -40,12 +36,11 @@ export class DocumentStore {
       for (const [hash, block] of await this.readBlocks(hashes, familyOf)) blocks.set(hash, block);
     } else {
       // The blocks no request holds or reads are read together, in one round trip.
-      const key = (hash: string) => `block\u0000${hash}`;
-      const missing = hashes.filter((hash) => !cache.has(key(hash)));
+      const missing = hashes.filter((hash) => !cache.has(hash));
       const read = missing.length > 0 ? this.readBlocks(missing, familyOf) : undefined;
       await Promise.all(
         hashes.map((hash) =>
-          cache.get(key(hash), () => read!.then((m) => m.get(hash)!)).then((block) => void blocks.set(hash, block)),
+          cache.get(hash, () => read!.then((m) => m.get(hash)!)).then((block) => void blocks.set(hash, block)),
         ),
       );
     }
@@ -83,7 +78,6 @@ export class DocumentStore {
     for (const hash of hashes) {
       // A block an index names is written before the index is published, and deleted long after.
       if (!byHash.has(hash)) throw new CorruptDataError(`block ${hash} is missing`);
-      // Checked against its key and each served document against its entry: a mismatch is a 500 naming the block.
       blocks.set(hash, decodeBlock(hash, familyOf.get(hash)!, byHash.get(hash), this.verified));
     }
     return blocks;

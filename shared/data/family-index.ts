@@ -1,11 +1,8 @@
 /**
- * The ordered index of one family version (docs/adr/0009-one-index-per-family-version.md): what a
- * list, a total, a sort, a filter or a membership needs, for every record of the version, and
- * where each record's document lies. Stored and read by this layer (items/index-segment.ts,
- * index-store.ts); the domain asks it for orders, entries and facts. Orders are named by sort mode
- * (shared/domain/orderings.ts). The import builds it once per version
- * (shared/import/project.ts); an instance reads it once and answers every list from memory, then
- * reads only the documents of the page.
+ * The ordered index of one family version (docs/adr/0009-one-index-per-family-version.md): for
+ * every record, what lists, totals, sorts, filters and memberships need and where its document
+ * lies. The import builds it (shared/import/project.ts); an instance reads it once and answers
+ * every list from memory.
  */
 
 import {
@@ -30,10 +27,7 @@ import type { CatalogFamily, OfferFamily, VersionedFamily } from './keys';
 
 export type { OfferFacts };
 
-/**
- * The entries of an offer family in one sort mode: a list as the import writes it, typed 32-bit
- * integers once an instance has read it (half the heap of a list of numbers: items/index-segment.ts).
- */
+/** The entries of an offer family in one sort mode: typed integers once read (half the heap). */
 export type Order = readonly number[] | Int32Array;
 
 /** Where a document lies (the content hash of its block, its place in it) and what it must be. */
@@ -46,13 +40,10 @@ export interface DocumentRef {
   id: number | string;
 }
 
-/** The columns every index has: one entry per served record, in the order of the identifiers. */
+/** The columns every index has, an entry a served record in identifier order: its block (into `blocks`) and slot. */
 interface IndexColumns {
-  /** Index into `blocks` of each entry's block. */
   block: number[];
-  /** Each entry's place in its block. */
   slot: number[];
-  /** The content hashes of the blocks the version names. */
   blocks: string[];
   /** A hash of each entry's document: two versions serve the same representation when equal. */
   hash: string[];
@@ -63,7 +54,6 @@ export interface CatalogIndexData extends IndexColumns {
   kind: 'catalog';
   family: CatalogFamily;
   slugs: string[];
-  /** Entries in the list order (docs/api.md, "Orderings"). */
   order: number[];
   /** Former slug → current slug, for exposed records. */
   redirects: Record<string, string>;
@@ -74,11 +64,7 @@ export type OfferColumnData = {
   [C in OfferColumn]: ColumnEncodings[(typeof OFFER_COLUMNS)[C]['encoding']]['stored'][];
 };
 
-/**
- * Strings kept in one (an index keeps tens of thousands: a string each costs a header and its
- * padding): entry i is `text` from `ends[i - 1]` (0 for the first) to `ends[i]`, null where that is
- * empty (so an empty string is not kept). JSON of it is the list it stands for.
- */
+/** Strings kept in one text (a string each costs a header): entry i ends at `ends[i]`, null where empty. */
 export class PackedStrings {
   private constructor(
     private readonly text: string,
@@ -96,10 +82,8 @@ export class PackedStrings {
   }
 
   /**
-   * Strings of another list: entry e is `values[k]` where `entries[k]` is e (`entries` ascending),
-   * else this list's entry `from[e]` (null where that is -1). Each run of entries carried in a row
-   * is copied as one piece of the text, so the cost is a pass over the ends and one copy of the text
-   * (an index delta applied, shared/data/index-delta.ts): no string an entry is made.
+   * Entry e is `values[k]` where `entries[k]` is e (ascending), else this list's entry `from[e]`
+   * (null where -1); each run carried in a row is one copy of the text (an index delta applied).
    */
   carried(from: Int32Array, entries: readonly number[], values: readonly (string | null)[]): PackedStrings {
     const ends = new Int32Array(from.length);
@@ -139,7 +123,6 @@ export class PackedStrings {
     return this.ends.length;
   }
 
-  /** The characters of every string together. */
   get characters(): number {
     return this.text.length;
   }
@@ -155,11 +138,7 @@ export class PackedStrings {
   }
 }
 
-/**
- * The APY figures of an earn or borrow version (CONTRACT §13), as of one refresh time: each
- * entry's packed (`packFigures`), null for an offer the import computed none for; stored as their
- * list, kept in one string (docs/api.md, "APY figures"; measured in docs/performance.md).
- */
+/** The APY figures of an earn or borrow version (CONTRACT §13) as of one time, each entry's packed (`packFigures`). */
 export interface FigureData {
   as_of: string;
   stats: PackedStrings;
@@ -214,11 +193,7 @@ export const NO_FIGURES: FigureValues = {
 /** Below this many micro-units a figure is an exact double (2^53 > 10^15). */
 const EXACT_UNITS = 1e15;
 
-/**
- * A filtered figure as a fact (shared/model/offer-families.ts `FigureFact`): its micro-units when
- * it has exactly 6 decimals and fewer than 16 digits, else the exact key of its decimal.
- * @internal (exported for its tests)
- */
+/** @internal A filtered figure as a fact: its micro-units when exact (6 decimals, < 16 digits), else its decimal's key. */
 export function figureFact(value: string | null): FigureFact {
   if (value === null) return null;
   if (/^-?\d+\.\d{6}$/.test(value)) {
@@ -267,10 +242,7 @@ export function offerColumns(family: OfferFamily, docs: readonly Record<string, 
 /** What a kept index holds in the heap, per character of its JSON (measured: tools/bench/index-load.ts). */
 const HEAP_PER_CHARACTER = 3;
 
-/**
- * What an offer index builds beside its data, per entry and sort mode, once lists have run in that
- * mode: the entry's rank (4 bytes) and its place among its asset's entries (4).
- */
+/** What an offer index builds per entry and sort mode once lists ran in it: a rank and an asset place. */
 const DERIVED_BYTES_PER_ENTRY_AND_MODE = 8;
 
 class BaseIndex<D extends IndexData> {
@@ -324,10 +296,7 @@ export class CatalogIndex extends BaseIndex<CatalogIndexData> {
   }
 }
 
-/**
- * Every entry's facts, a column each (indexed by entry): the predicate reads them without an object
- * an offer. The index's own columns, and the filtered figures' built from the packed figures.
- */
+/** Every entry's facts, a column each: the predicate reads them without an object an offer. */
 export type OfferFactColumns = { readonly [K in keyof OfferFacts]: ArrayLike<OfferFacts[K]> };
 
 /** An asset's entries in one sort mode, all assets' in one array: `grouped` from `starts[a]` to `starts[a + 1]`. */
@@ -383,10 +352,7 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
     throw new Error(`the ${this.data.family} index has no ${mode} order`);
   }
 
-  /**
-   * An entry's figures and their `as_of`, or undefined when the version carries none (a version
-   * imported without them). An offer the import computed none for has every figure null.
-   */
+  /** An entry's figures and their `as_of`; undefined when the version carries none. */
   figures(entry: number): { asOf: string; values: FigureValues } | undefined {
     const figures = this.data.figures;
     if (figures === undefined) return undefined;
@@ -450,10 +416,7 @@ export class OfferIndex extends BaseIndex<OfferIndexData> {
     return this.assets;
   }
 
-  /**
-   * Every entry's facts, a column each: the index's own columns, and each filtered figure's built
-   * on its first read (a filter on it), so that a list without one builds nothing per offer.
-   */
+  /** Every entry's facts: the index's columns, and each filtered figure's built on its first read. */
   facts(): OfferFactColumns {
     if (!this.factColumns) {
       const d = this.data;

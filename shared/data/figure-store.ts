@@ -1,72 +1,46 @@
 /**
- * Reads of the APY figure state (docs/adr/0015-apy-figures.md): its chunks, document blocks that
- * a version's manifest names (items/figure-chunk.ts, items/manifest.ts; snapshot-writer.ts writes
- * them with the version), and the stored history it is seeded from once. It counts the items it
- * reads (and the import the chunks it writes), so an import reports what its figures cost
- * (ImportResult.figures).
+ * Reads of the APY figure state (docs/adr/0015-apy-figures.md): its chunks, and the stored history
+ * it is seeded from once; counted, so an import reports what its figures cost (ImportResult.figures).
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SeriesResolution } from '../model/history-series';
-import { getItems } from './batch-reader';
+import { getByContent } from './batch-reader';
 import { eachBatch } from './batches';
 import { servedPoints } from './history-store';
 import { decodeFigureChunk, type FigureLine } from './items/figure-chunk';
 import { decodeHistory } from './items/history';
-import { DOCUMENT_PREFIX, documentBlockKey, type HistoryFamily, historyPartition, historySortKey } from './keys';
+import { documentBlockKey, type HistoryFamily, historyPartition, historySortKey } from './keys';
 import { queryAll } from './query-all';
 
 /** The last instant of year 9999 (the latest a data file's timestamp may be): every stored time is before it. */
 const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-export interface FigureCounts {
-  itemsRead: number;
-  itemsWritten: number;
-}
-
-export interface FigureStoreOptions {
-  concurrency?: number;
-}
+export type FigureCounts = FigureStore['counts'];
 
 export class FigureStore {
-  readonly counts: FigureCounts = { itemsRead: 0, itemsWritten: 0 };
+  readonly counts = { itemsRead: 0, itemsWritten: 0 };
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly options: FigureStoreOptions = {},
+    private readonly options: { concurrency?: number } = {},
   ) {}
 
   private get batch() {
     return { client: this.client, tableName: this.tableName, concurrency: this.options.concurrency ?? 8 };
   }
 
-  /**
-   * The lines of the chunks `hashes` of `family`, by hash. Eventually consistent first (a chunk's
-   * content never changes under its key), consistent for those not seen yet; one that is still
-   * missing, or does not decode, is a CorruptDataError.
-   */
+  /** The lines of the chunks `hashes` of `family`, by hash; one missing or that does not decode is corrupt. */
   async read(family: string, hashes: readonly string[]): Promise<Map<string, FigureLine[]>> {
     const wanted = [...new Set(hashes)];
-    const byHash = new Map<string, Record<string, unknown>>();
-    const fetch = async (list: string[], consistent: boolean) => {
-      if (list.length === 0) return;
-      const items = await getItems(list.map(documentBlockKey), { ...this.batch, projection: ['PK', 'z'], consistent });
-      this.counts.itemsRead += items.length;
-      for (const item of items) byHash.set(String(item.PK).slice(DOCUMENT_PREFIX.length), item);
-    };
-    await fetch(wanted, false);
-    await fetch(
-      wanted.filter((h) => !byHash.has(h)),
-      true,
-    );
-    return new Map(wanted.map((hash) => [hash, decodeFigureChunk(hash, family, byHash.get(hash))]));
+    const items = await getByContent(wanted.map(documentBlockKey), { ...this.batch, projection: ['PK', 'z'] });
+    this.counts.itemsRead += items.size;
+    return new Map(wanted.map((hash) => [hash, decodeFigureChunk(hash, family, items.get(documentBlockKey(hash).PK))]));
   }
 
   /**
-   * The seed of a family's figure state (a table written before it had one): for each offer of
-   * `ids`, the points of each stored series of `resolutions` (its observations, every one, and the last
-   * observation of each UTC day, which stands for its day where the hours have expired)
-   * from `from` on (an observation's time, a bucket's start), as the pointer publishing `published` serves them. One Query an offer and series.
+   * The seed of a family's figure state: for each offer of `ids`, the points of each series of
+   * `resolutions` from `from` on, as the pointer publishing `published` serves them (a Query each).
    */
   async seed(
     family: HistoryFamily,

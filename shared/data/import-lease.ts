@@ -1,8 +1,4 @@
-/**
- * The import lease (docs/data-model.md, "Versions and imports"): one import at a time, whichever
- * path it comes from. It lives on the pointer item (`lease`: owner, end, the versions it writes),
- * set and renewed with conditional updates, and ended by the publish (pointer-writer.ts).
- */
+/** The import lease on the pointer item (docs/data-model.md, "Versions and imports"): one import at a time. */
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../platform/dynamodb';
 import { decodePointer, type ImportLease, type SnapshotPointer } from './items/pointer';
@@ -45,10 +41,8 @@ export class LeaseStore {
   }
 
   /**
-   * Take the lease unless another import holds an unexpired one (expired before `now`). The
-   * versions an earlier holder was writing stay listed beside this holder's (`writing`): they are
-   * deleted by whoever holds the lease next, even when this holder stops before it deletes them.
-   * Returns the pointer as it was before.
+   * Take the lease unless another import holds an unexpired one; the versions an earlier holder was
+   * writing stay listed, for whoever holds it next to delete. Returns the pointer as it was.
    */
   async acquire(lease: ImportLease, now: number): Promise<SnapshotPointer | undefined> {
     try {
@@ -94,10 +88,7 @@ export class LeaseStore {
     );
   }
 
-  /**
-   * End the lease without publishing (a failed import). The lease stays as expired, with what it
-   * was writing, so the next import deletes those versions.
-   */
+  /** End the lease without publishing (a failed import): expired, with what it was writing, for the next to delete. */
   async release(owner: string): Promise<void> {
     try {
       await this.update(

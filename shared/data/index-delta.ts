@@ -1,18 +1,9 @@
 /**
- * An offer version's index as a delta against the version it replaced
- * (docs/adr/0017-index-deltas.md): what an instance that holds the replaced version's index reads
- * instead of the whole new one after a publish. The import builds it from both indexes as stored
- * (`IndexData`), applies it to the replaced one and keeps it only when the result equals the new
- * index exactly and it is a small share of it; an instance applies it to the index it holds
- * (index-store.ts), and loads the whole index whenever it does not hold that version or the delta
- * does not apply.
- *
- * A delta names the entries of the replaced index that are gone and those of the new one that are
- * new; every other new entry carries a replaced one (both indexes are in the order of the ids). For
- * each entry column, the entries whose value differs from the one carried, with their values (a
- * block named by its place in the new list of blocks, which is given as runs of the replaced list
- * and new hashes). For each order, the entries that moved: those outside a longest run the orders
- * share, with their places; every other place takes the replaced order's next carried entry.
+ * An offer version's index as a delta against the version it replaced (docs/adr/0017-index-deltas.md):
+ * the entries removed and added (both indexes are in id order, so every other entry carries the
+ * replaced one of its id), per column the entries whose value is not the carried one, the blocks as
+ * runs of the replaced list and new hashes, and per order the entries outside a longest subsequence
+ * both orders share. The import keeps it only when applying it gives the new index exactly.
  */
 import { OFFER_COLUMNS, type OfferColumn, type OfferFamily } from '../model/offer-families';
 import { finished, type Steps } from '../platform/steps';
@@ -45,11 +36,7 @@ export interface IndexDeltaData {
   figuresAsOf: string | null;
 }
 
-/**
- * The columns of an offer index that hold one value per entry, by name: the declared ones, where
- * each document lies, and the figures. The one place that knows which parts of `IndexData` are
- * per entry: everything else of a delta is derived from it.
- */
+/** The columns of an offer index with one value per entry, by name: the one place that says which they are. */
 function entryColumns(data: OfferIndexData): Record<string, () => readonly unknown[] | undefined> {
   const columns: Record<string, () => readonly unknown[] | undefined> = {};
   for (const name of Object.keys(OFFER_COLUMNS) as OfferColumn[]) columns[name] = () => data[name];
@@ -58,29 +45,6 @@ function entryColumns(data: OfferIndexData): Record<string, () => readonly unkno
   columns.hash = () => data.hash;
   columns.figures = () => data.figures?.stats.toJSON();
   return columns;
-}
-
-/** The new index from its entry columns, blocks, orders, and figures as of `figuresAsOf` (none when null). */
-function fromColumns(
-  family: OfferFamily,
-  columns: Record<string, readonly unknown[]>,
-  blocks: string[],
-  orders: Record<string, Order>,
-  figuresAsOf: string | null,
-  figures: PackedStrings | undefined,
-): OfferIndexData {
-  const { block, slot, hash, ...declared } = columns;
-  return {
-    kind: 'offers',
-    family,
-    ...(declared as Pick<OfferIndexData, OfferColumn>),
-    orders,
-    ...(figuresAsOf === null || figures === undefined ? {} : { figures: { as_of: figuresAsOf, stats: figures } }),
-    block: block as number[],
-    slot: slot as number[],
-    blocks,
-    hash: hash as string[],
-  };
 }
 
 /** Each new entry's replaced entry (-1 for an added one), from the removed and added entries. */
@@ -129,10 +93,7 @@ const newBlocks = (parts: IndexDeltaData['blocks']): number[] => {
   return places;
 };
 
-/**
- * A column of the new index: the replaced index's own list (an index never changes its lists) until
- * a value is set that differs from it, then a copy.
- */
+/** A column of the new index: the replaced index's own list until a value differs, then a copy (ADR 0019, 6). */
 class CarriedColumn {
   constructor(
     public values: unknown[],
@@ -152,9 +113,7 @@ class CarriedColumn {
 /**
  * The new index's entry columns before the delta's changes, a step each: each entry's replaced
  * entry's values (a block renumbered), the members of each new block placed in it, none for an
- * added entry. With no entry removed or added (most refreshes), a column is the replaced index's
- * own list until a value of it differs (`CarriedColumn`). Not the figures: they are kept packed
- * (`carriedFigures`).
+ * added entry. Not the figures, which stay packed (`carriedFigures`).
  */
 function* carriedColumns(
   base: OfferIndexData,
@@ -193,11 +152,7 @@ function* carriedColumns(
   return columns;
 }
 
-/**
- * The new index's figures (none when `figuresAsOf` is null): each entry's the replaced entry's, or
- * the delta's where it changes them; the replaced index's own when no entry changed (an index never
- * changes its lists). Kept packed: a run of carried entries is one copy of the text.
- */
+/** The new index's figures, packed: each entry's the replaced entry's, or the delta's where it changes them. */
 function carriedFigures(
   base: OfferIndexData,
   delta: Pick<IndexDeltaData, 'size' | 'removed' | 'added' | 'figuresAsOf' | 'columns'>,
@@ -220,11 +175,7 @@ function carriedFigures(
 const sameEntries = (base: OfferIndexData, delta: Pick<IndexDeltaData, 'size' | 'removed' | 'added'>) =>
   delta.removed.length === 0 && delta.added.length === 0 && delta.size === base.block.length;
 
-/**
- * Apply `delta` to `base`, the index of the version it names: the new version's index as stored,
- * in steps (a column, an order each), so that an instance can build it beside a request
- * (shared/platform/steps.ts).
- */
+/** Apply `delta` to `base`, the index of the version it names, in steps (a column, an order each: ADR 0019, 5). */
 export function* applyDeltaSteps(base: OfferIndexData, delta: IndexDeltaData): Steps<OfferIndexData> {
   if (base.family !== delta.family) throw new Error(`a ${delta.family} delta cannot apply to a ${base.family} index`);
   const baseSize = base.block.length;
@@ -286,8 +237,22 @@ export function* applyDeltaSteps(base: OfferIndexData, delta: IndexDeltaData): S
     orders[mode] = order;
     yield;
   }
-  const values = Object.fromEntries(Object.entries(columns).map(([name, column]) => [name, column.values]));
-  return fromColumns(delta.family, values, blocks, orders, delta.figuresAsOf, figures);
+  const { block, slot, hash, ...declared } = Object.fromEntries(
+    Object.entries(columns).map(([name, column]) => [name, column.values]),
+  );
+  return {
+    kind: 'offers',
+    family: delta.family,
+    ...(declared as Pick<OfferIndexData, OfferColumn>),
+    orders,
+    ...(delta.figuresAsOf === null || figures === undefined
+      ? {}
+      : { figures: { as_of: delta.figuresAsOf, stats: figures } }),
+    block: block as number[],
+    slot: slot as number[],
+    blocks,
+    hash: hash as string[],
+  };
 }
 
 /** Apply `delta` to `base` at once (`applyDeltaSteps`). */
@@ -308,10 +273,7 @@ function blockRuns(base: readonly string[], next: readonly string[]): IndexDelta
   return parts;
 }
 
-/**
- * The places of `sequence` (values ≥ 0, or -1 never kept) in a longest strictly increasing
- * subsequence of its values: O(n log n) (patience sorting).
- */
+/** The places of `sequence` (-1: never kept) in a longest strictly increasing subsequence: patience sorting. */
 function longestIncreasing(sequence: Int32Array): Uint8Array {
   const tails: number[] = [];
   const previous = new Int32Array(sequence.length).fill(-1);
@@ -407,10 +369,7 @@ function movedEntries(base: OfferIndexData, next: OfferIndexData, from: Int32Arr
   return orders;
 }
 
-/**
- * The delta of `next` against `base` (the index of version `baseVersion`), built and then applied
- * to `base`: undefined unless the result equals `next` exactly (then readers load `next` whole).
- */
+/** The delta of `next` against `base` (of version `baseVersion`); undefined unless applying it gives `next` exactly. */
 export function indexDelta(
   base: OfferIndexData,
   baseVersion: string,

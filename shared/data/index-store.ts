@@ -1,39 +1,8 @@
 /**
- * The ordered index of a family version, read once per instance and kept (docs/adr/0009). A
- * version never changes once published, so a kept index never goes stale: the bounds only keep
- * memory in check. Each is a budget of heap, estimated from each index's JSON (a multiple of its
- * length, family-index.ts `HEAP_PER_CHARACTER`) and what lists build on it (family-index.ts
- * `heapBytes`), a share of the function's configured memory (`indexBudget`).
- *
- * Two caches, so that a retired version can never push out a served one:
- * - the served versions: the one the current pointer names for each family this instance answers,
- *   kept within the larger budget. When a request sees a family's new version, the one it replaced
- *   moves to the retired cache at once, so this cache holds one version per family and evicts
- *   (least recently used first) only when the served indexes themselves exceed the budget;
- * - the retired versions (`snapshot=` and `since=` naming a replaced version, readable for an hour
- *   after it was replaced): their own smaller budget, least recently used first. A retired index
- *   larger than that budget is loaded for its request and not kept, so every request naming it
- *   pays a full load (all its segments' read units and their decoding), and still gets its answer.
- *
- * The segments are read in parallel; concurrent requests for one version share the read. Every
- * read is counted in the request's accounting (`indexLoads`).
- *
- * A version's index is stored whole, its own items (`V#<version>#INDEX`), and an offer version's
- * also as a delta against the version it replaced (`V#<version>#DELTA`, docs/adr/0017-index-deltas.md).
- * The pointer names the content hash of each (items/content.ts `segmentsHash`); every read checks
- * it, as a block is checked against its address: a tampered delta that still decodes is refused
- * (the whole index is read instead), a tampered index is a CorruptDataError (a 500), never a wrong
- * answer. A cold instance reads the whole index.
- *
- * After a publish, an instance that holds the version a delta applies to (the one it served until
- * now, or one it keeps as retired) reads that delta instead and applies it (`indexDeltas` in the
- * accounting). Whenever it holds none, or the delta is missing, does not decode or does not apply,
- * it reads the whole index as a cold instance does: what the delta was checked against, so the
- * answer is the same, at the cost of the load (a warning is logged).
- *
- * The pointer refreshed ahead of its expiry (snapshot-store.ts) prepares the new versions before
- * any request names them (`prepare`): each family this instance serves gets its new index, from a
- * delta or read, kept among the retired ones until a request of the new pointer takes it as served.
+ * The ordered index of a family version, read once per instance and kept (docs/adr/0009), served
+ * and retired versions in separate budgets so a retired one never pushes out a served one. An
+ * instance holding the version a delta applies to builds the new index from it (ADR 0017), else or
+ * when it fails reads it whole; every read is checked against the hash the pointer names.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULTS } from '../platform/config';
@@ -44,52 +13,25 @@ import { type FamilyIndex, indexOf } from './family-index';
 import { checkedSegments } from './items/content';
 import { appliedIndexDelta } from './items/index-delta';
 import { decodeIndex } from './items/index-segment';
+import type { FamilyState } from './items/pointer';
 import type { Key, VersionedFamily } from './keys';
 import { indexDeltaKey, indexSegmentKey } from './keys';
 import { ByteLru } from './lru';
 
-/** Where a version's index delta lies: the version it applies to, its segments and their content hash (the pointer names them). */
-export interface IndexDeltaRef {
-  base: string;
-  segments: number;
-  hash: string;
-}
+/** Where a version's index lies, as the pointer names it (items/pointer.ts). */
+export type IndexRef = Pick<FamilyState, 'indexHash' | 'delta'> & { segments: number };
+export type IndexDeltaRef = NonNullable<FamilyState['delta']>;
 
 /**
- * Where a version's index lies (the pointer names it, items/pointer.ts): the segments of its whole
- * index and their content hash (items/content.ts `segmentsHash`; a pointer without is corrupt), and
- * its delta against the version it replaced, when the import wrote one.
+ * What an instance's kept indexes may take in the heap (family-index.ts `heapBytes`), of `memoryMb`:
+ * a quarter for the served, an eighth for retired ones (why: docs/performance.md, "Index memory").
  */
-export interface IndexRef {
-  segments: number;
-  indexHash?: string;
-  delta?: IndexDeltaRef;
-}
-
-/** A family version as the pointer names it, and where its index lies. */
-export interface IndexVersion extends IndexRef {
-  version: string;
-}
-
-/** What an instance's kept indexes may take in the heap, estimated (family-index.ts `heapBytes`). */
-export interface IndexBudget {
-  servedBytes: number;
-  retiredBytes: number;
-}
-
-/**
- * The index budgets of a function with `memoryMb` of configured memory: a quarter of it for the
- * served indexes, an eighth for retired ones. What else the function holds sets the shares: the
- * Node runtime and the code, the block cache (`READ_CACHE_MB`), the largest answer being built (a
- * currency detail: its JSON, its envelope and its gzip) and one index being decoded next to the
- * kept ones (its segments' text and the parse, about twice its kept heap). The measured figures and
- * the reasoning: docs/performance.md, "Index memory".
- */
-export const indexBudget = (memoryMb: number): IndexBudget => ({
+export const indexBudget = (memoryMb: number) => ({
   servedBytes: Math.floor((memoryMb * 2 ** 20) / 4),
   retiredBytes: Math.floor((memoryMb * 2 ** 20) / 8),
 });
 
+export type IndexBudget = ReturnType<typeof indexBudget>;
 const sizeOf = (index: FamilyIndex) => index.heapBytes;
 
 export class IndexStore {
@@ -128,13 +70,11 @@ export class IndexStore {
   }
 
   /**
-   * Build, before a request names them, the indexes of the new versions `next` names for the families
-   * this instance serves (the pointer refreshed ahead): from its delta when it holds the index that applies to, or
-   * read. Kept among the retired indexes, where `served` takes a version from; the served ones and
-   * `current` stay as they are until a request of the new pointer names the new version. A failure
-   * is left to that request, which reads the index itself.
+   * Build the indexes of the new versions `next` names for the families this instance serves, before
+   * a request names them (ADR 0019), among the retired ones, where `served` takes them from; a
+   * failure is left to that request.
    */
-  async prepare(next: Partial<Record<VersionedFamily, IndexVersion>>): Promise<void> {
+  async prepare(next: Partial<Record<VersionedFamily, IndexRef & { version: string }>>): Promise<void> {
     const builds = [...this.current].flatMap(([family, version]) => {
       const to = next[family];
       if (!to || to.version === version || this.servedKept.peek(to.version) || this.retiredKept.peek(to.version))
@@ -165,20 +105,11 @@ export class IndexStore {
     return { servedBytes: this.servedKept.keptBytes, retiredBytes: this.retiredKept.keptBytes };
   }
 
-  /**
-   * The index of `version` as stored, checked against the content hash the pointer names. One that
-   * does not check or decode is corrupt (a 500): the import checked it before it published the
-   * version, and nothing else holds its index.
-   */
+  /** The whole index of `version`; one that does not check or decode is corrupt (a 500). */
   private async read(version: string, ref: IndexRef): Promise<FamilyIndex> {
     recordIndexLoad();
     this.built.loads++;
-    const items = checkedSegments(
-      await this.segments(ref.segments, (i) => indexSegmentKey(version, i)),
-      ref.indexHash,
-      `the index of version ${version}`,
-    );
-    const { data, textLength } = decodeIndex(version, items);
+    const { data, textLength } = await readIndex(this.client, this.tableName, version, ref);
     return indexOf(version, data, textLength);
   }
 
@@ -192,14 +123,16 @@ export class IndexStore {
     try {
       const [held, items] = await Promise.all([
         base,
-        this.segments(delta.segments, (i) => indexDeltaKey(version, i)).then((read) =>
+        readSegments(this.client, this.tableName, delta.segments, (i) => indexDeltaKey(version, i)).then((read) =>
           checkedSegments(read, delta.hash, `the index delta of version ${version}`),
         ),
       ]);
-      const index = await withDelta(version, held, items);
+      // In steps, the event loop turning between them: a request beside it waits for a step at most.
+      const data = await finishedBetween(appliedIndexDelta(version, held.version, held.data, items));
       recordIndexDelta();
       this.built.deltas++;
-      return index;
+      // The budget counts the stored JSON's length: estimated from the base's, per entry.
+      return indexOf(version, data, Math.round((held.textLength * data.block.length) / Math.max(1, held.size)));
     } catch (error) {
       logger.warn('index delta not applied: the whole index is loaded', {
         version,
@@ -209,36 +142,26 @@ export class IndexStore {
       return this.read(version, ref);
     }
   }
-
-  /** Items by key, in parallel; those an eventually consistent read did not see yet, read again consistently. */
-  private async segments(
-    count: number,
-    key: (segment: number) => Key,
-  ): Promise<(Record<string, unknown> | undefined)[]> {
-    const get = (segment: number, consistent: boolean) =>
-      this.client
-        .send(new GetCommand({ TableName: this.tableName, Key: key(segment), ConsistentRead: consistent }))
-        .then((out) => out.Item);
-    const items = await Promise.all(Array.from({ length: count }, (_, i) => get(i, false)));
-    // Written before the pointer named them, but an eventually consistent read may not see them yet.
-    if (items.every((item) => item !== undefined)) return items;
-    return Promise.all(items.map((item, i) => item ?? get(i, true)));
-  }
 }
 
-/**
- * The index of `version` from the delta stored in `items` and the index it applies to, checked like
- * a loaded index; a CorruptDataError when it does not apply. Built in steps with the event loop
- * turning between them: beside a request (the pointer read ahead), it holds that request's reads
- * and answer up for a step at most.
- */
-async function withDelta(
-  version: string,
-  held: Pick<FamilyIndex, 'version' | 'data' | 'textLength' | 'size'>,
-  items: (Record<string, unknown> | undefined)[],
-): Promise<FamilyIndex> {
-  const data = await finishedBetween(appliedIndexDelta(version, held.version, held.data, items));
-  // The budget counts the stored JSON's length: estimated from the base's, per entry.
-  const textLength = Math.round((held.textLength * data.block.length) / Math.max(1, held.size));
-  return indexOf(version, data, textLength);
+/** Segments by key, in parallel; any an eventually consistent read did not see yet, read again consistently. */
+async function readSegments(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  count: number,
+  key: (segment: number) => Key,
+): Promise<(Record<string, unknown> | undefined)[]> {
+  const get = (segment: number, consistent: boolean) =>
+    client
+      .send(new GetCommand({ TableName: tableName, Key: key(segment), ConsistentRead: consistent }))
+      .then((out) => out.Item);
+  const items = await Promise.all(Array.from({ length: count }, (_, i) => get(i, false)));
+  return items.every((item) => item !== undefined) ? items : Promise.all(items.map((item, i) => item ?? get(i, true)));
+}
+
+/** The index of `version` as stored, checked against the content hash the pointer names. */
+export async function readIndex(client: DynamoDBDocumentClient, tableName: string, version: string, ref: IndexRef) {
+  const what = `the index of version ${version}`;
+  const items = await readSegments(client, tableName, ref.segments, (i) => indexSegmentKey(version, i));
+  return decodeIndex(version, checkedSegments(items, ref.indexHash, what));
 }

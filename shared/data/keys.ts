@@ -1,13 +1,4 @@
-/**
- * Every PK/SK value of the single table is built here, and nowhere else. The layout and the
- * access patterns it serves are documented in docs/data-model.md.
- *
- * Served catalog data lives in immutable per-family versions: a version is an ordered index (its
- * items have the `V#<version>#` prefix) naming document blocks (`DOC#<hash>`, shared by every version
- * whose documents did not change), and the pointer item names the version of each family being
- * served, so an import publishes every family it changed by writing one item.
- * History lives outside versions (`HIST#`): it only grows, one item per span of buckets of a series.
- */
+/** Every PK/SK value of the single table is built here, and nowhere else (docs/data-model.md). */
 
 const SEP = '#';
 
@@ -61,69 +52,32 @@ export interface Key {
   SK: string;
 }
 
-// ---- snapshot pointer -------------------------------------------------------------------------
-
 export const pointerKey = (): Key => ({ PK: 'SNAPSHOT', SK: 'CURRENT' });
 
-/**
- * When an import last carried each family, changed or not (`refreshed_at` of `GET /api/v1/status`):
- * beside the pointer, in its partition, so that an import that changes nothing writes this small
- * item only and the status reads the pointer's partition only.
- */
+/** When an import last carried each family, changed or not: an import that changes nothing writes only this. */
 export const refreshedKey = (): Key => ({ PK: 'SNAPSHOT', SK: 'REFRESHED' });
 
 const v = (version: string) => `${SNAPSHOT_PREFIX}${version}${SEP}`;
 
-/**
- * The version a snapshot partition key belongs to, or undefined for items outside snapshots.
- * @internal (exported for its tests)
- */
-export function versionOfPartition(pk: string): string | undefined {
-  if (!pk.startsWith(SNAPSHOT_PREFIX)) return undefined;
-  const end = pk.indexOf(SEP, SNAPSHOT_PREFIX.length);
-  return end < 0 ? undefined : pk.slice(SNAPSHOT_PREFIX.length, end);
-}
-
 const chunkKey = (chunk: number) => String(chunk).padStart(6, '0');
 
-// ---- the ordered index of a family version -----------------------------------------------------
-
-/**
- * One segment of a family version's index (docs/adr/0009-one-index-per-family-version.md): the
- * compressed index is cut into segments, read in parallel by key and kept by every instance that
- * serves the version.
- */
+/** One segment of a family version's index (docs/adr/0009-one-index-per-family-version.md). */
 export const indexSegmentKey = (version: string, segment: number): Key => ({
   PK: `${v(version)}INDEX`,
   SK: chunkKey(segment),
 });
 
-/**
- * One segment of an offer version's index as a delta against the version it replaced
- * (docs/adr/0017-index-deltas.md): an instance that holds that version applies it instead of
- * reading the whole index.
- */
+/** One segment of an offer version's index delta against the version it replaced (docs/adr/0017-index-deltas.md). */
 export const indexDeltaKey = (version: string, segment: number): Key => ({
   PK: `${v(version)}DELTA`,
   SK: chunkKey(segment),
 });
 
-// ---- documents -------------------------------------------------------------------------------
-
-/**
- * A block of rendered documents, addressed by the hash of its content: an unchanged block is the
- * same item in every version that names it, so a refresh writes only the blocks that changed.
- */
+/** A block of rendered documents, addressed by the hash of its content: shared by every version that names it. */
 export const documentBlockKey = (hash: string): Key => ({ PK: `${DOCUMENT_PREFIX}${hash}`, SK: 'DOC' });
 
-/**
- * A chunk of what a search reads of a platform or currency version (search-index.ts): stored like a
- * document block (`DOC#<name>` / `DOC`) and named by the version's manifest like its blocks, so that
- * it is written, kept and deleted with the version; named after the version, which fixes its content.
- */
+/** A chunk of a platform or currency version's search records (search-index.ts), stored and named like a block. */
 export const searchChunkName = (version: string, part: number): string => `S.${version}.${part}`;
-
-// ---- history ----------------------------------------------------------------------------------
 
 /** One partition per offer, outside every version: appending never rewrites what is stored. */
 export const historyPartition = (family: HistoryFamily, id: number): string =>
@@ -133,19 +87,11 @@ export const historyPartition = (family: HistoryFamily, id: number): string =>
 const MS_KEY_DIGITS = 15;
 const MS_KEY_OFFSET = 10 ** MS_KEY_DIGITS;
 
-/**
- * A time as a sort key part: from 1970 on, its 15 digits; before 1970 (the weekly items and
- * bucket of 1970-01-01 start on Monday 1969-12-29), `-` and the 15 digits of 10^15 + ms, which
- * sort before every later time and in time order among themselves.
- */
+/** A time as a sort key part: its 15 digits; before 1970 (the week of 1970-01-01), `-` and those of 10^15 + ms. */
 const msKey = (ms: number) =>
   ms >= 0 ? String(ms).padStart(MS_KEY_DIGITS, '0') : `-${String(MS_KEY_OFFSET + ms).padStart(MS_KEY_DIGITS, '0')}`;
 
-/**
- * The sort-key prefix of a stored series' items: its name and how many buckets an item packs
- * (shared/model/history-series.ts), so that another packing is another layout, never read as this one
- * (STYLE 26: the layout version in the key, derived from what it versions).
- */
+/** A series' sort-key prefix, its name and buckets an item packs: another packing is another layout (STYLE 26). */
 const seriesPrefix = (resolution: SeriesResolution) => `${resolution}.${SERIES_OF[resolution].perItem}`;
 
 /** The item of a stored series that holds the bucket of `ms`: `1W.52#<the item's first bucket start>`. */
@@ -167,21 +113,13 @@ export function parseHistorySortKey(sk: string): { resolution: SeriesResolution;
   return itemStart(resolution, start) === start ? { resolution, start } : undefined;
 }
 
-/**
- * The journal of the import that writes history (docs/data-model.md, "History"): which series it
- * writes, under which sequence number. Its head names the number and how many items the journal
- * has, and is written last; the first part is the head itself, the others are keyed by the number,
- * so the parts of a journal being written never mix with those of the journal a head names.
- * Outside every served prefix.
- */
+/** A part of the history journal: part 0 is the head, written last; the others keyed by its number (docs/data-model.md). */
 export const historyJournalKey = (seq: number, part: number): Key => ({
   PK: 'IMPORT',
   SK: part === 0 ? 'HISTORY' : `HISTORY${SEP}${seq}${SEP}${chunkKey(part)}`,
 });
 
-// ---- source records and manifests of a family version -----------------------------------------
-
-/** The keys of every item of a family version, written before them, so the version can be deleted. */
+/** A version's manifest (items/manifest.ts), written before its items so that it can be deleted. */
 export const manifestKey = (version: string, chunk: number): Key => ({
   PK: `${v(version)}MANIFEST`,
   SK: chunkKey(chunk),
@@ -189,19 +127,10 @@ export const manifestKey = (version: string, chunk: number): Key => ({
 
 export const manifestPartition = (version: string): string => manifestKey(version, 0).PK;
 
-/**
- * The partition a version's own source records once had (`V#<version>#SOURCE#<family>`): no
- * writer produces it and nothing reads it; the serving functions' IAM still refuses it.
- * @internal (exported for its tests)
- */
+/** @internal A partition nothing writes, which the serving functions' IAM still refuses (ADR 0024). */
 export const sourcePartition = (version: string, family: string): string => `${v(version)}SOURCE${SEP}${family}`;
 
-/**
- * A chunk of source records, addressed by the hash of its family and content (`SRC#<hash>` /
- * `SRC`), shared by every version that names it: a refresh writes the records that changed, not
- * the others (docs/adr/0016-source-records-by-content.md). A manifest names it `SRC#<hash>`, its
- * partition key.
- */
+/** A chunk of source records by content (docs/adr/0016-source-records-by-content.md); a manifest names it `SRC#<hash>`. */
 export const SOURCE_PREFIX = 'SRC#';
 export const sourceChunkKey = (hash: string): Key => ({ PK: `${SOURCE_PREFIX}${hash}`, SK: 'SRC' });
 export const sourceChunkName = (hash: string): string => sourceChunkKey(hash).PK;
@@ -211,8 +140,6 @@ export const sharedItemKey = (name: string): Key => {
   if (name.startsWith(SOURCE_PREFIX)) return sourceChunkKey(name.slice(SOURCE_PREFIX.length));
   return documentBlockKey(name);
 };
-
-// ---- keys, users, quotas ----------------------------------------------------------------------
 
 /** An API key, addressed by the hash of its secret (the secret itself is never stored). */
 export const apiKeyKey = (hash: string): Key => ({ PK: `${KEY_PREFIX}${hash}`, SK: 'KEY' });
@@ -227,10 +154,7 @@ export const userKeyRefKey = (userId: string, keyId: string): Key => ({
 
 export const USER_KEY_REF_PREFIX = `KEY${SEP}`;
 
-/**
- * A key's counter item for one calendar month (`202611`): the month's count, and the count of the
- * latest UTC minute in which the key was charged (shared/data/quota-store.ts).
- */
+/** A key's counter item for one calendar month (`202611`, shared/accounts/quota-store.ts). */
 export const quotaKey = (keyId: string, monthId: string): Key => ({
   PK: `${QUOTA_PREFIX}${keyId}${SEP}MON${SEP}${monthId}`,
   SK: 'COUNT',
@@ -239,13 +163,7 @@ export const quotaKey = (keyId: string, monthId: string): Key => ({
 /** The attributes of a counter item: the month's count, the latest minute (`yyyymmddhhmm`) and its count. */
 export const QUOTA_ATTRIBUTES = { monthCount: 'count', minute: 'minute', minuteCount: 'minuteCount' } as const;
 
-// ---- what the serving functions may read (IAM, lib/constructs/data-table.ts) -------------------
-
-/**
- * Partition-key prefixes the serving functions read: the snapshot pointer, every snapshot
- * partition (index segments and deltas), the document blocks, history and the quota counters. A new served
- * partition family is one line here; the stack turns each prefix into a `dynamodb:LeadingKeys` pattern.
- */
+/** Partition-key prefixes the serving functions read; the stack makes each a `dynamodb:LeadingKeys` pattern. */
 export const SERVED_PREFIXES: readonly string[] = [
   pointerKey().PK,
   SNAPSHOT_PREFIX,
@@ -254,13 +172,8 @@ export const SERVED_PREFIXES: readonly string[] = [
   QUOTA_PREFIX,
 ];
 
-/**
- * Partitions under a served prefix that the serving functions must still never read, as IAM
- * `StringLike` patterns: the raw source records, which include hidden platforms, and manifests.
- */
+/** Partitions under a served prefix the serving functions must never read, as IAM `StringLike` patterns. */
 export const UNSERVED_PATTERNS: readonly string[] = [sourcePartition('*', '*'), manifestPartition('*')];
-
-// ---- webhook subscriptions (CONTRACT §14, docs/adr/0028-webhook-delivery.md) ---------------------
 
 export const WEBHOOK_PREFIX = 'WEBHOOK#';
 export const WEBHOOK_SECRET_PREFIX = 'WHSECRET#';
@@ -282,10 +195,8 @@ export const USER_WEBHOOK_REF_PREFIX = `WEBHOOK${SEP}`;
 export const webhookSecretKey = (id: string): Key => ({ PK: `${WEBHOOK_SECRET_PREFIX}${id}`, SK: 'SECRET' });
 
 /**
- * The reference APYs of a family's `apy_change` subscriptions, packed (docs/adr/0028-webhook-delivery.md):
- * one partition a family, read whole by one Query at a publish; each subscription's in one bucket
- * (a hash of its id), a bucket in one item or, past an item's size, several (`part`). A publish
- * rewrites only the buckets whose contents changed.
+ * The reference APYs of a family's `apy_change` subscriptions (docs/adr/0028-webhook-delivery.md):
+ * one partition a family, each subscription's in one bucket (a hash of its id), cut into parts.
  */
 export const webhookReferencePartition = (family: OfferFamily): string => `${WEBHOOK_REFERENCE_PREFIX}${family}`;
 export const webhookReferenceKey = (family: OfferFamily, bucket: number, part: number): Key => ({

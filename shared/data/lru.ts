@@ -1,16 +1,12 @@
 /**
- * The one byte-bounded cache of the instance's reads of published data: a version's index
- * (index-store.ts) and document blocks (document-store.ts). What it holds never changes once
- * published (every key names its version or its content's hash), so an entry never goes stale:
- * there is nothing to invalidate, only a memory bound to keep. The least recently used entries
- * leave first, never the one just read (an entry larger than the whole bound stays until the next
- * read, unless `keepOversized` is false: then it is answered and not kept). Concurrent misses of
- * one key share one read; a failed read is never kept.
+ * The byte-bounded cache of published data an instance read (indexes, blocks): nothing published
+ * changes, so nothing is invalidated. Least recently used first out, never the one just read;
+ * concurrent misses of a key share one read; a failed read is never kept.
  */
 
+/** `bytes`: 0 while it is being read. */
 interface Entry<V> {
   value: Promise<V>;
-  /** 0 while it is being read. */
   bytes: number;
 }
 

@@ -1,9 +1,4 @@
-/**
- * The snapshot pointer's `families`, `retired` and `historySeq`, read with one GetItem projected to them: by the
- * serving functions for the versions they serve (snapshot-store.ts) and by the freshness metric for
- * the publication times (shared/platform/data-age.ts; the only read its role allows); and the
- * refresh times beside it (`GET /api/v1/status`). The codecs are in items/pointer.ts.
- */
+/** The serving functions' and the freshness metric's reads of the pointer, and the refresh times beside it (status). */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PublishedFamilies } from '../platform/data-age';
 import { decodePointer, decodeRefreshed, type SnapshotPointer } from './items/pointer';

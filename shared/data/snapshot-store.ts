@@ -1,17 +1,8 @@
 /**
- * The versions being served, from the pointer item: each family's served version and the replaced
- * versions still readable (a list pinned to one, changes since one). A read pointer is cached for
- * `cacheMs` per process, so a warm request goes straight to its data; an import becomes visible
- * within that time, and a replaced version is deleted long after it (docs/adr/0006-live-data.md).
- * A family never imported has no version: its lists are empty and its details 404.
- *
- * Refreshed ahead (docs/adr/0019-pointer-refreshed-ahead.md): a request that finds the cached
- * pointer older than half of `cacheMs` is answered from it, and starts a read of the pointer beside
- * it, outside its accounting; when that read names new versions, the instance builds their indexes
- * (`prepare`: from the deltas, or loaded) before the new pointer is cached. A request after that
- * finds the new versions ready, so the first request after a publish costs what a warm one does. A
- * request that finds the cached pointer expired waits for the read (and the building) as before:
- * no answer comes from a pointer read more than `cacheMs` ago.
+ * The versions being served, from the pointer item, cached per instance for `cacheMs`
+ * (docs/adr/0006-live-data.md); a family never imported has none. Past half of `cacheMs` a request
+ * is answered from the cache and reads the pointer beside it, building the new versions' indexes
+ * before caching it (docs/adr/0019-pointer-refreshed-ahead.md); past `cacheMs` it waits for the read.
  */
 
 import { outsideRequestAccounting } from '../platform/dynamo-accounting';
@@ -21,29 +12,21 @@ import type { SnapshotPointer } from './items/pointer';
 import { DATASET_FAMILY_OF, VERSIONED_FAMILIES, type VersionedFamily } from './keys';
 import type { PointerStore } from './pointer-store';
 
-/**
- * The family version a read names, where its index lies, and when it was published (or replaced).
- * @internal (exported for its tests)
- */
+/** @internal A family version, where its index lies, and when it was published (exported for its tests). */
 export interface FamilyVersion extends IndexRef {
   family: VersionedFamily;
   version: string;
-  /** When the version's content was published. */
   publishedAt: string;
 }
 
-/**
- * A replaced version and its place in the pointer's `retired` list, which imports append to as they
- * replace versions: within a family, a higher rank was published later (every served version later still).
- */
+/** A replaced version and its place in the pointer's `retired` list (within a family, higher is later). */
 interface RetiredFamilyVersion extends FamilyVersion {
   rank: number;
 }
 
 export interface ServedVersions {
-  /** The served version of each family (none before its first import, or in an older layout). */
+  /** The served version of each family (none before its first import). */
   served: Partial<Record<VersionedFamily, FamilyVersion>>;
-  /** Replaced versions still readable, by version. */
   retired: ReadonlyMap<string, RetiredFamilyVersion>;
   /** Dataset family → when it was last published (history families included). */
   publishedAt: Readonly<Record<string, string>>;
@@ -70,29 +53,17 @@ export function servedVersions(
   for (const [name, state] of Object.entries(pointer.families)) if (state) publishedAt[name] = state.publishedAt;
   for (const family of VERSIONED_FAMILIES) {
     const state = pointer.families[DATASET_FAMILY_OF[family]];
-    if (state?.version && state.segments)
-      served[family] = {
-        family,
-        version: state.version,
-        segments: state.segments,
-        publishedAt: state.publishedAt,
-        ...(state.indexHash ? { indexHash: state.indexHash } : {}),
-        ...(state.delta ? { delta: state.delta } : {}),
-      };
+    if (state?.version && state.segments) {
+      const { version, segments, publishedAt, indexHash, delta } = state;
+      served[family] = { family, version, segments, publishedAt, indexHash, delta };
+    }
   }
   const retired = new Map<string, RetiredFamilyVersion>();
   for (const [rank, r] of pointer.retired.entries()) {
     const family = r.family as VersionedFamily;
     if (r.segments && VERSIONED_FAMILIES.includes(family)) {
-      const publishedAt = r.publishedAt ?? r.at;
-      retired.set(r.version, {
-        family,
-        version: r.version,
-        segments: r.segments,
-        ...(r.indexHash ? { indexHash: r.indexHash } : {}),
-        publishedAt,
-        rank,
-      });
+      const { version, segments, indexHash } = r;
+      retired.set(version, { family, version, segments, indexHash, publishedAt: r.publishedAt ?? r.at, rank });
     }
   }
   return { served, retired, publishedAt, historySeq: pointer.historySeq ?? 0 };
@@ -126,15 +97,12 @@ export class SnapshotStore {
     return this.inflight;
   }
 
-  /** The read of the pointer running, if any, ended (a read ahead: the new pointer cached): what tests and the bench wait for. */
+  /** The pointer read running, if any, ended (tests and the bench wait for a read ahead). */
   async settled(): Promise<void> {
     await this.inflight?.catch(() => undefined);
   }
 
-  /**
-   * The versions as stored now, whatever the cache holds (and cached from now on): for a read that
-   * met data proving its cached pointer stale (a history item of a later import, history-store.ts).
-   */
+  /** The versions as stored now, for a read that met data proving its cached pointer stale (history-store.ts). */
   async reload(): Promise<ServedVersions> {
     this.cached = undefined;
     return this.versions();
@@ -144,8 +112,7 @@ export class SnapshotStore {
   private refreshAhead(): void {
     outsideRequestAccounting(() => {
       this.read(true).catch((error: unknown) => {
-        // The cached pointer serves until it expires, with no other read ahead (a failing table is
-        // not asked once per request); the request that finds it expired reads again.
+        // No other read ahead until it expires: a failing table is not asked once per request.
         if (this.cached) this.cached.aheadFrom = this.cached.until;
         logger.warn('pointer not refreshed ahead', { error: error instanceof Error ? error.message : String(error) });
       });

@@ -1,23 +1,14 @@
-/**
- * A family version's source records (docs/adr/0016-source-records-by-content.md): content-addressed
- * chunks (`SRC#<hash>`) named by its manifest, with the runs of their lines that make its records.
- * The import reads them (to render offers again, to check history) and plans a new version's
- * against the served version's, so that a refresh writes only the records that changed.
- */
+/** A family version's source records (docs/adr/0016-source-records-by-content.md): read, and planned against the served version's. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { CorruptDataError } from '../platform/errors';
-import { getItems } from './batch-reader';
+import { getByContent } from './batch-reader';
 import { BODY } from './items/content';
 import type { Manifest } from './items/manifest';
 import { decodeSource, decodeSourceChunk, planSource, type SourceLayout } from './items/source-records';
 import { sourceChunkKey } from './keys';
 
-/**
- * The source records of a family version to write: its records, and the served version's layout,
- * if there is one, to name its chunks for the records that did not change; `sameRecords` when they
- * all did not.
- */
+/** A version's records to write, and the served version's layout (`sameRecords`: none changed). */
 export interface VersionSource {
   family: string;
   records: readonly unknown[];
@@ -34,11 +25,7 @@ export class SourceStore {
     private readonly concurrency?: number,
   ) {}
 
-  /**
-   * The source records of a version, decoded with `record` (the dataset's schema of the family):
-   * made of the chunks its manifest names. Every version an import writes names them; a manifest
-   * without (no writer produces one) is corrupt.
-   */
+  /** A version's records, decoded with `record`; a manifest that names none is corrupt (ADR 0024). */
   async records<S extends z.ZodMiniType>(
     version: string,
     family: string,
@@ -51,11 +38,9 @@ export class SourceStore {
   }
 
   /**
-   * The source layout of a version and its new chunks: the served version's as it is for the same
-   * records; else planned against the served version's chunks, read to compare. When one of those
-   * does not decode, the records are cut as a first version's (comparing only saves writes) and
-   * the served chunks are `unreadable`: written again where the version names them (a put replaces
-   * the corrupt item).
+   * A version's source layout and new chunks, planned against the served version's chunks. When one
+   * of those does not decode, the records are cut as a first version's and those chunks are
+   * `unreadable`: written again where named (a put replaces the corrupt item).
    */
   async plan({ family, records, served }: VersionSource): Promise<SourcePlan> {
     const unreadable = new Set<string>();
@@ -70,25 +55,16 @@ export class SourceStore {
     return { ...planSource(family, records, compared), unreadable };
   }
 
-  /**
-   * The lines of source chunks of `family`, by hash, each checked against its hash. A chunk never
-   * changes under its key, so an eventually consistent read that finds it is exact; one it does
-   * not find yet (just written) is read again strongly consistent, and is corrupt if still missing.
-   */
+  /** The lines of source chunks of `family`, by hash, each checked against it (a missing one is corrupt). */
   private async chunks(family: string, hashes: readonly string[]): Promise<Map<string, string[]>> {
     const unique = [...new Set(hashes)];
-    const keys = unique.map(sourceChunkKey);
     const read = {
       client: this.client,
       tableName: this.tableName,
       projection: ['PK', BODY],
       concurrency: this.concurrency,
     };
-    const items = await getItems(keys, read);
-    const found = new Set(items.map((item) => item.PK));
-    const missing = keys.filter((key) => !found.has(key.PK));
-    if (missing.length > 0) items.push(...(await getItems(missing, { ...read, consistent: true })));
-    const byKey = new Map(items.map((item) => [item.PK, item]));
-    return new Map(unique.map((hash, i) => [hash, decodeSourceChunk(hash, family, byKey.get(keys[i].PK))]));
+    const items = await getByContent(unique.map(sourceChunkKey), read);
+    return new Map(unique.map((hash) => [hash, decodeSourceChunk(hash, family, items.get(sourceChunkKey(hash).PK))]));
   }
 }

@@ -28,12 +28,6 @@ export interface StoreOptions {
   memoryMb: number;
 }
 
-/**
- * What the stored bytes of the blocks an instance verified may take (items/document-block.ts
- * `VerifiedBlocks`): 1/32 of the function's memory. Kept whether or not blocks are (`readCacheMb`): they are proofs, not answers.
- */
-const verifiedBudget = (memoryMb: number): number => Math.floor((memoryMb * 2 ** 20) / 32);
-
 /** `clock` (epoch ms) times the pointer cache. */
 export function createStores(client: DynamoDBDocumentClient, options: StoreOptions, clock: () => number): Stores {
   const cache = options.readCacheMb > 0 ? blockCache(options.readCacheMb * 1024 * 1024) : undefined;
@@ -52,7 +46,8 @@ export function createStores(client: DynamoDBDocumentClient, options: StoreOptio
       client,
       options.tableName,
       cache,
-      new VerifiedBlocks(verifiedBudget(options.memoryMb)),
+      // 1/32 of the memory for the bytes of verified blocks, kept with or without the block cache.
+      new VerifiedBlocks(Math.floor((options.memoryMb * 2 ** 20) / 32)),
     ),
     history: new HistoryStore(client, options.tableName),
     search,

@@ -1,56 +1,46 @@
 /**
- * Writes of a family version (docs/data-model.md, "Versions and imports"): its manifest (the items
- * it owns and the blocks it names, so that it can be deleted without a scan), the document blocks,
- * figure chunks and source chunks that no kept version has yet, its whole index and, for an offer
- * version, its delta against the version it replaced (docs/adr/0017-index-deltas.md); and the
- * reads and the deletion of a version by its manifest.
+ * Writes of a family version (docs/data-model.md, "Versions and imports"): its manifest first, then
+ * the blocks and chunks no kept version has, its index and its delta; its reads, and its deletion.
  */
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { deleteItems, putItems } from './batch-writer';
 import type { IndexData, VersionContent } from './family-index';
 import type { IndexDeltaData } from './index-delta';
-import type { IndexDeltaRef, IndexRef } from './index-store';
-import { BODY, checkedSegments, type Item, segmentsHash } from './items/content';
+import { type IndexDeltaRef, type IndexRef, readIndex } from './index-store';
+import { BODY, type Item, segmentsHash } from './items/content';
 import { encodeBlock } from './items/document-block';
 import { encodeIndexDelta } from './items/index-delta';
-import { decodeIndex, encodeIndex } from './items/index-segment';
+import { encodeIndex } from './items/index-segment';
 import { decodeManifest, encodeManifest, type FigureIndex, type Manifest } from './items/manifest';
 import { encodeSourceChunk } from './items/source-records';
-import { indexSegmentKey, manifestPartition, sharedItemKey, sourceChunkName } from './keys';
+import { manifestPartition, sharedItemKey, sourceChunkName } from './keys';
 import { queryAll } from './query-all';
 import { type SourcePlan, SourceStore, type VersionSource } from './source-store';
 
-/**
- * The figure state of an earn or borrow version (docs/adr/0015-apy-figures.md): its index, every
- * chunk it names, and the chunks it made (written with its blocks, after its manifest).
- */
+/** An earn or borrow version's figure state (docs/adr/0015-apy-figures.md): every chunk it names, those it made. */
 export interface VersionFigures {
   index: FigureIndex;
   hashes: readonly string[];
   chunks: readonly { hash: string; docs: string[] }[];
 }
 
-/**
- * The largest share of its index's stored bytes a delta may take to be written beside it
- * (docs/adr/0017-index-deltas.md): past it, an instance reads little less than the whole index.
- */
+/** The largest share of its index's stored bytes a delta may take (docs/adr/0017-index-deltas.md). */
 const DELTA_MAX_SHARE = 1 / 4;
 
 const storedBytes = (items: readonly Item[]) => items.reduce((sum, item) => sum + (item[BODY] as Uint8Array).length, 0);
 
-/** What a version is made of: its content, records, the blocks kept versions store, its figures and its delta. */
 export interface VersionContentToWrite {
   projection: VersionContent;
   source: VersionSource;
   /** The blocks and chunks kept versions name (stored: not written again). */
   stored: ReadonlySet<string>;
   figures?: VersionFigures;
-  /** Its index's delta against the version it replaces, checked to apply exactly (shared/import). */
+  /** Its index's delta against the version it replaces, checked to apply exactly. */
   delta?: IndexDeltaData;
 }
 
-/** What writing a version did: the items it put, and where its index lies (the pointer names it: index-store.ts `IndexRef`). */
+/** What writing a version did: the items it put, and where its index lies (for the pointer). */
 export interface WrittenVersion extends Required<Pick<IndexRef, 'segments' | 'indexHash'>> {
   itemsWritten: number;
   delta?: IndexDeltaRef;
@@ -77,20 +67,11 @@ export class VersionWriter {
   }
 
   private get batch() {
-    return {
-      client: this.client,
-      tableName: this.tableName,
-      concurrency: this.options.concurrency,
-      beforeBatch: this.options.beforeWrite,
-    };
+    const { client, tableName, options } = this;
+    return { client, tableName, concurrency: options.concurrency, beforeBatch: options.beforeWrite };
   }
 
-  /**
-   * Write a family version: its manifest first (so that even a partial version can be deleted),
-   * then the blocks and source chunks that `stored` does not hold, its whole index and its delta
-   * when one was planned and it is at most DELTA_MAX_SHARE of the index. Its source records name
-   * the served version's chunks for the records that did not change.
-   */
+  /** Write a version: its manifest first (a partial version can be deleted), then what `stored` does not hold. */
   async write(version: string, content: VersionContentToWrite): Promise<WrittenVersion> {
     const { projection, stored, figures } = content;
     const index = encodeIndex(version, projection.index);
@@ -121,16 +102,9 @@ export class VersionWriter {
     };
   }
 
-  /** The index of a served version as stored, checked against the hash the pointer names: the import builds the next version's delta against it. */
+  /** The index of a served version as stored: the import builds the next version's delta against it. */
   async readIndex(version: string, ref: IndexRef): Promise<IndexData> {
-    const items = await Promise.all(
-      Array.from({ length: ref.segments }, (_, i) =>
-        this.client
-          .send(new GetCommand({ TableName: this.tableName, Key: indexSegmentKey(version, i), ConsistentRead: true }))
-          .then((out) => out.Item),
-      ),
-    );
-    return decodeIndex(version, checkedSegments(items, ref.indexHash, `the index of version ${version}`)).data;
+    return (await readIndex(this.client, this.tableName, version, ref)).data;
   }
 
   /** What a version holds (empty for a version that never wrote its manifest). */
@@ -147,15 +121,12 @@ export class VersionWriter {
     });
   }
 
-  /** The source records of a version (source-store.ts), decoded with `record`, the dataset's schema of the family. */
+  /** The source records of a version, decoded with `record`, the dataset's schema of the family. */
   async readSource<S extends z.ZodMiniType>(version: string, family: string, record: S): Promise<z.output<S>[]> {
     return this.sources.records(version, family, await this.readManifest(version), record);
   }
 
-  /**
-   * Delete a version: the items it owns, the blocks it names that `kept` does not (blocks named by
-   * versions that stay), the manifest last. Returns the items deleted.
-   */
+  /** Delete a version: its items, the blocks it names that `kept` does not, its manifest last; the items deleted. */
   async deleteVersion(version: string, kept: ReadonlySet<string>): Promise<number> {
     const items = await this.manifestItems(version);
     const manifest = decodeManifest(version, items);

@@ -8,7 +8,7 @@
  * The expression is shared with API Gateway's identity validation (shared/platform/bearer.ts).
  */
 
-import type { KeyLimits, KeyLookup, UserItem } from '../data/key-store';
+import type { KeyLimits, KeyLookup, UserItem } from '../accounts/key-store';
 import { bearerKey } from '../platform/bearer';
 import { InvalidApiKeyError, SubscriptionRequiredError } from '../platform/errors';
 

@@ -6,13 +6,13 @@
  * its refusal costs no data read. Every other request is charged in parallel with its read.
  *
  * It also tells the charge whether the key was already charged in this minute, which chooses the
- * counter write that is likely to succeed at once (shared/data/quota-store.ts).
+ * counter write that is likely to succeed at once (shared/accounts/quota-store.ts).
  *
  * These are only guesses: the counters stay the authority on every request, so a wrong guess
  * (another instance spent the budget, a window reset) costs latency, a read or a write, never a
  * wrong answer.
  */
-import type { KeyLimits } from '../data/key-store';
+import type { KeyLimits } from '../accounts/key-store';
 import type { Usage } from './quota';
 
 /** `parallel`: the charge beside the data read; `charge-first`: the read only once the charge allowed it. */

@@ -1,13 +1,13 @@
 /**
  * One request's charge against its key's budgets (docs/api.md "Quotas and headers"): one write
  * takes a unit of the minute and of the month together, or refuses (the counters:
- * shared/data/quota-store.ts). A per-minute refusal takes nothing, so it costs no monthly
+ * shared/accounts/quota-store.ts). A per-minute refusal takes nothing, so it costs no monthly
  * budget; a monthly refusal keeps its per-minute unit; when both budgets are spent,
  * `rate_limit_exceeded` wins.
  */
 
-import type { KeyLimits } from '../data/key-store';
-import type { QuotaStore } from '../data/quota-store';
+import type { KeyLimits } from '../accounts/key-store';
+import type { QuotaStore } from '../accounts/quota-store';
 import { ApiError } from '../platform/errors';
 
 export interface BudgetUsage {

@@ -3,8 +3,8 @@
  * or by the local stack and the tests, which pass their own client and clock.
  */
 
-import type { KeyLimits } from '../data/key-store';
-import { QuotaStore } from '../data/quota-store';
+import type { KeyLimits } from '../accounts/key-store';
+import { QuotaStore } from '../accounts/quota-store';
 import { createStores, type Stores } from '../data/stores';
 import type { Clock } from '../platform/clock';
 import type { RuntimeConfig } from '../platform/config';

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { BLOCK_LAYOUT } from '../data/items/document-block';
 import { INDEX_LAYOUT } from '../data/items/index-segment';
+import { MANIFEST_LAYOUT } from '../data/items/manifest';
 import type { FamilyState, SnapshotPointer } from '../data/items/pointer';
 import {
   CATALOG_FAMILIES,
@@ -39,7 +40,8 @@ import {
 /**
  * The layout of family versions, derived from what it versions, never bumped by hand: the blocks'
  * format (items/document-block.ts `BLOCK_LAYOUT`), the index's layout, from its declared columns
- * and their encodings (items/index-segment.ts `INDEX_LAYOUT`), and the keys a version's items lie
+ * and their encodings (items/index-segment.ts `INDEX_LAYOUT`), the manifest's stored form, from its
+ * codec (items/manifest.ts `MANIFEST_LAYOUT`), and the keys a version's items lie
  * under (keys.ts: its index, delta and manifest, the blocks and source chunks it names). It is part
  * of every version's identity, hence of its keys (`V#<v>#`): a layout change is a new version,
  * written by the first import after the deploy (docs/deploy.md, ADR 0024).
@@ -47,6 +49,7 @@ import {
 const LAYOUT = [
   BLOCK_LAYOUT,
   INDEX_LAYOUT,
+  MANIFEST_LAYOUT,
   [indexSegmentKey('v', 0), indexDeltaKey('v', 0), manifestKey('v', 0), documentBlockKey('h'), sourceChunkKey('h')],
 ];
 

@@ -1,7 +1,7 @@
 /**
  * What the account items may hold: the rules their writers apply (an accounts file,
- * shared/import/dataset.ts; `npm run keys`, scripts/keys.ts; the key store, shared/data/key-store.ts)
- * and their codecs read by (shared/data/account-items.ts), declared once so that what is read is
+ * shared/import/dataset.ts; `npm run keys`, scripts/keys.ts; the key store, shared/accounts/key-store.ts)
+ * and their codecs read by (shared/accounts/account-items.ts), declared once so that what is read is
  * exactly what can be written. An item outside them is corrupt: the authorizer fails closed (503).
  * Times (`premium_until`, when a key was created or revoked) follow the files' timestamp rule
  * (timestamps.ts).

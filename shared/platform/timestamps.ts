@@ -2,7 +2,7 @@
  * The one rule for a timestamp a file or a command writes (README.md, "Data import"): the data
  * files' timestamps, an accounts file's `premium_until`, `npm run keys -- premium --until`, and the
  * times the key store writes (`toISOString()`). The resource schemas (shared/domain/resources.ts)
- * and the account items' codecs (shared/data/account-items.ts) read by it. And the length of an
+ * and the account items' codecs (shared/accounts/account-items.ts) read by it. And the length of an
  * hour and of a day, which the history buckets, the APY figures and the deprecation notice count in.
  */
 

@@ -4,7 +4,7 @@
  * written subscription is validated first (subscription.ts) and its target checked (target.ts). The
  * secret is returned once, to be shown once; nothing here logs it.
  */
-import type { KeyStore } from '../data/key-store';
+import type { KeyStore } from '../accounts/key-store';
 import type { SubscriptionItem, WebhookStore } from '../data/webhook-store';
 import { ValidationError } from '../platform/errors';
 import {

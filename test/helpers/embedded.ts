@@ -6,6 +6,7 @@ import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb
 import type { AuthorizerHandler } from '../../functions/authorizer/authorizer';
 import { ensureTable, startEmbeddedDynamo } from '../../local/embedded-dynamodb';
 import { type ApiFunctions, buildFunctions } from '../../local/functions';
+import { SNAPSHOT_PREFIX } from '../../shared/data/keys';
 import type { ApiDeps } from '../../shared/http/api-deps';
 import type { Clock } from '../../shared/platform/clock';
 import { EMBEDDED_TIMEOUTS, ENV, type RuntimeConfig, readConfig } from '../../shared/platform/config';
@@ -81,3 +82,10 @@ export async function startTestTable(env: Record<string, string> = {}): Promise<
 }
 
 export { apiEvent, type EventOptions } from '../../local/events';
+
+/** The version a snapshot partition key (`V#<version>#…`) belongs to, or undefined for items outside versions. */
+export function versionOfPartition(pk: string): string | undefined {
+  if (!pk.startsWith(SNAPSHOT_PREFIX)) return undefined;
+  const end = pk.indexOf('#', SNAPSHOT_PREFIX.length);
+  return end < 0 ? undefined : pk.slice(SNAPSHOT_PREFIX.length, end);
+}

@@ -25,7 +25,6 @@ import {
   SNAPSHOT_PREFIX,
   SOURCE_PREFIX,
   sharedItemKey,
-  versionOfPartition,
 } from '../../shared/data/keys';
 import { type FamilyVersion, servedVersions } from '../../shared/data/snapshot-store';
 import { VersionWriter } from '../../shared/data/version-writer';
@@ -37,7 +36,7 @@ import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
-import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
+import { apiEvent, startTestTable, type TestApi, type TestTable, versionOfPartition } from '../helpers/embedded';
 import { type Call, injectFaults } from '../helpers/faults';
 import { ASSETS, earnRecord, seeded } from '../helpers/records';
 

@@ -21,7 +21,6 @@
  */
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ImportBusyError, LeaseStore } from '../../shared/data/import-lease';
-import { versionOfPartition } from '../../shared/data/keys';
 import type { ApiEvent, ApiResult } from '../../shared/http/http';
 import { type FunctionName, matchRoute } from '../../shared/http/routes';
 import { DataFileError } from '../../shared/import/dataset';
@@ -31,7 +30,7 @@ import { MAX_SNAPSHOT_CACHE_MS } from '../../shared/platform/config';
 import { setLogSink } from '../../shared/platform/logger';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
-import { apiEvent, startTestTable, type TestTable } from '../helpers/embedded';
+import { apiEvent, startTestTable, type TestTable, versionOfPartition } from '../helpers/embedded';
 import { flakyClient as flakyOn } from '../helpers/faults';
 
 // ---- the datasets --------------------------------------------------------------------------------

@@ -5,12 +5,12 @@
  * import deletes what it wrote, because the lease named it.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { pointerKey, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
+import { pointerKey, SNAPSHOT_PREFIX } from '../../shared/data/keys';
 import { importDataset, readPointer } from '../../shared/import/importer';
 import { createDocumentClient } from '../../shared/platform/dynamodb';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
-import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
+import { apiEvent, startTestTable, type TestApi, type TestTable, versionOfPartition } from '../helpers/embedded';
 
 let table: TestTable;
 let api: TestApi;

@@ -12,7 +12,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { authorize } from '../../functions/authorizer/authorizer';
 import { main } from '../../scripts/keys';
-import { hashKey, KeyStore } from '../../shared/data/key-store';
+import { hashKey, KeyStore } from '../../shared/accounts/key-store';
 import { userKey } from '../../shared/data/keys';
 import { createTableInput } from '../../shared/data/table';
 import { WebhookStore } from '../../shared/data/webhook-store';

@@ -8,13 +8,13 @@
  * - what no window can reach is not written, and every item expires after its stated retention.
  */
 
-import { HISTORY_PREFIX, SNAPSHOT_PREFIX, versionOfPartition } from '../../shared/data/keys';
+import { HISTORY_PREFIX, SNAPSHOT_PREFIX } from '../../shared/data/keys';
 import { RETENTION_MS, SERIES } from '../../shared/domain/buckets';
 import { importDataset, RETIRE_MARGIN_MS } from '../../shared/import/importer';
 import { itemStart } from '../../shared/model/history-series';
 import { fixtureDataset, NOW } from '../fixtures/dataset';
 import { invoke } from '../helpers/client';
-import { apiEvent, startTestTable, type TestApi, type TestTable } from '../helpers/embedded';
+import { apiEvent, startTestTable, type TestApi, type TestTable, versionOfPartition } from '../helpers/embedded';
 
 const CACHE_MS = 5_000;
 let table: TestTable;

@@ -1,13 +1,13 @@
 /**
- * The counter item of a key and month on the embedded DynamoDB (shared/data/quota-store.ts):
+ * The counter item of a key and month on the embedded DynamoDB (shared/accounts/quota-store.ts):
  * one write per charge when the guess of the minute is right, the item's state deciding when it is
  * not, refusals that take nothing (minute) or only the minute's unit (month), and the items it meets
  * that it did not write (a clock behind, an item from before the minute moved onto it, a corrupt one).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type ChargeWindows, QuotaStore } from '../../shared/accounts/quota-store';
 import { QUOTA_ATTRIBUTES, quotaKey } from '../../shared/data/keys';
-import { type ChargeWindows, QuotaStore } from '../../shared/data/quota-store';
 import { CorruptDataError } from '../../shared/platform/errors';
 import { startTestTable, type TestTable } from '../helpers/embedded';
 import { injectFaults } from '../helpers/faults';

@@ -11,7 +11,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { matchHandler } from '../../functions/webhooks-match/match-handler';
 import { sendHandler } from '../../functions/webhooks-send/send-handler';
-import { KeyStore } from '../../shared/data/key-store';
+import { KeyStore } from '../../shared/accounts/key-store';
 import { createStores } from '../../shared/data/stores';
 import { WebhookStore } from '../../shared/data/webhook-store';
 import { importDataset, readPointer } from '../../shared/import/importer';

@@ -10,7 +10,7 @@ import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { type Authorizer, createGateway, type FamilyHandler } from '../../local/gateway';
-import type { KeyStore } from '../../shared/data/key-store';
+import type { KeyStore } from '../../shared/accounts/key-store';
 import type { FunctionName } from '../../shared/http/routes';
 import { parseAccounts } from '../../shared/import/dataset';
 import { systemClock } from '../../shared/platform/clock';

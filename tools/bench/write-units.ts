@@ -36,7 +36,7 @@ import {
   SNAPSHOT_PREFIX,
   SOURCE_PREFIX,
 } from '../../shared/data/keys';
-import { createTableInput, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../../shared/data/table';
+import { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../../shared/data/table';
 import { createDocumentClient, isConditionFailure } from '../../shared/platform/dynamodb';
 
 type Item = Record<string, unknown>;
@@ -92,23 +92,11 @@ export interface IndexShape {
 
 const TABLE_KEYS = [TABLE_PARTITION_KEY.name, TABLE_SORT_KEY.name];
 /**
- * The table's global secondary indexes as the stack defines them (shared/data/table.ts): none since
- * ADR 0009; the five of the positioned layout when the baseline was measured. Every function below
- * takes the list, so that a test can charge entries of indexes the table no longer has.
+ * The table's global secondary indexes: none since ADR 0009 (shared/data/table.ts); the five of the
+ * positioned layout when the baseline was measured. Every function below takes the list, so that a
+ * test can charge entries of indexes the table no longer has.
  */
-const INDEX_SHAPES: IndexShape[] = (createTableInput('bench').GlobalSecondaryIndexes ?? []).map((index) => {
-  const projection = index.Projection as { ProjectionType?: string; NonKeyAttributes?: string[] };
-  const keys = index.KeySchema.map((k) => k.AttributeName);
-  const type = projection.ProjectionType ?? 'ALL';
-  return {
-    name: index.IndexName,
-    keys,
-    projected:
-      type === 'ALL'
-        ? undefined
-        : [...TABLE_KEYS, ...keys, ...(type === 'INCLUDE' ? (projection.NonKeyAttributes ?? []) : [])],
-  };
-});
+const INDEX_SHAPES: IndexShape[] = [];
 
 /** The item's entry in an index, or undefined when the item lacks one of the index's keys (a sparse index). */
 function indexEntry(index: IndexShape, item: Item | undefined): Item | undefined {

@@ -8,7 +8,7 @@ import {
   type KeyStore,
   type KeySummary,
   type UserItem,
-} from '../../shared/data/key-store';
+} from '../../shared/accounts/key-store';
 import { DataFileError, parseAccounts } from '../../shared/import/dataset';
 import { KEY_LIMIT_MAX, USER_ID_PATTERN, USER_ID_RULE } from '../../shared/platform/account-rules';
 import { ENV } from '../../shared/platform/config';

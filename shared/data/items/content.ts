@@ -1,11 +1,7 @@
 /**
- * What the stored item kinds of the served data share (docs/data-model.md, "Items"): the attribute
- * that holds an item's compressed content, and reading it back. Index segments, document blocks,
- * manifests, source records and the history journal are compressed binary attributes: DynamoDB
- * charges by stored bytes, and the documents compress about five to one. Blocks are raw deflate
- * (read on every request: about 10 µs a block to inflate, no header); the others, read once per
- * version, gzip with its checksum. A stored item that does not decode fails in its kind's codec
- * with a CorruptDataError (a 500 `internal_error`, never a 200 with a broken body).
+ * What the stored kinds of the served data share: their compressed content in one binary attribute
+ * (DynamoDB charges by stored bytes), raw deflate for what is read per request (blocks, history), gzip
+ * with its checksum for the rest. Content that does not decode is a CorruptDataError (a 500).
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -34,10 +30,6 @@ export function inflated(
   }
 }
 
-/** An item's content as text. */
-export const body = (item: Record<string, unknown> | undefined, what: string): string =>
-  inflated(item, what).toString('utf8');
-
 /** The text of content cut into parts (index segments, journal parts), each part's item in order. */
 export function joinedBody(items: (Record<string, unknown> | undefined)[], what: string, part: string): string {
   const parts = items.map((item, i) => {
@@ -60,16 +52,10 @@ export function parsed(text: string, what: string): unknown {
   }
 }
 
-/**
- * UTF-8 bytes of JSON a manifest or source chunk holds before compression: under DynamoDB's
- * 400 KB item limit even if its text did not compress at all (a record is at most 16 KB).
- */
+/** The text a source or search chunk holds: under the 400 KB item limit even uncompressed. */
 const CHUNK_TEXT_BYTES = 300 * 1024;
 
-/**
- * Texts → groups of consecutive texts, each under `maxBytes` (a line break or comma apart) unless
- * one text is larger, and of at most `maxCount` texts; never an empty group.
- */
+/** Texts → groups of consecutive texts under `maxBytes` (unless one is larger) and `maxCount`; none empty. */
 export function cut(
   texts: Iterable<string>,
   maxBytes = CHUNK_TEXT_BYTES,
@@ -92,17 +78,20 @@ export function cut(
   return groups;
 }
 
-/** JSON texts → chunks of a JSON array each, under CHUNK_TEXT_BYTES (one empty array for none). */
-export function chunked(texts: Iterable<string>): string[] {
-  const groups = cut(texts);
-  return groups.length === 0 ? ['[]'] : groups.map((group) => `[${group.join(',')}]`);
+/** A segment's compressed bytes: a quarter of the item size limit, several read in parallel. */
+const SEGMENT_BYTES = 256 * 1024;
+
+/** Gzip'd JSON cut into segments of SEGMENT_BYTES, keyed by `key` (an index, its delta, a manifest). */
+export function segmented(value: unknown, key: (segment: number) => Key): Item[] {
+  // An order read back is typed integers (items/index-segment.ts): written again, it is a list.
+  const bytes = gzip(JSON.stringify(value, (_, v) => (v instanceof Int32Array ? Array.from(v) : v)));
+  const items: Item[] = [];
+  for (let start = 0; start === 0 || start < bytes.length; start += SEGMENT_BYTES)
+    items.push({ ...key(items.length), [BODY]: bytes.subarray(start, start + SEGMENT_BYTES) });
+  return items;
 }
 
-/**
- * The content hash of an index's or a delta's stored segments (SHA-256 of their bodies in order,
- * hex): the pointer names it beside their count, and every read checks it (`checkedSegments`), as a
- * block is checked against the hash it is addressed by.
- */
+/** SHA-256 of an index's or a delta's segments, in order: the pointer names it, every read checks it. */
 export function segmentsHash(items: readonly Record<string, unknown>[]): string {
   const hash = createHash('sha256');
   for (const item of items) {
@@ -112,11 +101,7 @@ export function segmentsHash(items: readonly Record<string, unknown>[]): string 
   return hash.digest('hex');
 }
 
-/**
- * The segments read, when their content hashes to `expected`; else a CorruptDataError, never an
- * answer from them (a pointer that names no hash is corrupt: every writer names one). Missing
- * segments are returned as they are: what that means (a 410, a 500) is the caller's to say.
- */
+/** The segments read, when they hash to `expected` (else corrupt); missing ones are the caller's to judge (a 410, a 500). */
 export function checkedSegments<T extends Record<string, unknown> | undefined>(
   items: T[],
   expected: string | undefined,

@@ -1,27 +1,16 @@
-/**
- * A block of rendered documents (`DOC#<hash>` / `DOC`), addressed by the hash of its content and
- * shared by every version that names it: one JSON document a line, raw deflate. Read by
- * document-store.ts; written by version-writer.ts.
- */
+/** A block of rendered documents (`DOC#<hash>` / `DOC`), addressed by the hash of its content, one a line. */
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { CorruptDataError } from '../../platform/errors';
 import { documentBlockKey, type Key } from '../keys';
 import { BODY, type Item, inflated, parsed } from './content';
 
-/**
- * How a block is stored, read by the codec below: documents are JSON texts without a raw line
- * break (JSON.stringify escapes them), one a line; the body is raw deflate; the address is the
- * first hex digits of the SHA-256 of the family and the text. Part of the layout of every version
- * (BLOCK_LAYOUT): another format is another version, written by an import.
- */
+/** How a block is stored (JSON has no raw line break); part of every version's layout, so another format is another version. */
 const BLOCK_FORMAT = { separator: '\n', body: 'deflate-raw', hash: 'sha256', hashDigits: 32 } as const;
 const DOC_SEPARATOR = BLOCK_FORMAT.separator;
 
-/** The layout of stored blocks, derived from their format (shared/import/plan.ts `LAYOUT`). */
 export const BLOCK_LAYOUT = JSON.stringify(BLOCK_FORMAT);
 
-/** SHA-256 of a block's family and text, its first hex digits: the hash that addresses it. */
 const contentHash = (family: string, text: string | Uint8Array): string =>
   createHash(BLOCK_FORMAT.hash)
     .update(family)
@@ -30,7 +19,6 @@ const contentHash = (family: string, text: string | Uint8Array): string =>
     .digest('hex')
     .slice(0, BLOCK_FORMAT.hashDigits);
 
-/** The hash that addresses a block of `family` holding `docs` (written by the import, checked by every read). */
 export const blockHash = (family: string, docs: readonly string[]): string =>
   contentHash(family, docs.join(DOC_SEPARATOR));
 
@@ -40,10 +28,7 @@ export const encodeBlock = (hash: string, docs: readonly string[], key: Key = do
   [BODY]: deflateRawSync(docs.join(DOC_SEPARATOR), { level: 9 }),
 });
 
-/**
- * The lines of an item stored like a block (figure and source chunks) read under `hash`: its
- * content must hash to it in the hash space `space`, else it is corrupt.
- */
+/** The lines of an item stored like a block (figure and source chunks), which must hash to `hash` in `space`. */
 export function blockLines(
   hash: string,
   space: string,
@@ -57,17 +42,10 @@ export function blockLines(
   return lines;
 }
 
-/** What a document is checked against: its `id` (offers) and `slug` (platforms, currencies). */
-interface Identity {
-  id: unknown;
-  slug: unknown;
-}
+/** What a document is checked against: its `id` (offers) or `slug` (platforms, currencies). */
+type Identity = { id: unknown; slug: unknown };
 
-/**
- * A decoded block: its documents, each checked the first time it is served to be a JSON object
- * whose identifier is the one its index entry names (an offer's `id`, a platform's or currency's
- * `slug`), so that a slot that holds another record's document is never served.
- */
+/** A decoded block: each document checked, the first time it is served, to be the one its index entry names. */
 export class DocumentBlockView {
   /** Each checked document's identifiers (undefined: not checked yet). */
   private readonly identities: (Identity | undefined)[];
@@ -112,11 +90,8 @@ export class DocumentBlockView {
 }
 
 /**
- * The blocks an instance found to hash to their key: per family and hash, the stored (compressed)
- * bytes that did. The same bytes inflate to the same content, so a block read again with bytes
- * equal to these needs no second hash: comparing them costs 1–2 % of hashing its documents
- * (docs/data-model.md). Bytes that differ in any way are hashed as if never seen. The least
- * recently matched leave first, within `maxBytes` of kept bytes.
+ * The stored bytes of the blocks an instance found to hash to their key, per family and hash: the
+ * same bytes read again are compared, not hashed (docs/data-model.md). Least recently matched leave first.
  */
 export class VerifiedBlocks {
   private readonly kept = new Map<string, Uint8Array>();
@@ -157,11 +132,7 @@ export class VerifiedBlocks {
   }
 }
 
-/**
- * A block of `family` read under `hash`: its content must hash to its key (once per block and
- * content an instance reads, when it keeps what it verified in `verified`; docs/data-model.md says
- * what it costs), else it is corrupt (tampered, or a writer's bug).
- */
+/** A block of `family` read under `hash`: its content must hash to its key, else it is corrupt. */
 export function decodeBlock(
   hash: string,
   family: string,
@@ -169,7 +140,6 @@ export function decodeBlock(
   verified?: VerifiedBlocks,
 ): DocumentBlockView {
   const text = inflated(item, `block ${hash}`, (bytes) => inflateRawSync(bytes));
-  // inflated() checked that the content is bytes.
   const stored = item![BODY] as Uint8Array;
   if (!verified?.holds(family, hash, stored)) {
     if (contentHash(family, text) !== hash)

@@ -1,9 +1,6 @@
 /**
- * A chunk of the APY figure state (docs/adr/0015-apy-figures.md): observations of one offer family,
- * one `[id, ms, "apy"]` line each, sorted by (id, ms). Stored as a document block (`DOC#<hash>` /
- * `DOC`, items/document-block.ts): addressed by the hash of its family and text, checked against
- * it on every read, named by the manifest of each version that uses it and deleted with the last
- * one. Written by version-writer.ts with the version, read by figure-store.ts.
+ * A chunk of the APY figure state (docs/adr/0015-apy-figures.md): one `[id, ms, "apy"]` line an
+ * observation, sorted by (id, ms), stored as a document block and named by manifests like one.
  */
 import { DECIMAL_PATTERN } from '../../platform/decimal';
 import { CorruptDataError } from '../../platform/errors';
@@ -13,13 +10,9 @@ import { blockHash, blockLines } from './document-block';
 /** One observation: offer id, epoch ms, the APY as the decimal string observed. */
 export type FigureLine = readonly [id: number, ms: number, apy: string];
 
-/**
- * Lines per chunk at most: a chunk of 4,000 lines is ~120 KB of text (~30 KB deflated), well
- * under DynamoDB's 400 KB item limit at any family size (an hour frame of many offers is several chunks).
- */
+/** Lines per chunk at most: ~120 KB of text, ~30 KB deflated, well under the item limit. */
 export const FIGURE_CHUNK_LINES = 4_000;
 
-/** The hash space of a family's chunks (apart from its documents' and the other family's chunks). */
 const space = (family: string) => `figures/${family}`;
 
 /** A chunk as a document block: its hash and its lines as JSON texts (one a line). */

@@ -1,10 +1,7 @@
 /**
- * An offer version's index delta (shared/data/index-delta.ts), stored gzip-compressed in segments
- * (`V#<version>#DELTA` / `000000`…) like the index itself. Its lists of entries and places are
- * stored as differences from the value before (most are ascending: small numbers, which compress
- * well). Decoded with a zod/mini codec: every changed value checked as its column's values are
- * (items/index-segment.ts `ENTRY_VALUES`), every entry and place a non-negative integer; whether it
- * applies is the applier's to say.
+ * An offer version's index delta (index-delta.ts), gzip'd in segments (`V#<version>#DELTA`), its
+ * lists of entries as differences (most ascend: small numbers compress well); each changed value
+ * checked as its column's are (`ENTRY_VALUES`).
  */
 import * as z from 'zod/mini';
 import { CorruptDataError, MissingItemError } from '../../platform/errors';
@@ -12,8 +9,8 @@ import { finished, type Steps } from '../../platform/steps';
 import type { IndexData, OfferIndexData } from '../family-index';
 import { applyDeltaSteps, type IndexDeltaData } from '../index-delta';
 import { indexDeltaKey, OFFER_FAMILIES } from '../keys';
-import { type Item, joinedBody, parsed } from './content';
-import { checkIndex, ENTRY_VALUES, segmented } from './index-segment';
+import { type Item, joinedBody, parsed, segmented } from './content';
+import { checkIndex, ENTRY_VALUES } from './index-segment';
 
 /** A list as differences from the value before (the first as it is). */
 const differences = (list: readonly number[]): number[] => list.map((v, i) => (i === 0 ? v : v - list[i - 1]));
@@ -86,12 +83,7 @@ function* decodedIndexDelta(version: string, segments: (Record<string, unknown> 
 export const decodeIndexDelta = (version: string, segments: (Record<string, unknown> | undefined)[]): IndexDeltaData =>
   finished(decodedIndexDelta(version, segments));
 
-/**
- * The index of `version`: the delta stored in `segments` applied to `base`, the index of version
- * `baseVersion`, and checked like a loaded index (what it shares with `base` was checked with it).
- * A CorruptDataError when the delta is another version's, or does not apply to `base`. In steps
- * (shared/platform/steps.ts): an instance builds it beside a request.
- */
+/** The index of `version`: its stored delta applied to `base` (of `baseVersion`) and checked, in steps; else corrupt. */
 export function* appliedIndexDelta(
   version: string,
   baseVersion: string,

@@ -1,8 +1,6 @@
 /**
- * The index of a family version (family-index.ts), stored gzip-compressed and cut into segments
- * (`V#<version>#INDEX` / `000000`…) that index-store.ts reads in parallel. Decoded with a zod/mini
- * codec, then checked whole: every column one entry per record, every order a permutation of the
- * entries, every block an entry names listed.
+ * The index of a family version (family-index.ts), gzip'd in segments (`V#<version>#INDEX` /
+ * `000000`…): decoded with a zod/mini codec, then checked whole (`checkIndex`).
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
@@ -16,22 +14,8 @@ import {
 import { PLATFORM_TYPES } from '../../platform/constants';
 import { CorruptDataError, MissingItemError } from '../../platform/errors';
 import { type IndexData, type OfferColumnData, PACKED_FIGURES, PackedStrings } from '../family-index';
-import { CATALOG_FAMILIES, indexSegmentKey, type Key, OFFER_FAMILIES } from '../keys';
-import { BODY, gzip, type Item, joinedBody, parsed } from './content';
-
-/** A segment's compressed bytes: a quarter of the item size limit, several read in parallel. */
-const SEGMENT_BYTES = 256 * 1024;
-
-/** Compressed JSON cut into segments of SEGMENT_BYTES, keyed by `key` (an index, or its delta: index-delta.ts). */
-export function segmented(value: unknown, key: (segment: number) => Key): Item[] {
-  // An order read back is typed integers (decodeIndex): written again, it is a list.
-  const bytes = gzip(JSON.stringify(value, (_, v) => (v instanceof Int32Array ? Array.from(v) : v)));
-  const items: Item[] = [];
-  for (let start = 0; start === 0 || start < bytes.length; start += SEGMENT_BYTES) {
-    items.push({ ...key(items.length), [BODY]: bytes.subarray(start, start + SEGMENT_BYTES) });
-  }
-  return items;
-}
+import { CATALOG_FAMILIES, indexSegmentKey, OFFER_FAMILIES } from '../keys';
+import { type Item, joinedBody, parsed, segmented } from './content';
 
 /** A version's whole index, its own items (`V#<version>#INDEX`), deleted with it. */
 export const encodeIndex = (version: string, index: IndexData): Item[] =>
@@ -69,25 +53,15 @@ export const ENTRY_VALUES: Readonly<Record<string, (v: unknown) => boolean>> = {
 const column = <T>(valid: (v: unknown) => v is T) =>
   z.custom<T[]>((v) => Array.isArray(v) && v.every(valid), { error: 'a column holds a malformed value' });
 
-/** The codec of each column encoding. */
-const ENCODED: { [E in ColumnEncoding]: z.ZodMiniType<ColumnEncodings[E]['stored'][]> } = {
-  id: column(VALID.id),
-  text: column(VALID.text),
-  platformType: column(VALID.platformType),
-  decimalKey: column(VALID.decimalKey),
-  flag: column(VALID.flag),
-};
-
 /** The declared offer columns, each checked by its encoding. */
 const offerColumns = Object.fromEntries(
-  Object.entries(OFFER_COLUMNS).map(([name, { encoding }]): [string, z.ZodMiniType] => [name, ENCODED[encoding]]),
+  Object.entries(OFFER_COLUMNS).map(([name, { encoding }]): [string, z.ZodMiniType] => [
+    name,
+    column(VALID[encoding] as (v: unknown) => v is unknown),
+  ]),
 ) as { [C in OfferColumn]: z.ZodMiniType<OfferColumnData[C]> };
 
-/**
- * The layout of a stored index with these offer columns and APY figures: a hash of every column's
- * name and encoding and of the figures an entry packs, in their order.
- * @internal (exported for its tests)
- */
+/** @internal The layout of an index with these offer columns and figures: a hash of their names and encodings, in order. */
 export const indexLayout = (
   offerColumns: Readonly<Record<string, { encoding: ColumnEncoding }>>,
   figures: readonly string[] = APY_FIGURES,
@@ -105,11 +79,7 @@ export const indexLayout = (
     .digest('hex')
     .slice(0, 12);
 
-/**
- * The layout of the stored index, derived from the declared columns and figures. Part of every
- * version's identity (shared/import/importer.ts), so a change to either is written again by the
- * next import: an index is never read with columns it was not written with.
- */
+/** The stored index's layout, part of every version's identity: a change of columns is a new version (ADR 0024). */
 export const INDEX_LAYOUT = indexLayout(OFFER_COLUMNS);
 
 const documentColumns = {
@@ -147,10 +117,8 @@ const IndexCodec = z.discriminatedUnion('kind', [
 ]);
 
 /**
- * Every column one entry long per record; an offer index's ids ascending (family-index.ts finds an
- * entry by them); every order a permutation of the entries; every block named. The ids and orders
- * that are `checked`'s own lists (an index a delta applied to shares what the delta left alone) were
- * checked with it and are not walked again.
+ * Every column one entry a record, an offer index's ids ascending, every order a permutation, every
+ * block named; the ids and orders that are `checked`'s own lists (a delta left them) are not walked again.
  */
 export function checkIndex(data: IndexData, what: string, checked?: IndexData): IndexData {
   const fail = (why: string): never => {
@@ -193,13 +161,12 @@ export function decodeIndex(
   const what = `the index of version ${version}`;
   segments.forEach((item, i) => {
     if (item === undefined) throw new MissingItemError(`${what}: segment ${i} is missing`);
-    if (!(item[BODY] instanceof Uint8Array)) throw new CorruptDataError(`${what}: segment ${i} has no content`);
   });
   const text = joinedBody(segments, what, 'segment');
   const stored = parsed(text, what);
   const result = IndexCodec.safeParse(stored);
   if (!result.success) throw new CorruptDataError(`${what} is malformed`);
-  // The codec's values in the stored order of the keys: the index reads back as it was written.
+  // In the stored order of the keys: the index reads back as it was written.
   const data = checkIndex(Object.assign({}, stored, result.data), what);
   // Kept as typed 32-bit integers: an instance holds them as long as the version is served.
   if (data.kind === 'offers')

@@ -1,14 +1,11 @@
 /**
- * The snapshot pointer (`SNAPSHOT` / `CURRENT`): the served version of every family, the replaced
- * versions still readable, the served history's sequence number and the import lease; and the
- * refresh times beside it (`SNAPSHOT` / `REFRESHED`). Read by pointer-store.ts (the serving
- * functions, the freshness metric, the status) and pointer-writer.ts and import-lease.ts (the import).
+ * The snapshot pointer (`SNAPSHOT` / `CURRENT`: served and retired versions, history's sequence
+ * number, the import lease) and the refresh times beside it (`SNAPSHOT` / `REFRESHED`).
  */
 import * as z from 'zod/mini';
 import { CorruptDataError } from '../../platform/errors';
 
 const Version = z.string().check(z.minLength(1));
-/** A content hash of stored segments (items/content.ts `segmentsHash`). */
 const SegmentsHash = z.string().check(z.regex(/^[0-9a-f]{64}$/));
 /** A delta's segments against version `base`, and their content hash. */
 const DeltaRef = z.object({
@@ -24,20 +21,14 @@ const FamilyStateCodec = z.object({
   hash: z.optional(z.string()),
   /** Digest of the platform references an offers version rendered. */
   refs: z.optional(z.string()),
-  /** The segments of its index (`V#<version>#INDEX`); with `indexHash`, their content hash, checked on every read. */
+  /** Its index's segments and their content hash (items/content.ts `segmentsHash`). */
   segments: z.optional(z.number().check(z.int(), z.minimum(1))),
   indexHash: z.optional(SegmentsHash),
-  /**
-   * A delta stored for it (`V#<version>#DELTA`, `segments` segments) against version `base`, the
-   * version it replaced (docs/adr/0017-index-deltas.md). Absent when the import wrote none.
-   */
+  /** Its index delta against `base`, the version it replaced, when the import wrote one (docs/adr/0017-index-deltas.md). */
   delta: z.optional(DeltaRef),
   /** When the served content of the family last changed. */
   publishedAt: z.string(),
-  /**
-   * The refresh time the version's APY figures are computed at (earn and borrow; part of its
-   * identity): absent on a version without figure state (docs/adr/0015-apy-figures.md).
-   */
+  /** When its APY figures were computed (earn and borrow, part of its identity: docs/adr/0015-apy-figures.md). */
   figuresAt: z.optional(z.string()),
 });
 
@@ -46,7 +37,7 @@ const RetiredVersionCodec = z.object({
   family: z.string(),
   version: z.string(),
   at: z.string(),
-  /** Its index, as in its family state: read whole (a retired version is read as a cold instance reads it). */
+  /** Its index, read whole. */
   segments: z.optional(z.number()),
   indexHash: z.optional(SegmentsHash),
   /** When it was published (its `Last-Modified`). */
@@ -64,15 +55,9 @@ const LeaseCodec = z.object({
 const PointerCodec = z.object({
   families: z._default(z.record(z.string(), z.optional(FamilyStateCodec)), {}),
   retired: z._default(z.array(RetiredVersionCodec), []),
-  /**
-   * The sequence number of the last import that published history: observations written under it
-   * or an earlier one are served, later ones are not yet (see "history" below). 0 before the first.
-   */
+  /** History written under this import number or an earlier one is served (docs/data-model.md, "History"). */
   historySeq: z._default(z.number().check(z.int(), z.minimum(0)), 0),
-  /**
-   * Per history family, the start (epoch ms) of the UTC hour an import last recorded
-   * (docs/adr/0012-recorded-history.md): a later import in that hour records nothing.
-   */
+  /** Per history family, the start of the UTC hour an import last recorded (docs/adr/0012-recorded-history.md). */
   recorded: z._default(z.record(z.string(), z.number().check(z.int())), {}),
   importedAt: z.optional(z.string()),
   lease: z.optional(LeaseCodec),

@@ -1,17 +1,8 @@
 /**
- * A family version's source records as imported: to render offers again when platform references
- * change, to write a version again in the current layout or with new figures, to check history
- * against unpublished offers. No serving function may read them.
- *
- * Stored like document blocks (docs/adr/0016-source-records-by-content.md): chunks of one JSON
- * record a line, raw deflate, addressed by the hash of their family and text (`SRC#<hash>` /
- * `SRC`) and checked against it on every read. A version's manifest names its chunks and the runs
- * of their lines that make its records, in order (its `SourceLayout`). A new version names the
- * served version's chunks for the records that did not change, as long as it uses at least half
- * of a chunk's lines, and writes the other records into new chunks: a refresh writes what changed.
- * Records are decoded with the dataset's schema of the family (the import
- * passes it: shared/import/dataset.ts), so a record read back is typed as it was validated. Read
- * by source-store.ts, written by version-writer.ts.
+ * A family version's source records as imported (to render offers again, to write a version again,
+ * to check history), which no serving function may read: chunks stored like document blocks
+ * (`SRC#<hash>` / `SRC`, docs/adr/0016-source-records-by-content.md), and the runs of their lines
+ * that make a version's records, decoded with the dataset's schema of the family.
  */
 import * as z from 'zod/mini';
 import { CorruptDataError } from '../../platform/errors';
@@ -19,11 +10,7 @@ import { sourceChunkKey } from '../keys';
 import { cut, type Item, parsed } from './content';
 import { blockHash, blockLines, encodeBlock } from './document-block';
 
-/**
- * The source records of a version as stored: the hashes of the chunks it names, and the runs of
- * their lines that make its records, in order: `[chunk, first line, lines]` triples, flat, `chunk`
- * an index into `chunks`.
- */
+/** A version's source records: the chunks it names, and `[chunk, first line, lines]` runs, flat, in record order. */
 export interface SourceLayout {
   chunks: string[];
   runs: number[];
@@ -35,21 +22,14 @@ export interface SourceChunk {
   lines: string[];
 }
 
-/** The hash space of a family's source chunks (apart from every document block and figure chunk). */
 const space = (family: string) => `source/${family}`;
 
-/**
- * A chunk stays named while a version uses at least this share of its lines; below, its used
- * records are written again, so dead lines stay a bounded share of what is stored (the ADR
- * measures the choice). New chunks are cut like manifests (items/content.ts `cut`).
- */
+/** A chunk stays named while a version uses at least this share of its lines (dead lines stay bounded: ADR 0016). */
 const MIN_USED_SHARE = 0.5;
 
 /**
- * The layout of a version of `records`, given the served version's (`previous`, with the lines of
- * each of its chunks by hash): every record whose text a kept chunk of the served version holds is
- * named there; the others are cut, in their order, into the new chunks returned (to write unless
- * stored). A chunk of the served version is kept when the new version uses at least half of its lines.
+ * The layout of a version of `records` given the served version's (with its chunks' lines): a
+ * record a kept chunk holds is named there, the others are cut, in order, into new chunks.
  */
 export function planSource(
   family: string,
@@ -127,21 +107,10 @@ export function decodeSource<S extends z.ZodMiniType>(
       throw new CorruptDataError(`${what}: run ${r / 3} names lines its chunk does not hold`);
     texts.push(...chunk.slice(first, first + count));
   }
-  return validated(
-    what,
-    family,
+  const result = z.safeParse(
+    z.array(record),
     texts.map((text) => parsed(text, what)),
-    record,
   );
-}
-
-function validated<S extends z.ZodMiniType>(
-  what: string,
-  family: string,
-  records: unknown[],
-  record: S,
-): z.output<S>[] {
-  const result = z.safeParse(z.array(record), records);
   if (!result.success) throw new CorruptDataError(`${what} do not match the ${family} schema`);
   return result.data;
 }

@@ -9,8 +9,8 @@
  */
 import type middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { KeyLimits } from '../../data/key-store';
-import type { QuotaStore } from '../../data/quota-store';
+import type { KeyLimits } from '../../accounts/key-store';
+import type { QuotaStore } from '../../accounts/quota-store';
 import { BudgetMemory } from '../../domain/budget-memory';
 import { chargeRequest, type UsageCharge } from '../../domain/quota';
 import { ApiError, InvalidApiKeyError } from '../../platform/errors';

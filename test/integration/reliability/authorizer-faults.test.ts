@@ -19,7 +19,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 
 import { mockClient } from 'aws-sdk-client-mock';
 import { authorize, authorizerHandler } from '../../../functions/authorizer/authorizer';
 import { createGateway, type FamilyHandler } from '../../../local/gateway';
-import { hashKey, KeyStore } from '../../../shared/data/key-store';
+import { hashKey, KeyStore } from '../../../shared/accounts/key-store';
 import { apiKeyKey, KEY_PREFIX, USER_PREFIX, userKey } from '../../../shared/data/keys';
 import { setLogSink } from '../../../shared/platform/logger';
 import { get } from '../../helpers/client';

@@ -16,7 +16,7 @@ import {
   ThrottlingException,
 } from '@aws-sdk/client-dynamodb';
 import { pointerKey, QUOTA_PREFIX } from '../../../shared/data/keys';
-import { INDEXES, TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/data/table';
+import { TABLE_PARTITION_KEY, TABLE_SORT_KEY, TTL_ATTRIBUTE } from '../../../shared/data/table';
 import type { ApiEvent, ApiResult } from '../../../shared/http/http';
 import { importDataset } from '../../../shared/import/importer';
 import { setLogSink } from '../../../shared/platform/logger';
@@ -32,13 +32,8 @@ const NOW = new Date('2026-11-20T10:00:10.000Z');
 
 type Item = Record<string, unknown>;
 
-/** Attributes that place an item (keys of the table and its indexes, TTL): everything else is content. */
-const PLACEMENT = new Set([
-  TABLE_PARTITION_KEY.name,
-  TABLE_SORT_KEY.name,
-  TTL_ATTRIBUTE,
-  ...INDEXES.flatMap((i) => [i.partitionKey.name, i.sortKey.name]),
-]);
+/** Attributes that place an item (the table's keys, TTL): everything else is content. */
+const PLACEMENT = new Set([TABLE_PARTITION_KEY.name, TABLE_SORT_KEY.name, TTL_ATTRIBUTE]);
 const contentOf = (item: Item) => Object.keys(item).filter((name) => !PLACEMENT.has(name));
 const sameKey = (a: { PK?: unknown; SK?: unknown } | undefined, b: { PK: string; SK: string }) =>
   a?.PK === b.PK && a?.SK === b.SK;

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import * as z from 'zod/mini';
-import { decodeManifest, encodeManifest, type Manifest } from '../../../shared/data/items/manifest';
+import { decodeManifest, encodeManifest, MANIFEST_LAYOUT, type Manifest } from '../../../shared/data/items/manifest';
 import {
   decodeSource,
   decodeSourceChunk,
@@ -159,6 +159,14 @@ describe('a manifest with a source layout', () => {
     expect(JSON.stringify(decodeManifest('v', items).source)).not.toContain('SRC#');
   });
 
+  it('has a stored form derived from its codec: every field and its shape are in the layout a version’s identity hashes', () => {
+    const layout = JSON.parse(MANIFEST_LAYOUT);
+
+    expect(Object.keys(layout.properties).sort()).toEqual(['blocks', 'figures', 'keys', 'source']);
+    expect(layout.required.sort()).toEqual(['blocks', 'keys']);
+    expect(layout.properties.source.properties.runs.items).toMatchObject({ type: 'integer', minimum: 0 });
+  });
+
   it('round-trips layouts of any length, and one of no records', () => {
     const chunks = Array.from({ length: 7_001 }, (_, i) => `c${i}`);
     const runs = Array.from({ length: 3 * 12_000 }, (_, i) => i);
@@ -172,10 +180,10 @@ describe('a manifest with a source layout', () => {
   });
 
   it.each([
-    ['runs that are not triples', '[{"source":["a"]},{"runs":[0,0]}]'],
-    ['a run that is not a count', '[{"source":["a"]},{"runs":[0,-1,1]}]'],
-    ['a chunk that is not a hash', '[{"source":[1]}]'],
-    ['a source entry with more members', '[{"source":["a"],"runs":[0,0,1]}]'],
+    ['runs that are not triples', '{"keys":[],"blocks":[],"source":{"chunks":["a"],"runs":[0,0]}}'],
+    ['a run that is not a count', '{"keys":[],"blocks":[],"source":{"chunks":["a"],"runs":[0,-1,1]}}'],
+    ['a chunk that is not a hash', '{"keys":[],"blocks":[],"source":{"chunks":[1],"runs":[]}}'],
+    ['a list instead of an object', '[{"source":["a"]},{"runs":[0,0,1]}]'],
   ])('a manifest with %s is corrupt', (_, text) => {
     expect(() => decodeManifest('v', [{ PK: 'V#v#MANIFEST', SK: '000000', z: gzipSync(text) }])).toThrow(
       CorruptDataError,

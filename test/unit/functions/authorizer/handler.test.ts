@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { authorize, authorizerHandler } from '../../../../functions/authorizer/authorizer';
-import { hashKey, KeyStore } from '../../../../shared/data/key-store';
+import { hashKey, KeyStore } from '../../../../shared/accounts/key-store';
 import { apiKeyKey, userKey } from '../../../../shared/data/keys';
 import { setLogLevel, setLogSink } from '../../../../shared/platform/logger';
 

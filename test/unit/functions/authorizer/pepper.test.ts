@@ -10,7 +10,7 @@ import type { APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { authorize } from '../../../../functions/authorizer/authorizer';
 import { pepperedKeyLookup, ssmPepper } from '../../../../functions/authorizer/pepper';
-import { hashKey, KeyStore } from '../../../../shared/data/key-store';
+import { hashKey, KeyStore } from '../../../../shared/accounts/key-store';
 import { apiKeyKey, userKey } from '../../../../shared/data/keys';
 import { readConfig } from '../../../../shared/platform/config';
 import { setLogSink } from '../../../../shared/platform/logger';

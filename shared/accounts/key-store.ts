@@ -18,6 +18,10 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { getItems } from '../data/batch-reader';
+import { putItems } from '../data/batch-writer';
+import { apiKeyKey, USER_KEY_REF_PREFIX, userKey, userKeyRefKey } from '../data/keys';
+import { queryAll } from '../data/query-all';
 import { API_KEY_FORMAT, API_KEY_RULE, keyIdForHash } from '../platform/account-rules';
 import type { Clock } from '../platform/clock';
 import { isConditionFailure } from '../platform/dynamodb';
@@ -32,10 +36,6 @@ import {
   type KeyLimits,
   type UserItem,
 } from './account-items';
-import { getItems } from './batch-reader';
-import { putItems } from './batch-writer';
-import { apiKeyKey, USER_KEY_REF_PREFIX, userKey, userKeyRefKey } from './keys';
-import { queryAll } from './query-all';
 
 export type { KeyItem, KeyLimits, UserItem };
 

@@ -11,10 +11,10 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod/mini';
+import { apiKeyKey, type Key, QUOTA_ATTRIBUTES, userKey, userKeyRefKey } from '../data/keys';
 import { KEY_HASH_PATTERN, KEY_ID_PATTERN, KEY_LIMIT_MAX, USER_ID_PATTERN } from '../platform/account-rules';
 import { CorruptDataError } from '../platform/errors';
 import { isFileTimestamp } from '../platform/timestamps';
-import { apiKeyKey, type Key, QUOTA_ATTRIBUTES, userKey, userKeyRefKey } from './keys';
 
 /** The attributes at fault, by name (never a value: a value could be a hash). */
 function faults(error: z.core.$ZodError): string {
@@ -117,7 +117,7 @@ export const encodeUserItem = (user: UserItem): Record<string, unknown> & Key =>
 /** `USER#<id> / KEY#<keyId>`: where a user's key lies (`list` and `revoke` without a Scan). */
 const KeyRefItemCodec = z.object({
   keyId: keyId(),
-  /** The key item's hash (shared/data/key-store.ts `hashKey`). */
+  /** The key item's hash (shared/accounts/key-store.ts `hashKey`). */
   hash: z.string().check(z.regex(KEY_HASH_PATTERN)),
   createdAt: time(),
 });

@@ -8,7 +8,7 @@ import {
   hashKey,
   KeyExistsError,
   KeyStore,
-} from '../../../shared/data/key-store';
+} from '../../../shared/accounts/key-store';
 import { apiKeyKey, userKey, userKeyRefKey } from '../../../shared/data/keys';
 import { parseAccounts } from '../../../shared/import/dataset';
 import { API_KEY_FORMAT, KEY_ID_PATTERN, keyIdForHash } from '../../../shared/platform/account-rules';

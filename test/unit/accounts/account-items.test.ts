@@ -10,8 +10,8 @@ import {
   encodeUserItem,
   type KeyItem,
   type UserItem,
-} from '../../../shared/data/account-items';
-import { hashKey } from '../../../shared/data/key-store';
+} from '../../../shared/accounts/account-items';
+import { hashKey } from '../../../shared/accounts/key-store';
 import { apiKeyKey, QUOTA_ATTRIBUTES, userKey, userKeyRefKey } from '../../../shared/data/keys';
 import { KEY_LIMIT_MAX, keyIdForHash } from '../../../shared/platform/account-rules';
 import { CorruptDataError } from '../../../shared/platform/errors';

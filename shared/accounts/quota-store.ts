@@ -15,6 +15,8 @@
  */
 
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QUOTA_ATTRIBUTES, quotaKey } from '../data/keys';
+import { TTL_ATTRIBUTE } from '../data/table';
 import { isConditionFailure } from '../platform/dynamodb';
 import {
   decodeQuotaCounter,
@@ -23,8 +25,6 @@ import {
   type KeyLimits,
   type QuotaCounter,
 } from './account-items';
-import { QUOTA_ATTRIBUTES, quotaKey } from './keys';
-import { TTL_ATTRIBUTE } from './table';
 
 /** The windows of one charge, as the domain defines them (shared/domain/quota.ts). */
 export interface ChargeWindows {
