@@ -17,11 +17,14 @@ import { deleteItems, putItems } from './batch-writer';
 import {
   type DeliveryItem,
   decodeDeliveryItem,
+  decodeMatchedSubscription,
   decodeReferenceItem,
   decodeSecretItem,
   decodeSubscriptionItem,
   encoded,
   encodeReferences,
+  MATCHED_ATTRIBUTES,
+  type MatchedSubscription,
   type ReferenceSets,
   type SubscriptionItem,
 } from './items/webhook';
@@ -42,7 +45,7 @@ import {
 } from './keys';
 import { queryAll } from './query-all';
 
-export type { DeliveryItem, ReferenceSets, SubscriptionItem };
+export type { DeliveryItem, MatchedSubscription, ReferenceSets, SubscriptionItem };
 
 /** A user's subscription count reached its bound (CONTRACT §14: 25 a user). */
 export class WebhookLimitError extends Error {
@@ -52,10 +55,11 @@ export class WebhookLimitError extends Error {
   }
 }
 
-/** A family's reference APYs as read (subscription id → offer id → APY), and how many items each bucket held. */
+/** A family's reference APYs as read (subscription id → offer id → APY; each set as stored), and how many items each bucket held. */
 export interface ReferenceBook {
   family: OfferFamily;
   sets: ReferenceSets;
+  packed: Map<string, string>;
   parts: Map<number, number>;
 }
 
@@ -75,13 +79,13 @@ export function referenceBucketOf(id: string): number {
 }
 
 /** Each bucket's entries (subscription id, encoded references) in id order; empty sets dropped. */
-function bucketed(sets: ReferenceSets): Map<number, [string, string][]> {
+function bucketed(sets: Iterable<[string, string]>): Map<number, [string, string][]> {
   const buckets = new Map<number, [string, string][]>();
   for (const [id, refs] of sets) {
-    if (refs.size === 0) continue;
+    if (refs === '') continue;
     const bucket = referenceBucketOf(id);
     const entries = buckets.get(bucket) ?? [];
-    entries.push([id, encodeReferences(refs)]);
+    entries.push([id, refs]);
     buckets.set(bucket, entries);
   }
   for (const entries of buckets.values()) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -156,14 +160,16 @@ export class WebhookStore {
     return item ? decodeSubscriptionItem(item) : undefined;
   }
 
-  /** Every subscription of a family (one Query of its partition); the caller keeps the active ones. */
-  async ofFamily(family: OfferFamily): Promise<SubscriptionItem[]> {
+  /** Every subscription of a family, what matching reads of it (one Query of its partition); the caller keeps the active ones. */
+  async ofFamily(family: OfferFamily): Promise<MatchedSubscription[]> {
     const items = await queryAll(this.client, {
       TableName: this.tableName,
       KeyConditionExpression: 'PK = :pk',
+      ProjectionExpression: MATCHED_ATTRIBUTES.map((name) => `#${name}`).join(','),
+      ExpressionAttributeNames: Object.fromEntries(MATCHED_ATTRIBUTES.map((name) => [`#${name}`, name])),
       ExpressionAttributeValues: { ':pk': webhookFamilyPartition(family) },
     });
-    return items.map(decodeSubscriptionItem);
+    return items.map(decodeMatchedSubscription);
   }
 
   /** Removes a subscription, its secret, its reference APYs and the user's reference. False when the user has none of that id. */
@@ -255,23 +261,26 @@ export class WebhookStore {
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': webhookReferencePartition(family) },
     });
-    const book: ReferenceBook = { family, sets: new Map(), parts: new Map() };
+    const book: ReferenceBook = { family, sets: new Map(), packed: new Map(), parts: new Map() };
     for (const item of items) {
       const bucket = Number(String(item.SK).slice(1, String(item.SK).indexOf('#')));
       book.parts.set(bucket, (book.parts.get(bucket) ?? 0) + 1);
       for (const [id, refs] of decodeReferenceItem(item)) book.sets.set(id, refs);
+      for (const [id, packed] of Object.entries(item.refs as Record<string, string>)) book.packed.set(id, packed);
     }
     return book;
   }
 
   /**
    * Writes the family's references as `next` has them: only the buckets whose contents differ from
-   * the book read, each whole (its parts put, the parts it no longer needs deleted). Returns the
-   * buckets written.
+   * the book read, each whole (its parts put, the parts it no longer needs deleted); a set that is
+   * the book's own is not encoded again. Returns the buckets written.
    */
   async writeReferences(book: ReferenceBook, next: ReferenceSets): Promise<number> {
-    const before = bucketed(book.sets);
-    const after = bucketed(next);
+    const before = bucketed(book.packed);
+    const packed = (id: string, refs: ReadonlyMap<number, string>) =>
+      refs === book.sets.get(id) ? book.packed.get(id)! : refs.size === 0 ? '' : encodeReferences(refs);
+    const after = bucketed([...next].map(([id, refs]): [string, string] => [id, packed(id, refs)]));
     const puts: Record<string, unknown>[] = [];
     const deletes: Key[] = [];
     let written = 0;
@@ -321,9 +330,9 @@ export class WebhookStore {
 
   // ---- deliveries -------------------------------------------------------------------------------
 
-  /** New deliveries, pending. */
+  /** New deliveries, pending (a publish's thousands: 16 batches in flight). */
   async putDeliveries(deliveries: readonly DeliveryItem[]): Promise<void> {
-    await putItems(deliveries.map(deliveryRecord), { client: this.client, tableName: this.tableName });
+    await putItems(deliveries.map(deliveryRecord), { client: this.client, tableName: this.tableName, concurrency: 16 });
   }
 
   async delivery(subscriptionId: string, id: string): Promise<DeliveryItem | undefined> {
@@ -401,10 +410,12 @@ export class WebhookStore {
   }
 }
 
-/** A delivery as stored: its id and subscription are its keys, not repeated in it. */
+/** A delivery as stored: its id and subscription are its keys, not repeated in it; a null is left out (it decodes so). */
 function deliveryRecord(item: DeliveryItem): Record<string, unknown> {
   const { id, subscriptionId, ...state } = encoded('delivery', item);
-  return { ...webhookDeliveryKey(subscriptionId, id), ...state };
+  const record: Record<string, unknown> = { ...webhookDeliveryKey(subscriptionId, id) };
+  for (const [name, value] of Object.entries(state)) if (value !== null) record[name] = value;
+  return record;
 }
 
 function deliveryOf(item: Record<string, unknown>): DeliveryItem {

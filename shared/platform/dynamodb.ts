@@ -45,7 +45,12 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
     // The embedded DynamoDB accepts any credentials; never look for real ones.
     clientConfig.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   }
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient(clientConfig), {
+  const base = new DynamoDBClient(clientConfig);
+  // The SDK's logger middleware copies every input and output, filtered of sensitive fields, for a
+  // logger that is a no-op here (nothing configures one): at a webhook publish, 10,000 subscriptions
+  // and every block read were copied for nothing.
+  base.middlewareStack.remove('loggerMiddleware');
+  const client = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true },
   });
   // Per-request calls and consumed capacity, for the request metrics (shared/platform/dynamo-accounting.ts).

@@ -32,7 +32,7 @@ export interface Candidate {
 export interface MatchedEvent {
   type: WebhookEvent;
   offerId: number;
-  reasons: Condition[];
+  reasons: readonly Condition[];
   apy: { from: string | null; to: string | null };
   flag: { from: boolean | null; to: boolean | null };
 }
@@ -48,30 +48,38 @@ export interface SubscriptionEvents {
  * for many subscriptions, and parsing a decimal costs more than looking the answer up.
  */
 export class DecimalComparisons {
-  private readonly compared = new Map<string, number>();
-  private readonly differing = new Map<string, boolean>();
+  /** By the second operand (a threshold or a reference: few), then the first; no key is built per comparison. */
+  private readonly compared = new Map<string, Map<string, number>>();
+  private readonly differing = new Map<string, Map<string, Map<string, boolean>>>();
 
   compare(a: string, b: string): number {
-    const key = `${a} ${b}`;
-    let found = this.compared.get(key);
+    let byA = this.compared.get(b);
+    if (byA === undefined) this.compared.set(b, (byA = new Map()));
+    let found = byA.get(a);
     if (found === undefined) {
       found = compareDecimal(a, b);
-      this.compared.set(key, found);
+      byA.set(a, found);
     }
     return found;
   }
 
   /** |a − b| ≥ bound. */
   differs(a: string, b: string, bound: string): boolean {
-    const key = `${a} ${b} ${bound}`;
-    let found = this.differing.get(key);
+    let byB = this.differing.get(bound);
+    if (byB === undefined) this.differing.set(bound, (byB = new Map()));
+    let byA = byB.get(b);
+    if (byA === undefined) byB.set(b, (byA = new Map()));
+    let found = byA.get(a);
     if (found === undefined) {
       found = differsByAtLeast(a, b, bound);
-      this.differing.set(key, found);
+      byA.set(a, found);
     }
     return found;
   }
 }
+
+/** No condition holds (shared: most pairs compared have none). */
+const NO_REASONS: readonly Condition[] = Object.freeze([]);
 
 /**
  * The conditions that hold for an offer that matches before and after (in the order of CONDITIONS).
@@ -83,20 +91,25 @@ export function reasonsOf(
   after: OfferState,
   reference: string | undefined,
   decimals = new DecimalComparisons(),
-): Condition[] {
-  const reasons: Condition[] = [];
+): readonly Condition[] {
+  let reasons: Condition[] | undefined;
   if (before.apy !== null && after.apy !== null) {
     const { apy_change: change, apy_above: above, apy_below: below } = conditions;
     if (change !== undefined && decimals.differs(after.apy, reference ?? before.apy, change))
-      reasons.push('apy_change');
+      (reasons ??= []).push('apy_change');
     if (above !== undefined && decimals.compare(before.apy, above) <= 0 && decimals.compare(after.apy, above) > 0)
-      reasons.push('apy_above');
+      (reasons ??= []).push('apy_above');
     if (below !== undefined && decimals.compare(before.apy, below) >= 0 && decimals.compare(after.apy, below) < 0)
-      reasons.push('apy_below');
+      (reasons ??= []).push('apy_below');
   }
-  if (conditions.availability === true && before.flag !== after.flag) reasons.push('availability');
-  return reasons;
+  if (conditions.availability === true && before.flag !== after.flag) (reasons ??= []).push('availability');
+  return reasons ?? NO_REASONS;
 }
+
+const inIdOrder = (candidates: readonly Candidate[]): boolean => {
+  for (let i = 1; i < candidates.length; i++) if (candidates[i - 1].id > candidates[i].id) return false;
+  return true;
+};
 
 /**
  * The events of one subscription, in offer-id order, and the references to store or drop.
@@ -112,16 +125,18 @@ export function subscriptionEvents(
   const references = new Map<number, string | null>();
   const tracksReferences = subscription.conditions.apy_change !== undefined;
   const wants = (type: WebhookEvent) => subscription.events.includes(type);
-  const sorted = [...candidates].sort((a, b) => a.id - b.id);
+  const sorted = inIdOrder(candidates) ? candidates : [...candidates].sort((a, b) => a.id - b.id);
+  const apy = (c: Candidate) => ({ from: c.before?.apy ?? null, to: c.after?.apy ?? null });
+  const flag = (c: Candidate) => ({ from: c.before?.flag ?? null, to: c.after?.flag ?? null });
   for (const c of sorted) {
-    const apy = { from: c.before?.apy ?? null, to: c.after?.apy ?? null };
-    const flag = { from: c.before?.flag ?? null, to: c.after?.flag ?? null };
     if (!c.was && c.is) {
-      if (wants('offer.added')) events.push({ type: 'offer.added', offerId: c.id, reasons: [], apy, flag });
+      if (wants('offer.added'))
+        events.push({ type: 'offer.added', offerId: c.id, reasons: [], apy: apy(c), flag: flag(c) });
       continue;
     }
     if (c.was && !c.is) {
-      if (wants('offer.removed')) events.push({ type: 'offer.removed', offerId: c.id, reasons: [], apy, flag });
+      if (wants('offer.removed'))
+        events.push({ type: 'offer.removed', offerId: c.id, reasons: [], apy: apy(c), flag: flag(c) });
       // Out of the filter: when it comes back, its reference is the APY it has then.
       if (tracksReferences && stored(c.id) !== undefined) references.set(c.id, null);
       continue;
@@ -132,7 +147,7 @@ export function subscriptionEvents(
       ? reasonsOf(subscription.conditions, c.before, c.after, reference, decimals)
       : [];
     if (reasons.length > 0) {
-      events.push({ type: 'offer.changed', offerId: c.id, reasons, apy, flag });
+      events.push({ type: 'offer.changed', offerId: c.id, reasons, apy: apy(c), flag: flag(c) });
       // The event's APY is the reference now: the APY of this version, which the next publish replaces.
       if (reference !== undefined) references.set(c.id, null);
     } else if (

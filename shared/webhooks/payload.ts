@@ -4,7 +4,6 @@
  * message (the body travels in it: queue.ts), numbered `part` of `parts`. The offers are the
  * documents as the detail serves them, byte for byte.
  */
-import { cut } from '../data/items/content';
 import type { OfferFamily } from '../data/keys';
 import { OFFER_FAMILY } from '../model/offer-families';
 import type { MatchedEvent } from './events';
@@ -41,15 +40,43 @@ export function eventJson(family: OfferFamily, event: MatchedEvent, offer: strin
   return `{${parts.join(',')}}`;
 }
 
-/** The events' JSON cut into parts, each part the list of its events' JSON. */
-export const partsOf = (events: readonly string[]): string[][] => cut(events, PART_EVENTS_MAX_BYTES, EVENTS_PER_PART);
+/** An event's JSON and its size in UTF-8 bytes, measured once (an event goes to many subscriptions). */
+export interface EventText {
+  text: string;
+  bytes: number;
+}
 
-/** The body of part `part` (from 1) of `parts`. */
+export const sized = (text: string): EventText => ({ text, bytes: Buffer.byteLength(text) });
+
+/** The events' JSON cut into parts (at most 100 events, their bytes and commas within PART_EVENTS_MAX_BYTES), each the list of its events' JSON. */
+export function partsOf(events: readonly EventText[]): string[][] {
+  const parts: string[][] = [];
+  let part: string[] = [];
+  let size = 0;
+  for (const { text, bytes } of events) {
+    if ((size + bytes + 1 > PART_EVENTS_MAX_BYTES || part.length === EVENTS_PER_PART) && part.length > 0) {
+      parts.push(part);
+      part = [];
+      size = 0;
+    }
+    part.push(text);
+    size += bytes + 1;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
+
+/**
+ * The body of part `part` (from 1) of `parts`. Its events are concatenated, not joined: the body
+ * refers to the event texts (shared by every subscription sent them) until the queue writes it out.
+ */
 export function bodyOf(head: PayloadHead, events: readonly string[], part: number, parts: number): string {
+  let list = '';
+  for (let i = 0; i < events.length; i++) list = i === 0 ? events[i] : `${list},${events[i]}`;
   return (
     `{"type":"offers.events","subscription":${JSON.stringify(head.subscription)},` +
     `"family":${JSON.stringify(head.family)},"snapshot":${JSON.stringify(head.snapshot)},` +
     `"previous_snapshot":${JSON.stringify(head.previousSnapshot)},"refreshed_at":${JSON.stringify(head.refreshedAt)},` +
-    `"part":${part},"parts":${parts},"events":[${events.join(',')}]}`
+    `"part":${part},"parts":${parts},"events":[${list}]}`
   );
 }

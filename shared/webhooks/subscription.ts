@@ -20,11 +20,11 @@ import {
 import { DECIMAL_PATTERN } from '../platform/decimal';
 import { ValidationError } from '../platform/errors';
 
-const WEBHOOK_EVENTS = ['offer.added', 'offer.removed', 'offer.changed'] as const;
+export const WEBHOOK_EVENTS = ['offer.added', 'offer.removed', 'offer.changed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** The conditions of `offer.changed`, in the order an event's `reasons` lists them. */
-const CONDITIONS = ['apy_change', 'apy_above', 'apy_below', 'availability'] as const;
+export const CONDITIONS = ['apy_change', 'apy_above', 'apy_below', 'availability'] as const;
 export type Condition = (typeof CONDITIONS)[number];
 const APY_CONDITIONS = ['apy_change', 'apy_above', 'apy_below'] as const;
 

@@ -57,10 +57,16 @@ describe('packed reference APYs', () => {
     const read = await webhooks.references('earn');
     expect(read.sets).toEqual(big);
     expect(read.parts.get(referenceBucketOf(a))).toBe(2);
-    expect(await webhooks.references('borrow')).toEqual({ family: 'borrow', sets: new Map(), parts: new Map() });
+    expect(await webhooks.references('borrow')).toEqual({
+      family: 'borrow',
+      sets: new Map(),
+      packed: new Map(),
+      parts: new Map(),
+    });
 
-    // Unchanged: nothing written. Shrunk: one part, the other deleted.
+    // Unchanged (equal sets, or the book's own as read): nothing written. Shrunk: one part, the other deleted.
     expect(await webhooks.writeReferences(read, new Map(big))).toBe(0);
+    expect(await webhooks.writeReferences(read, new Map(read.sets))).toBe(0);
     const small: ReferenceSets = new Map([...big, [a, new Map([[1, '5']])], [b, new Map()]]);
     await webhooks.writeReferences(read, small);
     const after = await webhooks.references('earn');

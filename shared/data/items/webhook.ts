@@ -35,6 +35,11 @@ const SubscriptionItemCodec = z.object({
   failingSince: nullableTime(),
 });
 export type SubscriptionItem = z.infer<typeof SubscriptionItemCodec>;
+/** What matching reads of a subscription (the family Query projects it: half the attributes to decode). */
+const MATCHED = { id: true, filter: true, events: true, conditions: true, status: true, createdAt: true } as const;
+const MatchedSubscriptionCodec = z.pick(SubscriptionItemCodec, MATCHED);
+export type MatchedSubscription = z.infer<typeof MatchedSubscriptionCodec>;
+export const MATCHED_ATTRIBUTES = Object.keys(MATCHED) as (keyof MatchedSubscription)[];
 
 /**
  * A delivery's state, what the owner's view shows (CONTRACT §14) and what the retries need; its body
@@ -73,6 +78,9 @@ function decoded<T>(codec: z.ZodMiniType<T>, item: unknown, kind: string): T {
 
 export const decodeSubscriptionItem = (item: unknown): SubscriptionItem =>
   decoded(SubscriptionItemCodec, item, 'a webhook subscription item');
+
+export const decodeMatchedSubscription = (item: unknown): MatchedSubscription =>
+  decoded(MatchedSubscriptionCodec, item, 'a webhook subscription item');
 
 export const decodeDeliveryItem = (item: unknown): DeliveryItem =>
   decoded(DeliveryItemCodec, item, 'a webhook delivery item');

@@ -6,7 +6,14 @@
 
 import { OFFER_FAMILIES } from '../../../shared/model/offer-families';
 import { ValidationError } from '../../../shared/platform/errors';
-import { bodyOf, EVENTS_PER_PART, eventJson, PART_EVENTS_MAX_BYTES, partsOf } from '../../../shared/webhooks/payload';
+import {
+  bodyOf,
+  EVENTS_PER_PART,
+  eventJson,
+  PART_EVENTS_MAX_BYTES,
+  partsOf,
+  sized,
+} from '../../../shared/webhooks/payload';
 import { encodeDeliveryMessage, MESSAGE_MAX_BYTES } from '../../../shared/webhooks/queue';
 import {
   generateWebhookSecret,
@@ -133,7 +140,7 @@ describe('bodies', () => {
   it('cuts a part before 100 events when they would not fit one queue message, in order', () => {
     // 16 KiB events (an offer record's bound): 15 fit a message, not 16.
     const events = Array.from({ length: 40 }, (_, i) => `{"offer_id":${i},"pad":"${'x'.repeat(16_384)}"}`);
-    const parts = partsOf(events);
+    const parts = partsOf(events.map(sized));
     expect(parts.map((p) => p.length)).toEqual([15, 15, 10]);
     expect(parts.flat()).toEqual(events);
     for (const part of parts) {
@@ -150,7 +157,7 @@ describe('bodies', () => {
 
   it('cuts events into parts of at most 100, in order', () => {
     const events = Array.from({ length: 2 * EVENTS_PER_PART + 1 }, (_, i) => `{"offer_id":${i}}`);
-    const parts = partsOf(events);
+    const parts = partsOf(events.map(sized));
     expect(parts.map((p) => p.length)).toEqual([100, 100, 1]);
     const body = JSON.parse(bodyOf(head, parts[2], 3, parts.length));
     expect(body).toEqual({
