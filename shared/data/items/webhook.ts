@@ -4,6 +4,7 @@
  * does not decode fails here, named by its kind (never by a value: a secret is one).
  */
 import * as z from 'zod/mini';
+import { OFFER_FAMILIES } from '../../model/offer-families';
 import { USER_ID_PATTERN } from '../../platform/account-rules';
 import { DECIMAL_PATTERN } from '../../platform/decimal';
 import { CorruptDataError } from '../../platform/errors';
@@ -17,7 +18,7 @@ const SubscriptionItemCodec = z.object({
   id: z.string().check(z.regex(/^wh_[0-9a-f]{20}$/)),
   userId: z.string().check(z.regex(USER_ID_PATTERN)),
   url: z.string().check(z.minLength(1)),
-  family: z.enum(['earn', 'borrow', 'collateral']),
+  family: z.enum(OFFER_FAMILIES),
   filter: z.string(),
   events: z.array(z.enum(['offer.added', 'offer.removed', 'offer.changed'])),
   conditions: z.object({
