@@ -123,9 +123,7 @@ describe('the stack functions', () => {
       dev.template.hasResourceProperties('AWS::Lambda::Function', {
         FunctionName: Match.absent(),
         Description: Match.stringLikeRegexp(`${name} routes`),
-        MemorySize:
-          { history: 2048, usage: 256, webhooks: 256, mcp: 1024, currencies: 1024, offers: 1024, search: 1024 }[name] ??
-          512,
+        MemorySize: { history: 2048, usage: 256, webhooks: 256 }[name] ?? 1769,
         Environment: {
           Variables: Match.objectLike({
             TABLE_NAME: { Ref: dev.logicalId(table.table) },
@@ -139,7 +137,7 @@ describe('the stack functions', () => {
     }
     dev.template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('authorizer'),
-      MemorySize: 512,
+      MemorySize: 1769,
       Environment: { Variables: Match.objectLike({ TABLE_NAME: { Ref: dev.logicalId(table.table) } }) },
     });
     expect(authorizer.fn.runtime.name).toBe('nodejs22.x');

@@ -21,7 +21,7 @@ describe('resolveStageConfig', () => {
       snapshotCacheMs: 5000,
       readCacheMb: 64,
       waf: { enabled: false, ratePerIpPer5Minutes: 3000 },
-      memorySizes: { platforms: 512, currencies: 1024, offers: 1024, history: 1024, usage: 256, authorizer: 512 },
+      memorySizes: { platforms: 1769, currencies: 1769, offers: 1769, history: 1769, usage: 256, authorizer: 1769 },
       ingestMemorySize: 1024,
       ingestTimeoutSeconds: 300,
       ingestMaxReceiveCount: 2,
@@ -92,7 +92,7 @@ describe('resolveStageConfig', () => {
     expect(config.authorizerCacheTtlSeconds).toBe(0);
     expect(config.removalPolicy).toBe('destroy');
     expect(config.deletionProtection).toBe(true);
-    expect(config.memorySizes).toMatchObject({ offers: 2048, platforms: 512 });
+    expect(config.memorySizes).toMatchObject({ offers: 2048, platforms: 1769 });
     expect(config.waf).toEqual({ enabled: true, ratePerIpPer5Minutes: 3000 });
   });
 

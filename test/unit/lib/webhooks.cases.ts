@@ -64,6 +64,8 @@ describe('webhooks', () => {
       },
       DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
     });
+    // Matching is CPU-bound: a whole vCPU (ADR 0028, "Costs").
+    expect(resourceOf(dev, dev.logicalId(dev.stack.webhooks.matchFunction.fn)).Properties.MemorySize).toBe(1769);
   });
 
   it('queues deliveries with a dead-letter queue, encrypted, and sends them in batches with partial failures', () => {
