@@ -48,7 +48,7 @@ module.exports = {
   // V8 then reports fewer covered branches than with exact counts but the same uncovered ones. Every
   // count is below what the percentages before allowed (168 statements and lines, 356 branches, 29
   // functions). Allow fewer when coverage rises; never allow more to pass.
-  coverageThreshold: { global: { statements: -140, branches: -325, functions: -16, lines: -140 } },
+  coverageThreshold: { global: { statements: -125, branches: -320, functions: -15, lines: -125 } },
   projects: [
     {
       ...shared,
