@@ -146,13 +146,29 @@ it('the configured bounds leave room under API Gateway’s 29 s', () => {
   expect(CLIENT_TIMEOUTS.maxAttempts).toBeGreaterThanOrEqual(2);
 });
 
+type Outcome<T> = Awaited<ReturnType<typeof timed<T>>>;
+
 describe('a DynamoDB that accepts connections and never answers', () => {
-  it(`a client call fails with a dependency error within ${BOUND_MS / 1000} s`, async () => {
+  // The three calls wait out the same silent endpoint, started together: one wait for all three.
+  let outcomes: { call: Outcome<unknown>; family: Outcome<ApiResult>; authorizer: Outcome<unknown> };
+  beforeAll(async () => {
     endpoint = await silentServer();
     useEndpoint(endpoint.url);
-    const outcome = await timed(
-      client!.send(new GetCommand({ TableName: TABLE, Key: { PK: 'SNAPSHOT', SK: 'CURRENT' } })),
-    );
+    const event = {
+      type: 'TOKEN',
+      authorizationToken: `Bearer ${'t'.repeat(40)}`,
+      methodArn: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/api/v1/exchanges',
+    } as APIGatewayTokenAuthorizerEvent;
+    const [call, family, authorizer] = await Promise.all([
+      timed<unknown>(client!.send(new GetCommand({ TableName: TABLE, Key: { PK: 'SNAPSHOT', SK: 'CURRENT' } }))),
+      timed((platformsHandler as unknown as Handler)(apiEvent('/api/v1/exchanges'), {} as never)),
+      timed<unknown>(authorizerHandler(event)),
+    ]);
+    outcomes = { call, family, authorizer };
+  });
+
+  it(`a client call fails with a dependency error within ${BOUND_MS / 1000} s`, () => {
+    const outcome = outcomes.call;
     expect({ pending: outcome.pending ?? false, withinBound: outcome.ms < BOUND_MS }).toEqual({
       pending: false,
       withinBound: true,
@@ -163,10 +179,8 @@ describe('a DynamoDB that accepts connections and never answers', () => {
     expect(outcome.ms).toBeGreaterThanOrEqual(CLIENT_TIMEOUTS.requestTimeoutMs);
   });
 
-  it(`a family function answers 503 service_unavailable within ${BOUND_MS / 1000} s`, async () => {
-    endpoint = await silentServer();
-    useEndpoint(endpoint.url);
-    const outcome = await timed((platformsHandler as unknown as Handler)(apiEvent('/api/v1/exchanges'), {} as never));
+  it(`a family function answers 503 service_unavailable within ${BOUND_MS / 1000} s`, () => {
+    const outcome = outcomes.family;
     expect({ pending: outcome.pending ?? false, withinBound: outcome.ms < BOUND_MS }).toEqual({
       pending: false,
       withinBound: true,
@@ -178,15 +192,8 @@ describe('a DynamoDB that accepts connections and never answers', () => {
     expect(outcome.value!.headers?.['Retry-After']).toMatch(/^[1-9][0-9]*$/);
   });
 
-  it(`the authorizer fails closed (not 'Unauthorized') within ${BOUND_MS / 1000} s`, async () => {
-    endpoint = await silentServer();
-    useEndpoint(endpoint.url);
-    const event = {
-      type: 'TOKEN',
-      authorizationToken: `Bearer ${'t'.repeat(40)}`,
-      methodArn: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/api/v1/exchanges',
-    } as APIGatewayTokenAuthorizerEvent;
-    const outcome = await timed(authorizerHandler(event));
+  it(`the authorizer fails closed (not 'Unauthorized') within ${BOUND_MS / 1000} s`, () => {
+    const outcome = outcomes.authorizer;
     expect({ pending: outcome.pending ?? false, withinBound: outcome.ms < BOUND_MS }).toEqual({
       pending: false,
       withinBound: true,
