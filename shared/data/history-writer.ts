@@ -10,6 +10,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { itemStart, type SeriesResolution } from '../model/history-series';
 import { isConditionFailure } from '../platform/dynamodb';
+import { groupBy } from '../platform/group-by';
 import { getItems } from './batch-reader';
 import { deleteItems, putItems } from './batch-writer';
 import { eachBatch } from './batches';
@@ -170,8 +171,7 @@ export class HistoryWriter {
     read?: StoredItems,
   ): Promise<WriteResult> {
     if (candidates.length === 0) return { itemsRead: 0, itemsWritten: 0 };
-    const byItem = new Map<string, HistoryCandidate[]>();
-    for (const c of candidates) (byItem.get(keyOf(c.key)) ?? byItem.set(keyOf(c.key), []).get(keyOf(c.key))!).push(c);
+    const byItem = groupBy(candidates, (c) => keyOf(c.key));
     const stored = read ?? (await this.readStored(candidates.map((c) => c.key)));
     const writes: StoredHistory[] = [];
     for (const group of byItem.values()) {
@@ -209,12 +209,13 @@ export class HistoryWriter {
    * rewritten it since (folding them itself) wins. Returns the items settled.
    */
   async settle(keys: Key[], seq: number): Promise<number> {
-    const due = (await this.readRaw(keys)).filter((item) => decodeHistory(item).pending?.seq === seq);
+    const read = (await this.readRaw(keys)).map((item) => ({ item, stored: decodeHistory(item) }));
+    const due = read.filter(({ stored }) => stored.pending?.seq === seq);
     let settled = 0;
-    await eachBatch(due, 1, this.batch.concurrency, async ([item]) => {
-      const { pending, ...stored } = decodeHistory(item!);
-      const Item = encodeHistory({ ...stored, committed: servedBuckets({ ...stored, pending }, seq), settled: seq });
-      const asRead = { ExpressionAttributeNames: { '#z': BODY }, ExpressionAttributeValues: { ':z': item![BODY] } };
+    await eachBatch(due, 1, this.batch.concurrency, async ([{ item, stored }]) => {
+      const { pending: _, ...rest } = stored;
+      const Item = encodeHistory({ ...rest, committed: servedBuckets(stored, seq), settled: seq });
+      const asRead = { ExpressionAttributeNames: { '#z': BODY }, ExpressionAttributeValues: { ':z': item[BODY] } };
       const put = new PutCommand({ TableName: this.tableName, Item, ConditionExpression: '#z = :z', ...asRead });
       settled += await this.client.send(put).then(
         () => 1,

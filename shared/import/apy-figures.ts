@@ -20,6 +20,7 @@ import type { HistoryFamily } from '../data/keys';
 import { type ApyStats, apyStats, type Observation } from '../domain/apy-stats';
 import { bucketStart, RAW_SERIES, SERIES } from '../domain/buckets';
 import { CorruptDataError } from '../platform/errors';
+import { groupBy } from '../platform/group-by';
 import { logger } from '../platform/logger';
 import { DAY_MS, HOUR_MS } from '../platform/timestamps';
 
@@ -162,17 +163,6 @@ async function mergedFigures(input: FigureInput): Promise<FigureUpdate> {
     chunks: [...new Map(made.map((c) => [c.hash, c])).values()],
     figures,
   };
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }
 
 /** The lines of a day's summary and of an hour's frame, by its start. */

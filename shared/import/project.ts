@@ -31,6 +31,7 @@ import {
   TIMESTAMP_FIELDS,
 } from '../domain/resources';
 import { hasFigures, isFigureSort, OFFER_FAMILIES } from '../model/offer-families';
+import { groupBy } from '../platform/group-by';
 import type { CurrencyRecord, PlatformRecord } from './dataset';
 
 const PLATFORM_FAMILY_OF: Record<PlatformType, PlatformFamily> = {
@@ -249,13 +250,10 @@ export function projectOffers(
     orders[mode] = records.map((_, i) => i).sort((a, b) => compare(sorted[a], sorted[b]));
   }
   // Blocks group the offers of one asset, by id: the currency detail reads its asset's blocks.
-  const groups = new Map<string, number[]>();
-  records.forEach((r, i) => {
-    const asset = slugOf(r.asset) ?? '';
-    const group = groups.get(asset);
-    if (group) group.push(i);
-    else groups.set(asset, [i]);
-  });
+  const groups = groupBy(
+    records.map((_, i) => i),
+    (i) => slugOf(records[i].asset) ?? '',
+  );
   const { columns, blocks } = packBlocks(
     family,
     groups.values(),
